@@ -1,0 +1,142 @@
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
+import { z } from 'zod';
+import { SecretInvalidError } from '../errors';
+
+/** How a tool reaches AWS for a tenant. */
+export interface AwsAccess {
+  /** `own_role`: the function's role (locally, the default credential chain); `static`: access keys; `assume_role`: STS. */
+  readonly mode: 'own_role' | 'static' | 'assume_role';
+  /** Region for regional clients when the tool is not told otherwise. */
+  readonly region: string;
+  /** Credentials for SDK clients; undefined means the SDK's default chain. */
+  readonly credentials?: AwsCredentialIdentityProvider;
+  /** The role assumed, for `assume_role`. */
+  readonly roleArn?: string;
+}
+
+/** Where the session name and the cache key come from. */
+export interface AwsAccessRequest {
+  readonly tenant: string;
+  readonly runId: string;
+  readonly callId: string;
+}
+
+/** Refresh assumed-role credentials this long before they expire, in ms. */
+export const CREDENTIAL_REFRESH_MARGIN_MS = 5 * 60_000;
+
+/** Assumed-role session length in seconds; role chaining caps it at 1 hour (AWS docs, "IAM roles: role chaining"). */
+export const ASSUME_ROLE_DURATION_SECONDS = 3600;
+
+/** Region used when neither the secret nor `AWS_REGION` names one. */
+export const FALLBACK_REGION = 'us-east-1';
+
+const region = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1');
+
+/** The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"). */
+const assumeRolePayload = z.object({
+  role_arn: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN'),
+  external_id: z.string().min(2).max(1224).optional(),
+  region: region.optional(),
+});
+const staticKeysPayload = z.object({
+  access_key_id: z.string().min(16),
+  secret_access_key: z.string().min(16),
+  session_token: z.string().optional(),
+  region: region.optional(),
+});
+const ownRolePayload = z.object({ region: region.optional() });
+
+/**
+ * STS `RoleSessionName`: 2–64 characters of `[\w+=,.@-]` (STS API reference, "AssumeRole").
+ *
+ * @example roleSessionName('run:2024/05 #1') // 'etp-run-2024-05--1'
+ */
+export function roleSessionName(runId: string): string {
+  const name = `etp-${runId}`.replace(/[^\w+=,.@-]/g, '-').slice(0, 64);
+  return name.length >= 2 ? name : 'etp-session';
+}
+
+let sts: STSClient | undefined;
+const assumedRoles = new Map<string, { credentials: AwsCredentialIdentity; expiresAt: number }>();
+
+/** Forgets cached assumed-role credentials (tests). */
+export function clearAssumedRoleCache(): void {
+  assumedRoles.clear();
+}
+
+function assumeRoleProvider(
+  payload: z.output<typeof assumeRolePayload>,
+  request: AwsAccessRequest,
+  stsRegion: string,
+): AwsCredentialIdentityProvider {
+  const cacheKey = `${request.tenant}|${payload.role_arn}|${payload.external_id ?? ''}`;
+  return async () => {
+    const cached = assumedRoles.get(cacheKey);
+    if (cached && cached.expiresAt - CREDENTIAL_REFRESH_MARGIN_MS > Date.now()) return cached.credentials;
+    sts ??= new STSClient({ region: stsRegion });
+    const { Credentials } = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: payload.role_arn,
+        RoleSessionName: roleSessionName(request.runId),
+        ExternalId: payload.external_id,
+        DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+      }),
+    );
+    if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey) {
+      throw new SecretInvalidError(`STS returned no credentials for ${payload.role_arn}`, { service: 'sts' });
+    }
+    const expiresAt = Credentials.Expiration?.getTime() ?? Date.now() + ASSUME_ROLE_DURATION_SECONDS * 1000;
+    const credentials: AwsCredentialIdentity = {
+      accessKeyId: Credentials.AccessKeyId,
+      secretAccessKey: Credentials.SecretAccessKey,
+      sessionToken: Credentials.SessionToken,
+      expiration: new Date(expiresAt),
+    };
+    assumedRoles.set(cacheKey, { credentials, expiresAt });
+    return credentials;
+  };
+}
+
+/**
+ * Turns a tenant's `aws_*` secret payload into {@link AwsAccess}.
+ *
+ * - `{ role_arn, external_id?, region? }`: STS AssumeRole (session `etp-<runId>`,
+ *   1 hour), credentials cached per tenant and role until 5 minutes before expiry;
+ * - `{ access_key_id, secret_access_key, session_token?, region? }`: static keys;
+ * - `{ region? }` (or `{}`): the function's own role / the default credential chain.
+ *
+ * @throws SecretInvalidError (`secret_invalid`) naming the fields that are wrong,
+ *   never their values.
+ */
+export function awsAccessFromSecret(secret: Record<string, unknown>, request: AwsAccessRequest): AwsAccess {
+  const fallbackRegion = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? FALLBACK_REGION;
+  if ('role_arn' in secret) {
+    const payload = parse(assumeRolePayload, secret, 'role_arn, external_id?, region?');
+    const accessRegion = payload.region ?? fallbackRegion;
+    return {
+      mode: 'assume_role',
+      region: accessRegion,
+      roleArn: payload.role_arn,
+      credentials: assumeRoleProvider(payload, request, accessRegion),
+    };
+  }
+  if ('access_key_id' in secret || 'secret_access_key' in secret) {
+    const payload = parse(staticKeysPayload, secret, 'access_key_id, secret_access_key, session_token?, region?');
+    const credentials: AwsCredentialIdentity = {
+      accessKeyId: payload.access_key_id,
+      secretAccessKey: payload.secret_access_key,
+      sessionToken: payload.session_token,
+    };
+    return { mode: 'static', region: payload.region ?? fallbackRegion, credentials: async () => credentials };
+  }
+  const payload = parse(ownRolePayload, secret, 'region?');
+  return { mode: 'own_role', region: payload.region ?? fallbackRegion };
+}
+
+function parse<T extends z.ZodType>(schema: T, secret: Record<string, unknown>, accepted: string): z.output<T> {
+  const parsed = schema.safeParse(secret);
+  if (parsed.success) return parsed.data;
+  const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(value)'))];
+  throw new SecretInvalidError(`AWS secret is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`);
+}

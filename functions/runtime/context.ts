@@ -1,0 +1,87 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { type AwsAccess, awsAccessFromSecret } from './aws/credentials';
+import type { Deadline } from './deadline';
+import { PlatformError, SecretNotFoundError } from './errors';
+import type { ToolInvocation } from './invocation';
+import type { SecretResolver } from './secrets/resolver';
+import type { ToolSpec } from './spec';
+
+/** The secret every `aws` tool reads unless told otherwise. */
+export const DEFAULT_AWS_SECRET = 'aws_default';
+
+/**
+ * Everything a tool handler may use besides its args. Secrets and credentials
+ * are resolved on demand and never leave the tool's function.
+ */
+export interface ToolContext {
+  readonly tool: string;
+  readonly tenant: string;
+  readonly runId: string;
+  readonly callId: string;
+  readonly scenario?: string;
+  readonly level?: string;
+  /** Powertools Logger with `tool`, `tenant`, `runId`, `callId` keys; every item is redacted. */
+  readonly logger: Logger;
+  /** From the Lambda's remaining time (or the CLI's budget). */
+  readonly deadline: Deadline;
+  /**
+   * The tenant's secret, parsed (DESIGN.md, "Secret references").
+   *
+   * @throws PlatformError (`internal_error`) when the spec's `requiresSecrets` does not list the name.
+   * @throws SecretNotFoundError | SecretInvalidError | UnsupportedRefKindError from the resolver.
+   */
+  secret(name: string): Promise<Record<string, unknown>>;
+  /**
+   * How to reach AWS for the tenant, from its `aws_*` secret (default `aws_default`).
+   *
+   * @throws SecretInvalidError when the payload has none of the accepted shapes.
+   */
+  aws(secretName?: string): Promise<AwsAccess>;
+}
+
+/** Container-level services a context is built from. */
+export interface ToolContextServices {
+  readonly secrets: SecretResolver;
+  readonly logger: Logger;
+  /**
+   * Local runs only: when the tenant has no `aws_*` secret (or its env var is
+   * unset), use the default credential chain instead of failing. Deployed
+   * functions keep this off so a tenant never silently gets the platform's role.
+   * @default false
+   */
+  readonly awsFallbackToDefaultChain?: boolean;
+}
+
+/** Builds the context of one call. */
+export function createToolContext(
+  spec: ToolSpec,
+  invocation: ToolInvocation,
+  deadline: Deadline,
+  services: ToolContextServices,
+): ToolContext {
+  const keys = { tool: spec.name, tenant: invocation.tenant, runId: invocation.runId, callId: invocation.callId };
+  const secret = async (name: string) => {
+    if (!spec.requiresSecrets.includes(name)) {
+      throw new PlatformError('internal_error', `Tool ${spec.name} read secret "${name}" that its spec does not list`);
+    }
+    return services.secrets.resolve(invocation.tenant, name);
+  };
+  return {
+    ...keys,
+    scenario: invocation.scenario,
+    level: invocation.level,
+    logger: services.logger.createChild({ persistentKeys: keys }),
+    deadline,
+    secret,
+    async aws(secretName = DEFAULT_AWS_SECRET) {
+      let payload: Record<string, unknown>;
+      try {
+        payload = await secret(secretName);
+      } catch (err) {
+        if (!(services.awsFallbackToDefaultChain && err instanceof SecretNotFoundError)) throw err;
+        payload = {};
+      }
+      return awsAccessFromSecret(payload, invocation);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { ErrorCode } from './errors';
+
+/**
+ * A normalized error, as every tool and the dispatcher report it.
+ *
+ * @example
+ * { code: 'opt_in_required', message: 'Cost Explorer is not enabled for this account',
+ *   retryable: false, service: 'ce', details: { awsError: 'AccessDeniedException', requestId: '…' } }
+ */
+export interface ToolErrorInfo {
+  /** One of the normalized codes (`docs/errors.md`). */
+  readonly code: ErrorCode;
+  /** For people and models: what went wrong and, where possible, what is accepted. At most 1,000 chars. */
+  readonly message: string;
+  /** Whether the same call may succeed when retried later. */
+  readonly retryable: boolean;
+  /** The remote service involved (`ec2`, `slack`, `sts`…), when there is one. */
+  readonly service?: string;
+  /** Redacted extra facts: the AWS error name and request id, the Slack error string, the violations… */
+  readonly details?: Record<string, unknown>;
+}
+
+interface ToolResultBase {
+  /** The tool's registered name. */
+  readonly tool: string;
+  /** The call id from the envelope (`collect/0`); `runId` + `callId` identify a call. */
+  readonly callId: string;
+  /** Wall time of the call in ms, measured where the result was built. */
+  readonly durationMs: number;
+  /** One line for people and reports: the tool's own summary, or `code: message` on failure. */
+  readonly summary: string;
+}
+
+/** A successful call. `value` is the tool's JSON output, possibly shrunk (`truncated`). */
+export interface ToolSuccess<V = unknown> extends ToolResultBase {
+  readonly ok: true;
+  readonly value: V;
+  /** True when the tool stopped early (deadline, page cap) or the value was shrunk to fit a size limit. */
+  readonly truncated: boolean;
+  /** Claim-check reference (S3 URI) to the full value when it was too large; `null` until the scenario engine adds it. */
+  readonly resultRef: string | null;
+}
+
+/** A failed call. Never thrown: a failed tool never aborts a scenario run. */
+export interface ToolFailure extends ToolResultBase {
+  readonly ok: false;
+  readonly error: ToolErrorInfo;
+}
+
+/** What every tool and the dispatcher return (DESIGN.md, "ToolResult"). */
+export type ToolResult<V = unknown> = ToolSuccess<V> | ToolFailure;
+
+/** Builds the failure result for `error`; the summary is `code: message`. */
+export function failureResult(tool: string, callId: string, error: ToolErrorInfo, durationMs: number): ToolFailure {
+  return { ok: false, tool, callId, error, durationMs, summary: `${error.code}: ${error.message}` };
+}

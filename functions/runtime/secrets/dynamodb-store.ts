@@ -1,0 +1,106 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  paginateScan,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { SecretReference, SecretReferenceInput, SecretReferenceStore } from './reference';
+import { validateReference } from './reference';
+
+/**
+ * The secret-reference table in DynamoDB: partition key `tenant_id`, sort key
+ * `secret_name` (DESIGN.md, "Secret references"). Reads are strongly consistent
+ * so a freshly seeded reference is seen at once.
+ *
+ * @example
+ * const store = new DynamoDbSecretReferenceStore(process.env.SECRET_REFS_TABLE!);
+ * await store.get('default', 'slack_default');
+ */
+export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
+  readonly #documents: DynamoDBDocumentClient;
+
+  /**
+   * @param tableName - the table's name (`SECRET_REFS_TABLE` in deployed functions).
+   * @param client - a DynamoDB client; one per container by default.
+   */
+  constructor(
+    readonly tableName: string,
+    client: DynamoDBClient = new DynamoDBClient({}),
+  ) {
+    this.#documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  }
+
+  async get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
+    const { Item } = await this.#documents.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { tenant_id: tenantId, secret_name: secretName },
+        ConsistentRead: true,
+      }),
+    );
+    return Item as SecretReference | undefined;
+  }
+
+  async list(tenantId?: string): Promise<SecretReference[]> {
+    const rows: SecretReference[] = [];
+    const pages =
+      tenantId === undefined
+        ? paginateScan({ client: this.#documents }, { TableName: this.tableName })
+        : paginateQuery(
+            { client: this.#documents },
+            {
+              TableName: this.tableName,
+              KeyConditionExpression: 'tenant_id = :t',
+              ExpressionAttributeValues: { ':t': tenantId },
+            },
+          );
+    for await (const page of pages) rows.push(...((page.Items ?? []) as SecretReference[]));
+    return rows.sort((a, b) => a.tenant_id.localeCompare(b.tenant_id) || a.secret_name.localeCompare(b.secret_name));
+  }
+
+  async put(reference: SecretReference): Promise<SecretReference> {
+    const { tenant_id, secret_name, created_by, ...fields } = validateReference(reference as SecretReferenceInput);
+    const now = new Date().toISOString();
+    // One atomic write that replaces the reference but keeps who created it and when.
+    const set = ['created_at = if_not_exists(created_at, :now)', 'updated_at = :now'];
+    const values: Record<string, unknown> = { ':now': now };
+    if (created_by !== undefined) {
+      set.push('created_by = if_not_exists(created_by, :created_by)');
+      values[':created_by'] = created_by;
+    }
+    const remove: string[] = [];
+    for (const name of ['ref_kind', 'ref_value', 'metadata', 'notes'] as const) {
+      const value = fields[name];
+      if (value === undefined) {
+        remove.push(name);
+      } else {
+        set.push(`${name} = :${name}`);
+        values[`:${name}`] = value;
+      }
+    }
+    const { Attributes } = await this.#documents.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { tenant_id, secret_name },
+        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as SecretReference;
+  }
+
+  async delete(tenantId: string, secretName: string): Promise<boolean> {
+    const { Attributes } = await this.#documents.send(
+      new DeleteCommand({
+        TableName: this.tableName,
+        Key: { tenant_id: tenantId, secret_name: secretName },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return Attributes !== undefined;
+  }
+}

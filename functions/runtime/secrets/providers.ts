@@ -1,0 +1,89 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretNotFoundError } from '../errors';
+import type { RefKind, SecretReference } from './reference';
+
+/** Reads the raw value a reference points at. */
+export interface SecretValueProvider {
+  /**
+   * @param maxAgeSeconds - how long a cached value may be reused.
+   * @throws SecretNotFoundError when the referenced value does not exist.
+   */
+  read(reference: SecretReference, maxAgeSeconds: number): Promise<string>;
+}
+
+/** `ref_kind: env` — the value of an environment variable of the running process. */
+export class EnvSecretProvider implements SecretValueProvider {
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  async read(reference: SecretReference): Promise<string> {
+    const raw = this.env[reference.ref_value];
+    if (raw === undefined || raw === '') {
+      throw new SecretNotFoundError(
+        `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at environment variable ${reference.ref_value}, which is not set`,
+      );
+    }
+    return raw;
+  }
+}
+
+/**
+ * `ref_kind: secrets_manager` — GetSecretValue through Powertools Parameters,
+ * which caches each value for `maxAge` seconds. Binary secrets are read as UTF-8.
+ */
+export class SecretsManagerSecretProvider implements SecretValueProvider {
+  readonly #provider: SecretsProvider;
+
+  /** @param client - the Secrets Manager client (one per container). */
+  constructor(client?: SecretsManagerClient) {
+    this.#provider = client ? new SecretsProvider({ awsSdkV3Client: client }) : new SecretsProvider();
+  }
+
+  async read(reference: SecretReference, maxAgeSeconds: number): Promise<string> {
+    const value = await this.#provider.get(reference.ref_value, { maxAge: maxAgeSeconds });
+    if (value === undefined || value === null) {
+      throw new SecretNotFoundError(`Secret "${reference.secret_name}" has no value in Secrets Manager`, {
+        service: 'secretsmanager',
+      });
+    }
+    return typeof value === 'string' ? value : Buffer.from(value as Uint8Array).toString('utf8');
+  }
+}
+
+/** The providers a resolver uses, one per supported `ref_kind`. */
+export type SecretProviders = Readonly<Record<RefKind, SecretValueProvider>>;
+
+/** Env and Secrets Manager providers (the Secrets Manager client is created on first use). */
+export function defaultProviders(): SecretProviders {
+  let secretsManager: SecretsManagerSecretProvider | undefined;
+  return {
+    env: new EnvSecretProvider(),
+    secrets_manager: {
+      read: (reference, maxAge) => {
+        secretsManager ??= new SecretsManagerSecretProvider();
+        return secretsManager.read(reference, maxAge);
+      },
+    },
+  };
+}
+
+/**
+ * A secret's value as tools see it (DESIGN.md): a value that parses as a JSON
+ * object is used as is; anything else becomes `{ "value": "<raw>" }`.
+ *
+ * @example
+ * parseSecretValue('{"bot_token":"xoxb-…"}'); // { bot_token: 'xoxb-…' }
+ * parseSecretValue('plain');                 // { value: 'plain' }
+ * parseSecretValue('[1,2]');                 // { value: '[1,2]' }
+ */
+export function parseSecretValue(raw: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+  } catch {
+    // not JSON: used as a plain value below
+  }
+  return { value: raw };
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { InvalidArgsError } from '../errors';
+import { redactString } from '../redact';
+
+/** Reference kinds a provider exists for (DESIGN.md, "Secret references"). */
+export const REF_KINDS = ['env', 'secrets_manager'] as const;
+
+/** One supported reference kind. */
+export type RefKind = (typeof REF_KINDS)[number];
+
+/**
+ * A row of the secret-reference table: where a tenant's secret lives, never the
+ * secret itself. Keys: `tenant_id` (partition), `secret_name` (sort).
+ * Timestamps are ISO 8601 UTC.
+ */
+export interface SecretReference {
+  readonly tenant_id: string;
+  readonly secret_name: string;
+  /** Read as a string: a row written by hand may hold a kind no provider handles (`unsupported_ref_kind`). */
+  readonly ref_kind: string;
+  /** `env`: an environment variable name; `secrets_manager`: a secret ARN. */
+  readonly ref_value: string;
+  readonly metadata?: Record<string, unknown>;
+  readonly notes?: string;
+  readonly created_by?: string;
+  readonly created_at?: string;
+  readonly updated_at?: string;
+}
+
+/** Where secret-reference rows are kept: the DynamoDB table, or the embedded store of local runs. */
+export interface SecretReferenceStore {
+  /** The row, or undefined when the tenant has none for the name. */
+  get(tenantId: string, secretName: string): Promise<SecretReference | undefined>;
+  /** Rows of one tenant, or of every tenant, sorted by tenant then name. */
+  list(tenantId?: string): Promise<SecretReference[]>;
+  /** Creates or replaces a row (keeping `created_at`/`created_by` of a replaced row). */
+  put(reference: SecretReference): Promise<SecretReference>;
+  /** Deletes a row; false when there was none. */
+  delete(tenantId: string, secretName: string): Promise<boolean>;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_.-]{0,127}$/i;
+const ENV_VAR = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
+/** Secrets Manager ARN (AWS docs, "Secrets Manager ARNs"): the secret name ends with `-` and 6 random chars. */
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
+
+const referenceInput = z.strictObject({
+  tenant_id: z.string().regex(NAME, 'letters, digits, _ . - (1-128 chars)'),
+  secret_name: z.string().regex(NAME, 'letters, digits, _ . - (1-128 chars)'),
+  ref_kind: z.enum(REF_KINDS),
+  ref_value: z.string().min(1),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  notes: z.string().max(1024).optional(),
+  created_by: z.string().max(256).optional(),
+});
+
+/** What `etp secrets seed` and the store accept for a new row. */
+export type SecretReferenceInput = z.input<typeof referenceInput>;
+
+/**
+ * Validates a row before it is written.
+ *
+ * @throws InvalidArgsError naming each wrong field and what is accepted: a
+ *   `ref_kind` other than `env`/`secrets_manager`, an `env` ref that is not a
+ *   variable name, a `secrets_manager` ref that is not a secret ARN, or a
+ *   `ref_value` that looks like a credential (the table never holds a secret).
+ */
+export function validateReference(input: SecretReferenceInput): z.output<typeof referenceInput> {
+  const parsed = referenceInput.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`);
+    throw new InvalidArgsError(`Invalid secret reference: ${problems.join('; ')}`);
+  }
+  const row = parsed.data;
+  if (redactString(row.ref_value) !== row.ref_value) {
+    throw new InvalidArgsError(
+      'ref_value looks like a credential; the table stores references only (an env var name or a Secrets Manager ARN)',
+    );
+  }
+  if (row.ref_kind === 'env' && !ENV_VAR.test(row.ref_value)) {
+    throw new InvalidArgsError(`ref_value for ref_kind env must be an environment variable name, got "${row.ref_value}"`);
+  }
+  if (row.ref_kind === 'secrets_manager' && !SECRET_ARN.test(row.ref_value)) {
+    throw new InvalidArgsError(
+      'ref_value for ref_kind secrets_manager must be a secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)',
+    );
+  }
+  return row;
+}

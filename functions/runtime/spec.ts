@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { ToolContext } from './context';
+
+/**
+ * One IAM statement a tool's function role needs. The CDK construct grants
+ * exactly these and nothing else; the customer-account audit role is the union
+ * of the `aws` tools' statements.
+ */
+export interface IamGrant {
+  /** IAM actions, `service:Action` (`ec2:DescribeInstances`). */
+  readonly actions: readonly string[];
+  /** Resource ARNs. @default ['*'] (the Describe/List/Get actions used here support no resource-level scoping) */
+  readonly resources?: readonly string[];
+}
+
+/** How the tool's function is sized. Units: MB and seconds, as Lambda takes them. */
+export interface ToolRuntimeSettings {
+  /** Lambda memory in MB. @default 256 */
+  readonly memorySizeMb?: number;
+  /** Lambda timeout in seconds; the tool's deadline is derived from it. @default 60 */
+  readonly timeoutSeconds?: number;
+}
+
+/** Where a tool runs: its own Lambda function, or inside the dispatcher (file tools). */
+export type ToolPlacement = 'function' | 'dispatcher';
+
+/** A strict zod object schema: the single source of a tool's args type and its JSON Schema. */
+export type ToolInputSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+
+/**
+ * A tool's metadata and argument schema (DESIGN.md, "ToolSpec"): everything the
+ * dispatcher, the CLI and the CDK need, with no service client. Lives in a
+ * `*.spec.ts` file apart from the handler so the dispatcher bundle never pulls
+ * in a client it does not call.
+ */
+export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
+  /** snake_case, unique in the registry (`aws_ec2_inventory`). */
+  readonly name: string;
+  /** Written for the model: what it returns, what it costs, its limits. */
+  readonly description: string;
+  /** Strict zod object (`z.strictObject`); exported as JSON Schema draft 2020-12 with `additionalProperties: false`. */
+  readonly inputSchema: S;
+  /** Free-form labels: `aws`, `ec2`, `read_only`, `slack`, `write`, `file`. */
+  readonly tags: readonly string[];
+  /** The remote service it calls (`ec2`, `ce`, `slack`), reported in its errors' `service`. */
+  readonly service?: string;
+  /** Secret names the tool resolves for the tenant (`aws_default`, `slack_default`). */
+  readonly requiresSecrets: readonly string[];
+  /** `write` tools are made idempotent per call (`runId` + `callId`). */
+  readonly sideEffects: 'none' | 'write';
+  /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
+  readonly iam: readonly IamGrant[];
+  /** @default 'function' */
+  readonly placement?: ToolPlacement;
+  /** Lambda sizing for `placement: 'function'`. */
+  readonly runtime?: ToolRuntimeSettings;
+}
+
+/** The arguments a tool's handler receives: the schema's output (defaults applied). */
+export type ToolArgs<S extends ToolInputSchema> = z.output<S>;
+
+/**
+ * What a handler returns; the harness wraps it into a {@link ToolResult}
+ * (adding `tool`, `callId`, `durationMs`, bounding the size).
+ */
+export interface ToolOutput<V = unknown> {
+  /** JSON-serializable output. */
+  readonly value: V;
+  /** Set when the tool stopped early (deadline, page cap) or bounded its own output. @default false */
+  readonly truncated?: boolean;
+  /** One line for people and reports (`12 instances in 2 regions, 9 running`). */
+  readonly summary?: string;
+}
+
+/**
+ * A tool: its spec plus the handler. Handlers may throw (typed errors, SDK
+ * errors); the harness turns every exception into `ok: false`.
+ */
+export interface Tool<S extends ToolInputSchema = ToolInputSchema> extends ToolSpec<S> {
+  readonly handler: (ctx: ToolContext, args: ToolArgs<S>) => Promise<ToolOutput>;
+}
+
+/** The spec as advertised to models and printed by `etp tools list --json`. */
+export interface PublicToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema draft 2020-12. */
+  readonly inputSchema: Record<string, unknown>;
+  readonly tags: readonly string[];
+  readonly requiresSecrets: readonly string[];
+  readonly sideEffects: 'none' | 'write';
+  readonly iam: readonly IamGrant[];
+}
+
+/**
+ * The tool's input schema as JSON Schema draft 2020-12.
+ *
+ * @returns a fresh object every call (callers may mutate it).
+ */
+export function toJsonSchema(schema: ToolInputSchema): Record<string, unknown> {
+  return z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+}
+
+/** The public view of a spec (no handler, JSON Schema instead of zod). */
+export function publicSpec(spec: ToolSpec): PublicToolSpec {
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: toJsonSchema(spec.inputSchema),
+    tags: [...spec.tags],
+    requiresSecrets: [...spec.requiresSecrets],
+    sideEffects: spec.sideEffects,
+    iam: spec.iam.map((grant) => ({ actions: [...grant.actions], resources: [...(grant.resources ?? ['*'])] })),
+  };
+}
+
+/**
+ * Declares a tool spec, keeping its schema's type for {@link defineTool}.
+ *
+ * @example
+ * export const echoSpec = defineToolSpec({ name: 'echo', description: 'Echoes text.',
+ *   inputSchema: z.strictObject({ text: z.string() }), tags: [], requiresSecrets: [],
+ *   sideEffects: 'none', iam: [] });
+ */
+export function defineToolSpec<S extends ToolInputSchema>(spec: ToolSpec<S>): ToolSpec<S> {
+  return spec;
+}
+
+/** Attaches a handler to a spec; the handler's `args` are typed from the spec's schema. */
+export function defineTool<S extends ToolInputSchema>(
+  spec: ToolSpec<S>,
+  handler: (ctx: ToolContext, args: ToolArgs<S>) => Promise<ToolOutput>,
+): Tool<S> {
+  return { ...spec, handler };
+}
