@@ -41,7 +41,8 @@ export interface ToolContext {
 
 /** Container-level services a context is built from. */
 export interface ToolContextServices {
-  readonly secrets: SecretResolver;
+  /** Absent where no tool needs secrets (the dispatcher's file tools). */
+  readonly secrets?: SecretResolver;
   readonly logger: Logger;
   /**
    * Local runs only: when the tenant has no `aws_*` secret (or its env var is
@@ -64,6 +65,7 @@ export function createToolContext(
     if (!spec.requiresSecrets.includes(name)) {
       throw new PlatformError('internal_error', `Tool ${spec.name} read secret "${name}" that its spec does not list`);
     }
+    if (!services.secrets) throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
     return services.secrets.resolve(invocation.tenant, name);
   };
   return {

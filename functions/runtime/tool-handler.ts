@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import type { ToolContextServices } from './context';
 import { deadlineIn } from './deadline';
 import { runTool } from './harness';
 import { assertToolInvocation } from './invocation';
@@ -9,21 +10,29 @@ import { DynamoDbSecretReferenceStore } from './secrets/dynamodb-store';
 import { SecretResolver } from './secrets/resolver';
 import type { Tool } from './spec';
 
+/** Container-level services of a tool function, built once from its environment. */
+function servicesFromEnvironment(toolName: string): ToolContextServices {
+  const table = process.env.SECRET_REFS_TABLE;
+  if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
+  return { secrets: new SecretResolver(new DynamoDbSecretReferenceStore(table)), logger };
+}
+
 /**
- * The Lambda handler of a tool's own function. Reads `SECRET_REFS_TABLE` once at
- * load time and fails fast when it is missing; each call is narrowed, run by the
- * harness and answered with a ToolResult (never an exception).
+ * The Lambda handler of a tool's own function. Its services (the secret resolver
+ * on `SECRET_REFS_TABLE`) are built once per container, on the first call rather
+ * than at import so the CLI and tests can import the tool module; a missing
+ * variable fails that call loudly (a Lambda error the dispatcher reports as
+ * `internal_error`). Each call is narrowed, run by the harness and answered with
+ * a ToolResult.
  *
  * @example
  * // functions/tools/aws/ec2-inventory.ts
  * export const handler = createToolHandler(ec2InventoryTool);
  */
 export function createToolHandler(tool: Tool): (event: unknown, context: Context) => Promise<ToolResult> {
-  const table = process.env.SECRET_REFS_TABLE;
-  if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${tool.name} function`);
-  const services = { secrets: new SecretResolver(new DynamoDbSecretReferenceStore(table)), logger };
-
+  let services: ToolContextServices | undefined;
   return async (event, context) => {
+    services ??= servicesFromEnvironment(tool.name);
     logger.addContext(context);
     try {
       assertToolInvocation(event);

@@ -1,0 +1,100 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { parseToolArgs } from '../runtime/args';
+import type { ToolContextServices } from '../runtime/context';
+import type { Deadline } from '../runtime/deadline';
+import { InvalidArgsError } from '../runtime/errors';
+import { boundResult, runTool } from '../runtime/harness';
+import { assertToolInvocation, type ToolInvocation } from '../runtime/invocation';
+import { normalizeError } from '../runtime/normalize-error';
+import type { ToolRegistry } from '../runtime/registry';
+import { failureResult, type ToolResult } from '../runtime/result';
+import type { Tool, ToolSpec } from '../runtime/spec';
+import type { ToolInvoker } from './invoker';
+import { assertToolAllowed, type LevelWhitelists } from './levels';
+
+/** What a dispatcher is built from. */
+export interface DispatcherOptions {
+  /** Every registered tool's spec. */
+  readonly registry: ToolRegistry<ToolSpec>;
+  /** Levels' `intra_tools` per scenario. */
+  readonly whitelists: LevelWhitelists;
+  /** Names of the file tools, allowed at every level. */
+  readonly fileTools: readonly string[];
+  /** Runs tools placed in their own function. */
+  readonly invoker: ToolInvoker;
+  /** Tools placed in the dispatcher (`placement: 'dispatcher'`), with their handlers. */
+  readonly localTools: readonly Tool[];
+  /** Services for the local tools (logger; no secret store is needed by file tools). */
+  readonly services: ToolContextServices;
+  readonly logger: Logger;
+  /** Bound on each returned result's JSON, in bytes. */
+  readonly maxResultBytes: number;
+  /**
+   * Whether `scenario` and `level` are required. True in the deployed dispatcher
+   * (every call is scoped to a level); false for `etp tools invoke` without them.
+   */
+  readonly requireLevel: boolean;
+}
+
+/** Handles one envelope; never throws. */
+export type Dispatch = (envelope: unknown, deadline: Deadline) => Promise<ToolResult>;
+
+function fieldOf(envelope: unknown, name: string): string {
+  const value = (envelope as Record<string, unknown> | null)?.[name];
+  return typeof value === 'string' ? value : 'unknown';
+}
+
+/**
+ * The dispatcher: parse → level whitelist → validate args (before any remote
+ * call) → invoke → redact/bound/log. Every failure is an `ok: false` result.
+ *
+ * @example
+ * const dispatch = createDispatcher({ registry: toolCatalog, whitelists, … });
+ * const result = await dispatch({ tenant: 'default', scenario: 'aws_pulse', level: 'collect',
+ *   tool: 'aws_ec2_inventory', args: '{"regions":["eu-west-1"]}', runId: 'r1', callId: 'collect/0' }, deadline);
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatch {
+  const localTools = new Map(options.localTools.map((tool) => [tool.name, tool]));
+  const { logger } = options;
+
+  return async (envelope, deadline) => {
+    const started = performance.now();
+    const tool = fieldOf(envelope, 'tool');
+    const callId = fieldOf(envelope, 'callId');
+    let result: ToolResult;
+    try {
+      assertToolInvocation(envelope);
+      const spec = options.registry.get(envelope.tool);
+      if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
+        if (envelope.scenario === undefined || envelope.level === undefined) {
+          throw new InvalidArgsError('scenario and level are required: every call is scoped to a scenario level');
+        }
+        assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, options.fileTools);
+      }
+      // Validated here, before any remote call; the tool validates again in its function.
+      const args = parseToolArgs(spec, envelope.args);
+      logger.info('tool call', { ...envelopeKeys(envelope), args });
+      const invocation: ToolInvocation = { ...envelope, args };
+      const local = localTools.get(spec.name);
+      result = local
+        ? await runTool(local, invocation, deadline, options.services, options.maxResultBytes)
+        : await options.invoker.invoke(spec, invocation, deadline.signal);
+    } catch (err) {
+      result = failureResult(tool, callId, normalizeError(tool, err), Math.round(performance.now() - started));
+    }
+    const bounded = boundResult(result, options.maxResultBytes);
+    logger.info('tool result', {
+      tool,
+      callId,
+      ok: bounded.ok,
+      ...(bounded.ok ? { truncated: bounded.truncated } : { error: bounded.error }),
+      durationMs: bounded.durationMs,
+    });
+    return bounded;
+  };
+}
+
+function envelopeKeys(envelope: ToolInvocation): Record<string, string | undefined> {
+  const { tenant, scenario, level, tool, runId, callId } = envelope;
+  return { tenant, scenario, level, tool, runId, callId };
+}

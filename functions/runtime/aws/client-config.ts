@@ -1,0 +1,33 @@
+import type { AwsAccess } from './credentials';
+
+/**
+ * Attempts per AWS call, first try included. The SDK's `standard` retry mode
+ * backs off on throttling and 5xx with jitter (AWS SDK docs, "Retry behavior");
+ * configured here once for every tool.
+ */
+export const AWS_MAX_ATTEMPTS = 4;
+
+/** Configuration every AWS SDK v3 client of a tool is created with. */
+export interface AwsClientConfig {
+  readonly region: string;
+  readonly credentials?: AwsAccess['credentials'];
+  readonly maxAttempts: number;
+  readonly retryMode: 'standard';
+}
+
+/**
+ * Client configuration for one region. Tools create their clients per call with
+ * this: the credentials belong to the tenant of the call, so a module-scope client
+ * could serve the wrong tenant.
+ *
+ * @example
+ * const ec2 = new EC2Client(awsClientConfig(access, 'eu-west-1'));
+ */
+export function awsClientConfig(access: AwsAccess, region: string = access.region): AwsClientConfig {
+  return {
+    region,
+    ...(access.credentials ? { credentials: access.credentials } : {}),
+    maxAttempts: AWS_MAX_ATTEMPTS,
+    retryMode: 'standard',
+  };
+}

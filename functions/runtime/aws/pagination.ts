@@ -1,0 +1,62 @@
+import type { Deadline } from '../deadline';
+
+/** Pages read from one paginated AWS call at most, unless the tool says otherwise. */
+export const DEFAULT_MAX_PAGES = 100;
+
+/** Why reading pages stopped before the last page. */
+export type PageStop = 'page_cap' | 'deadline' | 'repeated_token';
+
+/** What {@link readPages} read. */
+export interface PagesRead {
+  /** Pages handed to `onPage`. */
+  readonly pages: number;
+  /** Set when reading stopped before the last page. */
+  readonly stoppedBy?: PageStop;
+}
+
+/** A page that carries its continuation token under one of AWS's usual names. */
+type TokenPage = { NextToken?: string; nextToken?: string; Marker?: string; NextMarker?: string; ContinuationToken?: string; NextContinuationToken?: string };
+
+function tokenOf(page: unknown): string | undefined {
+  const p = (page ?? {}) as TokenPage;
+  return p.NextToken ?? p.nextToken ?? p.NextMarker ?? p.Marker ?? p.NextContinuationToken ?? undefined;
+}
+
+/**
+ * Reads an AWS SDK v3 paginator (`paginateDescribeInstances(…)`) page by page
+ * with a page cap, a deadline check before each page, and a stop when a page
+ * repeats the previous page's token (some APIs loop on their last page).
+ *
+ * @param pages - the paginator.
+ * @param onPage - called for each page in order.
+ * @example
+ * const read = await readPages(paginateDescribeInstances({ client }, {}), (page) => {
+ *   for (const r of page.Reservations ?? []) instances.push(...(r.Instances ?? []));
+ * }, { deadline: ctx.deadline });
+ * if (read.stoppedBy) truncated = true;
+ */
+export async function readPages<P>(
+  pages: AsyncIterable<P>,
+  onPage: (page: P) => void,
+  options: { readonly maxPages?: number; readonly deadline?: Deadline } = {},
+): Promise<PagesRead> {
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  let count = 0;
+  let previousToken: string | undefined;
+  const iterator = pages[Symbol.asyncIterator]();
+  try {
+    while (true) {
+      if (count >= maxPages) return { pages: count, stoppedBy: 'page_cap' };
+      if (options.deadline?.expired()) return { pages: count, stoppedBy: 'deadline' };
+      const next = await iterator.next();
+      if (next.done) return { pages: count };
+      onPage(next.value);
+      count++;
+      const token = tokenOf(next.value);
+      if (token !== undefined && token === previousToken) return { pages: count, stoppedBy: 'repeated_token' };
+      previousToken = token;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}

@@ -1,0 +1,58 @@
+import type { Deadline } from '../deadline';
+import { normalizeError } from '../normalize-error';
+import type { ToolErrorInfo } from '../result';
+
+/** Regions called at once in a fan-out, unless the tool says otherwise. */
+export const DEFAULT_REGION_CONCURRENCY = 6;
+
+/** One region's outcome in a fan-out: its value, or its normalized error. */
+export type RegionOutcome<T> =
+  | { readonly region: string; readonly ok: true; readonly value: T }
+  | { readonly region: string; readonly ok: false; readonly error: ToolErrorInfo };
+
+/** What {@link forEachRegion} returns. */
+export interface FanOut<T> {
+  /** In the order of `regions`; regions skipped at the deadline are absent. */
+  readonly outcomes: RegionOutcome<T>[];
+  /** Regions not started because the deadline passed. */
+  readonly skipped: string[];
+}
+
+/**
+ * Runs `task` for each region with at most `concurrency` in flight. A region's
+ * failure is recorded in its outcome (never failing the others); regions not yet
+ * started when the deadline passes are listed in `skipped`.
+ *
+ * @param tool - tool name for error normalization.
+ * @param service - service name for errors (`ec2`).
+ * @example
+ * const { outcomes, skipped } = await forEachRegion(['eu-west-1', 'us-east-1'],
+ *   (region) => listInstances(region), { tool: 'aws_ec2_inventory', service: 'ec2', deadline });
+ */
+export async function forEachRegion<T>(
+  regions: readonly string[],
+  task: (region: string) => Promise<T>,
+  options: { readonly tool: string; readonly service: string; readonly deadline?: Deadline; readonly concurrency?: number },
+): Promise<FanOut<T>> {
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_REGION_CONCURRENCY);
+  const outcomes = new Array<RegionOutcome<T> | undefined>(regions.length);
+  const skipped: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < regions.length) {
+      const index = next++;
+      const region = regions[index] as string;
+      if (options.deadline?.expired()) {
+        skipped.push(region);
+        continue;
+      }
+      try {
+        outcomes[index] = { region, ok: true, value: await task(region) };
+      } catch (err) {
+        outcomes[index] = { region, ok: false, error: normalizeError(options.tool, err, options.service) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, regions.length) }, worker));
+  return { outcomes: outcomes.filter((o): o is RegionOutcome<T> => o !== undefined), skipped };
+}

@@ -1,0 +1,113 @@
+import type { Scenario } from './model';
+
+/** Placeholder for the dispatcher's ARN; CDK fills it through `definitionSubstitutions`. */
+export const DISPATCHER_ARN_PLACEHOLDER = '${DispatcherArn}';
+
+/** An Amazon States Language definition (states-language.net). */
+export type AslDefinition = {
+  readonly Comment: string;
+  readonly StartAt: string;
+  readonly TimeoutSeconds: number;
+  readonly States: Record<string, Record<string, unknown>>;
+};
+
+/** A whole scenario run may take at most this long, in seconds. */
+export const SCENARIO_TIMEOUT_SECONDS = 3600;
+
+/**
+ * Lambda service errors a Task retries (AWS docs, "Handling errors in Step
+ * Functions: Lambda service exceptions"). Tool failures are not among them: the
+ * dispatcher returns them as `ok: false` results.
+ */
+const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ClientExecutionTimeoutException',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+/** Name of the Task state of a call, and the key of its result under `$.results`. */
+export function callKey(level: string, index: number): string {
+  return `${level}_${index}`;
+}
+
+/**
+ * The state machine of a scenario: a `Inputs` Pass state merging the execution
+ * input over the declared defaults into `$.input`; one Task state per call, in
+ * level order, invoking the dispatcher with the native envelope and storing its
+ * ToolResult at `$.results.<level>_<index>`; a Catch that turns a dispatcher
+ * crash into an `internal_error` result so the run goes on; a final `Done` state
+ * whose output is `{ scenario, input, results }`.
+ *
+ * @param dispatcherArn - the dispatcher's ARN, or {@link DISPATCHER_ARN_PLACEHOLDER} for CDK.
+ */
+export function scenarioToAsl(scenario: Scenario, dispatcherArn: string = DISPATCHER_ARN_PLACEHOLDER): AslDefinition {
+  const defaults = Object.fromEntries(
+    Object.entries(scenario.inputs)
+      .filter(([, input]) => input.default !== undefined)
+      .map(([key, input]) => [key, input.default]),
+  );
+  const calls = scenario.levels.flatMap((level) =>
+    level.calls.map((call, index) => ({ level: level.name, tool: call.tool, args: call.args, key: callKey(level.name, index), index })),
+  );
+  const states: Record<string, Record<string, unknown>> = {
+    Defaults: { Type: 'Pass', Result: defaults, ResultPath: '$.defaults', Next: 'Inputs' },
+    Inputs: {
+      Type: 'Pass',
+      Parameters: { 'input.$': 'States.JsonMerge($.defaults, $$.Execution.Input, false)', results: {} },
+      Next: calls[0]?.key ?? 'Done',
+    },
+  };
+  calls.forEach((call, position) => {
+    const next = calls[position + 1]?.key ?? 'Done';
+    const failed = `${call.key}_failed`;
+    states[call.key] = {
+      Type: 'Task',
+      Comment: `${call.level}: ${call.tool}`,
+      Resource: dispatcherArn,
+      Parameters: {
+        'tenant.$': '$.input.tenant',
+        scenario: scenario.name,
+        level: call.level,
+        tool: call.tool,
+        args: call.args,
+        'runId.$': '$$.Execution.Name',
+        callId: `${call.level}/${call.index}`,
+      },
+      ResultPath: `$.results.${call.key}`,
+      Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2, JitterStrategy: 'FULL' }],
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.lastError', Next: failed }],
+      Next: next,
+    };
+    // Only the error's name is kept: a Cause may carry more than a result should.
+    states[failed] = {
+      Type: 'Pass',
+      Parameters: {
+        ok: false,
+        tool: call.tool,
+        callId: `${call.level}/${call.index}`,
+        durationMs: 0,
+        'summary.$': "States.Format('internal_error: the dispatcher failed ({})', $.lastError.Error)",
+        error: {
+          code: 'internal_error',
+          'message.$': "States.Format('The dispatcher failed ({})', $.lastError.Error)",
+          retryable: false,
+        },
+      },
+      ResultPath: `$.results.${call.key}`,
+      Next: next,
+    };
+  });
+  states.Done = {
+    Type: 'Pass',
+    Parameters: { scenario: scenario.name, 'input.$': '$.input', 'results.$': '$.results' },
+    End: true,
+  };
+  return {
+    Comment: `${scenario.name}: ${scenario.description}`,
+    StartAt: 'Defaults',
+    TimeoutSeconds: SCENARIO_TIMEOUT_SECONDS,
+    States: states,
+  };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { regionsArg, topNArg } from './schemas';
+
+/** `aws_ec2_inventory`: EC2 instances over regions, summarized. */
+export const ec2InventorySpec = defineToolSpec({
+  name: 'aws_ec2_inventory',
+  description:
+    'Inventory of EC2 instances in the given regions (or "all" enabled regions): counts by state and instance type, ' +
+    'and the first topN instances (running first, oldest first) with id, name tag, type, state, launch time and IPs. ' +
+    'Read-only; one DescribeInstances page per 1,000 instances per region; no cost. Regions that fail are reported ' +
+    'in `regions[].error` without failing the others; `truncated` is set when the page cap or deadline stopped it.',
+  inputSchema: z.strictObject({
+    regions: regionsArg,
+    topN: topNArg(20),
+  }),
+  tags: ['aws', 'ec2', 'read_only'],
+  service: 'ec2',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  iam: [{ actions: ['ec2:DescribeInstances', 'ec2:DescribeRegions'] }],
+  runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
+});
