@@ -67,9 +67,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       const spec = options.registry.get(envelope.tool);
       if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
         if (envelope.scenario === undefined || envelope.level === undefined) {
-          throw new InvalidArgsError('scenario and level are required: every call is scoped to a scenario level');
+          throw new InvalidArgsError(
+            'scenario and level are required: every call is scoped to a scenario level',
+          );
         }
-        assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, options.fileTools);
+        assertToolAllowed(
+          options.whitelists,
+          envelope.scenario,
+          envelope.level,
+          spec.name,
+          options.fileTools,
+        );
       }
       // Validated here, before any remote call; the tool validates again in its function.
       const args = parseToolArgs(spec, envelope.args);
@@ -80,7 +88,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
         ? await runTool(local, invocation, deadline, options.services, options.maxResultBytes)
         : await options.invoker.invoke(spec, invocation, deadline.signal);
     } catch (err) {
-      result = failureResult(tool, callId, normalizeError(tool, err), Math.round(performance.now() - started));
+      result = failureResult(
+        tool,
+        callId,
+        normalizeError(tool, err),
+        Math.round(performance.now() - started),
+      );
     }
     const bounded = boundResult(result, options.maxResultBytes);
     logger.info('tool result', {

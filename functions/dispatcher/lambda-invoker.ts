@@ -17,7 +17,11 @@ export function toolFunctionsFromEnvironment(env: NodeJS.ProcessEnv = process.en
   const raw = env.TOOL_FUNCTIONS;
   if (!raw) throw new Error('TOOL_FUNCTIONS is not set for the dispatcher');
   const parsed: unknown = JSON.parse(raw);
-  if (parsed === null || typeof parsed !== 'object' || Object.values(parsed).some((v) => typeof v !== 'string')) {
+  if (
+    parsed === null ||
+    typeof parsed !== 'object' ||
+    Object.values(parsed).some((v) => typeof v !== 'string')
+  ) {
     throw new Error('TOOL_FUNCTIONS must be a JSON object { tool: functionName }');
   }
   return parsed as ToolFunctions;
@@ -67,9 +71,13 @@ export class LambdaToolInvoker implements ToolInvoker {
       );
     }
     if (!isToolResult(payload)) {
-      throw new PlatformError('internal_error', `The ${spec.name} function returned something other than a ToolResult`, {
-        service: 'lambda',
-      });
+      throw new PlatformError(
+        'internal_error',
+        `The ${spec.name} function returned something other than a ToolResult`,
+        {
+          service: 'lambda',
+        },
+      );
     }
     return payload;
   }

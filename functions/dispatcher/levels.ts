@@ -19,7 +19,11 @@ export function levelWhitelistsFromEnvironment(env: NodeJS.ProcessEnv = process.
   const valid =
     isRecord(parsed) &&
     Object.values(parsed).every(
-      (levels) => isRecord(levels) && Object.values(levels).every((tools) => Array.isArray(tools) && tools.every((t) => typeof t === 'string')),
+      (levels) =>
+        isRecord(levels) &&
+        Object.values(levels).every(
+          (tools) => Array.isArray(tools) && tools.every((t) => typeof t === 'string'),
+        ),
     );
   if (!valid) throw new Error('SCENARIO_LEVELS must be a JSON object { scenario: { level: [tool names] } }');
   return parsed as LevelWhitelists;

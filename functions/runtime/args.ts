@@ -22,7 +22,9 @@ export function normalizeRawArgs(raw: unknown): unknown {
     const parsed: unknown = JSON.parse(raw);
     return parsed === null ? {} : parsed;
   } catch (err) {
-    throw new InvalidArgsError(`args is a string but not JSON (${(err as Error).message}); send a JSON object`);
+    throw new InvalidArgsError(
+      `args is a string but not JSON (${(err as Error).message}); send a JSON object`,
+    );
   }
 }
 
@@ -51,7 +53,9 @@ export function violationsOf(error: z.ZodError): ArgsViolation[] {
 export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw: unknown): ToolArgs<S> {
   const candidate = normalizeRawArgs(raw);
   if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) {
-    throw new InvalidArgsError(`Arguments for ${spec.name} must be a JSON object, got ${Array.isArray(candidate) ? 'an array' : typeof candidate}`);
+    throw new InvalidArgsError(
+      `Arguments for ${spec.name} must be a JSON object, got ${Array.isArray(candidate) ? 'an array' : typeof candidate}`,
+    );
   }
   const parsed = spec.inputSchema.safeParse(candidate);
   if (!parsed.success) {

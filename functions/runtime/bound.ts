@@ -108,7 +108,8 @@ function cut(node: unknown, excess: number): unknown {
   const total = sizes.reduce((sum, s) => sum + s, 0);
   let kept = 0;
   let keptSize = 0;
-  while (kept < items.length && keptSize + (sizes[kept] ?? 0) <= total - excess) keptSize += sizes[kept++] ?? 0;
+  while (kept < items.length && keptSize + (sizes[kept] ?? 0) <= total - excess)
+    keptSize += sizes[kept++] ?? 0;
   return items.slice(0, Math.min(kept, items.length - 1));
 }
 

@@ -60,12 +60,21 @@ export function createToolContext(
   deadline: Deadline,
   services: ToolContextServices,
 ): ToolContext {
-  const keys = { tool: spec.name, tenant: invocation.tenant, runId: invocation.runId, callId: invocation.callId };
+  const keys = {
+    tool: spec.name,
+    tenant: invocation.tenant,
+    runId: invocation.runId,
+    callId: invocation.callId,
+  };
   const secret = async (name: string) => {
     if (!spec.requiresSecrets.includes(name)) {
-      throw new PlatformError('internal_error', `Tool ${spec.name} read secret "${name}" that its spec does not list`);
+      throw new PlatformError(
+        'internal_error',
+        `Tool ${spec.name} read secret "${name}" that its spec does not list`,
+      );
     }
-    if (!services.secrets) throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
+    if (!services.secrets)
+      throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
     return services.secrets.resolve(invocation.tenant, name);
   };
   return {

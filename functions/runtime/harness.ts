@@ -1,5 +1,5 @@
 import { parseToolArgs } from './args';
-import { shrinkToFit, STEP_FUNCTIONS_PAYLOAD_BYTES } from './bound';
+import { STEP_FUNCTIONS_PAYLOAD_BYTES, shrinkToFit } from './bound';
 import { createToolContext, type ToolContextServices } from './context';
 import type { Deadline } from './deadline';
 import type { ToolInvocation } from './invocation';
@@ -24,7 +24,9 @@ const ENVELOPE_RESERVE_BYTES = 2 * 1024;
 export function resultMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
   const configured = Number(env.RESULT_MAX_BYTES);
   const ceiling = STEP_FUNCTIONS_PAYLOAD_BYTES - 6 * 1024;
-  return Number.isInteger(configured) && configured >= 4096 && configured <= ceiling ? configured : DEFAULT_RESULT_MAX_BYTES;
+  return Number.isInteger(configured) && configured >= 4096 && configured <= ceiling
+    ? configured
+    : DEFAULT_RESULT_MAX_BYTES;
 }
 
 /**

@@ -37,7 +37,10 @@ export function assertToolInvocation(event: unknown): asserts event is ToolInvoc
     }
   }
   for (const name of ['scenario', 'level'] as const) {
-    if (fields[name] !== undefined && (typeof fields[name] !== 'string' || !ID.test(fields[name] as string))) {
+    if (
+      fields[name] !== undefined &&
+      (typeof fields[name] !== 'string' || !ID.test(fields[name] as string))
+    ) {
       problems.push(`${name}, when given, must be a string of 1-128 letters, digits or _ . : / @ + = , -`);
     }
   }

@@ -15,29 +15,219 @@ interface Mapping {
  * "Common Errors" pages of the AWS API references and each service's error list.
  */
 const AWS_ERROR_NAMES: Record<string, Mapping> = {
-  ...names(['Throttling', 'ThrottlingException', 'ThrottledException', 'TooManyRequestsException', 'RequestLimitExceeded', 'RequestThrottled', 'RequestThrottledException', 'SlowDown', 'ProvisionedThroughputExceededException', 'LimitExceededException', 'PriorRequestNotComplete', 'BandwidthLimitExceeded', 'EC2ThrottledException'], 'throttled', true),
-  ...names(['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation', 'UnauthorizedAccess', 'AuthorizationError', 'AuthorizationErrorException', 'Forbidden', 'AllAccessDisabled', 'AccountProblem'], 'access_denied', false),
-  ...names(['OptInRequired', 'OptInRequiredException', 'SubscriptionRequiredException', 'BillingViewNotEnabled'], 'opt_in_required', false),
+  ...names(
+    [
+      'Throttling',
+      'ThrottlingException',
+      'ThrottledException',
+      'TooManyRequestsException',
+      'RequestLimitExceeded',
+      'RequestThrottled',
+      'RequestThrottledException',
+      'SlowDown',
+      'ProvisionedThroughputExceededException',
+      'LimitExceededException',
+      'PriorRequestNotComplete',
+      'BandwidthLimitExceeded',
+      'EC2ThrottledException',
+    ],
+    'throttled',
+    true,
+  ),
+  ...names(
+    [
+      'AccessDenied',
+      'AccessDeniedException',
+      'UnauthorizedOperation',
+      'UnauthorizedAccess',
+      'AuthorizationError',
+      'AuthorizationErrorException',
+      'Forbidden',
+      'AllAccessDisabled',
+      'AccountProblem',
+    ],
+    'access_denied',
+    false,
+  ),
+  ...names(
+    ['OptInRequired', 'OptInRequiredException', 'SubscriptionRequiredException', 'BillingViewNotEnabled'],
+    'opt_in_required',
+    false,
+  ),
   ...names(['DataUnavailableException', 'BillExpirationException'], 'data_unavailable', false),
-  ...names(['UnrecognizedClientException', 'InvalidClientTokenId', 'ExpiredToken', 'ExpiredTokenException', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AuthFailure', 'InvalidSignatureException', 'IncompleteSignature', 'MissingAuthenticationToken', 'CredentialsProviderError', 'InvalidToken', 'TokenRefreshRequired', 'RegionDisabledException'], 'auth_failed', false),
-  ...names(['ValidationException', 'ValidationError', 'InvalidParameterValue', 'InvalidParameterValueException', 'InvalidParameterCombination', 'InvalidParameterException', 'MissingParameter', 'InvalidInput', 'InvalidInputException', 'InvalidNextTokenException', 'InvalidArgument', 'MalformedPolicyDocument'], 'invalid_args', false),
-  ...names(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError', 'RequestExpired'], 'timeout', true),
-  ...names(['InternalError', 'InternalFailure', 'InternalServerError', 'InternalServerException', 'InternalServiceError', 'ServiceUnavailable', 'ServiceUnavailableException', 'ServiceFailureException', 'Unavailable'], 'upstream_error', true),
+  ...names(
+    [
+      'UnrecognizedClientException',
+      'InvalidClientTokenId',
+      'ExpiredToken',
+      'ExpiredTokenException',
+      'InvalidAccessKeyId',
+      'SignatureDoesNotMatch',
+      'AuthFailure',
+      'InvalidSignatureException',
+      'IncompleteSignature',
+      'MissingAuthenticationToken',
+      'CredentialsProviderError',
+      'InvalidToken',
+      'TokenRefreshRequired',
+      'RegionDisabledException',
+    ],
+    'auth_failed',
+    false,
+  ),
+  ...names(
+    [
+      'ValidationException',
+      'ValidationError',
+      'InvalidParameterValue',
+      'InvalidParameterValueException',
+      'InvalidParameterCombination',
+      'InvalidParameterException',
+      'MissingParameter',
+      'InvalidInput',
+      'InvalidInputException',
+      'InvalidNextTokenException',
+      'InvalidArgument',
+      'MalformedPolicyDocument',
+    ],
+    'invalid_args',
+    false,
+  ),
+  ...names(
+    ['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError', 'RequestExpired'],
+    'timeout',
+    true,
+  ),
+  ...names(
+    [
+      'InternalError',
+      'InternalFailure',
+      'InternalServerError',
+      'InternalServerException',
+      'InternalServiceError',
+      'ServiceUnavailable',
+      'ServiceUnavailableException',
+      'ServiceFailureException',
+      'Unavailable',
+    ],
+    'upstream_error',
+    true,
+  ),
 };
 
 /** Slack Web API `error` strings ("Web API error codes" on each method's page of api.slack.com). */
 const SLACK_ERRORS: Record<string, Mapping> = {
-  ...names(['not_authed', 'invalid_auth', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission', 'org_login_required', 'two_factor_setup_required', 'invalid_token'], 'auth_failed', false),
-  ...names(['missing_scope', 'not_in_channel', 'restricted_action', 'restricted_action_read_only_channel', 'restricted_action_thread_only_channel', 'restricted_action_non_threadable_channel', 'ekm_access_denied', 'is_archived', 'access_denied', 'team_access_not_granted', 'not_allowed_token_type', 'cannot_reply_to_message', 'action_prohibited'], 'access_denied', false),
-  ...names(['channel_not_found', 'user_not_found', 'message_not_found', 'thread_not_found', 'no_service', 'no_service_id', 'no_team', 'team_disabled', 'invalid_channel_id'], 'not_found', false),
+  ...names(
+    [
+      'not_authed',
+      'invalid_auth',
+      'account_inactive',
+      'token_revoked',
+      'token_expired',
+      'no_permission',
+      'org_login_required',
+      'two_factor_setup_required',
+      'invalid_token',
+    ],
+    'auth_failed',
+    false,
+  ),
+  ...names(
+    [
+      'missing_scope',
+      'not_in_channel',
+      'restricted_action',
+      'restricted_action_read_only_channel',
+      'restricted_action_thread_only_channel',
+      'restricted_action_non_threadable_channel',
+      'ekm_access_denied',
+      'is_archived',
+      'access_denied',
+      'team_access_not_granted',
+      'not_allowed_token_type',
+      'cannot_reply_to_message',
+      'action_prohibited',
+    ],
+    'access_denied',
+    false,
+  ),
+  ...names(
+    [
+      'channel_not_found',
+      'user_not_found',
+      'message_not_found',
+      'thread_not_found',
+      'no_service',
+      'no_service_id',
+      'no_team',
+      'team_disabled',
+      'invalid_channel_id',
+    ],
+    'not_found',
+    false,
+  ),
   ...names(['ratelimited', 'rate_limited', 'message_limit_exceeded'], 'throttled', true),
-  ...names(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'no_text', 'too_many_attachments', 'invalid_arguments', 'invalid_arg_name', 'invalid_array_arg', 'invalid_charset', 'invalid_form_data', 'invalid_post_type', 'missing_post_type', 'invalid_json', 'json_not_object', 'duplicate_message_not_found', 'invalid_metadata_format', 'invalid_metadata_schema', 'metadata_too_large', 'too_many_blocks', 'invalid_payload', 'missing_text_or_fallback_or_attachments', 'no_active_hooks', 'channel_is_archived'], 'invalid_args', false),
-  ...names(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'], 'upstream_error', true),
+  ...names(
+    [
+      'invalid_blocks',
+      'invalid_blocks_format',
+      'msg_too_long',
+      'no_text',
+      'too_many_attachments',
+      'invalid_arguments',
+      'invalid_arg_name',
+      'invalid_array_arg',
+      'invalid_charset',
+      'invalid_form_data',
+      'invalid_post_type',
+      'missing_post_type',
+      'invalid_json',
+      'json_not_object',
+      'duplicate_message_not_found',
+      'invalid_metadata_format',
+      'invalid_metadata_schema',
+      'metadata_too_large',
+      'too_many_blocks',
+      'invalid_payload',
+      'missing_text_or_fallback_or_attachments',
+      'no_active_hooks',
+      'channel_is_archived',
+    ],
+    'invalid_args',
+    false,
+  ),
+  ...names(
+    ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'],
+    'upstream_error',
+    true,
+  ),
 };
 
 /** Node.js system error codes of failed connections (Node.js docs, "Common system errors"; undici's `UND_ERR_*`). */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+]);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ECONNABORTED',
+]);
 
 function names(list: readonly string[], code: ErrorCode, retryable: boolean): Record<string, Mapping> {
   return Object.fromEntries(list.map((name) => [name, { code, retryable }]));
@@ -58,7 +248,13 @@ function boundMessage(message: string): string {
   return clean.length > MAX_ERROR_MESSAGE_CHARS ? `${clean.slice(0, MAX_ERROR_MESSAGE_CHARS - 1)}…` : clean;
 }
 
-function info(code: ErrorCode, message: string, retryable: boolean, service?: string, details?: Fields): ToolErrorInfo {
+function info(
+  code: ErrorCode,
+  message: string,
+  retryable: boolean,
+  service?: string,
+  details?: Fields,
+): ToolErrorInfo {
   const cleanDetails = details && Object.keys(details).length > 0 ? redact(details) : undefined;
   return {
     code,
@@ -83,7 +279,9 @@ function awsError(fields: Fields, message: string, service: string | undefined):
   if (status !== undefined) details.httpStatusCode = status;
   const mapping =
     AWS_ERROR_NAMES[name] ??
-    (/NotFound|^NoSuch/.test(name) || status === 404 ? { code: 'not_found' as const, retryable: false } : undefined) ??
+    (/NotFound|^NoSuch/.test(name) || status === 404
+      ? { code: 'not_found' as const, retryable: false }
+      : undefined) ??
     (status === 429 ? { code: 'throttled' as const, retryable: true } : undefined) ??
     (status === 403 ? { code: 'access_denied' as const, retryable: false } : undefined) ??
     (fields.$fault === 'server' || (status !== undefined && status >= 500)
@@ -108,23 +306,40 @@ function slackError(fields: Fields, message: string): ToolErrorInfo | undefined 
     });
   }
   if (code.endsWith('_http_error')) {
-    const status = typeof fields.statusCode === 'number' ? fields.statusCode : fieldsOf(fields.original).status;
+    const status =
+      typeof fields.statusCode === 'number' ? fields.statusCode : fieldsOf(fields.original).status;
     const numeric = typeof status === 'number' ? status : undefined;
-    if (numeric === 429) return info('throttled', 'Slack answered HTTP 429', true, 'slack', { httpStatusCode: 429 });
-    return info('upstream_error', `Slack answered HTTP ${numeric ?? '?'}`, numeric === undefined || numeric >= 500, 'slack', {
-      httpStatusCode: numeric,
-    });
+    if (numeric === 429)
+      return info('throttled', 'Slack answered HTTP 429', true, 'slack', { httpStatusCode: 429 });
+    return info(
+      'upstream_error',
+      `Slack answered HTTP ${numeric ?? '?'}`,
+      numeric === undefined || numeric >= 500,
+      'slack',
+      {
+        httpStatusCode: numeric,
+      },
+    );
   }
   if (code.endsWith('_request_error')) {
     const original = fieldsOf(fields.original);
     const timeout = TIMEOUT_CODES.has(str(original.code) ?? '') || str(original.name) === 'AbortError';
-    return info(timeout ? 'timeout' : 'network_error', `Slack request failed: ${str(original.message) ?? message}`, true, 'slack');
+    return info(
+      timeout ? 'timeout' : 'network_error',
+      `Slack request failed: ${str(original.message) ?? message}`,
+      true,
+      'slack',
+    );
   }
   return info('upstream_error', message, false, 'slack', { slackCode: code });
 }
 
 /** Connection-level failures: Node system errors, possibly wrapped as `cause` (fetch's "fetch failed"). */
-function networkError(fields: Fields, message: string, service: string | undefined): ToolErrorInfo | undefined {
+function networkError(
+  fields: Fields,
+  message: string,
+  service: string | undefined,
+): ToolErrorInfo | undefined {
   for (let current = fields, depth = 0; depth < 4; current = fieldsOf(current.cause), depth++) {
     const code = str(current.code);
     if (code && NETWORK_CODES.has(code)) {
@@ -174,6 +389,10 @@ export function normalizeError(tool: string, err: unknown, service?: string): To
       errorName: str(fields.name) ?? typeof err,
     });
   } catch {
-    return { code: 'internal_error', message: `Tool ${tool} failed with an error that could not be read`, retryable: false };
+    return {
+      code: 'internal_error',
+      message: `Tool ${tool} failed with an error that could not be read`,
+      retryable: false,
+    };
   }
 }

@@ -7,7 +7,8 @@
 export const REDACTED = '<redacted>';
 
 /** Keys whose whole value is masked, at any depth, whatever the value's type. */
-const SENSITIVE_KEY = /(secret|token|password|passwd|api[_-]?key|access[_-]?key|authorization|cookie|private[_-]?key|webhook[_-]?url)/i;
+const SENSITIVE_KEY =
+  /(secret|token|password|passwd|api[_-]?key|access[_-]?key|authorization|cookie|private[_-]?key|webhook[_-]?url)/i;
 
 /**
  * Keys that match {@link SENSITIVE_KEY} but never hold a credential: names of
@@ -45,7 +46,8 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
  * Query parameters whose value is masked inside URLs (`?access_token=…`).
  * The name part stays so the URL remains readable.
  */
-const SENSITIVE_QUERY_PARAM = /([?&;](?:[a-z0-9_-]*(?:token|secret|password|api[_-]?key|signature|credential)[a-z0-9_-]*)=)[^&#\s"']*/gi;
+const SENSITIVE_QUERY_PARAM =
+  /([?&;](?:[a-z0-9_-]*(?:token|secret|password|api[_-]?key|signature|credential)[a-z0-9_-]*)=)[^&#\s"']*/gi;
 
 function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');

@@ -51,6 +51,11 @@ export interface ToolFailure extends ToolResultBase {
 export type ToolResult<V = unknown> = ToolSuccess<V> | ToolFailure;
 
 /** Builds the failure result for `error`; the summary is `code: message`. */
-export function failureResult(tool: string, callId: string, error: ToolErrorInfo, durationMs: number): ToolFailure {
+export function failureResult(
+  tool: string,
+  callId: string,
+  error: ToolErrorInfo,
+  durationMs: number,
+): ToolFailure {
   return { ok: false, tool, callId, error, durationMs, summary: `${error.code}: ${error.message}` };
 }

@@ -110,7 +110,10 @@ export function publicSpec(spec: ToolSpec): PublicToolSpec {
     tags: [...spec.tags],
     requiresSecrets: [...spec.requiresSecrets],
     sideEffects: spec.sideEffects,
-    iam: spec.iam.map((grant) => ({ actions: [...grant.actions], resources: [...(grant.resources ?? ['*'])] })),
+    iam: spec.iam.map((grant) => ({
+      actions: [...grant.actions],
+      resources: [...(grant.resources ?? ['*'])],
+    })),
   };
 }
 

@@ -39,7 +39,12 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
       return await runTool(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services);
     } catch (err) {
       const callId = (event as { callId?: unknown } | null)?.callId;
-      return failureResult(tool.name, typeof callId === 'string' ? callId : 'unknown', normalizeError(tool.name, err), 0);
+      return failureResult(
+        tool.name,
+        typeof callId === 'string' ? callId : 'unknown',
+        normalizeError(tool.name, err),
+        0,
+      );
     }
   };
 }

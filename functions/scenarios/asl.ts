@@ -1,6 +1,7 @@
 import type { Scenario } from './model';
 
 /** Placeholder for the dispatcher's ARN; CDK fills it through `definitionSubstitutions`. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a Step Functions definition substitution, not a template literal
 export const DISPATCHER_ARN_PLACEHOLDER = '${DispatcherArn}';
 
 /** An Amazon States Language definition (states-language.net). */
@@ -42,14 +43,23 @@ export function callKey(level: string, index: number): string {
  *
  * @param dispatcherArn - the dispatcher's ARN, or {@link DISPATCHER_ARN_PLACEHOLDER} for CDK.
  */
-export function scenarioToAsl(scenario: Scenario, dispatcherArn: string = DISPATCHER_ARN_PLACEHOLDER): AslDefinition {
+export function scenarioToAsl(
+  scenario: Scenario,
+  dispatcherArn: string = DISPATCHER_ARN_PLACEHOLDER,
+): AslDefinition {
   const defaults = Object.fromEntries(
     Object.entries(scenario.inputs)
       .filter(([, input]) => input.default !== undefined)
       .map(([key, input]) => [key, input.default]),
   );
   const calls = scenario.levels.flatMap((level) =>
-    level.calls.map((call, index) => ({ level: level.name, tool: call.tool, args: call.args, key: callKey(level.name, index), index })),
+    level.calls.map((call, index) => ({
+      level: level.name,
+      tool: call.tool,
+      args: call.args,
+      key: callKey(level.name, index),
+      index,
+    })),
   );
   const states: Record<string, Record<string, unknown>> = {
     Defaults: { Type: 'Pass', Result: defaults, ResultPath: '$.defaults', Next: 'Inputs' },
@@ -76,7 +86,15 @@ export function scenarioToAsl(scenario: Scenario, dispatcherArn: string = DISPAT
         callId: `${call.level}/${call.index}`,
       },
       ResultPath: `$.results.${call.key}`,
-      Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2, JitterStrategy: 'FULL' }],
+      Retry: [
+        {
+          ErrorEquals: LAMBDA_SERVICE_ERRORS,
+          IntervalSeconds: 2,
+          MaxAttempts: 3,
+          BackoffRate: 2,
+          JitterStrategy: 'FULL',
+        },
+      ],
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.lastError', Next: failed }],
       Next: next,
     };

@@ -17,21 +17,30 @@ export const SCENARIOS_DIR = __dirname;
  *   registered (the message lists every registered name), or a call to a tool
  *   outside its level's `intra_tools` (file tools excepted).
  */
-export function loadScenarios(registry: ToolRegistry, fileTools: readonly string[], dir: string = SCENARIOS_DIR): Scenario[] {
+export function loadScenarios(
+  registry: ToolRegistry,
+  fileTools: readonly string[],
+  dir: string = SCENARIOS_DIR,
+): Scenario[] {
   const files = readdirSync(dir)
     .filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'))
     .sort();
   const scenarios = files.map((file) => parseScenarioFile(path.join(dir, file), registry, fileTools));
   const seen = new Set<string>();
   for (const scenario of scenarios) {
-    if (seen.has(scenario.name)) throw new PlatformError('internal_error', `Scenario "${scenario.name}" is defined twice in ${dir}`);
+    if (seen.has(scenario.name))
+      throw new PlatformError('internal_error', `Scenario "${scenario.name}" is defined twice in ${dir}`);
     seen.add(scenario.name);
   }
   return scenarios;
 }
 
 /** Parses and checks one scenario file; see {@link loadScenarios}. */
-export function parseScenarioFile(file: string, registry: ToolRegistry, fileTools: readonly string[]): Scenario {
+export function parseScenarioFile(
+  file: string,
+  registry: ToolRegistry,
+  fileTools: readonly string[],
+): Scenario {
   const where = path.basename(file);
   let document: unknown;
   try {
@@ -41,7 +50,9 @@ export function parseScenarioFile(file: string, registry: ToolRegistry, fileTool
   }
   const parsed = scenarioSchema.safeParse(document);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
     throw new PlatformError('internal_error', `${where}: ${problems.join('; ')}`);
   }
   const scenario = parsed.data;
@@ -49,7 +60,10 @@ export function parseScenarioFile(file: string, registry: ToolRegistry, fileTool
     try {
       registry.subset(level.intra_tools);
     } catch (err) {
-      throw new PlatformError('internal_error', `${where}: level "${level.name}" intra_tools: ${(err as Error).message}`);
+      throw new PlatformError(
+        'internal_error',
+        `${where}: level "${level.name}" intra_tools: ${(err as Error).message}`,
+      );
     }
     for (const call of level.calls) {
       if (!level.intra_tools.includes(call.tool) && !fileTools.includes(call.tool)) {
@@ -70,13 +84,20 @@ export function parseScenarioFile(file: string, registry: ToolRegistry, fileTool
 /** Finds a scenario by name. @throws UnknownScenarioError listing the known names. */
 export function findScenario(scenarios: readonly Scenario[], name: string): Scenario {
   const scenario = scenarios.find((s) => s.name === name);
-  if (!scenario) throw new UnknownScenarioError(name, scenarios.map((s) => s.name));
+  if (!scenario)
+    throw new UnknownScenarioError(
+      name,
+      scenarios.map((s) => s.name),
+    );
   return scenario;
 }
 
 /** `{ scenario: { level: intra_tools } }` for the dispatcher. */
 export function levelWhitelists(scenarios: readonly Scenario[]): LevelWhitelists {
   return Object.fromEntries(
-    scenarios.map((scenario) => [scenario.name, Object.fromEntries(scenario.levels.map((l) => [l.name, [...l.intra_tools]]))]),
+    scenarios.map((scenario) => [
+      scenario.name,
+      Object.fromEntries(scenario.levels.map((l) => [l.name, [...l.intra_tools]])),
+    ]),
   );
 }

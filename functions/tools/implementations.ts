@@ -30,7 +30,11 @@ export async function loadTool(name: string): Promise<Tool> {
   if (!module) throw new Error(`No implementation module is listed for tool "${name}"`);
   const exports = (await import(`./${module}`)) as Record<string, unknown>;
   const tool = Object.values(exports).find(
-    (value): value is Tool => typeof value === 'object' && value !== null && (value as Tool).name === name && typeof (value as Tool).handler === 'function',
+    (value): value is Tool =>
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Tool).name === name &&
+      typeof (value as Tool).handler === 'function',
   );
   if (!tool) throw new Error(`Module ${module} exports no tool named "${name}"`);
   return tool;

@@ -122,7 +122,11 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
     };
   }
   if ('access_key_id' in secret || 'secret_access_key' in secret) {
-    const payload = parse(staticKeysPayload, secret, 'access_key_id, secret_access_key, session_token?, region?');
+    const payload = parse(
+      staticKeysPayload,
+      secret,
+      'access_key_id, secret_access_key, session_token?, region?',
+    );
     const credentials: AwsCredentialIdentity = {
       accessKeyId: payload.access_key_id,
       secretAccessKey: payload.secret_access_key,
@@ -134,9 +138,15 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
   return { mode: 'own_role', region: payload.region ?? fallbackRegion };
 }
 
-function parse<T extends z.ZodType>(schema: T, secret: Record<string, unknown>, accepted: string): z.output<T> {
+function parse<T extends z.ZodType>(
+  schema: T,
+  secret: Record<string, unknown>,
+  accepted: string,
+): z.output<T> {
   const parsed = schema.safeParse(secret);
   if (parsed.success) return parsed.data;
   const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(value)'))];
-  throw new SecretInvalidError(`AWS secret is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`);
+  throw new SecretInvalidError(
+    `AWS secret is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`,
+  );
 }

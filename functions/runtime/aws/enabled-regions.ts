@@ -13,7 +13,10 @@ export type RegionSelection = 'all' | readonly string[];
  *
  * @throws the SDK's error when DescribeRegions fails (normalized by the harness).
  */
-export async function resolveRegions(selection: RegionSelection | undefined, access: AwsAccess): Promise<string[]> {
+export async function resolveRegions(
+  selection: RegionSelection | undefined,
+  access: AwsAccess,
+): Promise<string[]> {
   if (selection === undefined) return [access.region];
   if (selection !== 'all') return [...new Set(selection)];
   const ec2 = new EC2Client(awsClientConfig(access));

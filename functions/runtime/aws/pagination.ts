@@ -15,7 +15,14 @@ export interface PagesRead {
 }
 
 /** A page that carries its continuation token under one of AWS's usual names. */
-type TokenPage = { NextToken?: string; nextToken?: string; Marker?: string; NextMarker?: string; ContinuationToken?: string; NextContinuationToken?: string };
+type TokenPage = {
+  NextToken?: string;
+  nextToken?: string;
+  Marker?: string;
+  NextMarker?: string;
+  ContinuationToken?: string;
+  NextContinuationToken?: string;
+};
 
 function tokenOf(page: unknown): string | undefined {
   const p = (page ?? {}) as TokenPage;
@@ -53,7 +60,8 @@ export async function readPages<P>(
       onPage(next.value);
       count++;
       const token = tokenOf(next.value);
-      if (token !== undefined && token === previousToken) return { pages: count, stoppedBy: 'repeated_token' };
+      if (token !== undefined && token === previousToken)
+        return { pages: count, stoppedBy: 'repeated_token' };
       previousToken = token;
     }
   } finally {

@@ -32,7 +32,12 @@ export interface FanOut<T> {
 export async function forEachRegion<T>(
   regions: readonly string[],
   task: (region: string) => Promise<T>,
-  options: { readonly tool: string; readonly service: string; readonly deadline?: Deadline; readonly concurrency?: number },
+  options: {
+    readonly tool: string;
+    readonly service: string;
+    readonly deadline?: Deadline;
+    readonly concurrency?: number;
+  },
 ): Promise<FanOut<T>> {
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_REGION_CONCURRENCY);
   const outcomes = new Array<RegionOutcome<T> | undefined>(regions.length);

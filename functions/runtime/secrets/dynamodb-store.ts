@@ -30,7 +30,9 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
     readonly tableName: string,
     client: DynamoDBClient = new DynamoDBClient({}),
   ) {
-    this.#documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    this.#documents = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
   }
 
   async get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
@@ -58,11 +60,15 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
             },
           );
     for await (const page of pages) rows.push(...((page.Items ?? []) as SecretReference[]));
-    return rows.sort((a, b) => a.tenant_id.localeCompare(b.tenant_id) || a.secret_name.localeCompare(b.secret_name));
+    return rows.sort(
+      (a, b) => a.tenant_id.localeCompare(b.tenant_id) || a.secret_name.localeCompare(b.secret_name),
+    );
   }
 
   async put(reference: SecretReference): Promise<SecretReference> {
-    const { tenant_id, secret_name, created_by, ...fields } = validateReference(reference as SecretReferenceInput);
+    const { tenant_id, secret_name, created_by, ...fields } = validateReference(
+      reference as SecretReferenceInput,
+    );
     const now = new Date().toISOString();
     // One atomic write that replaces the reference but keeps who created it and when.
     const set = ['created_at = if_not_exists(created_at, :now)', 'updated_at = :now'];

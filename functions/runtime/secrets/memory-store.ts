@@ -7,8 +7,20 @@ import { validateReference } from './reference';
  * run reads `ETP_AWS_DEFAULT` and `ETP_SLACK_DEFAULT` when they are set.
  */
 export const EMBEDDED_DEFAULT_REFERENCES: readonly SecretReferenceInput[] = [
-  { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'ETP_AWS_DEFAULT', notes: 'embedded default' },
-  { tenant_id: 'default', secret_name: 'slack_default', ref_kind: 'env', ref_value: 'ETP_SLACK_DEFAULT', notes: 'embedded default' },
+  {
+    tenant_id: 'default',
+    secret_name: 'aws_default',
+    ref_kind: 'env',
+    ref_value: 'ETP_AWS_DEFAULT',
+    notes: 'embedded default',
+  },
+  {
+    tenant_id: 'default',
+    secret_name: 'slack_default',
+    ref_kind: 'env',
+    ref_value: 'ETP_SLACK_DEFAULT',
+    notes: 'embedded default',
+  },
 ];
 
 /** A {@link SecretReferenceStore} in memory: local runs and tests. */

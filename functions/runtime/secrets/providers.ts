@@ -1,5 +1,5 @@
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretNotFoundError } from '../errors';
 import type { RefKind, SecretReference } from './reference';
 

@@ -68,7 +68,9 @@ export type SecretReferenceInput = z.input<typeof referenceInput>;
 export function validateReference(input: SecretReferenceInput): z.output<typeof referenceInput> {
   const parsed = referenceInput.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`,
+    );
     throw new InvalidArgsError(`Invalid secret reference: ${problems.join('; ')}`);
   }
   const row = parsed.data;
@@ -78,7 +80,9 @@ export function validateReference(input: SecretReferenceInput): z.output<typeof 
     );
   }
   if (row.ref_kind === 'env' && !ENV_VAR.test(row.ref_value)) {
-    throw new InvalidArgsError(`ref_value for ref_kind env must be an environment variable name, got "${row.ref_value}"`);
+    throw new InvalidArgsError(
+      `ref_value for ref_kind env must be an environment variable name, got "${row.ref_value}"`,
+    );
   }
   if (row.ref_kind === 'secrets_manager' && !SECRET_ARN.test(row.ref_value)) {
     throw new InvalidArgsError(

@@ -39,7 +39,9 @@ export class SecretResolver {
     options: SecretResolverOptions = {},
   ) {
     const configured = Number(process.env.SECRETS_CACHE_TTL_SECONDS);
-    const ttl = options.ttlSeconds ?? (Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_SECRET_TTL_SECONDS);
+    const ttl =
+      options.ttlSeconds ??
+      (Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_SECRET_TTL_SECONDS);
     this.#ttlMs = ttl * 1000;
     this.#providers = options.providers ?? defaultProviders();
     this.#now = options.now ?? Date.now;
@@ -52,7 +54,11 @@ export class SecretResolver {
    * @throws SecretNotFoundError (`secret_not_found`) when the tenant has no reference or the value is missing.
    * @throws UnsupportedRefKindError (`unsupported_ref_kind`) for a row whose `ref_kind` no provider handles.
    */
-  async resolve(tenantId: string, secretName: string, forceRefresh = false): Promise<Record<string, unknown>> {
+  async resolve(
+    tenantId: string,
+    secretName: string,
+    forceRefresh = false,
+  ): Promise<Record<string, unknown>> {
     const cacheKey = `${tenantId}\u0000${secretName}`;
     const cached = this.#cache.get(cacheKey);
     if (!forceRefresh && cached && cached.expiresAt > this.#now()) return structuredClone(cached.value);

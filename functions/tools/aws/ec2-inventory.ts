@@ -104,7 +104,9 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
       byState,
       byInstanceType,
       instances: top.sort(byRelevance).slice(0, args.topN),
-      regions: outcomes.map((o) => (o.ok ? { region: o.region, ...o.value } : { region: o.region, error: o.error })),
+      regions: outcomes.map((o) =>
+        o.ok ? { region: o.region, ...o.value } : { region: o.region, error: o.error },
+      ),
       skippedRegions: skipped,
     },
     truncated,

@@ -17,4 +17,9 @@ export const regionsArg = z
 
 /** `topN`: how many items a bounded summary lists. */
 export const topNArg = (fallback: number) =>
-  z.int().min(1).max(100).default(fallback).describe(`How many items to list in full (1-100, default ${fallback}).`);
+  z
+    .int()
+    .min(1)
+    .max(100)
+    .default(fallback)
+    .describe(`How many items to list in full (1-100, default ${fallback}).`);

@@ -24,7 +24,11 @@ export const slackPostMessageSpec = defineToolSpec({
       .max(80)
       .regex(/^[#@]?[\w.-]+$/, 'a channel ID (C0123ABCD) or #name')
       .describe('Channel ID (C0123ABCD) or #channel-name; ignored by webhooks.'),
-    text: z.string().min(1).max(SLACK_MAX_TEXT_CHARS).describe('Message text (mrkdwn); the notification fallback when blocks are given.'),
+    text: z
+      .string()
+      .min(1)
+      .max(SLACK_MAX_TEXT_CHARS)
+      .describe('Message text (mrkdwn); the notification fallback when blocks are given.'),
     blocks: z
       .array(z.looseObject({ type: z.string() }))
       .max(SLACK_MAX_BLOCKS)

@@ -24,10 +24,16 @@ const SLACK_RETRY = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2_000,
 
 const slackSecret = z
   .object({
-    bot_token: z.string().regex(/^xox[bpa]-/, 'a bot token (xoxb-…)').optional(),
+    bot_token: z
+      .string()
+      .regex(/^xox[bpa]-/, 'a bot token (xoxb-…)')
+      .optional(),
     webhook_url: z.url({ protocol: /^https?$/ }).optional(),
   })
-  .refine((s) => s.bot_token !== undefined || s.webhook_url !== undefined, 'bot_token or webhook_url is required');
+  .refine(
+    (s) => s.bot_token !== undefined || s.webhook_url !== undefined,
+    'bot_token or webhook_url is required',
+  );
 
 /** `slack_post_message` with its handler. */
 export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx, args) => {
@@ -60,7 +66,10 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
   }
   const webhook = new IncomingWebhook(secret.webhook_url as string, { timeout: SLACK_TIMEOUT_MS });
   await webhook.send({ text: args.text, ...(args.blocks ? { blocks: args.blocks } : {}) });
-  return { value: { via: 'webhook', channel: null, ts: null }, summary: 'Posted through the incoming webhook' };
+  return {
+    value: { via: 'webhook', channel: null, ts: null },
+    summary: 'Posted through the incoming webhook',
+  };
 });
 
 /** Lambda entry of the tool's own function. */

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+
+/** Finding severities, most severe first (the order `rankFindings` uses). */
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+/** One severity. */
+export type Severity = (typeof SEVERITIES)[number];
+
+/** An estimated monthly cost and where its price came from. */
+export interface MonthlyCost {
+  /** Estimated cost per month in USD (730 hours; AWS's own monthly convention). */
+  readonly usd: number;
+  /** The price's source page and date, e.g. `Amazon EC2 pricing, Elastic IP addresses (2026-11)`. */
+  readonly priceSource: string;
+}
+
+/**
+ * One audit finding: the same resource and the same check give the same `id` on
+ * every run, so runs can be diffed and findings tracked.
+ */
+export interface Finding {
+  /** Stable id: see {@link findingId}. */
+  readonly id: string;
+  /** The check that fired, snake_case (`ebs_unattached_volume`). */
+  readonly check: string;
+  readonly severity: Severity;
+  /** The resource's ARN or, where AWS gives none, its id. */
+  readonly resource: string;
+  readonly region: string;
+  /** One sentence for people and models. */
+  readonly title: string;
+  /** Present where AWS publishes a price for what the finding wastes or costs. */
+  readonly monthlyCost?: MonthlyCost;
+  /** Check-specific facts (sizes, ports, dates). */
+  readonly details?: Record<string, unknown>;
+}
+
+/**
+ * A finding's stable id: `<check>:<first 16 hex of sha256(check|account|region|resource)>`.
+ * Same inputs, same id, on every run and machine.
+ *
+ * @example findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abc') // 'ebs_unattached_volume:5f0c…'
+ */
+export function findingId(check: string, region: string, resource: string, account = ''): string {
+  const digest = createHash('sha256').update(`${check}|${account}|${region}|${resource}`).digest('hex');
+  return `${check}:${digest.slice(0, 16)}`;
+}
+
+/** Orders findings: severity first, then monthly cost (highest first), then id. Returns a new array. */
+export function rankFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+      (b.monthlyCost?.usd ?? 0) - (a.monthlyCost?.usd ?? 0) ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+/** A bounded view of many findings: counts of all of them, the top N in full. */
+export interface FindingsSummary {
+  readonly total: number;
+  readonly bySeverity: Record<Severity, number>;
+  readonly byCheck: Record<string, number>;
+  /** Sum of every finding's monthly cost estimate, USD, rounded to cents. */
+  readonly estimatedMonthlyCostUsd: number;
+  /** The first `topN` of {@link rankFindings}. */
+  readonly top: Finding[];
+  /** Whether `top` leaves findings out. */
+  readonly truncated: boolean;
+}
+
+/**
+ * Counts plus the top N (DESIGN.md, "Output bounded in size").
+ *
+ * @example summarizeFindings(findings, 20).top.length <= 20
+ */
+export function summarizeFindings(findings: readonly Finding[], topN: number): FindingsSummary {
+  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  const byCheck: Record<string, number> = {};
+  let cost = 0;
+  for (const finding of findings) {
+    bySeverity[finding.severity]++;
+    byCheck[finding.check] = (byCheck[finding.check] ?? 0) + 1;
+    cost += finding.monthlyCost?.usd ?? 0;
+  }
+  return {
+    total: findings.length,
+    bySeverity,
+    byCheck,
+    estimatedMonthlyCostUsd: Math.round(cost * 100) / 100,
+    top: rankFindings(findings).slice(0, topN),
+    truncated: findings.length > topN,
+  };
+}
