@@ -6,6 +6,7 @@ import { InvalidArgsError } from '../runtime/errors';
 import { boundResult, runTool } from '../runtime/harness';
 import { assertToolInvocation, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
+import { redact } from '../runtime/redact';
 import type { ToolRegistry } from '../runtime/registry';
 import { failureResult, type ToolResult } from '../runtime/result';
 import type { Tool, ToolSpec } from '../runtime/spec';
@@ -95,7 +96,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
         Math.round(performance.now() - started),
       );
     }
-    const bounded = boundResult(result, options.maxResultBytes);
+    // Redacted before bounding: a masked value can be longer than what it hides.
+    const bounded = boundResult(redact(result), options.maxResultBytes);
     logger.info('tool result', {
       tool,
       callId,
@@ -107,7 +109,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   };
 }
 
+/**
+ * The envelope's identifying keys for a log line. `level` is Powertools' log-level
+ * key (an extra `level` is dropped with a warning), hence `scenarioLevel`.
+ */
 function envelopeKeys(envelope: ToolInvocation): Record<string, string | undefined> {
   const { tenant, scenario, level, tool, runId, callId } = envelope;
-  return { tenant, scenario, level, tool, runId, callId };
+  return { tenant, scenario, scenarioLevel: level, tool, runId, callId };
 }

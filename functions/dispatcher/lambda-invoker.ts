@@ -3,6 +3,7 @@ import { PlatformError } from '../runtime/errors';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
 import type { ToolSpec } from '../runtime/spec';
+import { readJsonVariable } from './environment';
 import type { ToolInvoker } from './invoker';
 
 /** Tool name → function name or ARN, as the CDK writes it into `TOOL_FUNCTIONS`. */
@@ -11,15 +12,15 @@ export type ToolFunctions = Readonly<Record<string, string>>;
 /**
  * Reads `TOOL_FUNCTIONS` once at load time.
  *
- * @throws Error when it is missing or not a JSON object of strings.
+ * @throws Error when it is missing, not JSON, or not a JSON object of strings.
  */
 export function toolFunctionsFromEnvironment(env: NodeJS.ProcessEnv = process.env): ToolFunctions {
-  const raw = env.TOOL_FUNCTIONS;
-  if (!raw) throw new Error('TOOL_FUNCTIONS is not set for the dispatcher');
-  const parsed: unknown = JSON.parse(raw);
+  const parsed = readJsonVariable(env, 'TOOL_FUNCTIONS');
   if (
     parsed === null ||
     typeof parsed !== 'object' ||
+    // An array passes the object test and would map "0", "1"… to functions.
+    Array.isArray(parsed) ||
     Object.values(parsed).some((v) => typeof v !== 'string')
   ) {
     throw new Error('TOOL_FUNCTIONS must be a JSON object { tool: functionName }');
@@ -27,8 +28,30 @@ export function toolFunctionsFromEnvironment(env: NodeJS.ProcessEnv = process.en
   return parsed as ToolFunctions;
 }
 
+/**
+ * Whether a function's payload has the ToolResult shape: `ok`, `tool`, `callId`,
+ * `durationMs`, and `value` (success) or `error.code` + `error.message` (failure).
+ * Anything less would reach Step Functions as a result no later state can read.
+ */
 function isToolResult(value: unknown): value is ToolResult {
-  return value !== null && typeof value === 'object' && typeof (value as { ok?: unknown }).ok === 'boolean';
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const result = value as Record<string, unknown>;
+  if (
+    typeof result.tool !== 'string' ||
+    typeof result.callId !== 'string' ||
+    typeof result.durationMs !== 'number'
+  ) {
+    return false;
+  }
+  if (result.ok === true) return 'value' in result;
+  const error = result.error as Record<string, unknown> | null | undefined;
+  return (
+    result.ok === false &&
+    typeof error === 'object' &&
+    error !== null &&
+    typeof error.code === 'string' &&
+    typeof error.message === 'string'
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ToolNotAllowedError, UnknownLevelError, UnknownScenarioError } from '../runtime/errors';
+import { readJsonVariable } from './environment';
 
 /**
  * Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`.
@@ -10,12 +11,10 @@ export type LevelWhitelists = Readonly<Record<string, Readonly<Record<string, re
 /**
  * Reads `SCENARIO_LEVELS` once at load time.
  *
- * @throws Error when it is missing or not a `{ scenario: { level: string[] } }` object.
+ * @throws Error when it is missing, not JSON, or not a `{ scenario: { level: string[] } }` object.
  */
 export function levelWhitelistsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LevelWhitelists {
-  const raw = env.SCENARIO_LEVELS;
-  if (!raw) throw new Error('SCENARIO_LEVELS is not set for the dispatcher');
-  const parsed: unknown = JSON.parse(raw);
+  const parsed = readJsonVariable(env, 'SCENARIO_LEVELS');
   const valid =
     isRecord(parsed) &&
     Object.values(parsed).every(

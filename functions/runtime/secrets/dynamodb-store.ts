@@ -50,13 +50,14 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
     const rows: SecretReference[] = [];
     const pages =
       tenantId === undefined
-        ? paginateScan({ client: this.#documents }, { TableName: this.tableName })
+        ? paginateScan({ client: this.#documents }, { TableName: this.tableName, ConsistentRead: true })
         : paginateQuery(
             { client: this.#documents },
             {
               TableName: this.tableName,
               KeyConditionExpression: 'tenant_id = :t',
               ExpressionAttributeValues: { ':t': tenantId },
+              ConsistentRead: true,
             },
           );
     for await (const page of pages) rows.push(...((page.Items ?? []) as SecretReference[]));

@@ -1,19 +1,32 @@
 import { WebClient } from '@slack/web-api';
 import { IncomingWebhook } from '@slack/webhook';
 import { z } from 'zod';
+import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { slackPostMessageSpec } from './post-message.spec';
 
+/** Slack's Web API base URL (api.slack.com, "Web API basics"). */
+const SLACK_DEFAULT_API_URL = 'https://slack.com/api/';
+
 /**
- * Slack Web API base URL. Overridable (`SLACK_API_URL`) for GovSlack and for the
- * local Web API server of the tests.
+ * The Web API base URL: `SLACK_API_URL` when set (GovSlack, the local Web API
+ * server of the tests and the CLI), else slack.com. Read per call, not at load:
+ * the client is built per call anyway (the token is the tenant's), and an
+ * already-loaded tool can then be pointed at a server started later.
  */
-const SLACK_API_URL = process.env.SLACK_API_URL ?? 'https://slack.com/api/';
+function slackApiUrl(): string {
+  return process.env.SLACK_API_URL || SLACK_DEFAULT_API_URL;
+}
 
 /** Per-request timeout, ms: a Lambda has little time, so no call may hang. */
 const SLACK_TIMEOUT_MS = 10_000;
+
+/** The request timeout left for this call: at most {@link SLACK_TIMEOUT_MS}, never past the deadline. */
+function requestTimeoutMs(ctx: ToolContext): number {
+  return Math.min(SLACK_TIMEOUT_MS, Math.max(1, ctx.deadline.remainingMs()));
+}
 
 /**
  * Explicit retry policy (the SDK default retries for ~30 minutes): two retries,
@@ -48,8 +61,8 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
   const secret = parsed.data;
   if (secret.bot_token) {
     const client = new WebClient(secret.bot_token, {
-      slackApiUrl: SLACK_API_URL,
-      timeout: Math.min(SLACK_TIMEOUT_MS, Math.max(1, ctx.deadline.remainingMs())),
+      slackApiUrl: slackApiUrl(),
+      timeout: requestTimeoutMs(ctx),
       retryConfig: SLACK_RETRY,
       rejectRateLimitedCalls: true,
     });
@@ -64,7 +77,7 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
       summary: `Posted to ${response.channel ?? args.channel}`,
     };
   }
-  const webhook = new IncomingWebhook(secret.webhook_url as string, { timeout: SLACK_TIMEOUT_MS });
+  const webhook = new IncomingWebhook(secret.webhook_url as string, { timeout: requestTimeoutMs(ctx) });
   await webhook.send({ text: args.text, ...(args.blocks ? { blocks: args.blocks } : {}) });
   return {
     value: { via: 'webhook', channel: null, ts: null },

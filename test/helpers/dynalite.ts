@@ -1,0 +1,108 @@
+/**
+ * A real DynamoDB API on 127.0.0.1: `dynalite` in memory (no `path`, so it uses
+ * memory-level and never touches the disk), plus the secret-reference table and
+ * a client pointed at it.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { FAKE_AWS_CREDENTIALS } from './loopback-server';
+
+/** The subset of dynalite's options the tests set (dynalite ships no type declarations). */
+interface DynaliteOptions {
+  /** How long a new table stays CREATING, in ms. */
+  readonly createTableMs?: number;
+  readonly deleteTableMs?: number;
+  readonly updateTableMs?: number;
+}
+
+// dynalite has no types (and no @types package); its factory is typed here by hand.
+const dynalite = require('dynalite') as (options?: DynaliteOptions) => Server;
+
+/** A running dynalite. */
+export interface LocalDynamoDb {
+  /** `http://127.0.0.1:<port>`. */
+  readonly endpoint: string;
+  /** A client on {@link endpoint} with fake credentials; destroyed by {@link stop}. */
+  readonly client: DynamoDBClient;
+  /** Destroys the client, closes the server and its in-memory database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts dynalite on 127.0.0.1 with an OS-chosen port. Tables are ACTIVE as soon
+ * as they are created (no 500 ms CREATING phase).
+ *
+ * @example
+ * const dynamo = await startDynalite();
+ * const table = await createSecretReferenceTable(dynamo.client);
+ * // …
+ * await dynamo.stop();
+ */
+export async function startDynalite(): Promise<LocalDynamoDb> {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = localDynamoDbClient(endpoint);
+  return {
+    endpoint,
+    client,
+    async stop() {
+      client.destroy();
+      await new Promise<void>((resolve, reject) => {
+        server.close((err?: Error) => (err ? reject(err) : resolve()));
+        // Keep-alive sockets of other clients would hold close() for its 30 s timeout.
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** A DynamoDB client for a local endpoint: fake credentials, no retries (a local failure is a bug, not noise). */
+export function localDynamoDbClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: FAKE_AWS_CREDENTIALS,
+    maxAttempts: 1,
+  });
+}
+
+/**
+ * Creates the secret-reference table as the platform stack defines it
+ * (DESIGN.md, "Secret references"): `tenant_id` HASH, `secret_name` RANGE,
+ * on-demand billing. Resolves once the table is ACTIVE.
+ *
+ * @param tableName - @default 'etp-secret-references'
+ * @returns the table name.
+ */
+export async function createSecretReferenceTable(
+  client: DynamoDBClient,
+  tableName = 'etp-secret-references',
+): Promise<string> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: [
+        { AttributeName: 'tenant_id', AttributeType: 'S' },
+        { AttributeName: 'secret_name', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'tenant_id', KeyType: 'HASH' },
+        { AttributeName: 'secret_name', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  // dynalite flips CREATING to ACTIVE on a timer, even at 0 ms.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return tableName;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`Table ${tableName} did not become ACTIVE`);
+}

@@ -1,0 +1,447 @@
+import {
+  DescribeInstancesCommand,
+  type DescribeInstancesCommandInput,
+  type DescribeInstancesCommandOutput,
+  DescribeRegionsCommand,
+  EC2Client,
+  EC2ServiceException,
+  type Instance,
+} from '@aws-sdk/client-ec2';
+import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
+import { mockClient } from 'aws-sdk-client-mock';
+import { clearAssumedRoleCache } from '../../../../functions/runtime/aws/credentials';
+import type { ToolContextServices } from '../../../../functions/runtime/context';
+import { deadlineIn } from '../../../../functions/runtime/deadline';
+import { runTool } from '../../../../functions/runtime/harness';
+import { logger } from '../../../../functions/runtime/logger';
+import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
+import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
+import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
+import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import type { Tool } from '../../../../functions/runtime/spec';
+import { ec2InventoryTool, type InventoryInstance } from '../../../../functions/tools/aws/ec2-inventory';
+import { toolInvocation } from '../../../helpers/events';
+
+const ec2Mock = mockClient(EC2Client);
+const stsMock = mockClient(STSClient);
+
+const STATIC_KEYS = {
+  access_key_id: 'AKIAIOSFODNN7EXAMPLE',
+  secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'eu-west-1',
+};
+
+/** Services whose tenant `default` has `aws_default` = `awsSecret` (through a private environment). */
+function servicesWith(awsSecret: Record<string, unknown>): ToolContextServices {
+  const store = new InMemorySecretReferenceStore([
+    { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
+  ]);
+  const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify(awsSecret) });
+  return { logger, secrets: new SecretResolver(store, { providers: { ...defaultProviders(), env } }) };
+}
+
+function inventory(args: unknown, awsSecret: Record<string, unknown> = STATIC_KEYS): Promise<ToolResult> {
+  return runTool(
+    ec2InventoryTool as unknown as Tool,
+    toolInvocation({ tool: 'aws_ec2_inventory', args }),
+    deadlineIn(60_000),
+    servicesWith(awsSecret),
+  );
+}
+
+/** An instance as DescribeInstances returns it (EC2 API reference, "Instance"). */
+function instance(
+  id: string,
+  state: 'pending' | 'running' | 'stopped' | 'terminated',
+  type: string,
+  launched: string,
+  extra: Partial<Instance> = {},
+): Instance {
+  const codes = { pending: 0, running: 16, terminated: 48, stopped: 80 };
+  return {
+    InstanceId: id,
+    InstanceType: type as Instance['InstanceType'],
+    State: { Code: codes[state], Name: state },
+    LaunchTime: new Date(launched),
+    ImageId: 'ami-0abcdef1234567890',
+    PlatformDetails: 'Linux/UNIX',
+    ...extra,
+  };
+}
+
+/** Per region, the DescribeInstances pages in order (each page's reservations). */
+type Account = Record<string, Instance[][]>;
+
+const ACCOUNT: Account = {
+  'eu-west-1': [
+    [
+      instance('i-0aa0000000000001', 'running', 't3.micro', '2023-03-01T09:00:00.000Z', {
+        Tags: [
+          { Key: 'Name', Value: 'web-1' },
+          { Key: 'team', Value: 'shop' },
+        ],
+        PrivateIpAddress: '10.0.1.10',
+        PublicIpAddress: '203.0.113.10',
+      }),
+      instance('i-0aa0000000000002', 'stopped', 'm5.large', '2021-06-15T12:30:00.000Z', {
+        Tags: [{ Key: 'Name', Value: 'batch' }],
+        PrivateIpAddress: '10.0.1.11',
+      }),
+    ],
+    [
+      instance('i-0aa0000000000003', 'running', 't3.micro', '2020-01-10T00:00:00.000Z', {
+        PlatformDetails: 'Windows',
+        PrivateIpAddress: '10.0.2.20',
+      }),
+    ],
+  ],
+  'us-east-1': [
+    [
+      instance('i-0bb0000000000001', 'running', 'm5.large', '2022-08-01T08:00:00.000Z'),
+      instance('i-0bb0000000000002', 'terminated', 't3.micro', '2019-01-01T00:00:00.000Z'),
+      instance('i-0bb0000000000003', 'stopped', 'c6g.xlarge', '2024-02-29T23:59:59.000Z'),
+    ],
+  ],
+};
+
+/**
+ * The region of the client that sent a mocked command. `getClient` answers the
+ * client of the latest `send`, so it must be read before anything is awaited:
+ * regions run concurrently.
+ */
+function regionOf(getClient: () => EC2Client): Promise<string> {
+  return getClient().config.region();
+}
+
+/**
+ * Answers DescribeInstances from `account` for the calling client's region, one
+ * page per call; `NextToken` is `<region>#<next page>` while pages remain. Each
+ * page splits its instances over two reservations, as launches do.
+ */
+function serve(account: Account) {
+  return async (input: DescribeInstancesCommandInput, getClient: () => EC2Client) => {
+    const region = await regionOf(getClient);
+    const pages = account[region] ?? [[]];
+    const index = input.NextToken ? Number(input.NextToken.split('#')[1]) : 0;
+    const instances = pages[index] ?? [];
+    const output: DescribeInstancesCommandOutput = {
+      $metadata: { httpStatusCode: 200, requestId: `req-${region}-${index}` },
+      Reservations: [
+        {
+          ReservationId: `r-${region}-${index}-a`,
+          OwnerId: '123456789012',
+          Instances: instances.slice(0, 1),
+        },
+        { ReservationId: `r-${region}-${index}-b`, OwnerId: '123456789012', Instances: instances.slice(1) },
+      ],
+      ...(index + 1 < pages.length ? { NextToken: `${region}#${index + 1}` } : {}),
+    };
+    return output;
+  };
+}
+
+function ec2Error(name: string, message: string, httpStatusCode: number): EC2ServiceException {
+  return new EC2ServiceException({
+    name,
+    message,
+    $fault: 'client',
+    $metadata: { httpStatusCode, requestId: '5d9b4d6e-0000-4c4f-9d3d-1c2e3f4a5b6c' },
+  });
+}
+
+function success(result: ToolResult): ToolSuccess {
+  if (!result.ok) throw new Error(`expected a success, got ${JSON.stringify(result.error)}`);
+  return result;
+}
+
+function failure(result: ToolResult): ToolFailure {
+  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+interface InventoryValue {
+  totalInstances: number;
+  byState: Record<string, number>;
+  byInstanceType: Record<string, number>;
+  instances: InventoryInstance[];
+  regions: Record<string, unknown>[];
+  skippedRegions: string[];
+}
+
+const inventoryOf = (result: ToolResult) => success(result).value as InventoryValue;
+
+beforeEach(() => {
+  ec2Mock.reset();
+  stsMock.reset();
+  clearAssumedRoleCache();
+  // The harness logs each failure (stderr): keep the output to the test results.
+  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+describe('aws_ec2_inventory', () => {
+  it('counts instances by state and type across two regions, following NextToken', async () => {
+    // Prepare
+    ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
+
+    // Act
+    const result = success(await inventory({ regions: ['eu-west-1', 'us-east-1'] }));
+
+    // Assess
+    const value = result.value as InventoryValue;
+    expect(value.totalInstances).toBe(6);
+    expect(value.byState).toEqual({ running: 3, stopped: 2, terminated: 1 });
+    expect(value.byInstanceType).toEqual({ 't3.micro': 3, 'm5.large': 2, 'c6g.xlarge': 1 });
+    expect(value.regions).toEqual([
+      { region: 'eu-west-1', instanceCount: 3, pages: 2 },
+      { region: 'us-east-1', instanceCount: 3, pages: 1 },
+    ]);
+    expect(value.skippedRegions).toEqual([]);
+    expect(result.truncated).toBe(false);
+    expect(result.summary).toBe('6 EC2 instances in 2 regions (3 running)');
+    const inputs = ec2Mock.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input);
+    expect(inputs).toEqual(
+      expect.arrayContaining([
+        { MaxResults: 1000 },
+        { MaxResults: 1000, NextToken: 'eu-west-1#1' },
+        { MaxResults: 1000 },
+      ]),
+    );
+    expect(inputs).toHaveLength(3);
+  });
+
+  it('lists the top N instances running first, oldest first, with their fields', async () => {
+    // Prepare
+    ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
+
+    // Act
+    const value = inventoryOf(await inventory({ regions: ['eu-west-1', 'us-east-1'], topN: 4 }));
+
+    // Assess
+    expect(value.instances.map((i) => i.instanceId)).toEqual([
+      'i-0aa0000000000003', // running, launched 2020
+      'i-0bb0000000000001', // running, 2022
+      'i-0aa0000000000001', // running, 2023
+      'i-0bb0000000000002', // terminated, 2019: the oldest of the rest
+    ]);
+    expect(value.instances[2]).toEqual({
+      instanceId: 'i-0aa0000000000001',
+      region: 'eu-west-1',
+      name: 'web-1',
+      instanceType: 't3.micro',
+      state: 'running',
+      launchTime: '2023-03-01T09:00:00.000Z',
+      privateIpAddress: '10.0.1.10',
+      publicIpAddress: '203.0.113.10',
+      platform: 'Linux/UNIX',
+    });
+    expect(value.instances[0]).toMatchObject({ name: null, platform: 'Windows', publicIpAddress: null });
+    // Counts cover every instance, not only the listed ones.
+    expect(value.totalInstances).toBe(6);
+  });
+
+  it('reports a region that denies access in that region only', async () => {
+    // Prepare
+    ec2Mock.on(DescribeInstancesCommand).callsFake(async (input, getClient) => {
+      const client = getClient();
+      if ((await regionOf(() => client)) === 'us-east-1') {
+        throw ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', 403);
+      }
+      return serve(ACCOUNT)(input, () => client);
+    });
+
+    // Act
+    const result = success(await inventory({ regions: ['eu-west-1', 'us-east-1'] }));
+
+    // Assess
+    const value = result.value as InventoryValue;
+    expect(value.regions).toEqual([
+      { region: 'eu-west-1', instanceCount: 3, pages: 2 },
+      {
+        region: 'us-east-1',
+        error: {
+          code: 'access_denied',
+          message: 'UnauthorizedOperation: You are not authorized to perform this operation.',
+          retryable: false,
+          service: 'ec2',
+          details: {
+            awsError: 'UnauthorizedOperation',
+            requestId: '5d9b4d6e-0000-4c4f-9d3d-1c2e3f4a5b6c',
+            httpStatusCode: 403,
+          },
+        },
+      },
+    ]);
+    expect(value.byState).toEqual({ running: 2, stopped: 1 });
+    expect(result.summary).toBe('3 EC2 instances in 2 regions (2 running); 1 region failed');
+  });
+
+  it('expands regions "all" through DescribeRegions, leaving out regions not opted in', async () => {
+    // Prepare
+    ec2Mock.on(DescribeRegionsCommand).resolves({
+      Regions: [
+        {
+          RegionName: 'us-east-1',
+          Endpoint: 'ec2.us-east-1.amazonaws.com',
+          OptInStatus: 'opt-in-not-required',
+        },
+        { RegionName: 'me-south-1', Endpoint: 'ec2.me-south-1.amazonaws.com', OptInStatus: 'opted-in' },
+        { RegionName: 'ap-east-1', Endpoint: 'ec2.ap-east-1.amazonaws.com', OptInStatus: 'not-opted-in' },
+        {
+          RegionName: 'eu-west-1',
+          Endpoint: 'ec2.eu-west-1.amazonaws.com',
+          OptInStatus: 'opt-in-not-required',
+        },
+      ],
+    });
+    const calledRegions: string[] = [];
+    ec2Mock.on(DescribeInstancesCommand).callsFake(async (input, getClient) => {
+      const client = getClient();
+      calledRegions.push(await regionOf(() => client));
+      return serve(ACCOUNT)(input, () => client);
+    });
+
+    // Act
+    const result = success(await inventory({ regions: 'all' }));
+
+    // Assess
+    const value = result.value as InventoryValue;
+    expect(value.regions.map((r) => r.region)).toEqual(['eu-west-1', 'me-south-1', 'us-east-1']);
+    expect(value.regions[1]).toEqual({ region: 'me-south-1', instanceCount: 0, pages: 1 });
+    expect(calledRegions).not.toContain('ap-east-1');
+    expect(ec2Mock.commandCalls(DescribeRegionsCommand).map((c) => c.args[0].input)).toEqual([
+      { AllRegions: false },
+    ]);
+    expect(result.summary).toBe('6 EC2 instances in 3 regions (3 running)');
+  });
+
+  it('uses the tenant region when regions is omitted', async () => {
+    // Prepare
+    ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
+
+    // Act
+    const value = inventoryOf(await inventory({}, { ...STATIC_KEYS, region: 'us-east-1' }));
+
+    // Assess
+    expect(value.regions).toEqual([{ region: 'us-east-1', instanceCount: 3, pages: 1 }]);
+  });
+
+  it('fails once with auth_failed when the credentials cannot be obtained, calling EC2 in no region', async () => {
+    // Prepare
+    stsMock.on(AssumeRoleCommand).rejects(
+      new STSServiceException({
+        name: 'InvalidClientTokenId',
+        message: 'The security token included in the request is invalid.',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 403, requestId: 'c6104cbe-af31-11e0-8154-cbc7ccf896c7' },
+      }),
+    );
+    ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
+
+    // Act
+    const result = failure(
+      await inventory(
+        { regions: ['eu-west-1', 'us-east-1', 'us-west-2'] },
+        { role_arn: 'arn:aws:iam::210987654321:role/etp-audit', external_id: 'etp-tenant-default' },
+      ),
+    );
+
+    // Assess
+    // (Its `service` is the tool's, ec2: the STS exception does not name its service.)
+    expect(result.error).toMatchObject({
+      code: 'auth_failed',
+      message: 'InvalidClientTokenId: The security token included in the request is invalid.',
+      retryable: false,
+      details: {
+        awsError: 'InvalidClientTokenId',
+        requestId: 'c6104cbe-af31-11e0-8154-cbc7ccf896c7',
+        httpStatusCode: 403,
+      },
+    });
+    expect(stsMock.commandCalls(AssumeRoleCommand)).toHaveLength(1);
+    expect(ec2Mock.calls()).toHaveLength(0);
+  });
+
+  it('assumes the tenant role once for every region, with the run as session name', async () => {
+    // Prepare
+    stsMock.on(AssumeRoleCommand).resolves({
+      Credentials: {
+        AccessKeyId: 'ASIAIOSFODNN7EXAMPLE',
+        SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY',
+        SessionToken: 'FwoGZXIvYXdzEXAMPLE',
+        Expiration: new Date(Date.now() + 3_600_000),
+      },
+    });
+    ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
+
+    // Act
+    const value = inventoryOf(
+      await inventory(
+        { regions: ['eu-west-1', 'us-east-1'] },
+        { role_arn: 'arn:aws:iam::210987654321:role/etp-audit', external_id: 'etp-tenant-default' },
+      ),
+    );
+
+    // Assess
+    expect(value.totalInstances).toBe(6);
+    expect(stsMock.commandCalls(AssumeRoleCommand).map((c) => c.args[0].input)).toEqual([
+      {
+        RoleArn: 'arn:aws:iam::210987654321:role/etp-audit',
+        ExternalId: 'etp-tenant-default',
+        RoleSessionName: 'etp-run-2024-05-01T00-00-00Z',
+        DurationSeconds: 3600,
+      },
+    ]);
+  });
+
+  it('stops at the page cap of 100 pages per region and marks the result truncated', async () => {
+    // Prepare
+    let served = 0;
+    ec2Mock.on(DescribeInstancesCommand).callsFake(async () => {
+      served++;
+      return {
+        Reservations: [
+          {
+            Instances: [
+              instance(`i-${String(served).padStart(17, '0')}`, 'running', 't3.nano', '2024-01-01'),
+            ],
+          },
+        ],
+        NextToken: `token-${served}`,
+      };
+    });
+
+    // Act
+    const result = success(await inventory({ regions: ['eu-west-1'], topN: 3 }));
+
+    // Assess
+    const value = result.value as InventoryValue;
+    expect(result.truncated).toBe(true);
+    expect(value.regions).toEqual([
+      { region: 'eu-west-1', instanceCount: 100, pages: 100, stoppedBy: 'page_cap' },
+    ]);
+    expect(value.instances).toHaveLength(3);
+    expect(served).toBe(100);
+    expect(result.summary).toBe('100 EC2 instances in 1 region (100 running); partial');
+  });
+
+  it('stops when a page repeats the previous NextToken instead of looping', async () => {
+    // Prepare
+    ec2Mock.on(DescribeInstancesCommand).resolves({
+      Reservations: [{ Instances: [instance('i-0cc0000000000001', 'running', 't3.nano', '2024-01-01')] }],
+      NextToken: 'same-token',
+    });
+
+    // Act
+    const result = success(await inventory({ regions: ['eu-west-1'] }));
+
+    // Assess
+    expect((result.value as InventoryValue).regions).toEqual([
+      { region: 'eu-west-1', instanceCount: 2, pages: 2, stoppedBy: 'repeated_token' },
+    ]);
+    expect(result.truncated).toBe(true);
+  });
+});
