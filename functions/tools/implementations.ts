@@ -28,8 +28,9 @@ export function toolEntryPath(name: string): string {
 export async function loadTool(name: string): Promise<Tool> {
   const module = TOOL_MODULES[name];
   if (!module) throw new Error(`No implementation module is listed for tool "${name}"`);
-  const exports = (await import(`./${module}`)) as Record<string, unknown>;
-  const tool = Object.values(exports).find(
+  // require, not import(): this is a CommonJS module and Jest's CommonJS runtime has no import().
+  const moduleExports = require(`./${module}`) as Record<string, unknown>;
+  const tool = Object.values(moduleExports).find(
     (value): value is Tool =>
       typeof value === 'object' &&
       value !== null &&
