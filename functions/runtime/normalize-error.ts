@@ -115,6 +115,50 @@ const AWS_ERROR_NAMES: Record<string, Mapping> = {
   ),
 };
 
+/**
+ * An AWS error whose name alone does not say what happened: the service it came
+ * from or its message does. Its explanation leads the normalized message.
+ */
+interface AwsErrorExplanation extends Mapping {
+  readonly name: string;
+  /** Only for errors from this service (the `service` passed to `normalizeError`). */
+  readonly service?: string;
+  /** Only when the AWS message matches. */
+  readonly message?: RegExp;
+  readonly explanation: string;
+}
+
+/** Checked before {@link AWS_ERROR_NAMES}, first match wins. */
+const AWS_ERROR_EXPLANATIONS: readonly AwsErrorExplanation[] = [
+  {
+    // Cost Explorer answers AccessDeniedException "User not enabled for cost explorer access"
+    // until Cost Explorer is enabled for the account (Cost Management User Guide,
+    // "Enabling Cost Explorer"): an opt-in, not a missing IAM permission.
+    name: 'AccessDeniedException',
+    message: /not enabled for cost explorer/i,
+    code: 'opt_in_required',
+    retryable: false,
+    explanation:
+      'Cost Explorer is not enabled for this account: enable it in the Billing and Cost Management console (data appears within 24 hours)',
+  },
+  {
+    // Compute Optimizer API reference, "Common Errors": the account has not opted in.
+    name: 'OptInRequiredException',
+    service: 'compute-optimizer',
+    code: 'opt_in_required',
+    retryable: false,
+    explanation:
+      'The account is not enrolled in Compute Optimizer: enroll it (console or UpdateEnrollmentStatus); recommendations follow within 24 hours',
+  },
+  {
+    name: 'DataUnavailableException',
+    service: 'ce',
+    code: 'data_unavailable',
+    retryable: false,
+    explanation: 'Cost Explorer has no data for this request yet; this is not a cost of 0',
+  },
+];
+
 /** Slack Web API `error` strings ("Web API error codes" on each method's page of api.slack.com). */
 const SLACK_ERRORS: Record<string, Mapping> = {
   ...names(
@@ -277,7 +321,14 @@ function awsError(fields: Fields, message: string, service: string | undefined):
   const details: Fields = { awsError: name };
   if (metadata.requestId) details.requestId = metadata.requestId;
   if (status !== undefined) details.httpStatusCode = status;
+  const explained = AWS_ERROR_EXPLANATIONS.find(
+    (e) =>
+      e.name === name &&
+      (e.service === undefined || e.service === service) &&
+      (e.message === undefined || e.message.test(message)),
+  );
   const mapping =
+    explained ??
     AWS_ERROR_NAMES[name] ??
     (/NotFound|^NoSuch/.test(name) || status === 404
       ? { code: 'not_found' as const, retryable: false }
@@ -287,7 +338,8 @@ function awsError(fields: Fields, message: string, service: string | undefined):
     (fields.$fault === 'server' || (status !== undefined && status >= 500)
       ? { code: 'upstream_error' as const, retryable: true }
       : { code: 'upstream_error' as const, retryable: false });
-  return info(mapping.code, `${name}: ${message}`, mapping.retryable, service, details);
+  const text = explained ? `${explained.explanation} (${name}: ${message})` : `${name}: ${message}`;
+  return info(mapping.code, text, mapping.retryable, service, details);
 }
 
 /** `@slack/web-api` and `@slack/webhook` errors carry a `code` starting with `slack_`. */

@@ -22,11 +22,21 @@ type TokenPage = {
   NextMarker?: string;
   ContinuationToken?: string;
   NextContinuationToken?: string;
+  /** Cost Explorer's name (GetCostAndUsage, GetAnomalies). */
+  NextPageToken?: string;
 };
 
 function tokenOf(page: unknown): string | undefined {
   const p = (page ?? {}) as TokenPage;
-  return p.NextToken ?? p.nextToken ?? p.NextMarker ?? p.Marker ?? p.NextContinuationToken ?? undefined;
+  return (
+    p.NextToken ??
+    p.nextToken ??
+    p.NextMarker ??
+    p.Marker ??
+    p.NextContinuationToken ??
+    p.NextPageToken ??
+    undefined
+  );
 }
 
 /**
@@ -67,4 +77,27 @@ export async function readPages<P>(
   } finally {
     await iterator.return?.();
   }
+}
+
+/**
+ * Pages of an AWS call the SDK has no paginator for (Cost Explorer
+ * GetCostAndUsage, Compute Optimizer GetEC2InstanceRecommendations…): calls
+ * `fetchPage` with the previous page's continuation token (any of the names
+ * {@link readPages} knows) until a page carries none. Hand it to
+ * {@link readPages} for the page cap, the deadline and the repeated-token stop.
+ *
+ * @param fetchPage - sends one request; `token` is undefined for the first page.
+ * @example
+ * await readPages(pagesByToken((token) => client.send(new GetEC2InstanceRecommendationsCommand({ nextToken: token }))),
+ *   (page) => recommendations.push(...(page.instanceRecommendations ?? [])), { deadline: ctx.deadline });
+ */
+export async function* pagesByToken<P>(
+  fetchPage: (token: string | undefined) => Promise<P>,
+): AsyncGenerator<P> {
+  let token: string | undefined;
+  do {
+    const page = await fetchPage(token);
+    yield page;
+    token = tokenOf(page) || undefined;
+  } while (token !== undefined);
 }

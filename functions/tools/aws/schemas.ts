@@ -23,3 +23,10 @@ export const topNArg = (fallback: number) =>
     .max(100)
     .default(fallback)
     .describe(`How many items to list in full (1-100, default ${fallback}).`);
+
+/**
+ * A calendar day `YYYY-MM-DD` (UTC) that exists (no 2026-02-30); periods built
+ * from two of these are inclusive at both ends. Advertised as JSON Schema
+ * `format: date`.
+ */
+export const calendarDateArg = z.iso.date('a calendar date YYYY-MM-DD, such as 2026-03-31');

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { calendarDateArg, topNArg } from './schemas';
+
+/** Longest period accepted, in days: a year, leap day included. */
+export const COST_BREAKDOWN_MAX_DAYS = 366;
+/** Length of the default period (ending yesterday, UTC), in days. */
+export const COST_BREAKDOWN_DEFAULT_DAYS = 30;
+
+/** `aws_cost_breakdown`: Cost Explorer costs grouped by service, account or tag, against the previous period. */
+export const costBreakdownSpec = defineToolSpec({
+  name: 'aws_cost_breakdown',
+  description:
+    'Costs of the account from Cost Explorer (GetCostAndUsage) over a period given as inclusive UTC dates ' +
+    `(start..end, at most ${COST_BREAKDOWN_MAX_DAYS} days, end not after today; default: the ` +
+    `${COST_BREAKDOWN_DEFAULT_DAYS} days ending yesterday), grouped by SERVICE (or LINKED_ACCOUNT, or the values ` +
+    'of one cost-allocation tag): the total with its currency as Cost Explorer reports it, the topN groups with ' +
+    'their share, totals per MONTHLY or DAILY period, and the change against the previous period of equal ' +
+    'length (absolute and percent; percent null when the previous total is 0). Amounts are rounded to cents; ' +
+    '`estimated` is set while AWS has not finalized a period. COST: every Cost Explorer request is billed ' +
+    'USD 0.01; one call makes 2 requests (1 with compareWithPrevious false), more when Cost Explorer pages its ' +
+    'answer; `costExplorer.requests` reports them. Errors: opt_in_required when Cost Explorer is not enabled ' +
+    'for the account, data_unavailable when it has no data yet (neither is ever reported as a cost of 0), ' +
+    'throttled when rate limited. `truncated` is set when the page cap or deadline stopped it.',
+  inputSchema: z
+    .strictObject({
+      start: calendarDateArg
+        .optional()
+        .describe('First day of the period, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
+      end: calendarDateArg
+        .optional()
+        .describe('Last day of the period, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
+      granularity: z
+        .enum(['MONTHLY', 'DAILY'])
+        .default('MONTHLY')
+        .describe('Length of the periods in `byPeriod` (default MONTHLY).'),
+      metric: z
+        .enum(['UnblendedCost', 'AmortizedCost'])
+        .default('UnblendedCost')
+        .describe(
+          'UnblendedCost (default): charges as billed. AmortizedCost: upfront reservation and Savings Plans fees spread over their term.',
+        ),
+      groupBy: z
+        .enum(['SERVICE', 'LINKED_ACCOUNT', 'TAG'])
+        .default('SERVICE')
+        .describe('What the costs are grouped by (default SERVICE); TAG needs tagKey.'),
+      tagKey: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .describe('The cost-allocation tag key whose values group the costs; only with groupBy TAG.'),
+      compareWithPrevious: z
+        .boolean()
+        .default(true)
+        .describe('Also read the previous period of equal length (one more billed request). Default true.'),
+      topN: topNArg(10),
+    })
+    .superRefine((args, ctx) => {
+      if ((args.groupBy === 'TAG') !== (args.tagKey !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tagKey'],
+          message: 'tagKey is required with groupBy TAG and accepted only with it',
+        });
+      }
+    }),
+  tags: ['aws', 'ce', 'read_only'],
+  service: 'ce',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  iam: [{ actions: ['ce:GetCostAndUsage'] }],
+  runtime: { memorySizeMb: 256, timeoutSeconds: 60 },
+});

@@ -1,0 +1,330 @@
+import {
+  type CostExplorerClient,
+  GetCostAndUsageCommand,
+  type GetCostAndUsageCommandOutput,
+  type GroupDefinition,
+} from '@aws-sdk/client-cost-explorer';
+import {
+  type AmountChange,
+  addDays,
+  amountChange,
+  type CostExplorerUsage,
+  costAndUsageTimePeriod,
+  costExplorerClient,
+  costExplorerUsage,
+  type InclusivePeriod,
+  inclusiveEnd,
+  inclusivePeriod,
+  parseCostAmount,
+  previousPeriod,
+  toCents,
+  utcToday,
+} from '../../runtime/aws/cost-explorer';
+import { type PageStop, pagesByToken, readPages } from '../../runtime/aws/pagination';
+import type { Deadline } from '../../runtime/deadline';
+import { PlatformError } from '../../runtime/errors';
+import { normalizeError } from '../../runtime/normalize-error';
+import type { ToolErrorInfo } from '../../runtime/result';
+import { defineTool, type ToolArgs } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import {
+  COST_BREAKDOWN_DEFAULT_DAYS,
+  COST_BREAKDOWN_MAX_DAYS,
+  costBreakdownSpec,
+} from './cost-breakdown.spec';
+
+type CostBreakdownArgs = ToolArgs<typeof costBreakdownSpec.inputSchema>;
+
+/**
+ * GetCostAndUsage pages read per period at most: every page is a billed request
+ * (USD 0.01), so a runaway answer costs at most USD 0.20 a period.
+ */
+const MAX_PAGES_PER_PERIOD = 20;
+
+/** Exact costs of one period, as read from Cost Explorer. */
+interface PeriodCosts {
+  readonly total: bigint;
+  readonly byGroup: Map<string, bigint>;
+  /** By the start of each MONTHLY/DAILY period Cost Explorer answered. */
+  readonly byPeriod: Map<string, { end: string; amount: bigint; estimated: boolean }>;
+  /** `MetricValue.Unit` of the amounts; undefined when no amount was answered. */
+  readonly currency: string | undefined;
+  /** Account names of LINKED_ACCOUNT groups (`DimensionValueAttributes[].Attributes.description`). */
+  readonly names: Map<string, string>;
+  readonly stoppedBy?: PageStop;
+}
+
+/** Requests Cost Explorer answered in this call, failed reads included: each one is billed. */
+interface RequestMeter {
+  requests: number;
+}
+
+/** One group in the result. */
+export interface CostGroup {
+  /** The service name, account id or tag value (`(no <key> tag)` for untagged costs). */
+  readonly key: string;
+  /** The account's name, for LINKED_ACCOUNT groups. */
+  readonly name?: string;
+  /** Cost over the period, rounded to cents, in `currency`. */
+  readonly amount: number;
+  /** Share of the total, percent with 2 decimals; null when the total is not positive. */
+  readonly sharePercent: number | null;
+  /** The same group's cost over the previous period, when it was read. */
+  readonly previousAmount?: number;
+  readonly change?: AmountChange;
+}
+
+/** The previous period's reading: its total and the change, or why it could not be read. */
+export type CostComparison =
+  | { readonly period: InclusivePeriod; readonly total: number; readonly change: AmountChange }
+  | { readonly period: InclusivePeriod; readonly error: ToolErrorInfo };
+
+/** What `aws_cost_breakdown` returns. */
+export interface CostBreakdown {
+  readonly period: InclusivePeriod;
+  readonly granularity: CostBreakdownArgs['granularity'];
+  readonly metric: CostBreakdownArgs['metric'];
+  readonly groupBy: string;
+  /** As Cost Explorer reports it (`USD`); null when it answered no amount at all. */
+  readonly currency: string | null;
+  /** Sum of every group, rounded to cents. */
+  readonly total: number;
+  /** Whether AWS has not finalized some of the period's costs yet. */
+  readonly estimated: boolean;
+  readonly groupCount: number;
+  /** The topN groups by cost, highest first. */
+  readonly topGroups: CostGroup[];
+  /** Total of the groups not in `topGroups`. */
+  readonly otherGroupsAmount: number;
+  /** Totals per MONTHLY/DAILY period, inclusive dates. */
+  readonly byPeriod: { start: string; end: string; amount: number; estimated: boolean }[];
+  /** Against the previous period of equal length; null when not asked for. */
+  readonly comparison: CostComparison | null;
+  readonly costExplorer: CostExplorerUsage;
+}
+
+function groupDefinition(args: CostBreakdownArgs): GroupDefinition {
+  return args.groupBy === 'TAG'
+    ? { Type: 'TAG', Key: args.tagKey }
+    : { Type: 'DIMENSION', Key: args.groupBy };
+}
+
+/** Tag groups come back as `key$value`, `key$` for costs without the tag (Cost Explorer API reference, "Group"). */
+function groupKey(keys: readonly string[] | undefined, args: CostBreakdownArgs): string {
+  const key = keys?.join(', ') ?? '';
+  if (args.groupBy !== 'TAG') return key;
+  const value = key.startsWith(`${args.tagKey}$`) ? key.slice(`${args.tagKey}$`.length) : key;
+  return value === '' ? `(no ${args.tagKey} tag)` : value;
+}
+
+/**
+ * Amounts of two currencies are never added up.
+ *
+ * @throws PlatformError (`upstream_error`) when `unit` differs from the currency seen so far.
+ */
+function sameCurrency(seen: string | undefined, unit: string | undefined): string | undefined {
+  if (seen === undefined || unit === undefined || seen === unit) return seen ?? unit;
+  throw new PlatformError(
+    'upstream_error',
+    `Cost Explorer answered amounts in ${seen} and in ${unit}; amounts of different currencies are not added up`,
+    { service: 'ce' },
+  );
+}
+
+/**
+ * Reads one period's costs, page by page. Grouped answers carry no `Total`
+ * (Cost Explorer API reference, "ResultByTime"): the period's total is the sum of
+ * its groups, which partition the costs.
+ *
+ * @throws DeadlineExceededError when the deadline passed before the first page: an
+ *   unread period is never reported as a cost of 0.
+ */
+async function readCosts(
+  client: CostExplorerClient,
+  period: InclusivePeriod,
+  args: CostBreakdownArgs,
+  deadline: Deadline,
+  meter: RequestMeter,
+): Promise<PeriodCosts> {
+  let total = 0n;
+  let currency: string | undefined;
+  const byGroup = new Map<string, bigint>();
+  const byPeriod = new Map<string, { end: string; amount: bigint; estimated: boolean }>();
+  const names = new Map<string, string>();
+  const onPage = (page: GetCostAndUsageCommandOutput) => {
+    for (const result of page.ResultsByTime ?? []) {
+      const start = result.TimePeriod?.Start ?? period.start;
+      const end = result.TimePeriod?.End ? inclusiveEnd(result.TimePeriod.End) : period.end;
+      // A page boundary can split one time period's groups: merge by start date.
+      const slot = byPeriod.get(start) ?? { end, amount: 0n, estimated: false };
+      slot.estimated ||= result.Estimated === true;
+      for (const group of result.Groups ?? []) {
+        const metric = group.Metrics?.[args.metric];
+        const amount = parseCostAmount(metric?.Amount);
+        currency = sameCurrency(currency, metric?.Unit);
+        const key = groupKey(group.Keys, args);
+        byGroup.set(key, (byGroup.get(key) ?? 0n) + amount);
+        slot.amount += amount;
+        total += amount;
+      }
+      byPeriod.set(start, slot);
+    }
+    for (const attribute of page.DimensionValueAttributes ?? []) {
+      const name = attribute.Attributes?.description;
+      if (attribute.Value && name) names.set(attribute.Value, name);
+    }
+  };
+  const read = await readPages(
+    pagesByToken(async (token) => {
+      const page = await client.send(
+        new GetCostAndUsageCommand({
+          TimePeriod: costAndUsageTimePeriod(period),
+          Granularity: args.granularity,
+          Metrics: [args.metric],
+          GroupBy: [groupDefinition(args)],
+          NextPageToken: token,
+        }),
+      );
+      meter.requests++;
+      return page;
+    }),
+    onPage,
+    { maxPages: MAX_PAGES_PER_PERIOD, deadline },
+  );
+  if (read.pages === 0) deadline.check(`reading costs of ${period.start}..${period.end} from Cost Explorer`);
+  return {
+    total,
+    byGroup,
+    byPeriod,
+    currency,
+    names,
+    ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}),
+  };
+}
+
+/** The previous period's costs, or its normalized error: the current period's answer stands either way. */
+async function readPrevious(
+  client: CostExplorerClient,
+  current: PeriodCosts,
+  period: InclusivePeriod,
+  args: CostBreakdownArgs,
+  deadline: Deadline,
+  meter: RequestMeter,
+  tool: string,
+): Promise<
+  { period: InclusivePeriod; costs: PeriodCosts } | { period: InclusivePeriod; error: ToolErrorInfo }
+> {
+  const previous = previousPeriod(period);
+  try {
+    const costs = await readCosts(client, previous, args, deadline, meter);
+    sameCurrency(current.currency, costs.currency);
+    return { period: previous, costs };
+  } catch (err) {
+    return { period: previous, error: normalizeError(tool, err, 'ce') };
+  }
+}
+
+function percentOf(part: bigint, whole: bigint): number | null {
+  return whole > 0n ? Math.round((Number(part) / Number(whole)) * 10_000) / 100 : null;
+}
+
+function byAmountDescending(a: [string, bigint], b: [string, bigint]): number {
+  return a[1] === b[1] ? a[0].localeCompare(b[0]) : a[1] > b[1] ? -1 : 1;
+}
+
+function signed(amount: number): string {
+  return `${amount >= 0 ? '+' : ''}${amount.toFixed(2)}`;
+}
+
+function summaryOf(value: CostBreakdown, truncated: boolean): string {
+  const currency = value.currency ?? '';
+  const comparison = value.comparison;
+  const change =
+    comparison === null
+      ? ''
+      : 'error' in comparison
+        ? `; previous period unavailable (${comparison.error.code})`
+        : `, ${signed(comparison.change.absolute)}${comparison.change.percent === null ? '' : ` (${signed(comparison.change.percent)}%)`} vs the previous ${comparison.period.days} days`;
+  const top = value.topGroups
+    .slice(0, 3)
+    .map((group) => `${group.name ?? group.key} ${group.amount.toFixed(2)}`)
+    .join(', ');
+  const { requests, estimatedCostUsd } = value.costExplorer;
+  return (
+    `${value.metric} ${value.period.start}..${value.period.end}: ${value.total.toFixed(2)} ${currency}`.trimEnd() +
+    `${change}${top ? `; top ${value.groupBy}: ${top}` : ''}` +
+    `; ${requests} Cost Explorer request${requests === 1 ? '' : 's'} (~$${estimatedCostUsd.toFixed(2)})` +
+    `${truncated ? '; partial' : ''}`
+  );
+}
+
+/** `aws_cost_breakdown` with its handler. */
+export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args) => {
+  const today = utcToday();
+  // Validated before any (billed) request.
+  const period = inclusivePeriod(args.start, args.end, {
+    today,
+    maxDays: COST_BREAKDOWN_MAX_DAYS,
+    defaultDays: COST_BREAKDOWN_DEFAULT_DAYS,
+    defaultEnd: addDays(today, -1),
+  });
+  const client = costExplorerClient(await ctx.aws());
+  const meter: RequestMeter = { requests: 0 };
+  // Errors of the period asked for fail the call (opt_in_required, data_unavailable…).
+  const current = await readCosts(client, period, args, ctx.deadline, meter);
+  const previous = args.compareWithPrevious
+    ? await readPrevious(client, current, period, args, ctx.deadline, meter, ctx.tool)
+    : undefined;
+  const previousCosts = previous && 'costs' in previous ? previous.costs : undefined;
+
+  const ranked = [...current.byGroup].sort(byAmountDescending);
+  const top = ranked.slice(0, args.topN);
+  const topSum = top.reduce((sum, [, amount]) => sum + amount, 0n);
+  const topGroups = top.map(([key, amount]): CostGroup => {
+    const name = current.names.get(key);
+    const before = previousCosts?.byGroup.get(key) ?? 0n;
+    return {
+      key,
+      ...(name ? { name } : {}),
+      amount: toCents(amount),
+      sharePercent: percentOf(amount, current.total),
+      ...(previousCosts ? { previousAmount: toCents(before), change: amountChange(amount, before) } : {}),
+    };
+  });
+  const comparison: CostComparison | null = !previous
+    ? null
+    : 'error' in previous
+      ? previous
+      : {
+          period: previous.period,
+          total: toCents(previous.costs.total),
+          change: amountChange(current.total, previous.costs.total),
+        };
+  const truncated = current.stoppedBy !== undefined || previousCosts?.stoppedBy !== undefined;
+  const value: CostBreakdown = {
+    period,
+    granularity: args.granularity,
+    metric: args.metric,
+    groupBy: args.groupBy === 'TAG' ? `TAG ${args.tagKey}` : args.groupBy,
+    currency: current.currency ?? null,
+    total: toCents(current.total),
+    estimated: [...current.byPeriod.values()].some((slot) => slot.estimated),
+    groupCount: current.byGroup.size,
+    topGroups,
+    otherGroupsAmount: toCents(current.total - topSum),
+    byPeriod: [...current.byPeriod]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([start, slot]) => ({
+        start,
+        end: slot.end,
+        amount: toCents(slot.amount),
+        estimated: slot.estimated,
+      })),
+    comparison,
+    costExplorer: costExplorerUsage(meter.requests),
+  };
+  return { value, truncated, summary: summaryOf(value, truncated) };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(costBreakdownTool);
