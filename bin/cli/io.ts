@@ -1,0 +1,37 @@
+/** Exit codes of `etp` (docs/cli.md, "Exit codes"). */
+export const EXIT_OK = 0;
+/** A runtime failure: a tool call returned `ok: false`, a scenario execution failed, a table was unreachable. */
+export const EXIT_FAILED = 1;
+/** A usage error: an unknown command, a missing or malformed option or value. */
+export const EXIT_USAGE = 2;
+
+/**
+ * Where a command writes and what it reads from its environment: the process's
+ * streams and `process.env` for `bin/etp.ts`, buffers for the tests. The AWS SDK
+ * reads its own standard variables (`AWS_REGION`, `AWS_ENDPOINT_URL_DYNAMODB`…)
+ * from `process.env`.
+ */
+export interface CliIo {
+  /** Results: tables, JSON, Markdown, progress of a run. Each call writes the text as given. */
+  readonly out: (text: string) => void;
+  /** Errors, and the progress of a run whose result goes to `out` as JSON. */
+  readonly err: (text: string) => void;
+  /** The CLI's own variables (`ETP_SECRET_REFS_TABLE`). */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The state of one `etp` invocation that commands report into. */
+export interface CliRun {
+  readonly io: CliIo;
+  /** Set by a command that ran but failed (e.g. `EXIT_FAILED`); starts at `EXIT_OK`. */
+  exitCode: number;
+}
+
+/** The process's stdout, stderr and environment. */
+export function processIo(): CliIo {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+  };
+}

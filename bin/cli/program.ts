@@ -1,0 +1,101 @@
+import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
+import { version } from '../../package.json';
+import { Command, CommanderError } from './commander';
+import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
+import { registerScenarioCommands } from './scenario';
+import { registerSecretsCommands } from './secrets';
+import { registerToolsCommands } from './tools';
+
+/** Platform error codes that mean the command line asked for something that does not exist or is malformed. */
+const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set(['invalid_args', 'unknown_scenario']);
+
+/** commander's "help was shown on request" and "version was shown" outcomes: not errors. */
+const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'commander.version']);
+
+/**
+ * The `etp` program: `tools`, `secrets` and `scenario` commands writing through
+ * `run.io`. commander never exits the process (`exitOverride`) and never prints
+ * an error itself: {@link runCli} prints each as one line.
+ */
+export function createProgram(run: CliRun): Command {
+  const program = new Command('etp')
+    .description(
+      'External Tools Platform: list, document and invoke tools, manage secret references, run scenarios locally.',
+    )
+    .version(version, '--version', 'print the version')
+    .option('--verbose', 'show Powertools logs and stack traces')
+    .exitOverride()
+    .configureOutput({ writeOut: run.io.out, writeErr: run.io.err, outputError: () => {} })
+    .showSuggestionAfterError(true);
+  registerToolsCommands(program, run);
+  registerSecretsCommands(program, run);
+  registerScenarioCommands(program, run);
+  return program;
+}
+
+/**
+ * Runs `etp` with `argv` (the arguments after `etp`) and never throws.
+ *
+ * @returns the exit code: 0 done, 1 runtime failure (a tool returned `ok: false`,
+ *   an execution failed, a table could not be reached), 2 usage error (printed as
+ *   one line saying what was wrong and what is accepted). Stack traces only with `--verbose`.
+ * @example
+ * const code = await runCli(['tools', 'list', '--json'], processIo());
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const run: CliRun = { io, exitCode: EXIT_OK };
+  const program = createProgram(run);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return run.exitCode;
+  } catch (err) {
+    return reportError(err, commandOf(program, argv), argv.includes('--verbose'), io);
+  }
+}
+
+function reportError(err: unknown, command: Command, verbose: boolean, io: CliIo): number {
+  if (err instanceof CommanderError) {
+    if (HELP_CODES.has(err.code)) return EXIT_OK;
+    // The help commander printed because a subcommand is missing (`etp tools`).
+    if (err.code === 'commander.help') return EXIT_USAGE;
+    io.err(`${oneLine(err.message)}${hintFor(err, command)}\n`);
+    return EXIT_USAGE;
+  }
+  // The platform's messages already say what is accepted (the known scenarios, the allowed kinds).
+  const usage = err instanceof PlatformError && USAGE_ERROR_CODES.has(err.code);
+  const message = err instanceof Error ? err.message : String(err);
+  io.err(`error: ${oneLine(message)}\n`);
+  if (verbose && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
+  return usage ? EXIT_USAGE : EXIT_FAILED;
+}
+
+/** What is accepted, after commander's own message: the subcommands, or where the help is. */
+function hintFor(err: CommanderError, command: Command): string {
+  if (err.code === 'commander.unknownCommand') {
+    return `. Commands of ${commandPath(command)}: ${command.commands.map((c) => c.name()).join(', ')}`;
+  }
+  return ` (see: ${commandPath(command)} --help)`;
+}
+
+/** The deepest command `argv` names (`etp tools invoke`), to point at its help. */
+function commandOf(program: Command, argv: readonly string[]): Command {
+  let command = program;
+  for (const token of argv) {
+    if (token.startsWith('-')) continue;
+    const sub = command.commands.find((c) => c.name() === token);
+    if (!sub) break;
+    command = sub;
+  }
+  return command;
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** commander puts its suggestion on a second line; messages are printed on one. */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}

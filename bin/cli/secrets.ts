@@ -1,0 +1,130 @@
+import { userInfo } from 'node:os';
+import { redactString } from '../../functions/runtime/redact';
+import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
+import { REF_KINDS, type RefKind, validateReference } from '../../functions/runtime/secrets/reference';
+import { localSecretReferences } from '../../functions/scenarios/local-run';
+import { type Command, Option } from './commander';
+import { type CliRun, EXIT_FAILED } from './io';
+import { requireSecretRefsTable, SECRET_REFS_TABLE_ENV, secretRefsTable } from './options';
+import { formatTable } from './text';
+
+interface SeedOptions {
+  readonly tenant: string;
+  readonly secretName: string;
+  /** One of REF_KINDS: commander checks the choice. */
+  readonly refKind: RefKind;
+  readonly refValue: string;
+  readonly notes?: string;
+  readonly table?: string;
+}
+
+const TABLE_HELP = `secret-reference table (default: $${SECRET_REFS_TABLE_ENV})`;
+
+/**
+ * `etp secrets seed|list|delete`: the tenants' secret references in the
+ * DynamoDB table (endpoint from the SDK's `AWS_ENDPOINT_URL_DYNAMODB`). Only
+ * references are written and printed (an env var name or a Secrets Manager
+ * ARN), never a secret value.
+ */
+export function registerSecretsCommands(program: Command, run: CliRun): void {
+  const { io } = run;
+  const secrets = program
+    .command('secrets')
+    .description('Manage secret references (where a tenant secret lives, never its value)');
+
+  secrets
+    .command('seed')
+    .description('Create or replace a secret reference in the table')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--secret-name <name>', 'secret name the tools ask for (aws_default, slack_default)')
+    .addOption(
+      new Option('--ref-kind <kind>', 'where the value lives').choices(REF_KINDS).makeOptionMandatory(),
+    )
+    .requiredOption(
+      '--ref-value <value>',
+      'env: an environment variable name; secrets_manager: a secret ARN (never the secret itself)',
+    )
+    .option('--notes <text>', 'free text for people')
+    .option('--table <name>', TABLE_HELP)
+    .action(async (options: SeedOptions) => {
+      const table = requireSecretRefsTable('secrets seed', options.table, io.env);
+      // Validated before the table is touched: a bad value is a usage error, not a failed write.
+      const row = validateReference({
+        tenant_id: options.tenant,
+        secret_name: options.secretName,
+        ref_kind: options.refKind,
+        ref_value: options.refValue,
+        ...(options.notes !== undefined ? { notes: options.notes } : {}),
+        created_by: `etp-cli:${userName()}`,
+      });
+      const saved = await new DynamoDbSecretReferenceStore(table).put(row);
+      io.out(
+        `Seeded ${saved.tenant_id}/${saved.secret_name} -> ${saved.ref_kind} ${saved.ref_value} in table ${table}\n`,
+      );
+    });
+
+  secrets
+    .command('list')
+    .description('List secret references (the embedded default store when no table is named)')
+    .option('--tenant <tenant>', 'only this tenant')
+    .option('--table <name>', TABLE_HELP)
+    .action(async (options: { tenant?: string; table?: string }) => {
+      const table = secretRefsTable(options.table, io.env);
+      const rows = await localSecretReferences(table).list(options.tenant);
+      const source = table
+        ? `table ${table}`
+        : `the embedded default store of local runs (no table named: pass --table or set ${SECRET_REFS_TABLE_ENV})`;
+      io.out(`Secret references in ${source}${options.tenant ? `, tenant ${options.tenant}` : ''}:\n`);
+      if (rows.length === 0) {
+        io.out('(none)\n');
+        return;
+      }
+      io.out(
+        formatTable(
+          ['tenant', 'secret name', 'ref kind', 'ref value', 'notes', 'updated'],
+          // A row written by hand may hold anything: printed cells are redacted all the same.
+          rows.map((row) =>
+            [
+              row.tenant_id,
+              row.secret_name,
+              row.ref_kind,
+              row.ref_value,
+              row.notes ?? '',
+              row.updated_at ?? '',
+            ].map(redactString),
+          ),
+        ),
+      );
+    });
+
+  secrets
+    .command('delete')
+    .description('Delete a secret reference from the table')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--secret-name <name>', 'secret name')
+    .option('--table <name>', TABLE_HELP)
+    .action(async (options: { tenant: string; secretName: string; table?: string }) => {
+      const table = requireSecretRefsTable('secrets delete', options.table, io.env);
+      const deleted = await new DynamoDbSecretReferenceStore(table).delete(
+        options.tenant,
+        options.secretName,
+      );
+      if (!deleted) {
+        io.err(
+          `error: tenant ${options.tenant} has no secret reference ${options.secretName} in table ${table}\n`,
+        );
+        run.exitCode = EXIT_FAILED;
+        return;
+      }
+      io.out(`Deleted ${options.tenant}/${options.secretName} from table ${table}\n`);
+    });
+}
+
+/** Who seeded a row (`created_by`): the OS user, or `unknown` where there is none (some containers). */
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}

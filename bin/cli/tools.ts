@@ -1,0 +1,126 @@
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { deadlineIn } from '../../functions/runtime/deadline';
+import { InvalidArgsError } from '../../functions/runtime/errors';
+import { publicSpec } from '../../functions/runtime/spec';
+import { loadScenarios } from '../../functions/scenarios/loader';
+import {
+  createLocalDispatcher,
+  LOCAL_CALL_BUDGET_MS,
+  localRunId,
+  localSecretReferences,
+} from '../../functions/scenarios/local-run';
+import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
+import type { Command } from './commander';
+import { type CliRun, EXIT_FAILED } from './io';
+import { jsonObjectArgument, secretRefsTable } from './options';
+import { firstSentence, formatTable } from './text';
+import { TOOL_DOCS_PATH, toolCatalogMarkdown } from './tool-docs';
+
+interface InvokeOptions {
+  readonly tenant: string;
+  readonly args: Record<string, unknown>;
+  readonly scenario?: string;
+  readonly level?: string;
+  readonly runId?: string;
+  readonly table?: string;
+}
+
+/**
+ * `etp tools list|docs|invoke`: the registry as a table, JSON or Markdown, and
+ * one call through the dispatcher core in this process.
+ */
+export function registerToolsCommands(program: Command, run: CliRun): void {
+  const { io } = run;
+  const tools = program.command('tools').description('List, document and invoke the registered tools');
+
+  tools
+    .command('list')
+    .description('List the registered tools: name, side effects, tags and what each does')
+    .option(
+      '--json',
+      "print each tool's public spec (name, description, inputSchema, tags, requiresSecrets, sideEffects, iam)",
+    )
+    .action((options: { json?: boolean }) => {
+      const specs = toolCatalog.list();
+      if (options.json) {
+        io.out(`${JSON.stringify(specs.map(publicSpec), null, 2)}\n`);
+        return;
+      }
+      io.out(
+        formatTable(
+          ['name', 'side effects', 'tags', 'description'],
+          specs.map((spec) => [
+            spec.name,
+            spec.sideEffects,
+            spec.tags.join(', '),
+            firstSentence(spec.description),
+          ]),
+        ),
+      );
+    });
+
+  tools
+    .command('docs')
+    .description(`Print the Markdown tool catalog generated from the registry (${TOOL_DOCS_PATH})`)
+    .option('--write <file>', `write it to <file> instead, e.g. ${TOOL_DOCS_PATH}`)
+    .action((options: { write?: string }) => {
+      const markdown = toolCatalogMarkdown(toolCatalog.list());
+      if (!options.write) {
+        io.out(markdown);
+        return;
+      }
+      writeFileSync(path.resolve(options.write), markdown);
+      io.out(`Wrote ${options.write} (${toolCatalog.names().length} tools)\n`);
+    });
+
+  tools
+    .command('invoke')
+    .description('Call one tool in this process through the dispatcher core and print its ToolResult JSON')
+    .argument('<tool>', 'registered tool name (etp tools list)')
+    .requiredOption('--tenant <tenant>', 'tenant whose secrets the tool resolves')
+    .option(
+      '--args <json>',
+      'the arguments, a JSON object',
+      jsonObjectArgument('{"regions":["eu-west-1"]}'),
+      {},
+    )
+    .option(
+      '--scenario <scenario>',
+      "check the call against this scenario level's intra_tools (with --level)",
+    )
+    .option('--level <level>', 'level of --scenario')
+    .option(
+      '--run-id <id>',
+      'run id of the call (idempotency keys, STS session name) [default: local-<time>-<random>]',
+    )
+    .option(
+      '--table <name>',
+      'secret-reference table (default: $ETP_SECRET_REFS_TABLE, else the embedded store)',
+    )
+    .action(async (tool: string, options: InvokeOptions) => {
+      if ((options.scenario === undefined) !== (options.level === undefined)) {
+        throw new InvalidArgsError(
+          '--scenario and --level go together: pass both to check the level whitelist, or neither',
+        );
+      }
+      const dispatch = createLocalDispatcher({
+        references: localSecretReferences(secretRefsTable(options.table, io.env)),
+        scenarios: loadScenarios(toolCatalog, FILE_TOOLS),
+        requireLevel: false,
+      });
+      const result = await dispatch(
+        {
+          tenant: options.tenant,
+          tool,
+          args: options.args,
+          runId: options.runId ?? localRunId(),
+          callId: `${options.level ?? 'cli'}/0`,
+          ...(options.scenario !== undefined ? { scenario: options.scenario, level: options.level } : {}),
+        },
+        deadlineIn(LOCAL_CALL_BUDGET_MS),
+      );
+      io.out(`${JSON.stringify(result, null, 2)}\n`);
+      if (!result.ok) run.exitCode = EXIT_FAILED;
+    });
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { createDispatcher, type Dispatch } from '../dispatcher/dispatch';
+import { InProcessToolInvoker } from '../dispatcher/in-process-invoker';
+import type { ToolContextServices } from '../runtime/context';
+import { deadlineIn } from '../runtime/deadline';
+import { resultMaxBytes } from '../runtime/harness';
+import { logger as platformLogger } from '../runtime/logger';
+import type { ToolResult } from '../runtime/result';
+import { DynamoDbSecretReferenceStore } from '../runtime/secrets/dynamodb-store';
+import { InMemorySecretReferenceStore } from '../runtime/secrets/memory-store';
+import type { SecretReferenceStore } from '../runtime/secrets/reference';
+import { SecretResolver } from '../runtime/secrets/resolver';
+import { FILE_TOOLS, toolCatalog } from '../tools/catalog';
+import { finishTool } from '../tools/files/finish';
+import { scenarioToAsl } from './asl';
+import { levelWhitelists } from './loader';
+import { executeLocally } from './local-execution';
+import type { Scenario } from './model';
+
+/**
+ * The dispatcher ARN written into a locally run definition. Never called: every
+ * Task state is answered in this process.
+ */
+export const LOCAL_DISPATCHER_ARN = 'arn:aws:lambda:local:000000000000:function:etp-dispatcher';
+
+/**
+ * Time budget of one local dispatcher call, in ms: 900 s, the longest a Lambda
+ * function may run (AWS docs, "Lambda quotas"), so a local call is never cut
+ * shorter than a deployed one. Tools in their own function get their spec's timeout.
+ */
+export const LOCAL_CALL_BUDGET_MS = 900_000;
+
+/**
+ * Where a local run reads secret references: the DynamoDB table when one is
+ * named (its endpoint from the SDK's `AWS_ENDPOINT_URL_DYNAMODB`, e.g. a local
+ * dynalite), else the embedded default store (`EMBEDDED_DEFAULT_REFERENCES`).
+ */
+export function localSecretReferences(table?: string): SecretReferenceStore {
+  return table ? new DynamoDbSecretReferenceStore(table) : new InMemorySecretReferenceStore();
+}
+
+/** What {@link createLocalDispatcher} wires. */
+export interface LocalDispatcherOptions {
+  /** Secret references of the tenants, see {@link localSecretReferences}. */
+  readonly references: SecretReferenceStore;
+  /** Scenarios whose levels' `intra_tools` are enforced (`loadScenarios`). */
+  readonly scenarios: readonly Scenario[];
+  /** Whether every call must name its scenario and level: true for scenario runs, false for `etp tools invoke`. */
+  readonly requireLevel: boolean;
+  /** @default the platform's redacting Powertools logger */
+  readonly logger?: Logger;
+}
+
+/**
+ * The deployed dispatcher's core with every tool run in this process
+ * (`InProcessToolInvoker`, `finish` in the dispatcher as deployed). AWS tools
+ * fall back to the default credential chain when the tenant has no `aws_*`
+ * secret, as a developer expects of a local command; deployed functions never do.
+ *
+ * @returns a {@link Dispatch} that never throws: every failure is an `ok: false` result.
+ */
+export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch {
+  const logger = options.logger ?? platformLogger;
+  const maxResultBytes = resultMaxBytes();
+  const services: ToolContextServices = {
+    secrets: new SecretResolver(options.references),
+    logger,
+    awsFallbackToDefaultChain: true,
+  };
+  return createDispatcher({
+    registry: toolCatalog,
+    whitelists: levelWhitelists(options.scenarios),
+    fileTools: FILE_TOOLS,
+    invoker: new InProcessToolInvoker(services, maxResultBytes),
+    localTools: [finishTool],
+    services,
+    logger,
+    maxResultBytes,
+    requireLevel: options.requireLevel,
+  });
+}
+
+/**
+ * A run id for a local run: `local-<UTC timestamp>-<6 hex chars>`, e.g.
+ * `local-20250102T030405Z-a1b2c3`. It is also the execution name, so it keeps to
+ * what Step Functions accepts there (AWS docs, "StartExecution": 1-80 characters,
+ * no `:`).
+ */
+export function localRunId(now: Date = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
+  return `local-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** One dispatcher call of a run, as progress reports it. */
+export interface LocalCall {
+  readonly level: string;
+  readonly tool: string;
+  /** `level/index`, e.g. `collect/0`. */
+  readonly callId: string;
+}
+
+/** What a scenario's final `Done` state outputs (see `scenarioToAsl`). */
+export interface ScenarioRunOutput {
+  readonly scenario: string;
+  /** The execution input merged over the scenario's input defaults. */
+  readonly input: Record<string, unknown>;
+  /** Each call's ToolResult under `<level>_<index>`. */
+  readonly results: Record<string, ToolResult>;
+}
+
+/** Options of {@link runScenarioLocally}. */
+export interface LocalScenarioRunOptions {
+  /** The execution input; the scenario's defaults fill what it leaves out. */
+  readonly input: Record<string, unknown>;
+  /** The execution name (`$$.Execution.Name`), e.g. from {@link localRunId}. */
+  readonly runId: string;
+  /** Answers each Task state, e.g. {@link createLocalDispatcher} with `requireLevel: true`. */
+  readonly dispatch: Dispatch;
+  /** Called as a Task state hands its envelope to the dispatcher. */
+  readonly onCallStart?: (call: LocalCall) => void;
+  /** Called with the call's result before the execution moves on. */
+  readonly onCallEnd?: (call: LocalCall, result: ToolResult) => void;
+}
+
+/**
+ * Runs a scenario in this process: its state machine definition (`scenarioToAsl`,
+ * the one Step Functions runs) executed by the local interpreter, each Task
+ * answered by `dispatch`. A failed tool is an `ok: false` result and the run
+ * goes on, as deployed.
+ *
+ * @returns the `Done` state's output.
+ * @throws the interpreter's ExecutionError when the execution itself fails
+ *   (e.g. the input lacks a field a state reads, such as `tenant`).
+ */
+export async function runScenarioLocally(
+  scenario: Scenario,
+  options: LocalScenarioRunOptions,
+): Promise<ScenarioRunOutput> {
+  const definition = scenarioToAsl(scenario, LOCAL_DISPATCHER_ARN);
+  const output = await executeLocally(
+    definition,
+    options.input,
+    async (envelope) => {
+      const call = localCallOf(envelope);
+      options.onCallStart?.(call);
+      const result = await options.dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS));
+      options.onCallEnd?.(call, result);
+      return result;
+    },
+    { runId: options.runId },
+  );
+  assertScenarioRunOutput(output);
+  return output;
+}
+
+function localCallOf(envelope: unknown): LocalCall {
+  const fields = (envelope !== null && typeof envelope === 'object' ? envelope : {}) as Record<
+    string,
+    unknown
+  >;
+  const text = (value: unknown) => (typeof value === 'string' ? value : 'unknown');
+  return { level: text(fields.level), tool: text(fields.tool), callId: text(fields.callId) };
+}
+
+function assertScenarioRunOutput(output: unknown): asserts output is ScenarioRunOutput {
+  const fields = output as Partial<Record<keyof ScenarioRunOutput, unknown>> | null;
+  const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (
+    !isObject(fields) ||
+    typeof fields?.scenario !== 'string' ||
+    !isObject(fields.input) ||
+    !isObject(fields.results)
+  ) {
+    throw new Error(
+      'The scenario execution ended without the { scenario, input, results } output of its Done state',
+    );
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Runs `etp` in this process, the way `bin/etp.ts` does, with its output captured.
+ *
+ * Test files that use it start with
+ * `jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false))`:
+ * commander 15 ships only ES modules, and Jest's module registry require()s ES
+ * modules only under `--experimental-vm-modules`, while Node 24's own loader
+ * (`Module._load`, which Jest's `node:module` passes through) does it natively.
+ */
+import { runCli } from '../../../bin/cli/program';
+
+/** What one `etp` invocation did. */
+export interface EtpOutcome {
+  readonly code: number;
+  /** Everything written to stdout. */
+  readonly out: string;
+  /** Everything written to stderr. */
+  readonly err: string;
+}
+
+/**
+ * `etp <argv>` in process.
+ *
+ * @param env - the CLI's own environment (`ETP_SECRET_REFS_TABLE`); the AWS SDK reads `process.env`.
+ */
+export async function etp(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<EtpOutcome> {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, {
+    out: (text) => {
+      out += text;
+    },
+    err: (text) => {
+      err += text;
+    },
+    env,
+  });
+  return { code, out, err };
+}

@@ -1,0 +1,216 @@
+// See run-etp.ts: commander is ESM-only; Node's own loader gives it to the CLI.
+jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false));
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { mockClient } from 'aws-sdk-client-mock';
+import { toolCatalogMarkdown } from '../../../bin/cli/tool-docs';
+import { logger } from '../../../functions/runtime/logger';
+import { publicSpec } from '../../../functions/runtime/spec';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import { describeInstancesResponder } from '../../helpers/ec2-pages';
+import { etp } from './run-etp';
+
+const ec2Mock = mockClient(EC2Client);
+
+beforeAll(() => {
+  logger.setLogLevel('SILENT');
+});
+
+beforeEach(() => {
+  ec2Mock.reset();
+  delete process.env.ETP_AWS_DEFAULT;
+});
+
+describe('etp tools list', () => {
+  it('prints a table of every registered tool: name, side effects, tags, first sentence', async () => {
+    // Act
+    const { code, out, err } = await etp(['tools', 'list']);
+
+    // Assess
+    const rows = out
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/ {2,}/));
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(rows[0]).toEqual(['NAME', 'SIDE EFFECTS', 'TAGS', 'DESCRIPTION']);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(toolCatalog.names());
+    expect(rows).toContainEqual([
+      'finish',
+      'none',
+      'file',
+      'Ends the current level with a final answer: a short summary for people, and optional structured data.',
+    ]);
+    expect(rows.find((row) => row[0] === 'slack_post_message')?.slice(1, 3)).toEqual([
+      'write',
+      'slack, write',
+    ]);
+  });
+
+  it("prints each tool's public spec with --json", async () => {
+    // Act
+    const { code, out } = await etp(['tools', 'list', '--json']);
+
+    // Assess
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual(toolCatalog.list().map(publicSpec));
+  });
+});
+
+describe('etp tools docs', () => {
+  it('prints the Markdown catalog generated from the registry', async () => {
+    // Act
+    const { code, out } = await etp(['tools', 'docs']);
+
+    // Assess
+    expect(code).toBe(0);
+    expect(out).toBe(toolCatalogMarkdown(toolCatalog.list()));
+  });
+
+  it('writes it to a file with --write', async () => {
+    // Prepare
+    const dir = mkdtempSync(path.join(tmpdir(), 'etp-docs-'));
+    const file = path.join(dir, 'tools.md');
+
+    try {
+      // Act
+      const { code, out } = await etp(['tools', 'docs', '--write', file]);
+
+      // Assess
+      expect(code).toBe(0);
+      expect(out).toBe(`Wrote ${file} (${toolCatalog.names().length} tools)\n`);
+      expect(readFileSync(file, 'utf8')).toBe(toolCatalogMarkdown(toolCatalog.list()));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('etp tools invoke', () => {
+  it('prints the ToolResult and exits 0 when the call succeeds', async () => {
+    // Act
+    const { code, out, err } = await etp([
+      'tools',
+      'invoke',
+      'finish',
+      '--tenant',
+      'default',
+      '--args',
+      '{"summary":"all good"}',
+    ]);
+
+    // Assess
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(JSON.parse(out)).toEqual({
+      ok: true,
+      tool: 'finish',
+      callId: 'cli/0',
+      value: { finished: true, summary: 'all good' },
+      truncated: false,
+      resultRef: null,
+      durationMs: expect.any(Number),
+      summary: 'all good',
+    });
+  });
+
+  it('runs an AWS tool in process with the default credential chain when the tenant has no aws secret', async () => {
+    // Prepare
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .callsFake(describeInstancesResponder({ instancesByRegion: { 'eu-west-1': 3 }, pageSize: 1000 }));
+
+    // Act
+    const { code, out } = await etp([
+      'tools',
+      'invoke',
+      'aws_ec2_inventory',
+      '--tenant',
+      'default',
+      '--args',
+      '{"regions":["eu-west-1"],"topN":2}',
+    ]);
+
+    // Assess
+    const result = JSON.parse(out);
+    expect(code).toBe(0);
+    expect(result.summary).toBe('3 EC2 instances in 1 region (2 running)');
+    expect(result.value.instances).toHaveLength(2);
+    expect(ec2Mock.commandCalls(DescribeInstancesCommand)).toHaveLength(1);
+  });
+
+  it('exits 1 with the invalid_args result when the args break the schema, before any remote call', async () => {
+    // Act
+    const { code, out } = await etp([
+      'tools',
+      'invoke',
+      'aws_ec2_inventory',
+      '--tenant',
+      'default',
+      '--args',
+      '{"regions":"eu-west-1","topN":0}',
+    ]);
+
+    // Assess
+    const result = JSON.parse(out);
+    expect(code).toBe(1);
+    expect(result.error.code).toBe('invalid_args');
+    expect(result.error.details.violations.map((v: { path: string }) => v.path)).toEqual(['regions', 'topN']);
+    expect(ec2Mock.calls()).toHaveLength(0);
+  });
+
+  it("checks the call against a scenario level's intra_tools with --scenario and --level", async () => {
+    // Act
+    const { code, out } = await etp([
+      'tools',
+      'invoke',
+      'slack_post_message',
+      '--tenant',
+      'default',
+      '--args',
+      '{"channel":"#ops","text":"hi"}',
+      '--scenario',
+      'aws_pulse',
+      '--level',
+      'collect',
+    ]);
+
+    // Assess
+    expect(code).toBe(1);
+    expect(JSON.parse(out)).toMatchObject({
+      ok: false,
+      callId: 'collect/0',
+      error: { code: 'tool_not_allowed', details: { allowed: ['aws_ec2_inventory', 'finish'] } },
+    });
+  });
+
+  it('exits 1 with unknown_tool listing the registered names', async () => {
+    // Act
+    const { code, out } = await etp(['tools', 'invoke', 'aws_nope', '--tenant', 'default']);
+
+    // Assess
+    expect(code).toBe(1);
+    expect(JSON.parse(out).error).toMatchObject({
+      code: 'unknown_tool',
+      message: `Unknown tool "aws_nope". Registered tools: ${toolCatalog.names().join(', ')}`,
+    });
+  });
+
+  it.each([
+    [
+      ['--scenario', 'aws_pulse'],
+      'error: --scenario and --level go together: pass both to check the level whitelist, or neither\n',
+    ],
+    [
+      ['--args', '[1]'],
+      `error: option '--args <json>' argument '[1]' is invalid. Expected a JSON object such as '{"regions":["eu-west-1"]}', got an array. (see: etp tools invoke --help)\n`,
+    ],
+  ])('exits 2 with one line for the usage error %j', async (options, message) => {
+    // Act
+    const outcome = await etp(['tools', 'invoke', 'finish', '--tenant', 'default', ...options]);
+
+    // Assess
+    expect(outcome).toEqual({ code: 2, out: '', err: message });
+  });
+});
