@@ -2,7 +2,7 @@
 // 127.0.0.1), infra (CDK Template assertions and cdk-nag) and e2e (the synthesized
 // state machine run by a local ASL interpreter). Type checking is `tsc --noEmit`
 // in `npm test`; ts-jest only transpiles (isolatedModules) so the suite stays fast.
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 const project = (name, extra = {}) => ({
   displayName: name,
   testEnvironment: 'node',

@@ -1,5 +1,5 @@
+import { InvalidArgumentError } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
-import { InvalidArgumentError } from './commander';
 
 /** The variable naming the secret-reference table when `--table` is not given. */
 export const SECRET_REFS_TABLE_ENV = 'ETP_SECRET_REFS_TABLE';

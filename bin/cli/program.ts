@@ -1,6 +1,6 @@
+import { Command, CommanderError } from 'commander';
 import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
-import { Command, CommanderError } from './commander';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
 import { registerScenarioCommands } from './scenario';
 import { registerSecretsCommands } from './secrets';

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { findScenario, loadScenarios } from '../../functions/scenarios/loader';
 import {
@@ -8,7 +9,6 @@ import {
 } from '../../functions/scenarios/local-run';
 import type { Scenario } from '../../functions/scenarios/model';
 import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
-import type { Command } from './commander';
 import type { CliRun } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
 import { createRunProgress } from './progress';

@@ -1,9 +1,9 @@
 import { userInfo } from 'node:os';
+import { type Command, Option } from 'commander';
 import { redactString } from '../../functions/runtime/redact';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { REF_KINDS, type RefKind, validateReference } from '../../functions/runtime/secrets/reference';
 import { localSecretReferences } from '../../functions/scenarios/local-run';
-import { type Command, Option } from './commander';
 import { type CliRun, EXIT_FAILED } from './io';
 import { requireSecretRefsTable, SECRET_REFS_TABLE_ENV, secretRefsTable } from './options';
 import { formatTable } from './text';

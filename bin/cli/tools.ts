@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { publicSpec } from '../../functions/runtime/spec';
@@ -11,7 +12,6 @@ import {
   localSecretReferences,
 } from '../../functions/scenarios/local-run';
 import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
-import type { Command } from './commander';
 import { type CliRun, EXIT_FAILED } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
 import { firstSentence, formatTable } from './text';

@@ -1,12 +1,4 @@
-/**
- * Runs `etp` in this process, the way `bin/etp.ts` does, with its output captured.
- *
- * Test files that use it start with
- * `jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false))`:
- * commander 15 ships only ES modules, and Jest's module registry require()s ES
- * modules only under `--experimental-vm-modules`, while Node 24's own loader
- * (`Module._load`, which Jest's `node:module` passes through) does it natively.
- */
+/** Runs `etp` in this process, the way `bin/etp.ts` does, with its output captured. */
 import { runCli } from '../../../bin/cli/program';
 
 /** What one `etp` invocation did. */

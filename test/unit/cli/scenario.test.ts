@@ -1,6 +1,3 @@
-// See run-etp.ts: commander is ESM-only; Node's own loader gives it to the CLI.
-jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false));
-
 import { DescribeInstancesCommand, DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { logger } from '../../../functions/runtime/logger';

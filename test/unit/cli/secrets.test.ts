@@ -1,6 +1,3 @@
-// See run-etp.ts: commander is ESM-only; Node's own loader gives it to the CLI.
-jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false));
-
 import { DeleteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { etp } from './run-etp';

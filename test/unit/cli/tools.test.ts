@@ -1,6 +1,3 @@
-// See run-etp.ts: commander is ESM-only; Node's own loader gives it to the CLI.
-jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false));
-
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
