@@ -1,8 +1,9 @@
 /**
  * Output bounding: shrink a JSON value until its serialization fits a byte
  * budget, keeping it well-formed (arrays keep their first items, strings their
- * first characters). Written here rather than taken from a library because the
- * shape it keeps (prefixes, same types) is part of the ToolResult contract.
+ * first characters, objects every key). Written here rather than taken from a
+ * library because the shape it keeps (prefixes, same types) is part of the
+ * ToolResult contract.
  */
 
 /** The Step Functions limit on a state's input or output: 256 KiB (AWS docs, "Step Functions service quotas"). */
@@ -11,10 +12,15 @@ export const STEP_FUNCTIONS_PAYLOAD_BYTES = 256 * 1024;
 /** The Lambda limit on a synchronous invocation's response: 6 MB (AWS docs, "Lambda quotas"). */
 export const LAMBDA_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
+/** JSON text is free of raw control characters (they are escaped), so printable ASCII is all of ASCII here. */
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** Size of `value` serialized as JSON, in UTF-8 bytes. */
 export function jsonByteLength(value: unknown): number {
   const text = JSON.stringify(value);
-  return text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
+  if (text === undefined) return 0;
+  // Most JSON is ASCII, where bytes are characters: much cheaper than encoding, per string measured.
+  return ASCII.test(text) ? text.length : Buffer.byteLength(text, 'utf8');
 }
 
 /** A bounded value and whether anything was removed. */
@@ -24,31 +30,37 @@ export interface Bounded<T> {
 }
 
 const ELLIPSIS = '…';
-const MAX_ROUNDS = 200;
+
+/**
+ * Depth from which an array or object that must be cut becomes a prefix of its
+ * JSON text (a string). AWS and Slack responses nest a few levels; the cap keeps
+ * the walk's recursion far from the stack limit that `JSON.stringify` itself
+ * reaches at a few thousand levels.
+ */
+const MAX_CUT_DEPTH = 100;
 
 /**
  * Shrinks `value` until `JSON.stringify(value)` is at most `maxBytes` UTF-8 bytes.
- * The input is never mutated. Each round cuts the largest array or string so the
- * excess goes away, keeping its prefix; when no such cut is possible (a huge
- * object with many small keys) the value is replaced by `{ preview }`, a prefix
- * of its JSON text.
+ * The input is never mutated, and a value that already fits is returned as is
+ * (same reference). Otherwise, from the top: an object keeps every key and shares
+ * its budget so small members stay whole and the largest are cut to a common
+ * size; an array keeps its first items that fit; a string keeps its first
+ * characters followed by `…`. When even that cannot fit (a huge object of many
+ * small keys) the value is replaced by `{ preview }`, a prefix of its JSON text.
  *
  * @param maxBytes - budget in bytes; at least 64.
+ * @throws whatever `JSON.stringify(value)` throws (a cycle, a BigInt).
  * @example
  * shrinkToFit({ items: Array(10_000).fill('x') }, 1024).value.items.length; // < 10_000
  */
 export function shrinkToFit<T>(value: T, maxBytes: number): Bounded<T> {
-  let current: unknown = value;
-  let size = jsonByteLength(current);
-  if (size <= maxBytes) return { value, truncated: false };
-  for (let round = 0; round < MAX_ROUNDS && size > maxBytes; round++) {
-    const next = cutLargest(current, size - maxBytes);
-    if (next === undefined) break;
-    current = next;
-    size = jsonByteLength(current);
+  if (jsonByteLength(value) <= maxBytes) return { value, truncated: false };
+  const sizes = new Map<object, Size>();
+  if (sizeOf(value, 0, sizes).min <= maxBytes) {
+    const fitted = fitNode(value, maxBytes, 0, sizes);
+    if (fitted !== DROPPED && jsonByteLength(fitted) <= maxBytes) return { value: fitted, truncated: true };
   }
-  if (size > maxBytes) current = preview(value, maxBytes);
-  return { value: current, truncated: true };
+  return { value: preview(value, maxBytes), truncated: true };
 }
 
 function preview(value: unknown, maxBytes: number): { preview: string } {
@@ -58,69 +70,160 @@ function preview(value: unknown, maxBytes: number): { preview: string } {
   return { preview: text.slice(0, chars) + ELLIPSIS };
 }
 
-interface Candidate {
-  path: (string | number)[];
-  size: number;
+/** JSON size of a node in bytes as it is (`full`) and once cut as far as it can be (`min`). */
+interface Size {
+  readonly full: number;
+  readonly min: number;
 }
 
-/** Returns a copy of `root` with its largest array or string cut by at least `excess` bytes, or undefined. */
-function cutLargest(root: unknown, excess: number): unknown {
-  const largest: Candidate = { path: [], size: 0 };
-  measure(root, [], largest);
-  if (largest.size === 0) return undefined;
-  return replaceAt(root, largest.path, (node) => cut(node, excess));
+/** Marks a node that cannot fit its budget at all. */
+const DROPPED = Symbol('dropped');
+
+/** Bytes of `"…"`: the smallest a cut string can be. */
+const CUT_STRING_BYTES = jsonByteLength(ELLIPSIS);
+
+/** Values `JSON.stringify` leaves out of objects and writes as `null` in arrays. */
+function isSkipped(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-/** Computes the JSON size of `node`, recording the largest array/string seen. */
-function measure(node: unknown, path: (string | number)[], largest: Candidate): number {
-  let size: number;
+/** Objects serialized through `toJSON` (Date…) are kept whole or dropped. */
+function hasToJson(node: object): boolean {
+  return typeof (node as { toJSON?: unknown }).toJSON === 'function';
+}
+
+/** Members of an object as `JSON.stringify` writes them. */
+function membersOf(node: object): [string, unknown][] {
+  const members: [string, unknown][] = [];
+  for (const key of Object.keys(node)) {
+    const child = (node as Record<string, unknown>)[key];
+    if (!isSkipped(child)) members.push([key, child]);
+  }
+  return members;
+}
+
+/** Sizes of `node`, memoized per object so each node is measured once. */
+function sizeOf(node: unknown, depth: number, sizes: Map<object, Size>): Size {
   if (typeof node === 'string') {
-    size = jsonByteLength(node);
+    const full = jsonByteLength(node);
+    return { full, min: Math.min(full, CUT_STRING_BYTES) };
+  }
+  if (node === null || typeof node !== 'object') {
+    const full = jsonByteLength(node);
+    return { full, min: full };
+  }
+  const known = sizes.get(node);
+  if (known) return known;
+  let size: Size;
+  if (hasToJson(node)) {
+    const full = jsonByteLength(node);
+    size = { full, min: full };
+  } else if (depth >= MAX_CUT_DEPTH) {
+    const full = jsonByteLength(node);
+    size = { full, min: Math.min(full, CUT_STRING_BYTES) };
   } else if (Array.isArray(node)) {
-    size = 2;
-    node.forEach((item, index) => {
-      size += measure(item, [...path, index], largest) + 1;
-    });
-  } else if (node !== null && typeof node === 'object') {
-    size = 2;
-    for (const [key, child] of Object.entries(node)) {
-      size += jsonByteLength(key) + 2 + measure(child, [...path, key], largest);
-    }
-    return size;
+    let full = 2 + Math.max(0, node.length - 1);
+    for (const item of node) full += isSkipped(item) ? 4 : sizeOf(item, depth + 1, sizes).full;
+    size = { full, min: 2 };
   } else {
-    return jsonByteLength(node);
+    const members = membersOf(node);
+    let full = 2 + Math.max(0, members.length - 1);
+    let min = full;
+    for (const [key, child] of members) {
+      const childSize = sizeOf(child, depth + 1, sizes);
+      const keyBytes = jsonByteLength(key) + 1;
+      full += keyBytes + childSize.full;
+      min += keyBytes + childSize.min;
+    }
+    size = { full, min };
   }
-  const reducible = typeof node === 'string' ? node.length > 1 : node.length > 0;
-  if (reducible && size > largest.size) {
-    largest.path = path;
-    largest.size = size;
-  }
+  sizes.set(node, size);
   return size;
 }
 
-function cut(node: unknown, excess: number): unknown {
-  if (typeof node === 'string') {
-    const keep = Math.max(0, Math.min(node.length - 1, node.length - excess - ELLIPSIS.length));
-    return node.slice(0, keep) + ELLIPSIS;
-  }
-  const items = node as unknown[];
-  const sizes = items.map((item) => jsonByteLength(item) + 1);
-  const total = sizes.reduce((sum, s) => sum + s, 0);
-  let kept = 0;
-  let keptSize = 0;
-  while (kept < items.length && keptSize + (sizes[kept] ?? 0) <= total - excess)
-    keptSize += sizes[kept++] ?? 0;
-  return items.slice(0, Math.min(kept, items.length - 1));
+/** A copy of `node` whose JSON is at most `budget` bytes, or {@link DROPPED}. */
+function fitNode(node: unknown, budget: number, depth: number, sizes: Map<object, Size>): unknown {
+  const size = sizeOf(node, depth, sizes);
+  if (size.full <= budget) return node;
+  if (size.min > budget) return DROPPED;
+  if (typeof node === 'string') return cutString(node, budget);
+  if (depth >= MAX_CUT_DEPTH) return cutString(JSON.stringify(node), budget);
+  if (Array.isArray(node)) return fitArray(node, budget, depth, sizes);
+  return fitObject(node as object, budget, depth, sizes);
 }
 
-function replaceAt(node: unknown, path: (string | number)[], replace: (node: unknown) => unknown): unknown {
-  if (path.length === 0) return replace(node);
-  const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  if (Array.isArray(node)) {
-    const copy = [...node];
-    copy[head as number] = replaceAt(node[head as number], rest, replace);
-    return copy;
+/** The longest prefix of `text` that, followed by `…`, fits `budget` bytes of JSON. */
+function cutString(text: string, budget: number): string {
+  const fits = (chars: number) => jsonByteLength(text.slice(0, chars) + ELLIPSIS) <= budget;
+  // Each character takes at least one byte, so no more than `budget` of them can fit.
+  let low = 0;
+  let high = Math.min(text.length, budget);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
   }
-  const record = node as Record<string, unknown>;
-  return { ...record, [head]: replaceAt(record[head as string], rest, replace) };
+  // Never split a surrogate pair: half an emoji would serialize as an escape.
+  const code = text.charCodeAt(low - 1);
+  const chars = code >= 0xd800 && code <= 0xdbff ? low - 1 : low;
+  return text.slice(0, chars) + ELLIPSIS;
+}
+
+/** The first items that fit; the first item itself is cut when nothing else would be kept. */
+function fitArray(
+  items: readonly unknown[],
+  budget: number,
+  depth: number,
+  sizes: Map<object, Size>,
+): unknown[] {
+  const kept: unknown[] = [];
+  let used = 2;
+  for (const item of items) {
+    const separator = kept.length > 0 ? 1 : 0;
+    const itemBytes = isSkipped(item) ? 4 : sizeOf(item, depth + 1, sizes).full;
+    if (used + separator + itemBytes <= budget) {
+      kept.push(item);
+      used += separator + itemBytes;
+      continue;
+    }
+    if (kept.length === 0) {
+      const cut = fitNode(item, budget - used, depth + 1, sizes);
+      if (cut !== DROPPED) kept.push(cut);
+    }
+    break;
+  }
+  return kept;
+}
+
+/**
+ * Every member, each within its share of the budget: each first gets its smallest
+ * size, then what remains is shared out smallest member first, so members under
+ * an even share stay whole and the largest are cut to the same size.
+ */
+function fitObject(
+  node: object,
+  budget: number,
+  depth: number,
+  sizes: Map<object, Size>,
+): Record<string, unknown> {
+  const members = membersOf(node).map(([key, child]) => ({
+    key,
+    child,
+    size: sizeOf(child, depth + 1, sizes),
+  }));
+  const own = sizeOf(node, depth, sizes);
+  let spare = budget - own.min;
+  const shares = new Map<string, number>();
+  const bySlack = [...members].sort((a, b) => a.size.full - a.size.min - (b.size.full - b.size.min));
+  bySlack.forEach((member, index) => {
+    const extra = Math.min(member.size.full - member.size.min, Math.floor(spare / (bySlack.length - index)));
+    shares.set(member.key, member.size.min + extra);
+    spare -= extra;
+  });
+  const out: Record<string, unknown> = {};
+  for (const { key, child } of members) {
+    const cut = fitNode(child, shares.get(key) ?? 0, depth + 1, sizes);
+    if (cut !== DROPPED) out[key] = cut;
+  }
+  return out;
 }

@@ -309,9 +309,18 @@ function info(
   };
 }
 
-/** An AWS SDK v3 exception carries `$metadata` (and `$fault` for service errors). */
+/**
+ * An AWS SDK v3 service exception: `$fault`, and the HTTP status in `$metadata`.
+ * Any other error thrown through a client (a refused connection, a socket
+ * timeout) also gets `$metadata` (`attempts`, from the retry middleware), so
+ * `$metadata` alone does not make an AWS answer.
+ */
 function isAwsError(fields: Fields): boolean {
-  return typeof fields.$metadata === 'object' || fields.$fault === 'client' || fields.$fault === 'server';
+  return (
+    fields.$fault === 'client' ||
+    fields.$fault === 'server' ||
+    typeof fieldsOf(fields.$metadata).httpStatusCode === 'number'
+  );
 }
 
 function awsError(fields: Fields, message: string, service: string | undefined): ToolErrorInfo {
@@ -361,6 +370,16 @@ function slackError(fields: Fields, message: string): ToolErrorInfo | undefined 
     const status =
       typeof fields.statusCode === 'number' ? fields.statusCode : fieldsOf(fields.original).status;
     const numeric = typeof status === 'number' ? status : undefined;
+    // Incoming webhooks answer errors as HTTP 4xx with the error string as the body
+    // (Slack docs, "Handling errors" for incoming webhooks: no_service, invalid_token…).
+    const body = str(fields.body)?.trim() ?? '';
+    const webhook = Object.hasOwn(SLACK_ERRORS, body) ? SLACK_ERRORS[body] : undefined;
+    if (webhook) {
+      return info(webhook.code, `Slack error: ${body}`, webhook.retryable, 'slack', {
+        slackError: body,
+        httpStatusCode: numeric,
+      });
+    }
     if (numeric === 429)
       return info('throttled', 'Slack answered HTTP 429', true, 'slack', { httpStatusCode: 429 });
     return info(

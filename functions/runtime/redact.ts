@@ -39,8 +39,18 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /\bxapp-[0-9A-Za-z-]+/g, // Slack app-level tokens
   /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, // AWS access key ids (long-term and STS)
   /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi, // HTTP bearer tokens
-  /\bBasic\s+[A-Za-z0-9+/]{8,}=*/g, // HTTP basic credentials
 ];
+
+/**
+ * HTTP Basic credentials: base64 of `user:password` (RFC 7617). Only masked when
+ * the text decodes to that, so prose such as "Basic monitoring" stays readable.
+ */
+const BASIC_CREDENTIALS = /\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g;
+
+function isBasicCredential(encoded: string): boolean {
+  const decoded = Buffer.from(encoded, 'base64').toString('latin1');
+  return decoded.includes(':') && /^[\x20-\x7e]+$/.test(decoded);
+}
 
 /**
  * Query parameters whose value is masked inside URLs (`?access_token=…`).
@@ -74,6 +84,9 @@ export function isSensitiveKey(key: string): boolean {
 export function redactString(text: string): string {
   let out = text;
   for (const pattern of CREDENTIAL_PATTERNS) out = out.replace(pattern, REDACTED);
+  out = out.replace(BASIC_CREDENTIALS, (match, encoded: string) =>
+    isBasicCredential(encoded) ? REDACTED : match,
+  );
   return out.replace(SENSITIVE_QUERY_PARAM, `$1${REDACTED}`);
 }
 
@@ -85,8 +98,9 @@ export function redactString(text: string): string {
  * - every string anywhere (array items, object values, `Error` messages) has
  *   credential-looking parts masked by {@link redactString};
  * - `Error` instances become plain `{ name, message, code? }` objects;
- * - cycles become `"[Circular]"`; `Date` becomes its ISO string; functions and
- *   symbols are dropped (as `JSON.stringify` would).
+ * - cycles become `"[Circular]"`; an object with a `toJSON` becomes what it
+ *   returns, redacted (a `Date` its ISO string, a `URL` its masked href); functions
+ *   and symbols are dropped (as `JSON.stringify` would).
  *
  * @typeParam T - the input's type; the output has the same JSON shape.
  * @example
@@ -102,10 +116,11 @@ function redactValue(value: unknown, ancestors: WeakSet<object>): unknown {
   if (value === null || typeof value !== 'object') {
     return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
   }
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (ancestors.has(value)) return '[Circular]';
   ancestors.add(value);
   try {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return redactValue(toJSON.call(value), ancestors);
     if (Array.isArray(value)) return value.map((item) => redactValue(item, ancestors));
     const source: Record<string, unknown> =
       value instanceof Error ? errorFields(value) : (value as Record<string, unknown>);

@@ -45,7 +45,12 @@ const staticKeysPayload = z.object({
   session_token: z.string().optional(),
   region: region.optional(),
 });
-const ownRolePayload = z.object({ region: region.optional() });
+/**
+ * Strict: a payload with none of the keys above but other keys (a typo such as
+ * `role_arm`, or a plain string read as `{ value }`) must not silently run with the
+ * function's own role.
+ */
+const ownRolePayload = z.strictObject({ region: region.optional() });
 
 /**
  * STS `RoleSessionName`: 2–64 characters of `[\w+=,.@-]` (STS API reference, "AssumeRole").
@@ -59,10 +64,13 @@ export function roleSessionName(runId: string): string {
 
 let sts: STSClient | undefined;
 const assumedRoles = new Map<string, { credentials: AwsCredentialIdentity; expiresAt: number }>();
+/** AssumeRole calls under way: concurrent callers (a region fan-out) share one instead of each calling STS. */
+const pendingRoles = new Map<string, Promise<AwsCredentialIdentity>>();
 
 /** Forgets cached assumed-role credentials (tests). */
 export function clearAssumedRoleCache(): void {
   assumedRoles.clear();
+  pendingRoles.clear();
 }
 
 function assumeRoleProvider(
@@ -70,41 +78,61 @@ function assumeRoleProvider(
   request: AwsAccessRequest,
   stsRegion: string,
 ): AwsCredentialIdentityProvider {
-  const cacheKey = `${request.tenant}|${payload.role_arn}|${payload.external_id ?? ''}`;
+  // Per run: the session name carries the run id, and CloudTrail attributes each call
+  // to the session whose credentials signed it, so one run never reuses another's.
+  const cacheKey = [request.tenant, request.runId, payload.role_arn, payload.external_id ?? ''].join('|');
   return async () => {
     const cached = assumedRoles.get(cacheKey);
     if (cached && cached.expiresAt - CREDENTIAL_REFRESH_MARGIN_MS > Date.now()) return cached.credentials;
-    sts ??= new STSClient({ region: stsRegion });
-    const { Credentials } = await sts.send(
-      new AssumeRoleCommand({
-        RoleArn: payload.role_arn,
-        RoleSessionName: roleSessionName(request.runId),
-        ExternalId: payload.external_id,
-        DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
-      }),
-    );
-    if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey) {
-      throw new SecretInvalidError(`STS returned no credentials for ${payload.role_arn}`, { service: 'sts' });
+    let pending = pendingRoles.get(cacheKey);
+    if (!pending) {
+      pending = assumeRole(payload, request, stsRegion, cacheKey).finally(() =>
+        pendingRoles.delete(cacheKey),
+      );
+      pendingRoles.set(cacheKey, pending);
     }
-    const expiresAt = Credentials.Expiration?.getTime() ?? Date.now() + ASSUME_ROLE_DURATION_SECONDS * 1000;
-    const credentials: AwsCredentialIdentity = {
-      accessKeyId: Credentials.AccessKeyId,
-      secretAccessKey: Credentials.SecretAccessKey,
-      sessionToken: Credentials.SessionToken,
-      expiration: new Date(expiresAt),
-    };
-    assumedRoles.set(cacheKey, { credentials, expiresAt });
-    return credentials;
+    return pending;
   };
+}
+
+async function assumeRole(
+  payload: z.output<typeof assumeRolePayload>,
+  request: AwsAccessRequest,
+  stsRegion: string,
+  cacheKey: string,
+): Promise<AwsCredentialIdentity> {
+  sts ??= new STSClient({ region: stsRegion });
+  const { Credentials } = await sts.send(
+    new AssumeRoleCommand({
+      RoleArn: payload.role_arn,
+      RoleSessionName: roleSessionName(request.runId),
+      ExternalId: payload.external_id,
+      DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+    }),
+  );
+  if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey) {
+    throw new SecretInvalidError(`STS returned no credentials for ${payload.role_arn}`, { service: 'sts' });
+  }
+  const expiresAt = Credentials.Expiration?.getTime() ?? Date.now() + ASSUME_ROLE_DURATION_SECONDS * 1000;
+  const credentials: AwsCredentialIdentity = {
+    accessKeyId: Credentials.AccessKeyId,
+    secretAccessKey: Credentials.SecretAccessKey,
+    sessionToken: Credentials.SessionToken,
+    expiration: new Date(expiresAt),
+  };
+  assumedRoles.set(cacheKey, { credentials, expiresAt });
+  return credentials;
 }
 
 /**
  * Turns a tenant's `aws_*` secret payload into {@link AwsAccess}.
  *
  * - `{ role_arn, external_id?, region? }`: STS AssumeRole (session `etp-<runId>`,
- *   1 hour), credentials cached per tenant and role until 5 minutes before expiry;
+ *   1 hour), credentials cached per tenant, run and role until 5 minutes before
+ *   expiry, one AssumeRole shared by concurrent callers;
  * - `{ access_key_id, secret_access_key, session_token?, region? }`: static keys;
- * - `{ region? }` (or `{}`): the function's own role / the default credential chain.
+ * - `{ region? }` (or `{}`) and nothing else: the function's own role / the default
+ *   credential chain.
  *
  * @throws SecretInvalidError (`secret_invalid`) naming the fields that are wrong,
  *   never their values.
@@ -145,7 +173,14 @@ function parse<T extends z.ZodType>(
 ): z.output<T> {
   const parsed = schema.safeParse(secret);
   if (parsed.success) return parsed.data;
-  const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(value)'))];
+  // Field names only: zod's messages may quote the values, which are secrets.
+  const fields = [
+    ...new Set(
+      parsed.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || '(value)'],
+      ),
+    ),
+  ];
   throw new SecretInvalidError(
     `AWS secret is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`,
   );

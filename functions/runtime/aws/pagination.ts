@@ -43,6 +43,8 @@ function tokenOf(page: unknown): string | undefined {
  * Reads an AWS SDK v3 paginator (`paginateDescribeInstances(…)`) page by page
  * with a page cap, a deadline check before each page, and a stop when a page
  * repeats the previous page's token (some APIs loop on their last page).
+ * `stoppedBy` is set only when pages were left unread: reaching the cap or the
+ * deadline right after a page with no continuation token is a normal end.
  *
  * @param pages - the paginator.
  * @param onPage - called for each page in order.
@@ -63,8 +65,9 @@ export async function readPages<P>(
   const iterator = pages[Symbol.asyncIterator]();
   try {
     while (true) {
-      if (count >= maxPages) return { pages: count, stoppedBy: 'page_cap' };
-      if (options.deadline?.expired()) return { pages: count, stoppedBy: 'deadline' };
+      const stop = count >= maxPages ? 'page_cap' : options.deadline?.expired() ? 'deadline' : undefined;
+      // A page without a continuation token was the last (the SDK paginators end on it too): nothing was cut.
+      if (stop) return count > 0 && !previousToken ? { pages: count } : { pages: count, stoppedBy: stop };
       const next = await iterator.next();
       if (next.done) return { pages: count };
       onPage(next.value);

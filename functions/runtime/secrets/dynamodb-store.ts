@@ -7,8 +7,8 @@ import {
   paginateScan,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { SecretReference, SecretReferenceInput, SecretReferenceStore } from './reference';
-import { validateReference } from './reference';
+import type { SecretReference, SecretReferenceStore } from './reference';
+import { referenceInputOf, validateReference } from './reference';
 
 /**
  * The secret-reference table in DynamoDB: partition key `tenant_id`, sort key
@@ -67,9 +67,7 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
   }
 
   async put(reference: SecretReference): Promise<SecretReference> {
-    const { tenant_id, secret_name, created_by, ...fields } = validateReference(
-      reference as SecretReferenceInput,
-    );
+    const { tenant_id, secret_name, created_by, ...fields } = validateReference(referenceInputOf(reference));
     const now = new Date().toISOString();
     // One atomic write that replaces the reference but keeps who created it and when.
     const set = ['created_at = if_not_exists(created_at, :now)', 'updated_at = :now'];

@@ -1,5 +1,5 @@
 import type { SecretReference, SecretReferenceInput, SecretReferenceStore } from './reference';
-import { validateReference } from './reference';
+import { referenceInputOf, validateReference } from './reference';
 
 /**
  * The embedded store of local runs (no table named): the default tenant's
@@ -48,7 +48,7 @@ export class InMemorySecretReferenceStore implements SecretReferenceStore {
   }
 
   async put(reference: SecretReference): Promise<SecretReference> {
-    const valid = validateReference(reference as SecretReferenceInput);
+    const valid = validateReference(referenceInputOf(reference));
     const existing = this.#rows.get(key(valid.tenant_id, valid.secret_name));
     const now = new Date().toISOString();
     const row: SecretReference = {

@@ -1,3 +1,4 @@
+import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretNotFoundError } from '../errors';
@@ -29,7 +30,8 @@ export class EnvSecretProvider implements SecretValueProvider {
 
 /**
  * `ref_kind: secrets_manager` — GetSecretValue through Powertools Parameters,
- * which caches each value for `maxAge` seconds. Binary secrets are read as UTF-8.
+ * which caches each value for `maxAge` seconds (`0` fetches again). Binary
+ * secrets are read as UTF-8.
  */
 export class SecretsManagerSecretProvider implements SecretValueProvider {
   readonly #provider: SecretsProvider;
@@ -39,8 +41,30 @@ export class SecretsManagerSecretProvider implements SecretValueProvider {
     this.#provider = client ? new SecretsProvider({ awsSdkV3Client: client }) : new SecretsProvider();
   }
 
+  /**
+   * @throws SecretNotFoundError (`secret_not_found`) when the secret does not exist or has no value.
+   * @throws the SDK's error (AccessDeniedException…) otherwise, unwrapped from Powertools'
+   *   `GetParameterError` so `normalizeError` maps it by its AWS name.
+   */
   async read(reference: SecretReference, maxAgeSeconds: number): Promise<string> {
-    const value = await this.#provider.get(reference.ref_value, { maxAge: maxAgeSeconds });
+    let value: unknown;
+    try {
+      // Powertools serves its cache while an entry is younger than the maxAge it was stored
+      // with; a forced refresh (maxAge 0) must bypass it, hence forceFetch.
+      value = await this.#provider.get(reference.ref_value, {
+        maxAge: maxAgeSeconds,
+        forceFetch: maxAgeSeconds <= 0,
+      });
+    } catch (err) {
+      const cause = err instanceof GetParameterError && err.cause !== undefined ? err.cause : err;
+      if ((cause as { name?: unknown } | null)?.name === 'ResourceNotFoundException') {
+        throw new SecretNotFoundError(
+          `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at a Secrets Manager secret that does not exist (${reference.ref_value})`,
+          { service: 'secretsmanager', cause },
+        );
+      }
+      throw cause;
+    }
     if (value === undefined || value === null) {
       throw new SecretNotFoundError(`Secret "${reference.secret_name}" has no value in Secrets Manager`, {
         service: 'secretsmanager',

@@ -58,6 +58,17 @@ const referenceInput = z.strictObject({
 export type SecretReferenceInput = z.input<typeof referenceInput>;
 
 /**
+ * A row's own fields, without the timestamps a store sets itself: stores validate
+ * this, so a row read from a store can be changed and written back with `put`.
+ *
+ * @example referenceInputOf({ ...row, notes: 'rotated' }) // row without created_at/updated_at
+ */
+export function referenceInputOf(reference: SecretReference): SecretReferenceInput {
+  const { created_at, updated_at, ...input } = reference;
+  return input as SecretReferenceInput;
+}
+
+/**
  * Validates a row before it is written.
  *
  * @throws InvalidArgsError naming each wrong field and what is accepted: a
@@ -81,7 +92,8 @@ export function validateReference(input: SecretReferenceInput): z.output<typeof 
   }
   if (row.ref_kind === 'env' && !ENV_VAR.test(row.ref_value)) {
     throw new InvalidArgsError(
-      `ref_value for ref_kind env must be an environment variable name, got "${row.ref_value}"`,
+      // The value is not echoed: what was typed where a variable name belongs may be the secret itself.
+      'ref_value for ref_kind env must be an environment variable name (letters, digits and _, not starting with a digit)',
     );
   }
   if (row.ref_kind === 'secrets_manager' && !SECRET_ARN.test(row.ref_value)) {

@@ -38,7 +38,8 @@ export class SecretResolver {
     private readonly store: SecretReferenceStore,
     options: SecretResolverOptions = {},
   ) {
-    const configured = Number(process.env.SECRETS_CACHE_TTL_SECONDS);
+    // An empty variable (as a template may leave it) means unset: Number('') is 0, which would disable the cache.
+    const configured = Number(process.env.SECRETS_CACHE_TTL_SECONDS?.trim() || Number.NaN);
     const ttl =
       options.ttlSeconds ??
       (Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_SECRET_TTL_SECONDS);

@@ -1,0 +1,288 @@
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  ASSUME_ROLE_DURATION_SECONDS,
+  awsAccessFromSecret,
+  CREDENTIAL_REFRESH_MARGIN_MS,
+  clearAssumedRoleCache,
+  roleSessionName,
+} from '../../../../functions/runtime/aws/credentials';
+import { SecretInvalidError } from '../../../../functions/runtime/errors';
+import { normalizeError } from '../../../../functions/runtime/normalize-error';
+import { queryError } from '../../../helpers/aws-errors';
+
+const sts = mockClient(STSClient);
+
+const ROLE_ARN = 'arn:aws:iam::123456789012:role/etp-audit';
+const request = { tenant: 'acme', runId: 'aws_pulse-2024-05-01T06-00', callId: 'collect/0' };
+const T0 = Date.parse('2024-05-01T06:00:00.000Z');
+
+/** An AssumeRole response (STS API reference, "AssumeRole"); every value is fake. */
+function assumed(keySuffix: string, expiration: Date) {
+  return {
+    Credentials: {
+      AccessKeyId: `ASIAFAKETESTEXAMPL${keySuffix}`, // fake test example
+      SecretAccessKey: `fake/test/example/secret/${keySuffix}`, // fake test example
+      SessionToken: `FwoGZXIvYXdzEfakeTESTexample${keySuffix}`, // fake test example
+      Expiration: expiration,
+    },
+    AssumedRoleUser: {
+      AssumedRoleId: 'AROAFAKETESTEXAMPLE00:etp',
+      Arn: 'arn:aws:sts::123456789012:assumed-role/etp-audit/etp',
+    },
+  };
+}
+
+/** The SecretInvalidError thrown for `secret`. */
+function invalid(secret: Record<string, unknown>): SecretInvalidError {
+  try {
+    awsAccessFromSecret(secret, request);
+  } catch (err) {
+    if (err instanceof SecretInvalidError) return err;
+    throw err;
+  }
+  throw new Error('expected SecretInvalidError');
+}
+
+describe('awsAccessFromSecret()', () => {
+  const savedRegion = process.env.AWS_REGION;
+  let now = T0;
+
+  beforeEach(() => {
+    sts.reset();
+    clearAssumedRoleCache();
+    now = T0;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    process.env.AWS_REGION = 'eu-central-1';
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+    if (savedRegion === undefined) delete process.env.AWS_REGION;
+    else process.env.AWS_REGION = savedRegion;
+  });
+
+  describe('payload shapes', () => {
+    it('uses the own role (default chain) for {} in the AWS_REGION', () => {
+      expect(awsAccessFromSecret({}, request)).toEqual({ mode: 'own_role', region: 'eu-central-1' });
+    });
+
+    it('uses the own role for { region }', () => {
+      expect(awsAccessFromSecret({ region: 'eu-west-1' }, request)).toEqual({
+        mode: 'own_role',
+        region: 'eu-west-1',
+      });
+    });
+
+    it('uses static keys', async () => {
+      // Prepare
+      const secret = {
+        access_key_id: 'AKIAIOSFODNN7EXAMPLE', // AWS docs example
+        secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', // AWS docs example
+        region: 'us-west-2',
+      };
+
+      // Act
+      const access = awsAccessFromSecret(secret, request);
+
+      // Assess
+      expect(access.mode).toBe('static');
+      expect(access.region).toBe('us-west-2');
+      expect(await access.credentials?.()).toEqual({
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE', // AWS docs example
+        secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', // AWS docs example
+        sessionToken: undefined,
+      });
+      expect(sts.calls()).toHaveLength(0);
+    });
+
+    it('assumes a role, lazily', () => {
+      // Act
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN, external_id: 'etp-acme-fake' }, request);
+
+      // Assess
+      expect(access).toMatchObject({ mode: 'assume_role', region: 'eu-central-1', roleArn: ROLE_ARN });
+      expect(typeof access.credentials).toBe('function');
+      expect(sts.calls()).toHaveLength(0);
+    });
+  });
+
+  describe('secret_invalid', () => {
+    it('names the wrong field, never its value', () => {
+      // Act
+      const err = invalid({ role_arn: 'fake-secret-value-test', region: 'Europe' });
+
+      // Assess
+      expect(err.code).toBe('secret_invalid');
+      expect(err.message).toBe(
+        'AWS secret is invalid in: role_arn, region. Accepted fields: role_arn, external_id?, region?',
+      );
+      expect(err.message).not.toContain('fake-secret-value-test');
+    });
+
+    it('names a short secret_access_key without showing it', () => {
+      // Act
+      const err = invalid({ access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'shortFAKE' }); // fake example
+
+      // Assess
+      expect(err.message).toBe(
+        'AWS secret is invalid in: secret_access_key. Accepted fields: access_key_id, secret_access_key, session_token?, region?',
+      );
+      expect(err.message).not.toContain('shortFAKE');
+      expect(err.message).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    });
+
+    it.each([
+      ['a typo (role_arm)', { role_arm: ROLE_ARN }, 'role_arm'],
+      ['a plain string read as { value }', { value: 'fake-test-plain-secret' }, 'value'],
+    ])('refuses %s instead of silently using the own role', (_kind, secret, field) => {
+      // Act
+      const err = invalid(secret);
+
+      // Assess
+      expect(err.message).toBe(`AWS secret is invalid in: ${field}. Accepted fields: region?`);
+      expect(err.message).not.toContain('fake-test-plain-secret');
+    });
+  });
+
+  describe('assume role through STS', () => {
+    it('calls AssumeRole with the session name, ExternalId and duration', async () => {
+      // Prepare
+      sts.on(AssumeRoleCommand).resolves(assumed('A1', new Date(T0 + 3_600_000)));
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN, external_id: 'etp-acme-fake' }, request);
+
+      // Act
+      const credentials = await access.credentials?.();
+
+      // Assess
+      expect(sts.commandCalls(AssumeRoleCommand).map((call) => call.args[0].input)).toEqual([
+        {
+          RoleArn: ROLE_ARN,
+          RoleSessionName: 'etp-aws_pulse-2024-05-01T06-00',
+          ExternalId: 'etp-acme-fake',
+          DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+        },
+      ]);
+      expect(ASSUME_ROLE_DURATION_SECONDS).toBe(3600);
+      expect(credentials).toEqual({
+        accessKeyId: 'ASIAFAKETESTEXAMPLA1', // fake test example
+        secretAccessKey: 'fake/test/example/secret/A1', // fake test example
+        sessionToken: 'FwoGZXIvYXdzEfakeTESTexampleA1', // fake test example
+        expiration: new Date(T0 + 3_600_000),
+      });
+    });
+
+    it('reuses cached credentials until 5 minutes before expiry, then refreshes', async () => {
+      // Prepare
+      const expiry = T0 + 3_600_000;
+      sts
+        .on(AssumeRoleCommand)
+        .resolvesOnce(assumed('A1', new Date(expiry)))
+        .resolves(assumed('B2', new Date(expiry + 3_600_000)));
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN }, request);
+
+      // Act
+      const first = await access.credentials?.();
+      now = expiry - CREDENTIAL_REFRESH_MARGIN_MS - 1;
+      const second = await awsAccessFromSecret({ role_arn: ROLE_ARN }, request).credentials?.();
+      now = expiry - CREDENTIAL_REFRESH_MARGIN_MS;
+      const third = await access.credentials?.();
+
+      // Assess
+      expect(CREDENTIAL_REFRESH_MARGIN_MS).toBe(300_000);
+      expect(first?.accessKeyId).toBe('ASIAFAKETESTEXAMPLA1'); // fake test example
+      expect(second).toBe(first);
+      expect(third?.accessKeyId).toBe('ASIAFAKETESTEXAMPLB2'); // fake test example
+      expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(2);
+    });
+
+    it('shares one AssumeRole between concurrent callers (a region fan-out)', async () => {
+      // Prepare
+      sts.on(AssumeRoleCommand).resolves(assumed('A1', new Date(T0 + 3_600_000)));
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN }, request);
+
+      // Act
+      const all = await Promise.all(Array.from({ length: 6 }, () => access.credentials?.()));
+
+      // Assess
+      expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(1);
+      expect(new Set(all.map((c) => c?.accessKeyId))).toEqual(new Set(['ASIAFAKETESTEXAMPLA1'])); // fake test
+    });
+
+    it('assumes the role again for another run, so CloudTrail attributes each call to its run', async () => {
+      // Prepare
+      sts.on(AssumeRoleCommand).resolves(assumed('A1', new Date(T0 + 3_600_000)));
+
+      // Act
+      await awsAccessFromSecret({ role_arn: ROLE_ARN }, request).credentials?.();
+      await awsAccessFromSecret({ role_arn: ROLE_ARN }, { ...request, callId: 'collect/1' }).credentials?.();
+      await awsAccessFromSecret({ role_arn: ROLE_ARN }, { ...request, runId: 'next-run' }).credentials?.();
+
+      // Assess
+      expect(sts.commandCalls(AssumeRoleCommand).map((call) => call.args[0].input.RoleSessionName)).toEqual([
+        'etp-aws_pulse-2024-05-01T06-00',
+        'etp-next-run',
+      ]);
+    });
+
+    it('fails with secret_invalid when STS returns no credentials', async () => {
+      // Prepare
+      sts.on(AssumeRoleCommand).resolves({});
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN }, request);
+
+      // Act
+      const resolved = access.credentials?.();
+
+      // Assess
+      await expect(resolved).rejects.toMatchObject({
+        code: 'secret_invalid',
+        message: `STS returned no credentials for ${ROLE_ARN}`,
+      });
+    });
+
+    it('lets an STS error through: it normalizes to access_denied, and nothing is cached', async () => {
+      // Prepare
+      sts
+        .on(AssumeRoleCommand)
+        .rejectsOnce(
+          queryError('AccessDenied', `User is not authorized to perform: sts:AssumeRole on ${ROLE_ARN}`),
+        )
+        .resolves(assumed('A1', new Date(T0 + 3_600_000)));
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN }, request);
+
+      // Act
+      const error = await access.credentials?.().catch((err: unknown) => err);
+      const retried = await access.credentials?.();
+
+      // Assess
+      expect(normalizeError('aws_ec2_inventory', error, 'sts')).toMatchObject({
+        code: 'access_denied',
+        retryable: false,
+      });
+      expect(retried?.accessKeyId).toBe('ASIAFAKETESTEXAMPLA1'); // fake test example
+    });
+  });
+});
+
+describe('roleSessionName()', () => {
+  it.each([
+    ['run:2024/05 #1', 'etp-run-2024-05--1'],
+    ['exec_1+a=b,c.d@e-f', 'etp-exec_1+a=b,c.d@e-f'],
+    ['', 'etp-'],
+  ])('sanitizes %p to %p', (runId, expected) => {
+    expect(roleSessionName(runId)).toBe(expected);
+  });
+
+  it('cuts long run ids to 64 characters of [\\w+=,.@-]', () => {
+    // Prepare: Step Functions execution names go up to 80 characters.
+    const runId = `${'x'.repeat(70)}:tail`;
+
+    // Act
+    const name = roleSessionName(runId);
+
+    // Assess
+    expect(name).toHaveLength(64);
+    expect(name).toMatch(/^[\w+=,.@-]{2,64}$/);
+    expect(name.startsWith('etp-xxxx')).toBe(true);
+  });
+});

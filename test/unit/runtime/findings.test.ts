@@ -1,0 +1,134 @@
+import {
+  type Finding,
+  findingId,
+  rankFindings,
+  SEVERITIES,
+  type Severity,
+  summarizeFindings,
+} from '../../../functions/runtime/findings';
+
+const PRICE = 'Amazon EC2 pricing, Elastic IP addresses (2024-05)';
+
+function finding(resource: string, severity: Severity, usd?: number, check = 'eip_unattached'): Finding {
+  return {
+    id: findingId(check, 'eu-west-1', resource, '123456789012'),
+    check,
+    severity,
+    resource,
+    region: 'eu-west-1',
+    title: `${resource} is idle`,
+    ...(usd === undefined ? {} : { monthlyCost: { usd, priceSource: PRICE } }),
+  };
+}
+
+describe('findingId()', () => {
+  it('is stable: the same inputs give the same id on every call', () => {
+    // Act
+    const first = findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abc', '123456789012');
+    const second = findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abc', '123456789012');
+
+    // Assess
+    expect(first).toBe(second);
+    expect(first).toMatch(/^ebs_unattached_volume:[0-9a-f]{16}$/);
+  });
+
+  it('pins the algorithm: sha256 of check|account|region|resource, first 16 hex', () => {
+    // printf 'ebs_unattached_volume||us-east-1|vol-0abc' | sha256sum, computed outside the code under test.
+    expect(findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abc')).toBe(
+      'ebs_unattached_volume:0f7911d46fecf9bd',
+    );
+  });
+
+  it('differs when any input differs', () => {
+    // Act
+    const ids = [
+      findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abc', '111111111111'),
+      findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abc', '222222222222'),
+      findingId('ebs_unattached_volume', 'us-east-2', 'vol-0abc', '111111111111'),
+      findingId('ebs_unattached_volume', 'us-east-1', 'vol-0abd', '111111111111'),
+      findingId('ebs_gp2_volume', 'us-east-1', 'vol-0abc', '111111111111'),
+    ];
+
+    // Assess
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('rankFindings()', () => {
+  it('orders by severity, then monthly cost (highest first), then id; returns a new array', () => {
+    // Prepare
+    const findings = [
+      finding('eipalloc-low', 'low', 100),
+      finding('eipalloc-high-cheap', 'high', 3.65),
+      finding('eipalloc-critical', 'critical'),
+      finding('eipalloc-high-dear', 'high', 36.5),
+      finding('eipalloc-high-free-b', 'high'),
+      finding('eipalloc-high-free-a', 'high'),
+      finding('eipalloc-info', 'info', 1000),
+    ];
+    const before = [...findings];
+
+    // Act
+    const ranked = rankFindings(findings);
+
+    // Assess
+    // Same severity and no cost: ordered by id, whatever order they came in.
+    const freeHigh = findings
+      .filter((f) => f.resource.startsWith('eipalloc-high-free'))
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((f) => f.resource);
+    expect(ranked.map((f) => f.resource)).toEqual([
+      'eipalloc-critical',
+      'eipalloc-high-dear',
+      'eipalloc-high-cheap',
+      ...freeHigh,
+      'eipalloc-low',
+      'eipalloc-info',
+    ]);
+    expect(findings).toEqual(before);
+    expect(ranked).not.toBe(findings);
+  });
+});
+
+describe('summarizeFindings()', () => {
+  it('counts every finding, keeps the top N ranked and sums the cost to the cent', () => {
+    // Prepare
+    const findings = [
+      finding('a', 'medium', 0.1),
+      finding('b', 'high', 0.2),
+      finding('c', 'low'),
+      finding('d', 'medium', 3.65, 'ebs_unattached_volume'),
+      finding('e', 'critical', 0.004),
+    ];
+
+    // Act
+    const summary = summarizeFindings(findings, 2);
+
+    // Assess
+    expect(summary.total).toBe(5);
+    expect(summary.bySeverity).toEqual({ critical: 1, high: 1, medium: 2, low: 1, info: 0 });
+    expect(Object.keys(summary.bySeverity)).toEqual([...SEVERITIES]);
+    expect(summary.byCheck).toEqual({ eip_unattached: 4, ebs_unattached_volume: 1 });
+    expect(summary.estimatedMonthlyCostUsd).toBe(3.95);
+    expect(summary.top.map((f) => f.resource)).toEqual(['e', 'b']);
+    expect(summary.truncated).toBe(true);
+  });
+
+  it('is not truncated when every finding fits, and is empty for none', () => {
+    // Act
+    const all = summarizeFindings([finding('a', 'low', 1)], 20);
+    const none = summarizeFindings([], 20);
+
+    // Assess
+    expect(all).toMatchObject({ total: 1, truncated: false, estimatedMonthlyCostUsd: 1 });
+    expect(all.top).toHaveLength(1);
+    expect(none).toEqual({
+      total: 0,
+      bySeverity: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+      byCheck: {},
+      estimatedMonthlyCostUsd: 0,
+      top: [],
+      truncated: false,
+    });
+  });
+});

@@ -1,0 +1,476 @@
+import {
+  WebAPIHTTPError,
+  WebAPIPlatformError,
+  WebAPIRateLimitedError,
+  WebAPIRequestError,
+  ErrorCode as WebErrorCode,
+} from '@slack/web-api';
+import {
+  IncomingWebhookHTTPError,
+  IncomingWebhookRequestError,
+  ErrorCode as WebhookErrorCode,
+} from '@slack/webhook';
+import {
+  DeadlineExceededError,
+  InvalidArgsError,
+  SecretInvalidError,
+  SecretNotFoundError,
+  UnknownToolError,
+} from '../../../functions/runtime/errors';
+import { MAX_ERROR_MESSAGE_CHARS, normalizeError } from '../../../functions/runtime/normalize-error';
+import { REDACTED } from '../../../functions/runtime/redact';
+import {
+  credentialsProviderError,
+  dataUnavailableException,
+  ec2Error,
+  expiredTokenException,
+  noSuchBucket,
+  queryError,
+  sdkConnectionError,
+  sdkTimeoutError,
+  secretsManagerNotFound,
+  TEST_REQUEST_ID,
+  throttlingException,
+} from '../../helpers/aws-errors';
+
+const TOOL = 'aws_ec2_inventory';
+
+/** A Node.js system error as `net` raises it. */
+function systemError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code, errno: -1, syscall: 'connect' });
+}
+
+describe('normalizeError() with AWS SDK v3 errors', () => {
+  it.each([
+    ['ThrottlingException (modeled, DynamoDB)', throttlingException()],
+    ['Throttling (Query protocol, STS/IAM)', queryError('Throttling', 'Rate exceeded')],
+    [
+      'RequestLimitExceeded (EC2)',
+      ec2Error('RequestLimitExceeded', 'Request limit exceeded.', { httpStatusCode: 503 }),
+    ],
+  ])('maps %s to throttled, retryable', (_name, err) => {
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'throttled', retryable: true, service: 'ec2' });
+    expect(info.details).toMatchObject({ awsError: err.name, requestId: TEST_REQUEST_ID });
+  });
+
+  it.each([
+    [
+      'AccessDenied',
+      queryError('AccessDenied', 'User is not authorized to perform: iam:ListUsers', { httpStatusCode: 403 }),
+    ],
+    [
+      'UnauthorizedOperation',
+      ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', {
+        httpStatusCode: 403,
+      }),
+    ],
+  ])('maps %s to access_denied, not retryable', (name, err) => {
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toEqual({
+      code: 'access_denied',
+      message: `${name}: ${err.message}`,
+      retryable: false,
+      service: 'ec2',
+      details: { awsError: name, requestId: TEST_REQUEST_ID, httpStatusCode: 403 },
+    });
+  });
+
+  it.each(['OptInRequired', 'OptInRequiredException'])('maps %s to opt_in_required', (name) => {
+    // Act
+    const info = normalizeError(TOOL, ec2Error(name, 'You are not subscribed to this service.'), 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'opt_in_required', retryable: false });
+  });
+
+  it('maps DataUnavailableException to data_unavailable', () => {
+    // Act
+    const info = normalizeError('aws_cost_breakdown', dataUnavailableException(), 'ce');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'data_unavailable', retryable: false, service: 'ce' });
+    expect(info.details).toMatchObject({ awsError: 'DataUnavailableException', httpStatusCode: 400 });
+  });
+
+  it.each([
+    ['NoSuchBucket', noSuchBucket()],
+    [
+      'InvalidInstanceID.NotFound',
+      ec2Error('InvalidInstanceID.NotFound', "The instance ID 'i-0fake' does not exist"),
+    ],
+    ['ResourceNotFoundException', secretsManagerNotFound()],
+  ])('maps %s to not_found', (name, err) => {
+    // Act
+    const info = normalizeError(TOOL, err);
+
+    // Assess
+    expect(info).toMatchObject({ code: 'not_found', retryable: false, details: { awsError: name } });
+  });
+
+  it.each([
+    [
+      'InvalidClientTokenId',
+      queryError('InvalidClientTokenId', 'The security token included in the request is invalid.', {
+        httpStatusCode: 403,
+      }),
+    ],
+    ['ExpiredTokenException', expiredTokenException()],
+    ['CredentialsProviderError', credentialsProviderError()],
+  ])('maps %s to auth_failed', (_name, err) => {
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'auth_failed', retryable: false });
+  });
+
+  it('maps a CredentialsProviderError raised outside a client to auth_failed too', () => {
+    // Prepare
+    const err = Object.assign(new Error('Could not load credentials from any providers'), {
+      name: 'CredentialsProviderError',
+    });
+
+    // Act
+    const info = normalizeError(TOOL, err);
+
+    // Assess
+    expect(info).toMatchObject({ code: 'auth_failed', retryable: false, service: 'sts' });
+  });
+
+  it.each([
+    [
+      '$fault server with an unknown name',
+      ec2Error('SomethingBroke', 'We encountered an internal error.', { httpStatusCode: 500 }),
+    ],
+    ['InternalError', ec2Error('InternalError', 'An internal error has occurred.', { httpStatusCode: 500 })],
+    [
+      '503 ServiceUnavailable',
+      queryError('ServiceUnavailable', 'Service is unavailable', { httpStatusCode: 503 }),
+    ],
+  ])('maps %s to upstream_error, retryable', (_name, err) => {
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'upstream_error', retryable: true });
+    expect(info.details?.httpStatusCode).toBeGreaterThanOrEqual(500);
+  });
+
+  it('maps an unknown 4xx client error to upstream_error, not retryable', () => {
+    // Act
+    const info = normalizeError(TOOL, ec2Error('Gibberish', 'Something odd'), 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({
+      code: 'upstream_error',
+      retryable: false,
+      message: 'Gibberish: Something odd',
+    });
+  });
+
+  it("maps the SDK's socket TimeoutError to timeout, retryable", () => {
+    // Act
+    const info = normalizeError(TOOL, sdkTimeoutError(), 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'timeout', retryable: true, service: 'ec2' });
+  });
+
+  it.each([
+    ['ECONNREFUSED', 'network_error'],
+    ['ENOTFOUND', 'network_error'],
+    ['ECONNRESET', 'network_error'],
+    ['ETIMEDOUT', 'timeout'],
+  ] as const)(
+    'maps %s raised through an SDK client (retry $metadata, no HTTP status) to %s',
+    (errno, code) => {
+      // Act
+      const info = normalizeError(TOOL, sdkConnectionError(errno), 'ec2');
+
+      // Assess
+      expect(info).toMatchObject({ code, retryable: true, service: 'ec2', details: { errno } });
+    },
+  );
+});
+
+describe('normalizeError() with Slack errors', () => {
+  it.each([
+    ['invalid_auth', 'auth_failed', false],
+    ['channel_not_found', 'not_found', false],
+    ['not_in_channel', 'access_denied', false],
+    ['missing_scope', 'access_denied', false],
+    ['ratelimited', 'throttled', true],
+    ['something_new', 'upstream_error', false],
+  ] as const)('maps the Web API error %s to %s', (slackError, code, retryable) => {
+    // Prepare
+    const err = new WebAPIPlatformError({ ok: false, error: slackError });
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(err.code).toBe(WebErrorCode.PlatformError);
+    expect(info).toEqual({
+      code,
+      message: `Slack API error: ${slackError}`,
+      retryable,
+      service: 'slack',
+      details: { slackError },
+    });
+  });
+
+  it('maps a plain object shaped like WebAPIPlatformError the same way', () => {
+    // Prepare
+    const err = { code: 'slack_webapi_platform_error', data: { ok: false, error: 'invalid_auth' } };
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(info).toMatchObject({ code: 'auth_failed', service: 'slack' });
+  });
+
+  it('maps a rate-limited error to throttled with retryAfter', () => {
+    // Act
+    const info = normalizeError('slack_post_message', new WebAPIRateLimitedError(30));
+
+    // Assess
+    expect(info).toEqual({
+      code: 'throttled',
+      message: 'Slack rate limit reached; retry after 30 s',
+      retryable: true,
+      service: 'slack',
+      details: { retryAfterSeconds: 30 },
+    });
+  });
+
+  it.each([
+    [502, 'upstream_error', true],
+    [500, 'upstream_error', true],
+    [400, 'upstream_error', false],
+    [429, 'throttled', true],
+  ] as const)('maps HTTP %i to %s', (status, code, retryable) => {
+    // Act
+    const info = normalizeError('slack_post_message', new WebAPIHTTPError(status, 'status', {}, ''));
+
+    // Assess
+    expect(info).toMatchObject({ code, retryable, service: 'slack', details: { httpStatusCode: status } });
+  });
+
+  it('maps a request error wrapping ECONNREFUSED to network_error, retryable', () => {
+    // Prepare
+    const err = new WebAPIRequestError(systemError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:443'));
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(info).toEqual({
+      code: 'network_error',
+      message: 'Slack request failed: connect ECONNREFUSED 127.0.0.1:443',
+      retryable: true,
+      service: 'slack',
+    });
+  });
+
+  it.each([
+    ['no_service', 'not_found', 404],
+    ['invalid_token', 'auth_failed', 403],
+    ['channel_is_archived', 'invalid_args', 410],
+    ['invalid_payload', 'invalid_args', 400],
+  ] as const)('maps an incoming-webhook HTTP error whose body is %s to %s', (body, code, status) => {
+    // Prepare
+    const err = new IncomingWebhookHTTPError(status, 'error', body);
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(err.code).toBe(WebhookErrorCode.HTTPError);
+    expect(info).toMatchObject({
+      code,
+      retryable: false,
+      service: 'slack',
+      details: { slackError: body, httpStatusCode: status },
+    });
+  });
+
+  it('maps an incoming-webhook request timeout to timeout', () => {
+    // Prepare
+    const err = new IncomingWebhookRequestError(systemError('ETIMEDOUT', 'connect ETIMEDOUT 127.0.0.1:443'));
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(info).toMatchObject({ code: 'timeout', retryable: true, service: 'slack' });
+  });
+});
+
+describe('normalizeError() with Node.js and fetch errors', () => {
+  it.each([
+    ['ECONNREFUSED', 'network_error'],
+    ['ENOTFOUND', 'network_error'],
+    ['ETIMEDOUT', 'timeout'],
+  ] as const)('maps %s to %s, retryable', (errno, code) => {
+    // Act
+    const info = normalizeError(TOOL, systemError(errno, `${errno} example.com`), 'http');
+
+    // Assess
+    expect(info).toEqual({
+      code,
+      message: `${errno} example.com`,
+      retryable: true,
+      service: 'http',
+      details: { errno },
+    });
+  });
+
+  it("maps fetch's TypeError('fetch failed') by its cause's code", () => {
+    // Prepare
+    const err = new TypeError('fetch failed', { cause: { code: 'ECONNRESET', message: 'socket hang up' } });
+
+    // Act
+    const info = normalizeError(TOOL, err);
+
+    // Assess
+    expect(info).toMatchObject({ code: 'network_error', retryable: true, details: { errno: 'ECONNRESET' } });
+  });
+
+  it('maps an AbortError to timeout', () => {
+    // Act
+    const info = normalizeError(TOOL, new DOMException('This operation was aborted', 'AbortError'));
+
+    // Assess
+    expect(info).toMatchObject({ code: 'timeout', retryable: true });
+  });
+});
+
+describe('normalizeError() with platform and unknown errors', () => {
+  it.each([
+    [new InvalidArgsError('regions[0]: expected a region'), 'invalid_args', false],
+    [new UnknownToolError('nope', ['a_tool', 'b_tool']), 'unknown_tool', false],
+    [new SecretNotFoundError('no reference "slack_default"'), 'secret_not_found', false],
+    [new SecretInvalidError('bad fields: role_arn'), 'secret_invalid', false],
+    [new DeadlineExceededError('Deadline reached while listing pages'), 'timeout', true],
+  ] as const)('keeps the code of %p', (err, code, retryable) => {
+    // Act
+    const info = normalizeError(TOOL, err);
+
+    // Assess
+    expect(info.code).toBe(code);
+    expect(info.retryable).toBe(retryable);
+    expect(info.message).toBe(err.message);
+  });
+
+  it('keeps a platform error service and redacted details', () => {
+    // Prepare
+    const err = new SecretInvalidError('bad', {
+      service: 'sts',
+      details: { field: 'role_arn', session_token: 'fake-test-token' },
+    });
+
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toEqual({
+      code: 'secret_invalid',
+      message: 'bad',
+      retryable: false,
+      service: 'sts',
+      details: { field: 'role_arn', session_token: REDACTED },
+    });
+  });
+
+  it('maps a plain Error to internal_error naming the tool', () => {
+    // Act
+    const info = normalizeError(TOOL, new RangeError('index out of range'));
+
+    // Assess
+    expect(info).toEqual({
+      code: 'internal_error',
+      message: `Tool ${TOOL} failed: index out of range`,
+      retryable: false,
+      details: { errorName: 'RangeError' },
+    });
+  });
+
+  it.each([
+    ['a thrown string', 'boom', `Tool ${TOOL} failed: boom`],
+    ['null', null, `Tool ${TOOL} failed: Unknown error`],
+    ['undefined', undefined, `Tool ${TOOL} failed: Unknown error`],
+    ['a number', 42, `Tool ${TOOL} failed: Unknown error`],
+  ])('maps %s to internal_error without throwing', (_name, thrown, message) => {
+    // Act
+    const info = normalizeError(TOOL, thrown);
+
+    // Assess
+    expect(info).toMatchObject({ code: 'internal_error', message, retryable: false });
+  });
+
+  it('never throws, even for an error whose getters throw', () => {
+    // Prepare
+    const hostile = {
+      get message(): string {
+        throw new Error('getter exploded');
+      },
+      get name(): string {
+        throw new Error('getter exploded');
+      },
+    };
+
+    // Act
+    const info = normalizeError(TOOL, hostile);
+
+    // Assess
+    expect(info).toEqual({
+      code: 'internal_error',
+      message: `Tool ${TOOL} failed with an error that could not be read`,
+      retryable: false,
+    });
+  });
+
+  it('redacts credentials in messages', () => {
+    // Prepare
+    const err = new Error(
+      'posting with xoxb-1111-2222-fakeTESTexample to https://hooks.slack.com/services/T0/B0/fakeTEST',
+    ); // fake test example
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(info.message).toBe(`Tool slack_post_message failed: posting with ${REDACTED} to ${REDACTED}`);
+  });
+
+  it('redacts credentials in AWS messages', () => {
+    // Prepare
+    const err = queryError('InvalidClientTokenId', 'The key AKIAIOSFODNN7EXAMPLE is not valid', {
+      httpStatusCode: 403,
+    }); // AWS docs example
+
+    // Act
+    const info = normalizeError(TOOL, err);
+
+    // Assess
+    expect(info.message).toBe(`InvalidClientTokenId: The key ${REDACTED} is not valid`);
+  });
+
+  it(`cuts messages at ${MAX_ERROR_MESSAGE_CHARS} characters`, () => {
+    // Act
+    const info = normalizeError(TOOL, new Error('e'.repeat(5_000)));
+
+    // Assess
+    expect(info.message).toHaveLength(MAX_ERROR_MESSAGE_CHARS);
+    expect(info.message.endsWith('…')).toBe(true);
+    expect(info.message.startsWith(`Tool ${TOOL} failed: eee`)).toBe(true);
+  });
+});

@@ -1,0 +1,150 @@
+import {
+  isSensitiveKey,
+  REDACTED,
+  redact,
+  redactString,
+  VISIBLE_KEYS,
+} from '../../../functions/runtime/redact';
+import { REDACTION_CORPUS } from './redaction-corpus';
+
+const isDate = (value: unknown): value is Date => Object.prototype.toString.call(value) === '[object Date]';
+
+// structuredClone runs outside Jest's sandbox, so the Dates it makes belong to another
+// realm and fail toEqual's type check: compare any two Dates by their time instead.
+// (Jest has addEqualityTesters since 29.4; @types/jest does not declare it yet.)
+type Tester = (a: unknown, b: unknown) => boolean | undefined;
+(expect as unknown as { addEqualityTesters(testers: Tester[]): void }).addEqualityTesters([
+  (a, b) => (isDate(a) && isDate(b) ? Object.is(a.getTime(), b.getTime()) : undefined),
+]);
+
+describe('redact()', () => {
+  it.each(REDACTION_CORPUS)('$name', ({ input, expected }) => {
+    // Prepare
+    const before = structuredClone(input);
+
+    // Act
+    const out = redact(input);
+
+    // Assess
+    expect(out).toEqual(expected);
+    expect(input).toEqual(before);
+    expect(JSON.parse(JSON.stringify(out))).toEqual(out);
+  });
+
+  it('replaces a cycle by "[Circular]" and keeps shared (acyclic) objects', () => {
+    // Prepare
+    const shared = { region: 'eu-west-1', api_key: 'fake-test-key' };
+    const root: Record<string, unknown> = { name: 'root', a: shared, b: shared };
+    root.self = root;
+    root.list = [root, { back: root }];
+
+    // Act
+    const out = redact(root);
+
+    // Assess
+    expect(out).toEqual({
+      name: 'root',
+      a: { region: 'eu-west-1', api_key: REDACTED },
+      b: { region: 'eu-west-1', api_key: REDACTED },
+      self: '[Circular]',
+      list: ['[Circular]', { back: '[Circular]' }],
+    });
+    expect(root.self).toBe(root);
+    expect(shared.api_key).toBe('fake-test-key');
+  });
+
+  it('turns an Error into { name, message, code } with its message redacted', () => {
+    // Prepare
+    const plain = new TypeError('bad input');
+    const coded = Object.assign(new Error('auth failed for xoxb-1111-2222-fakeTESTexample'), {
+      name: 'SlackError',
+      code: 'slack_webapi_platform_error',
+      data: { ok: false },
+    });
+
+    // Act
+    const out = redact({ errors: [plain, coded] });
+
+    // Assess
+    expect(out).toEqual({
+      errors: [
+        { name: 'TypeError', message: 'bad input' },
+        { name: 'SlackError', message: `auth failed for ${REDACTED}`, code: 'slack_webapi_platform_error' },
+      ],
+    });
+    expect(coded.message).toBe('auth failed for xoxb-1111-2222-fakeTESTexample'); // fake test example
+  });
+
+  it('serializes objects with toJSON as JSON.stringify would, then redacts (URL, Buffer)', () => {
+    // Prepare
+    const input = {
+      callback: new URL('https://example.com/hook?access_token=fake-test-value&x=1'),
+      bytes: Buffer.from('hi'),
+    };
+
+    // Act
+    const out = redact(input);
+
+    // Assess
+    expect(out).toEqual({
+      callback: `https://example.com/hook?access_token=${REDACTED}&x=1`,
+      bytes: { type: 'Buffer', data: [104, 105] },
+    });
+    expect(input.callback.searchParams.get('access_token')).toBe('fake-test-value');
+  });
+
+  it('drops functions and symbols as JSON.stringify does', () => {
+    // Act
+    const out = redact({ keep: 1, fn: () => 1, sym: Symbol('s') });
+
+    // Assess
+    expect(out).toEqual({ keep: 1 });
+  });
+});
+
+describe('isSensitiveKey()', () => {
+  it.each([
+    'password',
+    'passwd',
+    'bot_token',
+    'webhook_url',
+    'SecretAccessKey',
+    'x-api-key',
+    'apiKey',
+    'Cookie',
+    'private_key',
+  ])('masks %s', (key) => {
+    expect(isSensitiveKey(key)).toBe(true);
+  });
+
+  it.each([
+    'secret_name',
+    'next_token',
+    'NextToken',
+    'ContinuationToken',
+    'input_tokens',
+    'max_tokens',
+    'password_enabled',
+    'PasswordLastUsed',
+    'region',
+  ])('keeps %s visible', (key) => {
+    expect(isSensitiveKey(key)).toBe(false);
+  });
+
+  it('keeps the visible list short and normalized (no _ or -, lower case)', () => {
+    expect(VISIBLE_KEYS.size).toBeLessThanOrEqual(16);
+    for (const key of VISIBLE_KEYS) expect(key).toMatch(/^[a-z]+$/);
+  });
+});
+
+describe('redactString()', () => {
+  it('leaves text without credentials unchanged', () => {
+    const text = 'i-0abc123 in eu-west-1: 3 volumes, NextToken present, AKIA-like but short AKIA123';
+
+    expect(redactString(text)).toBe(text);
+  });
+
+  it('masks an unterminated PEM private key to the end of the text', () => {
+    expect(redactString('cut -----BEGIN PRIVATE KEY-----\nMIIfakeTEST')).toBe(`cut ${REDACTED}`); // fake test
+  });
+});

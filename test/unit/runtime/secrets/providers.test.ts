@@ -1,0 +1,64 @@
+import { SecretNotFoundError } from '../../../../functions/runtime/errors';
+import { EnvSecretProvider, parseSecretValue } from '../../../../functions/runtime/secrets/providers';
+import type { SecretReference } from '../../../../functions/runtime/secrets/reference';
+
+const reference: SecretReference = {
+  tenant_id: 'acme',
+  secret_name: 'slack_default',
+  ref_kind: 'env',
+  ref_value: 'ACME_SLACK',
+};
+
+describe('EnvSecretProvider', () => {
+  it('reads the variable the reference names', async () => {
+    // Prepare
+    const provider = new EnvSecretProvider({ ACME_SLACK: '{"bot_token":"xoxb-fake-test"}' }); // fake test
+
+    // Act
+    const raw = await provider.read(reference);
+
+    // Assess
+    expect(raw).toBe('{"bot_token":"xoxb-fake-test"}'); // fake test
+  });
+
+  it.each([
+    ['unset', {}],
+    ['empty', { ACME_SLACK: '' }],
+  ])('fails with secret_not_found when the variable is %s, naming the variable', async (_state, env) => {
+    // Prepare
+    const provider = new EnvSecretProvider(env);
+
+    // Act
+    const read = provider.read(reference);
+
+    // Assess
+    await expect(read).rejects.toBeInstanceOf(SecretNotFoundError);
+    await expect(read).rejects.toMatchObject({
+      code: 'secret_not_found',
+      message:
+        'Secret "slack_default" of tenant "acme" points at environment variable ACME_SLACK, which is not set',
+    });
+  });
+});
+
+describe('parseSecretValue()', () => {
+  it('uses a JSON object as is', () => {
+    expect(
+      parseSecretValue('{"role_arn":"arn:aws:iam::123456789012:role/audit","region":"eu-west-1"}'),
+    ).toEqual({
+      role_arn: 'arn:aws:iam::123456789012:role/audit',
+      region: 'eu-west-1',
+    });
+  });
+
+  it.each([
+    ['a JSON array', '[1,2]'],
+    ['a JSON number', '42'],
+    ['a JSON string', '"quoted"'],
+    ['JSON null', 'null'],
+    ['a plain string', 'plain-fake-test-value'],
+    ['broken JSON', '{"bot_token":'],
+  ])('wraps %s as { value: raw }', (_kind, raw) => {
+    expect(parseSecretValue(raw)).toEqual({ value: raw });
+  });
+});
