@@ -56,6 +56,16 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
   );
 }
 
+/**
+ * Where the worst of `findings` stands in {@link SEVERITIES}: 0 for critical …
+ * 4 for info, 5 (`SEVERITIES.length`) for none. Ranks resources by their worst finding.
+ *
+ * @example worstSeverityRank([{ severity: 'low' }, { severity: 'high' }]) // 1
+ */
+export function worstSeverityRank(findings: readonly Pick<Finding, 'severity'>[]): number {
+  return Math.min(SEVERITIES.length, ...findings.map((f) => SEVERITIES.indexOf(f.severity)));
+}
+
 /** A bounded view of many findings: counts of all of them, the top N in full. */
 export interface FindingsSummary {
   readonly total: number;

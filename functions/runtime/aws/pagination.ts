@@ -48,6 +48,10 @@ function tokenOf(page: unknown): string | undefined {
  *
  * @param pages - the paginator.
  * @param onPage - called for each page in order.
+ * @param options.nextToken - reads a page's continuation token where its name is
+ *   ambiguous: S3 ListBuckets answers the next token as `ContinuationToken`, the
+ *   name under which ListObjectsV2 echoes the request's token, so it is not
+ *   guessed. @default the names of {@link TokenPage}
  * @example
  * const read = await readPages(paginateDescribeInstances({ client }, {}), (page) => {
  *   for (const r of page.Reservations ?? []) instances.push(...(r.Instances ?? []));
@@ -57,7 +61,11 @@ function tokenOf(page: unknown): string | undefined {
 export async function readPages<P>(
   pages: AsyncIterable<P>,
   onPage: (page: P) => void,
-  options: { readonly maxPages?: number; readonly deadline?: Deadline } = {},
+  options: {
+    readonly maxPages?: number;
+    readonly deadline?: Deadline;
+    readonly nextToken?: (page: P) => string | undefined;
+  } = {},
 ): Promise<PagesRead> {
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   let count = 0;
@@ -72,7 +80,7 @@ export async function readPages<P>(
       if (next.done) return { pages: count };
       onPage(next.value);
       count++;
-      const token = tokenOf(next.value);
+      const token = options.nextToken ? options.nextToken(next.value) : tokenOf(next.value);
       if (token !== undefined && token === previousToken)
         return { pages: count, stoppedBy: 'repeated_token' };
       previousToken = token;

@@ -1,3 +1,4 @@
+import { mapBounded } from '../concurrency';
 import type { Deadline } from '../deadline';
 import { normalizeError } from '../normalize-error';
 import type { ToolErrorInfo } from '../result';
@@ -19,7 +20,7 @@ export interface FanOut<T> {
 }
 
 /**
- * Runs `task` for each region with at most `concurrency` in flight. A region's
+ * Runs `task` for each region with at most `concurrency` in flight ({@link mapBounded}). A region's
  * failure is recorded in its outcome (never failing the others); regions not yet
  * started when the deadline passes are listed in `skipped`.
  *
@@ -39,25 +40,15 @@ export async function forEachRegion<T>(
     readonly concurrency?: number;
   },
 ): Promise<FanOut<T>> {
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_REGION_CONCURRENCY);
-  const outcomes = new Array<RegionOutcome<T> | undefined>(regions.length);
-  const skipped: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < regions.length) {
-      const index = next++;
-      const region = regions[index] as string;
-      if (options.deadline?.expired()) {
-        skipped.push(region);
-        continue;
-      }
-      try {
-        outcomes[index] = { region, ok: true, value: await task(region) };
-      } catch (err) {
-        outcomes[index] = { region, ok: false, error: normalizeError(options.tool, err, options.service) };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, regions.length) }, worker));
-  return { outcomes: outcomes.filter((o): o is RegionOutcome<T> => o !== undefined), skipped };
+  const { settled, skipped } = await mapBounded(regions, task, {
+    concurrency: options.concurrency ?? DEFAULT_REGION_CONCURRENCY,
+    deadline: options.deadline,
+  });
+  const outcomes = settled.map(
+    (s): RegionOutcome<T> =>
+      s.ok
+        ? { region: s.item, ok: true, value: s.value }
+        : { region: s.item, ok: false, error: normalizeError(options.tool, s.error, options.service) },
+  );
+  return { outcomes, skipped };
 }

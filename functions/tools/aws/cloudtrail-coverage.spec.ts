@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { regionsArg, topNArg } from './schemas';
+
+/** `aws_cloudtrail_coverage`: whether CloudTrail records every enabled region's management events. */
+export const cloudtrailCoverageSpec = defineToolSpec({
+  name: 'aws_cloudtrail_coverage',
+  description:
+    'CloudTrail coverage: for every enabled region (default "all"), whether a logging multi-region trail records ' +
+    'its management events, reads and writes (covered / partial / uncovered / unknown), with the uncovered regions ' +
+    'listed; each trail with logging status, management events read/write, log file validation, KMS encryption and ' +
+    'whether it is an organization trail. Findings with stable ids: region not covered (high), only read or only ' +
+    'write management events (medium), trail not logging (high), log file validation off (medium), logs not ' +
+    'KMS-encrypted (medium). Read-only, no cost; one DescribeTrails per region plus two requests per trail. A region ' +
+    'or trail that cannot be read is reported with its error without failing the others.',
+  inputSchema: z.strictObject({
+    regions: regionsArg
+      .unwrap()
+      .default('all')
+      .describe('Region names, or "all" (default) for every region enabled in the account.'),
+    topN: topNArg(20),
+  }),
+  tags: ['aws', 'cloudtrail', 'read_only'],
+  service: 'cloudtrail',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  // STS GetCallerIdentity (the account id in finding ids) needs no permission.
+  iam: [
+    {
+      actions: [
+        'cloudtrail:DescribeTrails',
+        'cloudtrail:GetTrailStatus',
+        'cloudtrail:GetEventSelectors',
+        'ec2:DescribeRegions',
+      ],
+    },
+  ],
+  runtime: { memorySizeMb: 256, timeoutSeconds: 120 },
+});

@@ -1,0 +1,143 @@
+import { CloudTrailClient, DescribeTrailsCommand } from '@aws-sdk/client-cloudtrail';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { resolveRegions } from '../../runtime/aws/enabled-regions';
+import { forEachRegion } from '../../runtime/aws/regions';
+import { mapBounded } from '../../runtime/concurrency';
+import {
+  type Finding,
+  type FindingsSummary,
+  summarizeFindings,
+  worstSeverityRank,
+} from '../../runtime/findings';
+import { normalizeError } from '../../runtime/normalize-error';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { callerAccount } from './account';
+import { type RegionCoverage, regionCoverage, regionFindings, trailFindings } from './cloudtrail/coverage';
+import { describedTrail, readTrail, type TrailReport } from './cloudtrail/trail-report';
+import { cloudtrailCoverageSpec } from './cloudtrail-coverage.spec';
+
+/** Trails whose status and selectors are read at once (2 requests each). */
+const TRAIL_CONCURRENCY = 4;
+
+/** What `aws_cloudtrail_coverage` returns. */
+export interface CloudTrailCoverageValue {
+  readonly accountId: string;
+  /** Regions asked for (resolved from "all"). */
+  readonly regionsChecked: number;
+  /** Region names by coverage (see {@link RegionCoverage}); `unknown` includes regions that failed. */
+  readonly covered: string[];
+  readonly partial: string[];
+  readonly uncovered: string[];
+  readonly unknown: string[];
+  /** Regions not checked because the deadline passed. */
+  readonly skippedRegions: string[];
+  /** Each checked region's coverage, trails, and error if any. */
+  readonly regions: RegionCoverage[];
+  /** Distinct trails applying to the checked regions. */
+  readonly totalTrails: number;
+  /** Names of the organization trails among them. */
+  readonly organizationTrails: string[];
+  /** The first topN trails, worst finding first. */
+  readonly trails: TrailReport[];
+  readonly findings: FindingsSummary;
+}
+
+/** `aws_cloudtrail_coverage` with its handler. */
+export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (ctx, args) => {
+  const access = await ctx.aws();
+  // Fails the call once with auth_failed when the credentials are bad; the account keys finding ids.
+  const { accountId } = await callerAccount(access);
+  const regions = await resolveRegions(args.regions, access);
+  const clients = new Map<string, CloudTrailClient>();
+  const clientFor = (region: string): CloudTrailClient => {
+    let client = clients.get(region);
+    if (!client) {
+      client = new CloudTrailClient(awsClientConfig(access, region));
+      clients.set(region, client);
+    }
+    return client;
+  };
+  const describeError = (err: unknown) => normalizeError(ctx.tool, err, 'cloudtrail');
+
+  // In each region, the trails that apply there: its own, and other regions' multi-region and
+  // organization trails as "shadow trails" (CloudTrail API reference, "DescribeTrails").
+  const listed = await forEachRegion(
+    regions,
+    async (region) => {
+      const { trailList } = await clientFor(region).send(
+        new DescribeTrailsCommand({ includeShadowTrails: true }),
+      );
+      return (trailList ?? []).map((trail) => describedTrail(trail, region));
+    },
+    { tool: ctx.tool, service: 'cloudtrail', deadline: ctx.deadline },
+  );
+
+  // Each trail is read once, in its home region, however many regions list it.
+  const distinct = new Map<string, TrailReport>();
+  for (const outcome of listed.outcomes) {
+    if (outcome.ok)
+      for (const trail of outcome.value) if (!distinct.has(trail.arn)) distinct.set(trail.arn, trail);
+  }
+  const read = await mapBounded(
+    [...distinct.values()],
+    (trail) => readTrail(clientFor(trail.homeRegion), trail, describeError),
+    { concurrency: TRAIL_CONCURRENCY, deadline: ctx.deadline },
+  );
+  for (const outcome of read.settled) {
+    if (!outcome.ok) throw outcome.error; // readTrail records its errors on the trail and never throws
+    distinct.set(outcome.item.arn, outcome.value);
+  }
+
+  const findings: Finding[] = [];
+  const coverage: RegionCoverage[] = listed.outcomes.map((outcome) => {
+    if (!outcome.ok) {
+      return { region: outcome.region, coverage: 'unknown', trails: [], coveredBy: [], error: outcome.error };
+    }
+    const trails = outcome.value.map((trail) => distinct.get(trail.arn) ?? trail);
+    return regionCoverage(outcome.region, trails);
+  });
+  for (const region of coverage) findings.push(...regionFindings(region, accountId));
+  const trails = [...distinct.values()].map((trail) => {
+    const own = trailFindings(trail, accountId);
+    findings.push(...own);
+    return { trail, worst: worstSeverityRank(own) };
+  });
+
+  const regionsBy = (state: RegionCoverage['coverage']) =>
+    coverage.filter((r) => r.coverage === state).map((r) => r.region);
+  const covered = regionsBy('covered');
+  const uncovered = regionsBy('uncovered');
+  const summary = summarizeFindings(findings, args.topN);
+  const truncated = listed.skipped.length > 0 || read.skipped.length > 0;
+  const value: CloudTrailCoverageValue = {
+    accountId,
+    regionsChecked: regions.length,
+    covered,
+    partial: regionsBy('partial'),
+    uncovered,
+    unknown: regionsBy('unknown'),
+    skippedRegions: listed.skipped,
+    regions: coverage,
+    totalTrails: distinct.size,
+    organizationTrails: trails.filter((t) => t.trail.organizationTrail).map((t) => t.trail.name),
+    trails: trails
+      .sort((a, b) => a.worst - b.worst || a.trail.arn.localeCompare(b.trail.arn))
+      .slice(0, args.topN)
+      .map((t) => t.trail),
+    findings: summary,
+  };
+  return {
+    value,
+    truncated,
+    summary:
+      `${covered.length} of ${regions.length} region${regions.length === 1 ? '' : 's'} covered by a logging ` +
+      `multi-region trail (management reads and writes)` +
+      `${uncovered.length > 0 ? `; uncovered: ${uncovered.join(', ')}` : ''}; ${distinct.size} trail` +
+      `${distinct.size === 1 ? '' : 's'}; ${summary.total} finding${summary.total === 1 ? '' : 's'} ` +
+      `(${summary.bySeverity.critical} critical, ${summary.bySeverity.high} high)${truncated ? '; partial' : ''}`,
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(cloudtrailCoverageTool);

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { topNArg } from './schemas';
+
+/** A threshold in whole days. */
+const days = (fallback: number, what: string) =>
+  z.int().min(1).max(3650).default(fallback).describe(`${what} (1-3650 days, default ${fallback}).`);
+
+/** `aws_iam_audit`: the IAM credential report and password policy, as findings. */
+export const iamAuditSpec = defineToolSpec({
+  name: 'aws_iam_audit',
+  description:
+    'Audit of IAM credentials from the account credential report (generated, then polled for up to 20 s) and the ' +
+    'account password policy. Findings with stable ids: root user without MFA, with access keys, or used recently; ' +
+    'console users without MFA; active access keys older than keyMaxAgeDays, never used, or unused for unusedDays; ' +
+    'a missing or weak password policy (under 14 characters, no reuse prevention, no complexity). Returns counts, ' +
+    'the root user, the topN users with findings and the findings (worst first). Read-only, no cost; 4 IAM/STS ' +
+    'requests when a report under 4 hours old exists. A report not ready in time is a `timeout` error inside ' +
+    '`credentialReport` (retry shortly), the password policy is still reported.',
+  inputSchema: z.strictObject({
+    keyMaxAgeDays: days(90, 'Active access keys not rotated for more days are findings'),
+    unusedDays: days(90, 'Active access keys not used for more days are findings'),
+    rootUsageDays: days(30, 'Root user sign-ins or key use within this many days are findings'),
+    topN: topNArg(20),
+  }),
+  tags: ['aws', 'iam', 'read_only'],
+  service: 'iam',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  // STS GetCallerIdentity (the account id) needs no permission.
+  iam: [
+    {
+      actions: ['iam:GenerateCredentialReport', 'iam:GetCredentialReport', 'iam:GetAccountPasswordPolicy'],
+    },
+  ],
+  runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
+});

@@ -1,0 +1,202 @@
+import { paginateListBuckets, S3Client } from '@aws-sdk/client-s3';
+import { S3ControlClient } from '@aws-sdk/client-s3-control';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { type PageStop, readPages } from '../../runtime/aws/pagination';
+import { mapBounded } from '../../runtime/concurrency';
+import type { Deadline } from '../../runtime/deadline';
+import {
+  type Finding,
+  type FindingsSummary,
+  summarizeFindings,
+  worstSeverityRank,
+} from '../../runtime/findings';
+import { normalizeError } from '../../runtime/normalize-error';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { callerAccount } from './account';
+import { type BucketReport, type ListedBucket, readBucket } from './s3/bucket-report';
+import { accountFindings, bucketFindings } from './s3/findings';
+import {
+  PUBLIC_ACCESS_BLOCK_UNKNOWN,
+  type PublicAccessBlockState,
+  readAccountPublicAccessBlock,
+} from './s3/public-access-block';
+import { s3InventorySpec } from './s3-inventory.spec';
+
+/** Buckets per ListBuckets page; S3 accepts 1-10,000 (S3 API reference, "ListBuckets", MaxBuckets). */
+const LIST_PAGE_SIZE = 1000;
+/**
+ * 100 pages × 1,000 = 100,000 buckets before the page cap marks the result truncated
+ * (the default quota is 10,000 buckets per account; Amazon S3 User Guide, "Bucket quotas").
+ */
+const MAX_LIST_PAGES = 100;
+/** Buckets read at once; each sends its 4 setting requests together, so ≤ 32 requests in flight. */
+const BUCKET_CONCURRENCY = 8;
+
+/** Every bucket of the account, page by page (ListBuckets is answered from any region). */
+async function listBuckets(client: S3Client, deadline: Deadline) {
+  const buckets: ListedBucket[] = [];
+  const read = await readPages(
+    paginateListBuckets({ client, pageSize: LIST_PAGE_SIZE }, {}),
+    (page) => {
+      for (const bucket of page.Buckets ?? []) {
+        if (!bucket.Name) continue;
+        buckets.push({
+          name: bucket.Name,
+          createdAt: bucket.CreationDate?.toISOString() ?? null,
+          region: bucket.BucketRegion || undefined,
+        });
+      }
+    },
+    { maxPages: MAX_LIST_PAGES, deadline, nextToken: (page) => page.ContinuationToken },
+  );
+  return { buckets, read };
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function hasError(bucket: BucketReport): boolean {
+  return Boolean(
+    bucket.error ||
+      bucket.encryption.error ||
+      bucket.publicAccessBlock.error ||
+      bucket.versioning.error ||
+      bucket.policy.error,
+  );
+}
+
+/** Counts of buckets by a setting's status (`{ enabled: 12, none: 1, unknown: 1 }`). */
+type StatusCounts = Record<string, number>;
+
+/** What `aws_s3_inventory` returns. */
+export interface S3InventoryValue {
+  readonly accountId: string;
+  /** Block Public Access of the account (S3 Control), on top of each bucket's own. */
+  readonly accountPublicAccessBlock: PublicAccessBlockState;
+  /** Buckets ListBuckets returned. */
+  readonly totalBuckets: number;
+  /** Buckets whose settings were read (the rest were skipped at the deadline). */
+  readonly bucketsRead: number;
+  /** Buckets with at least one setting unreadable (its error is on the bucket). */
+  readonly bucketsWithErrors: number;
+  readonly byRegion: StatusCounts;
+  readonly encryption: StatusCounts;
+  readonly publicAccessBlock: StatusCounts;
+  readonly versioning: StatusCounts;
+  readonly policy: StatusCounts;
+  /** The first topN buckets: worst finding first, then buckets with errors, then by name. */
+  readonly buckets: BucketReport[];
+  readonly findings: FindingsSummary;
+  /** ListBuckets pages read, and why reading stopped early if it did. */
+  readonly listing: { readonly pages: number; readonly stoppedBy?: PageStop };
+  /** Buckets listed but not read because the deadline passed. */
+  readonly skippedBuckets: number;
+}
+
+/** A bucket with its findings, for ranking: worst finding first, then buckets with errors, then by name. */
+interface RankedBucket {
+  readonly bucket: BucketReport;
+  readonly worst: number;
+  readonly failed: boolean;
+}
+
+function byRisk(a: RankedBucket, b: RankedBucket): number {
+  return (
+    a.worst - b.worst || Number(b.failed) - Number(a.failed) || a.bucket.name.localeCompare(b.bucket.name)
+  );
+}
+
+/** `aws_s3_inventory` with its handler. */
+export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => {
+  const access = await ctx.aws();
+  // Fails the call once with auth_failed when the credentials are bad, before any bucket is read.
+  const { accountId, partition } = await callerAccount(access);
+  const describeError = (err: unknown) => normalizeError(ctx.tool, err, 's3');
+  const home = new S3Client(awsClientConfig(access));
+  const regional = new Map<string, S3Client>([[access.region, home]]);
+  const clientFor = (region: string): S3Client => {
+    let client = regional.get(region);
+    if (!client) {
+      client = new S3Client(awsClientConfig(access, region));
+      regional.set(region, client);
+    }
+    return client;
+  };
+
+  const [listing, account] = await Promise.all([
+    listBuckets(home, ctx.deadline),
+    readAccountPublicAccessBlock(new S3ControlClient(awsClientConfig(access)), accountId).catch(
+      (err): PublicAccessBlockState => ({ ...PUBLIC_ACCESS_BLOCK_UNKNOWN, error: describeError(err) }),
+    ),
+  ]);
+  const { settled, skipped } = await mapBounded(
+    listing.buckets,
+    (bucket) => readBucket({ home, clientFor, partition, describeError }, bucket),
+    { concurrency: BUCKET_CONCURRENCY, deadline: ctx.deadline },
+  );
+
+  const findings: Finding[] = accountFindings(account, accountId);
+  const ranked: RankedBucket[] = [];
+  const counts: Record<
+    'byRegion' | 'encryption' | 'publicAccessBlock' | 'versioning' | 'policy',
+    StatusCounts
+  > = {
+    byRegion: {},
+    encryption: {},
+    publicAccessBlock: {},
+    versioning: {},
+    policy: {},
+  };
+  for (const outcome of settled) {
+    if (!outcome.ok) throw outcome.error; // readBucket records its errors on the bucket and never throws
+    const bucket = outcome.value;
+    const own = bucketFindings(bucket, account, accountId);
+    findings.push(...own);
+    const worst = worstSeverityRank(own);
+    ranked.push({ bucket, worst, failed: hasError(bucket) });
+    increment(counts.byRegion, bucket.region ?? 'unknown');
+    increment(counts.encryption, bucket.encryption.status);
+    increment(counts.publicAccessBlock, bucket.publicAccessBlock.status);
+    increment(counts.versioning, bucket.versioning.status);
+    increment(counts.policy, bucket.policy.status);
+  }
+
+  const summary = summarizeFindings(findings, args.topN);
+  const failed = ranked.filter((r) => r.failed).length;
+  const truncated = listing.read.stoppedBy !== undefined || skipped.length > 0;
+  const total = listing.buckets.length;
+  const regions = Object.keys(counts.byRegion).filter((r) => r !== 'unknown').length;
+  const value: S3InventoryValue = {
+    accountId,
+    accountPublicAccessBlock: account,
+    totalBuckets: total,
+    bucketsRead: ranked.length,
+    bucketsWithErrors: failed,
+    ...counts,
+    buckets: ranked
+      .sort(byRisk)
+      .slice(0, args.topN)
+      .map((r) => r.bucket),
+    findings: summary,
+    listing: {
+      pages: listing.read.pages,
+      ...(listing.read.stoppedBy ? { stoppedBy: listing.read.stoppedBy } : {}),
+    },
+    skippedBuckets: skipped.length,
+  };
+  return {
+    value,
+    truncated,
+    summary:
+      `${total} S3 bucket${total === 1 ? '' : 's'} in ${regions} region${regions === 1 ? '' : 's'}: ` +
+      `${counts.policy.public ?? 0} public by policy, ${counts.encryption.none ?? 0} without default encryption; ` +
+      `${summary.total} finding${summary.total === 1 ? '' : 's'} (${summary.bySeverity.critical} critical, ` +
+      `${summary.bySeverity.high} high)${failed > 0 ? `; ${failed} bucket${failed === 1 ? '' : 's'} partly unreadable` : ''}` +
+      `${truncated ? '; partial' : ''}`,
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(s3InventoryTool);

@@ -1,0 +1,346 @@
+import {
+  GenerateCredentialReportCommand,
+  GetAccountPasswordPolicyCommand,
+  GetCredentialReportCommand,
+  IAMClient,
+  IAMServiceException,
+  NoSuchEntityException,
+} from '@aws-sdk/client-iam';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { mockClient } from 'aws-sdk-client-mock';
+import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
+import { findingId } from '../../../../functions/runtime/findings';
+import { runTool } from '../../../../functions/runtime/harness';
+import { logger } from '../../../../functions/runtime/logger';
+import { redact } from '../../../../functions/runtime/redact';
+import type { ToolSuccess } from '../../../../functions/runtime/result';
+import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
+import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { type IamAuditValue, iamAuditTool } from '../../../../functions/tools/aws/iam-audit';
+import { responseMetadata } from '../../../helpers/aws-errors';
+import { toolInvocation } from '../../../helpers/events';
+
+const iamMock = mockClient(IAMClient);
+const stsMock = mockClient(STSClient);
+
+const ACCOUNT = '123456789012';
+const ROOT_ARN = `arn:aws:iam::${ACCOUNT}:root`;
+const DAY_MS = 86_400_000;
+
+// No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
+const services = {
+  logger,
+  secrets: new SecretResolver(new InMemorySecretReferenceStore([])),
+  awsFallbackToDefaultChain: true,
+};
+
+async function runIam(args: Record<string, unknown> = {}, deadline: Deadline = deadlineIn(60_000)) {
+  return runTool(iamAuditTool, toolInvocation({ tool: 'aws_iam_audit', args }), deadline, services);
+}
+
+async function succeeded(args: Record<string, unknown> = {}, deadline?: Deadline) {
+  const result = await runIam(args, deadline);
+  expect(result).toMatchObject({ ok: true });
+  return result as ToolSuccess<IamAuditValue>;
+}
+
+/** A credential report date cell `days` days (and an hour) ago, as IAM writes them: `2026-11-30T11:00:00+00:00`. */
+function daysAgo(days: number): string {
+  return `${new Date(Date.now() - days * DAY_MS - 3_600_000).toISOString().slice(0, 19)}+00:00`;
+}
+
+/** One report row from its cells (IAM User Guide, "Getting credential reports": the 22 columns). */
+function row(cells: {
+  user: string;
+  arn: string;
+  passwordEnabled: string;
+  passwordLastUsed: string;
+  mfa: boolean;
+  key1?: [active: boolean, rotated: string, used: string];
+  key2?: [active: boolean, rotated: string, used: string];
+}): string {
+  const key = (k?: [boolean, string, string]) =>
+    k
+      ? [k[0], k[1], k[2], k[2] === 'N/A' ? 'N/A' : 'eu-west-1', k[2] === 'N/A' ? 'N/A' : 'ec2']
+      : [false, 'N/A', 'N/A', 'N/A', 'N/A'];
+  const notSupported = cells.user === '<root_account>' ? 'not_supported' : 'N/A';
+  return [
+    cells.user,
+    cells.arn,
+    daysAgo(2000),
+    cells.passwordEnabled,
+    cells.passwordLastUsed,
+    notSupported,
+    notSupported,
+    cells.mfa,
+    ...key(cells.key1),
+    ...key(cells.key2),
+    false,
+    'N/A',
+    false,
+    'N/A',
+  ].join(',');
+}
+
+const HEADER =
+  'user,arn,user_creation_time,password_enabled,password_last_used,password_last_changed,password_next_rotation,' +
+  'mfa_active,access_key_1_active,access_key_1_last_rotated,access_key_1_last_used_date,' +
+  'access_key_1_last_used_region,access_key_1_last_used_service,access_key_2_active,access_key_2_last_rotated,' +
+  'access_key_2_last_used_date,access_key_2_last_used_region,access_key_2_last_used_service,cert_1_active,' +
+  'cert_1_last_rotated,cert_2_active,cert_2_last_rotated';
+
+function reportOf(...rows: string[]) {
+  return {
+    Content: new TextEncoder().encode([HEADER, ...rows].join('\n')),
+    ReportFormat: 'text/csv' as const,
+    GeneratedTime: new Date('2026-11-30T12:00:00.000Z'),
+  };
+}
+
+const ROOT_CLEAN = row({
+  user: '<root_account>',
+  arn: ROOT_ARN,
+  passwordEnabled: 'not_supported',
+  passwordLastUsed: daysAgo(400),
+  mfa: true,
+});
+
+/** A policy meeting every check (IAM API reference, "PasswordPolicy"). */
+const STRONG_POLICY = {
+  MinimumPasswordLength: 14,
+  RequireSymbols: true,
+  RequireNumbers: true,
+  RequireUppercaseCharacters: true,
+  RequireLowercaseCharacters: true,
+  AllowUsersToChangePassword: true,
+  ExpirePasswords: false,
+  PasswordReusePrevention: 24,
+  HardExpiry: false,
+};
+
+beforeEach(() => {
+  iamMock.reset();
+  stsMock.reset();
+  stsMock.on(GetCallerIdentityCommand).resolves({
+    UserId: 'AIDAEXAMPLEUSERID0001',
+    Account: ACCOUNT,
+    Arn: `arn:aws:iam::${ACCOUNT}:user/auditor`,
+  });
+  iamMock.on(GenerateCredentialReportCommand).resolves({ State: 'COMPLETE' });
+  iamMock.on(GetAccountPasswordPolicyCommand).resolves({ PasswordPolicy: STRONG_POLICY });
+});
+
+describe('aws_iam_audit', () => {
+  it('finds console users without MFA, old, unused and never-used keys, and root use', async () => {
+    // Prepare
+    iamMock.on(GetCredentialReportCommand).resolves(
+      reportOf(
+        row({
+          user: '<root_account>',
+          arn: ROOT_ARN,
+          passwordEnabled: 'not_supported',
+          passwordLastUsed: daysAgo(5),
+          mfa: false,
+          key1: [true, daysAgo(900), daysAgo(40)],
+        }),
+        row({
+          user: 'alice',
+          arn: `arn:aws:iam::${ACCOUNT}:user/alice`,
+          passwordEnabled: 'true',
+          passwordLastUsed: 'no_information',
+          mfa: false,
+          key1: [true, daysAgo(200), daysAgo(2)],
+        }),
+        row({
+          user: 'bob',
+          arn: `arn:aws:iam::${ACCOUNT}:user/bob`,
+          passwordEnabled: 'false',
+          passwordLastUsed: 'N/A',
+          mfa: false,
+          key1: [true, daysAgo(10), 'N/A'],
+          key2: [true, daysAgo(400), daysAgo(120)],
+        }),
+        row({
+          user: 'carol',
+          arn: `arn:aws:iam::${ACCOUNT}:user/carol`,
+          passwordEnabled: 'true',
+          passwordLastUsed: daysAgo(1),
+          mfa: true,
+        }),
+      ),
+    );
+
+    // Act
+    const result = await succeeded();
+
+    // Assess
+    const value = result.value;
+    expect(value).toMatchObject({
+      accountId: ACCOUNT,
+      credentialReport: { status: 'complete', generatedAt: '2026-11-30T12:00:00.000Z', requests: 2 },
+      users: 3,
+      consoleUsers: 2,
+      consoleUsersWithoutMfa: 1,
+      usersWithActiveKeys: 2,
+      activeKeys: 3,
+    });
+    expect(value.root).toMatchObject({
+      arn: ROOT_ARN,
+      mfaActive: false,
+      daysSinceLastUse: 5,
+      keys: [{ slot: 1, status: 'active', ageDays: 900 }],
+    });
+    // Ranked by severity; within one severity the order is the ids' (hashes), so compare sorted.
+    expect(value.findings.top.map((f) => f.severity)).toEqual([
+      'critical',
+      'critical',
+      'high',
+      'high',
+      'medium',
+      'medium',
+      'medium',
+      'low',
+    ]);
+    expect(value.findings.top.map((f) => `${f.check} ${f.severity} ${f.resource}`).sort()).toEqual([
+      `iam_root_key_present critical ${ROOT_ARN}#key1`,
+      `iam_root_mfa_disabled critical ${ROOT_ARN}`,
+      `iam_root_used_recently high ${ROOT_ARN}`,
+      `iam_user_console_without_mfa high arn:aws:iam::${ACCOUNT}:user/alice`,
+      `iam_user_key_never_used low arn:aws:iam::${ACCOUNT}:user/bob#key1`,
+      `iam_user_key_not_rotated medium arn:aws:iam::${ACCOUNT}:user/alice#key1`,
+      `iam_user_key_not_rotated medium arn:aws:iam::${ACCOUNT}:user/bob#key2`,
+      `iam_user_key_unused medium arn:aws:iam::${ACCOUNT}:user/bob#key2`,
+    ]);
+    const old = value.findings.top.find(
+      (f) => f.resource.endsWith('bob#key2') && f.check === 'iam_user_key_not_rotated',
+    );
+    expect(old?.details).toEqual({ slot: 2, ageDays: 400, maxAgeDays: 90 });
+    expect(old?.id).toBe(
+      findingId('iam_user_key_not_rotated', 'global', `arn:aws:iam::${ACCOUNT}:user/bob#key2`, ACCOUNT),
+    );
+    expect(value.usersWithFindings.map((u) => [u.user, u.checks])).toEqual([
+      ['alice', ['iam_user_console_without_mfa', 'iam_user_key_not_rotated']],
+      ['bob', ['iam_user_key_never_used', 'iam_user_key_not_rotated', 'iam_user_key_unused']],
+    ]);
+    expect(value.usersWithFindings[0]?.passwordLastUsed).toEqual({ at: null, raw: 'no_information' });
+    expect(value.passwordPolicy.status).toBe('configured');
+    expect(result.summary).toBe(
+      '3 IAM users (1 of 2 console users without MFA, 3 active keys), root MFA OFF; 8 findings (2 critical, 2 high)',
+    );
+    // Nothing the audit returns is masked by redaction: no field name looks like a secret.
+    expect(redact(value)).toEqual(JSON.parse(JSON.stringify(value)));
+  });
+
+  it('applies the thresholds given as arguments', async () => {
+    // Prepare
+    iamMock.on(GetCredentialReportCommand).resolves(
+      reportOf(
+        ROOT_CLEAN,
+        row({
+          user: 'dave',
+          arn: `arn:aws:iam::${ACCOUNT}:user/dave`,
+          passwordEnabled: 'false',
+          passwordLastUsed: 'N/A',
+          mfa: false,
+          key1: [true, daysAgo(100), daysAgo(50)],
+        }),
+      ),
+    );
+
+    // Act
+    const defaults = await succeeded();
+    const strict = await succeeded({ keyMaxAgeDays: 30, unusedDays: 45 });
+
+    // Assess
+    expect(defaults.value.findings.top.map((f) => f.check)).toEqual(['iam_user_key_not_rotated']);
+    expect(strict.value.findings.top.map((f) => f.check).sort()).toEqual([
+      'iam_user_key_not_rotated',
+      'iam_user_key_unused',
+    ]);
+  });
+
+  it('reports a missing password policy (NoSuchEntity) and a weak one', async () => {
+    // Prepare
+    iamMock.on(GetCredentialReportCommand).resolves(reportOf(ROOT_CLEAN));
+    iamMock.on(GetAccountPasswordPolicyCommand).rejectsOnce(
+      new NoSuchEntityException({
+        message: `The Password Policy with domain name ${ACCOUNT} cannot be found.`,
+        $metadata: responseMetadata(404),
+      }),
+    );
+
+    // Act
+    const missing = await succeeded();
+    iamMock.on(GetAccountPasswordPolicyCommand).resolves({
+      PasswordPolicy: {
+        ...STRONG_POLICY,
+        MinimumPasswordLength: 8,
+        RequireSymbols: false,
+        PasswordReusePrevention: undefined,
+      },
+    });
+    const weak = await succeeded();
+
+    // Assess
+    expect(missing.value.passwordPolicy).toMatchObject({ status: 'not_configured', minimumLength: null });
+    expect(missing.value.findings.top.map((f) => [f.check, f.severity, f.resource])).toEqual([
+      ['iam_pw_policy_missing', 'medium', ROOT_ARN],
+    ]);
+    expect(weak.value.passwordPolicy).toMatchObject({
+      status: 'configured',
+      minimumLength: 8,
+      requireSymbols: false,
+      reusePrevention: null,
+    });
+    const byCheck = [...weak.value.findings.top].sort((a, b) => a.check.localeCompare(b.check));
+    expect(redact(weak.value)).toEqual(JSON.parse(JSON.stringify(weak.value)));
+    expect(byCheck.map((f) => [f.check, f.severity, f.details])).toEqual([
+      ['iam_pw_policy_no_reuse_prevention', 'medium', { reusePrevention: null, recommended: 24 }],
+      ['iam_pw_policy_short_minimum', 'medium', { minimumLength: 8, recommended: 14 }],
+      ['iam_pw_policy_weak_complexity', 'low', { notRequired: ['symbols'] }],
+    ]);
+  });
+
+  it('keeps the password policy when the credential report is denied', async () => {
+    // Prepare
+    iamMock.on(GenerateCredentialReportCommand).rejects(
+      new IAMServiceException({
+        name: 'AccessDenied',
+        message: `User: arn:aws:iam::${ACCOUNT}:user/auditor is not authorized to perform: iam:GenerateCredentialReport`,
+        $fault: 'client',
+        $metadata: responseMetadata(403),
+      }),
+    );
+
+    // Act
+    const result = await succeeded();
+
+    // Assess
+    expect(result.truncated).toBe(false);
+    expect(result.value.credentialReport).toMatchObject({
+      status: 'unavailable',
+      error: { code: 'access_denied', service: 'iam', retryable: false },
+    });
+    expect(result.value.root).toBeNull();
+    expect(result.value.passwordPolicy.status).toBe('configured');
+    expect(result.summary).toBe(
+      'IAM credential report unavailable (access_denied); 0 findings (0 critical, 0 high)',
+    );
+  });
+
+  it('marks the result truncated with a timeout when the report is not ready before the deadline', async () => {
+    // Prepare: the first 1 s wait would already pass a 0.5 s deadline.
+    iamMock.on(GenerateCredentialReportCommand).resolves({ State: 'STARTED' });
+
+    // Act
+    const result = await succeeded({}, deadlineIn(500));
+
+    // Assess
+    expect(result.truncated).toBe(true);
+    expect(result.value.credentialReport).toMatchObject({
+      status: 'unavailable',
+      error: { code: 'timeout', retryable: true },
+    });
+    expect(iamMock.commandCalls(GetCredentialReportCommand)).toHaveLength(0);
+  });
+});
