@@ -1,0 +1,241 @@
+/**
+ * What every regional AWS audit tool does the same way: resolve the regions, fan
+ * out with per-region errors kept in the result, collect findings with stable ids,
+ * add up the regions' counts, and summarize (counts plus the top N).
+ */
+import type { ToolContext } from '../context';
+import { type Finding, type FindingsSummary, findingId, summarizeFindings } from '../findings';
+import type { ToolErrorInfo } from '../result';
+import type { AwsAccess } from './credentials';
+import { type RegionSelection, resolveRegions } from './enabled-regions';
+import type { PageStop, PagesRead } from './pagination';
+import { forEachRegion } from './regions';
+
+/**
+ * Counts kept per region and added up over regions: numbers, or maps of numbers
+ * (`byType: { gp2: 3 }`). USD amounts may be summed unrounded by the scan: every
+ * fractional figure is rounded to cents in the report (integers stay exact).
+ */
+export type AuditStats = Record<string, number | Record<string, number>>;
+
+/** A failure that spoiled part of a region's scan (one resource, or one secondary call), not the region. */
+export interface PartialError {
+  /** What could not be read, e.g. `CloudWatch GetMetricData`. */
+  readonly what: string;
+  readonly error: ToolErrorInfo;
+}
+
+/** What a tool's scan of one region returns. */
+export interface RegionScan<S extends AuditStats> {
+  readonly stats: S;
+  readonly findings: readonly Finding[];
+  /** Set when a paginated read of this region stopped early (see {@link firstStop}). */
+  readonly stoppedBy?: PageStop;
+  /** Parts of the scan that failed while the rest succeeded. */
+  readonly partialErrors?: readonly PartialError[];
+}
+
+/** One region's line in an audit's `regions[]`: its counts, or its normalized error. */
+export type RegionReport<S extends AuditStats> =
+  | ({ readonly region: string } & S & {
+        readonly stoppedBy?: PageStop;
+        readonly partialErrors?: readonly PartialError[];
+      })
+  | { readonly region: string; readonly error: ToolErrorInfo };
+
+/** What {@link runRegionalAudit} returns. */
+export interface RegionalAudit<S extends AuditStats> {
+  /** The regions asked for (resolved from `"all"`). */
+  readonly regions: readonly string[];
+  /** Every region's stats added up (regions that failed count for nothing). */
+  readonly totals: S;
+  /** Counts of every finding, the top N in full. */
+  readonly findings: FindingsSummary;
+  /** Each scanned region's stats or error, in the order of `regions`. */
+  readonly regionReports: RegionReport<S>[];
+  /** Regions not started because the deadline passed. */
+  readonly skippedRegions: string[];
+  /** Regions whose scan failed (their error is in `regionReports`). */
+  readonly failedRegions: number;
+  /** True when the deadline or a page cap left regions or pages unread. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The `value` of a regional audit tool: the totals of every region, the findings
+ * (counts plus the top N), each region's counts or error, and the regions the
+ * deadline left unread. Tools add their own fields beside these.
+ */
+export type AuditValue<S extends AuditStats> = S & {
+  readonly findings: FindingsSummary;
+  readonly regions: RegionReport<S>[];
+  readonly skippedRegions: string[];
+};
+
+/** The {@link AuditValue} of an audit. */
+export function auditValue<S extends AuditStats>(audit: RegionalAudit<S>): AuditValue<S> {
+  return {
+    ...audit.totals,
+    findings: audit.findings,
+    regions: audit.regionReports,
+    skippedRegions: audit.skippedRegions,
+  };
+}
+
+/** Options of {@link runRegionalAudit}. */
+export interface RegionalAuditOptions<S extends AuditStats> {
+  /** The tool's `regions` argument. */
+  readonly regions: RegionSelection | undefined;
+  /** How many findings to list in full. */
+  readonly topN: number;
+  /** Service reported in region errors (`ec2`, `rds`). */
+  readonly service: string;
+  /** Stats of an account with nothing in it: the starting point of `totals`, all keys present. */
+  readonly emptyStats: S;
+  /** Regions scanned at once. @default DEFAULT_REGION_CONCURRENCY */
+  readonly concurrency?: number;
+}
+
+/**
+ * Runs `scan` in every region of the tool's `regions` argument and puts the
+ * results together. Credentials are resolved once first, so a bad secret fails
+ * the call once with `auth_failed` instead of once per region; a region whose
+ * scan throws is reported in `regionReports[].error` without failing the others.
+ *
+ * @throws what `ctx.aws()`, the credential provider or `resolveRegions` throw
+ *   (the harness normalizes it): nothing can be audited without them.
+ * @example
+ * const audit = await runRegionalAudit(ctx, { regions: args.regions, topN: args.topN,
+ *   service: 'ec2', emptyStats: { addresses: 0 } }, (access, region) => scanAddresses(access, region));
+ */
+export async function runRegionalAudit<S extends AuditStats>(
+  ctx: ToolContext,
+  options: RegionalAuditOptions<S>,
+  scan: (access: AwsAccess, region: string) => Promise<RegionScan<S>>,
+): Promise<RegionalAudit<S>> {
+  const access = await ctx.aws();
+  await access.credentials();
+  const regions = await resolveRegions(options.regions, access);
+  const { outcomes, skipped } = await forEachRegion(regions, (region) => scan(access, region), {
+    tool: ctx.tool,
+    service: options.service,
+    deadline: ctx.deadline,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+  });
+
+  const findings: Finding[] = [];
+  const scanned: S[] = [];
+  const regionReports: RegionReport<S>[] = [];
+  let stopped = false;
+  for (const outcome of outcomes) {
+    if (!outcome.ok) {
+      regionReports.push({ region: outcome.region, error: outcome.error });
+      continue;
+    }
+    const { stoppedBy, partialErrors } = outcome.value;
+    const stats = addStats(options.emptyStats, [outcome.value.stats]); // rounds the region's USD sums
+    findings.push(...outcome.value.findings);
+    scanned.push(stats);
+    stopped ||= stoppedBy !== undefined;
+    regionReports.push({
+      region: outcome.region,
+      ...stats,
+      ...(stoppedBy ? { stoppedBy } : {}),
+      ...(partialErrors?.length ? { partialErrors } : {}),
+    });
+  }
+  return {
+    regions,
+    totals: addStats(options.emptyStats, scanned),
+    findings: summarizeFindings(findings, options.topN),
+    regionReports,
+    skippedRegions: skipped,
+    failedRegions: outcomes.filter((o) => !o.ok).length,
+    truncated: stopped || skipped.length > 0,
+  };
+}
+
+function roundSum(value: number): number {
+  // Counts and byte totals stay exact; only fractional (USD) sums are rounded to cents.
+  return Number.isInteger(value) ? value : Math.round(value * 100) / 100;
+}
+
+/**
+ * Adds up region stats key by key (maps merged key by key) onto a copy of `empty`.
+ *
+ * @example addStats({ n: 0, byType: {} }, [{ n: 2, byType: { gp2: 2 } }, { n: 1, byType: { gp3: 1 } }])
+ * // => { n: 3, byType: { gp2: 2, gp3: 1 } }
+ */
+export function addStats<S extends AuditStats>(empty: S, items: readonly S[]): S {
+  const total: AuditStats = structuredClone(empty);
+  for (const item of items) {
+    for (const [key, value] of Object.entries(item)) {
+      const current = total[key];
+      if (typeof value === 'number') {
+        total[key] = roundSum((typeof current === 'number' ? current : 0) + value);
+        continue;
+      }
+      const map: Record<string, number> = typeof current === 'object' ? current : {};
+      for (const [name, n] of Object.entries(value)) map[name] = roundSum((map[name] ?? 0) + n);
+      total[key] = map;
+    }
+  }
+  return total as S;
+}
+
+/** Adds one to `counts[key]`. */
+export function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/** The first reason one of a region's paginated reads stopped early, if any did. */
+export function firstStop(...reads: readonly (PagesRead | undefined)[]): PageStop | undefined {
+  return reads.find((read) => read?.stoppedBy !== undefined)?.stoppedBy;
+}
+
+/** A finding before its id is computed. */
+export type FindingInput = Omit<Finding, 'id'> & {
+  /**
+   * What identifies the finding within its check and region when the resource
+   * alone does not (one security group, several open rules). @default resource
+   */
+  readonly key?: string;
+};
+
+/**
+ * A {@link Finding} with its stable id: `findingId(check, region, key ?? resource)`.
+ *
+ * @example newFinding({ check: 'eip_unassociated', severity: 'low', resource: 'eipalloc-1',
+ *   region: 'eu-west-1', title: 'Elastic IP 203.0.113.10 is not associated' });
+ */
+export function newFinding(input: FindingInput): Finding {
+  const { key, ...finding } = input;
+  return { id: findingId(input.check, input.region, key ?? input.resource), ...finding };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The one-line summary of an audit: what was looked at, where, the findings by
+ * their two worst severities, the monthly USD their fixes would save (the sum of
+ * the findings' `monthlyCost`), failed regions and `partial`.
+ *
+ * @param subject - what was counted, e.g. `12 EBS volumes`.
+ * @example auditSummary('3 Elastic IPs', audit)
+ * // => '3 Elastic IPs in 2 regions: 1 finding (0 critical, 0 high), ~$3.65/month to save; 1 region failed'
+ */
+export function auditSummary(subject: string, audit: RegionalAudit<AuditStats>): string {
+  const { findings } = audit;
+  const cost =
+    findings.estimatedMonthlyCostUsd > 0
+      ? `, ~$${findings.estimatedMonthlyCostUsd.toFixed(2)}/month to save`
+      : '';
+  const failed = audit.failedRegions > 0 ? `; ${plural(audit.failedRegions, 'region')} failed` : '';
+  return (
+    `${subject} in ${plural(audit.regions.length, 'region')}: ${plural(findings.total, 'finding')} ` +
+    `(${findings.bySeverity.critical} critical, ${findings.bySeverity.high} high)${cost}${failed}` +
+    `${audit.truncated ? '; partial' : ''}`
+  );
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { regionsArg, topNArg } from './schemas';
+
+/** `aws_ebs_inventory`: EBS volumes and public snapshots over regions, with cost findings. */
+export const ebsInventorySpec = defineToolSpec({
+  name: 'aws_ebs_inventory',
+  description:
+    'Inventory of EBS volumes in the given regions (or "all" enabled regions): counts and GiB by volume type and ' +
+    'state, estimated monthly storage cost, and findings with stable ids: unattached volumes (state available) ' +
+    'with their monthly cost, gp2 volumes that gp3 would make cheaper with the monthly saving, unencrypted ' +
+    'volumes, and snapshots owned by the account that anyone can restore (public). Costs use us-east-1 list ' +
+    'prices (USD). Read-only; per region one DescribeVolumes page per 500 volumes and one DescribeSnapshots page ' +
+    'per 1,000 public snapshots; no cost. Regions that fail are reported in `regions[].error` without failing ' +
+    'the others; `truncated` is set when the page cap or deadline stopped it.',
+  inputSchema: z.strictObject({
+    regions: regionsArg,
+    topN: topNArg(20),
+  }),
+  tags: ['aws', 'ec2', 'read_only'],
+  service: 'ec2',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  iam: [{ actions: ['ec2:DescribeVolumes', 'ec2:DescribeSnapshots', 'ec2:DescribeRegions'] }],
+  runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
+});

@@ -1,0 +1,240 @@
+import {
+  EC2Client,
+  paginateDescribeSnapshots,
+  paginateDescribeVolumes,
+  type Snapshot,
+  type Volume,
+} from '@aws-sdk/client-ec2';
+import {
+  type AuditValue,
+  auditSummary,
+  auditValue,
+  firstStop,
+  increment,
+  newFinding,
+  runRegionalAudit,
+} from '../../runtime/aws/audit';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { readPages } from '../../runtime/aws/pagination';
+import type { Finding } from '../../runtime/findings';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { ebsInventorySpec } from './ebs-inventory.spec';
+import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd, usd } from './pricing';
+
+/** DescribeVolumes returns at most 500 volumes a page (EC2 API reference, "DescribeVolumes", MaxResults). */
+const VOLUME_PAGE_SIZE = 500;
+/** 200 pages × 500 = 100,000 volumes per region before the page cap marks the result truncated. */
+const MAX_VOLUME_PAGES = 200;
+/** DescribeSnapshots returns at most 1,000 snapshots a page (EC2 API reference, "DescribeSnapshots", MaxResults). */
+const SNAPSHOT_PAGE_SIZE = 1000;
+/** 10 pages: 10,000 public snapshots in one region is already an incident; the rest is `truncated`. */
+const MAX_SNAPSHOT_PAGES = 10;
+
+/** gp2 baseline IOPS: 3 per GiB, at least 100, at most 16,000 (Amazon EBS volume types, "gp2 volumes"). */
+function gp2BaselineIops(sizeGiB: number): number {
+  return Math.min(16_000, Math.max(100, sizeGiB * 3));
+}
+
+/** Counts per region, added up over regions. USD amounts are monthly estimates. */
+export type EbsStats = {
+  volumes: number;
+  sizeGiB: number;
+  byType: Record<string, number>;
+  sizeGiBByType: Record<string, number>;
+  byState: Record<string, number>;
+  /** Storage plus provisioned IOPS/throughput of every volume. */
+  estimatedMonthlyUsd: number;
+  unattachedVolumes: number;
+  unattachedMonthlyUsd: number;
+  gp2Volumes: number;
+  gp3MonthlySavingsUsd: number;
+  unencryptedVolumes: number;
+  publicSnapshots: number;
+};
+
+/** What `aws_ebs_inventory` returns: the totals, findings and regions, and the prices' source. */
+export type EbsInventoryValue = AuditValue<EbsStats> & { readonly priceSource: string };
+
+const emptyStats = (): EbsStats => ({
+  volumes: 0,
+  sizeGiB: 0,
+  byType: {},
+  sizeGiBByType: {},
+  byState: {},
+  estimatedMonthlyUsd: 0,
+  unattachedVolumes: 0,
+  unattachedMonthlyUsd: 0,
+  gp2Volumes: 0,
+  gp3MonthlySavingsUsd: 0,
+  unencryptedVolumes: 0,
+  publicSnapshots: 0,
+});
+
+/** The volume's Name tag, for people reading the finding. */
+function nameOf(tags: Volume['Tags']): string | undefined {
+  return tags?.find((tag) => tag.Key === 'Name')?.Value;
+}
+
+/**
+ * What moving a gp2 volume to gp3 saves a month: the storage price difference,
+ * less the gp3 IOPS needed to keep the gp2 baseline above the 3,000 gp3 includes
+ * (only volumes over 1,000 GiB). gp3's 125 MiB/s included throughput is below
+ * gp2's 128–250 MiB/s ceiling; volumes that need more buy it separately.
+ */
+function gp3MonthlySavingsUsd(sizeGiB: number): number {
+  const gp2 = ebsVolumeMonthlyUsd({ volumeType: 'gp2', sizeGiB }) ?? 0;
+  const gp3 = ebsVolumeMonthlyUsd({
+    volumeType: 'gp3',
+    sizeGiB,
+    iops: Math.max(EBS_GP3_INCLUDED_IOPS, gp2BaselineIops(sizeGiB)),
+  });
+  return gp3 === undefined ? 0 : gp2 - gp3;
+}
+
+/** Adds one volume to the region's stats and returns its findings. */
+function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[] {
+  const volumeId = volume.VolumeId ?? 'unknown';
+  const volumeType = volume.VolumeType ?? 'unknown';
+  const state = volume.State ?? 'unknown';
+  const sizeGiB = volume.Size ?? 0;
+  const monthlyUsd = ebsVolumeMonthlyUsd({
+    volumeType,
+    sizeGiB,
+    ...(volume.Iops !== undefined ? { iops: volume.Iops } : {}),
+    ...(volume.Throughput !== undefined ? { throughputMiBps: volume.Throughput } : {}),
+  });
+  stats.volumes++;
+  stats.sizeGiB += sizeGiB;
+  increment(stats.byType, volumeType);
+  increment(stats.byState, state);
+  stats.sizeGiBByType[volumeType] = (stats.sizeGiBByType[volumeType] ?? 0) + sizeGiB;
+  stats.estimatedMonthlyUsd += monthlyUsd ?? 0;
+
+  const common = { region, resource: volume.VolumeArn ?? volumeId, key: volumeId };
+  const name = nameOf(volume.Tags);
+  const facts = { volumeId, ...(name ? { name } : {}), volumeType, sizeGiB, state };
+  const findings: Finding[] = [];
+  if (state === 'available') {
+    stats.unattachedVolumes++;
+    stats.unattachedMonthlyUsd += monthlyUsd ?? 0;
+    findings.push(
+      newFinding({
+        ...common,
+        check: 'ebs_unattached_volume',
+        severity: 'medium',
+        title: `EBS volume ${volumeId} (${sizeGiB} GiB ${volumeType}) is not attached to any instance`,
+        ...(monthlyUsd !== undefined
+          ? { monthlyCost: { usd: usd(monthlyUsd), priceSource: EBS_PRICE_SOURCE } }
+          : {}),
+        details: { ...facts, createTime: volume.CreateTime?.toISOString() ?? null },
+      }),
+    );
+  } else if (volumeType === 'gp2' && (state === 'in-use' || state === 'creating')) {
+    // An unattached gp2 volume is reported once, as unattached: deleting it saves more than converting it.
+    const savings = usd(gp3MonthlySavingsUsd(sizeGiB));
+    stats.gp2Volumes++;
+    stats.gp3MonthlySavingsUsd += savings;
+    findings.push(
+      newFinding({
+        ...common,
+        check: 'ebs_gp2_to_gp3',
+        severity: 'low',
+        title: `EBS volume ${volumeId} (${sizeGiB} GiB gp2) would cost $${savings.toFixed(2)}/month less as gp3`,
+        monthlyCost: { usd: savings, priceSource: EBS_PRICE_SOURCE },
+        details: { ...facts, gp2BaselineIops: gp2BaselineIops(sizeGiB) },
+      }),
+    );
+  }
+  if (volume.Encrypted === false) {
+    stats.unencryptedVolumes++;
+    findings.push(
+      newFinding({
+        ...common,
+        check: 'ebs_unencrypted_volume',
+        severity: 'medium',
+        title: `EBS volume ${volumeId} is not encrypted at rest`,
+        details: facts,
+      }),
+    );
+  }
+  return findings;
+}
+
+function publicSnapshotFinding(snapshot: Snapshot, region: string): Finding {
+  const snapshotId = snapshot.SnapshotId ?? 'unknown';
+  return newFinding({
+    check: 'ebs_public_snapshot',
+    severity: 'critical',
+    region,
+    resource: snapshotId,
+    title: `EBS snapshot ${snapshotId} can be restored by any AWS account (public)`,
+    details: {
+      snapshotId,
+      volumeId: snapshot.VolumeId ?? null,
+      sizeGiB: snapshot.VolumeSize ?? null,
+      startTime: snapshot.StartTime?.toISOString() ?? null,
+    },
+  });
+}
+
+/**
+ * `aws_ebs_inventory` with its handler.
+ *
+ * Public snapshots come from one filtered DescribeSnapshots (`OwnerIds: ['self']`,
+ * `RestorableByUserIds: ['all']`: "all for public snapshots", EC2 API reference,
+ * "DescribeSnapshots") instead of one DescribeSnapshotAttribute per snapshot: one
+ * page per 1,000 public snapshots rather than a call per snapshot, and no cap that
+ * would leave snapshots unchecked.
+ *
+ * API calls per run: per region ⌈volumes/500⌉ DescribeVolumes (at least 1) +
+ * ⌈public snapshots/1,000⌉ DescribeSnapshots (at least 1); plus 1 DescribeRegions for "all".
+ */
+export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) => {
+  const audit = await runRegionalAudit(
+    ctx,
+    { regions: args.regions, topN: args.topN, service: 'ec2', emptyStats: emptyStats() },
+    async (access, region) => {
+      const client = new EC2Client(awsClientConfig(access, region));
+      const stats = emptyStats();
+      const findings: Finding[] = [];
+      const volumes = await readPages(
+        paginateDescribeVolumes({ client, pageSize: VOLUME_PAGE_SIZE }, {}),
+        (page) => {
+          for (const volume of page.Volumes ?? []) findings.push(...auditVolume(volume, region, stats));
+        },
+        { maxPages: MAX_VOLUME_PAGES, deadline: ctx.deadline },
+      );
+      const snapshots = await readPages(
+        paginateDescribeSnapshots(
+          { client, pageSize: SNAPSHOT_PAGE_SIZE },
+          { OwnerIds: ['self'], RestorableByUserIds: ['all'] },
+        ),
+        (page) => {
+          for (const snapshot of page.Snapshots ?? []) {
+            stats.publicSnapshots++;
+            findings.push(publicSnapshotFinding(snapshot, region));
+          }
+        },
+        { maxPages: MAX_SNAPSHOT_PAGES, deadline: ctx.deadline },
+      );
+      const stoppedBy = firstStop(volumes, snapshots);
+      return { stats, findings, ...(stoppedBy ? { stoppedBy } : {}) };
+    },
+  );
+
+  const { totals } = audit;
+  const value: EbsInventoryValue = { ...auditValue(audit), priceSource: EBS_PRICE_SOURCE };
+  return {
+    value,
+    truncated: audit.truncated,
+    summary: auditSummary(
+      `${totals.volumes} EBS volume${totals.volumes === 1 ? '' : 's'} (${totals.unattachedVolumes} unattached, ` +
+        `${totals.publicSnapshots} public snapshot${totals.publicSnapshots === 1 ? '' : 's'})`,
+      audit,
+    ),
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(ebsInventoryTool);

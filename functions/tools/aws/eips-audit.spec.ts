@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { regionsArg, topNArg } from './schemas';
+
+/** `aws_eips_audit`: Elastic IP addresses not associated with anything, and what they cost. */
+export const eipsAuditSpec = defineToolSpec({
+  name: 'aws_eips_audit',
+  description:
+    'Audit of Elastic IP addresses in the given regions (or "all" enabled regions): counts of associated and ' +
+    'unassociated addresses, the monthly public IPv4 charge of all of them and of the unassociated ones ' +
+    '(us-east-1 list price, USD; addresses from your own BYOIP pools are not charged), and a finding with a ' +
+    'stable id for each unassociated address. Read-only; one DescribeAddresses call per region (not paginated); ' +
+    'no cost. Regions that fail are reported in `regions[].error` without failing the others; `truncated` is ' +
+    'set when the deadline left regions unread.',
+  inputSchema: z.strictObject({
+    regions: regionsArg,
+    topN: topNArg(20),
+  }),
+  tags: ['aws', 'ec2', 'read_only'],
+  service: 'ec2',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  iam: [{ actions: ['ec2:DescribeAddresses', 'ec2:DescribeRegions'] }],
+  runtime: { memorySizeMb: 256, timeoutSeconds: 60 },
+});

@@ -1,0 +1,125 @@
+import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  type AuditValue,
+  auditSummary,
+  auditValue,
+  newFinding,
+  runRegionalAudit,
+} from '../../runtime/aws/audit';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import type { Finding } from '../../runtime/findings';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { eipsAuditSpec } from './eips-audit.spec';
+import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE, usd } from './pricing';
+
+/** An address's monthly public IPv4 charge, associated or not (Amazon VPC pricing, "Public IPv4 Address"). */
+const ADDRESS_MONTHLY_USD = usd(HOURS_PER_MONTH * PUBLIC_IPV4_HOUR_USD);
+
+/** The pool of Amazon-provided addresses; BYOIP pools (`ipv4pool-ec2-…`) carry no public IPv4 charge. */
+const AMAZON_POOL = 'amazon';
+
+/** Counts per region, added up over regions. */
+export type ElasticIpStats = {
+  addresses: number;
+  associated: number;
+  unassociated: number;
+  /** Addresses from the account's own (BYOIP) pools: not charged by AWS. */
+  byoipAddresses: number;
+  /** Public IPv4 charge of every Amazon-provided address, USD per month. */
+  monthlyUsd: number;
+  /** The part of it paid for unassociated addresses. */
+  unassociatedMonthlyUsd: number;
+};
+
+/** What `aws_eips_audit` returns. */
+export type EipsAuditValue = AuditValue<ElasticIpStats> & { readonly priceSource: string };
+
+const emptyStats = (): ElasticIpStats => ({
+  addresses: 0,
+  associated: 0,
+  unassociated: 0,
+  byoipAddresses: 0,
+  monthlyUsd: 0,
+  unassociatedMonthlyUsd: 0,
+});
+
+/** Whether AWS charges the address's public IPv4 hours (Carrier and customer-owned IPs are not public IPv4). */
+function isCharged(address: Address): boolean {
+  return address.PublicIp !== undefined && (address.PublicIpv4Pool ?? AMAZON_POOL) === AMAZON_POOL;
+}
+
+/** Adds one address to the region's stats; returns its finding when it is unassociated. */
+function auditAddress(address: Address, region: string, stats: ElasticIpStats): Finding | undefined {
+  const charged = isCharged(address);
+  stats.addresses++;
+  if ((address.PublicIpv4Pool ?? AMAZON_POOL) !== AMAZON_POOL) stats.byoipAddresses++;
+  if (charged) stats.monthlyUsd += ADDRESS_MONTHLY_USD;
+  // A VPC address in use has an AssociationId; EC2-Classic addresses only ever had an InstanceId.
+  if (address.AssociationId || address.InstanceId) {
+    stats.associated++;
+    return undefined;
+  }
+  stats.unassociated++;
+  if (charged) stats.unassociatedMonthlyUsd += ADDRESS_MONTHLY_USD;
+  const ip = address.PublicIp ?? address.CarrierIp ?? address.CustomerOwnedIp ?? 'unknown';
+  const allocationId = address.AllocationId ?? ip;
+  const name = address.Tags?.find((tag) => tag.Key === 'Name')?.Value;
+  return newFinding({
+    check: 'eip_unassociated',
+    severity: 'low',
+    region,
+    resource: allocationId,
+    title: `Elastic IP ${ip} (${allocationId}) is not associated with any instance or network interface`,
+    ...(charged ? { monthlyCost: { usd: ADDRESS_MONTHLY_USD, priceSource: PUBLIC_IPV4_PRICE_SOURCE } } : {}),
+    details: {
+      publicIp: ip,
+      allocationId,
+      ...(name ? { name } : {}),
+      domain: address.Domain ?? null,
+      networkBorderGroup: address.NetworkBorderGroup ?? null,
+      publicIpv4Pool: address.PublicIpv4Pool ?? null,
+    },
+  });
+}
+
+/**
+ * `aws_eips_audit` with its handler.
+ *
+ * Since 2024-02-01 every public IPv4 address is charged by the hour, associated or
+ * not, so `monthlyUsd` is the account's Elastic IP bill and `unassociatedMonthlyUsd`
+ * the part that buys nothing.
+ *
+ * API calls per run: 1 DescribeAddresses per region (the call is not paginated:
+ * it returns every address); plus 1 DescribeRegions for "all".
+ */
+export const eipsAuditTool = defineTool(eipsAuditSpec, async (ctx, args) => {
+  const audit = await runRegionalAudit(
+    ctx,
+    { regions: args.regions, topN: args.topN, service: 'ec2', emptyStats: emptyStats() },
+    async (access, region) => {
+      const client = new EC2Client(awsClientConfig(access, region));
+      const { Addresses } = await client.send(new DescribeAddressesCommand({}));
+      const stats = emptyStats();
+      const findings: Finding[] = [];
+      for (const address of Addresses ?? []) {
+        const finding = auditAddress(address, region, stats);
+        if (finding) findings.push(finding);
+      }
+      return { stats, findings };
+    },
+  );
+  const { totals } = audit;
+  const value: EipsAuditValue = { ...auditValue(audit), priceSource: PUBLIC_IPV4_PRICE_SOURCE };
+  return {
+    value,
+    truncated: audit.truncated,
+    summary: auditSummary(
+      `${totals.addresses} Elastic IP${totals.addresses === 1 ? '' : 's'} (${totals.unassociated} unassociated)`,
+      audit,
+    ),
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(eipsAuditTool);

@@ -1,0 +1,250 @@
+import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sdk/client-rds';
+import {
+  type AuditValue,
+  auditSummary,
+  auditValue,
+  increment,
+  newFinding,
+  runRegionalAudit,
+} from '../../runtime/aws/audit';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { readPages } from '../../runtime/aws/pagination';
+import { type Finding, SEVERITIES, type Severity } from '../../runtime/findings';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { rdsInventorySpec } from './rds-inventory.spec';
+
+/** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
+const PAGE_SIZE = 100;
+/** 100 pages: 10,000 instances per region, far above the 40-instance default quota ("Amazon RDS quotas"). */
+const MAX_PAGES = 100;
+
+/** One DB instance as the inventory lists it. */
+export interface RdsInstanceSummary {
+  readonly dbInstanceIdentifier: string;
+  readonly dbInstanceArn: string | null;
+  readonly region: string;
+  readonly engine: string;
+  readonly engineVersion: string | null;
+  readonly dbInstanceClass: string;
+  readonly status: string;
+  readonly multiAz: boolean;
+  readonly storageEncrypted: boolean;
+  readonly publiclyAccessible: boolean;
+  /** Days automated backups are kept; 0 means automated backups are off. */
+  readonly backupRetentionDays: number;
+  readonly deletionProtection: boolean;
+  /** The Aurora or Multi-AZ DB cluster the instance belongs to. */
+  readonly dbClusterIdentifier: string | null;
+  /** The source of a read replica. */
+  readonly readReplicaSource: string | null;
+  readonly allocatedStorageGiB: number | null;
+  readonly storageType: string | null;
+  /** The checks that fired for it, worst first. */
+  readonly findings: string[];
+  /** Its worst finding's severity; null without findings. */
+  readonly worstSeverity: Severity | null;
+}
+
+/** What the checks look at: an instance's settings, before judgement. */
+type RdsInstanceFacts = Omit<RdsInstanceSummary, 'findings' | 'worstSeverity'>;
+
+/** Counts per region, added up over regions. */
+export type RdsStats = {
+  instances: number;
+  byEngine: Record<string, number>;
+  byInstanceClass: Record<string, number>;
+  byStatus: Record<string, number>;
+  multiAz: number;
+  storageEncrypted: number;
+  publiclyAccessible: number;
+  backupsDisabled: number;
+  deletionProtected: number;
+  clusterMembers: number;
+};
+
+/** What `aws_rds_inventory` returns. */
+export type RdsInventoryValue = AuditValue<RdsStats> & {
+  /** The top N instances: worst findings first, then by identifier. */
+  readonly dbInstances: RdsInstanceSummary[];
+};
+
+const emptyStats = (): RdsStats => ({
+  instances: 0,
+  byEngine: {},
+  byInstanceClass: {},
+  byStatus: {},
+  multiAz: 0,
+  storageEncrypted: 0,
+  publiclyAccessible: 0,
+  backupsDisabled: 0,
+  deletionProtected: 0,
+  clusterMembers: 0,
+});
+
+/** A check on one instance: whether it fires, and how it reads. */
+interface InstanceCheck {
+  readonly check: string;
+  readonly severity: Severity;
+  readonly fires: (instance: RdsInstanceFacts) => boolean;
+  readonly title: (id: string) => string;
+}
+
+/**
+ * The checks, worst severity first (an instance's first fired check is its worst). Cluster members (Aurora, Multi-AZ
+ * DB clusters) keep backups, deletion protection and AZ placement at the cluster
+ * (RDS User Guide, "Aurora DB clusters"), so only exposure and encryption apply
+ * to them; a read replica's backups are optional and often unsupported, so it is
+ * not judged on them.
+ */
+const CHECKS: readonly InstanceCheck[] = [
+  {
+    check: 'rds_publicly_accessible',
+    severity: 'high',
+    fires: (i) => i.publiclyAccessible,
+    title: (id) => `RDS instance ${id} is publicly accessible (its endpoint resolves to a public IP)`,
+  },
+  {
+    check: 'rds_storage_unencrypted',
+    severity: 'medium',
+    fires: (i) => !i.storageEncrypted,
+    title: (id) => `RDS instance ${id} does not encrypt its storage at rest`,
+  },
+  {
+    check: 'rds_backups_disabled',
+    severity: 'medium',
+    fires: (i) => i.backupRetentionDays === 0 && !i.dbClusterIdentifier && !i.readReplicaSource,
+    title: (id) => `RDS instance ${id} has automated backups turned off (retention 0 days)`,
+  },
+  {
+    check: 'rds_deletion_protection_disabled',
+    severity: 'low',
+    fires: (i) => !i.deletionProtection && !i.dbClusterIdentifier,
+    title: (id) => `RDS instance ${id} has no deletion protection`,
+  },
+  {
+    check: 'rds_single_az',
+    severity: 'low',
+    fires: (i) => !i.multiAz && !i.dbClusterIdentifier,
+    title: (id) => `RDS instance ${id} runs in a single Availability Zone`,
+  },
+];
+
+function factsOf(instance: DBInstance, region: string): RdsInstanceFacts {
+  return {
+    dbInstanceIdentifier: instance.DBInstanceIdentifier ?? 'unknown',
+    dbInstanceArn: instance.DBInstanceArn ?? null,
+    region,
+    engine: instance.Engine ?? 'unknown',
+    engineVersion: instance.EngineVersion ?? null,
+    dbInstanceClass: instance.DBInstanceClass ?? 'unknown',
+    status: instance.DBInstanceStatus ?? 'unknown',
+    multiAz: instance.MultiAZ ?? false,
+    storageEncrypted: instance.StorageEncrypted ?? false,
+    publiclyAccessible: instance.PubliclyAccessible ?? false,
+    backupRetentionDays: instance.BackupRetentionPeriod ?? 0,
+    deletionProtection: instance.DeletionProtection ?? false,
+    dbClusterIdentifier: instance.DBClusterIdentifier ?? null,
+    readReplicaSource:
+      instance.ReadReplicaSourceDBInstanceIdentifier ?? instance.ReadReplicaSourceDBClusterIdentifier ?? null,
+    allocatedStorageGiB: instance.AllocatedStorage ?? null,
+    storageType: instance.StorageType ?? null,
+  };
+}
+
+/** Worst severity first, then more findings first, then by identifier: a stable order. */
+function byConcern(a: RdsInstanceSummary, b: RdsInstanceSummary): number {
+  const rank = (i: RdsInstanceSummary) =>
+    i.worstSeverity ? SEVERITIES.indexOf(i.worstSeverity) : SEVERITIES.length;
+  return (
+    rank(a) - rank(b) ||
+    b.findings.length - a.findings.length ||
+    a.dbInstanceIdentifier.localeCompare(b.dbInstanceIdentifier) ||
+    a.region.localeCompare(b.region)
+  );
+}
+
+/**
+ * `aws_rds_inventory` with its handler.
+ *
+ * API calls per run: per region ⌈instances/100⌉ DescribeDBInstances (at least 1);
+ * plus 1 DescribeRegions for "all".
+ */
+export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) => {
+  let listed: RdsInstanceSummary[] = [];
+  const audit = await runRegionalAudit(
+    ctx,
+    { regions: args.regions, topN: args.topN, service: 'rds', emptyStats: emptyStats() },
+    async (access, region) => {
+      const client = new RDSClient(awsClientConfig(access, region));
+      const stats = emptyStats();
+      const findings: Finding[] = [];
+      const read = await readPages(
+        paginateDescribeDBInstances({ client, pageSize: PAGE_SIZE }, {}),
+        (page) => {
+          for (const dbInstance of page.DBInstances ?? []) {
+            const facts = factsOf(dbInstance, region);
+            const fired = CHECKS.filter((c) => c.fires(facts));
+            const instance: RdsInstanceSummary = {
+              ...facts,
+              findings: fired.map((c) => c.check),
+              worstSeverity: fired[0]?.severity ?? null,
+            };
+            stats.instances++;
+            increment(stats.byEngine, instance.engine);
+            increment(stats.byInstanceClass, instance.dbInstanceClass);
+            increment(stats.byStatus, instance.status);
+            if (instance.multiAz) stats.multiAz++;
+            if (instance.storageEncrypted) stats.storageEncrypted++;
+            if (instance.publiclyAccessible) stats.publiclyAccessible++;
+            if (instance.backupRetentionDays === 0) stats.backupsDisabled++;
+            if (instance.deletionProtection) stats.deletionProtected++;
+            if (instance.dbClusterIdentifier) stats.clusterMembers++;
+            for (const c of fired) {
+              findings.push(
+                newFinding({
+                  check: c.check,
+                  severity: c.severity,
+                  region,
+                  // The ARN carries the account: identifiers repeat across accounts, EC2-style ids do not.
+                  resource: instance.dbInstanceArn ?? instance.dbInstanceIdentifier,
+                  title: c.title(instance.dbInstanceIdentifier),
+                  details: {
+                    dbInstanceIdentifier: instance.dbInstanceIdentifier,
+                    engine: instance.engine,
+                    dbInstanceClass: instance.dbInstanceClass,
+                    ...(instance.dbClusterIdentifier
+                      ? { dbClusterIdentifier: instance.dbClusterIdentifier }
+                      : {}),
+                  },
+                }),
+              );
+            }
+            listed.push(instance);
+          }
+          // Only the topN most concerning instances are kept in memory.
+          if (listed.length > args.topN * 4) listed = listed.sort(byConcern).slice(0, args.topN);
+        },
+        { maxPages: MAX_PAGES, deadline: ctx.deadline },
+      );
+      return { stats, findings, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+    },
+  );
+  const { totals } = audit;
+  const value: RdsInventoryValue = {
+    ...auditValue(audit),
+    dbInstances: listed.sort(byConcern).slice(0, args.topN),
+  };
+  return {
+    value,
+    truncated: audit.truncated,
+    summary: auditSummary(
+      `${totals.instances} RDS DB instance${totals.instances === 1 ? '' : 's'} (${totals.publiclyAccessible} public, ` +
+        `${totals.instances - totals.storageEncrypted} unencrypted)`,
+      audit,
+    ),
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(rdsInventoryTool);

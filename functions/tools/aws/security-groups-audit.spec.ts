@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineToolSpec } from '../../runtime/spec';
+import { regionsArg, topNArg } from './schemas';
+
+/** `aws_security_groups_audit`: ingress open to the internet, sensitive ports, unused groups. */
+export const securityGroupsAuditSpec = defineToolSpec({
+  name: 'aws_security_groups_audit',
+  description:
+    'Audit of VPC security groups in the given regions (or "all" enabled regions): ingress rules open to the ' +
+    'internet over IPv4 (0.0.0.0/0) or IPv6 (::/0) with the protocol and ports exposed; all ports open is ' +
+    'critical, a range including a sensitive port (SSH 22, RDP 3389, databases such as 3306, 5432, 1433, 1521, ' +
+    '27017, caches and search such as 6379, 11211, 9200, 5601) is high; whether each group is attached to a ' +
+    'network interface, and unused non-default groups. Counts of groups, in use, unused and open, plus the top N ' +
+    'findings with stable ids. Read-only; per region one DescribeSecurityGroups page per 1,000 groups and one ' +
+    'DescribeNetworkInterfaces page per 1,000 interfaces; no cost. Regions that fail are reported in ' +
+    '`regions[].error` without failing the others; `truncated` is set when the page cap or deadline stopped it.',
+  inputSchema: z.strictObject({
+    regions: regionsArg,
+    topN: topNArg(20),
+  }),
+  tags: ['aws', 'ec2', 'read_only'],
+  service: 'ec2',
+  requiresSecrets: ['aws_default'],
+  sideEffects: 'none',
+  iam: [
+    {
+      actions: ['ec2:DescribeSecurityGroups', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeRegions'],
+    },
+  ],
+  runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
+});

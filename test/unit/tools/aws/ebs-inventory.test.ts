@@ -1,0 +1,304 @@
+import {
+  DescribeSnapshotsCommand,
+  DescribeVolumesCommand,
+  type DescribeVolumesCommandOutput,
+  EC2Client,
+  type Volume,
+} from '@aws-sdk/client-ec2';
+import { mockClient } from 'aws-sdk-client-mock';
+import { deadlineIn } from '../../../../functions/runtime/deadline';
+import { findingId } from '../../../../functions/runtime/findings';
+import { runTool } from '../../../../functions/runtime/harness';
+import { logger } from '../../../../functions/runtime/logger';
+import { redact } from '../../../../functions/runtime/redact';
+import type { ToolSuccess } from '../../../../functions/runtime/result';
+import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
+import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { type EbsInventoryValue, ebsInventoryTool } from '../../../../functions/tools/aws/ebs-inventory';
+import { ec2Error } from '../../../helpers/aws-errors';
+import { mockedClientRegion } from '../../../helpers/ec2-pages';
+import { toolInvocation } from '../../../helpers/events';
+
+const ec2Mock = mockClient(EC2Client);
+
+// The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
+// credentials resolve without any provider chain, and the mocked clients never send them.
+const services = { logger, secrets: new SecretResolver(new InMemorySecretReferenceStore()) };
+beforeAll(() => {
+  process.env.ETP_AWS_DEFAULT = JSON.stringify({
+    access_key_id: 'AKIAIOSFODNN7EXAMPLE',
+    secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    region: 'eu-west-1',
+  });
+});
+afterAll(() => {
+  delete process.env.ETP_AWS_DEFAULT;
+});
+
+async function runEbs(args: Record<string, unknown>) {
+  return runTool(
+    ebsInventoryTool,
+    toolInvocation({ tool: 'aws_ebs_inventory', args }),
+    deadlineIn(60_000),
+    services,
+  );
+}
+
+/** The value of a call that must have succeeded. */
+async function succeeded(args: Record<string, unknown>): Promise<ToolSuccess<EbsInventoryValue>> {
+  const result = await runEbs(args);
+  expect(result).toMatchObject({ ok: true });
+  return result as ToolSuccess<EbsInventoryValue>;
+}
+
+/** A DescribeVolumes item as the EC2 API reference shows it ("Volume"). */
+function volume(
+  id: string,
+  type: Volume['VolumeType'],
+  sizeGiB: number,
+  state: Volume['State'],
+  extra: Partial<Volume> = {},
+): Volume {
+  return {
+    VolumeId: id,
+    VolumeType: type,
+    Size: sizeGiB,
+    State: state,
+    AvailabilityZone: 'eu-west-1a',
+    CreateTime: new Date('2024-03-01T10:00:00.000Z'),
+    Encrypted: true,
+    KmsKeyId: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+    MultiAttachEnabled: false,
+    SnapshotId: '',
+    Attachments:
+      state === 'in-use'
+        ? [
+            {
+              AttachTime: new Date('2024-03-01T10:01:00.000Z'),
+              Device: '/dev/xvda',
+              InstanceId: 'i-0123456789abcdef0',
+              State: 'attached',
+              VolumeId: id,
+              DeleteOnTermination: true,
+            },
+          ]
+        : [],
+    ...extra,
+  };
+}
+
+const PAGE_1: DescribeVolumesCommandOutput = {
+  $metadata: { httpStatusCode: 200, requestId: 'req-vol-1' },
+  Volumes: [
+    volume('vol-0aaaaaaaaaaaaaaa1', 'gp2', 100, 'in-use', {
+      Iops: 300,
+      Tags: [{ Key: 'Name', Value: 'web' }],
+    }),
+    volume('vol-0aaaaaaaaaaaaaaa2', 'gp3', 500, 'available', {
+      Iops: 3000,
+      Throughput: 125,
+      Encrypted: false,
+    }),
+    volume('vol-0aaaaaaaaaaaaaaa3', 'io1', 200, 'available', { Iops: 1000 }),
+  ],
+  NextToken: 'eyJ2IjoiMiJ9',
+};
+const PAGE_2: DescribeVolumesCommandOutput = {
+  $metadata: { httpStatusCode: 200, requestId: 'req-vol-2' },
+  Volumes: [
+    volume('vol-0aaaaaaaaaaaaaaa4', 'gp2', 2000, 'in-use', { Iops: 6000 }),
+    volume('vol-0aaaaaaaaaaaaaaa5', 'st1', 500, 'in-use', { Encrypted: false, Throughput: 40 }),
+  ],
+};
+
+function accessDenied() {
+  return ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', {
+    httpStatusCode: 403,
+    requestId: 'req-denied',
+  });
+}
+
+beforeEach(() => {
+  ec2Mock.reset();
+  ec2Mock.on(DescribeVolumesCommand).resolves({ Volumes: [] });
+  ec2Mock.on(DescribeSnapshotsCommand).resolves({ Snapshots: [] });
+});
+
+describe('aws_ebs_inventory', () => {
+  it('counts volumes by type and state and prices unattached, gp2 and unencrypted volumes', async () => {
+    // Prepare
+    ec2Mock
+      .on(DescribeVolumesCommand)
+      .resolvesOnce(PAGE_1)
+      .on(DescribeVolumesCommand, { NextToken: 'eyJ2IjoiMiJ9' })
+      .resolves(PAGE_2);
+    ec2Mock.on(DescribeSnapshotsCommand).resolves({
+      Snapshots: [
+        {
+          SnapshotId: 'snap-0ppppppppppppppp1',
+          VolumeId: 'vol-0aaaaaaaaaaaaaaa1',
+          VolumeSize: 100,
+          State: 'completed',
+          StartTime: new Date('2024-04-01T00:00:00.000Z'),
+          OwnerId: '123456789012',
+          Encrypted: false,
+          Progress: '100%',
+          Description: 'web root',
+        },
+      ],
+    });
+
+    // Act
+    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    expect(truncated).toBe(false);
+    expect(redact(value)).toEqual(value); // no field name or value is masked on its way out
+    expect(value).toMatchObject({
+      volumes: 5,
+      sizeGiB: 3300,
+      byType: { gp2: 2, gp3: 1, io1: 1, st1: 1 },
+      sizeGiBByType: { gp2: 2100, gp3: 500, io1: 200, st1: 500 },
+      byState: { 'in-use': 3, available: 2 },
+      estimatedMonthlyUsd: 362.5, // 10 + 40 + (25 + 65) + 200 + 22.5
+      unattachedVolumes: 2,
+      unattachedMonthlyUsd: 130,
+      gp2Volumes: 2,
+      gp3MonthlySavingsUsd: 27, // 100 GiB: 100 × 0.02; 2,000 GiB: 40 less 3,000 extra IOPS × 0.005
+      unencryptedVolumes: 2,
+      publicSnapshots: 1,
+      skippedRegions: [],
+    });
+    expect(value.findings).toMatchObject({
+      total: 7,
+      bySeverity: { critical: 1, high: 0, medium: 4, low: 2, info: 0 },
+      byCheck: {
+        ebs_public_snapshot: 1,
+        ebs_unattached_volume: 2,
+        ebs_unencrypted_volume: 2,
+        ebs_gp2_to_gp3: 2,
+      },
+      estimatedMonthlyCostUsd: 157,
+      truncated: false,
+    });
+    expect(
+      value.findings.top.map((f) => [f.check, f.resource, f.severity, f.monthlyCost?.usd ?? null]),
+    ).toEqual([
+      ['ebs_public_snapshot', 'snap-0ppppppppppppppp1', 'critical', null],
+      ['ebs_unattached_volume', 'vol-0aaaaaaaaaaaaaaa3', 'medium', 90],
+      ['ebs_unattached_volume', 'vol-0aaaaaaaaaaaaaaa2', 'medium', 40],
+      ...[
+        ['ebs_unencrypted_volume', 'vol-0aaaaaaaaaaaaaaa2', 'medium', null],
+        ['ebs_unencrypted_volume', 'vol-0aaaaaaaaaaaaaaa5', 'medium', null],
+      ].sort((a, b) =>
+        findingId(a[0] as string, 'eu-west-1', a[1] as string).localeCompare(
+          findingId(b[0] as string, 'eu-west-1', b[1] as string),
+        ),
+      ),
+      ['ebs_gp2_to_gp3', 'vol-0aaaaaaaaaaaaaaa4', 'low', 25],
+      ['ebs_gp2_to_gp3', 'vol-0aaaaaaaaaaaaaaa1', 'low', 2],
+    ]);
+    expect(value.findings.top[1]?.monthlyCost?.priceSource).toBe('Amazon EBS pricing, us-east-1 (2026-11)');
+    expect(value.regions).toEqual([
+      expect.objectContaining({ region: 'eu-west-1', volumes: 5, publicSnapshots: 1 }),
+    ]);
+    expect(summary).toBe(
+      '5 EBS volumes (2 unattached, 1 public snapshot) in 1 region: 7 findings (1 critical, 0 high), ' +
+        '~$157.00/month to save',
+    );
+    // Public snapshots are read with one filtered call, not one attribute call per snapshot.
+    expect(ec2Mock.commandCalls(DescribeSnapshotsCommand)[0]?.args[0].input).toEqual({
+      OwnerIds: ['self'],
+      RestorableByUserIds: ['all'],
+      MaxResults: 1000,
+    });
+    expect(ec2Mock.commandCalls(DescribeVolumesCommand)).toHaveLength(2);
+  });
+
+  it('gives the same finding ids on every run', async () => {
+    // Prepare
+    ec2Mock.on(DescribeVolumesCommand).resolves({ Volumes: PAGE_2.Volumes ?? [] });
+
+    // Act
+    const first = await succeeded({ regions: ['eu-west-1'] });
+    const second = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    const ids = (result: ToolSuccess<EbsInventoryValue>) => result.value.findings.top.map((f) => f.id);
+    expect(ids(first)).toEqual(ids(second));
+    expect(ids(first)).toContain(findingId('ebs_gp2_to_gp3', 'eu-west-1', 'vol-0aaaaaaaaaaaaaaa4'));
+    expect(ids(first)).toContain(findingId('ebs_unencrypted_volume', 'eu-west-1', 'vol-0aaaaaaaaaaaaaaa5'));
+  });
+
+  it('reports a denied region and a throttled region inside the result while another succeeds', async () => {
+    // Prepare
+    ec2Mock.on(DescribeVolumesCommand).callsFake(async (_input, getClient) => {
+      const region = await mockedClientRegion(getClient);
+      if (region === 'us-east-1') throw accessDenied();
+      if (region === 'us-west-2') {
+        throw ec2Error('RequestLimitExceeded', 'Request limit exceeded.', { httpStatusCode: 503 });
+      }
+      return { Volumes: [volume('vol-0bbbbbbbbbbbbbbb1', 'gp3', 50, 'available')] };
+    });
+
+    // Act
+    const { value, truncated, summary } = await succeeded({
+      regions: ['eu-west-1', 'us-east-1', 'us-west-2'],
+    });
+
+    // Assess
+    expect(truncated).toBe(false);
+    expect(value.volumes).toBe(1);
+    expect(value.unattachedMonthlyUsd).toBe(4);
+    expect(value.regions).toEqual([
+      expect.objectContaining({ region: 'eu-west-1', volumes: 1 }),
+      {
+        region: 'us-east-1',
+        error: expect.objectContaining({
+          code: 'access_denied',
+          retryable: false,
+          service: 'ec2',
+          details: expect.objectContaining({ awsError: 'UnauthorizedOperation', requestId: 'req-denied' }),
+        }),
+      },
+      {
+        region: 'us-west-2',
+        error: expect.objectContaining({ code: 'throttled', retryable: true, service: 'ec2' }),
+      },
+    ]);
+    expect(summary).toMatch(/; 2 regions failed$/);
+  });
+
+  it('stops at the page cap and marks the result truncated', async () => {
+    // Prepare: every page points at one more.
+    ec2Mock.on(DescribeVolumesCommand).callsFake(async (input: { NextToken?: string }) => {
+      const page = Number(input.NextToken ?? '0');
+      return {
+        Volumes: [volume(`vol-${String(page).padStart(17, '0')}`, 'gp3', 10, 'in-use')],
+        NextToken: String(page + 1),
+      };
+    });
+
+    // Act
+    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    expect(truncated).toBe(true);
+    expect(value.volumes).toBe(200);
+    expect(value.regions[0]).toMatchObject({ region: 'eu-west-1', stoppedBy: 'page_cap' });
+    expect(ec2Mock.commandCalls(DescribeVolumesCommand)).toHaveLength(200);
+    expect(summary).toMatch(/; partial$/);
+  });
+
+  it('fails as a whole with access_denied only when the region list itself cannot be read', async () => {
+    // Prepare
+    ec2Mock.onAnyCommand().rejects(accessDenied());
+
+    // Act
+    const result = await runEbs({ regions: 'all' });
+
+    // Assess
+    expect(result.ok).toBe(false);
+    expect(result).toMatchObject({ error: { code: 'access_denied', service: 'ec2' } });
+  });
+});

@@ -1,0 +1,198 @@
+import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { mockClient } from 'aws-sdk-client-mock';
+import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
+import { findingId } from '../../../../functions/runtime/findings';
+import { runTool } from '../../../../functions/runtime/harness';
+import { logger } from '../../../../functions/runtime/logger';
+import { redact } from '../../../../functions/runtime/redact';
+import type { ToolSuccess } from '../../../../functions/runtime/result';
+import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
+import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { type EipsAuditValue, eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
+import { ec2Error } from '../../../helpers/aws-errors';
+import { mockedClientRegion } from '../../../helpers/ec2-pages';
+import { toolInvocation } from '../../../helpers/events';
+
+const ec2Mock = mockClient(EC2Client);
+
+// The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
+// credentials resolve without any provider chain, and the mocked clients never send them.
+const services = { logger, secrets: new SecretResolver(new InMemorySecretReferenceStore()) };
+beforeAll(() => {
+  process.env.ETP_AWS_DEFAULT = JSON.stringify({
+    access_key_id: 'AKIAIOSFODNN7EXAMPLE',
+    secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    region: 'eu-west-1',
+  });
+});
+afterAll(() => {
+  delete process.env.ETP_AWS_DEFAULT;
+});
+
+async function succeeded(
+  args: Record<string, unknown>,
+  deadline: Deadline = deadlineIn(60_000),
+): Promise<ToolSuccess<EipsAuditValue>> {
+  const result = await runTool(
+    eipsAuditTool,
+    toolInvocation({ tool: 'aws_eips_audit', args }),
+    deadline,
+    services,
+  );
+  expect(result).toMatchObject({ ok: true });
+  return result as ToolSuccess<EipsAuditValue>;
+}
+
+/** DescribeAddresses items as the EC2 API reference shows them ("Address"). */
+const ADDRESSES: Address[] = [
+  {
+    AllocationId: 'eipalloc-00000000000000001',
+    AssociationId: 'eipassoc-00000000000000001',
+    Domain: 'vpc',
+    InstanceId: 'i-0123456789abcdef0',
+    NetworkInterfaceId: 'eni-0000000000000001',
+    NetworkInterfaceOwnerId: '123456789012',
+    PrivateIpAddress: '10.0.1.10',
+    PublicIp: '203.0.113.10',
+    PublicIpv4Pool: 'amazon',
+    NetworkBorderGroup: 'eu-west-1',
+  },
+  {
+    AllocationId: 'eipalloc-00000000000000002',
+    Domain: 'vpc',
+    PublicIp: '203.0.113.20',
+    PublicIpv4Pool: 'amazon',
+    NetworkBorderGroup: 'eu-west-1',
+    Tags: [{ Key: 'Name', Value: 'old-bastion' }],
+  },
+  {
+    AllocationId: 'eipalloc-00000000000000003',
+    Domain: 'vpc',
+    PublicIp: '198.51.100.7',
+    PublicIpv4Pool: 'ipv4pool-ec2-0123456789abcdef0',
+    NetworkBorderGroup: 'eu-west-1',
+  },
+  {
+    AllocationId: 'eipalloc-00000000000000004',
+    AssociationId: 'eipassoc-00000000000000004',
+    Domain: 'vpc',
+    NetworkInterfaceId: 'eni-0000000000000004',
+    NetworkInterfaceOwnerId: '123456789012',
+    PrivateIpAddress: '10.0.0.12',
+    PublicIp: '203.0.113.30',
+    PublicIpv4Pool: 'amazon',
+    NetworkBorderGroup: 'eu-west-1',
+  },
+];
+
+beforeEach(() => {
+  ec2Mock.reset();
+  ec2Mock.on(DescribeAddressesCommand).resolves({ Addresses: ADDRESSES });
+});
+
+describe('aws_eips_audit', () => {
+  it('reports unassociated addresses with their public IPv4 charge, BYOIP uncharged', async () => {
+    // Act
+    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    expect(truncated).toBe(false);
+    expect(redact(value)).toEqual(value); // no field name or value is masked on its way out
+    expect(value).toMatchObject({
+      addresses: 4,
+      associated: 2,
+      unassociated: 2,
+      byoipAddresses: 1,
+      monthlyUsd: 10.95, // 3 Amazon-provided addresses × 730 h × $0.005
+      unassociatedMonthlyUsd: 3.65,
+      priceSource: 'Amazon VPC pricing, Public IPv4 Address (2026-11)',
+    });
+    expect(value.findings).toMatchObject({
+      total: 2,
+      byCheck: { eip_unassociated: 2 },
+      estimatedMonthlyCostUsd: 3.65,
+    });
+    expect(value.findings.top).toEqual([
+      {
+        id: findingId('eip_unassociated', 'eu-west-1', 'eipalloc-00000000000000002'),
+        check: 'eip_unassociated',
+        severity: 'low',
+        region: 'eu-west-1',
+        resource: 'eipalloc-00000000000000002',
+        title:
+          'Elastic IP 203.0.113.20 (eipalloc-00000000000000002) is not associated with any instance or network interface',
+        monthlyCost: { usd: 3.65, priceSource: 'Amazon VPC pricing, Public IPv4 Address (2026-11)' },
+        details: {
+          publicIp: '203.0.113.20',
+          allocationId: 'eipalloc-00000000000000002',
+          name: 'old-bastion',
+          domain: 'vpc',
+          networkBorderGroup: 'eu-west-1',
+          publicIpv4Pool: 'amazon',
+        },
+      },
+      expect.objectContaining({
+        resource: 'eipalloc-00000000000000003',
+        details: expect.objectContaining({ publicIpv4Pool: 'ipv4pool-ec2-0123456789abcdef0' }),
+      }),
+    ]);
+    expect(value.findings.top[1]?.monthlyCost).toBeUndefined();
+    expect(summary).toBe(
+      '4 Elastic IPs (2 unassociated) in 1 region: 2 findings (0 critical, 0 high), ~$3.65/month to save',
+    );
+  });
+
+  it('gives the same finding ids on every run', async () => {
+    // Act
+    const first = await succeeded({ regions: ['eu-west-1'] });
+    const second = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    expect(second.value.findings.top.map((f) => f.id)).toEqual(first.value.findings.top.map((f) => f.id));
+    expect(first.value.findings.top.map((f) => f.id)).toEqual([
+      findingId('eip_unassociated', 'eu-west-1', 'eipalloc-00000000000000002'),
+      findingId('eip_unassociated', 'eu-west-1', 'eipalloc-00000000000000003'),
+    ]);
+  });
+
+  it('reports a denied region and a throttled region inside the result while another succeeds', async () => {
+    // Prepare
+    ec2Mock.on(DescribeAddressesCommand).callsFake(async (_input, getClient) => {
+      const region = await mockedClientRegion(getClient);
+      if (region === 'us-east-1') {
+        throw ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', {
+          httpStatusCode: 403,
+        });
+      }
+      if (region === 'eu-central-1')
+        throw ec2Error('RequestLimitExceeded', 'Request limit exceeded.', { httpStatusCode: 503 });
+      return { Addresses: ADDRESSES.slice(1, 2) };
+    });
+
+    // Act
+    const { value, summary } = await succeeded({ regions: ['eu-west-1', 'us-east-1', 'eu-central-1'] });
+
+    // Assess
+    expect(value).toMatchObject({ addresses: 1, unassociated: 1, unassociatedMonthlyUsd: 3.65 });
+    expect(value.regions).toEqual([
+      expect.objectContaining({ region: 'eu-west-1', addresses: 1 }),
+      { region: 'us-east-1', error: expect.objectContaining({ code: 'access_denied', retryable: false }) },
+      { region: 'eu-central-1', error: expect.objectContaining({ code: 'throttled', retryable: true }) },
+    ]);
+    expect(summary).toMatch(/; 2 regions failed$/);
+  });
+
+  it('marks the result truncated when the deadline leaves regions unread', async () => {
+    // Act: a deadline already passed.
+    const { value, truncated, summary } = await succeeded(
+      { regions: ['eu-west-1', 'us-east-1'] },
+      deadlineIn(0),
+    );
+
+    // Assess
+    expect(truncated).toBe(true);
+    expect(value).toMatchObject({ addresses: 0, regions: [], skippedRegions: ['eu-west-1', 'us-east-1'] });
+    expect(ec2Mock.commandCalls(DescribeAddressesCommand)).toHaveLength(0);
+    expect(summary).toMatch(/; partial$/);
+  });
+});
