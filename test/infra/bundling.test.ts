@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { toolEntryPath } from '../../functions/tools/implementations';
+import { synthesizePlatform } from '../helpers/cdk';
+
+const DISPATCHER_ENTRY = path.join(__dirname, '../../functions/dispatcher/handler.ts');
+
+const functionToolNames = toolCatalog
+  .list()
+  .filter((spec) => (spec.placement ?? 'function') === 'function')
+  .map((spec) => spec.name);
+
+/** esbuild bundling every function on a shared 2-core machine: allow minutes, not seconds. */
+const BUNDLING_TIMEOUT_MS = 180_000;
+
+type FunctionResource = {
+  Properties: { Code: { S3Key: string }; Environment: { Variables: Record<string, unknown> } };
+};
+
+/** A function's bundle as written to the cloud assembly. */
+interface Bundle {
+  /** POWERTOOLS_SERVICE_NAME: `dispatcher` or the tool's name. */
+  readonly service: string;
+  readonly code: string;
+  readonly sourcesContent: unknown;
+  /** Absolute paths of the files bundled, from the source map. */
+  readonly sources: string[];
+  /** npm packages bundled (`@aws-sdk/client-ec2`, `zod`). */
+  readonly packages: Set<string>;
+}
+
+function readBundle(outdir: string, fn: FunctionResource): Bundle {
+  const assetDir = path.join(outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+  const map = JSON.parse(readFileSync(path.join(assetDir, 'index.js.map'), 'utf8')) as {
+    sources: string[];
+    sourcesContent?: unknown;
+  };
+  const sources = map.sources.map((source) => path.resolve(assetDir, source));
+  return {
+    service: String(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME),
+    code: readFileSync(path.join(assetDir, 'index.js'), 'utf8'),
+    sourcesContent: map.sourcesContent,
+    sources,
+    packages: new Set(
+      sources.flatMap((source) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? []),
+    ),
+  };
+}
+
+// The one place functions are really bundled: once for the whole describe, since
+// esbuild is what costs here; every other infra test skips bundling.
+describe('bundling (local esbuild, offline, no Docker)', () => {
+  let bundles: Bundle[];
+
+  beforeAll(() => {
+    const { app, template } = synthesizePlatform({}, { bundle: true });
+    bundles = Object.values(template.findResources('AWS::Lambda::Function')).map((fn) =>
+      readBundle(app.outdir, fn as FunctionResource),
+    );
+  }, BUNDLING_TIMEOUT_MS);
+
+  it('bundles the dispatcher and every function-placed tool from its own entry', () => {
+    // Prepare
+    const entries = Object.fromEntries([
+      ['dispatcher', DISPATCHER_ENTRY],
+      ...functionToolNames.map((name) => [name, toolEntryPath(name)]),
+    ]);
+
+    // Act
+    const services = bundles.map((bundle) => bundle.service).sort();
+
+    // Assess
+    expect(services).toEqual(Object.keys(entries).sort());
+    for (const bundle of bundles) expect(bundle.sources).toContain(entries[bundle.service]);
+  });
+
+  it('ships source maps without the sources content', () => {
+    // Prepare, Act
+    const maps = bundles.map((bundle) => ({
+      service: bundle.service,
+      sourcesContent: bundle.sourcesContent,
+    }));
+
+    // Assess
+    expect(maps).toEqual(bundles.map((bundle) => ({ service: bundle.service, sourcesContent: undefined })));
+    for (const bundle of bundles) expect(bundle.code).toMatch(/\/\/# sourceMappingURL=index\.js\.map\s*$/);
+  });
+
+  it('bundles the AWS SDK v3 instead of taking the runtime’s', () => {
+    // Prepare, Act
+    const withoutSdk = bundles.filter(
+      (bundle) => ![...bundle.packages].some((name) => name === '@aws-sdk/core'),
+    );
+
+    // Assess
+    expect(withoutSdk.map((bundle) => bundle.service)).toEqual([]);
+  });
+
+  it('keeps every tool implementation and its service client out of the dispatcher', () => {
+    // Prepare
+    const dispatcher = bundles.find((bundle) => bundle.service === 'dispatcher');
+    const implementations = functionToolNames.map(toolEntryPath);
+
+    // Act
+    const clients = [...(dispatcher?.packages ?? [])].filter(
+      (name) => name.startsWith('@aws-sdk/client-') || name.startsWith('@slack/'),
+    );
+
+    // Assess
+    expect(dispatcher?.sources.filter((source) => implementations.includes(source))).toEqual([]);
+    // Lambda is what the dispatcher calls; STS arrives through runtime/context.ts → aws/credentials.ts.
+    expect(clients.sort()).toEqual(['@aws-sdk/client-lambda', '@aws-sdk/client-sts']);
+  });
+});

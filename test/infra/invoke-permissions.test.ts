@@ -1,0 +1,97 @@
+import { loadScenarios } from '../../functions/scenarios/loader';
+import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
+import {
+  logicalIdOf,
+  roleOf,
+  rolePermissions,
+  stateMachineId,
+  synthesizePlatform,
+  toolFunctionId,
+} from '../helpers/cdk';
+
+const functionToolNames = toolCatalog
+  .list()
+  .filter((spec) => (spec.placement ?? 'function') === 'function')
+  .map((spec) => spec.name);
+
+/** The ARNs `grantInvoke` writes for a function: the function and its qualified (version, alias) ARNs. */
+function invokeArns(functionId: string): string[] {
+  return [`<${functionId}.Arn>`, `<${functionId}.Arn>:*`];
+}
+
+describe('who may invoke what', () => {
+  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
+    const logGroup = `<${logicalIdOf(stack.dispatcher.logGroup)}.Arn>`;
+
+    // Act
+    const permissions = rolePermissions(
+      template,
+      roleOf(template, logicalIdOf(stack.dispatcher.lambdaFunction)),
+    );
+
+    // Assess
+    expect(permissions.filter((p) => p.action === 'lambda:InvokeFunction').map((p) => p.resource)).toEqual(
+      toolFunctionIds.flatMap(invokeArns).sort(),
+    );
+    expect(permissions.filter((p) => p.action !== 'lambda:InvokeFunction')).toEqual([
+      { action: 'logs:CreateLogStream', resource: logGroup },
+      { action: 'logs:PutLogEvents', resource: logGroup },
+    ]);
+  });
+
+  it('gives no role but the dispatcher’s any Lambda right on a tool function', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const dispatcherRole = roleOf(template, logicalIdOf(stack.dispatcher.lambdaFunction));
+    const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
+
+    // Act
+    const grantsOnTools = Object.keys(template.findResources('AWS::IAM::Role'))
+      .filter((roleId) => roleId !== dispatcherRole)
+      .flatMap((roleId) => rolePermissions(template, roleId).map((permission) => ({ roleId, ...permission })))
+      .filter(
+        ({ action, resource }) =>
+          action.startsWith('lambda:') && toolFunctionIds.some((id) => resource.includes(`<${id}.`)),
+      );
+
+    // Assess
+    expect(toolFunctionIds).toHaveLength(functionToolNames.length);
+    expect(grantsOnTools).toEqual([]);
+  });
+
+  it('adds no resource policy (AWS::Lambda::Permission) to any function', () => {
+    // Prepare
+    const { template } = synthesizePlatform();
+
+    // Act
+    const permissions = template.findResources('AWS::Lambda::Permission');
+
+    // Assess
+    expect(permissions).toEqual({});
+  });
+
+  it.each(loadScenarios(toolCatalog, FILE_TOOLS).map((scenario) => scenario.name))(
+    'lets the %s state machine invoke the dispatcher and no other function',
+    (scenario) => {
+      // Prepare
+      const { stack, template } = synthesizePlatform();
+      const stateMachineRole = roleOf(template, stateMachineId(stack, scenario));
+
+      // Act
+      const lambdaRights = rolePermissions(template, stateMachineRole).filter((p) =>
+        p.action.startsWith('lambda:'),
+      );
+
+      // Assess
+      expect(lambdaRights).toEqual(
+        invokeArns(logicalIdOf(stack.dispatcher.lambdaFunction)).map((resource) => ({
+          action: 'lambda:InvokeFunction',
+          resource,
+        })),
+      );
+    },
+  );
+});

@@ -1,0 +1,64 @@
+import { synthesizePlatform } from '../helpers/cdk';
+
+describe('the secret-reference table', () => {
+  it('is keyed by tenant_id and secret_name, billed per request', () => {
+    // Prepare
+    const { template } = synthesizePlatform();
+
+    // Act
+    const tables = template.findResources('AWS::DynamoDB::Table');
+
+    // Assess
+    expect(Object.values(tables)).toHaveLength(1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'tenant_id', KeyType: 'HASH' },
+        { AttributeName: 'secret_name', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: 'tenant_id', AttributeType: 'S' },
+        { AttributeName: 'secret_name', AttributeType: 'S' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+  });
+
+  it('has point-in-time recovery and encryption at rest with the AWS managed key', () => {
+    // Prepare
+    const { template } = synthesizePlatform();
+
+    // Act
+    const [table] = Object.values(template.findResources('AWS::DynamoDB::Table'));
+
+    // Assess
+    expect(table?.Properties).toMatchObject({
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+    expect(table?.Properties.SSESpecification.KMSMasterKeyId).toBeUndefined();
+  });
+
+  it('is kept when the stack is deleted or the table replaced', () => {
+    // Prepare
+    const { template } = synthesizePlatform();
+
+    // Act
+    const [table] = Object.values(template.findResources('AWS::DynamoDB::Table'));
+
+    // Assess
+    expect(table).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('has its name as a stack output', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+
+    // Act
+    const output = template.findOutputs('SecretReferenceTableName');
+
+    // Assess
+    expect(output.SecretReferenceTableName?.Value).toEqual(
+      stack.resolve(stack.secretReferenceTable.tableName),
+    );
+  });
+});

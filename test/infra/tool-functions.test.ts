@@ -1,0 +1,147 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import type { ToolSpec } from '../../functions/runtime/spec';
+import { toolCatalog } from '../../functions/tools/catalog';
+import {
+  flattenIntrinsics,
+  type Permission,
+  roleOf,
+  rolePermissions,
+  sortPermissions,
+  synthesizePlatform,
+} from '../helpers/cdk';
+
+// Expectations come from the catalog, so a tool registered later is covered without a new test.
+const functionTools = toolCatalog.list().filter((spec) => (spec.placement ?? 'function') === 'function');
+const dispatcherTools = toolCatalog.list().filter((spec) => spec.placement === 'dispatcher');
+const awsTools = functionTools.filter((spec) => spec.tags.includes('aws'));
+
+/** The documented prefix of tenant secrets (docs/deploying.md), as the template spells the ARN. */
+const TENANT_SECRETS_ARN = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:etp/*';
+
+/** The actions an `aws` tool may hold: reads, and the credential report IAM needs before GetCredentialReport. */
+const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:List|Describe|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
+
+/** The logical IDs of a tool's function, role, log group and the secret-reference table. */
+function toolResources(template: Template, toolName: string) {
+  const functions = template.findResources('AWS::Lambda::Function', {
+    Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: toolName } } },
+  });
+  const [functionId, ...others] = Object.keys(functions);
+  if (!functionId || others.length > 0) throw new Error(`expected one function for ${toolName}`);
+  const { LoggingConfig } = (
+    functions[functionId] as { Properties: { LoggingConfig: { LogGroup: unknown } } }
+  ).Properties;
+  const logGroupId = flattenIntrinsics(LoggingConfig.LogGroup).slice(1, -1);
+  const tableId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0];
+  return { functionId, roleId: roleOf(template, functionId), logGroupId, tableId };
+}
+
+describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec]))(
+  'tool function %s',
+  (name, spec) => {
+    it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
+      // Prepare
+      const { template } = synthesizePlatform();
+      const { roleId, logGroupId, tableId } = toolResources(template, name);
+      const expected: Permission[] = [
+        ...spec.iam.flatMap((grant) =>
+          grant.actions.flatMap((action) =>
+            (grant.resources ?? ['*']).map((resource) => ({ action, resource })),
+          ),
+        ),
+        { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
+        { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
+        { action: 'dynamodb:GetItem', resource: `<${tableId}.Arn>` },
+        ...(spec.requiresSecrets.length > 0
+          ? [{ action: 'secretsmanager:GetSecretValue', resource: TENANT_SECRETS_ARN }]
+          : []),
+      ];
+
+      // Act
+      const permissions = rolePermissions(template, roleId);
+
+      // Assess
+      expect(permissions).toEqual(sortPermissions(expected));
+    });
+
+    it('has its own role, assumed by Lambda only, with no managed policy', () => {
+      // Prepare
+      const { template } = synthesizePlatform();
+      const { roleId } = toolResources(template, name);
+
+      // Act
+      const role = template.toJSON().Resources[roleId].Properties;
+
+      // Assess
+      expect(role.ManagedPolicyArns).toBeUndefined();
+      expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      ]);
+      const sharers = Object.keys(template.findResources('AWS::Lambda::Function')).filter(
+        (functionId) => roleOf(template, functionId) === roleId,
+      );
+      expect(sharers).toHaveLength(1);
+    });
+
+    it('is sized from the spec and gets the table, its service name and the result bound', () => {
+      // Prepare
+      const { template } = synthesizePlatform();
+      const { functionId, tableId } = toolResources(template, name);
+
+      // Act
+      const fn = template.toJSON().Resources[functionId].Properties;
+
+      // Assess
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        MemorySize: spec.runtime?.memorySizeMb ?? 256,
+        Timeout: spec.runtime?.timeoutSeconds ?? 60,
+      });
+      expect(fn.Environment.Variables).toEqual({
+        NODE_OPTIONS: '--enable-source-maps',
+        SECRET_REFS_TABLE: { Ref: tableId },
+        POWERTOOLS_SERVICE_NAME: name,
+        RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
+      });
+    });
+  },
+);
+
+describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
+  it('holds read-only actions only, besides writing to its own log group', () => {
+    // Prepare
+    const { template } = synthesizePlatform();
+    const { roleId, logGroupId } = toolResources(template, name);
+    const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
+
+    // Act
+    const others = rolePermissions(template, roleId).filter(
+      ({ action, resource }) => !(ownLogWrites.has(action) && resource === `<${logGroupId}.Arn>`),
+    );
+
+    // Assess
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.filter(({ action }) => !READ_ONLY_ACTION.test(action))).toEqual([]);
+  });
+});
+
+describe('tools placed in the dispatcher', () => {
+  it.each(dispatcherTools.map((spec) => spec.name))('%s gets no function of its own', (name) => {
+    // Prepare
+    const { template } = synthesizePlatform();
+
+    // Act
+    const functions = template.findResources('AWS::Lambda::Function', {
+      Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: name } } },
+    });
+
+    // Assess
+    expect(functions).toEqual({});
+    template.resourceCountIs('AWS::Lambda::Function', functionTools.length + 1);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: { POWERTOOLS_SERVICE_NAME: 'dispatcher', TOOL_FUNCTIONS: Match.anyValue() } },
+    });
+  });
+});
