@@ -8,6 +8,7 @@ const project = (name, extra = {}) => ({
   testEnvironment: 'node',
   transform,
   testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  setupFiles: ['<rootDir>/test/helpers/fake-aws-environment.ts'],
   ...extra,
 });
 

@@ -9,6 +9,17 @@ import type { Tool } from '../runtime/spec';
  */
 export const TOOL_MODULES: Readonly<Record<string, string>> = {
   aws_ec2_inventory: 'aws/ec2-inventory',
+  aws_ebs_inventory: 'aws/ebs-inventory',
+  aws_cost_breakdown: 'aws/cost-breakdown',
+  aws_cost_anomalies: 'aws/cost-anomalies',
+  aws_compute_optimizer_recs: 'aws/compute-optimizer-recs',
+  aws_s3_inventory: 'aws/s3-inventory',
+  aws_iam_audit: 'aws/iam-audit',
+  aws_security_groups_audit: 'aws/security-groups-audit',
+  aws_cloudtrail_coverage: 'aws/cloudtrail-coverage',
+  aws_nat_gateways_audit: 'aws/nat-gateways-audit',
+  aws_eips_audit: 'aws/eips-audit',
+  aws_rds_inventory: 'aws/rds-inventory',
   slack_post_message: 'slack/post-message',
   finish: 'files/finish',
 };

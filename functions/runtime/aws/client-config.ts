@@ -10,7 +10,7 @@ export const AWS_MAX_ATTEMPTS = 4;
 /** Configuration every AWS SDK v3 client of a tool is created with. */
 export interface AwsClientConfig {
   readonly region: string;
-  readonly credentials?: AwsAccess['credentials'];
+  readonly credentials: AwsAccess['credentials'];
   readonly maxAttempts: number;
   readonly retryMode: 'standard';
 }
@@ -26,7 +26,7 @@ export interface AwsClientConfig {
 export function awsClientConfig(access: AwsAccess, region: string = access.region): AwsClientConfig {
   return {
     region,
-    ...(access.credentials ? { credentials: access.credentials } : {}),
+    credentials: access.credentials,
     maxAttempts: AWS_MAX_ATTEMPTS,
     retryMode: 'standard',
   };

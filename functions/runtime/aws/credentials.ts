@@ -1,4 +1,5 @@
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { z } from 'zod';
 import { SecretInvalidError } from '../errors';
@@ -9,11 +10,17 @@ export interface AwsAccess {
   readonly mode: 'own_role' | 'static' | 'assume_role';
   /** Region for regional clients when the tool is not told otherwise. */
   readonly region: string;
-  /** Credentials for SDK clients; undefined means the SDK's default chain. */
-  readonly credentials?: AwsCredentialIdentityProvider;
+  /**
+   * Credentials for SDK clients. For `own_role`, the SDK's default chain, shared by
+   * every client of the container so a fan-out resolves (or fails to resolve) once.
+   */
+  readonly credentials: AwsCredentialIdentityProvider;
   /** The role assumed, for `assume_role`. */
   readonly roleArn?: string;
 }
+
+/** The default credential chain (env, SSO, shared files, container/instance role), memoized by the SDK. */
+let ownRoleCredentials: AwsCredentialIdentityProvider | undefined;
 
 /** Where the session name and the cache key come from. */
 export interface AwsAccessRequest {
@@ -67,10 +74,11 @@ const assumedRoles = new Map<string, { credentials: AwsCredentialIdentity; expir
 /** AssumeRole calls under way: concurrent callers (a region fan-out) share one instead of each calling STS. */
 const pendingRoles = new Map<string, Promise<AwsCredentialIdentity>>();
 
-/** Forgets cached assumed-role credentials (tests). */
+/** Forgets cached credentials: assumed roles and the default chain (tests). */
 export function clearAssumedRoleCache(): void {
   assumedRoles.clear();
   pendingRoles.clear();
+  ownRoleCredentials = undefined;
 }
 
 function assumeRoleProvider(
@@ -163,7 +171,8 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
     return { mode: 'static', region: payload.region ?? fallbackRegion, credentials: async () => credentials };
   }
   const payload = parse(ownRolePayload, secret, 'region?');
-  return { mode: 'own_role', region: payload.region ?? fallbackRegion };
+  ownRoleCredentials ??= defaultProvider();
+  return { mode: 'own_role', region: payload.region ?? fallbackRegion, credentials: ownRoleCredentials };
 }
 
 function parse<T extends z.ZodType>(

@@ -61,7 +61,7 @@ interface RegionInventory {
 /** `aws_ec2_inventory` with its handler. */
 export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) => {
   const access = await ctx.aws();
-  if (access.credentials) await access.credentials(); // fail once with auth_failed, not once per region
+  await access.credentials(); // fail once with auth_failed, not once per region
   const regions = await resolveRegions(args.regions, access);
   const byState: Record<string, number> = {};
   const byInstanceType: Record<string, number> = {};

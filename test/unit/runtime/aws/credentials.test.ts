@@ -63,15 +63,23 @@ describe('awsAccessFromSecret()', () => {
   });
 
   describe('payload shapes', () => {
-    it('uses the own role (default chain) for {} in the AWS_REGION', () => {
-      expect(awsAccessFromSecret({}, request)).toEqual({ mode: 'own_role', region: 'eu-central-1' });
+    it('uses the own role (default chain) for {} in the AWS_REGION', async () => {
+      // Act
+      const access = awsAccessFromSecret({}, request);
+
+      // Assess: the default chain finds the fake keys of test/helpers/fake-aws-environment.ts
+      expect(access).toMatchObject({ mode: 'own_role', region: 'eu-central-1' });
+      expect(await access.credentials()).toMatchObject({ accessKeyId: 'test-fake-access-key-id' });
     });
 
-    it('uses the own role for { region }', () => {
-      expect(awsAccessFromSecret({ region: 'eu-west-1' }, request)).toEqual({
-        mode: 'own_role',
-        region: 'eu-west-1',
-      });
+    it('uses the own role for { region }, one default chain shared by every call', () => {
+      // Act
+      const first = awsAccessFromSecret({ region: 'eu-west-1' }, request);
+      const second = awsAccessFromSecret({}, request);
+
+      // Assess
+      expect(first).toMatchObject({ mode: 'own_role', region: 'eu-west-1' });
+      expect(first.credentials).toBe(second.credentials);
     });
 
     it('uses static keys', async () => {
