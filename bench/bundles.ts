@@ -1,0 +1,144 @@
+/**
+ * Bundles each Lambda function the way the CDK's NodejsFunction does (esbuild,
+ * local, no Docker) and reads esbuild's metafile: output size, bytes per
+ * package, and the AWS SDK service clients a bundle holds.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { toolCatalog } from '../functions/tools/catalog';
+import { TOOL_MODULES, toolEntryPath } from '../functions/tools/implementations';
+
+/** The repository root (esbuild's working directory, as the CDK's `projectRoot`). */
+export const PROJECT_ROOT = path.join(__dirname, '..');
+
+/** Where the report is written (gitignored). */
+export const OUT_DIR = path.join(__dirname, 'out');
+
+/**
+ * Where bundles are written: outside the repository, because Biome checks every
+ * file under bench/ and would lint minified output.
+ */
+export const BUNDLES_DIR = path.join(os.tmpdir(), 'etp-bench-bundles');
+
+/**
+ * esbuild options equivalent to the platform's NodejsFunction bundling
+ * (lib/platform-function.ts: minify, source maps without sources content,
+ * keepNames, target node24, CommonJS, SDK v3 bundled, i.e. no externals), in
+ * esbuild's JS API form, as the CDK translates them into esbuild arguments
+ * (`sourceMap: true` becomes `--sourcemap`: a linked map, which Node reads at
+ * load under the functions' `--enable-source-maps`). lib/ keeps its options
+ * inside the construct as CDK BundlingOptions, so they are restated here once;
+ * keep the two in step.
+ */
+export const LAMBDA_BUILD_OPTIONS = {
+  bundle: true,
+  minify: true,
+  keepNames: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  platform: 'node',
+  target: 'node24',
+  format: 'cjs',
+  external: [],
+  logLevel: 'error',
+} as const satisfies BuildOptions;
+
+/** A function to deploy: the dispatcher, or a tool placed in its own function. */
+export interface LambdaEntry {
+  /** `dispatcher` or the tool's name. */
+  readonly name: string;
+  /** Absolute path of the TypeScript entry (exports `handler`). */
+  readonly entry: string;
+}
+
+/** A bundled function. */
+export interface FunctionBundle extends LambdaEntry {
+  /** Absolute path of the bundle (`index.js`). */
+  readonly file: string;
+  /** Size of the minified bundle, source map excluded, in bytes. */
+  readonly bytes: number;
+  readonly metafile: Metafile;
+}
+
+/**
+ * The dispatcher and every tool listed in TOOL_MODULES whose spec is not placed in
+ * the dispatcher, read at run time so tools added since are included. A module
+ * listed without a registered spec is reported in `unregistered`.
+ */
+export function lambdaEntries(): { entries: LambdaEntry[]; unregistered: string[] } {
+  const entries: LambdaEntry[] = [
+    { name: 'dispatcher', entry: path.join(PROJECT_ROOT, 'functions/dispatcher/handler.ts') },
+  ];
+  const unregistered: string[] = [];
+  for (const name of Object.keys(TOOL_MODULES).sort()) {
+    if (!toolCatalog.has(name)) {
+      unregistered.push(name);
+      continue;
+    }
+    if (toolCatalog.get(name).placement === 'dispatcher') continue;
+    entries.push({ name, entry: toolEntryPath(name) });
+  }
+  return { entries, unregistered };
+}
+
+/**
+ * Bundles one entry into `<BUNDLES_DIR>/<name>/index.js` (entry given as a file,
+ * or as source text resolved from the project root).
+ */
+export async function bundle(
+  name: string,
+  source: { readonly entry: string } | { readonly contents: string },
+): Promise<FunctionBundle> {
+  const file = path.join(BUNDLES_DIR, name, 'index.js');
+  const result = await build({
+    ...LAMBDA_BUILD_OPTIONS,
+    ...('entry' in source
+      ? { entryPoints: [source.entry] }
+      : { stdin: { contents: source.contents, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
+    absWorkingDir: PROJECT_ROOT,
+    outfile: file,
+    metafile: true,
+  });
+  const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('.js'))?.[1];
+  if (!output) throw new Error(`esbuild reported no JavaScript output for ${name}`);
+  return {
+    name,
+    entry: 'entry' in source ? source.entry : '(generated)',
+    file,
+    bytes: output.bytes,
+    metafile: result.metafile,
+  };
+}
+
+/** The package an input path belongs to (`@aws-sdk/client-s3`), or `(project code)`. */
+export function packageOf(input: string): string {
+  const marker = 'node_modules/';
+  const at = input.lastIndexOf(marker);
+  if (at < 0) return '(project code)';
+  const [first, second] = input.slice(at + marker.length).split('/');
+  return first?.startsWith('@') ? `${first}/${second}` : (first ?? input);
+}
+
+/** Bytes each package contributes to the bundle's JavaScript output, largest first. */
+export function bytesByPackage(bundled: FunctionBundle): { name: string; bytes: number }[] {
+  const totals = new Map<string, number>();
+  for (const output of Object.values(bundled.metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = packageOf(input);
+      totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...totals]
+    .map(([name, bytes]) => ({ name, bytes }))
+    .filter((p) => p.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+/** The AWS SDK v3 service client packages (`@aws-sdk/client-*`) with code in the bundle, sorted. */
+export function sdkClientsIn(bundled: FunctionBundle): string[] {
+  return bytesByPackage(bundled)
+    .map((p) => p.name)
+    .filter((name) => name.startsWith('@aws-sdk/client-'))
+    .sort();
+}

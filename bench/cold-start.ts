@@ -1,0 +1,91 @@
+/**
+ * Cold-start cost of a bundle: the time a fresh Node.js process spends in
+ * `require()` of it (module evaluation: what Lambda's init phase runs before the
+ * first invocation), compared with a baseline bundle that holds only the AWS SDK
+ * clients the function uses, so the ratio shows what our own code and its
+ * other dependencies add on top of the unavoidable SDK.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { bundle, type FunctionBundle, sdkClientsIn } from './bundles';
+import { quantile } from './report';
+
+const run = promisify(execFile);
+
+/** Fresh processes per bundle; the median is reported. */
+export const DEFAULT_COLD_START_RUNS = 15;
+
+/** Runs in the fresh process: times `require` of the bundle named in argv, prints ms. */
+const REQUIRE_TIMER = [
+  'const start = process.hrtime.bigint();',
+  'require(process.argv[1]);',
+  'process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1e6));',
+].join('\n');
+
+/**
+ * The exported client class of an SDK v3 client package (`@aws-sdk/client-s3` → `S3Client`).
+ *
+ * @throws Error when the package does not export exactly one `…Client` class.
+ */
+export function clientClassOf(packageName: string): string {
+  const exported = Object.keys(require(packageName) as Record<string, unknown>).filter((key) =>
+    /^[A-Z]\w*Client$/.test(key),
+  );
+  if (exported.length !== 1) {
+    throw new Error(`${packageName} exports ${exported.length} client classes: ${exported.join(', ')}`);
+  }
+  return exported[0] as string;
+}
+
+/** Source of the baseline entry: one client of each package, constructed as a handler module would. */
+export function baselineSource(clientPackages: readonly string[]): string {
+  const lines = clientPackages.map((pkg, i) => `import { ${clientClassOf(pkg)} as C${i} } from '${pkg}';`);
+  lines.push(...clientPackages.map((_, i) => `export const client${i} = new C${i}({});`));
+  return lines.length > 0 ? lines.join('\n') : 'export {};';
+}
+
+/** The baseline bundle of a function: the SDK clients found in its metafile, nothing else. */
+export async function baselineBundle(
+  bundled: FunctionBundle,
+): Promise<{ bundle: FunctionBundle; clients: string[] }> {
+  const clients = sdkClientsIn(bundled);
+  return { bundle: await bundle(`${bundled.name}.baseline`, { contents: baselineSource(clients) }), clients };
+}
+
+async function requireMs(file: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { stdout } = await run(process.execPath, ['-e', REQUIRE_TIMER, file], { env });
+  const ms = Number(stdout);
+  if (!Number.isFinite(ms)) throw new Error(`Timing ${file} printed ${JSON.stringify(stdout)}`);
+  return ms;
+}
+
+/** Median require times of a function bundle and its baseline, and their ratio. */
+export interface ColdStart {
+  readonly functionMs: number;
+  readonly baselineMs: number;
+  /** functionMs / baselineMs. */
+  readonly ratio: number;
+}
+
+/**
+ * Requires `bundled` and `baseline` in `runs` fresh processes each, alternating so
+ * both see the same machine load, and compares the medians.
+ *
+ * @param env - the environment of each process (the function's load-time configuration).
+ */
+export async function measureColdStart(
+  bundled: FunctionBundle,
+  baseline: FunctionBundle,
+  env: NodeJS.ProcessEnv,
+  runs: number = DEFAULT_COLD_START_RUNS,
+): Promise<ColdStart> {
+  const own: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    own.push(await requireMs(bundled.file, env));
+    base.push(await requireMs(baseline.file, env));
+  }
+  const functionMs = quantile(own, 0.5);
+  const baselineMs = quantile(base, 0.5);
+  return { functionMs, baselineMs, ratio: functionMs / baselineMs };
+}

@@ -1,0 +1,244 @@
+/**
+ * `npm run bench`: the platform's figures against their targets (issue 2, last
+ * bullet; issue 3, "Benchmark"). Prints the report and writes it to
+ * `bench/out/latest.txt`. A benchmark, not a test: it exits 0 whatever the figures.
+ *
+ * 1. Minified bundle size of each Lambda function (the dispatcher and every tool
+ *    placed in its own function), bundled as the CDK bundles them.
+ * 2. The dispatcher bundle's largest packages and its AWS SDK clients (only
+ *    Lambda, S3 and DynamoDB are allowed).
+ * 3. Cold start: `require` time of each bundle in a fresh process, as a ratio to a
+ *    bundle holding only the SDK clients the function uses (target ≤ 1.15).
+ * 4. Dispatcher overhead per call against calling the tool's handler directly
+ *    (target p50 ≤ 1 ms), with logging at ERROR and at INFO.
+ * 5. aws_ec2_inventory over 10,000 instances in 17 regions with 50 ms per page:
+ *    wall time / ideal (target ≤ 1.3), peak memory (target ≤ 256 MB), output bytes.
+ * 6. AWS API calls per run of each AWS tool.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { version as esbuildVersion } from 'esbuild';
+import { levelWhitelists, loadScenarios } from '../functions/scenarios/loader';
+import { FILE_TOOLS, toolCatalog } from '../functions/tools/catalog';
+import { PLATFORM_FUNCTION_ENVIRONMENT } from '../lib/platform-function';
+import { countApiCalls } from './api-calls';
+import {
+  bundle,
+  bytesByPackage,
+  type FunctionBundle,
+  LAMBDA_BUILD_OPTIONS,
+  lambdaEntries,
+  OUT_DIR,
+  sdkClientsIn,
+} from './bundles';
+import { runInChild } from './child';
+import { baselineBundle, DEFAULT_COLD_START_RUNS, measureColdStart } from './cold-start';
+import type { DispatcherOverhead } from './dispatcher-overhead';
+import type { Ec2InventoryScale } from './ec2-inventory-scale';
+import { atMost, type Figure, formatReport, kib, type Section } from './report';
+
+/** Clients the dispatcher may hold (DESIGN.md: it invokes tools, reads the secret table, writes claim-checks). */
+const DISPATCHER_ALLOWED_CLIENTS = [
+  '@aws-sdk/client-dynamodb',
+  '@aws-sdk/client-lambda',
+  '@aws-sdk/client-s3',
+];
+const COLD_START_RATIO_TARGET = 1.15;
+const OVERHEAD_P50_TARGET_MS = 1;
+const WALL_RATIO_TARGET = 1.3;
+const PEAK_MEMORY_TARGET_MB = 256;
+const MB = 1024 * 1024;
+
+/** What every function reads at load time, as the CDK sets it (lib/), with the values of a deployment. */
+function loadTimeEnvironment(toolNames: readonly string[]): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    ...PLATFORM_FUNCTION_ENVIRONMENT,
+    AWS_REGION: 'us-east-1',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    SECRET_REFS_TABLE: 'etp-secret-references',
+    SCENARIO_LEVELS: JSON.stringify(levelWhitelists(loadScenarios(toolCatalog, FILE_TOOLS))),
+    TOOL_FUNCTIONS: JSON.stringify(Object.fromEntries(toolNames.map((name) => [name, `etp-${name}`]))),
+  };
+}
+
+function bundleSection(bundles: readonly FunctionBundle[], unregistered: readonly string[]): Section {
+  return {
+    title: 'Bundle size (minified, source map excluded)',
+    figures: bundles.map((b) => ({ name: b.name, value: kib(b.bytes) })),
+    notes: unregistered.map(
+      (name) => `${name} is in TOOL_MODULES but not registered in the catalog: skipped`,
+    ),
+  };
+}
+
+function dispatcherSection(dispatcher: FunctionBundle): Section {
+  const packages = bytesByPackage(dispatcher);
+  const clients = sdkClientsIn(dispatcher);
+  const extra = clients.filter((c) => !DISPATCHER_ALLOWED_CLIENTS.includes(c));
+  return {
+    title: 'Dispatcher bundle: largest packages (bytes in output)',
+    figures: [
+      ...packages.slice(0, 10).map((p) => ({ name: p.name, value: kib(p.bytes) })),
+      {
+        name: 'SDK clients only Lambda/S3/DynamoDB',
+        value: clients.map((c) => c.replace('@aws-sdk/client-', '')).join(',') || 'none',
+        target: 'subset',
+        pass: extra.length === 0,
+      },
+    ],
+    notes: extra.length > 0 ? [`not allowed in the dispatcher: ${extra.join(', ')}`] : [],
+  };
+}
+
+async function coldStartSection(
+  bundles: readonly FunctionBundle[],
+  env: NodeJS.ProcessEnv,
+): Promise<Section> {
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  for (const bundled of bundles) {
+    progress(`cold start of ${bundled.name}`);
+    const baseline = await baselineBundle(bundled);
+    const measured = await measureColdStart(bundled, baseline.bundle, env);
+    figures.push(atMost(`${bundled.name} ratio`, measured.ratio, COLD_START_RATIO_TARGET));
+    notes.push(
+      `${bundled.name}: ${measured.functionMs.toFixed(1)} ms vs ${measured.baselineMs.toFixed(1)} ms baseline ` +
+        `(${kib(baseline.bundle.bytes)}; ${baseline.clients.map((c) => c.replace('@aws-sdk/client-', '')).join(', ') || 'no client'})`,
+    );
+  }
+  notes.push(
+    `each process: NODE_OPTIONS=${env.NODE_OPTIONS ?? ''} (lib's function environment), AWS_REGION, ` +
+      'POWERTOOLS_LOG_LEVEL=ERROR, SCENARIO_LEVELS from the scenario files, TOOL_FUNCTIONS, SECRET_REFS_TABLE',
+  );
+  return {
+    title: `Cold start: median require() in a fresh process, ${DEFAULT_COLD_START_RUNS} runs, vs SDK-clients-only bundle`,
+    figures,
+    notes,
+  };
+}
+
+/** Bundles the measurement module `bench/<name>.ts` as a function would be, and runs it in its own process. */
+async function runMeasurement<T>(
+  name: string,
+  env: Readonly<Record<string, string>>,
+  nodeOptions: readonly string[] = [],
+): Promise<T> {
+  const bundled = await bundle(`bench-${name}`, { entry: path.join(__dirname, `${name}.ts`) });
+  return runInChild<T>(bundled.file, env, nodeOptions);
+}
+
+async function overheadSection(): Promise<Section> {
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  for (const level of ['ERROR', 'INFO']) {
+    progress(`dispatcher overhead, log level ${level}`);
+    const m = await runMeasurement<DispatcherOverhead>('dispatcher-overhead', {
+      POWERTOOLS_LOG_LEVEL: level,
+      AWS_REGION: 'us-east-1',
+      SECRET_REFS_TABLE: 'etp-secret-references',
+    });
+    figures.push(
+      atMost(`overhead p50, log level ${m.logLevel}`, m.overhead.p50Ms, OVERHEAD_P50_TARGET_MS, 'ms', 3),
+    );
+    figures.push({
+      name: `overhead p99, log level ${m.logLevel}`,
+      value: `${m.overhead.p99Ms.toFixed(3)} ms`,
+    });
+    notes.push(
+      `${m.logLevel}: ${m.calls} calls each; dispatcher p50 ${m.dispatcher.p50Ms.toFixed(3)} / p99 ${m.dispatcher.p99Ms.toFixed(3)} ms, ` +
+        `direct handler p50 ${m.direct.p50Ms.toFixed(3)} / p99 ${m.direct.p99Ms.toFixed(3)} ms`,
+    );
+  }
+  return { title: 'Dispatcher overhead per call (dispatcher − direct tool handler)', figures, notes };
+}
+
+async function inventorySection(): Promise<Section> {
+  progress('aws_ec2_inventory at scale');
+  const m = await runMeasurement<Ec2InventoryScale>(
+    'ec2-inventory-scale',
+    { POWERTOOLS_LOG_LEVEL: 'ERROR', AWS_REGION: 'us-east-1' },
+    ['--expose-gc'],
+  );
+  return {
+    title: `aws_ec2_inventory: ${m.instances.toLocaleString('en-US')} instances, ${m.regions} regions, ${m.latencyMs} ms per page`,
+    figures: [
+      atMost('wall time / ideal', m.wallMs / m.idealMs, WALL_RATIO_TARGET),
+      atMost('peak RSS', m.peakRssBytes / MB, PEAK_MEMORY_TARGET_MB, 'MB', 1),
+      atMost('peak heap used', m.peakHeapBytes / MB, PEAK_MEMORY_TARGET_MB, 'MB', 1),
+      { name: 'output (bounded ToolResult JSON)', value: `${m.outputBytes} B` },
+      { name: 'instances counted', value: `${m.counted}` },
+    ],
+    notes: [
+      `wall ${m.wallMs.toFixed(0)} ms (median of 3), ideal ${m.idealMs} ms = slowest region's pages × latency; ` +
+        `CPU ${m.cpuMs.toFixed(0)} ms per run; region concurrency ${m.regionConcurrency}; ` +
+        `${m.describeInstancesCalls} DescribeInstances calls; truncated=${m.truncated}`,
+      `memory sampled every 2 ms during the runs, in a bundled process (plain node); before them, after a GC: ` +
+        `heap ${(m.startHeapBytes / MB).toFixed(1)} MB, RSS ${(m.startRssBytes / MB).toFixed(1)} MB ` +
+        `(code, the SDK mock and the generated account it holds)`,
+    ],
+  };
+}
+
+async function apiCallsSection(): Promise<Section> {
+  progress('AWS API calls per tool');
+  const { counts, missing, unavailable } = await countApiCalls();
+  return {
+    title: 'AWS API calls per run (representative account, bench/api-call-cases.ts)',
+    figures: counts.map((c) => ({ name: c.tool, value: `${c.calls}` })),
+    notes: [
+      ...counts.map(
+        (c) =>
+          `${c.tool} (${c.account}): ${Object.entries(c.byCommand)
+            .map(([command, n]) => `${command} ${n}`)
+            .join(', ')}${c.error ? `; FAILED: ${c.error}` : ''}`,
+      ),
+      ...(missing.length > 0 ? [`registered AWS tools without a case: ${missing.join(', ')}`] : []),
+      ...(unavailable.length > 0
+        ? [`cases whose tool is not registered yet: ${unavailable.join(', ')}`]
+        : []),
+    ],
+  };
+}
+
+/** Progress on stderr, so the report on stdout stays clean. */
+function progress(step: string): void {
+  process.stderr.write(`bench: ${step}\n`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  mkdirSync(OUT_DIR, { recursive: true });
+  const { entries, unregistered } = lambdaEntries();
+  const bundles: FunctionBundle[] = [];
+  for (const entry of entries) {
+    progress(`bundling ${entry.name}`);
+    bundles.push(await bundle(entry.name, { entry: entry.entry }));
+  }
+  const dispatcher = bundles.find((b) => b.name === 'dispatcher') as FunctionBundle;
+  const env = loadTimeEnvironment(entries.filter((e) => e.name !== 'dispatcher').map((e) => e.name));
+
+  const sections: Section[] = [bundleSection(bundles, unregistered), dispatcherSection(dispatcher)];
+  sections.push(await coldStartSection(bundles, env));
+  sections.push(await overheadSection());
+  sections.push(await inventorySection());
+  sections.push(await apiCallsSection());
+
+  const header = [
+    `etp benchmark, ${new Date().toISOString()}, node ${process.version} (${process.execPath}), esbuild ${esbuildVersion}`,
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg()[0]?.toFixed(2)}; ` +
+      `bundling: ${JSON.stringify(LAMBDA_BUILD_OPTIONS)}`,
+  ];
+  const report = formatReport(header, sections);
+  process.stdout.write(report);
+  writeFileSync(path.join(OUT_DIR, 'latest.txt'), report);
+  process.stdout.write(
+    `(${((Date.now() - started) / 1000).toFixed(0)} s; written to bench/out/latest.txt)\n`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
