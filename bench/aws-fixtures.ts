@@ -5,10 +5,10 @@
  * and the generated account.
  */
 import type { ToolContextServices } from '../functions/runtime/context';
-import { logger } from '../functions/runtime/logger';
 import { InMemorySecretReferenceStore } from '../functions/runtime/secrets/memory-store';
 import { defaultProviders, EnvSecretProvider } from '../functions/runtime/secrets/providers';
 import { SecretResolver } from '../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../functions/runtime/tool-host';
 import { DEFAULT_ENABLED_REGIONS, unevenAccount } from '../test/helpers/ec2-pages';
 
 /** The account every AWS figure is measured on: 10,000 instances over the 17 default regions. */
@@ -33,5 +33,5 @@ export function staticKeyServices(): ToolContextServices {
     ...defaultProviders(),
     env: new EnvSecretProvider({ BENCH_AWS_DEFAULT: JSON.stringify(EXAMPLE_KEYS) }),
   };
-  return { secrets: new SecretResolver(store, { providers }), logger };
+  return toolHostServices(new SecretResolver(store, { providers }));
 }

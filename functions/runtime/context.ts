@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { type AwsAccess, awsAccessFromSecret } from './aws/credentials';
+import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
 import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
@@ -39,11 +39,22 @@ export interface ToolContext {
   aws(secretName?: string): Promise<AwsAccess>;
 }
 
-/** Container-level services a context is built from. */
+/** Turns an `aws_*` secret into AWS access (`awsAccessFromSecret`). */
+export type AwsAccessResolver = (secret: Record<string, unknown>, request: AwsAccessRequest) => AwsAccess;
+
+/**
+ * Container-level services a context is built from. Tool hosts get theirs from
+ * `toolHostServices()`; the dispatcher passes only a logger.
+ */
 export interface ToolContextServices {
   /** Absent where no tool needs secrets (the dispatcher's file tools). */
   readonly secrets?: SecretResolver;
   readonly logger: Logger;
+  /**
+   * Resolves AWS access. Absent in the dispatcher, whose file tools call no AWS
+   * API (which keeps STS out of its bundle).
+   */
+  readonly awsAccess?: AwsAccessResolver;
   /**
    * Local runs only: when the tenant has no `aws_*` secret (or its env var is
    * unset), use the default credential chain instead of failing. Deployed
@@ -85,6 +96,12 @@ export function createToolContext(
     deadline,
     secret,
     async aws(secretName = DEFAULT_AWS_SECRET) {
+      if (!services.awsAccess) {
+        throw new PlatformError(
+          'internal_error',
+          `${spec.name} asked for AWS access where none is configured`,
+        );
+      }
       let payload: Record<string, unknown>;
       try {
         payload = await secret(secretName);
@@ -92,7 +109,7 @@ export function createToolContext(
         if (!(services.awsFallbackToDefaultChain && err instanceof SecretNotFoundError)) throw err;
         payload = {};
       }
-      return awsAccessFromSecret(payload, invocation);
+      return services.awsAccess(payload, invocation);
     },
   };
 }

@@ -9,12 +9,13 @@ import { failureResult, type ToolResult } from './result';
 import { DynamoDbSecretReferenceStore } from './secrets/dynamodb-store';
 import { SecretResolver } from './secrets/resolver';
 import type { Tool } from './spec';
+import { toolHostServices } from './tool-host';
 
 /** Container-level services of a tool function, built once from its environment. */
 function servicesFromEnvironment(toolName: string): ToolContextServices {
   const table = process.env.SECRET_REFS_TABLE;
   if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
-  return { secrets: new SecretResolver(new DynamoDbSecretReferenceStore(table)), logger };
+  return toolHostServices(new SecretResolver(new DynamoDbSecretReferenceStore(table)));
 }
 
 /**

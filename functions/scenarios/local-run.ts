@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createDispatcher, type Dispatch } from '../dispatcher/dispatch';
 import { InProcessToolInvoker } from '../dispatcher/in-process-invoker';
-import type { ToolContextServices } from '../runtime/context';
 import { deadlineIn } from '../runtime/deadline';
 import { resultMaxBytes } from '../runtime/harness';
 import { logger as platformLogger } from '../runtime/logger';
@@ -11,6 +10,7 @@ import { DynamoDbSecretReferenceStore } from '../runtime/secrets/dynamodb-store'
 import { InMemorySecretReferenceStore } from '../runtime/secrets/memory-store';
 import type { SecretReferenceStore } from '../runtime/secrets/reference';
 import { SecretResolver } from '../runtime/secrets/resolver';
+import { toolHostServices } from '../runtime/tool-host';
 import { FILE_TOOLS, toolCatalog } from '../tools/catalog';
 import { finishTool } from '../tools/files/finish';
 import { scenarioToAsl } from './asl';
@@ -63,11 +63,10 @@ export interface LocalDispatcherOptions {
 export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch {
   const logger = options.logger ?? platformLogger;
   const maxResultBytes = resultMaxBytes();
-  const services: ToolContextServices = {
-    secrets: new SecretResolver(options.references),
+  const services = toolHostServices(new SecretResolver(options.references), {
     logger,
     awsFallbackToDefaultChain: true,
-  };
+  });
   return createDispatcher({
     registry: toolCatalog,
     whitelists: levelWhitelists(options.scenarios),

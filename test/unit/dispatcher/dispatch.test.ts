@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { createDispatcher, type DispatcherOptions } from '../../../functions/dispatcher/dispatch';
 import type { ToolInvoker } from '../../../functions/dispatcher/invoker';
 import type { LevelWhitelists } from '../../../functions/dispatcher/levels';
-import type { ToolContextServices } from '../../../functions/runtime/context';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { runTool } from '../../../functions/runtime/harness';
 import type { ToolInvocation } from '../../../functions/runtime/invocation';
@@ -15,6 +14,7 @@ import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets
 import { defaultProviders, EnvSecretProvider } from '../../../functions/runtime/secrets/providers';
 import { SecretResolver } from '../../../functions/runtime/secrets/resolver';
 import { defineTool, defineToolSpec, type Tool, type ToolSpec } from '../../../functions/runtime/spec';
+import { toolHostServices } from '../../../functions/runtime/tool-host';
 import { ec2InventoryTool } from '../../../functions/tools/aws/ec2-inventory';
 import { finishTool } from '../../../functions/tools/files/finish';
 import { nativeEnvelope } from '../../helpers/events';
@@ -80,9 +80,8 @@ const registry = new ToolRegistry<ToolSpec>([...functionTools, finishTool as unk
 const REGISTERED = 'aws_ec2_inventory, big_result, echo_args, echo_text, exploder, finish, no_params';
 
 /** The tenant's aws_default: static keys from a private environment, never process.env. */
-const services: ToolContextServices = {
-  logger,
-  secrets: new SecretResolver(
+const services = toolHostServices(
+  new SecretResolver(
     new InMemorySecretReferenceStore([
       { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
     ]),
@@ -99,7 +98,7 @@ const services: ToolContextServices = {
       },
     },
   ),
-};
+);
 
 /**
  * Runs the tools in this process through the harness, unbounded, and records

@@ -1,7 +1,6 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { jsonByteLength, STEP_FUNCTIONS_PAYLOAD_BYTES } from '../../../functions/runtime/bound';
-import type { ToolContextServices } from '../../../functions/runtime/context';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import {
   boundResult,
@@ -9,11 +8,11 @@ import {
   resultMaxBytes,
   runTool,
 } from '../../../functions/runtime/harness';
-import { logger } from '../../../functions/runtime/logger';
 import type { ToolResult, ToolSuccess } from '../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
 import { defaultProviders, EnvSecretProvider } from '../../../functions/runtime/secrets/providers';
 import { SecretResolver } from '../../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../../functions/runtime/tool-host';
 import { ec2InventoryTool, type InventoryInstance } from '../../../functions/tools/aws/ec2-inventory';
 import {
   DEFAULT_ENABLED_REGIONS,
@@ -29,9 +28,8 @@ const ec2Mock = mockClient(EC2Client);
 const account = unevenAccount(10_000, DEFAULT_ENABLED_REGIONS);
 
 // aws_default holds the AWS docs' example keys: no credential chain, and the mocked client never signs.
-const services: ToolContextServices = {
-  logger,
-  secrets: new SecretResolver(
+const services = toolHostServices(
+  new SecretResolver(
     new InMemorySecretReferenceStore([
       { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'SCALE_AWS_DEFAULT' },
     ]),
@@ -48,7 +46,7 @@ const services: ToolContextServices = {
       },
     },
   ),
-};
+);
 
 /** The inventory's value (functions/tools/aws/ec2-inventory.ts). */
 interface InventoryValue {

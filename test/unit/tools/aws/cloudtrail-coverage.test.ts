@@ -13,11 +13,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { managementEventCoverage } from '../../../../functions/tools/aws/cloudtrail/event-selectors';
 import {
   type CloudTrailCoverageValue,
@@ -33,11 +33,9 @@ const cloudTrailMock = mockClient(CloudTrailClient);
 const ACCOUNT = '123456789012';
 
 // No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
-const services = {
-  logger,
-  secrets: new SecretResolver(new InMemorySecretReferenceStore([])),
+const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore([])), {
   awsFallbackToDefaultChain: true,
-};
+});
 
 async function succeeded(args: Record<string, unknown> = {}) {
   const result = await runTool(

@@ -13,12 +13,12 @@ import type { ToolContextServices } from '../../../../functions/runtime/context'
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
 import type { Tool } from '../../../../functions/runtime/spec';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { type CostAnomalies, costAnomaliesTool } from '../../../../functions/tools/aws/cost-anomalies';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { toolInvocation } from '../../../helpers/events';
@@ -34,7 +34,7 @@ function services(): ToolContextServices {
     { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
   ]);
   const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify({ region: 'ap-southeast-2' }) });
-  return { logger, secrets: new SecretResolver(store, { providers: { ...defaultProviders(), env } }) };
+  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
 }
 
 function anomalies(args: unknown): Promise<ToolResult> {

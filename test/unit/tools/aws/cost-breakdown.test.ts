@@ -11,12 +11,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { ToolContextServices } from '../../../../functions/runtime/context';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
 import type { Tool } from '../../../../functions/runtime/spec';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { type CostBreakdown, costBreakdownTool } from '../../../../functions/tools/aws/cost-breakdown';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { toolInvocation } from '../../../helpers/events';
@@ -34,7 +34,7 @@ function services(): ToolContextServices {
     { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
   ]);
   const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify(AWS_SECRET) });
-  return { logger, secrets: new SecretResolver(store, { providers: { ...defaultProviders(), env } }) };
+  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
 }
 
 function breakdown(args: unknown): Promise<ToolResult> {

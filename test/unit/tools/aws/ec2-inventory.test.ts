@@ -13,12 +13,12 @@ import { clearAssumedRoleCache } from '../../../../functions/runtime/aws/credent
 import type { ToolContextServices } from '../../../../functions/runtime/context';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
 import type { Tool } from '../../../../functions/runtime/spec';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { ec2InventoryTool, type InventoryInstance } from '../../../../functions/tools/aws/ec2-inventory';
 import { toolInvocation } from '../../../helpers/events';
 
@@ -37,7 +37,7 @@ function servicesWith(awsSecret: Record<string, unknown>): ToolContextServices {
     { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
   ]);
   const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify(awsSecret) });
-  return { logger, secrets: new SecretResolver(store, { providers: { ...defaultProviders(), env } }) };
+  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
 }
 
 function inventory(args: unknown, awsSecret: Record<string, unknown> = STATIC_KEYS): Promise<ToolResult> {

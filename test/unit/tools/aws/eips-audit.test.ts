@@ -3,11 +3,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { type EipsAuditValue, eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
@@ -17,7 +17,7 @@ const ec2Mock = mockClient(EC2Client);
 
 // The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
 // credentials resolve without any provider chain, and the mocked clients never send them.
-const services = { logger, secrets: new SecretResolver(new InMemorySecretReferenceStore()) };
+const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore()));
 beforeAll(() => {
   process.env.ETP_AWS_DEFAULT = JSON.stringify({
     access_key_id: 'AKIAIOSFODNN7EXAMPLE',

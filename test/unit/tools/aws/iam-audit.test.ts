@@ -11,11 +11,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { type IamAuditValue, iamAuditTool } from '../../../../functions/tools/aws/iam-audit';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { toolInvocation } from '../../../helpers/events';
@@ -28,11 +28,9 @@ const ROOT_ARN = `arn:aws:iam::${ACCOUNT}:root`;
 const DAY_MS = 86_400_000;
 
 // No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
-const services = {
-  logger,
-  secrets: new SecretResolver(new InMemorySecretReferenceStore([])),
+const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore([])), {
   awsFallbackToDefaultChain: true,
-};
+});
 
 async function runIam(args: Record<string, unknown> = {}, deadline: Deadline = deadlineIn(60_000)) {
   return runTool(iamAuditTool, toolInvocation({ tool: 'aws_iam_audit', args }), deadline, services);

@@ -10,11 +10,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import {
   type NatGatewaysAuditValue,
   natGatewaysAuditTool,
@@ -28,7 +28,7 @@ const cloudwatchMock = mockClient(CloudWatchClient);
 
 // The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
 // credentials resolve without any provider chain, and the mocked clients never send them.
-const services = { logger, secrets: new SecretResolver(new InMemorySecretReferenceStore()) };
+const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore()));
 beforeAll(() => {
   process.env.ETP_AWS_DEFAULT = JSON.stringify({
     access_key_id: 'AKIAIOSFODNN7EXAMPLE',

@@ -20,11 +20,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { runTool } from '../../../../functions/runtime/harness';
-import { logger } from '../../../../functions/runtime/logger';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { regionFromLocationConstraint } from '../../../../functions/tools/aws/s3/bucket-settings';
 import { type S3InventoryValue, s3InventoryTool } from '../../../../functions/tools/aws/s3-inventory';
 import { responseMetadata } from '../../../helpers/aws-errors';
@@ -37,11 +37,9 @@ const s3ControlMock = mockClient(S3ControlClient);
 const ACCOUNT = '123456789012';
 
 // No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
-const services = {
-  logger,
-  secrets: new SecretResolver(new InMemorySecretReferenceStore([])),
+const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore([])), {
   awsFallbackToDefaultChain: true,
-};
+});
 
 async function runS3(deadline: Deadline = deadlineIn(60_000)) {
   return runTool(s3InventoryTool, toolInvocation({ tool: 'aws_s3_inventory', args: {} }), deadline, services);
