@@ -136,9 +136,12 @@ export function bytesByPackage(bundled: FunctionBundle): { name: string; bytes: 
 }
 
 /** The AWS SDK v3 service client packages (`@aws-sdk/client-*`) with code in the bundle, sorted. */
+/** Slack's SDK packages a function may hold, counted as SDK clients like AWS's. */
+export const SLACK_SDK_CLIENTS: readonly string[] = ['@slack/web-api', '@slack/webhook'];
+
 export function sdkClientsIn(bundled: FunctionBundle): string[] {
   return bytesByPackage(bundled)
     .map((p) => p.name)
-    .filter((name) => name.startsWith('@aws-sdk/client-'))
+    .filter((name) => name.startsWith('@aws-sdk/client-') || SLACK_SDK_CLIENTS.includes(name))
     .sort();
 }

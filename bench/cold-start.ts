@@ -22,12 +22,26 @@ const REQUIRE_TIMER = [
   'process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1e6));',
 ].join('\n');
 
+/** Constructor arguments of the Slack SDK clients (AWS SDK clients take `{}`). */
+const SDK_CLIENT_ARGUMENT: Readonly<Record<string, string>> = {
+  '@slack/web-api': "'xoxb-baseline-test'",
+  '@slack/webhook': "'https://hooks.slack.com/services/T0/B0/baseline-test'",
+};
+
+/** The client class a Slack SDK package exports. */
+const SLACK_CLIENT_CLASS: Readonly<Record<string, string>> = {
+  '@slack/web-api': 'WebClient',
+  '@slack/webhook': 'IncomingWebhook',
+};
+
 /**
- * The exported client class of an SDK v3 client package (`@aws-sdk/client-s3` → `S3Client`).
+ * The exported client class of an SDK v3 client package (`@aws-sdk/client-s3` → `S3Client`), or a Slack SDK's client.
  *
  * @throws Error when the package does not export exactly one `…Client` class.
  */
 export function clientClassOf(packageName: string): string {
+  const slack = SLACK_CLIENT_CLASS[packageName];
+  if (slack) return slack;
   const exported = Object.keys(require(packageName) as Record<string, unknown>).filter((key) =>
     /^[A-Z]\w*Client$/.test(key),
   );
@@ -40,7 +54,11 @@ export function clientClassOf(packageName: string): string {
 /** Source of the baseline entry: one client of each package, constructed as a handler module would. */
 export function baselineSource(clientPackages: readonly string[]): string {
   const lines = clientPackages.map((pkg, i) => `import { ${clientClassOf(pkg)} as C${i} } from '${pkg}';`);
-  lines.push(...clientPackages.map((_, i) => `export const client${i} = new C${i}({});`));
+  lines.push(
+    ...clientPackages.map(
+      (pkg, i) => `export const client${i} = new C${i}(${SDK_CLIENT_ARGUMENT[pkg] ?? '{}'});`,
+    ),
+  );
   return lines.length > 0 ? lines.join('\n') : 'export {};';
 }
 

@@ -39,12 +39,16 @@ function toInventoryInstance(instance: Instance, region: string): InventoryInsta
   };
 }
 
+/** Plain code-unit order: ISO timestamps and instance ids sort correctly, much faster than localeCompare. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Running first, then oldest launch first, then by id: a stable order. */
 function byRelevance(a: InventoryInstance, b: InventoryInstance): number {
   const running = Number(b.state === 'running') - Number(a.state === 'running');
   if (running !== 0) return running;
-  const launch = (a.launchTime ?? '9999').localeCompare(b.launchTime ?? '9999');
-  return launch !== 0 ? launch : a.instanceId.localeCompare(b.instanceId);
+  return compareText(a.launchTime ?? '9999', b.launchTime ?? '9999') || compareText(a.instanceId, b.instanceId);
 }
 
 function increment(counts: Record<string, number>, key: string): void {
