@@ -8,7 +8,7 @@
  * Runs in its own process (bench/child.ts): the log level is read at load time
  * from POWERTOOLS_LOG_LEVEL and log lines go to a pipe that is drained.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createDispatcher } from '../functions/dispatcher/dispatch';
 import { deadlineIn } from '../functions/runtime/deadline';
 import { resultMaxBytes } from '../functions/runtime/harness';
@@ -30,7 +30,10 @@ const MEASURED_CALLS = 5_000;
 const echoSpec = defineToolSpec({
   name: 'bench_echo',
   description: 'Returns its text, repeated. Benchmark only.',
-  inputSchema: z.strictObject({ text: z.string().max(1000), repeat: z.int().min(1).max(10).default(1) }),
+  inputSchema: z.strictObject({
+    text: z.string().check(z.maxLength(1000)),
+    repeat: z._default(z.int().check(z.minimum(1), z.maximum(10)), 1),
+  }),
   tags: ['bench'],
   requiresSecrets: [],
   sideEffects: 'none',

@@ -1,6 +1,7 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { InvalidArgsError } from './errors';
 import type { ToolArgs, ToolInputSchema, ToolSpec } from './spec';
+import './zod-locale';
 
 /** One schema violation: where (`regions[0]`, `(root)`) and what is accepted. */
 export interface ArgsViolation {
@@ -35,7 +36,7 @@ function pathOf(path: readonly PropertyKey[]): string {
 }
 
 /** Every violation zod reports, with its path. */
-export function violationsOf(error: z.ZodError): ArgsViolation[] {
+export function violationsOf(error: z.core.$ZodError): ArgsViolation[] {
   return error.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message }));
 }
 

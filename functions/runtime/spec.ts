@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ToolContext } from './context';
 
 /**
@@ -24,8 +24,8 @@ export interface ToolRuntimeSettings {
 /** Where a tool runs: its own Lambda function, or inside the dispatcher (file tools). */
 export type ToolPlacement = 'function' | 'dispatcher';
 
-/** A strict zod object schema: the single source of a tool's args type and its JSON Schema. */
-export type ToolInputSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+/** A strict zod object schema (`zod/mini`): the single source of a tool's args type and its JSON Schema. */
+export type ToolInputSchema = z.ZodMiniObject<z.core.$ZodShape, z.core.$strict>;
 
 /**
  * A tool's metadata and argument schema (DESIGN.md, "ToolSpec"): everything the

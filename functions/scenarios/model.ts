@@ -1,25 +1,26 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../runtime/zod-locale';
 
-const name = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'snake_case, at most 64 characters');
+const name = z.string().check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'snake_case, at most 64 characters'));
 
 /** One fixed tool call of a plan level. `args` keys ending in `.$` are JSONPath / intrinsic functions, as in ASL Parameters. */
 const call = z.strictObject({
   tool: name,
-  args: z.record(z.string(), z.unknown()).default({}),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
 });
 
 /** A plan level: its whitelist and its fixed calls, run in order. */
 const level = z.strictObject({
   name,
-  description: z.string().optional(),
-  intra_tools: z.array(name).min(1),
-  calls: z.array(call).min(1).max(20),
+  description: z.optional(z.string()),
+  intra_tools: z.array(name).check(z.minLength(1)),
+  calls: z.array(call).check(z.minLength(1), z.maxLength(20)),
 });
 
 /** An input parameter of a scenario, with the default a run uses when the input leaves it out. */
 const input = z.strictObject({
   description: z.string(),
-  default: z.unknown().optional(),
+  default: z.optional(z.unknown()),
 });
 
 /**
@@ -28,9 +29,9 @@ const input = z.strictObject({
  */
 export const scenarioSchema = z.strictObject({
   name,
-  description: z.string().min(1),
-  inputs: z.record(z.string(), input).default({}),
-  levels: z.array(level).min(1),
+  description: z.string().check(z.minLength(1)),
+  inputs: z._default(z.record(z.string(), input), {}),
+  levels: z.array(level).check(z.minLength(1)),
 });
 
 /** A parsed, validated scenario. */

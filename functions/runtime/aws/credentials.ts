@@ -1,7 +1,7 @@
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SecretInvalidError } from '../errors';
 
 /** How a tool reaches AWS for a tenant. */
@@ -38,26 +38,29 @@ export const ASSUME_ROLE_DURATION_SECONDS = 3600;
 /** Region used when neither the secret nor `AWS_REGION` names one. */
 export const FALLBACK_REGION = 'us-east-1';
 
-const region = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1');
+/** The optional `region` of every payload. */
+const region = z.optional(
+  z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')),
+);
 
 /** The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"). */
 const assumeRolePayload = z.object({
-  role_arn: z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN'),
-  external_id: z.string().min(2).max(1224).optional(),
-  region: region.optional(),
+  role_arn: z.string().check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
+  external_id: z.optional(z.string().check(z.minLength(2), z.maxLength(1224))),
+  region,
 });
 const staticKeysPayload = z.object({
-  access_key_id: z.string().min(16),
-  secret_access_key: z.string().min(16),
-  session_token: z.string().optional(),
-  region: region.optional(),
+  access_key_id: z.string().check(z.minLength(16)),
+  secret_access_key: z.string().check(z.minLength(16)),
+  session_token: z.optional(z.string()),
+  region,
 });
 /**
  * Strict: a payload with none of the keys above but other keys (a typo such as
  * `role_arm`, or a plain string read as `{ value }`) must not silently run with the
  * function's own role.
  */
-const ownRolePayload = z.strictObject({ region: region.optional() });
+const ownRolePayload = z.strictObject({ region });
 
 /**
  * STS `RoleSessionName`: 2–64 characters of `[\w+=,.@-]` (STS API reference, "AssumeRole").
@@ -175,7 +178,7 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
   return { mode: 'own_role', region: payload.region ?? fallbackRegion, credentials: ownRoleCredentials };
 }
 
-function parse<T extends z.ZodType>(
+function parse<T extends z.ZodMiniType>(
   schema: T,
   secret: Record<string, unknown>,
   accepted: string,

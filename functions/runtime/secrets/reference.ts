@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidArgsError } from '../errors';
 import { redactString } from '../redact';
+import '../zod-locale';
 
 /** Reference kinds a provider exists for (DESIGN.md, "Secret references"). */
 export const REF_KINDS = ['env', 'secrets_manager'] as const;
@@ -45,13 +46,13 @@ const ENV_VAR = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
 
 const referenceInput = z.strictObject({
-  tenant_id: z.string().regex(NAME, 'letters, digits, _ . - (1-128 chars)'),
-  secret_name: z.string().regex(NAME, 'letters, digits, _ . - (1-128 chars)'),
+  tenant_id: z.string().check(z.regex(NAME, 'letters, digits, _ . - (1-128 chars)')),
+  secret_name: z.string().check(z.regex(NAME, 'letters, digits, _ . - (1-128 chars)')),
   ref_kind: z.enum(REF_KINDS),
-  ref_value: z.string().min(1),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  notes: z.string().max(1024).optional(),
-  created_by: z.string().max(256).optional(),
+  ref_value: z.string().check(z.minLength(1)),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  notes: z.optional(z.string().check(z.maxLength(1024))),
+  created_by: z.optional(z.string().check(z.maxLength(256))),
 });
 
 /** What `etp secrets seed` and the store accept for a new row. */

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
-import { regionsArg, topNArg } from './schemas';
+import { regionsList, topNArg } from './schemas';
 
 /** `aws_cloudtrail_coverage`: whether CloudTrail records every enabled region's management events. */
 export const cloudtrailCoverageSpec = defineToolSpec({
@@ -14,10 +14,9 @@ export const cloudtrailCoverageSpec = defineToolSpec({
     'KMS-encrypted (medium). Read-only, no cost; one DescribeTrails per region plus two requests per trail. A region ' +
     'or trail that cannot be read is reported with its error without failing the others.',
   inputSchema: z.strictObject({
-    regions: regionsArg
-      .unwrap()
-      .default('all')
-      .describe('Region names, or "all" (default) for every region enabled in the account.'),
+    regions: z
+      ._default(regionsList, 'all')
+      .check(z.describe('Region names, or "all" (default) for every region enabled in the account.')),
     topN: topNArg(20),
   }),
   tags: ['aws', 'cloudtrail', 'read_only'],

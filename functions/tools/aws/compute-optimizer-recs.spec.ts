@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 import { regionsArg, topNArg } from './schemas';
 
@@ -24,10 +24,10 @@ export const computeOptimizerRecsSpec = defineToolSpec({
   inputSchema: z.strictObject({
     regions: regionsArg,
     resourceTypes: z
-      .array(z.enum(COMPUTE_OPTIMIZER_RESOURCE_TYPES))
-      .min(1)
-      .default([...COMPUTE_OPTIMIZER_RESOURCE_TYPES])
-      .describe('Which recommendations to read: ec2, ebs, lambda (default all three).'),
+      ._default(z.array(z.enum(COMPUTE_OPTIMIZER_RESOURCE_TYPES)).check(z.minLength(1)), [
+        ...COMPUTE_OPTIMIZER_RESOURCE_TYPES,
+      ])
+      .check(z.describe('Which recommendations to read: ec2, ebs, lambda (default all three).')),
     topN: topNArg(20),
   }),
   tags: ['aws', 'compute-optimizer', 'read_only'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 import { calendarDateArg, topNArg } from './schemas';
 
@@ -23,28 +23,36 @@ export const costAnomaliesSpec = defineToolSpec({
     'when it has no data yet, throttled when rate limited. `truncated` is set when the page cap or deadline ' +
     'stopped it.',
   inputSchema: z.strictObject({
-    start: calendarDateArg
-      .optional()
-      .describe('First day of the window, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
-    end: calendarDateArg
-      .optional()
-      .describe('Last day of the window, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
+    start: z
+      .optional(calendarDateArg)
+      .check(z.describe('First day of the window, included, YYYY-MM-DD (UTC). Give with end, or omit both.')),
+    end: z
+      .optional(calendarDateArg)
+      .check(
+        z.describe('Last day of the window, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
+      ),
     monitorArn: z
-      .string()
-      .regex(/^arn:aws[a-z-]*:ce::\d{12}:anomalymonitor\/[\w-]+$/, 'a Cost Anomaly Detection monitor ARN')
-      .optional()
-      .describe(
-        'Only anomalies of this monitor (arn:aws:ce::<account>:anomalymonitor/<id>). Default: all monitors.',
+      .optional(
+        z
+          .string()
+          .check(
+            z.regex(
+              /^arn:aws[a-z-]*:ce::\d{12}:anomalymonitor\/[\w-]+$/,
+              'a Cost Anomaly Detection monitor ARN',
+            ),
+          ),
+      )
+      .check(
+        z.describe(
+          'Only anomalies of this monitor (arn:aws:ce::<account>:anomalymonitor/<id>). Default: all monitors.',
+        ),
       ),
     minTotalImpact: z
-      .number()
-      .min(0)
-      .optional()
-      .describe('Only anomalies whose total impact is at least this many USD.'),
+      .optional(z.number().check(z.minimum(0)))
+      .check(z.describe('Only anomalies whose total impact is at least this many USD.')),
     feedback: z
-      .enum(['YES', 'NO', 'PLANNED_ACTIVITY'])
-      .optional()
-      .describe('Only anomalies with this feedback. Default: any feedback, or none.'),
+      .optional(z.enum(['YES', 'NO', 'PLANNED_ACTIVITY']))
+      .check(z.describe('Only anomalies with this feedback. Default: any feedback, or none.')),
     topN: topNArg(20),
   }),
   tags: ['aws', 'ce', 'read_only'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 import { calendarDateArg, topNArg } from './schemas';
 
@@ -24,47 +24,54 @@ export const costBreakdownSpec = defineToolSpec({
     'throttled when rate limited. `truncated` is set when the page cap or deadline stopped it.',
   inputSchema: z
     .strictObject({
-      start: calendarDateArg
-        .optional()
-        .describe('First day of the period, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
-      end: calendarDateArg
-        .optional()
-        .describe('Last day of the period, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
+      start: z
+        .optional(calendarDateArg)
+        .check(
+          z.describe('First day of the period, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
+        ),
+      end: z
+        .optional(calendarDateArg)
+        .check(
+          z.describe('Last day of the period, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
+        ),
       granularity: z
-        .enum(['MONTHLY', 'DAILY'])
-        .default('MONTHLY')
-        .describe('Length of the periods in `byPeriod` (default MONTHLY).'),
+        ._default(z.enum(['MONTHLY', 'DAILY']), 'MONTHLY')
+        .check(z.describe('Length of the periods in `byPeriod` (default MONTHLY).')),
       metric: z
-        .enum(['UnblendedCost', 'AmortizedCost'])
-        .default('UnblendedCost')
-        .describe(
-          'UnblendedCost (default): charges as billed. AmortizedCost: upfront reservation and Savings Plans fees spread over their term.',
+        ._default(z.enum(['UnblendedCost', 'AmortizedCost']), 'UnblendedCost')
+        .check(
+          z.describe(
+            'UnblendedCost (default): charges as billed. AmortizedCost: upfront reservation and Savings Plans fees spread over their term.',
+          ),
         ),
       groupBy: z
-        .enum(['SERVICE', 'LINKED_ACCOUNT', 'TAG'])
-        .default('SERVICE')
-        .describe('What the costs are grouped by (default SERVICE); TAG needs tagKey.'),
+        ._default(z.enum(['SERVICE', 'LINKED_ACCOUNT', 'TAG']), 'SERVICE')
+        .check(z.describe('What the costs are grouped by (default SERVICE); TAG needs tagKey.')),
       tagKey: z
-        .string()
-        .min(1)
-        .max(128)
-        .optional()
-        .describe('The cost-allocation tag key whose values group the costs; only with groupBy TAG.'),
+        .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+        .check(
+          z.describe('The cost-allocation tag key whose values group the costs; only with groupBy TAG.'),
+        ),
       compareWithPrevious: z
-        .boolean()
-        .default(true)
-        .describe('Also read the previous period of equal length (one more billed request). Default true.'),
+        ._default(z.boolean(), true)
+        .check(
+          z.describe(
+            'Also read the previous period of equal length (one more billed request). Default true.',
+          ),
+        ),
       topN: topNArg(10),
     })
-    .superRefine((args, ctx) => {
-      if ((args.groupBy === 'TAG') !== (args.tagKey !== undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['tagKey'],
-          message: 'tagKey is required with groupBy TAG and accepted only with it',
-        });
-      }
-    }),
+    .check(
+      z.superRefine((args, ctx) => {
+        if ((args.groupBy === 'TAG') !== (args.tagKey !== undefined)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['tagKey'],
+            message: 'tagKey is required with groupBy TAG and accepted only with it',
+          });
+        }
+      }),
+    ),
   tags: ['aws', 'ce', 'read_only'],
   service: 'ce',
   requiresSecrets: ['aws_default'],

@@ -1,10 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 import { topNArg } from './schemas';
 
 /** A threshold in whole days. */
 const days = (fallback: number, what: string) =>
-  z.int().min(1).max(3650).default(fallback).describe(`${what} (1-3650 days, default ${fallback}).`);
+  z
+    ._default(z.int().check(z.minimum(1), z.maximum(3650)), fallback)
+    .check(z.describe(`${what} (1-3650 days, default ${fallback}).`));
 
 /** `aws_iam_audit`: the IAM credential report and password policy, as findings. */
 export const iamAuditSpec = defineToolSpec({

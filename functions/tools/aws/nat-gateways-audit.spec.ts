@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 import { regionsArg, topNArg } from './schemas';
 
@@ -22,17 +22,14 @@ export const natGatewaysAuditSpec = defineToolSpec({
     regions: regionsArg,
     topN: topNArg(20),
     days: z
-      .int()
-      .min(1)
-      .max(90)
-      .default(14)
-      .describe('Days of CloudWatch metrics to look back over (1-90, default 14).'),
+      ._default(z.int().check(z.minimum(1), z.maximum(90)), 14)
+      .check(z.describe('Days of CloudWatch metrics to look back over (1-90, default 14).')),
     idleBytesThreshold: z
-      .int()
-      .min(0)
-      .default(DEFAULT_IDLE_BYTES_THRESHOLD)
-      .describe(
-        'A gateway that processed at most this many bytes over the window is idle (default 1073741824 = 1 GiB).',
+      ._default(z.int().check(z.minimum(0)), DEFAULT_IDLE_BYTES_THRESHOLD)
+      .check(
+        z.describe(
+          'A gateway that processed at most this many bytes over the window is idle (default 1073741824 = 1 GiB).',
+        ),
       ),
   }),
   tags: ['aws', 'ec2', 'read_only'],

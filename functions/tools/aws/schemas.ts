@@ -1,28 +1,36 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** An AWS region name (`eu-west-1`, `us-gov-west-1`). */
 export const awsRegion = z
   .string()
-  .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region name such as eu-west-1')
-  .describe('AWS region name, e.g. eu-west-1');
+  .check(
+    z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region name such as eu-west-1'),
+    z.describe('AWS region name, e.g. eu-west-1'),
+  );
+
+/** What `regions` accepts, with no default: 1-40 region names, or `"all"`. */
+export const regionsList = z.union([
+  z.literal('all'),
+  z.array(awsRegion).check(z.minLength(1), z.maxLength(40)),
+]);
 
 /**
  * The `regions` argument shared by regional tools: a list of region names, or
  * `"all"` for every region enabled in the account. Omitted: the tenant's region.
  */
 export const regionsArg = z
-  .union([z.literal('all'), z.array(awsRegion).min(1).max(40)])
-  .optional()
-  .describe('Region names, or "all" for every region enabled in the account. Default: the tenant\'s region.');
+  .optional(regionsList)
+  .check(
+    z.describe(
+      'Region names, or "all" for every region enabled in the account. Default: the tenant\'s region.',
+    ),
+  );
 
 /** `topN`: how many items a bounded summary lists. */
 export const topNArg = (fallback: number) =>
   z
-    .int()
-    .min(1)
-    .max(100)
-    .default(fallback)
-    .describe(`How many items to list in full (1-100, default ${fallback}).`);
+    ._default(z.int().check(z.minimum(1), z.maximum(100)), fallback)
+    .check(z.describe(`How many items to list in full (1-100, default ${fallback}).`));
 
 /**
  * A calendar day `YYYY-MM-DD` (UTC) that exists (no 2026-02-30); periods built

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 
 /** `finish`: ends a level with the final answer. A file tool: always allowed, runs inside the dispatcher. */
@@ -8,8 +8,10 @@ export const finishSpec = defineToolSpec({
     'Ends the current level with a final answer: a short summary for people, and optional structured data. ' +
     'Always allowed; makes no remote call and costs nothing.',
   inputSchema: z.strictObject({
-    summary: z.string().min(1).max(4000).describe('The final answer, at most 4,000 characters.'),
-    data: z.record(z.string(), z.unknown()).optional().describe('Optional structured result.'),
+    summary: z
+      .string()
+      .check(z.minLength(1), z.maxLength(4000), z.describe('The final answer, at most 4,000 characters.')),
+    data: z.optional(z.record(z.string(), z.unknown())).check(z.describe('Optional structured result.')),
   }),
   tags: ['file'],
   requiresSecrets: [],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 
 /**
@@ -20,25 +20,25 @@ export const slackPostMessageSpec = defineToolSpec({
   inputSchema: z.strictObject({
     channel: z
       .string()
-      .min(1)
-      .max(80)
-      .regex(/^[#@]?[\w.-]+$/, 'a channel ID (C0123ABCD) or #name')
-      .describe('Channel ID (C0123ABCD) or #channel-name; ignored by webhooks.'),
+      .check(
+        z.minLength(1),
+        z.maxLength(80),
+        z.regex(/^[#@]?[\w.-]+$/, 'a channel ID (C0123ABCD) or #name'),
+        z.describe('Channel ID (C0123ABCD) or #channel-name; ignored by webhooks.'),
+      ),
     text: z
       .string()
-      .min(1)
-      .max(SLACK_MAX_TEXT_CHARS)
-      .describe('Message text (mrkdwn); the notification fallback when blocks are given.'),
+      .check(
+        z.minLength(1),
+        z.maxLength(SLACK_MAX_TEXT_CHARS),
+        z.describe('Message text (mrkdwn); the notification fallback when blocks are given.'),
+      ),
     blocks: z
-      .array(z.looseObject({ type: z.string() }))
-      .max(SLACK_MAX_BLOCKS)
-      .optional()
-      .describe('Block Kit blocks, at most 50.'),
+      .optional(z.array(z.looseObject({ type: z.string() })).check(z.maxLength(SLACK_MAX_BLOCKS)))
+      .check(z.describe('Block Kit blocks, at most 50.')),
     thread_ts: z
-      .string()
-      .regex(/^\d+\.\d+$/, 'a message ts such as 1712345678.000100')
-      .optional()
-      .describe('Reply in the thread of this message ts.'),
+      .optional(z.string().check(z.regex(/^\d+\.\d+$/, 'a message ts such as 1712345678.000100')))
+      .check(z.describe('Reply in the thread of this message ts.')),
   }),
   tags: ['slack', 'write'],
   service: 'slack',

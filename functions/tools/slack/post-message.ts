@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { IncomingWebhook } from '@slack/webhook';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { defineTool } from '../../runtime/spec';
@@ -37,15 +37,13 @@ const SLACK_RETRY = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2_000,
 
 const slackSecret = z
   .object({
-    bot_token: z
-      .string()
-      .regex(/^xox[bpa]-/, 'a bot token (xoxb-…)')
-      .optional(),
-    webhook_url: z.url({ protocol: /^https?$/ }).optional(),
+    bot_token: z.optional(z.string().check(z.regex(/^xox[bpa]-/, 'a bot token (xoxb-…)'))),
+    webhook_url: z.optional(z.url({ protocol: /^https?$/ })),
   })
-  .refine(
-    (s) => s.bot_token !== undefined || s.webhook_url !== undefined,
-    'bot_token or webhook_url is required',
+  .check(
+    z.refine((s) => s.bot_token !== undefined || s.webhook_url !== undefined, {
+      message: 'bot_token or webhook_url is required',
+    }),
   );
 
 /** `slack_post_message` with its handler. */

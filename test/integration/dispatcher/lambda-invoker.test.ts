@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createDispatcher } from '../../../functions/dispatcher/dispatch';
 import { LambdaToolInvoker, type ToolFunctions } from '../../../functions/dispatcher/lambda-invoker';
 import { deadlineIn } from '../../../functions/runtime/deadline';
@@ -14,7 +14,7 @@ import { type LocalHandler, type LocalLambda, startLambdaServer } from '../../he
 const sumSpec = defineToolSpec({
   name: 'sum_numbers',
   description: 'Adds numbers.',
-  inputSchema: z.strictObject({ numbers: z.array(z.number()).min(1) }),
+  inputSchema: z.strictObject({ numbers: z.array(z.number()).check(z.minLength(1)) }),
   tags: ['test'],
   requiresSecrets: [],
   sideEffects: 'none',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TOOL_DOCS_PATH, toolCatalogMarkdown } from '../../../bin/cli/tool-docs';
 import { defineToolSpec } from '../../../functions/runtime/spec';
 import { toolCatalog } from '../../../functions/tools/catalog';
@@ -9,17 +9,14 @@ const demoSpec = defineToolSpec({
   name: 'demo_report',
   description: 'Builds a demo report. Writes | pipes | safely.',
   inputSchema: z.strictObject({
-    format: z.enum(['csv', 'json']).describe('Output format.'),
-    title: z.string().min(3).max(80).describe('Title\nover two lines.'),
-    separator: z
-      .string()
-      .regex(/^(,|;)$/)
-      .optional(),
-    limit: z.number().max(500).default(100),
-    since: z.int().min(0).optional(),
-    ids: z.array(z.string()).min(1).optional(),
-    options: z.record(z.string(), z.unknown()).optional(),
-    dryRun: z.boolean().optional(),
+    format: z.enum(['csv', 'json']).check(z.describe('Output format.')),
+    title: z.string().check(z.minLength(3), z.maxLength(80), z.describe('Title\nover two lines.')),
+    separator: z.optional(z.string().check(z.regex(/^(,|;)$/))),
+    limit: z._default(z.number().check(z.maximum(500)), 100),
+    since: z.optional(z.int().check(z.minimum(0))),
+    ids: z.optional(z.array(z.string()).check(z.minLength(1))),
+    options: z.optional(z.record(z.string(), z.unknown())),
+    dryRun: z.optional(z.boolean()),
   }),
   tags: ['demo', 'write'],
   requiresSecrets: ['demo_default', 'aws_default'],

@@ -1,6 +1,6 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createDispatcher, type DispatcherOptions } from '../../../functions/dispatcher/dispatch';
 import type { ToolInvoker } from '../../../functions/dispatcher/invoker';
 import type { LevelWhitelists } from '../../../functions/dispatcher/levels';
@@ -28,7 +28,7 @@ const WEBHOOK_URL = 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXX
 /** Every args object each test tool's handler received, by tool. */
 const received: Record<string, unknown[]> = {};
 
-function recordingTool<S extends z.ZodObject<z.ZodRawShape, z.core.$strict>>(
+function recordingTool<S extends z.ZodMiniObject<z.core.$ZodShape, z.core.$strict>>(
   name: string,
   inputSchema: S,
   output: (args: z.output<S>) => unknown = (args) => ({ echoed: args }),
@@ -56,9 +56,12 @@ const bigValue = () => ({
 
 const functionTools: Tool[] = [
   ec2InventoryTool as unknown as Tool,
-  recordingTool('echo_args', z.strictObject({ count: z.int().min(0), label: z.string().optional() })),
+  recordingTool(
+    'echo_args',
+    z.strictObject({ count: z.int().check(z.minimum(0)), label: z.optional(z.string()) }),
+  ),
   recordingTool('no_params', z.strictObject({})),
-  recordingTool('echo_text', z.strictObject({ text: z.string(), api_key: z.string().optional() })),
+  recordingTool('echo_text', z.strictObject({ text: z.string(), api_key: z.optional(z.string()) })),
   recordingTool('big_result', z.strictObject({}), bigValue),
   {
     ...recordingTool('exploder', z.strictObject({})),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseToolArgs } from '../../../functions/runtime/args';
 import { InvalidArgsError } from '../../../functions/runtime/errors';
 import { defineToolSpec } from '../../../functions/runtime/spec';
@@ -17,11 +17,11 @@ const inventorySpec = defineToolSpec({
   name: 'inventory_tool',
   description: 'An EC2-inventory-like schema.',
   inputSchema: z.strictObject({
-    regions: z
-      .array(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1'))
-      .optional(),
-    topN: z.number().int().min(1).max(500).default(20),
-    filters: z.strictObject({ state: z.enum(['running', 'stopped']).optional() }).optional(),
+    regions: z.optional(
+      z.array(z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1'))),
+    ),
+    topN: z._default(z.int().check(z.minimum(1), z.maximum(500)), 20),
+    filters: z.optional(z.strictObject({ state: z.optional(z.enum(['running', 'stopped'])) })),
   }),
   tags: [],
   requiresSecrets: [],

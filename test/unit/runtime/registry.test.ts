@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PlatformError, UnknownToolError } from '../../../functions/runtime/errors';
 import { ToolRegistry } from '../../../functions/runtime/registry';
 import { defineToolSpec, type ToolSpec } from '../../../functions/runtime/spec';
@@ -7,7 +7,7 @@ function spec(name: string): ToolSpec {
   return defineToolSpec({
     name,
     description: `${name} for tests`,
-    inputSchema: z.strictObject({ limit: z.number().int().optional() }),
+    inputSchema: z.strictObject({ limit: z.optional(z.int()) }),
     tags: ['test'],
     requiresSecrets: [],
     sideEffects: 'none',
