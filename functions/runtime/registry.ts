@@ -1,5 +1,16 @@
 import { PlatformError, UnknownToolError } from './errors';
-import { type ToolSpec, toJsonSchema } from './spec';
+import type { ToolInputSchema, ToolSpec } from './spec';
+
+/**
+ * Whether a schema is a strict object (`z.strictObject`: unknown keys rejected,
+ * JSON Schema `additionalProperties: false`). Read from the schema's definition
+ * rather than by generating its JSON Schema, which would cost the dispatcher's
+ * cold start the JSON Schema generator.
+ */
+function isStrictObject(schema: ToolInputSchema): boolean {
+  const def = schema._zod.def;
+  return def.type === 'object' && def.catchall?._zod.def.type === 'never';
+}
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
@@ -34,7 +45,7 @@ export class ToolRegistry<T extends ToolSpec = ToolSpec> {
     if (this.#tools.has(tool.name)) {
       throw new PlatformError('internal_error', `Tool "${tool.name}" is already registered`);
     }
-    if (toJsonSchema(tool.inputSchema).additionalProperties !== false) {
+    if (!isStrictObject(tool.inputSchema)) {
       throw new PlatformError('internal_error', `Tool "${tool.name}" must use a strict object schema`);
     }
     this.#tools.set(tool.name, tool);

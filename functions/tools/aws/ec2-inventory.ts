@@ -48,7 +48,9 @@ function compareText(a: string, b: string): number {
 function byRelevance(a: InventoryInstance, b: InventoryInstance): number {
   const running = Number(b.state === 'running') - Number(a.state === 'running');
   if (running !== 0) return running;
-  return compareText(a.launchTime ?? '9999', b.launchTime ?? '9999') || compareText(a.instanceId, b.instanceId);
+  return (
+    compareText(a.launchTime ?? '9999', b.launchTime ?? '9999') || compareText(a.instanceId, b.instanceId)
+  );
 }
 
 function increment(counts: Record<string, number>, key: string): void {
