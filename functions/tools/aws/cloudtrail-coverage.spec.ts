@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsList, topNArg } from './schemas';
 
 /** `aws_cloudtrail_coverage`: whether CloudTrail records every enabled region's management events. */
-export const cloudtrailCoverageSpec = defineToolSpec({
+export const cloudtrailCoverageSpec = defineAwsReadOnlySpec({
   name: 'aws_cloudtrail_coverage',
   description:
     'CloudTrail coverage: for every enabled region (default "all"), whether a logging multi-region trail records ' +
@@ -19,10 +19,7 @@ export const cloudtrailCoverageSpec = defineToolSpec({
       .check(z.describe('Region names, or "all" (default) for every region enabled in the account.')),
     topN: topNArg(20),
   }),
-  tags: ['aws', 'cloudtrail', 'read_only'],
   service: 'cloudtrail',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   // STS GetCallerIdentity (the account id in finding ids) needs no permission.
   iam: [
     {

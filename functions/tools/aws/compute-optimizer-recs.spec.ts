@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** The resource types whose recommendations the tool reads. */
 export const COMPUTE_OPTIMIZER_RESOURCE_TYPES = ['ec2', 'ebs', 'lambda'] as const;
 
 /** `aws_compute_optimizer_recs`: Compute Optimizer's EC2, EBS and Lambda recommendations, with savings. */
-export const computeOptimizerRecsSpec = defineToolSpec({
+export const computeOptimizerRecsSpec = defineAwsReadOnlySpec({
   name: 'aws_compute_optimizer_recs',
   description:
     'Right-sizing recommendations of AWS Compute Optimizer in the given regions (or "all" enabled regions) for ' +
@@ -30,10 +30,7 @@ export const computeOptimizerRecsSpec = defineToolSpec({
       .check(z.describe('Which recommendations to read: ec2, ebs, lambda (default all three).')),
     topN: topNArg(20),
   }),
-  tags: ['aws', 'compute-optimizer', 'read_only'],
   service: 'compute-optimizer',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [
     {
       actions: [

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { calendarDateArg, topNArg } from './schemas';
 
 /** Cost Explorer keeps anomalies for 90 days (Cost Explorer API reference, "GetAnomalies"). */
@@ -8,7 +8,7 @@ export const COST_ANOMALIES_RETENTION_DAYS = 90;
 export const COST_ANOMALIES_DEFAULT_DAYS = 30;
 
 /** `aws_cost_anomalies`: Cost Anomaly Detection's anomalies over a window, with impact and root causes. */
-export const costAnomaliesSpec = defineToolSpec({
+export const costAnomaliesSpec = defineAwsReadOnlySpec({
   name: 'aws_cost_anomalies',
   description:
     'Cost anomalies found by AWS Cost Anomaly Detection (Cost Explorer GetAnomalies) whose last day falls in a ' +
@@ -55,10 +55,7 @@ export const costAnomaliesSpec = defineToolSpec({
       .check(z.describe('Only anomalies with this feedback. Default: any feedback, or none.')),
     topN: topNArg(20),
   }),
-  tags: ['aws', 'ce', 'read_only'],
   service: 'ce',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['ce:GetAnomalies'] }],
   runtime: { memorySizeMb: 256, timeoutSeconds: 60 },
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { calendarDateArg, topNArg } from './schemas';
 
 /** Longest period accepted, in days: a year, leap day included. */
@@ -8,7 +8,7 @@ export const COST_BREAKDOWN_MAX_DAYS = 366;
 export const COST_BREAKDOWN_DEFAULT_DAYS = 30;
 
 /** `aws_cost_breakdown`: Cost Explorer costs grouped by service, account or tag, against the previous period. */
-export const costBreakdownSpec = defineToolSpec({
+export const costBreakdownSpec = defineAwsReadOnlySpec({
   name: 'aws_cost_breakdown',
   description:
     'Costs of the account from Cost Explorer (GetCostAndUsage) over a period given as inclusive UTC dates ' +
@@ -72,10 +72,7 @@ export const costBreakdownSpec = defineToolSpec({
         }
       }),
     ),
-  tags: ['aws', 'ce', 'read_only'],
   service: 'ce',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['ce:GetCostAndUsage'] }],
   runtime: { memorySizeMb: 256, timeoutSeconds: 60 },
 });

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** `aws_ebs_inventory`: EBS volumes and public snapshots over regions, with cost findings. */
-export const ebsInventorySpec = defineToolSpec({
+export const ebsInventorySpec = defineAwsReadOnlySpec({
   name: 'aws_ebs_inventory',
   description:
     'Inventory of EBS volumes in the given regions (or "all" enabled regions): counts and GiB by volume type and ' +
@@ -17,10 +17,7 @@ export const ebsInventorySpec = defineToolSpec({
     regions: regionsArg,
     topN: topNArg(20),
   }),
-  tags: ['aws', 'ec2', 'read_only'],
   service: 'ec2',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['ec2:DescribeVolumes', 'ec2:DescribeSnapshots', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
 });

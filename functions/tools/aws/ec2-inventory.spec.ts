@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** `aws_ec2_inventory`: EC2 instances over regions, summarized. */
-export const ec2InventorySpec = defineToolSpec({
+export const ec2InventorySpec = defineAwsReadOnlySpec({
   name: 'aws_ec2_inventory',
   description:
     'Inventory of EC2 instances in the given regions (or "all" enabled regions): counts by state and instance type, ' +
@@ -14,10 +14,7 @@ export const ec2InventorySpec = defineToolSpec({
     regions: regionsArg,
     topN: topNArg(20),
   }),
-  tags: ['aws', 'ec2', 'read_only'],
   service: 'ec2',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['ec2:DescribeInstances', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
 });

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** `aws_eips_audit`: Elastic IP addresses not associated with anything, and what they cost. */
-export const eipsAuditSpec = defineToolSpec({
+export const eipsAuditSpec = defineAwsReadOnlySpec({
   name: 'aws_eips_audit',
   description:
     'Audit of Elastic IP addresses in the given regions (or "all" enabled regions): counts of associated and ' +
@@ -16,10 +16,7 @@ export const eipsAuditSpec = defineToolSpec({
     regions: regionsArg,
     topN: topNArg(20),
   }),
-  tags: ['aws', 'ec2', 'read_only'],
   service: 'ec2',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['ec2:DescribeAddresses', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 256, timeoutSeconds: 60 },
 });

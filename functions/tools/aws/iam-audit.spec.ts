@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { topNArg } from './schemas';
 
 /** A threshold in whole days. */
@@ -9,7 +9,7 @@ const days = (fallback: number, what: string) =>
     .check(z.describe(`${what} (1-3650 days, default ${fallback}).`));
 
 /** `aws_iam_audit`: the IAM credential report and password policy, as findings. */
-export const iamAuditSpec = defineToolSpec({
+export const iamAuditSpec = defineAwsReadOnlySpec({
   name: 'aws_iam_audit',
   description:
     'Audit of IAM credentials from the account credential report (generated, then polled for up to 20 s) and the ' +
@@ -25,10 +25,7 @@ export const iamAuditSpec = defineToolSpec({
     rootUsageDays: days(30, 'Root user sign-ins or key use within this many days are findings'),
     topN: topNArg(20),
   }),
-  tags: ['aws', 'iam', 'read_only'],
   service: 'iam',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   // STS GetCallerIdentity (the account id) needs no permission.
   iam: [
     {

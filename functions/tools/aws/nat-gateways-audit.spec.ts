@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** Default `idleBytesThreshold`: 1 GiB over the window, whose processing ($0.045) is noise next to the hourly charge. */
 export const DEFAULT_IDLE_BYTES_THRESHOLD = 1024 ** 3;
 
 /** `aws_nat_gateways_audit`: NAT gateways with little or no traffic, and what each costs a month. */
-export const natGatewaysAuditSpec = defineToolSpec({
+export const natGatewaysAuditSpec = defineAwsReadOnlySpec({
   name: 'aws_nat_gateways_audit',
   description:
     'Audit of available NAT gateways in the given regions (or "all" enabled regions): bytes processed over the ' +
@@ -32,10 +32,7 @@ export const natGatewaysAuditSpec = defineToolSpec({
         ),
       ),
   }),
-  tags: ['aws', 'ec2', 'read_only'],
   service: 'ec2',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['ec2:DescribeNatGateways', 'cloudwatch:GetMetricData', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
 });

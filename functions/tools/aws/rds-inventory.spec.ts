@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** `aws_rds_inventory`: RDS DB instances with their resilience and exposure settings, and findings. */
-export const rdsInventorySpec = defineToolSpec({
+export const rdsInventorySpec = defineAwsReadOnlySpec({
   name: 'aws_rds_inventory',
   description:
     'Inventory of RDS DB instances in the given regions (or "all" enabled regions): counts by engine, instance ' +
@@ -19,10 +19,7 @@ export const rdsInventorySpec = defineToolSpec({
     regions: regionsArg,
     topN: topNArg(20),
   }),
-  tags: ['aws', 'rds', 'read_only'],
   service: 'rds',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [{ actions: ['rds:DescribeDBInstances', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
 });

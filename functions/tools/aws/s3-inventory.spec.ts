@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { topNArg } from './schemas';
 
 /** `aws_s3_inventory`: every S3 bucket with its region and security settings, plus findings. */
-export const s3InventorySpec = defineToolSpec({
+export const s3InventorySpec = defineAwsReadOnlySpec({
   name: 'aws_s3_inventory',
   description:
     'Inventory of every S3 general purpose bucket of the account: region, default encryption (enabled/none/unknown), ' +
@@ -16,10 +16,7 @@ export const s3InventorySpec = defineToolSpec({
   inputSchema: z.strictObject({
     topN: topNArg(20),
   }),
-  tags: ['aws', 's3', 'read_only'],
   service: 's3',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   // ListBuckets is authorized by s3:ListAllMyBuckets, GetBucketEncryption by s3:GetEncryptionConfiguration,
   // S3 and S3 Control GetPublicAccessBlock by s3:GetBucketPublicAccessBlock / s3:GetAccountPublicAccessBlock
   // (Service Authorization Reference, "Actions defined by Amazon S3"). STS GetCallerIdentity needs no permission.

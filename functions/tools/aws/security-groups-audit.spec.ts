@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { defineToolSpec } from '../../runtime/spec';
+import { defineAwsReadOnlySpec } from './read-only-spec';
 import { regionsArg, topNArg } from './schemas';
 
 /** `aws_security_groups_audit`: ingress open to the internet, sensitive ports, unused groups. */
-export const securityGroupsAuditSpec = defineToolSpec({
+export const securityGroupsAuditSpec = defineAwsReadOnlySpec({
   name: 'aws_security_groups_audit',
   description:
     'Audit of VPC security groups in the given regions (or "all" enabled regions): ingress rules open to the ' +
@@ -18,10 +18,7 @@ export const securityGroupsAuditSpec = defineToolSpec({
     regions: regionsArg,
     topN: topNArg(20),
   }),
-  tags: ['aws', 'ec2', 'read_only'],
   service: 'ec2',
-  requiresSecrets: ['aws_default'],
-  sideEffects: 'none',
   iam: [
     {
       actions: ['ec2:DescribeSecurityGroups', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeRegions'],

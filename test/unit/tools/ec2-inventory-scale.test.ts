@@ -2,25 +2,16 @@ import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { jsonByteLength, STEP_FUNCTIONS_PAYLOAD_BYTES } from '../../../functions/runtime/bound';
 import { deadlineIn } from '../../../functions/runtime/deadline';
-import {
-  boundResult,
-  DEFAULT_RESULT_MAX_BYTES,
-  resultMaxBytes,
-  runTool,
-} from '../../../functions/runtime/harness';
+import { boundResult, DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../../../functions/runtime/harness';
 import type { ToolResult, ToolSuccess } from '../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
-import { defaultProviders, EnvSecretProvider } from '../../../functions/runtime/secrets/providers';
-import { SecretResolver } from '../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../functions/runtime/tool-host';
 import { ec2InventoryTool, type InventoryInstance } from '../../../functions/tools/aws/ec2-inventory';
+import { awsToolServices, EXAMPLE_AWS_SECRET, runAwsTool } from '../../helpers/aws-tool';
 import {
   DEFAULT_ENABLED_REGIONS,
   describeInstancesResponder,
   pagesIn,
   unevenAccount,
 } from '../../helpers/ec2-pages';
-import { toolInvocation } from '../../helpers/events';
 
 const ec2Mock = mockClient(EC2Client);
 
@@ -28,25 +19,7 @@ const ec2Mock = mockClient(EC2Client);
 const account = unevenAccount(10_000, DEFAULT_ENABLED_REGIONS);
 
 // aws_default holds the AWS docs' example keys: no credential chain, and the mocked client never signs.
-const services = toolHostServices(
-  new SecretResolver(
-    new InMemorySecretReferenceStore([
-      { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'SCALE_AWS_DEFAULT' },
-    ]),
-    {
-      providers: {
-        ...defaultProviders(),
-        env: new EnvSecretProvider({
-          SCALE_AWS_DEFAULT: JSON.stringify({
-            access_key_id: 'AKIAIOSFODNN7EXAMPLE',
-            secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-            region: 'us-east-1',
-          }),
-        }),
-      },
-    },
-  ),
-);
+const services = awsToolServices({ ...EXAMPLE_AWS_SECRET, region: 'us-east-1' });
 
 /** The inventory's value (functions/tools/aws/ec2-inventory.ts). */
 interface InventoryValue {
@@ -60,11 +33,10 @@ interface InventoryValue {
 
 /** One call as the dispatcher returns it: the tool's harness, then the dispatcher's bound (64 KiB by default). */
 async function inventoryThroughDispatcherBound(budgetMs: number): Promise<ToolResult> {
-  const result = await runTool(
+  const result = await runAwsTool(
     ec2InventoryTool,
-    toolInvocation({ tool: 'aws_ec2_inventory', args: { regions: DEFAULT_ENABLED_REGIONS } }),
-    deadlineIn(budgetMs),
-    services,
+    { regions: DEFAULT_ENABLED_REGIONS },
+    { services, deadline: deadlineIn(budgetMs) },
   );
   return boundResult(result, resultMaxBytes({}));
 }

@@ -10,21 +10,15 @@ import {
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
 import { redact } from '../../../../functions/runtime/redact';
-import type { ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { managementEventCoverage } from '../../../../functions/tools/aws/cloudtrail/event-selectors';
 import {
   type CloudTrailCoverageValue,
   cloudtrailCoverageTool,
 } from '../../../../functions/tools/aws/cloudtrail-coverage';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { toolInvocation } from '../../../helpers/events';
+import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 
 const stsMock = mockClient(STSClient);
 const ec2Mock = mockClient(EC2Client);
@@ -33,19 +27,10 @@ const cloudTrailMock = mockClient(CloudTrailClient);
 const ACCOUNT = '123456789012';
 
 // No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
-const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore([])), {
-  awsFallbackToDefaultChain: true,
-});
+const services = defaultChainToolServices();
 
 async function succeeded(args: Record<string, unknown> = {}) {
-  const result = await runTool(
-    cloudtrailCoverageTool,
-    toolInvocation({ tool: 'aws_cloudtrail_coverage', args }),
-    deadlineIn(60_000),
-    services,
-  );
-  expect(result).toMatchObject({ ok: true });
-  return result as ToolSuccess<CloudTrailCoverageValue>;
+  return expectSuccess<CloudTrailCoverageValue>(await runAwsTool(cloudtrailCoverageTool, args, { services }));
 }
 
 /** A DescribeTrails item (CloudTrail API reference, "Trail"): well configured unless told otherwise. */

@@ -7,25 +7,18 @@ import {
   type InstanceRecommendation,
   type LambdaFunctionRecommendation,
   OptInRequiredException,
+  type SavingsOpportunity,
   ThrottlingException,
   type VolumeRecommendation,
 } from '@aws-sdk/client-compute-optimizer';
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { RegionReport } from '../../../../functions/runtime/aws/audit';
-import type { ToolContextServices } from '../../../../functions/runtime/context';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { type FindingsSummary, findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
-import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import type { Tool } from '../../../../functions/runtime/spec';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
+import type { ToolResult } from '../../../../functions/runtime/result';
 import { computeOptimizerRecsTool } from '../../../../functions/tools/aws/compute-optimizer-recs';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { toolInvocation } from '../../../helpers/events';
+import { awsToolServices, expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 
 const coMock = mockClient(ComputeOptimizerClient);
 const ec2Mock = mockClient(EC2Client);
@@ -43,36 +36,23 @@ interface Recommendations {
   readonly skippedRegions: string[];
 }
 
-function services(): ToolContextServices {
-  const store = new InMemorySecretReferenceStore([
-    { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
-  ]);
-  const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify({ region: 'eu-west-1' }) });
-  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
-}
-
 function recommendations(args: unknown): Promise<ToolResult> {
-  return runTool(
-    computeOptimizerRecsTool as unknown as Tool,
-    toolInvocation({ tool: 'aws_compute_optimizer_recs', args }),
-    deadlineIn(60_000),
-    services(),
-  );
+  return runAwsTool(computeOptimizerRecsTool, args, { services: awsToolServices({ region: 'eu-west-1' }) });
 }
 
-function succeeded(result: ToolResult): ToolSuccess<Recommendations> {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result as ToolSuccess<Recommendations>;
-}
-
-function failed(result: ToolResult): ToolFailure {
-  if (result.ok) throw new Error(`expected failure, got ${result.summary}`);
-  return result;
-}
+const succeeded = (result: ToolResult) => expectSuccess<Recommendations>(result);
 
 const ACCOUNT = '123456789012';
 const REFRESHED = new Date('2026-04-09T06:00:00Z');
 const WEB_ARN = `arn:aws:ec2:eu-west-1:${ACCOUNT}:instance/i-0abc000000000001`;
+
+/** A recommendation option's savings, in USD (Compute Optimizer API reference, "SavingsOpportunity"). */
+function savings(percentage: number, usd: number): SavingsOpportunity {
+  return {
+    savingsOpportunityPercentage: percentage,
+    estimatedMonthlySavings: { currency: 'USD', value: usd },
+  };
+}
 
 /** Shapes from the Compute Optimizer API reference ("InstanceRecommendation", "VolumeRecommendation", …). */
 const OVERPROVISIONED: InstanceRecommendation = {
@@ -90,20 +70,14 @@ const OVERPROVISIONED: InstanceRecommendation = {
       rank: 2,
       performanceRisk: 1,
       migrationEffort: 'VeryLow',
-      savingsOpportunity: {
-        savingsOpportunityPercentage: 50,
-        estimatedMonthlySavings: { currency: 'USD', value: 140.16 },
-      },
+      savingsOpportunity: savings(50, 140.16),
     },
     {
       instanceType: 'm5.large',
       rank: 1,
       performanceRisk: 2,
       migrationEffort: 'VeryLow',
-      savingsOpportunity: {
-        savingsOpportunityPercentage: 75,
-        estimatedMonthlySavings: { currency: 'USD', value: 210.24 },
-      },
+      savingsOpportunity: savings(75, 210.24),
     },
   ],
   lastRefreshTimestamp: REFRESHED,
@@ -112,47 +86,36 @@ const OVERPROVISIONED: InstanceRecommendation = {
   idle: 'False',
 };
 
-const OPTIMIZED: InstanceRecommendation = {
-  instanceArn: `arn:aws:ec2:eu-west-1:${ACCOUNT}:instance/i-0abc000000000002`,
-  accountId: ACCOUNT,
-  currentInstanceType: 't3.micro',
-  finding: 'Optimized',
-  recommendationOptions: [
-    {
-      instanceType: 't3.micro',
-      rank: 1,
-      performanceRisk: 1,
-      savingsOpportunity: {
-        savingsOpportunityPercentage: 0,
-        estimatedMonthlySavings: { currency: 'USD', value: 0 },
-      },
-    },
-  ],
-  lastRefreshTimestamp: REFRESHED,
-  currentPerformanceRisk: 'Low',
-};
+/** An eu-west-1 instance whose one option, `recommended`, saves nothing. */
+function instanceWithoutSavings(
+  instanceId: string,
+  current: string,
+  recommended: string,
+  fields: Partial<InstanceRecommendation>,
+): InstanceRecommendation {
+  return {
+    instanceArn: `arn:aws:ec2:eu-west-1:${ACCOUNT}:instance/${instanceId}`,
+    accountId: ACCOUNT,
+    currentInstanceType: current,
+    recommendationOptions: [
+      { instanceType: recommended, rank: 1, performanceRisk: 1, savingsOpportunity: savings(0, 0) },
+    ],
+    lastRefreshTimestamp: REFRESHED,
+    ...fields,
+  };
+}
 
-const UNDERPROVISIONED: InstanceRecommendation = {
-  instanceArn: `arn:aws:ec2:eu-west-1:${ACCOUNT}:instance/i-0abc000000000003`,
-  accountId: ACCOUNT,
+const OPTIMIZED = instanceWithoutSavings('i-0abc000000000002', 't3.micro', 't3.micro', {
+  finding: 'Optimized',
+  currentPerformanceRisk: 'Low',
+});
+
+const UNDERPROVISIONED = instanceWithoutSavings('i-0abc000000000003', 't3.small', 't3.medium', {
   instanceName: 'batch',
-  currentInstanceType: 't3.small',
   finding: 'Underprovisioned',
   findingReasonCodes: ['CPUUnderprovisioned'],
-  recommendationOptions: [
-    {
-      instanceType: 't3.medium',
-      rank: 1,
-      performanceRisk: 1,
-      savingsOpportunity: {
-        savingsOpportunityPercentage: 0,
-        estimatedMonthlySavings: { currency: 'USD', value: 0 },
-      },
-    },
-  ],
-  lastRefreshTimestamp: REFRESHED,
   currentPerformanceRisk: 'High',
-};
+});
 
 const GP2_VOLUME: VolumeRecommendation = {
   volumeArn: `arn:aws:ec2:eu-west-1:${ACCOUNT}:volume/vol-0abc000000000001`,
@@ -174,10 +137,7 @@ const GP2_VOLUME: VolumeRecommendation = {
       },
       performanceRisk: 0,
       rank: 1,
-      savingsOpportunity: {
-        savingsOpportunityPercentage: 20,
-        estimatedMonthlySavings: { currency: 'USD', value: 10 },
-      },
+      savingsOpportunity: savings(20, 10),
     },
   ],
   lastRefreshTimestamp: REFRESHED,
@@ -196,10 +156,7 @@ const OVERSIZED_FUNCTION: LambdaFunctionRecommendation = {
     {
       rank: 1,
       memorySize: 512,
-      savingsOpportunity: {
-        savingsOpportunityPercentage: 40,
-        estimatedMonthlySavings: { currency: 'USD', value: 1.234 },
-      },
+      savingsOpportunity: savings(40, 1.234),
     },
   ],
   lastRefreshTimestamp: REFRESHED,
@@ -424,7 +381,7 @@ describe('aws_compute_optimizer_recs', () => {
     coMock.on(GetLambdaFunctionRecommendationsCommand).rejects(notEnrolled());
 
     // Act
-    const failure = failed(await recommendations({ regions: ['eu-west-1', 'us-east-1'] }));
+    const failure = expectFailure(await recommendations({ regions: ['eu-west-1', 'us-east-1'] }));
 
     // Assess
     expect(failure.error).toMatchObject({

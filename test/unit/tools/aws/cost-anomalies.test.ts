@@ -9,19 +9,17 @@ import {
   LimitExceededException,
 } from '@aws-sdk/client-cost-explorer';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { ToolContextServices } from '../../../../functions/runtime/context';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
-import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import type { Tool } from '../../../../functions/runtime/spec';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
+import type { ToolResult } from '../../../../functions/runtime/result';
 import { type CostAnomalies, costAnomaliesTool } from '../../../../functions/tools/aws/cost-anomalies';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { toolInvocation } from '../../../helpers/events';
+import {
+  awsToolServices,
+  expectFailure,
+  expectSuccess,
+  fakeToday,
+  runAwsTool,
+} from '../../../helpers/aws-tool';
 
 const ceMock = mockClient(CostExplorerClient);
 
@@ -29,32 +27,11 @@ const ceMock = mockClient(CostExplorerClient);
 const NOW = new Date('2026-04-10T08:00:00Z');
 const MONITOR = 'arn:aws:ce::123456789012:anomalymonitor/0f0e0d0c-1111-2222-3333-444455556666';
 
-function services(): ToolContextServices {
-  const store = new InMemorySecretReferenceStore([
-    { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
-  ]);
-  const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify({ region: 'ap-southeast-2' }) });
-  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
-}
-
 function anomalies(args: unknown): Promise<ToolResult> {
-  return runTool(
-    costAnomaliesTool as unknown as Tool,
-    toolInvocation({ tool: 'aws_cost_anomalies', args }),
-    deadlineIn(60_000),
-    services(),
-  );
+  return runAwsTool(costAnomaliesTool, args, { services: awsToolServices({ region: 'ap-southeast-2' }) });
 }
 
-function succeeded(result: ToolResult): ToolSuccess<CostAnomalies> {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result as ToolSuccess<CostAnomalies>;
-}
-
-function failed(result: ToolResult): ToolFailure {
-  if (result.ok) throw new Error(`expected failure, got ${result.summary}`);
-  return result;
-}
+const succeeded = (result: ToolResult) => expectSuccess<CostAnomalies>(result);
 
 function page(items: Anomaly[], next?: string): GetAnomaliesCommandOutput {
   return { Anomalies: items, NextPageToken: next, $metadata: responseMetadata(200) };
@@ -127,21 +104,7 @@ const PLANNED: Anomaly = {
 
 beforeEach(() => {
   ceMock.reset();
-  jest.useFakeTimers({
-    now: NOW,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
+  fakeToday(NOW);
 });
 
 afterEach(() => {
@@ -315,7 +278,7 @@ describe('aws_cost_anomalies', () => {
     ceMock.on(GetAnomaliesCommand).resolves(page([]));
 
     // Act
-    const failure = failed(await anomalies(args));
+    const failure = expectFailure(await anomalies(args));
 
     // Assess
     expect(failure.error.code).toBe('invalid_args');
@@ -352,7 +315,7 @@ describe('aws_cost_anomalies', () => {
     ceMock.on(GetAnomaliesCommand).rejects(error);
 
     // Act
-    const failure = failed(await anomalies({}));
+    const failure = expectFailure(await anomalies({}));
 
     // Assess
     expect(failure.error).toMatchObject({

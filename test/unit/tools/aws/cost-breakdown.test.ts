@@ -8,18 +8,16 @@ import {
   LimitExceededException,
 } from '@aws-sdk/client-cost-explorer';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { ToolContextServices } from '../../../../functions/runtime/context';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
-import { runTool } from '../../../../functions/runtime/harness';
-import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import type { Tool } from '../../../../functions/runtime/spec';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
+import type { ToolResult } from '../../../../functions/runtime/result';
 import { type CostBreakdown, costBreakdownTool } from '../../../../functions/tools/aws/cost-breakdown';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { toolInvocation } from '../../../helpers/events';
+import {
+  awsToolServices,
+  expectFailure,
+  expectSuccess,
+  fakeToday,
+  runAwsTool,
+} from '../../../helpers/aws-tool';
 
 const ceMock = mockClient(CostExplorerClient);
 
@@ -29,32 +27,11 @@ const NOW = new Date('2026-04-10T15:30:00Z');
 /** The tenant's region is eu-west-1: Cost Explorer must still be called in us-east-1. */
 const AWS_SECRET = { region: 'eu-west-1' };
 
-function services(): ToolContextServices {
-  const store = new InMemorySecretReferenceStore([
-    { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
-  ]);
-  const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify(AWS_SECRET) });
-  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
-}
-
 function breakdown(args: unknown): Promise<ToolResult> {
-  return runTool(
-    costBreakdownTool as unknown as Tool,
-    toolInvocation({ tool: 'aws_cost_breakdown', args }),
-    deadlineIn(60_000),
-    services(),
-  );
+  return runAwsTool(costBreakdownTool, args, { services: awsToolServices(AWS_SECRET) });
 }
 
-function succeeded(result: ToolResult): ToolSuccess<CostBreakdown> {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result as ToolSuccess<CostBreakdown>;
-}
-
-function failed(result: ToolResult): ToolFailure {
-  if (result.ok) throw new Error(`expected failure, got ${result.summary}`);
-  return result;
-}
+const succeeded = (result: ToolResult) => expectSuccess<CostBreakdown>(result);
 
 /** A group as GetCostAndUsage returns it (Cost Explorer API reference, "Group", "MetricValue"). */
 function group(key: string, amount: string, metric = 'UnblendedCost', unit = 'USD'): Group {
@@ -96,22 +73,7 @@ function ceError(name: string, message: string): CostExplorerServiceException {
 
 beforeEach(() => {
   ceMock.reset();
-  // Only Date is faked: the SDK mocks, the deadline and the harness keep real timers.
-  jest.useFakeTimers({
-    now: NOW,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
+  fakeToday(NOW);
 });
 
 afterEach(() => {
@@ -267,7 +229,7 @@ describe('aws_cost_breakdown', () => {
     const read = succeeded(
       await breakdown({ start: '2026-03-01', end: '2026-03-31', compareWithPrevious: false }),
     );
-    const unreadable = failed(
+    const unreadable = expectFailure(
       await breakdown({ start: '2026-03-01', end: '2026-03-31', compareWithPrevious: false }),
     );
 
@@ -469,7 +431,7 @@ describe('aws_cost_breakdown', () => {
     const result = await breakdown(args);
 
     // Assess
-    const failure = failed(result);
+    const failure = expectFailure(result);
     expect(failure.error.code).toBe('invalid_args');
     expect(failure.error.message).toContain(message);
     expect(ceMock.calls()).toHaveLength(0);
@@ -538,7 +500,7 @@ describe('aws_cost_breakdown', () => {
       ceMock.on(GetCostAndUsageCommand).rejects(error);
 
       // Act
-      const failure = failed(await breakdown({ start: '2026-03-01', end: '2026-03-31' }));
+      const failure = expectFailure(await breakdown({ start: '2026-03-01', end: '2026-03-31' }));
 
       // Assess
       expect(failure.error).toMatchObject({ code, retryable, service: 'ce' });
@@ -586,7 +548,7 @@ describe('aws_cost_breakdown', () => {
     );
 
     // Act
-    const failure = failed(await breakdown({ start: '2026-03-01', end: '2026-03-31' }));
+    const failure = expectFailure(await breakdown({ start: '2026-03-01', end: '2026-03-31' }));
 
     // Assess
     expect(failure.error).toMatchObject({ code: 'upstream_error', service: 'ce' });

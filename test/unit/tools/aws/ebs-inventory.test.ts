@@ -6,49 +6,19 @@ import {
   type Volume,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { type EbsInventoryValue, ebsInventoryTool } from '../../../../functions/tools/aws/ebs-inventory';
 import { ec2Error } from '../../../helpers/aws-errors';
+import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
-import { toolInvocation } from '../../../helpers/events';
 
 const ec2Mock = mockClient(EC2Client);
 
-// The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
-// credentials resolve without any provider chain, and the mocked clients never send them.
-const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore()));
-beforeAll(() => {
-  process.env.ETP_AWS_DEFAULT = JSON.stringify({
-    access_key_id: 'AKIAIOSFODNN7EXAMPLE',
-    secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-    region: 'eu-west-1',
-  });
-});
-afterAll(() => {
-  delete process.env.ETP_AWS_DEFAULT;
-});
-
-async function runEbs(args: Record<string, unknown>) {
-  return runTool(
-    ebsInventoryTool,
-    toolInvocation({ tool: 'aws_ebs_inventory', args }),
-    deadlineIn(60_000),
-    services,
-  );
-}
-
-/** The value of a call that must have succeeded. */
-async function succeeded(args: Record<string, unknown>): Promise<ToolSuccess<EbsInventoryValue>> {
-  const result = await runEbs(args);
-  expect(result).toMatchObject({ ok: true });
-  return result as ToolSuccess<EbsInventoryValue>;
+/** A call that must have succeeded (the tenant's aws_default: the AWS docs' example keys). */
+async function succeeded(args: Record<string, unknown>) {
+  return expectSuccess<EbsInventoryValue>(await runAwsTool(ebsInventoryTool, args));
 }
 
 /** A DescribeVolumes item as the EC2 API reference shows it ("Volume"). */
@@ -295,7 +265,7 @@ describe('aws_ebs_inventory', () => {
     ec2Mock.onAnyCommand().rejects(accessDenied());
 
     // Act
-    const result = await runEbs({ regions: 'all' });
+    const result = await runAwsTool(ebsInventoryTool, { regions: 'all' });
 
     // Assess
     expect(result.ok).toBe(false);

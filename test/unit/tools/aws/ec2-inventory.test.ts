@@ -10,43 +10,25 @@ import {
 import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { clearAssumedRoleCache } from '../../../../functions/runtime/aws/credentials';
-import type { ToolContextServices } from '../../../../functions/runtime/context';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
-import { runTool } from '../../../../functions/runtime/harness';
-import type { ToolFailure, ToolResult, ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { defaultProviders, EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import type { Tool } from '../../../../functions/runtime/spec';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
+import type { ToolResult } from '../../../../functions/runtime/result';
 import { ec2InventoryTool, type InventoryInstance } from '../../../../functions/tools/aws/ec2-inventory';
-import { toolInvocation } from '../../../helpers/events';
+import {
+  awsToolServices,
+  EXAMPLE_AWS_SECRET,
+  expectFailure,
+  expectSuccess,
+  runAwsTool,
+} from '../../../helpers/aws-tool';
 
 const ec2Mock = mockClient(EC2Client);
 const stsMock = mockClient(STSClient);
 
-const STATIC_KEYS = {
-  access_key_id: 'AKIAIOSFODNN7EXAMPLE',
-  secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-  region: 'eu-west-1',
-};
-
-/** Services whose tenant `default` has `aws_default` = `awsSecret` (through a private environment). */
-function servicesWith(awsSecret: Record<string, unknown>): ToolContextServices {
-  const store = new InMemorySecretReferenceStore([
-    { tenant_id: 'default', secret_name: 'aws_default', ref_kind: 'env', ref_value: 'TEST_AWS_DEFAULT' },
-  ]);
-  const env = new EnvSecretProvider({ TEST_AWS_DEFAULT: JSON.stringify(awsSecret) });
-  return toolHostServices(new SecretResolver(store, { providers: { ...defaultProviders(), env } }));
-}
-
-function inventory(args: unknown, awsSecret: Record<string, unknown> = STATIC_KEYS): Promise<ToolResult> {
-  return runTool(
-    ec2InventoryTool as unknown as Tool,
-    toolInvocation({ tool: 'aws_ec2_inventory', args }),
-    deadlineIn(60_000),
-    servicesWith(awsSecret),
-  );
+/** One call, the tenant's `aws_default` being `awsSecret`. */
+function inventory(
+  args: unknown,
+  awsSecret: Record<string, unknown> = EXAMPLE_AWS_SECRET,
+): Promise<ToolResult> {
+  return runAwsTool(ec2InventoryTool, args, { services: awsToolServices(awsSecret) });
 }
 
 /** An instance as DescribeInstances returns it (EC2 API reference, "Instance"). */
@@ -149,16 +131,6 @@ function ec2Error(name: string, message: string, httpStatusCode: number): EC2Ser
   });
 }
 
-function success(result: ToolResult): ToolSuccess {
-  if (!result.ok) throw new Error(`expected a success, got ${JSON.stringify(result.error)}`);
-  return result;
-}
-
-function failure(result: ToolResult): ToolFailure {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result;
-}
-
 interface InventoryValue {
   totalInstances: number;
   byState: Record<string, number>;
@@ -168,7 +140,7 @@ interface InventoryValue {
   skippedRegions: string[];
 }
 
-const inventoryOf = (result: ToolResult) => success(result).value as InventoryValue;
+const inventoryOf = (result: ToolResult) => expectSuccess(result).value as InventoryValue;
 
 beforeEach(() => {
   ec2Mock.reset();
@@ -188,7 +160,7 @@ describe('aws_ec2_inventory', () => {
     ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
 
     // Act
-    const result = success(await inventory({ regions: ['eu-west-1', 'us-east-1'] }));
+    const result = expectSuccess(await inventory({ regions: ['eu-west-1', 'us-east-1'] }));
 
     // Assess
     const value = result.value as InventoryValue;
@@ -254,7 +226,7 @@ describe('aws_ec2_inventory', () => {
     });
 
     // Act
-    const result = success(await inventory({ regions: ['eu-west-1', 'us-east-1'] }));
+    const result = expectSuccess(await inventory({ regions: ['eu-west-1', 'us-east-1'] }));
 
     // Assess
     const value = result.value as InventoryValue;
@@ -305,7 +277,7 @@ describe('aws_ec2_inventory', () => {
     });
 
     // Act
-    const result = success(await inventory({ regions: 'all' }));
+    const result = expectSuccess(await inventory({ regions: 'all' }));
 
     // Assess
     const value = result.value as InventoryValue;
@@ -323,7 +295,7 @@ describe('aws_ec2_inventory', () => {
     ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
 
     // Act
-    const value = inventoryOf(await inventory({}, { ...STATIC_KEYS, region: 'us-east-1' }));
+    const value = inventoryOf(await inventory({}, { ...EXAMPLE_AWS_SECRET, region: 'us-east-1' }));
 
     // Assess
     expect(value.regions).toEqual([{ region: 'us-east-1', instanceCount: 3, pages: 1 }]);
@@ -342,7 +314,7 @@ describe('aws_ec2_inventory', () => {
     ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
 
     // Act
-    const result = failure(
+    const result = expectFailure(
       await inventory(
         { regions: ['eu-west-1', 'us-east-1', 'us-west-2'] },
         { role_arn: 'arn:aws:iam::210987654321:role/etp-audit', external_id: 'etp-tenant-default' },
@@ -415,7 +387,7 @@ describe('aws_ec2_inventory', () => {
     });
 
     // Act
-    const result = success(await inventory({ regions: ['eu-west-1'], topN: 3 }));
+    const result = expectSuccess(await inventory({ regions: ['eu-west-1'], topN: 3 }));
 
     // Assess
     const value = result.value as InventoryValue;
@@ -436,7 +408,7 @@ describe('aws_ec2_inventory', () => {
     });
 
     // Act
-    const result = success(await inventory({ regions: ['eu-west-1'] }));
+    const result = expectSuccess(await inventory({ regions: ['eu-west-1'] }));
 
     // Assess
     expect((result.value as InventoryValue).regions).toEqual([

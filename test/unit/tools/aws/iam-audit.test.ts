@@ -10,15 +10,11 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
 import { redact } from '../../../../functions/runtime/redact';
-import type { ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { type IamAuditValue, iamAuditTool } from '../../../../functions/tools/aws/iam-audit';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { toolInvocation } from '../../../helpers/events';
+import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
+import { CREDENTIAL_REPORT_HEADER, credentialReportOutput } from '../../../helpers/credential-report';
 
 const iamMock = mockClient(IAMClient);
 const stsMock = mockClient(STSClient);
@@ -28,18 +24,10 @@ const ROOT_ARN = `arn:aws:iam::${ACCOUNT}:root`;
 const DAY_MS = 86_400_000;
 
 // No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
-const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore([])), {
-  awsFallbackToDefaultChain: true,
-});
-
-async function runIam(args: Record<string, unknown> = {}, deadline: Deadline = deadlineIn(60_000)) {
-  return runTool(iamAuditTool, toolInvocation({ tool: 'aws_iam_audit', args }), deadline, services);
-}
+const services = defaultChainToolServices();
 
 async function succeeded(args: Record<string, unknown> = {}, deadline?: Deadline) {
-  const result = await runIam(args, deadline);
-  expect(result).toMatchObject({ ok: true });
-  return result as ToolSuccess<IamAuditValue>;
+  return expectSuccess<IamAuditValue>(await runAwsTool(iamAuditTool, args, { services, deadline }));
 }
 
 /** A credential report date cell `days` days (and an hour) ago, as IAM writes them: `2026-11-30T11:00:00+00:00`. */
@@ -80,19 +68,12 @@ function row(cells: {
   ].join(',');
 }
 
-const HEADER =
-  'user,arn,user_creation_time,password_enabled,password_last_used,password_last_changed,password_next_rotation,' +
-  'mfa_active,access_key_1_active,access_key_1_last_rotated,access_key_1_last_used_date,' +
-  'access_key_1_last_used_region,access_key_1_last_used_service,access_key_2_active,access_key_2_last_rotated,' +
-  'access_key_2_last_used_date,access_key_2_last_used_region,access_key_2_last_used_service,cert_1_active,' +
-  'cert_1_last_rotated,cert_2_active,cert_2_last_rotated';
-
+/** GetCredentialReport's answer holding `rows` under the header. */
 function reportOf(...rows: string[]) {
-  return {
-    Content: new TextEncoder().encode([HEADER, ...rows].join('\n')),
-    ReportFormat: 'text/csv' as const,
-    GeneratedTime: new Date('2026-11-30T12:00:00.000Z'),
-  };
+  return credentialReportOutput(
+    [CREDENTIAL_REPORT_HEADER, ...rows].join('\n'),
+    new Date('2026-11-30T12:00:00.000Z'),
+  );
 }
 
 const ROOT_CLEAN = row({

@@ -13,19 +13,12 @@ import { DeadlineExceededError } from '../../../../functions/runtime/errors';
 import { fetchCredentialReport, type PollClock } from '../../../../functions/tools/aws/iam/credential-report';
 import { parseCredentialReport, ROOT_USER } from '../../../../functions/tools/aws/iam/credential-report-csv';
 import { responseMetadata } from '../../../helpers/aws-errors';
+import { CREDENTIAL_REPORT_HEADER, credentialReportOutput } from '../../../helpers/credential-report';
 
 const iamMock = mockClient(IAMClient);
 
-/** The header of a credential report (IAM User Guide, "Getting credential reports": report format). */
-const HEADER =
-  'user,arn,user_creation_time,password_enabled,password_last_used,password_last_changed,password_next_rotation,' +
-  'mfa_active,access_key_1_active,access_key_1_last_rotated,access_key_1_last_used_date,' +
-  'access_key_1_last_used_region,access_key_1_last_used_service,access_key_2_active,access_key_2_last_rotated,' +
-  'access_key_2_last_used_date,access_key_2_last_used_region,access_key_2_last_used_service,cert_1_active,' +
-  'cert_1_last_rotated,cert_2_active,cert_2_last_rotated';
-
 const REPORT = [
-  HEADER,
+  CREDENTIAL_REPORT_HEADER,
   '<root_account>,arn:aws:iam::123456789012:root,2019-03-01T09:00:00+00:00,not_supported,2026-11-02T08:15:00+00:00,' +
     'not_supported,not_supported,true,false,N/A,N/A,N/A,N/A,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A',
   'legacy,arn:aws:iam::123456789012:user/legacy,2014-06-01T12:00:00+00:00,true,no_information,' +
@@ -35,12 +28,7 @@ const REPORT = [
 
 const GENERATED = new Date('2026-11-30T12:00:00.000Z');
 
-/** GetCredentialReport's answer: the CSV as bytes (IAM API reference, "GetCredentialReport"). */
-const report = {
-  Content: new TextEncoder().encode(REPORT),
-  ReportFormat: 'text/csv' as const,
-  GeneratedTime: GENERATED,
-};
+const report = credentialReportOutput(REPORT, GENERATED);
 
 /** A clock whose sleeps only move its time: the poll loop runs without waiting. */
 function fakeClock(): PollClock & { slept: number[] } {
@@ -253,7 +241,7 @@ describe('parseCredentialReport', () => {
     });
     expect(root?.createdAt).toEqual({ at: '2019-03-01T09:00:00.000Z', raw: '2019-03-01T09:00:00+00:00' });
     const notSupported = parseCredentialReport(
-      `${HEADER}\n${REPORT.split('\n')[1]?.replace('2026-11-02T08:15:00+00:00', 'not_supported')}`,
+      `${CREDENTIAL_REPORT_HEADER}\n${REPORT.split('\n')[1]?.replace('2026-11-02T08:15:00+00:00', 'not_supported')}`,
     );
     expect(notSupported[0]?.passwordLastUsed).toEqual({ at: null, raw: 'not_supported' });
   });

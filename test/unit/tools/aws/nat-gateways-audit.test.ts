@@ -7,52 +7,22 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { DescribeNatGatewaysCommand, EC2Client, type NatGateway } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
 import { redact } from '../../../../functions/runtime/redact';
-import type { ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import {
   type NatGatewaysAuditValue,
   natGatewaysAuditTool,
 } from '../../../../functions/tools/aws/nat-gateways-audit';
 import { ec2Error } from '../../../helpers/aws-errors';
+import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
-import { toolInvocation } from '../../../helpers/events';
 
 const ec2Mock = mockClient(EC2Client);
 const cloudwatchMock = mockClient(CloudWatchClient);
 
-// The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
-// credentials resolve without any provider chain, and the mocked clients never send them.
-const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore()));
-beforeAll(() => {
-  process.env.ETP_AWS_DEFAULT = JSON.stringify({
-    access_key_id: 'AKIAIOSFODNN7EXAMPLE',
-    secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-    region: 'eu-west-1',
-  });
-});
-afterAll(() => {
-  delete process.env.ETP_AWS_DEFAULT;
-});
-
-async function runNat(args: Record<string, unknown>) {
-  return runTool(
-    natGatewaysAuditTool,
-    toolInvocation({ tool: 'aws_nat_gateways_audit', args }),
-    deadlineIn(60_000),
-    services,
-  );
-}
-
-async function succeeded(args: Record<string, unknown>): Promise<ToolSuccess<NatGatewaysAuditValue>> {
-  const result = await runNat(args);
-  expect(result).toMatchObject({ ok: true });
-  return result as ToolSuccess<NatGatewaysAuditValue>;
+/** A call that must have succeeded (the tenant's aws_default: the AWS docs' example keys). */
+async function succeeded(args: Record<string, unknown>) {
+  return expectSuccess<NatGatewaysAuditValue>(await runAwsTool(natGatewaysAuditTool, args));
 }
 
 const NOW = Date.parse('2024-06-15T10:30:00.000Z');
@@ -275,7 +245,7 @@ describe('aws_nat_gateways_audit', () => {
 
   it('rejects a window longer than 90 days before any AWS call', async () => {
     // Act
-    const result = await runNat({ regions: ['eu-west-1'], days: 91 });
+    const result = await runAwsTool(natGatewaysAuditTool, { regions: ['eu-west-1'], days: 91 });
 
     // Assess
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_args' } });

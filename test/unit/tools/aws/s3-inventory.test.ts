@@ -19,16 +19,11 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
 import { redact } from '../../../../functions/runtime/redact';
-import type { ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { regionFromLocationConstraint } from '../../../../functions/tools/aws/s3/bucket-settings';
 import { type S3InventoryValue, s3InventoryTool } from '../../../../functions/tools/aws/s3-inventory';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { toolInvocation } from '../../../helpers/events';
+import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 
 const stsMock = mockClient(STSClient);
 const s3Mock = mockClient(S3Client);
@@ -37,18 +32,14 @@ const s3ControlMock = mockClient(S3ControlClient);
 const ACCOUNT = '123456789012';
 
 // No aws_default row: the tool uses the default credential chain, which the mocked clients never call.
-const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore([])), {
-  awsFallbackToDefaultChain: true,
-});
+const services = defaultChainToolServices();
 
-async function runS3(deadline: Deadline = deadlineIn(60_000)) {
-  return runTool(s3InventoryTool, toolInvocation({ tool: 'aws_s3_inventory', args: {} }), deadline, services);
+async function runS3(deadline?: Deadline) {
+  return runAwsTool(s3InventoryTool, {}, { services, deadline });
 }
 
-async function succeeded(deadline?: Deadline): Promise<ToolSuccess<S3InventoryValue>> {
-  const result = await runS3(deadline);
-  expect(result).toMatchObject({ ok: true });
-  return result as ToolSuccess<S3InventoryValue>;
+async function succeeded(deadline?: Deadline) {
+  return expectSuccess<S3InventoryValue>(await runS3(deadline));
 }
 
 /** An S3 error as the SDK throws errors S3 does not model (S3 API reference, "List of error codes"). */

@@ -6,47 +6,21 @@ import {
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
-import { runTool } from '../../../../functions/runtime/harness';
 import { redact } from '../../../../functions/runtime/redact';
-import type { ToolSuccess } from '../../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../../functions/runtime/secrets/memory-store';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
-import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import {
   type SecurityGroupsAuditValue,
   securityGroupsAuditTool,
 } from '../../../../functions/tools/aws/security-groups-audit';
 import { ec2Error } from '../../../helpers/aws-errors';
+import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
-import { toolInvocation } from '../../../helpers/events';
 
 const ec2Mock = mockClient(EC2Client);
 
-// The default tenant's aws_default (env ETP_AWS_DEFAULT) holds the AWS docs' example keys: static
-// credentials resolve without any provider chain, and the mocked clients never send them.
-const services = toolHostServices(new SecretResolver(new InMemorySecretReferenceStore()));
-beforeAll(() => {
-  process.env.ETP_AWS_DEFAULT = JSON.stringify({
-    access_key_id: 'AKIAIOSFODNN7EXAMPLE',
-    secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-    region: 'eu-west-1',
-  });
-});
-afterAll(() => {
-  delete process.env.ETP_AWS_DEFAULT;
-});
-
-async function succeeded(args: Record<string, unknown>): Promise<ToolSuccess<SecurityGroupsAuditValue>> {
-  const result = await runTool(
-    securityGroupsAuditTool,
-    toolInvocation({ tool: 'aws_security_groups_audit', args }),
-    deadlineIn(60_000),
-    services,
-  );
-  expect(result).toMatchObject({ ok: true });
-  return result as ToolSuccess<SecurityGroupsAuditValue>;
+/** A call that must have succeeded (the tenant's aws_default: the AWS docs' example keys). */
+async function succeeded(args: Record<string, unknown>) {
+  return expectSuccess<SecurityGroupsAuditValue>(await runAwsTool(securityGroupsAuditTool, args));
 }
 
 const OWNER = '123456789012';
