@@ -1,16 +1,5 @@
 import { PlatformError, UnknownToolError } from './errors';
-import type { ToolInputSchema, ToolSpec } from './spec';
-
-/**
- * Whether a schema is a strict object (`z.strictObject`: unknown keys rejected,
- * JSON Schema `additionalProperties: false`). Read from the schema's definition
- * rather than by generating its JSON Schema, which would cost the dispatcher's
- * cold start the JSON Schema generator.
- */
-function isStrictObject(schema: ToolInputSchema): boolean {
-  const def = schema._zod.def;
-  return def.type === 'object' && def.catchall?._zod.def.type === 'never';
-}
+import { isStrictObject, type ToolSpec } from './spec';
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
@@ -45,7 +34,10 @@ export class ToolRegistry<T extends ToolSpec = ToolSpec> {
     if (this.#tools.has(tool.name)) {
       throw new PlatformError('internal_error', `Tool "${tool.name}" is already registered`);
     }
-    if (!isStrictObject(tool.inputSchema)) {
+    // A schema built on first use (defineToolSpec with a factory) checks itself then;
+    // reading it here would build every schema when the catalog loads.
+    const schema = Object.getOwnPropertyDescriptor(tool, 'inputSchema');
+    if (schema && 'value' in schema && !isStrictObject(schema.value)) {
       throw new PlatformError('internal_error', `Tool "${tool.name}" must use a strict object schema`);
     }
     this.#tools.set(tool.name, tool);

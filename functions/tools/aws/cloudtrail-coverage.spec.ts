@@ -13,12 +13,13 @@ export const cloudtrailCoverageSpec = defineAwsReadOnlySpec({
     'write management events (medium), trail not logging (high), log file validation off (medium), logs not ' +
     'KMS-encrypted (medium). Read-only, no cost; one DescribeTrails per region plus two requests per trail. A region ' +
     'or trail that cannot be read is reported with its error without failing the others.',
-  inputSchema: z.strictObject({
-    regions: z
-      ._default(regionsList, 'all')
-      .check(z.describe('Region names, or "all" (default) for every region enabled in the account.')),
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: z
+        ._default(regionsList, 'all')
+        .check(z.describe('Region names, or "all" (default) for every region enabled in the account.')),
+      topN: topNArg(20),
+    }),
   service: 'cloudtrail',
   // STS GetCallerIdentity (the account id in finding ids) needs no permission.
   iam: [

@@ -21,15 +21,16 @@ export const computeOptimizerRecsSpec = defineAwsReadOnlySpec({
     'opt_in_required; enrolled with nothing to recommend returns empty lists. Other per-region or per-type ' +
     'failures (access_denied, throttled) are reported in `regions[]` without failing the others; `truncated` is ' +
     'set when the page cap or deadline stopped it.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    resourceTypes: z
-      ._default(z.array(z.enum(COMPUTE_OPTIMIZER_RESOURCE_TYPES)).check(z.minLength(1)), [
-        ...COMPUTE_OPTIMIZER_RESOURCE_TYPES,
-      ])
-      .check(z.describe('Which recommendations to read: ec2, ebs, lambda (default all three).')),
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      resourceTypes: z
+        ._default(z.array(z.enum(COMPUTE_OPTIMIZER_RESOURCE_TYPES)).check(z.minLength(1)), [
+          ...COMPUTE_OPTIMIZER_RESOURCE_TYPES,
+        ])
+        .check(z.describe('Which recommendations to read: ec2, ebs, lambda (default all three).')),
+      topN: topNArg(20),
+    }),
   service: 'compute-optimizer',
   iam: [
     {

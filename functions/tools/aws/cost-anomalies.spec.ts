@@ -22,39 +22,42 @@ export const costAnomaliesSpec = defineAwsReadOnlySpec({
     '(`costExplorer.requests`). Errors: opt_in_required when Cost Explorer is not enabled, data_unavailable ' +
     'when it has no data yet, throttled when rate limited. `truncated` is set when the page cap or deadline ' +
     'stopped it.',
-  inputSchema: z.strictObject({
-    start: z
-      .optional(calendarDateArg)
-      .check(z.describe('First day of the window, included, YYYY-MM-DD (UTC). Give with end, or omit both.')),
-    end: z
-      .optional(calendarDateArg)
-      .check(
-        z.describe('Last day of the window, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
-      ),
-    monitorArn: z
-      .optional(
-        z
-          .string()
-          .check(
-            z.regex(
-              /^arn:aws[a-z-]*:ce::\d{12}:anomalymonitor\/[\w-]+$/,
-              'a Cost Anomaly Detection monitor ARN',
-            ),
-          ),
-      )
-      .check(
-        z.describe(
-          'Only anomalies of this monitor (arn:aws:ce::<account>:anomalymonitor/<id>). Default: all monitors.',
+  inputSchema: () =>
+    z.strictObject({
+      start: z
+        .optional(calendarDateArg)
+        .check(
+          z.describe('First day of the window, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
         ),
-      ),
-    minTotalImpact: z
-      .optional(z.number().check(z.minimum(0)))
-      .check(z.describe('Only anomalies whose total impact is at least this many USD.')),
-    feedback: z
-      .optional(z.enum(['YES', 'NO', 'PLANNED_ACTIVITY']))
-      .check(z.describe('Only anomalies with this feedback. Default: any feedback, or none.')),
-    topN: topNArg(20),
-  }),
+      end: z
+        .optional(calendarDateArg)
+        .check(
+          z.describe('Last day of the window, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
+        ),
+      monitorArn: z
+        .optional(
+          z
+            .string()
+            .check(
+              z.regex(
+                /^arn:aws[a-z-]*:ce::\d{12}:anomalymonitor\/[\w-]+$/,
+                'a Cost Anomaly Detection monitor ARN',
+              ),
+            ),
+        )
+        .check(
+          z.describe(
+            'Only anomalies of this monitor (arn:aws:ce::<account>:anomalymonitor/<id>). Default: all monitors.',
+          ),
+        ),
+      minTotalImpact: z
+        .optional(z.number().check(z.minimum(0)))
+        .check(z.describe('Only anomalies whose total impact is at least this many USD.')),
+      feedback: z
+        .optional(z.enum(['YES', 'NO', 'PLANNED_ACTIVITY']))
+        .check(z.describe('Only anomalies with this feedback. Default: any feedback, or none.')),
+      topN: topNArg(20),
+    }),
   service: 'ce',
   iam: [{ actions: ['ce:GetAnomalies'] }],
   runtime: { memorySizeMb: 256, timeoutSeconds: 60 },

@@ -22,56 +22,59 @@ export const costBreakdownSpec = defineAwsReadOnlySpec({
     'answer; `costExplorer.requests` reports them. Errors: opt_in_required when Cost Explorer is not enabled ' +
     'for the account, data_unavailable when it has no data yet (neither is ever reported as a cost of 0), ' +
     'throttled when rate limited. `truncated` is set when the page cap or deadline stopped it.',
-  inputSchema: z
-    .strictObject({
-      start: z
-        .optional(calendarDateArg)
-        .check(
-          z.describe('First day of the period, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
-        ),
-      end: z
-        .optional(calendarDateArg)
-        .check(
-          z.describe('Last day of the period, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
-        ),
-      granularity: z
-        ._default(z.enum(['MONTHLY', 'DAILY']), 'MONTHLY')
-        .check(z.describe('Length of the periods in `byPeriod` (default MONTHLY).')),
-      metric: z
-        ._default(z.enum(['UnblendedCost', 'AmortizedCost']), 'UnblendedCost')
-        .check(
-          z.describe(
-            'UnblendedCost (default): charges as billed. AmortizedCost: upfront reservation and Savings Plans fees spread over their term.',
+  inputSchema: () =>
+    z
+      .strictObject({
+        start: z
+          .optional(calendarDateArg)
+          .check(
+            z.describe('First day of the period, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
           ),
-        ),
-      groupBy: z
-        ._default(z.enum(['SERVICE', 'LINKED_ACCOUNT', 'TAG']), 'SERVICE')
-        .check(z.describe('What the costs are grouped by (default SERVICE); TAG needs tagKey.')),
-      tagKey: z
-        .optional(z.string().check(z.minLength(1), z.maxLength(128)))
-        .check(
-          z.describe('The cost-allocation tag key whose values group the costs; only with groupBy TAG.'),
-        ),
-      compareWithPrevious: z
-        ._default(z.boolean(), true)
-        .check(
-          z.describe(
-            'Also read the previous period of equal length (one more billed request). Default true.',
+        end: z
+          .optional(calendarDateArg)
+          .check(
+            z.describe(
+              'Last day of the period, included, YYYY-MM-DD (UTC), not after today. Give with start.',
+            ),
           ),
-        ),
-      topN: topNArg(10),
-    })
-    .check(
-      z.superRefine((args, ctx) => {
-        if ((args.groupBy === 'TAG') !== (args.tagKey !== undefined)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['tagKey'],
-            message: 'tagKey is required with groupBy TAG and accepted only with it',
-          });
-        }
-      }),
-    ),
+        granularity: z
+          ._default(z.enum(['MONTHLY', 'DAILY']), 'MONTHLY')
+          .check(z.describe('Length of the periods in `byPeriod` (default MONTHLY).')),
+        metric: z
+          ._default(z.enum(['UnblendedCost', 'AmortizedCost']), 'UnblendedCost')
+          .check(
+            z.describe(
+              'UnblendedCost (default): charges as billed. AmortizedCost: upfront reservation and Savings Plans fees spread over their term.',
+            ),
+          ),
+        groupBy: z
+          ._default(z.enum(['SERVICE', 'LINKED_ACCOUNT', 'TAG']), 'SERVICE')
+          .check(z.describe('What the costs are grouped by (default SERVICE); TAG needs tagKey.')),
+        tagKey: z
+          .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+          .check(
+            z.describe('The cost-allocation tag key whose values group the costs; only with groupBy TAG.'),
+          ),
+        compareWithPrevious: z
+          ._default(z.boolean(), true)
+          .check(
+            z.describe(
+              'Also read the previous period of equal length (one more billed request). Default true.',
+            ),
+          ),
+        topN: topNArg(10),
+      })
+      .check(
+        z.superRefine((args, ctx) => {
+          if ((args.groupBy === 'TAG') !== (args.tagKey !== undefined)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['tagKey'],
+              message: 'tagKey is required with groupBy TAG and accepted only with it',
+            });
+          }
+        }),
+      ),
   service: 'ce',
   iam: [{ actions: ['ce:GetCostAndUsage'] }],
   runtime: { memorySizeMb: 256, timeoutSeconds: 60 },

@@ -13,10 +13,11 @@ export const ebsInventorySpec = defineAwsReadOnlySpec({
     'prices (USD). Read-only; per region one DescribeVolumes page per 500 volumes and one DescribeSnapshots page ' +
     'per 1,000 public snapshots; no cost. Regions that fail are reported in `regions[].error` without failing ' +
     'the others; `truncated` is set when the page cap or deadline stopped it.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      topN: topNArg(20),
+    }),
   service: 'ec2',
   iam: [{ actions: ['ec2:DescribeVolumes', 'ec2:DescribeSnapshots', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },

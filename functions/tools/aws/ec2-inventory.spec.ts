@@ -10,10 +10,11 @@ export const ec2InventorySpec = defineAwsReadOnlySpec({
     'and the first topN instances (running first, oldest first) with id, name tag, type, state, launch time and IPs. ' +
     'Read-only; one DescribeInstances page per 1,000 instances per region; no cost. Regions that fail are reported ' +
     'in `regions[].error` without failing the others; `truncated` is set when the page cap or deadline stopped it.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      topN: topNArg(20),
+    }),
   service: 'ec2',
   iam: [{ actions: ['ec2:DescribeInstances', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },

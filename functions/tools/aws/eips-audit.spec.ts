@@ -12,10 +12,11 @@ export const eipsAuditSpec = defineAwsReadOnlySpec({
     'stable id for each unassociated address. Read-only; one DescribeAddresses call per region (not paginated); ' +
     'no cost. Regions that fail are reported in `regions[].error` without failing the others; `truncated` is ' +
     'set when the deadline left regions unread.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      topN: topNArg(20),
+    }),
   service: 'ec2',
   iam: [{ actions: ['ec2:DescribeAddresses', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 256, timeoutSeconds: 60 },

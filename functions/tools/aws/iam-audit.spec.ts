@@ -19,12 +19,13 @@ export const iamAuditSpec = defineAwsReadOnlySpec({
     'the root user, the topN users with findings and the findings (worst first). Read-only, no cost; 4 IAM/STS ' +
     'requests when a report under 4 hours old exists. A report not ready in time is a `timeout` error inside ' +
     '`credentialReport` (retry shortly), the password policy is still reported.',
-  inputSchema: z.strictObject({
-    keyMaxAgeDays: days(90, 'Active access keys not rotated for more days are findings'),
-    unusedDays: days(90, 'Active access keys not used for more days are findings'),
-    rootUsageDays: days(30, 'Root user sign-ins or key use within this many days are findings'),
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      keyMaxAgeDays: days(90, 'Active access keys not rotated for more days are findings'),
+      unusedDays: days(90, 'Active access keys not used for more days are findings'),
+      rootUsageDays: days(30, 'Root user sign-ins or key use within this many days are findings'),
+      topN: topNArg(20),
+    }),
   service: 'iam',
   // STS GetCallerIdentity (the account id) needs no permission.
   iam: [

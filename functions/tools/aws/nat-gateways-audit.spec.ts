@@ -18,20 +18,21 @@ export const natGatewaysAuditSpec = defineAwsReadOnlySpec({
     'GetMetricData request per 250 gateways (GetMetricData is billed per metric requested: 2 per gateway). ' +
     'Regions that fail are reported in `regions[].error` without failing the others; a CloudWatch failure is ' +
     'reported in `regions[].partialErrors`; `truncated` is set when the page cap or deadline stopped it.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    topN: topNArg(20),
-    days: z
-      ._default(z.int().check(z.minimum(1), z.maximum(90)), 14)
-      .check(z.describe('Days of CloudWatch metrics to look back over (1-90, default 14).')),
-    idleBytesThreshold: z
-      ._default(z.int().check(z.minimum(0)), DEFAULT_IDLE_BYTES_THRESHOLD)
-      .check(
-        z.describe(
-          'A gateway that processed at most this many bytes over the window is idle (default 1073741824 = 1 GiB).',
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      topN: topNArg(20),
+      days: z
+        ._default(z.int().check(z.minimum(1), z.maximum(90)), 14)
+        .check(z.describe('Days of CloudWatch metrics to look back over (1-90, default 14).')),
+      idleBytesThreshold: z
+        ._default(z.int().check(z.minimum(0)), DEFAULT_IDLE_BYTES_THRESHOLD)
+        .check(
+          z.describe(
+            'A gateway that processed at most this many bytes over the window is idle (default 1073741824 = 1 GiB).',
+          ),
         ),
-      ),
-  }),
+    }),
   service: 'ec2',
   iam: [{ actions: ['ec2:DescribeNatGateways', 'cloudwatch:GetMetricData', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },

@@ -15,10 +15,11 @@ export const rdsInventorySpec = defineAwsReadOnlySpec({
     'replicas are not judged on backups. Read-only; one DescribeDBInstances page per 100 instances per region; ' +
     'no cost. Regions that fail are reported in `regions[].error` without failing the others; `truncated` is ' +
     'set when the page cap or deadline stopped it.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      topN: topNArg(20),
+    }),
   service: 'rds',
   iam: [{ actions: ['rds:DescribeDBInstances', 'ec2:DescribeRegions'] }],
   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },

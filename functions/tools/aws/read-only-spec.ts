@@ -13,8 +13,8 @@ export interface AwsReadOnlySpecProps<S extends ToolInputSchema> {
   readonly name: string;
   /** Written for the model: what it returns, what it costs, its limits. */
   readonly description: string;
-  /** Strict zod object (`z.strictObject`). */
-  readonly inputSchema: S;
+  /** Builds the strict zod object (`z.strictObject`) on first use. */
+  readonly inputSchema: () => S;
   /** The AWS service it audits, as its errors report it (`ec2`, `ce`, `compute-optimizer`); also its second tag. */
   readonly service: string;
   /** Exactly the read-only IAM statements its function's role needs. */
@@ -34,7 +34,7 @@ export interface AwsReadOnlySpecProps<S extends ToolInputSchema> {
  * @example
  * export const ebsInventorySpec = defineAwsReadOnlySpec({
  *   name: 'aws_ebs_inventory', description: 'Inventory of EBS volumes…',
- *   inputSchema: z.strictObject({ regions: regionsArg }), service: 'ec2',
+ *   inputSchema: () => z.strictObject({ regions: regionsArg }), service: 'ec2',
  *   iam: [{ actions: ['ec2:DescribeVolumes', 'ec2:DescribeRegions'] }],
  *   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
  * });

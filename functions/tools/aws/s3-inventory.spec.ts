@@ -13,9 +13,10 @@ export const s3InventorySpec = defineAwsReadOnlySpec({
     'and findings in full. Read-only, no cost; about 4 S3 requests per bucket, 8 buckets at a time. A setting that ' +
     'cannot be read (AccessDenied on one bucket) is "unknown" with its error on that bucket, never failing the ' +
     'others; `truncated` is set when the deadline left buckets unread.',
-  inputSchema: z.strictObject({
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      topN: topNArg(20),
+    }),
   service: 's3',
   // ListBuckets is authorized by s3:ListAllMyBuckets, GetBucketEncryption by s3:GetEncryptionConfiguration,
   // S3 and S3 Control GetPublicAccessBlock by s3:GetBucketPublicAccessBlock / s3:GetAccountPublicAccessBlock

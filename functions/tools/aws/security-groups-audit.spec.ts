@@ -14,10 +14,11 @@ export const securityGroupsAuditSpec = defineAwsReadOnlySpec({
     'findings with stable ids. Read-only; per region one DescribeSecurityGroups page per 1,000 groups and one ' +
     'DescribeNetworkInterfaces page per 1,000 interfaces; no cost. Regions that fail are reported in ' +
     '`regions[].error` without failing the others; `truncated` is set when the page cap or deadline stopped it.',
-  inputSchema: z.strictObject({
-    regions: regionsArg,
-    topN: topNArg(20),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      regions: regionsArg,
+      topN: topNArg(20),
+    }),
   service: 'ec2',
   iam: [
     {

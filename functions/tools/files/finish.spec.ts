@@ -7,12 +7,13 @@ export const finishSpec = defineToolSpec({
   description:
     'Ends the current level with a final answer: a short summary for people, and optional structured data. ' +
     'Always allowed; makes no remote call and costs nothing.',
-  inputSchema: z.strictObject({
-    summary: z
-      .string()
-      .check(z.minLength(1), z.maxLength(4000), z.describe('The final answer, at most 4,000 characters.')),
-    data: z.optional(z.record(z.string(), z.unknown())).check(z.describe('Optional structured result.')),
-  }),
+  inputSchema: () =>
+    z.strictObject({
+      summary: z
+        .string()
+        .check(z.minLength(1), z.maxLength(4000), z.describe('The final answer, at most 4,000 characters.')),
+      data: z.optional(z.record(z.string(), z.unknown())).check(z.describe('Optional structured result.')),
+    }),
   tags: ['file'],
   requiresSecrets: [],
   sideEffects: 'none',
