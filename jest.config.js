@@ -15,6 +15,7 @@ const project = (name, extra = {}) => ({
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [project('unit'), project('integration'), project('infra'), project('e2e')],
+  reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   // CI machines are shared: keep workers low so timings inside tests stay sane.
   maxWorkers: process.env.CI ? 2 : '50%',
 };
