@@ -12,7 +12,8 @@ import type { IConstruct } from 'constructs';
  * that holds a wildcard, on `scope` (a role: the acknowledgment covers its policies).
  * ARNs without a wildcard are skipped, so nothing is acknowledged that is not flagged.
  *
- * @param reason - why the wildcard is needed; recorded in the construct's metadata and the validation report.
+ * @param reason - why the wildcard is needed; recorded in the construct's `aws:cdk:acknowledged-rules` metadata
+ *   (cdk.out/<stack>.metadata.json), not in the validation report, which lists findings only.
  */
 export function acknowledgeWildcardResources(
   scope: IConstruct,

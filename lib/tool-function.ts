@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { ToolSpec } from '../functions/runtime/spec';
+import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
 import { toolEntryPath } from '../functions/tools/implementations';
 import { acknowledgeWildcardResources } from './nag';
 import { PlatformFunction } from './platform-function';
@@ -76,7 +76,7 @@ export class ToolFunction extends PlatformFunction {
       description: `External Tools Platform tool ${spec.name}`,
       logRetention: props.logRetention,
       memorySizeMb: spec.runtime?.memorySizeMb,
-      timeoutSeconds: spec.runtime?.timeoutSeconds,
+      timeoutSeconds: toolTimeoutSeconds(spec),
       environment: {
         SECRET_REFS_TABLE: props.secretReferenceTable.tableName,
         POWERTOOLS_SERVICE_NAME: spec.name,

@@ -6,8 +6,16 @@ import { registerScenarioCommands } from './scenario';
 import { registerSecretsCommands } from './secrets';
 import { registerToolsCommands } from './tools';
 
-/** Platform error codes that mean the command line asked for something that does not exist or is malformed. */
-const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set(['invalid_args', 'unknown_scenario']);
+/**
+ * Platform error codes that mean the command line asked for something that does
+ * not exist or is malformed, when the CLI finds it before running anything. The
+ * same codes in a tool call's `ok: false` result exit 1, like any failed call.
+ */
+const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
+  'invalid_args',
+  'unknown_scenario',
+  'unknown_level',
+]);
 
 /** commander's "help was shown on request" and "version was shown" outcomes: not errors. */
 const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'commander.version']);

@@ -7,8 +7,13 @@ import { formatDuration } from './text';
 export interface RunProgress {
   /** Starts a call's line: `collect  aws_ec2_inventory  … `. */
   callStarted(call: LocalCall): void;
-  /** Ends it: `ok 412 ms  <summary>` or `✗ <code>: <message> (35 ms)`. */
+  /**
+   * Ends it: `ok 412 ms  <summary>` or `✗ <code>: <message> (35 ms)`, also for
+   * the `internal_error` result of a Task's Catch (the dispatcher failed or timed out).
+   */
   callEnded(call: LocalCall, result: ToolResult): void;
+  /** Ends a line left open when the execution itself failed: `✗ <reason>`. */
+  interrupted(reason: string): void;
   /** `Completed <scenario> run <id> in 1.2 s: 1 ok, 1 failed (secret_not_found).` */
   completed(output: ScenarioRunOutput, elapsedMs: number): void;
 }
@@ -31,17 +36,24 @@ export function createRunProgress(
   const toolWidth = Math.max(
     ...scenario.levels.flatMap((level) => level.calls.map((call) => call.tool.length)),
   );
+  let lineOpen = false;
   return {
     callStarted(call) {
+      lineOpen = true;
       write(`${call.level.padEnd(levelWidth)}  ${call.tool.padEnd(toolWidth)} … `);
     },
     callEnded(_call, result) {
+      lineOpen = false;
       const duration = formatDuration(result.durationMs);
       write(
         result.ok
           ? `ok ${duration}  ${result.summary}${result.truncated ? ' (truncated)' : ''}\n`
           : `✗ ${result.error.code}: ${result.error.message} (${duration})\n`,
       );
+    },
+    interrupted(reason) {
+      if (lineOpen) write(`✗ ${reason}\n`);
+      lineOpen = false;
     },
     completed(output, elapsedMs) {
       const results = Object.values(output.results);

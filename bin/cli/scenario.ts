@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { MAX_ARGS_DEPTH, tooDeepAt } from '../../functions/runtime/args';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import { findScenario, loadScenarios } from '../../functions/scenarios/loader';
 import {
   createLocalDispatcher,
@@ -77,6 +79,9 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
           `Only local runs start from here: add --local. A deployed run starts with aws stepfunctions start-execution on the ${name} state machine (see docs/deploying.md).`,
         );
       }
+      // Checked before the run starts: a bad id would fail every call of the run instead.
+      if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
+      if (options.tenant !== undefined) assertIdentifier(TENANT_ID, options.tenant, '--tenant');
       const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
       const chosen = findScenario(scenarios, name);
       const input = { ...options.input, ...(options.tenant !== undefined ? { tenant: options.tenant } : {}) };
@@ -100,6 +105,9 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
         }),
         onCallStart: progress.callStarted,
         onCallEnd: progress.callEnded,
+      }).catch((err: unknown) => {
+        progress.interrupted('the execution failed');
+        throw err;
       });
       progress.completed(output, performance.now() - started);
       if (options.json) io.out(`${JSON.stringify(output, null, 2)}\n`);
@@ -111,9 +119,13 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
  *
  * @returns the run's tenant (the input's, else the scenario's default).
  * @throws InvalidArgsError (usage error) for keys the scenario does not declare,
- *   or when no tenant is given and the scenario has no default one.
+ *   an input nested deeper than tool args may be (`MAX_ARGS_DEPTH`), or a tenant
+ *   that is missing (and not defaulted) or not a tenant id.
  */
 function checkInput(scenario: Scenario, input: Record<string, unknown>): string {
+  if (tooDeepAt(input, MAX_ARGS_DEPTH) !== undefined) {
+    throw new InvalidArgsError(`--input nests objects and arrays deeper than ${MAX_ARGS_DEPTH} levels`);
+  }
   // Every run has a tenant (the Task states read $.input.tenant), declared or not.
   const declared = [...new Set(['tenant', ...Object.keys(scenario.inputs)])];
   const unknown = Object.keys(input).filter((key) => !declared.includes(key));
@@ -122,11 +134,16 @@ function checkInput(scenario: Scenario, input: Record<string, unknown>): string 
       `--input has keys ${scenario.name} does not declare: ${unknown.join(', ')}. Declared inputs: ${declared.join(', ')}`,
     );
   }
-  const tenant = input.tenant ?? scenario.inputs.tenant?.default;
-  if (typeof tenant !== 'string' || tenant === '') {
+  if (input.tenant !== undefined) {
+    assertIdentifier(TENANT_ID, input.tenant, 'input.tenant');
+    return input.tenant;
+  }
+  const fallback = scenario.inputs.tenant?.default;
+  if (fallback === undefined) {
     throw new InvalidArgsError(
-      `${scenario.name} needs a tenant, a non-empty string: pass --tenant <tenant> or "tenant" in --input`,
+      `${scenario.name} needs a tenant: pass --tenant <tenant> or "tenant" in --input (${TENANT_ID.accepted})`,
     );
   }
-  return tenant;
+  assertIdentifier(TENANT_ID, fallback, `The default tenant of ${scenario.name}`);
+  return fallback;
 }

@@ -1,8 +1,15 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
+import { assertIdentifier, SECRET_NAME, TENANT_ID } from '../../functions/runtime/ids';
 import { redactString } from '../../functions/runtime/redact';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
-import { REF_KINDS, type RefKind, validateReference } from '../../functions/runtime/secrets/reference';
+import {
+  REF_KINDS,
+  type RefKind,
+  referenceInputOf,
+  type SecretReference,
+  validateReference,
+} from '../../functions/runtime/secrets/reference';
 import { localSecretReferences } from '../../functions/scenarios/local-run';
 import { type CliRun, EXIT_FAILED } from './io';
 import { requireSecretRefsTable, SECRET_REFS_TABLE_ENV, secretRefsTable } from './options';
@@ -69,6 +76,7 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
     .option('--tenant <tenant>', 'only this tenant')
     .option('--table <name>', TABLE_HELP)
     .action(async (options: { tenant?: string; table?: string }) => {
+      if (options.tenant !== undefined) assertIdentifier(TENANT_ID, options.tenant, '--tenant');
       const table = secretRefsTable(options.table, io.env);
       const rows = await localSecretReferences(table).list(options.tenant);
       const source = table
@@ -79,22 +87,32 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
         io.out('(none)\n');
         return;
       }
+      const problems = rows.map(problemOf);
+      const malformed = problems.filter(Boolean).length;
       io.out(
         formatTable(
-          ['tenant', 'secret name', 'ref kind', 'ref value', 'notes', 'updated'],
-          // A row written by hand may hold anything: printed cells are redacted all the same.
-          rows.map((row) =>
-            [
-              row.tenant_id,
-              row.secret_name,
-              row.ref_kind,
-              row.ref_value,
-              row.notes ?? '',
-              row.updated_at ?? '',
-            ].map(redactString),
-          ),
+          [
+            'tenant',
+            'secret name',
+            'ref kind',
+            'ref value',
+            'notes',
+            'updated',
+            ...(malformed ? ['problem'] : []),
+          ],
+          rows.map((row, index) => [
+            ...[row.tenant_id, row.secret_name, row.ref_kind, row.ref_value, row.notes, row.updated_at].map(
+              cellOf,
+            ),
+            ...(malformed ? [problems[index] ?? ''] : []),
+          ]),
         ),
       );
+      if (malformed) {
+        io.out(
+          `${malformed} ${malformed === 1 ? 'row does' : 'rows do'} not pass validation (written by hand?): rewrite with etp secrets seed, or delete.\n`,
+        );
+      }
     });
 
   secrets
@@ -104,6 +122,8 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
     .requiredOption('--secret-name <name>', 'secret name')
     .option('--table <name>', TABLE_HELP)
     .action(async (options: { tenant: string; secretName: string; table?: string }) => {
+      assertIdentifier(TENANT_ID, options.tenant, '--tenant');
+      assertIdentifier(SECRET_NAME, options.secretName, '--secret-name');
       const table = requireSecretRefsTable('secrets delete', options.table, io.env);
       const deleted = await new DynamoDbSecretReferenceStore(table).delete(
         options.tenant,
@@ -118,6 +138,29 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
       }
       io.out(`Deleted ${options.tenant}/${options.secretName} from table ${table}\n`);
     });
+}
+
+/**
+ * A table cell of a row as read, whatever a row written by hand holds: text as
+ * is, a missing field empty, a number or a DynamoDB set or map as JSON; redacted
+ * in case something secret-looking was written where a reference belongs.
+ */
+function cellOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'object') return redactString(String(value));
+  if (value instanceof Set) return redactString(JSON.stringify([...value]));
+  if (value instanceof Uint8Array) return `(${value.byteLength} bytes)`;
+  return redactString(JSON.stringify(value));
+}
+
+/** Why `put` would refuse a row as read (its problems, no value), or '' for a well-formed row. */
+function problemOf(row: SecretReference): string {
+  try {
+    validateReference(referenceInputOf(row));
+    return '';
+  } catch (err) {
+    return redactString((err as Error).message.replace(/^Invalid secret reference: /, ''));
+  }
 }
 
 /** Who seeded a row (`created_by`): the OS user, or `unknown` where there is none (some containers). */

@@ -2,9 +2,10 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { deadlineIn } from '../../functions/runtime/deadline';
-import { InvalidArgsError } from '../../functions/runtime/errors';
+import { InvalidArgsError, UnknownLevelError } from '../../functions/runtime/errors';
+import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import { publicSpec } from '../../functions/runtime/spec';
-import { loadScenarios } from '../../functions/scenarios/loader';
+import { findScenario, loadScenarios } from '../../functions/scenarios/loader';
 import {
   createLocalDispatcher,
   LOCAL_CALL_BUDGET_MS,
@@ -99,14 +100,23 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
       'secret-reference table (default: $ETP_SECRET_REFS_TABLE, else the embedded store)',
     )
     .action(async (tool: string, options: InvokeOptions) => {
+      // Usage errors, found before anything runs; what the dispatcher finds is a result (exit 1).
+      assertIdentifier(TENANT_ID, options.tenant, '--tenant');
+      if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
       if ((options.scenario === undefined) !== (options.level === undefined)) {
         throw new InvalidArgsError(
           '--scenario and --level go together: pass both to check the level whitelist, or neither',
         );
       }
+      const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
+      if (options.scenario !== undefined && options.level !== undefined) {
+        const levels = findScenario(scenarios, options.scenario).levels.map((level) => level.name);
+        if (!levels.includes(options.level))
+          throw new UnknownLevelError(options.scenario, options.level, levels);
+      }
       const dispatch = createLocalDispatcher({
         references: localSecretReferences(secretRefsTable(options.table, io.env)),
-        scenarios: loadScenarios(toolCatalog, FILE_TOOLS),
+        scenarios,
         requireLevel: false,
       });
       const result = await dispatch(

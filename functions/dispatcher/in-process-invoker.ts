@@ -3,7 +3,7 @@ import { deadlineIn } from '../runtime/deadline';
 import { runTool } from '../runtime/harness';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
-import type { ToolSpec } from '../runtime/spec';
+import { type ToolSpec, toolTimeoutSeconds } from '../runtime/spec';
 import { loadTool } from '../tools/implementations';
 import type { ToolInvoker } from './invoker';
 
@@ -19,7 +19,7 @@ export class InProcessToolInvoker implements ToolInvoker {
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation): Promise<ToolResult> {
     const tool = await loadTool(spec.name);
-    const deadline = deadlineIn((spec.runtime?.timeoutSeconds ?? 60) * 1000);
+    const deadline = deadlineIn(toolTimeoutSeconds(spec) * 1000);
     return runTool(tool, invocation, deadline, this.services, this.maxResultBytes);
   }
 }

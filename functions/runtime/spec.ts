@@ -18,8 +18,21 @@ export interface IamGrant {
 export interface ToolRuntimeSettings {
   /** Lambda memory in MB. @default 256 */
   readonly memorySizeMb?: number;
-  /** Lambda timeout in seconds; the tool's deadline is derived from it. @default 60 */
+  /** Lambda timeout in seconds; the tool's deadline is derived from it. @default {@link DEFAULT_TOOL_TIMEOUT_SECONDS} */
   readonly timeoutSeconds?: number;
+}
+
+/** A tool's timeout when its spec sets none, in seconds. */
+export const DEFAULT_TOOL_TIMEOUT_SECONDS = 60;
+
+/**
+ * How long one call of the tool may run, in seconds: its spec's
+ * `runtime.timeoutSeconds`, else {@link DEFAULT_TOOL_TIMEOUT_SECONDS}. Its
+ * function's Lambda timeout, the in-process deadline of local runs, and the base
+ * of its Task states' `TimeoutSeconds`.
+ */
+export function toolTimeoutSeconds(spec: Pick<ToolSpec, 'runtime'>): number {
+  return spec.runtime?.timeoutSeconds ?? DEFAULT_TOOL_TIMEOUT_SECONDS;
 }
 
 /** Where a tool runs: its own Lambda function, or inside the dispatcher (file tools). */

@@ -1,3 +1,5 @@
+import { toolTimeoutSeconds } from '../runtime/spec';
+import { toolCatalog } from '../tools/catalog';
 import type { Scenario } from './model';
 
 /** Placeholder for the dispatcher's ARN; CDK fills it through `definitionSubstitutions`. */
@@ -28,6 +30,30 @@ const LAMBDA_SERVICE_ERRORS = [
   'Lambda.TooManyRequestsException',
 ];
 
+/**
+ * Seconds a Task state allows beyond its tool's own timeout, for the dispatcher
+ * around the call: its cold start and the tool function's (the Lambda init phase,
+ * at most 10 s each, is not counted in a function's timeout: AWS docs, "Lambda
+ * execution environment lifecycle"), then its own work and the invoke round trip
+ * (the 10 s the dispatcher's timeout adds over the slowest tool's, see
+ * lib/external-tools-stack.ts). A tool that hits its own timeout is thus reported
+ * by the dispatcher as a result; only a stuck call meets the Task's timeout.
+ */
+export const TASK_TIMEOUT_MARGIN_SECONDS = 30;
+
+/**
+ * A call's Task state `TimeoutSeconds`: the tool's timeout (its spec's
+ * `runtime.timeoutSeconds`, default 60 s) plus {@link TASK_TIMEOUT_MARGIN_SECONDS}.
+ * Set on every Task: without it Step Functions waits up to the execution's
+ * timeout, and the local interpreter (aws-local-stepfunctions) cuts every Task
+ * at 60 s.
+ *
+ * @throws UnknownToolError when `tool` is not registered.
+ */
+export function taskTimeoutSeconds(tool: string): number {
+  return toolTimeoutSeconds(toolCatalog.get(tool)) + TASK_TIMEOUT_MARGIN_SECONDS;
+}
+
 /** Name of the Task state of a call, and the key of its result under `$.results`. */
 export function callKey(level: string, index: number): string {
   return `${level}_${index}`;
@@ -37,7 +63,7 @@ export function callKey(level: string, index: number): string {
  * The state machine of a scenario: a `Inputs` Pass state merging the execution
  * input over the declared defaults into `$.input`; one Task state per call, in
  * level order, invoking the dispatcher with the native envelope and storing its
- * ToolResult at `$.results.<level>_<index>`; a Catch that turns a dispatcher
+ * ToolResult at `$.results.<level>_<index>`, bounded by {@link taskTimeoutSeconds}; a Catch that turns a dispatcher
  * crash into an `internal_error` result so the run goes on; a final `Done` state
  * whose output is `{ scenario, input, results }`.
  *
@@ -86,6 +112,7 @@ export function scenarioToAsl(
         callId: `${call.level}/${call.index}`,
       },
       ResultPath: `$.results.${call.key}`,
+      TimeoutSeconds: taskTimeoutSeconds(call.tool),
       Retry: [
         {
           ErrorEquals: LAMBDA_SERVICE_ERRORS,

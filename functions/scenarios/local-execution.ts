@@ -19,12 +19,20 @@ export interface LocalExecutionOptions {
   readonly runId: string;
   /** Whether to check resource ARNs; off for definitions with local placeholder ARNs. @default false */
   readonly checkArns?: boolean;
+  /** Called as each state is entered, in execution order. */
+  readonly onStateEntered?: (state: string) => void;
+  /** Called as each state is left, with its output (the next state's input), in execution order. */
+  readonly onStateExited?: (state: string, output: unknown) => void;
 }
 
 /**
  * Executes an ASL definition with the local interpreter (aws-local-stepfunctions),
  * every Task state answered by `task` in this process: the same definition Step
  * Functions runs, with no AWS call for the Task resources.
+ *
+ * State transitions are reported from the interpreter's event log, so a Task
+ * that ends through its Catch (an error, `States.Timeout`) is seen leaving as
+ * surely as one that returned; every event is reported before this returns.
  *
  * @returns the execution's output.
  * @throws the interpreter's ExecutionError when the execution fails (a Fail state or an uncaught error).
@@ -52,5 +60,21 @@ export async function executeLocally(
       Execution: { Name: options.runId, Input: input as Json, StartTime: new Date().toISOString() },
     },
   });
-  return execution.result;
+  const watching = watchStates(execution.eventLogs, options);
+  try {
+    return await execution.result;
+  } finally {
+    // The log closes as the execution ends (succeeded, failed, timed out), so this ends too.
+    await watching;
+  }
+}
+
+type EventLog = ReturnType<StateMachine['run']>['eventLogs'];
+
+async function watchStates(events: EventLog, options: LocalExecutionOptions): Promise<void> {
+  if (!options.onStateEntered && !options.onStateExited) return;
+  for await (const event of events) {
+    if (event.type === 'StateEntered') options.onStateEntered?.(event.state.name);
+    if (event.type === 'StateExited') options.onStateExited?.(event.state.name, event.state.output);
+  }
 }

@@ -13,7 +13,7 @@ import { SecretResolver } from '../runtime/secrets/resolver';
 import { toolHostServices } from '../runtime/tool-host';
 import { FILE_TOOLS, toolCatalog } from '../tools/catalog';
 import { finishTool } from '../tools/files/finish';
-import { scenarioToAsl } from './asl';
+import { type AslDefinition, scenarioToAsl } from './asl';
 import { levelWhitelists } from './loader';
 import { executeLocally } from './local-execution';
 import type { Scenario } from './model';
@@ -119,9 +119,13 @@ export interface LocalScenarioRunOptions {
   readonly runId: string;
   /** Answers each Task state, e.g. {@link createLocalDispatcher} with `requireLevel: true`. */
   readonly dispatch: Dispatch;
-  /** Called as a Task state hands its envelope to the dispatcher. */
+  /** Called as a call's Task state is entered. */
   readonly onCallStart?: (call: LocalCall) => void;
-  /** Called with the call's result before the execution moves on. */
+  /**
+   * Called with the call's result as stored in `$.results`, once it is there:
+   * the dispatcher's result, or the `internal_error` result of the Task's Catch
+   * (the dispatcher threw, or the Task timed out).
+   */
   readonly onCallEnd?: (call: LocalCall, result: ToolResult) => void;
 }
 
@@ -140,29 +144,53 @@ export async function runScenarioLocally(
   options: LocalScenarioRunOptions,
 ): Promise<ScenarioRunOutput> {
   const definition = scenarioToAsl(scenario, LOCAL_DISPATCHER_ARN);
+  const calls = localCallsOf(definition);
+  let running: { key: string; call: LocalCall } | undefined;
   const output = await executeLocally(
     definition,
     options.input,
-    async (envelope) => {
-      const call = localCallOf(envelope);
-      options.onCallStart?.(call);
-      const result = await options.dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS));
-      options.onCallEnd?.(call, result);
-      return result;
+    (envelope) => options.dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS)),
+    {
+      runId: options.runId,
+      onStateEntered: (state) => {
+        const call = calls.get(state);
+        if (!call) return;
+        running = { key: state, call };
+        options.onCallStart?.(call);
+      },
+      // A call has ended when its result is in the state: after its Task, or after its Catch's Pass state.
+      onStateExited: (_state, stateOutput) => {
+        const result = running && resultsOf(stateOutput)?.[running.key];
+        if (!running || result === undefined) return;
+        const { call } = running;
+        running = undefined;
+        options.onCallEnd?.(call, result as ToolResult);
+      },
     },
-    { runId: options.runId },
   );
   assertScenarioRunOutput(output);
   return output;
 }
 
-function localCallOf(envelope: unknown): LocalCall {
-  const fields = (envelope !== null && typeof envelope === 'object' ? envelope : {}) as Record<
-    string,
-    unknown
-  >;
-  const text = (value: unknown) => (typeof value === 'string' ? value : 'unknown');
-  return { level: text(fields.level), tool: text(fields.tool), callId: text(fields.callId) };
+/** Each Task state's call (its Parameters' level, tool and callId), by state name. */
+function localCallsOf(definition: AslDefinition): Map<string, LocalCall> {
+  const calls = new Map<string, LocalCall>();
+  for (const [name, state] of Object.entries(definition.States)) {
+    if (state.Type !== 'Task') continue;
+    const parameters = state.Parameters as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : 'unknown');
+    calls.set(name, {
+      level: text(parameters.level),
+      tool: text(parameters.tool),
+      callId: text(parameters.callId),
+    });
+  }
+  return calls;
+}
+
+function resultsOf(state: unknown): Record<string, unknown> | undefined {
+  const results = (state as { results?: unknown } | null)?.results;
+  return results !== null && typeof results === 'object' ? (results as Record<string, unknown>) : undefined;
 }
 
 function assertScenarioRunOutput(output: unknown): asserts output is ScenarioRunOutput {

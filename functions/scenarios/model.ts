@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { SNAKE_CASE_NAME } from '../runtime/ids';
 import '../runtime/zod-locale';
 
-const name = z.string().check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'snake_case, at most 64 characters'));
+const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
 
 /** One fixed tool call of a plan level. `args` keys ending in `.$` are JSONPath / intrinsic functions, as in ASL Parameters. */
 const call = z.strictObject({

@@ -1,4 +1,4 @@
-import { DISPATCHER_ARN_PLACEHOLDER, scenarioToAsl } from '../../functions/scenarios/asl';
+import { DISPATCHER_ARN_PLACEHOLDER, scenarioToAsl, taskTimeoutSeconds } from '../../functions/scenarios/asl';
 import { loadScenarios } from '../../functions/scenarios/loader';
 import type { Scenario } from '../../functions/scenarios/model';
 import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
@@ -74,7 +74,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       expect(definition).toEqual(scenarioToAsl(scenario, DISPATCHER_ARN));
     });
 
-    it('sends every Task state to the dispatcher', () => {
+    it("sends every Task state to the dispatcher, bounded by its tool's timeout and the dispatcher margin", () => {
       // Prepare
       const { stack, properties } = synthesize();
       const calls = scenario.levels.reduce((count, level) => count + level.calls.length, 0);
@@ -83,7 +83,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       const states = Object.values(
         JSON.parse(flattenIntrinsics(properties.DefinitionString)).States as Record<
           string,
-          { Type: string; Resource?: string }
+          { Type: string; Resource?: string; TimeoutSeconds?: number; Parameters?: { tool: string } }
         >,
       );
       const tasks = states.filter((state) => state.Type === 'Task');
@@ -91,6 +91,8 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       // Assess
       expect(tasks).toHaveLength(calls);
       expect(new Set(tasks.map((task) => task.Resource))).toEqual(new Set([DISPATCHER_ARN_PLACEHOLDER]));
+      for (const task of tasks)
+        expect(task.TimeoutSeconds).toBe(taskTimeoutSeconds(task.Parameters?.tool ?? ''));
       expect(properties.DefinitionSubstitutions).toEqual({
         DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.dispatcher.lambdaFunction), 'Arn'] },
       });

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
+import { MAX_ARGS_DEPTH, tooDeepAt, violationsOf } from '../args';
 import { InvalidArgsError } from '../errors';
-import { redactString } from '../redact';
+import { SECRET_NAME, TENANT_ID } from '../ids';
+import { redact, redactString } from '../redact';
 import '../zod-locale';
 
 /** Reference kinds a provider exists for (DESIGN.md, "Secret references"). */
@@ -40,14 +42,13 @@ export interface SecretReferenceStore {
   delete(tenantId: string, secretName: string): Promise<boolean>;
 }
 
-const NAME = /^[a-z0-9][a-z0-9_.-]{0,127}$/i;
 const ENV_VAR = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
 /** Secrets Manager ARN (AWS docs, "Secrets Manager ARNs"): the secret name ends with `-` and 6 random chars. */
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
 
 const referenceInput = z.strictObject({
-  tenant_id: z.string().check(z.regex(NAME, 'letters, digits, _ . - (1-128 chars)')),
-  secret_name: z.string().check(z.regex(NAME, 'letters, digits, _ . - (1-128 chars)')),
+  tenant_id: z.string().check(z.regex(TENANT_ID.pattern, TENANT_ID.accepted)),
+  secret_name: z.string().check(z.regex(SECRET_NAME.pattern, SECRET_NAME.accepted)),
   ref_kind: z.enum(REF_KINDS),
   ref_value: z.string().check(z.minLength(1)),
   metadata: z.optional(z.record(z.string(), z.unknown())),
@@ -75,20 +76,36 @@ export function referenceInputOf(reference: SecretReference): SecretReferenceInp
  * @throws InvalidArgsError naming each wrong field and what is accepted: a
  *   `ref_kind` other than `env`/`secrets_manager`, an `env` ref that is not a
  *   variable name, a `secrets_manager` ref that is not a secret ARN, or a
- *   `ref_value` that looks like a credential (the table never holds a secret).
+ *   `ref_value`, `notes` or `metadata` that looks like a credential (the table
+ *   never holds a secret), or `metadata` nested deeper than `MAX_ARGS_DEPTH`.
  */
 export function validateReference(input: SecretReferenceInput): z.output<typeof referenceInput> {
+  // Checked first: zod, and the redaction below, walk metadata recursively.
+  if (input.metadata !== undefined && tooDeepAt(input.metadata, MAX_ARGS_DEPTH) !== undefined) {
+    throw new InvalidArgsError(
+      `Invalid secret reference: metadata nests objects and arrays deeper than ${MAX_ARGS_DEPTH} levels`,
+    );
+  }
   const parsed = referenceInput.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`,
-    );
+    const problems = violationsOf(parsed.error, input, referenceInput).map((v) => `${v.path}: ${v.message}`);
     throw new InvalidArgsError(`Invalid secret reference: ${problems.join('; ')}`);
   }
   const row = parsed.data;
   if (redactString(row.ref_value) !== row.ref_value) {
     throw new InvalidArgsError(
       'ref_value looks like a credential; the table stores references only (an env var name or a Secrets Manager ARN)',
+    );
+  }
+  if (row.notes !== undefined && redactString(row.notes) !== row.notes) {
+    throw new InvalidArgsError(
+      'notes look like they hold a credential (a token, key or webhook URL); the table stores references only: describe the secret, never paste it',
+    );
+  }
+  const secretLooking = credentialLookingKeys(row.metadata);
+  if (secretLooking.length > 0) {
+    throw new InvalidArgsError(
+      `metadata ${secretLooking.join(', ')} look${secretLooking.length === 1 ? 's' : ''} like a credential (a secret-named key such as token or api_key, or a token, key or webhook URL value); the table stores references only`,
     );
   }
   if (row.ref_kind === 'env' && !ENV_VAR.test(row.ref_value)) {
@@ -103,4 +120,13 @@ export function validateReference(input: SecretReferenceInput): z.output<typeof 
     );
   }
   return row;
+}
+
+/** The top-level metadata keys whose entry `redact()` would change: a secret-named key, or a credential-looking value. */
+function credentialLookingKeys(metadata: Record<string, unknown> | undefined): string[] {
+  if (metadata === undefined) return [];
+  const redacted = redact(metadata);
+  return Object.keys(metadata).filter(
+    (key) => JSON.stringify(redacted[key]) !== JSON.stringify(metadata[key]),
+  );
 }

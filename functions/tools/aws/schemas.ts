@@ -9,10 +9,11 @@ export const awsRegion = z
   );
 
 /** What `regions` accepts, with no default: 1-40 region names, or `"all"`. */
-export const regionsList = z.union([
-  z.literal('all'),
-  z.array(awsRegion).check(z.minLength(1), z.maxLength(40)),
-]);
+export const regionsList = z.union(
+  [z.literal('all'), z.array(awsRegion).check(z.minLength(1), z.maxLength(40))],
+  // A union's own message is a bare "Invalid input"; a list's items keep their own messages.
+  { error: 'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]' },
+);
 
 /**
  * The `regions` argument shared by regional tools: a list of region names, or

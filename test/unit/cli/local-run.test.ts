@@ -1,3 +1,4 @@
+import type { Dispatch } from '../../../functions/dispatcher/dispatch';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolResult } from '../../../functions/runtime/result';
@@ -122,6 +123,107 @@ describe('runScenarioLocally', () => {
 
     // Assess
     await expect(run).rejects.toThrow("Path expression '$.input.missing' does not point to a value");
+  });
+});
+
+describe('runScenarioLocally with slow or failing calls', () => {
+  /** A dispatcher answering `finish` calls after `delayMs`, or never when `delayMs` is undefined. */
+  function slowDispatch(delayMs: number | undefined): Dispatch {
+    return (envelope) =>
+      new Promise((resolve) => {
+        const { callId } = envelope as { callId: string };
+        if (delayMs !== undefined) {
+          const late: ToolResult = {
+            ok: true,
+            tool: 'finish',
+            callId,
+            value: { finished: true },
+            truncated: false,
+            resultRef: null,
+            durationMs: delayMs,
+            summary: 'late',
+          };
+          setTimeout(() => resolve(late), delayMs);
+        }
+      });
+  }
+
+  /** Runs `relay` with `dispatch` under fake timers, advancing the clock `advanceMs`; every call's start and end. */
+  async function runWithClock(dispatch: Dispatch, advanceMs: number) {
+    const events: string[] = [];
+    const run = runScenarioLocally(relay, {
+      input: {},
+      runId: 'run-slow',
+      dispatch,
+      onCallStart: (call) => events.push(`start ${call.callId}`),
+      onCallEnd: (call, result) => events.push(`end ${call.callId} ${result.summary}`),
+    });
+    await jest.advanceTimersByTimeAsync(advanceMs);
+    return { output: await run, events };
+  }
+
+  beforeEach(() => {
+    // Promise jobs stay real: only the interpreter's and the dispatcher's timers are faked.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it("lets a call run past 60 s, up to its tool's timeout plus the dispatcher margin (finish: 60 + 30 s)", async () => {
+    // Act: each call takes 85 s; the interpreter's default Task timeout is 60 s.
+    const { output, events } = await runWithClock(slowDispatch(85_000), 2 * 85_000);
+
+    // Assess
+    expect(output.results.collect_0).toMatchObject({ ok: true, durationMs: 85_000, summary: 'late' });
+    expect(output.results.report_0).toMatchObject({ ok: true, summary: 'late' });
+    expect(events).toEqual(['start collect/0', 'end collect/0 late', 'start report/0', 'end report/0 late']);
+  });
+
+  it("ends a call that outlives its Task's 90 s through the Catch, reporting it, and goes on", async () => {
+    // Act: no call ever answers.
+    const { output, events } = await runWithClock(slowDispatch(undefined), 2 * 90_000);
+
+    // Assess
+    const timedOut = {
+      ok: false,
+      tool: 'finish',
+      callId: 'collect/0',
+      durationMs: 0,
+      summary: 'internal_error: the dispatcher failed (States.Timeout)',
+      error: { code: 'internal_error', message: 'The dispatcher failed (States.Timeout)', retryable: false },
+    };
+    expect(output.results.collect_0).toEqual(timedOut);
+    expect(output.results.report_0).toEqual({ ...timedOut, callId: 'report/0' });
+    expect(events).toEqual([
+      'start collect/0',
+      'end collect/0 internal_error: the dispatcher failed (States.Timeout)',
+      'start report/0',
+      'end report/0 internal_error: the dispatcher failed (States.Timeout)',
+    ]);
+  });
+
+  it('ends a call whose dispatcher throws through the Catch, reporting it', async () => {
+    // Prepare
+    const crashing: Dispatch = async () => {
+      throw new TypeError('boom');
+    };
+
+    // Act
+    const { output, events } = await runWithClock(crashing, 0);
+
+    // Assess
+    expect(output.results.collect_0).toMatchObject({
+      ok: false,
+      error: { code: 'internal_error', message: 'The dispatcher failed (TypeError)' },
+    });
+    expect(events).toEqual([
+      'start collect/0',
+      'end collect/0 internal_error: the dispatcher failed (TypeError)',
+      'start report/0',
+      'end report/0 internal_error: the dispatcher failed (TypeError)',
+    ]);
   });
 });
 

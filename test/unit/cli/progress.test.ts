@@ -75,4 +75,49 @@ describe('createRunProgress', () => {
         'Completed pulse run run-2 in 2.6 s: 1 ok, 0 failed.\n',
     );
   });
+
+  it("finishes a call's line with the result of its Task's Catch", () => {
+    // Prepare: what the Catch's Pass state stores when the Task times out (functions/scenarios/asl.ts).
+    let text = '';
+    const progress = createRunProgress(scenario, 'run-3', (chunk) => {
+      text += chunk;
+    });
+    const caught: ToolResult = {
+      ok: false,
+      tool: 'aws_ec2_inventory',
+      callId: 'collect/0',
+      durationMs: 0,
+      summary: 'internal_error: the dispatcher failed (States.Timeout)',
+      error: { code: 'internal_error', message: 'The dispatcher failed (States.Timeout)', retryable: false },
+    };
+
+    // Act
+    progress.callStarted({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' });
+    progress.callEnded({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' }, caught);
+    progress.callStarted({ level: 'report', tool: 'slack_post_message', callId: 'report/0' });
+
+    // Assess
+    expect(text.split('\n')).toEqual([
+      'collect  aws_ec2_inventory  … ✗ internal_error: The dispatcher failed (States.Timeout) (0 ms)',
+      'report   slack_post_message … ',
+    ]);
+  });
+
+  it('finishes an open line when the execution itself fails, and writes nothing when none is open', () => {
+    // Prepare
+    let text = '';
+    const progress = createRunProgress(scenario, 'run-4', (chunk) => {
+      text += chunk;
+    });
+
+    // Act
+    progress.interrupted('the execution failed');
+    const before = text;
+    progress.callStarted({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' });
+    progress.interrupted('the execution failed');
+
+    // Assess
+    expect(before).toBe('');
+    expect(text).toBe('collect  aws_ec2_inventory  … ✗ the execution failed\n');
+  });
 });

@@ -30,6 +30,8 @@ function givenTwoRegionAccount(): void {
 }
 
 const DURATION = String.raw`\d+(?:\.\d)? m?s`;
+const TENANT_RULE = '1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)';
+const RUN_RULE = '1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02)';
 
 beforeAll(() => {
   logger.setLogLevel('SILENT');
@@ -154,7 +156,32 @@ describe('etp scenario run --local', () => {
     ],
     [
       ['aws_pulse', '--local', '--input', '{"tenant":""}'],
-      'error: aws_pulse needs a tenant, a non-empty string: pass --tenant <tenant> or "tenant" in --input\n',
+      `error: input.tenant (empty) is not a tenant id: ${TENANT_RULE}\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--input', '{"tenant":null}'],
+      `error: input.tenant (null) is not a tenant id: ${TENANT_RULE}\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--input', '{"tenant":"a b"}'],
+      `error: input.tenant "a b" is not a tenant id: ${TENANT_RULE}\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--tenant', ''],
+      `error: --tenant (empty) is not a tenant id: ${TENANT_RULE}\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--run-id', 'my run/1:x'],
+      `error: --run-id "my run/1:x" is not a run id: ${RUN_RULE}\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--run-id', 'r'.repeat(200)],
+      `error: --run-id "${'r'.repeat(40)}"… (200 chars) is not a run id: ${RUN_RULE}\n`,
+    ],
+    [['aws_pulse', '--local', '--run-id', ''], `error: --run-id (empty) is not a run id: ${RUN_RULE}\n`],
+    [
+      ['aws_pulse', '--local', '--input', `{"regions":${'['.repeat(40)}${']'.repeat(40)}}`],
+      'error: --input nests objects and arrays deeper than 32 levels\n',
     ],
     [
       ['aws_pulse', '--local', '--input', '"eu-west-1"'],

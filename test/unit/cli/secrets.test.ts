@@ -71,11 +71,61 @@ describe('etp secrets list', () => {
       'env',
       '<redacted>',
       '2025-01-02T03:04:05.000Z',
+      'ref_value looks like a credential; the table stores references only (an env var name or a Secrets Manager ARN)',
     ]);
+    expect(out).not.toContain('xoxb');
     expect(documentsMock.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
       TableName: 'etp-secret-references',
       ExpressionAttributeValues: { ':t': 'acme' },
     });
+  });
+
+  it('shows rows written by hand whatever their cells hold, marking the malformed ones, and exits 0', async () => {
+    // Prepare: one good row between a row without ref_value and one whose ref_kind is a number.
+    documentsMock.on(QueryCommand).resolves({
+      Items: [
+        { tenant_id: 'acme', secret_name: 'a_missing_value', ref_kind: 'env' },
+        { tenant_id: 'acme', secret_name: 'b_good', ref_kind: 'env', ref_value: 'ACME_SLACK', notes: 'ok' },
+        {
+          tenant_id: 'acme',
+          secret_name: 'c_number_kind',
+          ref_kind: 7,
+          ref_value: 'ACME_AWS',
+          notes: new Set(['x', 'y']),
+        },
+      ],
+    });
+
+    // Act
+    const { code, out, err } = await etp(['secrets', 'list', '--tenant', 'acme'], TABLE_ENV);
+
+    // Assess
+    const lines = out.trimEnd().split('\n');
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(lines[1]?.split(/ {2,}/)).toEqual([
+      'TENANT',
+      'SECRET NAME',
+      'REF KIND',
+      'REF VALUE',
+      'NOTES',
+      'UPDATED',
+      'PROBLEM',
+    ]);
+    expect(lines.slice(2, 5).map((line) => line.split(/ {2,}/))).toEqual([
+      ['acme', 'a_missing_value', 'env', 'ref_value: Required: expected string'],
+      ['acme', 'b_good', 'env', 'ACME_SLACK', 'ok'],
+      [
+        'acme',
+        'c_number_kind',
+        '7',
+        'ACME_AWS',
+        '["x","y"]',
+        'ref_kind: Invalid option: expected one of "env"|"secrets_manager"; notes: Invalid input: expected string, received Set',
+      ],
+    ]);
+    expect(lines[5]).toBe(
+      '2 rows do not pass validation (written by hand?): rewrite with etp secrets seed, or delete.',
+    );
   });
 
   it('exits 1 with one line, no stack trace, when the table cannot be read', async () => {
@@ -173,6 +223,11 @@ describe('etp secrets seed', () => {
       TABLE_ENV,
       'error: ref_value looks like a credential; the table stores references only (an env var name or a Secrets Manager ARN)\n',
     ],
+    [
+      ['--ref-kind', 'env', '--ref-value', 'ACME_SLACK', '--notes', 'token xoxb-1111-2222-abcdefabcdef'],
+      TABLE_ENV,
+      'error: notes look like they hold a credential (a token, key or webhook URL); the table stores references only: describe the secret, never paste it\n',
+    ],
   ])('exits 2 without writing for %j', async (options, env, message) => {
     // Act
     const outcome = await etp(
@@ -224,6 +279,24 @@ describe('etp secrets delete', () => {
       out: '',
       err: 'error: tenant acme has no secret reference nope in table etp-secret-references\n',
     });
+  });
+
+  it.each([
+    [
+      ['--tenant', 'acme', '--secret-name', 'a b'],
+      'error: --secret-name "a b" is not a secret name: 1-128 letters, digits, _ . or -, starting with a letter or digit (slack_default)\n',
+    ],
+    [
+      ['--tenant', '', '--secret-name', 'slack_default'],
+      'error: --tenant (empty) is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)\n',
+    ],
+  ])('exits 2 for %j without reaching the table', async (options, message) => {
+    // Act
+    const outcome = await etp(['secrets', 'delete', ...options], TABLE_ENV);
+
+    // Assess
+    expect(outcome).toEqual({ code: 2, out: '', err: message });
+    expect(documentsMock.calls()).toHaveLength(0);
   });
 
   it('exits 2 when no table is named', async () => {

@@ -157,6 +157,31 @@ describe('etp tools invoke', () => {
     expect(ec2Mock.calls()).toHaveLength(0);
   });
 
+  it('exits 1 with a short invalid_args result for args nested 3,000 levels deep', async () => {
+    // Prepare
+    const data = `${'{"a":'.repeat(3_000)}1${'}'.repeat(3_000)}`;
+
+    // Act
+    const { code, out, err } = await etp([
+      'tools',
+      'invoke',
+      'finish',
+      '--tenant',
+      'default',
+      '--args',
+      `{"summary":"done","data":${data}}`,
+    ]);
+
+    // Assess
+    expect({ code, err }).toEqual({ code: 1, err: '' });
+    expect(JSON.parse(out).error).toMatchObject({
+      code: 'invalid_args',
+      message:
+        'Invalid arguments for finish: data: Too deeply nested: objects and arrays may nest at most 32 levels deep',
+    });
+    expect(out.length).toBeLessThan(2_000);
+  });
+
   it("checks the call against a scenario level's intra_tools with --scenario and --level", async () => {
     // Act
     const { code, out } = await etp([
@@ -203,8 +228,24 @@ describe('etp tools invoke', () => {
       ['--args', '[1]'],
       `error: option '--args <json>' argument '[1]' is invalid. Expected a JSON object such as '{"regions":["eu-west-1"]}', got an array. (see: etp tools invoke --help)\n`,
     ],
+    [
+      ['--scenario', 'nope', '--level', 'collect'],
+      'error: Unknown scenario "nope". Known scenarios: aws_pulse\n',
+    ],
+    [
+      ['--scenario', 'aws_pulse', '--level', 'analyze'],
+      'error: Scenario "aws_pulse" has no level "analyze". Levels: collect, report\n',
+    ],
+    [
+      ['--tenant', ''],
+      'error: --tenant (empty) is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)\n',
+    ],
+    [
+      ['--run-id', 'my run/1:x'],
+      'error: --run-id "my run/1:x" is not a run id: 1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02)\n',
+    ],
   ])('exits 2 with one line for the usage error %j', async (options, message) => {
-    // Act
+    // Act: a later --tenant overrides the first.
     const outcome = await etp(['tools', 'invoke', 'finish', '--tenant', 'default', ...options]);
 
     // Assess

@@ -293,9 +293,9 @@ describe('tool lookup and level whitelist', () => {
     // Assess
     expect(result.error.code).toBe('invalid_args');
     expect(result.error.message).toBe(
-      'Invalid envelope: tenant must be a string of 1-128 letters, digits or _ . : / @ + = , -; ' +
-        'runId must be a string of 1-128 letters, digits or _ . : / @ + = , -; ' +
-        'callId must be a string of 1-128 letters, digits or _ . : / @ + = , -',
+      'Invalid envelope: tenant (empty) is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1); ' +
+        'runId (a number) is not a run id: 1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02); ' +
+        'callId is missing: a call id is <level>/<index>: a snake_case level name, / and the call index (collect/0)',
     );
     expect(result).toMatchObject({ tool: 'no_params', callId: 'unknown' });
   });
@@ -312,12 +312,12 @@ describe('argument validation before any remote call', () => {
       violations: [
         { path: 'count', message: 'Too small: expected number to be >=0' },
         { path: 'label', message: 'Invalid input: expected string, received number' },
-        { path: '(root)', message: 'Unrecognized key: "extra"' },
+        { path: '(root)', message: 'Unrecognized key: "extra"; accepted keys: count, label' },
       ],
     });
     expect(result.error.message).toBe(
       'Invalid arguments for echo_args: count: Too small: expected number to be >=0; ' +
-        'label: Invalid input: expected string, received number; (root): Unrecognized key: "extra"',
+        'label: Invalid input: expected string, received number; (root): Unrecognized key: "extra"; accepted keys: count, label',
     );
     expect(invoker.calls).toHaveLength(0);
     expect(received.echo_args).toEqual([]);
@@ -405,6 +405,29 @@ describe('argument validation before any remote call', () => {
     expect(result.error.code).toBe('invalid_args');
     expect(result.error.details?.violations).toEqual([{ path: 'topN', message: expect.any(String) }]);
     expect(ec2Mock.calls()).toHaveLength(0);
+  });
+
+  it('rejects args nested deeper than 32 levels before parsing, logging or invoking them', async () => {
+    // Prepare: 5,000 levels, deep enough to overflow the recursive redaction of the call's log line.
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 5_000; level += 1) deep = [deep];
+
+    // Act
+    const result = failure(await call(envelope('echo_args', { count: 1, label: deep })));
+
+    // Assess
+    expect(result.error).toMatchObject({
+      code: 'invalid_args',
+      message:
+        'Invalid arguments for echo_args: label: Too deeply nested: objects and arrays may nest at most 32 levels deep',
+      details: {
+        violations: [
+          { path: 'label', message: 'Too deeply nested: objects and arrays may nest at most 32 levels deep' },
+        ],
+      },
+    });
+    expect(invoker.calls).toHaveLength(0);
+    expect(logLines.map((line) => JSON.parse(line).message)).toEqual(['tool result']);
   });
 
   it('rejects args that are JSON but not an object', async () => {

@@ -1,7 +1,10 @@
 import * as z from 'zod/mini';
-import { parseToolArgs } from '../../../functions/runtime/args';
+import { MAX_ARGS_DEPTH, parseToolArgs, tooDeepAt } from '../../../functions/runtime/args';
 import { InvalidArgsError } from '../../../functions/runtime/errors';
 import { defineToolSpec } from '../../../functions/runtime/spec';
+import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.spec';
+import { finishSpec } from '../../../functions/tools/files/finish.spec';
+import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.spec';
 
 const noArgsSpec = defineToolSpec({
   name: 'no_args_tool',
@@ -141,5 +144,131 @@ describe('parseToolArgs()', () => {
     // Assess
     expect(err.code).toBe('invalid_args');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each([
+    ['a single region name', '{"regions":"eu-west-1"}'],
+    ['a number', '{"regions":5}'],
+    ['null', '{"regions":null}'],
+  ])('says what regions accepts when it is %s', (_label, raw) => {
+    // Act
+    const err = invalid(ec2InventorySpec, raw);
+
+    // Assess
+    expect(err.details?.violations).toEqual([
+      { path: 'regions', message: 'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]' },
+    ]);
+  });
+
+  it('keeps the message of the region name that is wrong inside a list', () => {
+    // Act
+    const err = invalid(ec2InventorySpec, { regions: ['eu-west-1', 'Europe'] });
+
+    // Assess
+    expect(err.details?.violations).toEqual([
+      { path: 'regions[1]', message: 'an AWS region name such as eu-west-1' },
+    ]);
+  });
+
+  it('lists the accepted keys with an unknown one, at the root and in a nested object', () => {
+    // Act
+    const root = invalid(ec2InventorySpec, { region: 'eu-west-1', top: 5 });
+    const nested = invalid(inventorySpec, { filters: { zone: 'a' } });
+    const none = invalid(noArgsSpec, { verbose: true });
+
+    // Assess
+    expect(root.message).toBe(
+      'Invalid arguments for aws_ec2_inventory: (root): Unrecognized keys: "region", "top"; accepted keys: regions, topN',
+    );
+    expect(nested.details?.violations).toEqual([
+      { path: 'filters', message: 'Unrecognized key: "zone"; accepted keys: state' },
+    ]);
+    expect(none.details?.violations).toEqual([
+      { path: '(root)', message: 'Unrecognized key: "verbose"; accepted keys: none' },
+    ]);
+  });
+
+  it('says a missing required field is required', () => {
+    // Act
+    const err = invalid(slackPostMessageSpec, {});
+
+    // Assess
+    expect(err.details?.violations).toEqual([
+      { path: 'channel', message: 'Required: expected string' },
+      { path: 'text', message: 'Required: expected string' },
+    ]);
+  });
+
+  it('still says what was received for a field that is there but wrong', () => {
+    // Act
+    const err = invalid(slackPostMessageSpec, { channel: null, text: 'hi' });
+
+    // Assess
+    expect(err.details?.violations).toEqual([
+      { path: 'channel', message: 'Invalid input: expected string, received null' },
+    ]);
+  });
+
+  it.each([
+    [1e308, 'Too big: expected number to be <=100'],
+    [-1e308, 'Too small: expected number to be >=1'],
+  ])('gives one bound message for topN %p, the tightest', (topN, message) => {
+    // Act
+    const err = invalid(ec2InventorySpec, { topN });
+
+    // Assess
+    expect(err.details?.violations).toEqual([{ path: 'topN', message }]);
+  });
+
+  it(`accepts args nested ${MAX_ARGS_DEPTH} levels deep`, () => {
+    // Prepare: the args object is level 1, data level 2, then 30 more.
+    let data: unknown = 'leaf';
+    for (let level = 0; level < MAX_ARGS_DEPTH - 1; level += 1) data = { a: data };
+
+    // Act
+    const args = parseToolArgs(finishSpec, { summary: 'done', data });
+
+    // Assess
+    expect(args).toMatchObject({ summary: 'done', data });
+  });
+
+  it.each([
+    ['one level too deep', MAX_ARGS_DEPTH],
+    ['3,000 levels deep (a stack overflow before the limit)', 3_000],
+  ])('refuses args %s before zod sees them', (_label, levels) => {
+    // Prepare
+    let data: unknown = 'leaf';
+    for (let level = 0; level < levels; level += 1) data = { a: data };
+    const safeParse = jest.spyOn(finishSpec.inputSchema, 'safeParse');
+
+    try {
+      // Act
+      const err = invalid(finishSpec, JSON.stringify({ summary: 'done', data }));
+
+      // Assess
+      expect(err.details?.violations).toEqual([
+        { path: 'data', message: 'Too deeply nested: objects and arrays may nest at most 32 levels deep' },
+      ]);
+      expect(safeParse).not.toHaveBeenCalled();
+    } finally {
+      safeParse.mockRestore();
+    }
+  });
+});
+
+describe('tooDeepAt()', () => {
+  it('names the top-level key under which the value is too deep, walking without recursion', () => {
+    // Prepare: 100,000 nested arrays would overflow any recursive walk.
+    let deep: unknown = 0;
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+
+    // Act
+    const shallow = tooDeepAt({ a: [1, { b: 2 }], c: 'x' }, 3);
+    const found = tooDeepAt({ fine: { x: 1 }, deep }, MAX_ARGS_DEPTH);
+
+    // Assess
+    expect(shallow).toBeUndefined();
+    expect(tooDeepAt({ a: [1, { b: 2 }] }, 2)).toBe('a');
+    expect(found).toBe('deep');
   });
 });

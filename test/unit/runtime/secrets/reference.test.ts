@@ -88,9 +88,91 @@ describe('validateReference()', () => {
     const err = rejection({ ...envRow, tenant_id: 'bad tenant!', secret_value: 'fake-test' });
 
     // Assess
-    expect(err.message).toMatch(/tenant_id: letters, digits, _ \. - \(1-128 chars\)/);
-    expect(err.message).toMatch(/\(row\): Unrecognized key: "secret_value"/);
+    expect(err.message).toBe(
+      'Invalid secret reference: tenant_id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1); ' +
+        '(root): Unrecognized key: "secret_value"; accepted keys: tenant_id, secret_name, ref_kind, ref_value, metadata, notes, created_by',
+    );
     expect(err.message).not.toContain('fake-test');
+  });
+
+  it('says a missing field is required', () => {
+    // Prepare
+    const { ref_value: _omitted, ...withoutValue } = envRow;
+
+    // Act
+    const err = rejection(withoutValue);
+
+    // Assess
+    expect(err.message).toBe('Invalid secret reference: ref_value: Required: expected string');
+  });
+
+  it.each([
+    ['a Slack bot token', 'token xoxb-1111-2222-fakeTESTexample'], // fake test example
+    ['a Slack webhook URL', 'posts to https://hooks.slack.com/services/T000/B000/fakeTESTexample'],
+    ['an AWS access key id', 'old key AKIAIOSFODNN7EXAMPLE'], // AWS docs example
+  ])('refuses notes holding %s, without echoing it', (_kind, notes) => {
+    // Act
+    const err = rejection({ ...envRow, notes });
+
+    // Assess
+    expect(err.message).toBe(
+      'notes look like they hold a credential (a token, key or webhook URL); the table stores references only: describe the secret, never paste it',
+    );
+    expect(err.message).not.toContain('fakeTESTexample');
+  });
+
+  it('accepts notes that only talk about credentials', () => {
+    // Prepare
+    const row = { ...envRow, notes: 'bot token of the ops workspace; rotate the api key monthly' };
+
+    // Act
+    const valid = validateReference(row);
+
+    // Assess
+    expect(valid.notes).toBe(row.notes);
+  });
+
+  it('refuses metadata with a secret-named key or a credential-looking value, naming the keys only', () => {
+    // Act
+    const err = rejection({
+      ...envRow,
+      metadata: {
+        owner: 'ops',
+        api_key: 'fake-test-value',
+        previous: { value: 'xoxb-1111-2222-fakeTESTexample' }, // fake test example
+      },
+    });
+
+    // Assess
+    expect(err.message).toBe(
+      'metadata api_key, previous look like a credential (a secret-named key such as token or api_key, or a token, key or webhook URL value); the table stores references only',
+    );
+    expect(err.message).not.toMatch(/fake-test-value|fakeTESTexample/);
+  });
+
+  it('accepts metadata without credentials, secret_name included', () => {
+    // Prepare
+    const row = { ...envRow, metadata: { owner: 'ops', secret_name: 'slack_default', rotation_days: 90 } };
+
+    // Act
+    const valid = validateReference(row);
+
+    // Assess
+    expect(valid.metadata).toEqual(row.metadata);
+  });
+
+  it('refuses metadata nested deeper than 32 levels before walking it', () => {
+    // Prepare: deep enough to overflow a recursive walk.
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 20_000; level += 1) deep = { next: deep };
+
+    // Act
+    const err = rejection({ ...envRow, metadata: deep });
+
+    // Assess
+    expect(err.message).toBe(
+      'Invalid secret reference: metadata nests objects and arrays deeper than 32 levels',
+    );
   });
 });
 
