@@ -59,12 +59,48 @@ export function callKey(level: string, index: number): string {
   return `${level}_${index}`;
 }
 
+/** The error a failure Pass state writes: a fixed message, or an intrinsic building it from `$.lastError`. */
+type CaughtError =
+  | { readonly code: string; readonly message: string; readonly retryable: boolean }
+  | { readonly code: string; readonly messageFormat: string; readonly retryable: boolean };
+
+/**
+ * A Pass state writing an `ok: false` ToolResult where the Task's result would
+ * go, so the run goes on. Only the caught error's name is used: a Cause may carry
+ * more than a result should.
+ */
+function failureState(
+  call: { readonly tool: string; readonly callId: string; readonly key: string },
+  next: string,
+  error: CaughtError,
+): Record<string, unknown> {
+  const message = 'message' in error ? { message: error.message } : { 'message.$': error.messageFormat };
+  const summary =
+    'message' in error
+      ? { summary: `${error.code}: ${error.message}` }
+      : { 'summary.$': error.messageFormat.replace("States.Format('", `States.Format('${error.code}: `) };
+  return {
+    Type: 'Pass',
+    Parameters: {
+      ok: false,
+      tool: call.tool,
+      callId: call.callId,
+      durationMs: 0,
+      ...summary,
+      error: { code: error.code, ...message, retryable: error.retryable },
+    },
+    ResultPath: `$.results.${call.key}`,
+    Next: next,
+  };
+}
+
 /**
  * The state machine of a scenario: a `Inputs` Pass state merging the execution
  * input over the declared defaults into `$.input`; one Task state per call, in
  * level order, invoking the dispatcher with the native envelope and storing its
- * ToolResult at `$.results.<level>_<index>`, bounded by {@link taskTimeoutSeconds}; a Catch that turns a dispatcher
- * crash into an `internal_error` result so the run goes on; a final `Done` state
+ * ToolResult at `$.results.<level>_<index>`, bounded by {@link taskTimeoutSeconds}; Catches
+ * that turn a Task timeout into a `timeout` result and a dispatcher crash into an
+ * `internal_error` result, so the run goes on; a final `Done` state
  * whose output is `{ scenario, input, results }`.
  *
  * @param dispatcherArn - the dispatcher's ARN, or {@link DISPATCHER_ARN_PLACEHOLDER} for CDK.
@@ -98,6 +134,7 @@ export function scenarioToAsl(
   calls.forEach((call, position) => {
     const next = calls[position + 1]?.key ?? 'Done';
     const failed = `${call.key}_failed`;
+    const timedOut = `${call.key}_timed_out`;
     states[call.key] = {
       Type: 'Task',
       Comment: `${call.level}: ${call.tool}`,
@@ -122,27 +159,24 @@ export function scenarioToAsl(
           JitterStrategy: 'FULL',
         },
       ],
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.lastError', Next: failed }],
+      Catch: [
+        { ErrorEquals: ['States.Timeout'], ResultPath: '$.lastError', Next: timedOut },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.lastError', Next: failed },
+      ],
       Next: next,
     };
-    // Only the error's name is kept: a Cause may carry more than a result should.
-    states[failed] = {
-      Type: 'Pass',
-      Parameters: {
-        ok: false,
-        tool: call.tool,
-        callId: `${call.level}/${call.index}`,
-        durationMs: 0,
-        'summary.$': "States.Format('internal_error: the dispatcher failed ({})', $.lastError.Error)",
-        error: {
-          code: 'internal_error',
-          'message.$': "States.Format('The dispatcher failed ({})', $.lastError.Error)",
-          retryable: false,
-        },
-      },
-      ResultPath: `$.results.${call.key}`,
-      Next: next,
-    };
+    const callId = `${call.level}/${call.index}`;
+    const timeout = taskTimeoutSeconds(call.tool);
+    states[timedOut] = failureState({ tool: call.tool, callId, key: call.key }, next, {
+      code: 'timeout',
+      message: `The call did not finish within its Task timeout (${timeout} s)`,
+      retryable: true,
+    });
+    states[failed] = failureState({ tool: call.tool, callId, key: call.key }, next, {
+      code: 'internal_error',
+      messageFormat: "States.Format('The dispatcher failed ({})', $.lastError.Error)",
+      retryable: false,
+    });
   });
   states.Done = {
     Type: 'Pass',

@@ -191,16 +191,16 @@ describe('runScenarioLocally with slow or failing calls', () => {
       tool: 'finish',
       callId: 'collect/0',
       durationMs: 0,
-      summary: 'internal_error: the dispatcher failed (States.Timeout)',
-      error: { code: 'internal_error', message: 'The dispatcher failed (States.Timeout)', retryable: false },
+      summary: 'timeout: The call did not finish within its Task timeout (90 s)',
+      error: { code: 'timeout', message: 'The call did not finish within its Task timeout (90 s)', retryable: true },
     };
     expect(output.results.collect_0).toEqual(timedOut);
     expect(output.results.report_0).toEqual({ ...timedOut, callId: 'report/0' });
     expect(events).toEqual([
       'start collect/0',
-      'end collect/0 internal_error: the dispatcher failed (States.Timeout)',
+      'end collect/0 timeout: The call did not finish within its Task timeout (90 s)',
       'start report/0',
-      'end report/0 internal_error: the dispatcher failed (States.Timeout)',
+      'end report/0 timeout: The call did not finish within its Task timeout (90 s)',
     ]);
   });
 
@@ -220,9 +220,9 @@ describe('runScenarioLocally with slow or failing calls', () => {
     });
     expect(events).toEqual([
       'start collect/0',
-      'end collect/0 internal_error: the dispatcher failed (TypeError)',
+      'end collect/0 internal_error: The dispatcher failed (TypeError)',
       'start report/0',
-      'end report/0 internal_error: the dispatcher failed (TypeError)',
+      'end report/0 internal_error: The dispatcher failed (TypeError)',
     ]);
   });
 });

@@ -51,3 +51,39 @@ describe('scenarioToAsl Task timeouts', () => {
     expect(Object.fromEntries(timeouts)).toEqual({ aws_pulse: { collect_0: 150, report_0: 60 } });
   });
 });
+
+describe('scenarioToAsl Catches', () => {
+  const [pulse] = loadScenarios(toolCatalog, FILE_TOOLS);
+
+  it('turns a Task timeout into a retryable timeout result and any other error into internal_error', () => {
+    // Act
+    const { States } = scenarioToAsl(pulse as NonNullable<typeof pulse>);
+
+    // Assess
+    expect(States.collect_0?.Catch).toEqual([
+      { ErrorEquals: ['States.Timeout'], ResultPath: '$.lastError', Next: 'collect_0_timed_out' },
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.lastError', Next: 'collect_0_failed' },
+    ]);
+    expect(States.collect_0_timed_out).toEqual({
+      Type: 'Pass',
+      Parameters: {
+        ok: false,
+        tool: 'aws_ec2_inventory',
+        callId: 'collect/0',
+        durationMs: 0,
+        summary: 'timeout: The call did not finish within its Task timeout (150 s)',
+        error: {
+          code: 'timeout',
+          message: 'The call did not finish within its Task timeout (150 s)',
+          retryable: true,
+        },
+      },
+      ResultPath: '$.results.collect_0',
+      Next: 'report_0',
+    });
+    expect(States.collect_0_failed?.Parameters).toMatchObject({
+      'summary.$': "States.Format('internal_error: The dispatcher failed ({})', $.lastError.Error)",
+      error: { code: 'internal_error', retryable: false },
+    });
+  });
+});
