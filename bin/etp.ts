@@ -5,6 +5,15 @@
 import { processIo } from './cli/io';
 import { runCli } from './cli/program';
 
-void runCli(process.argv.slice(2), processIo()).then((code) => {
-  process.exitCode = code;
+/** Resolves once everything written to `stream` so far has been handed to the OS. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+// Exit as soon as the command is done, with its code: a request still waiting on an
+// endpoint that never answers (its result already reported as a timeout) must not
+// keep the process alive until the socket gives up. Output is flushed first.
+void runCli(process.argv.slice(2), processIo()).then(async (code) => {
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
 });

@@ -43,3 +43,33 @@ export function deadlineIn(budgetMs: number, now: number = Date.now()): Deadline
     },
   };
 }
+
+/** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Settles as `work` does, or rejects with `onExpiry()` when the deadline passes
+ * first, whatever `work` is waiting for (a request to an endpoint that never
+ * answers). `work` itself is not stopped: it runs on and its outcome is ignored.
+ * The timer is cleared once either settles, so it never holds the process open.
+ *
+ * @param onExpiry - the error to reject with, built when the deadline passes.
+ * @example
+ * const output = await beforeDeadline(tool.handler(ctx, args), deadline,
+ *   () => new DeadlineExceededError('Tool aws_ec2_inventory did not finish within its budget of 118 s'));
+ */
+export async function beforeDeadline<T>(
+  work: Promise<T>,
+  deadline: Deadline,
+  onExpiry: () => Error,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onExpiry()), Math.min(deadline.remainingMs(), MAX_TIMER_MS));
+  });
+  try {
+    return await Promise.race([work, expiry]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

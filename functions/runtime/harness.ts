@@ -1,7 +1,8 @@
 import { parseToolArgs } from './args';
 import { STEP_FUNCTIONS_PAYLOAD_BYTES, shrinkToFit } from './bound';
 import { createToolContext, type ToolContextServices } from './context';
-import type { Deadline } from './deadline';
+import { beforeDeadline, type Deadline } from './deadline';
+import { DeadlineExceededError } from './errors';
 import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
@@ -51,6 +52,12 @@ export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
  * call), builds the context, runs the handler, maps any exception through
  * `normalizeError`, bounds the size and measures the duration.
  *
+ * Returns by the deadline whatever the handler does: when the deadline passes
+ * before the handler settles (a request waiting on an endpoint that never
+ * answers), the call fails with `timeout` (retryable), naming the tool and its
+ * budget in seconds. Handlers still check the deadline between pages and
+ * regions to return partial results before that happens.
+ *
  * @param maxBytes - bound on the result's JSON size. @default {@link resultMaxBytes}()
  * @example
  * const result = await runTool(ec2InventoryTool, invocation, deadlineIn(60_000), services);
@@ -65,10 +72,16 @@ export async function runTool(
 ): Promise<ToolResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const budgetSeconds = Math.round(deadline.remainingMs() / 100) / 10;
   try {
     const args = parseToolArgs(tool, invocation.args);
     const ctx = createToolContext(tool, invocation, deadline, services);
-    const output = await tool.handler(ctx, args);
+    const output = await beforeDeadline(
+      tool.handler(ctx, args),
+      deadline,
+      () =>
+        new DeadlineExceededError(`Tool ${tool.name} did not finish within its budget of ${budgetSeconds} s`),
+    );
     const result: ToolResult = {
       ok: true,
       tool: tool.name,

@@ -1,4 +1,4 @@
-import { type ErrorCode, PlatformError } from './errors';
+import { type ErrorCode, PlatformError, ServiceCallError } from './errors';
 import { redact, redactString } from './redact';
 import type { ToolErrorInfo } from './result';
 
@@ -273,6 +273,14 @@ const TIMEOUT_CODES = new Set([
   'ECONNABORTED',
 ]);
 
+/**
+ * Error names of a request cut by its timeout: `TimeoutError` is what `fetch`
+ * rejects with when its `AbortSignal.timeout()` fires (a DOMException whose
+ * numeric `code` is 23) and what `@smithy/node-http-handler` throws; `AbortError`
+ * is an aborted request, which here only a deadline's signal aborts.
+ */
+const TIMEOUT_NAMES = new Set(['TimeoutError', 'AbortError']);
+
 function names(list: readonly string[], code: ErrorCode, retryable: boolean): Record<string, Mapping> {
   return Object.fromEntries(list.map((name) => [name, { code, retryable }]));
 }
@@ -285,6 +293,34 @@ function fieldsOf(err: unknown): Fields {
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The error and its `cause`s, outermost first (at most 4: causes may loop). */
+function causeChain(err: Fields): Fields[] {
+  const chain: Fields[] = [];
+  for (let current: unknown = err; chain.length < 4 && current !== null && typeof current === 'object'; ) {
+    chain.push(current as Fields);
+    current = (current as Fields).cause;
+  }
+  return chain;
+}
+
+/**
+ * A timeout error turned into text: the Slack clients wrap a rejection that is
+ * not an `Error` of their own realm as `new Error(String(err))` (a DOMException
+ * from `fetch` when the code runs in a VM context, as under Jest), which keeps
+ * only `TimeoutError: …` in the message.
+ */
+const STRINGIFIED_TIMEOUT = /^(TimeoutError|AbortError): /;
+
+/** Whether the error, or one of its causes, is a request cut by a timeout (by name or Node's error code). */
+function isTimeout(fields: Fields): boolean {
+  return causeChain(fields).some(
+    (e) =>
+      TIMEOUT_NAMES.has(str(e.name) ?? '') ||
+      TIMEOUT_CODES.has(str(e.code) ?? '') ||
+      STRINGIFIED_TIMEOUT.test(str(e.message) ?? ''),
+  );
 }
 
 function boundMessage(message: string): string {
@@ -393,8 +429,10 @@ function slackError(fields: Fields, message: string): ToolErrorInfo | undefined 
     );
   }
   if (code.endsWith('_request_error')) {
+    // No answer: `original` is what fetch rejected with, e.g. a TimeoutError DOMException
+    // ("The operation was aborted due to timeout") or "fetch failed" with the system error as cause.
     const original = fieldsOf(fields.original);
-    const timeout = TIMEOUT_CODES.has(str(original.code) ?? '') || str(original.name) === 'AbortError';
+    const timeout = isTimeout(original);
     return info(
       timeout ? 'timeout' : 'network_error',
       `Slack request failed: ${str(original.message) ?? message}`,
@@ -411,16 +449,14 @@ function networkError(
   message: string,
   service: string | undefined,
 ): ToolErrorInfo | undefined {
-  for (let current = fields, depth = 0; depth < 4; current = fieldsOf(current.cause), depth++) {
+  for (const current of causeChain(fields)) {
     const code = str(current.code);
     if (code && NETWORK_CODES.has(code)) {
       const timeout = TIMEOUT_CODES.has(code);
       return info(timeout ? 'timeout' : 'network_error', message, true, service, { errno: code });
     }
   }
-  if (str(fields.name) === 'AbortError' || str(fields.name) === 'TimeoutError') {
-    return info('timeout', message, true, service);
-  }
+  if (isTimeout(fields)) return info('timeout', message, true, service);
   return undefined;
 }
 
@@ -428,7 +464,8 @@ function networkError(
  * Turns anything a tool (or the dispatcher) threw into a {@link ToolErrorInfo}.
  * The one place errors are mapped (DESIGN.md, "ToolResult"); it never throws.
  *
- * Order: our {@link PlatformError}s keep their code; AWS SDK v3 service
+ * Order: a {@link ServiceCallError} is its cause, reported with the service it
+ * names; our {@link PlatformError}s keep their code; AWS SDK v3 service
  * exceptions map by `name` then HTTP status; Slack errors by their `code` and
  * Web API `error` string; connection failures by Node's error code; anything else
  * is `internal_error`. Messages are redacted and cut to {@link MAX_ERROR_MESSAGE_CHARS}.
@@ -443,6 +480,7 @@ function networkError(
  */
 export function normalizeError(tool: string, err: unknown, service?: string): ToolErrorInfo {
   try {
+    if (err instanceof ServiceCallError) return normalizeError(tool, err.cause, err.service);
     if (err instanceof PlatformError) {
       return info(err.code, err.message, err.retryable, err.service ?? service, err.details);
     }

@@ -101,9 +101,11 @@ export interface RegionalAuditOptions<S extends AuditStats> {
  * results together. Credentials are resolved once first, so a bad secret fails
  * the call once with `auth_failed` instead of once per region; a region whose
  * scan throws is reported in `regionReports[].error` without failing the others.
+ * When no region succeeds the call fails (see {@link forEachRegion}).
  *
  * @throws what `ctx.aws()`, the credential provider or `resolveRegions` throw
  *   (the harness normalizes it): nothing can be audited without them.
+ * @throws PlatformError from {@link forEachRegion} when no region succeeded.
  * @example
  * const audit = await runRegionalAudit(ctx, { regions: args.regions, topN: args.topN,
  *   service: 'ec2', emptyStats: { addresses: 0 } }, (access, region) => scanAddresses(access, region));

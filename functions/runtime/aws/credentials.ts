@@ -1,8 +1,9 @@
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { AssumeRoleCommand, type AssumeRoleCommandOutput, STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import * as z from 'zod/mini';
-import { SecretInvalidError } from '../errors';
+import { SecretInvalidError, ServiceCallError } from '../errors';
+import { awsRequestHandler } from './client-config';
 
 /** How a tool reaches AWS for a tenant. */
 export interface AwsAccess {
@@ -112,15 +113,22 @@ async function assumeRole(
   stsRegion: string,
   cacheKey: string,
 ): Promise<AwsCredentialIdentity> {
-  sts ??= new STSClient({ region: stsRegion });
-  const { Credentials } = await sts.send(
-    new AssumeRoleCommand({
-      RoleArn: payload.role_arn,
-      RoleSessionName: roleSessionName(request.runId),
-      ExternalId: payload.external_id,
-      DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
-    }),
-  );
+  sts ??= new STSClient({ region: stsRegion, requestHandler: awsRequestHandler() });
+  let answer: AssumeRoleCommandOutput;
+  try {
+    answer = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: payload.role_arn,
+        RoleSessionName: roleSessionName(request.runId),
+        ExternalId: payload.external_id,
+        DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+      }),
+    );
+  } catch (err) {
+    // Raised inside an EC2 (or other) client's call: tagged so it is reported as STS's, not the tool's service's.
+    throw new ServiceCallError('sts', err);
+  }
+  const { Credentials } = answer;
   if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey) {
     throw new SecretInvalidError(`STS returned no credentials for ${payload.role_arn}`, { service: 'sts' });
   }
@@ -144,6 +152,11 @@ async function assumeRole(
  * - `{ access_key_id, secret_access_key, session_token?, region? }`: static keys;
  * - `{ region? }` (or `{}`) and nothing else: the function's own role / the default
  *   credential chain.
+ *
+ * The assume-role `credentials` provider rejects with `ServiceCallError('sts', …)`
+ * when AssumeRole fails (denied, bad token, timeout), so the failure is reported
+ * with service `sts` whichever client asked for the credentials. Its STS client
+ * has the platform's HTTP timeouts (`awsRequestHandler`).
  *
  * @throws SecretInvalidError (`secret_invalid`) naming the fields that are wrong,
  *   never their values.

@@ -1,5 +1,6 @@
 import { mapBounded } from '../concurrency';
 import type { Deadline } from '../deadline';
+import { DeadlineExceededError, PlatformError } from '../errors';
 import { normalizeError } from '../normalize-error';
 import type { ToolErrorInfo } from '../result';
 
@@ -27,13 +28,80 @@ export interface FanOut<T> {
   readonly skipped: string[];
 }
 
+/** A region's failure as a fan-out that failed as a whole lists it in `details.regions`. */
+interface RegionFailure {
+  readonly region: string;
+  readonly error: ToolErrorInfo;
+}
+
+function regionCount(count: number): string {
+  return `${count} region${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The error of a fan-out in which no region succeeded, for at least one region
+ * asked: "0 instances, 1 region failed" would read as an empty account.
+ *
+ * - Some regions were skipped at the deadline: `timeout` (retryable).
+ * - Every region failed: the regions' code when they all share one (all
+ *   `network_error`, all `auth_failed`, all `opt_in_required`…), else
+ *   `upstream_error`; retryable when any region's error is.
+ *
+ * The message names the counts and the first region's error; `details.regions`
+ * lists each failed region with its error (`details.skippedRegions` the skipped).
+ */
+function noRegionSucceeded(
+  failures: readonly RegionFailure[],
+  skipped: readonly string[],
+  service: string,
+): PlatformError {
+  const first = failures[0];
+  const details = {
+    regions: failures.map(({ region, error }) => ({ region, error })),
+    ...(skipped.length > 0 ? { skippedRegions: [...skipped] } : {}),
+  };
+  if (skipped.length > 0 || !first) {
+    const failed = first
+      ? `; ${regionCount(failures.length)} failed, first ${first.region}: ${first.error.message}`
+      : '';
+    return new DeadlineExceededError(
+      `Deadline reached before any region answered: ${regionCount(skipped.length)} not started${failed}`,
+      { service, details },
+    );
+  }
+  const codes = new Set(failures.map(({ error }) => error.code));
+  const [shared] = codes;
+  const what =
+    failures.length === 1
+      ? `The one region asked (${first.region}) failed`
+      : `All ${failures.length} regions asked failed; first, ${first.region}`;
+  return new PlatformError(
+    codes.size === 1 && shared ? shared : 'upstream_error',
+    `${what}: ${first.error.message}`,
+    {
+      retryable: failures.some(({ error }) => error.retryable),
+      service: first.error.service ?? service,
+      details,
+    },
+  );
+}
+
 /**
  * Runs `task` for each region with at most `concurrency` in flight ({@link mapBounded}). A region's
  * failure is recorded in its outcome (never failing the others); regions not yet
  * started when the deadline passes are listed in `skipped`.
  *
+ * When regions were asked and none succeeded, there is nothing to report: the
+ * fan-out throws instead of returning outcomes that are all errors, so the tool
+ * fails (`ok: false`) rather than answering "0 found". A fan-out with at least
+ * one region answered returns as usual, its failed regions in `outcomes`.
+ *
  * @param tool - tool name for error normalization.
  * @param service - service name for errors (`ec2`).
+ * @throws PlatformError when no region succeeded: the regions' shared code
+ *   (`network_error`, `access_denied`, `opt_in_required`…) or `upstream_error`,
+ *   `timeout` when the deadline left regions unstarted; `details.regions` lists
+ *   each region's error.
  * @example
  * const { outcomes, skipped } = await forEachRegion(['eu-west-1', 'us-east-1'],
  *   (region) => listInstances(region), { tool: 'aws_ec2_inventory', service: 'ec2', deadline });
@@ -58,5 +126,9 @@ export async function forEachRegion<T>(
         ? { region: s.item, ok: true, value: s.value }
         : { region: s.item, ok: false, error: normalizeError(options.tool, s.error, options.service) },
   );
+  if (regions.length > 0 && !outcomes.some((o) => o.ok)) {
+    const failures = outcomes.flatMap((o) => (o.ok ? [] : [{ region: o.region, error: o.error }]));
+    throw noRegionSucceeded(failures, skipped, options.service);
+  }
   return { outcomes, skipped };
 }

@@ -7,6 +7,7 @@ import {
   paginateScan,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { awsRequestHandler } from '../aws/client-config';
 import type { SecretReference, SecretReferenceStore } from './reference';
 import { referenceInputOf, validateReference } from './reference';
 
@@ -24,11 +25,13 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
 
   /**
    * @param tableName - the table's name (`SECRET_REFS_TABLE` in deployed functions).
-   * @param client - a DynamoDB client; one per container by default.
+   * @param client - a DynamoDB client; by default one per store, with the platform's
+   *   HTTP timeouts (`awsRequestHandler`), so an unreachable table fails each call
+   *   with `timeout` instead of hanging for the SDK's minutes-long default.
    */
   constructor(
     readonly tableName: string,
-    client: DynamoDBClient = new DynamoDBClient({}),
+    client: DynamoDBClient = new DynamoDBClient({ requestHandler: awsRequestHandler() }),
   ) {
     this.#documents = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true },

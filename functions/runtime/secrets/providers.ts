@@ -1,6 +1,7 @@
 import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { awsRequestHandler } from '../aws/client-config';
 import { SecretNotFoundError } from '../errors';
 import type { RefKind, SecretReference } from './reference';
 
@@ -29,16 +30,47 @@ export class EnvSecretProvider implements SecretValueProvider {
 }
 
 /**
+ * The region of a Secrets Manager secret ARN (`arn:aws:secretsmanager:eu-west-1:…`),
+ * or undefined when `secretId` is not an ARN.
+ *
+ * @example secretRegion('arn:aws:secretsmanager:eu-west-1:123456789012:secret:etp/slack-AbCdEf') // 'eu-west-1'
+ */
+export function secretRegion(secretId: string): string | undefined {
+  return /^arn:aws[a-z-]*:secretsmanager:([a-z0-9-]+):/.exec(secretId)?.[1];
+}
+
+/** Creates the Secrets Manager client of a region (undefined: the SDK's default region). */
+export type SecretsManagerClientFactory = (region: string | undefined) => SecretsManagerClient;
+
+/** A Secrets Manager client for `region` with the platform's HTTP timeouts (`awsRequestHandler`). */
+export function secretsManagerClient(region: string | undefined): SecretsManagerClient {
+  return new SecretsManagerClient({ ...(region ? { region } : {}), requestHandler: awsRequestHandler() });
+}
+
+/**
  * `ref_kind: secrets_manager` — GetSecretValue through Powertools Parameters,
  * which caches each value for `maxAge` seconds (`0` fetches again). Binary
  * secrets are read as UTF-8.
+ *
+ * A secret is read in the region of its ARN, whatever region the function runs
+ * in (a secret lives in one region; GetSecretValue elsewhere finds nothing):
+ * one Powertools `SecretsProvider` and client per region, created on first use
+ * and kept for the container's life.
  */
 export class SecretsManagerSecretProvider implements SecretValueProvider {
-  readonly #provider: SecretsProvider;
+  readonly #providers = new Map<string, SecretsProvider>();
 
-  /** @param client - the Secrets Manager client (one per container). */
-  constructor(client?: SecretsManagerClient) {
-    this.#provider = client ? new SecretsProvider({ awsSdkV3Client: client }) : new SecretsProvider();
+  /** @param createClient - the client of a region. @default {@link secretsManagerClient} */
+  constructor(private readonly createClient: SecretsManagerClientFactory = secretsManagerClient) {}
+
+  #providerFor(region: string | undefined): SecretsProvider {
+    const key = region ?? '';
+    let provider = this.#providers.get(key);
+    if (!provider) {
+      provider = new SecretsProvider({ awsSdkV3Client: this.createClient(region) });
+      this.#providers.set(key, provider);
+    }
+    return provider;
   }
 
   /**
@@ -51,7 +83,7 @@ export class SecretsManagerSecretProvider implements SecretValueProvider {
     try {
       // Powertools serves its cache while an entry is younger than the maxAge it was stored
       // with; a forced refresh (maxAge 0) must bypass it, hence forceFetch.
-      value = await this.#provider.get(reference.ref_value, {
+      value = await this.#providerFor(secretRegion(reference.ref_value)).get(reference.ref_value, {
         maxAge: maxAgeSeconds,
         forceFetch: maxAgeSeconds <= 0,
       });

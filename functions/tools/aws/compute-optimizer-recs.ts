@@ -15,7 +15,6 @@ import {
   firstStop,
   increment,
   newFinding,
-  type RegionReport,
   type RegionScan,
   runRegionalAudit,
 } from '../../runtime/aws/audit';
@@ -23,10 +22,8 @@ import { awsClientConfig } from '../../runtime/aws/client-config';
 import { type PagesRead, pagesByToken, readPages } from '../../runtime/aws/pagination';
 import { mapBounded, type Settled } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
-import { PlatformError } from '../../runtime/errors';
 import type { Finding, Severity } from '../../runtime/findings';
 import { normalizeError } from '../../runtime/normalize-error';
-import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
@@ -311,7 +308,10 @@ function emptyStats(): RecommendationStats {
 /**
  * Reads the chosen types in one region, at once. A type that fails is a partial
  * error of the region; when every type fails the region fails with the first
- * error (an account not enrolled fails them all alike).
+ * error. Enrollment is per account, not per region: an account not enrolled
+ * fails every type in every region alike, and the fan-out then fails the call
+ * with the code all regions share, `opt_in_required` ("not enrolled"), instead of
+ * a list of identical region errors that would read as "nothing to recommend".
  */
 async function scanRegion(
   client: ComputeOptimizerClient,
@@ -358,23 +358,6 @@ async function scanRegion(
   };
 }
 
-/**
- * Enrollment in Compute Optimizer is per account, not per region: when every
- * region answered opt_in_required, the call fails with it rather than returning
- * a list of identical region errors that reads like "nothing to recommend".
- *
- * @throws PlatformError (`opt_in_required`) in that case.
- */
-function failWhenNotEnrolled(reports: readonly RegionReport<RecommendationStats>[]): void {
-  const errors = reports.map((report) => ('error' in report ? report.error : undefined));
-  const first = errors[0];
-  if (!first || !errors.every((error): error is ToolErrorInfo => error?.code === 'opt_in_required')) return;
-  throw new PlatformError('opt_in_required', first.message, {
-    service: SERVICE,
-    details: { ...first.details, regions: reports.map((report) => report.region) },
-  });
-}
-
 /** `aws_compute_optimizer_recs` with its handler. */
 export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, async (ctx, args) => {
   const types = [...new Set(args.resourceTypes)];
@@ -390,7 +373,6 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
         ctx.tool,
       ),
   );
-  failWhenNotEnrolled(audit.regionReports);
   return {
     value: { resourceTypes: types, ...auditValue(audit) },
     truncated: audit.truncated,

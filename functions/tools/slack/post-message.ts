@@ -1,7 +1,6 @@
-import { WebClient } from '@slack/web-api';
+import { LogLevel, type RetryOptions, WebClient } from '@slack/web-api';
 import { IncomingWebhook } from '@slack/webhook';
 import * as z from 'zod/mini';
-import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -20,13 +19,8 @@ function slackApiUrl(): string {
   return process.env.SLACK_API_URL || SLACK_DEFAULT_API_URL;
 }
 
-/** Per-request timeout, ms: a Lambda has little time, so no call may hang. */
+/** Per-request timeout, ms, at most: a Lambda has little time, so no call may hang. */
 const SLACK_TIMEOUT_MS = 10_000;
-
-/** The request timeout left for this call: at most {@link SLACK_TIMEOUT_MS}, never past the deadline. */
-function requestTimeoutMs(ctx: ToolContext): number {
-  return Math.min(SLACK_TIMEOUT_MS, Math.max(1, ctx.deadline.remainingMs()));
-}
 
 /**
  * Explicit retry policy (the SDK default retries for ~30 minutes): two retries,
@@ -34,6 +28,44 @@ function requestTimeoutMs(ctx: ToolContext): number {
  * Retry-After value rather than sleeping inside the function.
  */
 const SLACK_RETRY = { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2_000, randomize: true };
+
+/** Below this per attempt a retry is not worth it: the one attempt gets all the time left. */
+const SLACK_MIN_ATTEMPT_MS = 2_000;
+
+/**
+ * Time kept back from the deadline, ms, so that Slack's own timeout error
+ * ("Slack request failed: …", service `slack`) is reported before the harness
+ * cuts the call at the deadline.
+ */
+const SLACK_DEADLINE_RESERVE_MS = 500;
+
+/** How a Web API call is bounded: each attempt's timeout, and the retries. */
+export interface SlackRequestPolicy {
+  /** Per-attempt timeout, ms. */
+  readonly timeoutMs: number;
+  readonly retryConfig: RetryOptions;
+}
+
+/**
+ * The Web API call's timeout and retries for the time left, so that every
+ * attempt timing out plus the longest waits between them (`retries` ×
+ * `maxTimeout`) still ends {@link SLACK_DEADLINE_RESERVE_MS} before the
+ * deadline: with the 30 s tool's deadline (28 s left), three attempts of 7.8 s.
+ * When less than {@link SLACK_MIN_ATTEMPT_MS} per attempt would be left, one
+ * attempt gets all the time and none is retried.
+ *
+ * @param remainingMs - the deadline's remaining time.
+ * @example slackRequestPolicy(28_000) // { timeoutMs: 7_833, retryConfig: { retries: 2, … } }
+ */
+export function slackRequestPolicy(remainingMs: number): SlackRequestPolicy {
+  const usable = remainingMs - SLACK_DEADLINE_RESERVE_MS;
+  const attempts = SLACK_RETRY.retries + 1;
+  const perAttempt = Math.floor((usable - SLACK_RETRY.retries * SLACK_RETRY.maxTimeout) / attempts);
+  if (perAttempt >= SLACK_MIN_ATTEMPT_MS) {
+    return { timeoutMs: Math.min(SLACK_TIMEOUT_MS, perAttempt), retryConfig: SLACK_RETRY };
+  }
+  return { timeoutMs: Math.max(1, Math.floor(usable)), retryConfig: { retries: 0 } };
+}
 
 const slackSecret = z
   .object({
@@ -58,11 +90,15 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
   }
   const secret = parsed.data;
   if (secret.bot_token) {
+    const policy = slackRequestPolicy(ctx.deadline.remainingMs());
     const client = new WebClient(secret.bot_token, {
       slackApiUrl: slackApiUrl(),
-      timeout: requestTimeoutMs(ctx),
-      retryConfig: SLACK_RETRY,
+      timeout: policy.timeoutMs,
+      retryConfig: policy.retryConfig,
       rejectRateLimitedCalls: true,
+      // A failed attempt is reported once, in the result; the client's own WARN lines
+      // ("http request failed fetch failed") would only add noise to stderr and the logs.
+      logLevel: LogLevel.ERROR,
     });
     const response = await client.chat.postMessage({
       channel: args.channel,
@@ -75,7 +111,10 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
       summary: `Posted to ${response.channel ?? args.channel}`,
     };
   }
-  const webhook = new IncomingWebhook(secret.webhook_url as string, { timeout: requestTimeoutMs(ctx) });
+  // One attempt (the webhook client's default retry policy), bounded by the deadline.
+  const webhook = new IncomingWebhook(secret.webhook_url as string, {
+    timeout: Math.min(SLACK_TIMEOUT_MS, slackRequestPolicy(ctx.deadline.remainingMs()).timeoutMs),
+  });
   await webhook.send({ text: args.text, ...(args.blocks ? { blocks: args.blocks } : {}) });
   return {
     value: { via: 'webhook', channel: null, ts: null },

@@ -8,12 +8,13 @@ import { SecretResolver } from '../../../functions/runtime/secrets/resolver';
 import type { Tool } from '../../../functions/runtime/spec';
 import { slackPostMessageTool } from '../../../functions/tools/slack/post-message';
 import { toolInvocation } from '../../helpers/events';
+import { type SilentServer, startSilentServer } from '../../helpers/silent-server';
 import { DEFAULT_WEBHOOK_PATH, type LocalSlack, startSlackServer } from '../../helpers/slack-server';
 
 let slack: LocalSlack;
 
 /** Runs slack_post_message for tenant `default` whose `slack_default` holds `secretValue` (raw, as stored). */
-function post(args: unknown, secretValue: string | undefined): Promise<ToolResult> {
+function post(args: unknown, secretValue: string | undefined, budgetMs = 30_000): Promise<ToolResult> {
   const store = new InMemorySecretReferenceStore(
     secretValue === undefined
       ? []
@@ -31,7 +32,7 @@ function post(args: unknown, secretValue: string | undefined): Promise<ToolResul
   return runTool(
     slackPostMessageTool as unknown as Tool,
     toolInvocation({ tool: 'slack_post_message', level: 'report', callId: 'report/0', args }),
-    deadlineIn(30_000),
+    deadlineIn(budgetMs),
     { logger, secrets },
   );
 }
@@ -273,5 +274,47 @@ describe('slack_post_message against the local Slack Web API', () => {
       retryable: false,
       service: 'slack',
     });
+  });
+});
+
+describe('slack_post_message against a Slack that never answers', () => {
+  let silent: SilentServer;
+
+  beforeAll(async () => {
+    silent = await startSilentServer();
+  });
+
+  afterAll(async () => {
+    await silent.stop();
+  });
+
+  it.each([
+    ['the Web API', () => JSON.stringify({ bot_token: slack.botToken })],
+    [
+      'the incoming webhook',
+      () => JSON.stringify({ webhook_url: `${silent.url}/services/T0001/B0001/silent` }),
+    ],
+  ])('answers timeout from %s, 0.5 s before its deadline, without client warnings', async (_via, secret) => {
+    // Prepare: a 2 s budget leaves one attempt of 1.5 s.
+    process.env.SLACK_API_URL = `${silent.url}/api/`;
+    const warnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    // Act
+    const result = failure(await post(MESSAGE, secret(), 2_000));
+
+    // Assess
+    // (Under Jest, fetch's DOMException comes from another realm and the client rewraps it
+    // as "TimeoutError: …"; in a plain process the message has no prefix.)
+    expect(result.error).toEqual({
+      code: 'timeout',
+      message: expect.stringMatching(
+        /^Slack request failed: (TimeoutError: )?The operation was aborted due to timeout$/,
+      ),
+      retryable: true,
+      service: 'slack',
+    });
+    expect(result.durationMs).toBeGreaterThanOrEqual(1_450);
+    expect(result.durationMs).toBeLessThan(2_000);
+    expect(warnings).not.toHaveBeenCalled();
   });
 });

@@ -15,6 +15,7 @@ import {
   InvalidArgsError,
   SecretInvalidError,
   SecretNotFoundError,
+  ServiceCallError,
   UnknownToolError,
 } from '../../../functions/runtime/errors';
 import { MAX_ERROR_MESSAGE_CHARS, normalizeError } from '../../../functions/runtime/normalize-error';
@@ -302,6 +303,39 @@ describe('normalizeError() with Slack errors', () => {
     });
   });
 
+  it.each([
+    ['the Web API client', (cause: Error) => new WebAPIRequestError(cause)],
+    ['the incoming webhook', (cause: Error) => new IncomingWebhookRequestError(cause)],
+  ])('maps a request of %s cut by its timeout to timeout, not network_error', (_client, wrap) => {
+    // Prepare: what fetch rejects with when the AbortSignal.timeout() the Slack clients pass fires.
+    const err = wrap(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+
+    // Act
+    const info = normalizeError('slack_post_message', err);
+
+    // Assess
+    expect(info).toEqual({
+      code: 'timeout',
+      message: 'Slack request failed: The operation was aborted due to timeout',
+      retryable: true,
+      service: 'slack',
+    });
+  });
+
+  it('maps "fetch failed" caused by a connect timeout to timeout, and by a refused connection to network_error', () => {
+    // Prepare: undici's TypeError with the socket error as cause.
+    const failed = (code: string) =>
+      new WebAPIRequestError(new TypeError('fetch failed', { cause: systemError(code, `connect ${code}`) }));
+
+    // Act
+    const timedOut = normalizeError('slack_post_message', failed('UND_ERR_CONNECT_TIMEOUT'));
+    const refused = normalizeError('slack_post_message', failed('ECONNREFUSED'));
+
+    // Assess
+    expect(timedOut).toMatchObject({ code: 'timeout', message: 'Slack request failed: fetch failed' });
+    expect(refused).toMatchObject({ code: 'network_error', message: 'Slack request failed: fetch failed' });
+  });
+
   it('maps an incoming-webhook request timeout to timeout', () => {
     // Prepare
     const err = new IncomingWebhookRequestError(systemError('ETIMEDOUT', 'connect ETIMEDOUT 127.0.0.1:443'));
@@ -311,6 +345,36 @@ describe('normalizeError() with Slack errors', () => {
 
     // Assess
     expect(info).toMatchObject({ code: 'timeout', retryable: true, service: 'slack' });
+  });
+});
+
+describe('normalizeError() with a ServiceCallError', () => {
+  it("reports the cause as the named service's error, not the tool's", () => {
+    // Prepare: STS AssumeRole failed while the tool called EC2.
+    const err = new ServiceCallError(
+      'sts',
+      queryError('AccessDenied', 'User is not authorized to perform: sts:AssumeRole'),
+    );
+
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toEqual({
+      code: 'access_denied',
+      message: 'AccessDenied: User is not authorized to perform: sts:AssumeRole',
+      retryable: false,
+      service: 'sts',
+      details: { awsError: 'AccessDenied', requestId: TEST_REQUEST_ID, httpStatusCode: 400 },
+    });
+  });
+
+  it('maps a timed-out call by its cause, labelled with the service', () => {
+    // Act
+    const info = normalizeError(TOOL, new ServiceCallError('sts', sdkTimeoutError()), 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'timeout', retryable: true, service: 'sts' });
   });
 });
 

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_REGION_CONCURRENCY, forEachRegion } from '../../../../functions/runtime/aws/regions';
 import type { Deadline } from '../../../../functions/runtime/deadline';
-import { ec2Error } from '../../../helpers/aws-errors';
+import { PlatformError } from '../../../../functions/runtime/errors';
+import { ec2Error, sdkConnectionError } from '../../../helpers/aws-errors';
 
 const REGIONS = [
   'us-east-1',
@@ -128,6 +129,137 @@ describe('forEachRegion()', () => {
     // Assess
     expect(outcomes.map((o) => o.region)).toEqual(['us-east-1', 'us-east-2']);
     expect(skipped).toEqual(REGIONS.slice(2));
+  });
+
+  it('fails with the code every region shares when no region succeeds, listing each region', async () => {
+    // Prepare: no network, as on a machine without a route to AWS.
+    const task = async (): Promise<number> => {
+      throw sdkConnectionError('ENOTFOUND');
+    };
+
+    // Act
+    const failure = await forEachRegion(['eu-west-1', 'us-east-1'], task, {
+      tool: 'aws_ec2_inventory',
+      service: 'ec2',
+    }).catch((err: unknown) => err);
+
+    // Assess
+    const regionError = {
+      code: 'network_error',
+      message: 'getaddrinfo ENOTFOUND ec2.eu-west-1.amazonaws.com',
+      retryable: true,
+      service: 'ec2',
+      details: { errno: 'ENOTFOUND' },
+    };
+    expect(failure).toBeInstanceOf(PlatformError);
+    expect(failure).toMatchObject({
+      code: 'network_error',
+      message:
+        'All 2 regions asked failed; first, eu-west-1: getaddrinfo ENOTFOUND ec2.eu-west-1.amazonaws.com',
+      retryable: true,
+      service: 'ec2',
+      details: {
+        regions: [
+          { region: 'eu-west-1', error: regionError },
+          { region: 'us-east-1', error: regionError },
+        ],
+      },
+    });
+  });
+
+  it('names the one region asked when it fails', async () => {
+    // Prepare
+    const task = async (): Promise<number> => {
+      throw ec2Error('AuthFailure', 'AWS was not able to validate the provided access credentials');
+    };
+
+    // Act
+    const failure = await forEachRegion(['eu-west-1'], task, { tool: 't', service: 'ec2' }).catch(
+      (err: unknown) => err,
+    );
+
+    // Assess
+    expect(failure).toMatchObject({
+      code: 'auth_failed',
+      message:
+        'The one region asked (eu-west-1) failed: AuthFailure: AWS was not able to validate the provided access credentials',
+      retryable: false,
+      details: { regions: [{ region: 'eu-west-1', error: { code: 'auth_failed' } }] },
+    });
+  });
+
+  it('fails with upstream_error when the regions fail differently, retryable if any region is', async () => {
+    // Prepare
+    const task = async (region: string): Promise<number> => {
+      if (region === 'eu-west-1')
+        throw ec2Error('UnauthorizedOperation', 'Not authorized.', { httpStatusCode: 403 });
+      throw ec2Error('RequestLimitExceeded', 'Request limit exceeded.', { httpStatusCode: 503 });
+    };
+
+    // Act
+    const failure = await forEachRegion(['eu-west-1', 'us-east-1'], task, {
+      tool: 't',
+      service: 'ec2',
+    }).catch((err: unknown) => err);
+
+    // Assess
+    expect(failure).toMatchObject({
+      code: 'upstream_error',
+      message: 'All 2 regions asked failed; first, eu-west-1: UnauthorizedOperation: Not authorized.',
+      retryable: true,
+      details: {
+        regions: [
+          { region: 'eu-west-1', error: { code: 'access_denied', retryable: false } },
+          { region: 'us-east-1', error: { code: 'throttled', retryable: true } },
+        ],
+      },
+    });
+  });
+
+  it('fails with timeout when the deadline left regions unstarted and none succeeded', async () => {
+    // Prepare
+    const { deadline, expire } = manualDeadline();
+    const task = async (region: string): Promise<number> => {
+      expire();
+      throw ec2Error('RequestLimitExceeded', `Request limit exceeded in ${region}.`, { httpStatusCode: 503 });
+    };
+
+    // Act
+    const failure = await forEachRegion(REGIONS.slice(0, 3), task, {
+      tool: 't',
+      service: 'ec2',
+      concurrency: 1,
+      deadline,
+    }).catch((err: unknown) => err);
+
+    // Assess
+    expect(failure).toMatchObject({
+      code: 'timeout',
+      message:
+        'Deadline reached before any region answered: 2 regions not started; 1 region failed, first ' +
+        'us-east-1: RequestLimitExceeded: Request limit exceeded in us-east-1.',
+      retryable: true,
+      service: 'ec2',
+      details: {
+        regions: [{ region: 'us-east-1', error: { code: 'throttled' } }],
+        skippedRegions: ['us-east-2', 'us-west-1'],
+      },
+    });
+  });
+
+  it('returns as usual when one region succeeds and the others fail', async () => {
+    // Prepare
+    const task = async (region: string) => {
+      if (region !== 'ap-south-1') throw sdkConnectionError('ECONNRESET');
+      return 1;
+    };
+
+    // Act
+    const { outcomes } = await forEachRegion(REGIONS, task, { tool: 't', service: 'ec2' });
+
+    // Assess
+    expect(outcomes.filter((o) => o.ok)).toEqual([{ region: 'ap-south-1', ok: true, value: 1 }]);
+    expect(outcomes.filter((o) => !o.ok)).toHaveLength(REGIONS.length - 1);
   });
 
   it('handles no regions', async () => {

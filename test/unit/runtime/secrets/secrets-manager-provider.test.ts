@@ -5,6 +5,8 @@ import { normalizeError } from '../../../../functions/runtime/normalize-error';
 import {
   EnvSecretProvider,
   SecretsManagerSecretProvider,
+  secretRegion,
+  secretsManagerClient,
 } from '../../../../functions/runtime/secrets/providers';
 import type { SecretReference } from '../../../../functions/runtime/secrets/reference';
 import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
@@ -33,8 +35,8 @@ function secretValue(value: { SecretString: string } | { SecretBinary: Uint8Arra
   };
 }
 
-/** A resolver over one Secrets Manager reference. */
-function resolverFor(client: SecretsManagerClient) {
+/** A resolver over one Secrets Manager reference, read with the provider's default clients. */
+function resolverFor() {
   const store = {
     get: async () => reference,
     list: async () => [reference],
@@ -42,7 +44,7 @@ function resolverFor(client: SecretsManagerClient) {
     delete: async () => false,
   };
   const resolver = new SecretResolver(store, {
-    providers: { env: new EnvSecretProvider({}), secrets_manager: new SecretsManagerSecretProvider(client) },
+    providers: { env: new EnvSecretProvider({}), secrets_manager: new SecretsManagerSecretProvider() },
   });
   return { resolver };
 }
@@ -57,7 +59,7 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
     secretsManager
       .on(GetSecretValueCommand, { SecretId: SECRET_ARN })
       .resolves(secretValue({ SecretString: '{"bot_token":"xoxb-fake-test-example"}' })); // fake test example
-    const { resolver } = resolverFor(new SecretsManagerClient({ region: 'eu-west-1' }));
+    const { resolver } = resolverFor();
 
     // Act
     const value = await resolver.resolve('acme', 'slack_default');
@@ -70,7 +72,7 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
   it('wraps a plain SecretString as { value }', async () => {
     // Prepare
     secretsManager.on(GetSecretValueCommand).resolves(secretValue({ SecretString: 'plain-fake-test' }));
-    const { resolver } = resolverFor(new SecretsManagerClient({ region: 'eu-west-1' }));
+    const { resolver } = resolverFor();
 
     // Act
     const value = await resolver.resolve('acme', 'slack_default');
@@ -84,7 +86,7 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
     secretsManager
       .on(GetSecretValueCommand)
       .resolves(secretValue({ SecretBinary: new TextEncoder().encode('{"webhook_url":"fake-test"}') }));
-    const provider = new SecretsManagerSecretProvider(new SecretsManagerClient({ region: 'eu-west-1' }));
+    const provider = new SecretsManagerSecretProvider();
 
     // Act
     const raw = await provider.read(reference, 300);
@@ -99,7 +101,7 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
       .on(GetSecretValueCommand)
       .resolvesOnce(secretValue({ SecretString: '{"bot_token":"fake-test-old"}' }))
       .resolves(secretValue({ SecretString: '{"bot_token":"fake-test-rotated"}' }));
-    const { resolver } = resolverFor(new SecretsManagerClient({ region: 'eu-west-1' }));
+    const { resolver } = resolverFor();
 
     // Act
     const first = await resolver.resolve('acme', 'slack_default');
@@ -116,7 +118,7 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
   it('maps ResourceNotFoundException to secret_not_found naming the secret, never its value', async () => {
     // Prepare
     secretsManager.on(GetSecretValueCommand).rejects(secretsManagerNotFound());
-    const provider = new SecretsManagerSecretProvider(new SecretsManagerClient({ region: 'eu-west-1' }));
+    const provider = new SecretsManagerSecretProvider();
 
     // Act
     const read = provider.read(reference, 300);
@@ -137,7 +139,7 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
       .rejects(
         queryError('AccessDeniedException', 'not authorized to perform: secretsmanager:GetSecretValue'),
       );
-    const provider = new SecretsManagerSecretProvider(new SecretsManagerClient({ region: 'eu-west-1' }));
+    const provider = new SecretsManagerSecretProvider();
 
     // Act
     const error = await provider.read(reference, 300).catch((err: unknown) => err);
@@ -148,5 +150,40 @@ describe('SecretsManagerSecretProvider (Powertools Parameters)', () => {
       retryable: false,
       details: { awsError: 'AccessDeniedException' },
     });
+  });
+
+  it("reads each secret in its ARN's region, whatever the function's region, one client per region", async () => {
+    // Prepare: the function runs in us-east-1 (AWS_REGION of the test environment).
+    const sydney = 'arn:aws:secretsmanager:ap-southeast-2:123456789012:secret:etp/acme/aws-XyZ123';
+    const regionsAsked: Record<string, string> = {};
+    secretsManager.on(GetSecretValueCommand).callsFake(async (input, getClient) => {
+      const client = getClient(); // the client of the latest send: read before awaiting
+      regionsAsked[input.SecretId] = await client.config.region();
+      return secretValue({ SecretString: '{"value":"fake-test"}' });
+    });
+    const createClient = jest.fn(secretsManagerClient);
+    const provider = new SecretsManagerSecretProvider(createClient);
+
+    // Act
+    await provider.read(reference, 0);
+    await provider.read({ ...reference, secret_name: 'aws_default', ref_value: sydney }, 0);
+    await provider.read(reference, 0);
+
+    // Assess
+    expect(process.env.AWS_REGION).toBe('us-east-1');
+    expect(regionsAsked).toEqual({ [SECRET_ARN]: 'eu-west-1', [sydney]: 'ap-southeast-2' });
+    expect(createClient.mock.calls).toEqual([['eu-west-1'], ['ap-southeast-2']]);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(3);
+  });
+});
+
+describe('secretRegion()', () => {
+  it.each([
+    [SECRET_ARN, 'eu-west-1'],
+    ['arn:aws-us-gov:secretsmanager:us-gov-west-1:123456789012:secret:etp/x-AbCdEf', 'us-gov-west-1'],
+    ['arn:aws-cn:secretsmanager:cn-north-1:123456789012:secret:etp/x-AbCdEf', 'cn-north-1'],
+    ['etp/acme/slack', undefined],
+  ])('reads the region of %s as %s', (secretId, region) => {
+    expect(secretRegion(secretId)).toBe(region);
   });
 });

@@ -12,6 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { clearAssumedRoleCache } from '../../../../functions/runtime/aws/credentials';
 import type { ToolResult } from '../../../../functions/runtime/result';
 import { ec2InventoryTool, type InventoryInstance } from '../../../../functions/tools/aws/ec2-inventory';
+import { sdkTimeoutError } from '../../../helpers/aws-errors';
 import {
   awsToolServices,
   EXAMPLE_AWS_SECRET,
@@ -321,12 +322,12 @@ describe('aws_ec2_inventory', () => {
       ),
     );
 
-    // Assess
-    // (Its `service` is the tool's, ec2: the STS exception does not name its service.)
-    expect(result.error).toMatchObject({
+    // Assess: an STS failure, labelled sts although the tool calls EC2.
+    expect(result.error).toEqual({
       code: 'auth_failed',
       message: 'InvalidClientTokenId: The security token included in the request is invalid.',
       retryable: false,
+      service: 'sts',
       details: {
         awsError: 'InvalidClientTokenId',
         requestId: 'c6104cbe-af31-11e0-8154-cbc7ccf896c7',
@@ -334,6 +335,25 @@ describe('aws_ec2_inventory', () => {
       },
     });
     expect(stsMock.commandCalls(AssumeRoleCommand)).toHaveLength(1);
+    expect(ec2Mock.calls()).toHaveLength(0);
+  });
+
+  it('reports an AssumeRole that timed out as an sts timeout, not an ec2 one', async () => {
+    // Prepare
+    stsMock.on(AssumeRoleCommand).rejects(sdkTimeoutError());
+    ec2Mock.on(DescribeInstancesCommand).callsFake(serve(ACCOUNT));
+
+    // Act
+    const result = expectFailure(
+      await inventory(
+        { regions: ['eu-west-1'] },
+        { role_arn: 'arn:aws:iam::210987654321:role/etp-audit', external_id: 'etp-tenant-default' },
+      ),
+    );
+
+    // Assess
+    expect(result.error).toMatchObject({ code: 'timeout', retryable: true, service: 'sts' });
+    expect(result.error.message).toContain('the request socket timed out');
     expect(ec2Mock.calls()).toHaveLength(0);
   });
 

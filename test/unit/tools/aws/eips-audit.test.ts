@@ -1,18 +1,18 @@
 import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
+import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { type EipsAuditValue, eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
 import { ec2Error } from '../../../helpers/aws-errors';
-import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
+import { expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
 
 const ec2Mock = mockClient(EC2Client);
 
 /** A call that must have succeeded (the tenant's aws_default: the AWS docs' example keys). */
-async function succeeded(args: Record<string, unknown>, deadline?: Deadline) {
-  return expectSuccess<EipsAuditValue>(await runAwsTool(eipsAuditTool, args, { deadline }));
+async function succeeded(args: Record<string, unknown>) {
+  return expectSuccess<EipsAuditValue>(await runAwsTool(eipsAuditTool, args));
 }
 
 /** DescribeAddresses items as the EC2 API reference shows them ("Address"). */
@@ -154,17 +154,14 @@ describe('aws_eips_audit', () => {
     expect(summary).toMatch(/; 2 regions failed$/);
   });
 
-  it('marks the result truncated when the deadline leaves regions unread', async () => {
+  it('fails with timeout, not "0 addresses", when the deadline leaves every region unread', async () => {
     // Act: a deadline already passed.
-    const { value, truncated, summary } = await succeeded(
-      { regions: ['eu-west-1', 'us-east-1'] },
-      deadlineIn(0),
+    const result = expectFailure(
+      await runAwsTool(eipsAuditTool, { regions: ['eu-west-1', 'us-east-1'] }, { deadline: deadlineIn(0) }),
     );
 
     // Assess
-    expect(truncated).toBe(true);
-    expect(value).toMatchObject({ addresses: 0, regions: [], skippedRegions: ['eu-west-1', 'us-east-1'] });
+    expect(result.error).toMatchObject({ code: 'timeout', retryable: true, service: 'ec2' });
     expect(ec2Mock.commandCalls(DescribeAddressesCommand)).toHaveLength(0);
-    expect(summary).toMatch(/; partial$/);
   });
 });

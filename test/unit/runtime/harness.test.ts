@@ -1,0 +1,91 @@
+import { z } from 'zod/mini';
+import { deadlineIn } from '../../../functions/runtime/deadline';
+import { runTool } from '../../../functions/runtime/harness';
+import { logger } from '../../../functions/runtime/logger';
+import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtime/spec';
+import { toolInvocation } from '../../helpers/events';
+
+/** A tool whose handler waits `waitMs` (forever when undefined) before answering. */
+function waitingTool(waitMs?: number): Tool {
+  const spec = defineToolSpec({
+    name: 'aws_waiting_probe',
+    description: 'Waits, then answers.',
+    inputSchema: () => z.strictObject({}),
+    tags: ['aws'],
+    service: 'ec2',
+    requiresSecrets: [],
+    sideEffects: 'none',
+    iam: [],
+  });
+  return defineTool(spec, async () => {
+    // A request to an endpoint that never answers: a promise that never settles, or settles late.
+    await new Promise<void>((resolve) => {
+      if (waitMs !== undefined) setTimeout(resolve, waitMs);
+    });
+    return { value: { answered: true }, summary: 'answered' };
+  }) as unknown as Tool;
+}
+
+beforeEach(() => {
+  // The harness logs each failure (stderr): keep the output to the test results.
+  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+describe('runTool() and the deadline', () => {
+  it('returns timeout at the deadline when the handler never settles, naming the tool and its budget', async () => {
+    // Prepare
+    const started = Date.now();
+
+    // Act
+    const result = await runTool(waitingTool(), toolInvocation({ args: {} }), deadlineIn(300), { logger });
+
+    // Assess
+    const wallMs = Date.now() - started;
+    expect(result).toMatchObject({
+      ok: false,
+      tool: 'aws_waiting_probe',
+      callId: 'collect/0',
+      error: {
+        code: 'timeout',
+        message: 'Tool aws_waiting_probe did not finish within its budget of 0.3 s',
+        retryable: true,
+        service: 'ec2',
+      },
+    });
+    expect(wallMs).toBeGreaterThanOrEqual(290);
+    expect(wallMs).toBeLessThan(800);
+    expect(result.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('returns the handler result when it answers before the deadline', async () => {
+    // Act
+    const result = await runTool(waitingTool(20), toolInvocation({ args: {} }), deadlineIn(2_000), {
+      logger,
+    });
+
+    // Assess
+    expect(result).toMatchObject({ ok: true, value: { answered: true }, summary: 'answered' });
+  });
+
+  it('leaves no timer behind once the handler has answered', async () => {
+    // Prepare
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'performance'] });
+    try {
+      const done = runTool(waitingTool(10), toolInvocation({ args: {} }), deadlineIn(60_000), { logger });
+
+      // Act
+      await jest.advanceTimersByTimeAsync(10);
+      const result = await done;
+
+      // Assess
+      expect(result.ok).toBe(true);
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
