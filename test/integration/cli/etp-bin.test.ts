@@ -3,64 +3,14 @@
  * exit codes and messages as a shell sees them. Each spawn costs about a second,
  * so only what in-process tests cannot show is here.
  */
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
-
-const BIN = path.join(__dirname, '../../../bin/etp.js');
+import { runEtpProcess } from '../../helpers/etp-process';
 
 /** A run must end well within the minute `npm start` is allowed. */
 const RUN_TIMEOUT_MS = 60_000;
 
-interface BinOutcome {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly wallMs: number;
-}
-
-/**
- * The environment of the child: this process's, without any AWS, Slack, Powertools
- * or etp setting, and with the SDK kept away from real credentials and config
- * (no shared files, no instance metadata).
- */
-function isolatedEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(AWS_|ETP_|SLACK_|POWERTOOLS_)/.test(key)),
-  );
-  return {
-    ...env,
-    AWS_CONFIG_FILE: path.join(__dirname, 'no-such-aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: path.join(__dirname, 'no-such-aws-credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-  };
-}
-
-/** Runs `etp <args>` with the Node running the tests (Node 24 under npm/npx); kills it past the timeout. */
-function etpBin(args: readonly string[]): Promise<BinOutcome> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: isolatedEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, wallMs: Date.now() - started });
-    });
-  });
+/** Runs `etp <args>` in a child process with an isolated environment; kills it past the timeout. */
+function etpBin(args: readonly string[]) {
+  return runEtpProcess(args, { timeoutMs: RUN_TIMEOUT_MS });
 }
 
 describe('bin/etp.js', () => {
