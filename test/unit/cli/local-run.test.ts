@@ -192,7 +192,11 @@ describe('runScenarioLocally with slow or failing calls', () => {
       callId: 'collect/0',
       durationMs: 0,
       summary: 'timeout: The call did not finish within its Task timeout (90 s)',
-      error: { code: 'timeout', message: 'The call did not finish within its Task timeout (90 s)', retryable: true },
+      error: {
+        code: 'timeout',
+        message: 'The call did not finish within its Task timeout (90 s)',
+        retryable: true,
+      },
     };
     expect(output.results.collect_0).toEqual(timedOut);
     expect(output.results.report_0).toEqual({ ...timedOut, callId: 'report/0' });
