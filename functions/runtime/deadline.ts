@@ -44,6 +44,17 @@ export function deadlineIn(budgetMs: number, now: number = Date.now()): Deadline
   };
 }
 
+/**
+ * Grace after a call's deadline before `runTool` gives up on its handler, in ms:
+ * a tenth of the budget, at least 250 ms and at most 1 s (half of
+ * {@link DEADLINE_SAFETY_MARGIN_MS}, so Lambda's own timeout is never reached).
+ * Tools check the deadline between pages and return partial results; the grace
+ * lets one that is finishing a page do so.
+ */
+export function hardStopGraceMs(budgetMs: number): number {
+  return Math.min(DEADLINE_SAFETY_MARGIN_MS / 2, Math.max(250, Math.round(budgetMs / 10)));
+}
+
 /** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -54,6 +65,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * The timer is cleared once either settles, so it never holds the process open.
  *
  * @param onExpiry - the error to reject with, built when the deadline passes.
+ * @param graceMs - how long after the deadline to wait before rejecting, in ms: time
+ *   for work that noticed the deadline to return its partial result. @default 0
  * @example
  * const output = await beforeDeadline(tool.handler(ctx, args), deadline,
  *   () => new DeadlineExceededError('Tool aws_ec2_inventory did not finish within its budget of 118 s'));
@@ -62,10 +75,11 @@ export async function beforeDeadline<T>(
   work: Promise<T>,
   deadline: Deadline,
   onExpiry: () => Error,
+  graceMs = 0,
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expiry = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onExpiry()), Math.min(deadline.remainingMs(), MAX_TIMER_MS));
+    timer = setTimeout(() => reject(onExpiry()), Math.min(deadline.remainingMs() + graceMs, MAX_TIMER_MS));
   });
   try {
     return await Promise.race([work, expiry]);

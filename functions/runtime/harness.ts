@@ -1,7 +1,7 @@
 import { parseToolArgs } from './args';
 import { STEP_FUNCTIONS_PAYLOAD_BYTES, shrinkToFit } from './bound';
 import { createToolContext, type ToolContextServices } from './context';
-import { beforeDeadline, type Deadline } from './deadline';
+import { beforeDeadline, type Deadline, hardStopGraceMs } from './deadline';
 import { DeadlineExceededError } from './errors';
 import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
@@ -81,6 +81,7 @@ export async function runTool(
       deadline,
       () =>
         new DeadlineExceededError(`Tool ${tool.name} did not finish within its budget of ${budgetSeconds} s`),
+      hardStopGraceMs(deadline.remainingMs()),
     );
     const result: ToolResult = {
       ok: true,

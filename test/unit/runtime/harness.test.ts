@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { deadlineIn } from '../../../functions/runtime/deadline';
+import { deadlineIn, hardStopGraceMs } from '../../../functions/runtime/deadline';
 import { runTool } from '../../../functions/runtime/harness';
 import { logger } from '../../../functions/runtime/logger';
 import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtime/spec';
@@ -36,6 +36,19 @@ afterEach(() => {
 });
 
 describe('runTool() and the deadline', () => {
+  it('keeps the partial result of a handler that returns just after the deadline, within the grace', async () => {
+    // Prepare: a 300 ms budget gets 250 ms of grace; the handler answers 100 ms late.
+    const deadline = deadlineIn(300);
+
+    // Act
+    const result = await runTool(waitingTool(400), toolInvocation({ args: {} }), deadline, { logger });
+
+    // Assess
+    expect(hardStopGraceMs(300)).toBe(250);
+    expect(hardStopGraceMs(118_000)).toBe(1_000);
+    expect(result).toMatchObject({ ok: true, value: { answered: true } });
+  });
+
   it('returns timeout at the deadline when the handler never settles, naming the tool and its budget', async () => {
     // Prepare
     const started = Date.now();
