@@ -31,7 +31,15 @@ export interface Deadline {
  */
 export function deadlineIn(budgetMs: number, now: number = Date.now()): Deadline {
   const usable = budgetMs > DEADLINE_SAFETY_MARGIN_MS * 4 ? budgetMs - DEADLINE_SAFETY_MARGIN_MS : budgetMs;
-  const at = now + Math.max(0, usable);
+  return deadlineAt(now + Math.max(0, usable), now);
+}
+
+/**
+ * A deadline at epoch ms `at`, with no margin taken off.
+ *
+ * @example deadlineAt(callDeadline.at - 16_000) // a tool's deadline before the call's hard stop
+ */
+export function deadlineAt(at: number, now: number = Date.now()): Deadline {
   const signal = AbortSignal.timeout(Math.max(1, at - now));
   return {
     at,
@@ -40,6 +48,26 @@ export function deadlineIn(budgetMs: number, now: number = Date.now()): Deadline
     expired: () => Date.now() >= at,
     check(what: string) {
       if (Date.now() >= at) throw new DeadlineExceededError(`Deadline reached while ${what}`);
+    },
+  };
+}
+
+/**
+ * A deadline `reserveMs` before `parent` that has also passed whenever `parent`
+ * has (the tool's deadline within its call's).
+ *
+ * @example const toolDeadline = deadlineBefore(callDeadline, inFlightReserveMs(callDeadline.remainingMs()));
+ */
+export function deadlineBefore(parent: Deadline, reserveMs: number): Deadline {
+  const own = deadlineAt(parent.at - reserveMs);
+  const expired = () => parent.expired() || own.expired();
+  return {
+    at: own.at,
+    signal: AbortSignal.any([parent.signal, own.signal]),
+    remainingMs: () => (expired() ? 0 : own.remainingMs()),
+    expired,
+    check(what: string) {
+      if (expired()) throw new DeadlineExceededError(`Deadline reached while ${what}`);
     },
   };
 }
@@ -54,6 +82,20 @@ export function deadlineIn(budgetMs: number, now: number = Date.now()): Deadline
 export function hardStopGraceMs(budgetMs: number): number {
   return Math.min(DEADLINE_SAFETY_MARGIN_MS / 2, Math.max(250, Math.round(budgetMs / 10)));
 }
+
+/**
+ * Time between the deadline a tool sees and the call's hard stop, in ms: one AWS
+ * request's timeout plus a second (`AWS_HTTP_TIMEOUTS.requestTimeoutMs` + 1 s =
+ * 16 s), at most a quarter of the budget. A tool stops starting pages at its
+ * deadline; a page already in flight then still has time to arrive, so the tool
+ * returns what it read, marked truncated, instead of the hard stop's `timeout`.
+ */
+export function inFlightReserveMs(budgetMs: number): number {
+  return Math.max(0, Math.min(IN_FLIGHT_REQUEST_MS, Math.round(budgetMs / 4)));
+}
+
+/** An AWS request's timeout (see `AWS_HTTP_TIMEOUTS`) plus a second to handle its answer. */
+const IN_FLIGHT_REQUEST_MS = 16_000;
 
 /** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

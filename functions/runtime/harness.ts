@@ -1,11 +1,18 @@
 import { parseToolArgs } from './args';
 import { STEP_FUNCTIONS_PAYLOAD_BYTES, shrinkToFit } from './bound';
 import { createToolContext, type ToolContextServices } from './context';
-import { beforeDeadline, type Deadline, hardStopGraceMs } from './deadline';
+import {
+  beforeDeadline,
+  type Deadline,
+  deadlineBefore,
+  hardStopGraceMs,
+  inFlightReserveMs,
+} from './deadline';
 import { DeadlineExceededError } from './errors';
 import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
-import { failureResult, type ToolResult } from './result';
+import { redact } from './redact';
+import { failureResult, oneLineSummary, type ToolResult } from './result';
 import type { Tool } from './spec';
 
 /**
@@ -75,7 +82,10 @@ export async function runTool(
   const budgetSeconds = Math.round(deadline.remainingMs() / 100) / 10;
   try {
     const args = parseToolArgs(tool, invocation.args);
-    const ctx = createToolContext(tool, invocation, deadline, services);
+    // The tool sees an earlier deadline than the hard stop, so a page in flight when
+    // it passes can still arrive and the tool return what it read (partial, truncated).
+    const toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
+    const ctx = createToolContext(tool, invocation, toolDeadline, services);
     const output = await beforeDeadline(
       tool.handler(ctx, args),
       deadline,
@@ -91,9 +101,10 @@ export async function runTool(
       truncated: output.truncated ?? false,
       resultRef: null,
       durationMs: elapsed(),
-      summary: output.summary ?? `${tool.name} succeeded`,
+      summary: oneLineSummary(output.summary ?? `${tool.name} succeeded`),
     };
-    return boundResult(result, maxBytes);
+    // Redacted here too: only this process knows the secret values it resolved.
+    return boundResult(redact(result), maxBytes);
   } catch (err) {
     const error = normalizeError(tool.name, err, tool.service);
     services.logger.warn('tool failed', { tool: tool.name, callId: invocation.callId, error });

@@ -83,11 +83,38 @@ export function isSensitiveKey(key: string): boolean {
  */
 export function redactString(text: string): string {
   let out = text;
+  for (const secret of knownSecretValues) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   for (const pattern of CREDENTIAL_PATTERNS) out = out.replace(pattern, REDACTED);
   out = out.replace(BASIC_CREDENTIALS, (match, encoded: string) =>
     isBasicCredential(encoded) ? REDACTED : match,
   );
   return out.replace(SENSITIVE_QUERY_PARAM, `$1${REDACTED}`);
+}
+
+/** Shortest resolved secret string masked by exact match: shorter ones (`"true"`, a region) are not secrets. */
+const MIN_KNOWN_SECRET_CHARS = 8;
+
+/** Secret values this process resolved; masked wherever they appear, whatever their shape. */
+const knownSecretValues = new Set<string>();
+
+/**
+ * Remembers the string leaves of a resolved secret (at least 8 characters long) so
+ * {@link redactString} masks them by exact match, even where no pattern would
+ * recognise them (an AWS secret access key echoed in an error message or a tag).
+ * Values under sensitive keys only: a secret's `region` is no secret.
+ *
+ * @example rememberSecretValues({ bot_token: 'xoxb-…', region: 'eu-west-1' }) // remembers the token only
+ */
+export function rememberSecretValues(secret: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(secret)) {
+    if (
+      typeof value === 'string' &&
+      value.length >= MIN_KNOWN_SECRET_CHARS &&
+      (isSensitiveKey(key) || key === 'value')
+    ) {
+      knownSecretValues.add(value);
+    }
+  }
 }
 
 /**

@@ -50,12 +50,33 @@ export interface ToolFailure extends ToolResultBase {
 /** What every tool and the dispatcher return (DESIGN.md, "ToolResult"). */
 export type ToolResult<V = unknown> = ToolSuccess<V> | ToolFailure;
 
-/** Builds the failure result for `error`; the summary is `code: message`. */
+/** Longest `summary`, in characters: one line a report or a model reads at a glance. */
+export const MAX_SUMMARY_CHARS = 300;
+
+/**
+ * A summary as results carry it: one line (line breaks and runs of white space
+ * become one space), at most {@link MAX_SUMMARY_CHARS} characters.
+ *
+ * @example oneLineSummary('XML parse error.\n  Deserialization error') // 'XML parse error. Deserialization error'
+ */
+export function oneLineSummary(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_SUMMARY_CHARS ? `${line.slice(0, MAX_SUMMARY_CHARS - 1)}…` : line;
+}
+
+/** Builds the failure result for `error`; the summary is `code: message` on one line. */
 export function failureResult(
   tool: string,
   callId: string,
   error: ToolErrorInfo,
   durationMs: number,
 ): ToolFailure {
-  return { ok: false, tool, callId, error, durationMs, summary: `${error.code}: ${error.message}` };
+  return {
+    ok: false,
+    tool,
+    callId,
+    error,
+    durationMs,
+    summary: oneLineSummary(`${error.code}: ${error.message}`),
+  };
 }

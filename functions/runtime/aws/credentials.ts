@@ -44,23 +44,23 @@ const region = z.optional(
   z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')),
 );
 
-/** The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"). */
-const assumeRolePayload = z.object({
+/**
+ * The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"). All strict: a
+ * typo (`regoin`) or two forms mixed (`role_arn` with access keys) is refused,
+ * naming the unexpected keys, rather than silently ignored.
+ */
+const assumeRolePayload = z.strictObject({
   role_arn: z.string().check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
   external_id: z.optional(z.string().check(z.minLength(2), z.maxLength(1224))),
   region,
 });
-const staticKeysPayload = z.object({
+const staticKeysPayload = z.strictObject({
   access_key_id: z.string().check(z.minLength(16)),
   secret_access_key: z.string().check(z.minLength(16)),
   session_token: z.optional(z.string()),
   region,
 });
-/**
- * Strict: a payload with none of the keys above but other keys (a typo such as
- * `role_arm`, or a plain string read as `{ value }`) must not silently run with the
- * function's own role.
- */
+/** A payload with none of the keys above but others (`role_arm`, a plain string read as `{ value }`) must not run with the function's own role. */
 const ownRolePayload = z.strictObject({ region });
 
 /**
@@ -186,7 +186,12 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
     };
     return { mode: 'static', region: payload.region ?? fallbackRegion, credentials: async () => credentials };
   }
-  const payload = parse(ownRolePayload, secret, 'region?');
+  const payload = parse(
+    ownRolePayload,
+    secret,
+    "region? (the function's own role); to assume a role: role_arn, external_id?, region?; " +
+      'for static keys: access_key_id, secret_access_key, session_token?, region?',
+  );
   ownRoleCredentials ??= defaultProvider();
   return { mode: 'own_role', region: payload.region ?? fallbackRegion, credentials: ownRoleCredentials };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { deadlineIn, hardStopGraceMs } from '../../../functions/runtime/deadline';
+import { deadlineIn, hardStopGraceMs, inFlightReserveMs } from '../../../functions/runtime/deadline';
 import { runTool } from '../../../functions/runtime/harness';
 import { logger } from '../../../functions/runtime/logger';
 import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtime/spec';
@@ -100,5 +100,36 @@ describe('runTool() and the deadline', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+});
+
+describe('runTool() and a page in flight at the tool deadline', () => {
+  it("gives the tool a deadline before the call's, so a page in flight still arrives and the partial result is kept", async () => {
+    // Prepare: a 2 s call: the tool's deadline is 1.5 s in (a quarter kept for a request in flight).
+    const spec = defineToolSpec({
+      name: 'paging_probe',
+      description: 'Reads 400 ms pages until its deadline.',
+      inputSchema: () => z.strictObject({}),
+      tags: [],
+      requiresSecrets: [],
+      sideEffects: 'none',
+      iam: [],
+    });
+    const tool = defineTool(spec, async (ctx) => {
+      let pages = 0;
+      while (!ctx.deadline.expired()) {
+        await new Promise((resolve) => setTimeout(resolve, 400)); // the page in flight
+        pages++;
+      }
+      return { value: { pages }, truncated: true };
+    }) as unknown as Tool;
+
+    // Act
+    const result = await runTool(tool, toolInvocation({ args: {} }), deadlineIn(2_000), { logger });
+
+    // Assess: pages started at 0, 0.4, 0.8 and 1.2 s; the last arrives at 1.6 s, before the 2 s stop.
+    expect(result).toMatchObject({ ok: true, truncated: true, value: { pages: 4 } });
+    expect(inFlightReserveMs(2_000)).toBe(500);
+    expect(inFlightReserveMs(118_000)).toBe(16_000);
   });
 });

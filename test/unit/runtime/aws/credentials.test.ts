@@ -148,7 +148,11 @@ describe('awsAccessFromSecret()', () => {
       const err = invalid(secret);
 
       // Assess
-      expect(err.message).toBe(`AWS secret is invalid in: ${field}. Accepted fields: region?`);
+      expect(err.message).toBe(
+        `AWS secret is invalid in: ${field}. Accepted fields: region? (the function's own role); ` +
+          'to assume a role: role_arn, external_id?, region?; ' +
+          'for static keys: access_key_id, secret_access_key, session_token?, region?',
+      );
       expect(err.message).not.toContain('fake-test-plain-secret');
     });
   });
@@ -292,5 +296,31 @@ describe('roleSessionName()', () => {
     expect(name).toHaveLength(64);
     expect(name).toMatch(/^[\w+=,.@-]{2,64}$/);
     expect(name.startsWith('etp-xxxx')).toBe(true);
+  });
+});
+
+describe('awsAccessFromSecret() strict forms', () => {
+  const request = { tenant: 'default', runId: 'run-1', callId: 'collect/0' };
+
+  it.each([
+    [
+      {
+        access_key_id: 'AKIAIOSFODNN7EXAMPLE',
+        secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        regoin: 'eu-west-1',
+      },
+      'regoin',
+    ], // AWS docs example keys
+    [
+      {
+        role_arn: 'arn:aws:iam::123456789012:role/etp-audit',
+        access_key_id: 'AKIAIOSFODNN7EXAMPLE',
+        secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      },
+      'access_key_id, secret_access_key',
+    ], // AWS docs example keys
+  ])('refuses an unknown or mixed field, naming it (%#)', (secret, named) => {
+    // Act / Assess
+    expect(() => awsAccessFromSecret(secret, request)).toThrow(`AWS secret is invalid in: ${named}.`);
   });
 });
