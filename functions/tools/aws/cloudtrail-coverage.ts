@@ -43,6 +43,23 @@ export interface CloudTrailCoverageValue {
   readonly findings: FindingsSummary;
 }
 
+/**
+ * The summary's opening: how many regions are covered, and how many could not be
+ * told. When no region could be, coverage is unknown, never "0 of N covered".
+ */
+function coverageNote(covered: number, unknown: number, failed: number, regions: number): string {
+  const of = `${regions} region${regions === 1 ? '' : 's'}`;
+  const failedNote = failed > 0 ? ` (${failed} region${failed === 1 ? '' : 's'} failed)` : '';
+  if (unknown === regions) {
+    const where = regions === 1 ? 'the one region asked' : `all ${of}`;
+    return `CloudTrail coverage unknown in ${where}: trails or regions unreadable${failedNote}`;
+  }
+  return (
+    `${covered} of ${of} covered by a logging multi-region trail (management reads and writes)` +
+    `${unknown > 0 ? `; coverage unknown in ${unknown}${failedNote}` : ''}`
+  );
+}
+
 /** `aws_cloudtrail_coverage` with its handler. */
 export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (ctx, args) => {
   const access = await ctx.aws();
@@ -131,8 +148,12 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
     value,
     truncated,
     summary:
-      `${covered.length} of ${regions.length} region${regions.length === 1 ? '' : 's'} covered by a logging ` +
-      `multi-region trail (management reads and writes)` +
+      coverageNote(
+        covered.length,
+        value.unknown.length,
+        listed.outcomes.filter((o) => !o.ok).length,
+        regions.length,
+      ) +
       `${uncovered.length > 0 ? `; uncovered: ${uncovered.join(', ')}` : ''}; ${distinct.size} trail` +
       `${distinct.size === 1 ? '' : 's'}; ${summary.total} finding${summary.total === 1 ? '' : 's'} ` +
       `(${summary.bySeverity.critical} critical, ${summary.bySeverity.high} high)${truncated ? '; partial' : ''}`,

@@ -10,7 +10,6 @@ import {
   type VolumeRecommendation,
 } from '@aws-sdk/client-compute-optimizer';
 import {
-  auditSummary,
   auditValue,
   firstStop,
   increment,
@@ -26,6 +25,7 @@ import type { Finding, Severity } from '../../runtime/findings';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { regionalAuditSummary } from './audit-parts';
 import {
   type COMPUTE_OPTIMIZER_RESOURCE_TYPES,
   computeOptimizerRecsSpec,
@@ -376,7 +376,7 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
   return {
     value: { resourceTypes: types, ...auditValue(audit) },
     truncated: audit.truncated,
-    summary: auditSummary(
+    summary: regionalAuditSummary(
       `${audit.totals.recommendations} Compute Optimizer recommendation${audit.totals.recommendations === 1 ? '' : 's'}`,
       audit,
     ),

@@ -4,6 +4,16 @@ import { calendarDateArg, topNArg } from './schemas';
 
 /** Longest period accepted, in days: a year, leap day included. */
 export const COST_BREAKDOWN_MAX_DAYS = 366;
+/**
+ * How far back Cost Explorer keeps costs, in months before the current month:
+ * up to 38 with multi-year data at monthly granularity enabled, 13 by default
+ * (AWS Cost Management User Guide, "Exploring your data using Cost Explorer" and
+ * "Multi-year data at monthly granularity"). Starts before the 38-month limit are
+ * refused; between 13 and 38 months, accounts without multi-year data get no data.
+ */
+export const COST_EXPLORER_HISTORY_MONTHS = 38;
+/** What Cost Explorer keeps without multi-year data, in months (see {@link COST_EXPLORER_HISTORY_MONTHS}). */
+export const COST_EXPLORER_DEFAULT_HISTORY_MONTHS = 13;
 /** Length of the default period (ending yesterday, UTC), in days. */
 export const COST_BREAKDOWN_DEFAULT_DAYS = 30;
 
@@ -12,11 +22,15 @@ export const costBreakdownSpec = defineAwsReadOnlySpec({
   name: 'aws_cost_breakdown',
   description:
     'Costs of the account from Cost Explorer (GetCostAndUsage) over a period given as inclusive UTC dates ' +
-    `(start..end, at most ${COST_BREAKDOWN_MAX_DAYS} days, end not after today; default: the ` +
+    `(start..end, at most ${COST_BREAKDOWN_MAX_DAYS} days, end not after today, start not before the first day of ` +
+    `the month ${COST_EXPLORER_HISTORY_MONTHS} months before the current one: Cost Explorer keeps up to ` +
+    `${COST_EXPLORER_HISTORY_MONTHS} months with multi-year data enabled, ${COST_EXPLORER_DEFAULT_HISTORY_MONTHS} ` +
+    'by default; default: the ' +
     `${COST_BREAKDOWN_DEFAULT_DAYS} days ending yesterday), grouped by SERVICE (or LINKED_ACCOUNT, or the values ` +
     'of one cost-allocation tag): the total with its currency as Cost Explorer reports it, the topN groups with ' +
     'their share, totals per MONTHLY or DAILY period, and the change against the previous period of equal ' +
-    'length (absolute and percent; percent null when the previous total is 0). Amounts are rounded to cents; ' +
+    'length (absolute and percent; percent null when the previous total is 0; skipped with comparison.error when ' +
+    'that period would start before the history limit). Amounts are rounded to cents; ' +
     '`estimated` is set while AWS has not finalized a period. COST: every Cost Explorer request is billed ' +
     'USD 0.01; one call makes 2 requests (1 with compareWithPrevious false), more when Cost Explorer pages its ' +
     'answer; `costExplorer.requests` reports them. Errors: opt_in_required when Cost Explorer is not enabled ' +

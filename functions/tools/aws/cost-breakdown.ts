@@ -30,6 +30,8 @@ import { createToolHandler } from '../../runtime/tool-handler';
 import {
   COST_BREAKDOWN_DEFAULT_DAYS,
   COST_BREAKDOWN_MAX_DAYS,
+  COST_EXPLORER_DEFAULT_HISTORY_MONTHS,
+  COST_EXPLORER_HISTORY_MONTHS,
   costBreakdownSpec,
 } from './cost-breakdown.spec';
 
@@ -202,7 +204,22 @@ async function readCosts(
   };
 }
 
-/** The previous period's costs, or its normalized error: the current period's answer stands either way. */
+/** The oldest day Cost Explorer may have costs for: the first day of the month {@link COST_EXPLORER_HISTORY_MONTHS} before `today`'s. */
+export function costHistoryStart(today: string): string {
+  const [year = 0, month = 1] = today.split('-').map(Number);
+  const months = year * 12 + (month - 1) - COST_EXPLORER_HISTORY_MONTHS;
+  return `${String(Math.floor(months / 12)).padStart(4, '0')}-${String((months % 12) + 1).padStart(2, '0')}-01`;
+}
+
+const HISTORY_REASON =
+  `Cost Explorer keeps costs for up to ${COST_EXPLORER_HISTORY_MONTHS} months with multi-year data enabled ` +
+  `(${COST_EXPLORER_DEFAULT_HISTORY_MONTHS} months by default)`;
+
+/**
+ * The previous period's costs, or its normalized error: the current period's answer stands either way.
+ * A previous period starting before `historyStart` is not requested (a billed request for
+ * data Cost Explorer does not keep): its error is `data_unavailable`.
+ */
 async function readPrevious(
   client: CostExplorerClient,
   current: PeriodCosts,
@@ -211,10 +228,24 @@ async function readPrevious(
   deadline: Deadline,
   meter: RequestMeter,
   tool: string,
+  historyStart: string,
 ): Promise<
   { period: InclusivePeriod; costs: PeriodCosts } | { period: InclusivePeriod; error: ToolErrorInfo }
 > {
   const previous = previousPeriod(period);
+  if (previous.start < historyStart) {
+    return {
+      period: previous,
+      error: {
+        code: 'data_unavailable',
+        message:
+          `Previous period ${previous.start}..${previous.end} not read: it starts before ${historyStart}, ` +
+          `the oldest day accepted: ${HISTORY_REASON}`,
+        retryable: false,
+        service: 'ce',
+      },
+    };
+  }
   try {
     const costs = await readCosts(client, previous, args, deadline, meter);
     sameCurrency(current.currency, costs.currency);
@@ -261,10 +292,14 @@ function summaryOf(value: CostBreakdown, truncated: boolean): string {
 /** `aws_cost_breakdown` with its handler. */
 export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args) => {
   const today = utcToday();
+  const historyStart = costHistoryStart(today);
   // Validated before any (billed) request.
   const period = inclusivePeriod(args.start, args.end, {
     today,
     maxDays: COST_BREAKDOWN_MAX_DAYS,
+    // start < today - maxAgeDays is refused: the same as start < historyStart.
+    maxAgeDays: (Date.parse(today) - Date.parse(historyStart)) / 86_400_000,
+    maxAgeReason: `${HISTORY_REASON}, so from ${historyStart}`,
     defaultDays: COST_BREAKDOWN_DEFAULT_DAYS,
     defaultEnd: addDays(today, -1),
   });
@@ -273,7 +308,7 @@ export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args)
   // Errors of the period asked for fail the call (opt_in_required, data_unavailable…).
   const current = await readCosts(client, period, args, ctx.deadline, meter);
   const previous = args.compareWithPrevious
-    ? await readPrevious(client, current, period, args, ctx.deadline, meter, ctx.tool)
+    ? await readPrevious(client, current, period, args, ctx.deadline, meter, ctx.tool, historyStart)
     : undefined;
   const previousCosts = previous && 'costs' in previous ? previous.costs : undefined;
 

@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/client-ec2';
 import {
   type AuditValue,
-  auditSummary,
   auditValue,
   firstStop,
   increment,
@@ -19,6 +18,7 @@ import { readPages } from '../../runtime/aws/pagination';
 import type { Finding } from '../../runtime/findings';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { readPart, regionalAuditSummary } from './audit-parts';
 import { ebsInventorySpec } from './ebs-inventory.spec';
 import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd, usd } from './pricing';
 
@@ -50,6 +50,7 @@ export type EbsStats = {
   gp2Volumes: number;
   gp3MonthlySavingsUsd: number;
   unencryptedVolumes: number;
+  /** Public snapshots found; regions whose DescribeSnapshots failed count none (see their `partialErrors`). */
   publicSnapshots: number;
 };
 
@@ -205,21 +206,29 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
         },
         { maxPages: MAX_VOLUME_PAGES, deadline: ctx.deadline },
       );
-      const snapshots = await readPages(
-        paginateDescribeSnapshots(
-          { client, pageSize: SNAPSHOT_PAGE_SIZE },
-          { OwnerIds: ['self'], RestorableByUserIds: ['all'] },
+      // A failed snapshot read leaves the public-snapshot check unknown, not the volumes' findings.
+      const snapshots = await readPart('EC2 DescribeSnapshots', { tool: ctx.tool, service: 'ec2' }, () =>
+        readPages(
+          paginateDescribeSnapshots(
+            { client, pageSize: SNAPSHOT_PAGE_SIZE },
+            { OwnerIds: ['self'], RestorableByUserIds: ['all'] },
+          ),
+          (page) => {
+            for (const snapshot of page.Snapshots ?? []) {
+              stats.publicSnapshots++;
+              findings.push(publicSnapshotFinding(snapshot, region));
+            }
+          },
+          { maxPages: MAX_SNAPSHOT_PAGES, deadline: ctx.deadline },
         ),
-        (page) => {
-          for (const snapshot of page.Snapshots ?? []) {
-            stats.publicSnapshots++;
-            findings.push(publicSnapshotFinding(snapshot, region));
-          }
-        },
-        { maxPages: MAX_SNAPSHOT_PAGES, deadline: ctx.deadline },
       );
-      const stoppedBy = firstStop(volumes, snapshots);
-      return { stats, findings, ...(stoppedBy ? { stoppedBy } : {}) };
+      const stoppedBy = firstStop(volumes, snapshots.ok ? snapshots.value : undefined);
+      return {
+        stats,
+        findings,
+        ...(stoppedBy ? { stoppedBy } : {}),
+        ...(snapshots.ok ? {} : { partialErrors: [snapshots.partialError] }),
+      };
     },
   );
 
@@ -228,7 +237,7 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
   return {
     value,
     truncated: audit.truncated,
-    summary: auditSummary(
+    summary: regionalAuditSummary(
       `${totals.volumes} EBS volume${totals.volumes === 1 ? '' : 's'} (${totals.unattachedVolumes} unattached, ` +
         `${totals.publicSnapshots} public snapshot${totals.publicSnapshots === 1 ? '' : 's'})`,
       audit,

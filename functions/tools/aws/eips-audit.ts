@@ -1,15 +1,10 @@
 import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import {
-  type AuditValue,
-  auditSummary,
-  auditValue,
-  newFinding,
-  runRegionalAudit,
-} from '../../runtime/aws/audit';
+import { type AuditValue, auditValue, newFinding, runRegionalAudit } from '../../runtime/aws/audit';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import type { Finding } from '../../runtime/findings';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { regionalAuditSummary } from './audit-parts';
 import { eipsAuditSpec } from './eips-audit.spec';
 import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE, usd } from './pricing';
 
@@ -114,7 +109,7 @@ export const eipsAuditTool = defineTool(eipsAuditSpec, async (ctx, args) => {
   return {
     value,
     truncated: audit.truncated,
-    summary: auditSummary(
+    summary: regionalAuditSummary(
       `${totals.addresses} Elastic IP${totals.addresses === 1 ? '' : 's'} (${totals.unassociated} unassociated)`,
       audit,
     ),

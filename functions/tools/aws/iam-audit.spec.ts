@@ -18,7 +18,9 @@ export const iamAuditSpec = defineAwsReadOnlySpec({
     'a missing or weak password policy (under 14 characters, no reuse prevention, no complexity). Returns counts, ' +
     'the root user, the topN users with findings and the findings (worst first). Read-only, no cost; 4 IAM/STS ' +
     'requests when a report under 4 hours old exists. A report not ready in time is a `timeout` error inside ' +
-    '`credentialReport` (retry shortly), the password policy is still reported.',
+    '`credentialReport` (retry shortly), the password policy is still reported; the summary names the part ' +
+    "that could not be read. When neither could be read the call fails (both parts' shared code, e.g. " +
+    'access_denied, else upstream_error).',
   inputSchema: () =>
     z.strictObject({
       keyMaxAgeDays: days(90, 'Active access keys not rotated for more days are findings'),

@@ -1,6 +1,7 @@
 import { IAMClient } from '@aws-sdk/client-iam';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import type { Deadline } from '../../runtime/deadline';
+import { PlatformError } from '../../runtime/errors';
 import {
   type Finding,
   type FindingsSummary,
@@ -107,6 +108,24 @@ async function readCredentialReport(
   }
 }
 
+/**
+ * The error of an audit that read nothing: neither the credential report nor the
+ * password policy. Their shared code (both `access_denied`…), else
+ * `upstream_error`; retryable when either is (a report not ready in time is).
+ */
+function nothingRead(report: ToolErrorInfo, policy: ToolErrorInfo): PlatformError {
+  return new PlatformError(
+    report.code === policy.code ? report.code : 'upstream_error',
+    `Nothing of IAM could be read: credential report (${report.code}: ${report.message}); ` +
+      `password policy (${policy.code}: ${policy.message})`,
+    {
+      retryable: report.retryable || policy.retryable,
+      service: 'iam',
+      details: { credentialReport: report, passwordPolicy: policy },
+    },
+  );
+}
+
 /** `aws_iam_audit` with its handler. */
 export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
   const access = await ctx.aws();
@@ -122,6 +141,8 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
       (err): AccountPasswordPolicy => ({ ...PASSWORD_POLICY_UNKNOWN, error: describeError(err) }),
     ),
   ]);
+
+  if (!report.ok && passwordPolicy.error) throw nothingRead(report.error, passwordPolicy.error);
 
   const thresholds: CredentialThresholds = {
     keyMaxAgeDays: args.keyMaxAgeDays,
@@ -201,6 +222,7 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
         ? `${counts.users} IAM user${counts.users === 1 ? '' : 's'} (${counts.consoleUsersWithoutMfa} of ` +
           `${counts.consoleUsers} console users without MFA, ${counts.activeKeys} active keys), ${rootState}`
         : `IAM credential report unavailable (${report.error.code})`) +
+      `${passwordPolicy.error ? `; password policy unknown (${passwordPolicy.error.code})` : ''}` +
       `; ${summary.total} finding${summary.total === 1 ? '' : 's'} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)`,
   };

@@ -2,7 +2,6 @@ import { CloudWatchClient, type MetricDataQuery, paginateGetMetricData } from '@
 import { EC2Client, type NatGateway, paginateDescribeNatGateways } from '@aws-sdk/client-ec2';
 import {
   type AuditValue,
-  auditSummary,
   auditValue,
   firstStop,
   increment,
@@ -15,9 +14,9 @@ import type { AwsAccess } from '../../runtime/aws/credentials';
 import { type PagesRead, readPages } from '../../runtime/aws/pagination';
 import type { Deadline } from '../../runtime/deadline';
 import type { Finding } from '../../runtime/findings';
-import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { readPart, regionalAuditSummary } from './audit-parts';
 import { natGatewaysAuditSpec } from './nat-gateways-audit.spec';
 import {
   BYTES_PER_BILLED_GB,
@@ -133,58 +132,56 @@ async function readTraffic(
   context: { readonly tool: string; readonly deadline: Deadline },
 ): Promise<TrafficRead> {
   const bytes = new Map<string, number>(gatewayIds.map((id) => [id, 0]));
-  let lastRead: PagesRead | undefined;
-  try {
-    for (let first = 0; first < gatewayIds.length; first += GATEWAYS_PER_REQUEST) {
-      const batch = gatewayIds.slice(first, first + GATEWAYS_PER_REQUEST);
-      const queryOwner = new Map<string, string>();
-      const queries: MetricDataQuery[] = batch.flatMap((natGatewayId, index) =>
-        PROCESSED_BYTES_METRICS.map((metricName, m) => {
-          const id = `g${first + index}m${m}`; // query ids must match ^[a-z][a-zA-Z0-9_]*$
-          queryOwner.set(id, natGatewayId);
-          return {
-            Id: id,
-            MetricStat: {
-              Metric: {
-                Namespace: 'AWS/NATGateway',
-                MetricName: metricName,
-                Dimensions: [{ Name: 'NatGatewayId', Value: natGatewayId }],
+  const summed = await readPart(
+    'CloudWatch GetMetricData',
+    { tool: context.tool, service: 'cloudwatch' },
+    async (): Promise<Omit<TrafficRead, 'bytes'>> => {
+      let lastRead: PagesRead | undefined;
+      for (let first = 0; first < gatewayIds.length; first += GATEWAYS_PER_REQUEST) {
+        const batch = gatewayIds.slice(first, first + GATEWAYS_PER_REQUEST);
+        const queryOwner = new Map<string, string>();
+        const queries: MetricDataQuery[] = batch.flatMap((natGatewayId, index) =>
+          PROCESSED_BYTES_METRICS.map((metricName, m) => {
+            const id = `g${first + index}m${m}`; // query ids must match ^[a-z][a-zA-Z0-9_]*$
+            queryOwner.set(id, natGatewayId);
+            return {
+              Id: id,
+              MetricStat: {
+                Metric: {
+                  Namespace: 'AWS/NATGateway',
+                  MetricName: metricName,
+                  Dimensions: [{ Name: 'NatGatewayId', Value: natGatewayId }],
+                },
+                Period: METRIC_PERIOD_SECONDS,
+                Stat: 'Sum',
               },
-              Period: METRIC_PERIOD_SECONDS,
-              Stat: 'Sum',
-            },
-            ReturnData: true,
-          };
-        }),
-      );
-      lastRead = await readPages(
-        paginateGetMetricData(
-          { client: cloudwatch },
-          { StartTime: window.start, EndTime: window.end, MetricDataQueries: queries },
-        ),
-        (page) => {
-          for (const result of page.MetricDataResults ?? []) {
-            const owner = queryOwner.get(result.Id ?? '');
-            if (!owner) continue;
-            const sum = (result.Values ?? []).reduce((total, v) => total + v, 0);
-            bytes.set(owner, (bytes.get(owner) ?? 0) + sum);
-          }
-        },
-        { maxPages: MAX_METRIC_PAGES, deadline: context.deadline },
-      );
-      if (lastRead.stoppedBy) return { bytes, complete: false, read: lastRead };
-    }
-    return { bytes, complete: true, ...(lastRead ? { read: lastRead } : {}) };
-  } catch (err) {
-    return {
-      bytes,
-      complete: false,
-      partialError: {
-        what: 'CloudWatch GetMetricData',
-        error: normalizeError(context.tool, err, 'cloudwatch'),
-      },
-    };
-  }
+              ReturnData: true,
+            };
+          }),
+        );
+        lastRead = await readPages(
+          paginateGetMetricData(
+            { client: cloudwatch },
+            { StartTime: window.start, EndTime: window.end, MetricDataQueries: queries },
+          ),
+          (page) => {
+            for (const result of page.MetricDataResults ?? []) {
+              const owner = queryOwner.get(result.Id ?? '');
+              if (!owner) continue;
+              const sum = (result.Values ?? []).reduce((total, v) => total + v, 0);
+              bytes.set(owner, (bytes.get(owner) ?? 0) + sum);
+            }
+          },
+          { maxPages: MAX_METRIC_PAGES, deadline: context.deadline },
+        );
+        if (lastRead.stoppedBy) return { complete: false, read: lastRead };
+      }
+      return { complete: true, ...(lastRead ? { read: lastRead } : {}) };
+    },
+  );
+  return summed.ok
+    ? { bytes, ...summed.value }
+    : { bytes, complete: false, partialError: summed.partialError };
 }
 
 function usageOf(
@@ -316,9 +313,10 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
   return {
     value,
     truncated: audit.truncated,
-    summary: auditSummary(
+    summary: regionalAuditSummary(
       `${totals.gateways} NAT gateway${totals.gateways === 1 ? '' : 's'} (${totals.idleGateways} idle over ` +
-        `${window.days} days, ~$${totals.estimatedMonthlyUsd.toFixed(2)}/month in all)`,
+        `${window.days} days, ~$${totals.estimatedMonthlyUsd.toFixed(2)}/month in all` +
+        `${totals.gatewaysWithoutMetrics > 0 ? `, CloudWatch metrics unavailable for ${totals.gatewaysWithoutMetrics}` : ''})`,
       audit,
     ),
   };

@@ -1,7 +1,6 @@
 import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sdk/client-rds';
 import {
   type AuditValue,
-  auditSummary,
   auditValue,
   increment,
   newFinding,
@@ -12,6 +11,7 @@ import { readPages } from '../../runtime/aws/pagination';
 import { type Finding, SEVERITIES, type Severity } from '../../runtime/findings';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { regionalAuditSummary } from './audit-parts';
 import { rdsInventorySpec } from './rds-inventory.spec';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
@@ -238,7 +238,7 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
   return {
     value,
     truncated: audit.truncated,
-    summary: auditSummary(
+    summary: regionalAuditSummary(
       `${totals.instances} RDS DB instance${totals.instances === 1 ? '' : 's'} (${totals.publiclyAccessible} public, ` +
         `${totals.instances - totals.storageEncrypted} unencrypted)`,
       audit,

@@ -57,14 +57,30 @@ function increment(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
+function settingErrors(bucket: BucketReport): number {
+  return [bucket.encryption, bucket.publicAccessBlock, bucket.versioning, bucket.policy].filter(
+    (setting) => setting.error,
+  ).length;
+}
+
 function hasError(bucket: BucketReport): boolean {
-  return Boolean(
-    bucket.error ||
-      bucket.encryption.error ||
-      bucket.publicAccessBlock.error ||
-      bucket.versioning.error ||
-      bucket.policy.error,
-  );
+  return Boolean(bucket.error) || settingErrors(bucket) > 0;
+}
+
+/** Nothing of the bucket was read: its region, or every one of its four settings, failed. */
+function isUnreadable(bucket: BucketReport): boolean {
+  return Boolean(bucket.error) || settingErrors(bucket) === 4;
+}
+
+/** `; 50 buckets unreadable, 2 partly unreadable`, or empty when every bucket was read in full. */
+function readErrorsNote(unreadable: number, partly: number): string {
+  const parts = [
+    ...(unreadable > 0 ? [`${unreadable} bucket${unreadable === 1 ? '' : 's'} unreadable`] : []),
+    ...(partly > 0
+      ? [`${partly}${unreadable > 0 ? '' : ` bucket${partly === 1 ? '' : 's'}`} partly unreadable`]
+      : []),
+  ];
+  return parts.length > 0 ? `; ${parts.join(', ')}` : '';
 }
 
 /** Counts of buckets by a setting's status (`{ enabled: 12, none: 1, unknown: 1 }`). */
@@ -79,8 +95,10 @@ export interface S3InventoryValue {
   readonly totalBuckets: number;
   /** Buckets whose settings were read (the rest were skipped at the deadline). */
   readonly bucketsRead: number;
-  /** Buckets with at least one setting unreadable (its error is on the bucket). */
+  /** Buckets with at least one setting unreadable (its error is on the bucket), `bucketsUnreadable` included. */
   readonly bucketsWithErrors: number;
+  /** Buckets of which nothing was read: the region, or all four settings, failed. */
+  readonly bucketsUnreadable: number;
   readonly byRegion: StatusCounts;
   readonly encryption: StatusCounts;
   readonly publicAccessBlock: StatusCounts;
@@ -165,6 +183,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
 
   const summary = summarizeFindings(findings, args.topN);
   const failed = ranked.filter((r) => r.failed).length;
+  const unreadable = ranked.filter((r) => isUnreadable(r.bucket)).length;
   const truncated = listing.read.stoppedBy !== undefined || skipped.length > 0;
   const total = listing.buckets.length;
   const regions = Object.keys(counts.byRegion).filter((r) => r !== 'unknown').length;
@@ -174,6 +193,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     totalBuckets: total,
     bucketsRead: ranked.length,
     bucketsWithErrors: failed,
+    bucketsUnreadable: unreadable,
     ...counts,
     buckets: ranked
       .sort(byRisk)
@@ -193,7 +213,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
       `${total} S3 bucket${total === 1 ? '' : 's'} in ${regions} region${regions === 1 ? '' : 's'}: ` +
       `${counts.policy.public ?? 0} public by policy, ${counts.encryption.none ?? 0} without default encryption; ` +
       `${summary.total} finding${summary.total === 1 ? '' : 's'} (${summary.bySeverity.critical} critical, ` +
-      `${summary.bySeverity.high} high)${failed > 0 ? `; ${failed} bucket${failed === 1 ? '' : 's'} partly unreadable` : ''}` +
+      `${summary.bySeverity.high} high)${readErrorsNote(unreadable, failed - unreadable)}` +
       `${truncated ? '; partial' : ''}`,
   };
 });

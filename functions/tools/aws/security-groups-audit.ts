@@ -7,7 +7,6 @@ import {
 } from '@aws-sdk/client-ec2';
 import {
   type AuditValue,
-  auditSummary,
   auditValue,
   firstStop,
   newFinding,
@@ -18,6 +17,7 @@ import { readPages } from '../../runtime/aws/pagination';
 import type { Finding, Severity } from '../../runtime/findings';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { readPart, regionalAuditSummary } from './audit-parts';
 import { securityGroupsAuditSpec } from './security-groups-audit.spec';
 
 /**
@@ -142,9 +142,9 @@ export type SecurityGroupStats = {
   groups: number;
   /** Groups attached to at least one network interface. */
   groupsInUse: number;
-  /** Groups attached to none (default groups included); 0 when interface pages were cut short. */
+  /** Groups attached to none (default groups included); 0 when interface pages were cut short or failed. */
   groupsUnused: number;
-  /** Groups whose use could not be told: the interface read stopped early. */
+  /** Groups whose use could not be told: the interface read stopped early or failed. */
   groupsUseUnknown: number;
   /** Groups with at least one ingress rule open to 0.0.0.0/0 or ::/0. */
   groupsOpenToInternet: number;
@@ -240,17 +240,24 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
       const client = new EC2Client(awsClientConfig(access, region));
       const stats = emptyStats();
       const attached = new Set<string>();
-      const interfaces = await readPages(
-        paginateDescribeNetworkInterfaces({ client, pageSize: PAGE_SIZE }, {}),
-        (page) => {
-          for (const networkInterface of page.NetworkInterfaces ?? []) {
-            stats.networkInterfaces++;
-            for (const group of networkInterface.Groups ?? []) if (group.GroupId) attached.add(group.GroupId);
-          }
-        },
-        { maxPages: MAX_INTERFACE_PAGES, deadline: ctx.deadline },
+      // Without every interface read, a group not seen attached may still be in use: its use is unknown.
+      const interfaces = await readPart(
+        'EC2 DescribeNetworkInterfaces',
+        { tool: ctx.tool, service: 'ec2' },
+        () =>
+          readPages(
+            paginateDescribeNetworkInterfaces({ client, pageSize: PAGE_SIZE }, {}),
+            (page) => {
+              for (const networkInterface of page.NetworkInterfaces ?? []) {
+                stats.networkInterfaces++;
+                for (const group of networkInterface.Groups ?? [])
+                  if (group.GroupId) attached.add(group.GroupId);
+              }
+            },
+            { maxPages: MAX_INTERFACE_PAGES, deadline: ctx.deadline },
+          ),
       );
-      const allInterfacesRead = interfaces.stoppedBy === undefined;
+      const allInterfacesRead = interfaces.ok && interfaces.value.stoppedBy === undefined;
       const findings: Finding[] = [];
       const groups = await readPages(
         paginateDescribeSecurityGroups({ client, pageSize: PAGE_SIZE }, {}),
@@ -262,8 +269,13 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
         },
         { maxPages: MAX_GROUP_PAGES, deadline: ctx.deadline },
       );
-      const stoppedBy = firstStop(interfaces, groups);
-      return { stats, findings, ...(stoppedBy ? { stoppedBy } : {}) };
+      const stoppedBy = firstStop(interfaces.ok ? interfaces.value : undefined, groups);
+      return {
+        stats,
+        findings,
+        ...(stoppedBy ? { stoppedBy } : {}),
+        ...(interfaces.ok ? {} : { partialErrors: [interfaces.partialError] }),
+      };
     },
   );
 
@@ -272,9 +284,9 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
   return {
     value,
     truncated: audit.truncated,
-    summary: auditSummary(
+    summary: regionalAuditSummary(
       `${totals.groups} security group${totals.groups === 1 ? '' : 's'} (${totals.groupsOpenToInternet} open to ` +
-        `the internet, ${totals.groupsUnused} unused)`,
+        `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
       audit,
     ),
   };

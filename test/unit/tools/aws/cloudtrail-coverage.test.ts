@@ -319,6 +319,10 @@ describe('aws_cloudtrail_coverage', () => {
       error: { code: 'access_denied', service: 'cloudtrail', details: { awsError: 'AccessDeniedException' } },
     });
     expect(result.value.findings.total).toBe(0);
+    expect(result.summary).toBe(
+      '1 of 2 regions covered by a logging multi-region trail (management reads and writes); ' +
+        'coverage unknown in 1 (1 region failed); 1 trail; 0 findings (0 critical, 0 high)',
+    );
   });
 
   it('keeps a trail whose selectors cannot be read, with the error, and its regions unknown', async () => {
@@ -340,6 +344,9 @@ describe('aws_cloudtrail_coverage', () => {
       errors: [{ call: 'GetEventSelectors', error: { code: 'access_denied' } }],
     });
     expect(result.value.findings.total).toBe(0);
+    expect(result.summary).toBe(
+      'CloudTrail coverage unknown in the one region asked: trails or regions unreadable; 1 trail; 0 findings (0 critical, 0 high)',
+    );
   });
 });
 

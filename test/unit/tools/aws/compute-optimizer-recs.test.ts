@@ -454,6 +454,7 @@ describe('aws_compute_optimizer_recs', () => {
         },
       ],
     });
+    expect(result.summary).toMatch(/; GetLambdaFunctionRecommendations failed in 1 region$/);
   });
 
   it('fans out over the enabled regions for "all", each region its own client', async () => {

@@ -421,6 +421,12 @@ describe('aws_cost_breakdown', () => {
     ],
     [{ start: '2026-02-01', end: '2026-02-30' }, 'end: a calendar date YYYY-MM-DD'],
     [{ start: '2026-03-01' }, 'end: give both start and end'],
+    [
+      { start: '0000-01-01', end: '0000-01-31' },
+      'start: start (0000-01-01) is more than 1164 days before today (2026-04-10): Cost Explorer keeps costs ' +
+        'for up to 38 months with multi-year data enabled (13 months by default), so from 2023-02-01',
+    ],
+    [{ start: '2023-01-31', end: '2023-02-28' }, 'so from 2023-02-01'],
     [{ groupBy: 'TAG' }, 'tagKey: tagKey is required with groupBy TAG'],
     [{ tagKey: 'team' }, 'tagKey: tagKey is required with groupBy TAG and accepted only with it'],
   ])('rejects %j before any billed request', async (args, message) => {
@@ -530,6 +536,33 @@ describe('aws_cost_breakdown', () => {
     expect(result.value.comparison).toMatchObject({
       period: { start: '2026-01-29', end: '2026-02-28', days: 31 },
       error: { code: 'data_unavailable', retryable: false },
+    });
+    expect(result.summary).toContain('previous period unavailable (data_unavailable)');
+    expect(result.value.costExplorer.requests).toBe(1);
+  });
+
+  it('skips the previous period without a request when it would start before the 38-month history', async () => {
+    // Prepare: the oldest day accepted on 2026-04-10 is 2023-02-01.
+    ceMock
+      .on(GetCostAndUsageCommand)
+      .resolves(costs([{ start: '2023-02-01', end: '2023-03-01', groups: [group('Amazon EC2', '10.00')] }]));
+
+    // Act
+    const result = succeeded(await breakdown({ start: '2023-02-01', end: '2023-02-28' }));
+
+    // Assess
+    expect(result.value.total).toBe(10);
+    expect(requests().map((input) => input.TimePeriod)).toEqual([{ Start: '2023-02-01', End: '2023-03-01' }]);
+    expect(result.value.comparison).toEqual({
+      period: { start: '2023-01-04', end: '2023-01-31', days: 28 },
+      error: {
+        code: 'data_unavailable',
+        message:
+          'Previous period 2023-01-04..2023-01-31 not read: it starts before 2023-02-01, the oldest day accepted: Cost ' +
+          'Explorer keeps costs for up to 38 months with multi-year data enabled (13 months by default)',
+        retryable: false,
+        service: 'ce',
+      },
     });
     expect(result.summary).toContain('previous period unavailable (data_unavailable)');
     expect(result.value.costExplorer.requests).toBe(1);

@@ -239,6 +239,44 @@ describe('aws_ebs_inventory', () => {
     expect(summary).toMatch(/; 2 regions failed$/);
   });
 
+  it('keeps the volume findings of a region whose snapshot read is denied, the public-snapshot check unknown', async () => {
+    // Prepare
+    ec2Mock.on(DescribeVolumesCommand).resolves({
+      Volumes: [volume('vol-0bbbbbbbbbbbbbbb1', 'gp3', 50, 'available')],
+    });
+    ec2Mock.on(DescribeSnapshotsCommand).rejects(accessDenied());
+
+    // Act
+    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    expect(truncated).toBe(false);
+    expect(value).toMatchObject({
+      volumes: 1,
+      unattachedVolumes: 1,
+      unattachedMonthlyUsd: 4,
+      publicSnapshots: 0,
+    });
+    expect(value.findings.byCheck).toEqual({ ebs_unattached_volume: 1 });
+    expect(value.regions).toEqual([
+      expect.objectContaining({
+        region: 'eu-west-1',
+        volumes: 1,
+        partialErrors: [
+          {
+            what: 'EC2 DescribeSnapshots',
+            error: expect.objectContaining({
+              code: 'access_denied',
+              service: 'ec2',
+              details: expect.objectContaining({ awsError: 'UnauthorizedOperation' }),
+            }),
+          },
+        ],
+      }),
+    ]);
+    expect(summary).toMatch(/; EC2 DescribeSnapshots failed in 1 region$/);
+  });
+
   it('stops at the page cap and marks the result truncated', async () => {
     // Prepare: every page points at one more.
     ec2Mock.on(DescribeVolumesCommand).callsFake(async (input: { NextToken?: string }) => {

@@ -13,7 +13,12 @@ import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { type IamAuditValue, iamAuditTool } from '../../../../functions/tools/aws/iam-audit';
 import { responseMetadata } from '../../../helpers/aws-errors';
-import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
+import {
+  defaultChainToolServices,
+  expectFailure,
+  expectSuccess,
+  runAwsTool,
+} from '../../../helpers/aws-tool';
 import { CREDENTIAL_REPORT_HEADER, credentialReportOutput } from '../../../helpers/credential-report';
 
 const iamMock = mockClient(IAMClient);
@@ -96,6 +101,16 @@ const STRONG_POLICY = {
   PasswordReusePrevention: 24,
   HardExpiry: false,
 };
+
+/** IAM's AccessDenied for `action`, as the IAM API answers it (HTTP 403). */
+function accessDenied(action: string): IAMServiceException {
+  return new IAMServiceException({
+    name: 'AccessDenied',
+    message: `User: arn:aws:iam::${ACCOUNT}:user/auditor is not authorized to perform: ${action}`,
+    $fault: 'client',
+    $metadata: responseMetadata(403),
+  });
+}
 
 beforeEach(() => {
   iamMock.reset();
@@ -305,6 +320,62 @@ describe('aws_iam_audit', () => {
     expect(result.summary).toBe(
       'IAM credential report unavailable (access_denied); 0 findings (0 critical, 0 high)',
     );
+  });
+
+  it('says in the summary that the password policy is unknown when only it is denied', async () => {
+    // Prepare
+    iamMock.on(GetCredentialReportCommand).resolves(reportOf(ROOT_CLEAN));
+    iamMock.on(GetAccountPasswordPolicyCommand).rejects(accessDenied('iam:GetAccountPasswordPolicy'));
+
+    // Act
+    const result = await succeeded();
+
+    // Assess
+    expect(result.value.credentialReport.status).toBe('complete');
+    expect(result.value.passwordPolicy).toMatchObject({
+      status: 'unknown',
+      error: { code: 'access_denied' },
+    });
+    expect(result.summary).toBe(
+      '0 IAM users (0 of 0 console users without MFA, 0 active keys), root MFA on; ' +
+        'password policy unknown (access_denied); 0 findings (0 critical, 0 high)',
+    );
+  });
+
+  it('fails with the shared code when neither the credential report nor the password policy can be read', async () => {
+    // Prepare
+    iamMock.on(GenerateCredentialReportCommand).rejects(accessDenied('iam:GenerateCredentialReport'));
+    iamMock.on(GetAccountPasswordPolicyCommand).rejects(accessDenied('iam:GetAccountPasswordPolicy'));
+
+    // Act
+    const { error } = expectFailure(await runAwsTool(iamAuditTool, {}));
+
+    // Assess
+    expect(error).toMatchObject({ code: 'access_denied', retryable: false, service: 'iam' });
+    expect(error.message).toMatch(
+      /^Nothing of IAM could be read: credential report \(access_denied: .*iam:GenerateCredentialReport.*\); password policy \(access_denied: .*iam:GetAccountPasswordPolicy/,
+    );
+  });
+
+  it('fails with upstream_error when the two unreadable parts failed differently', async () => {
+    // Prepare
+    iamMock.on(GenerateCredentialReportCommand).rejects(accessDenied('iam:GenerateCredentialReport'));
+    iamMock.on(GetAccountPasswordPolicyCommand).rejects(
+      new IAMServiceException({
+        name: 'ServiceFailure',
+        message: 'Internal failure',
+        $fault: 'server',
+        $metadata: responseMetadata(500),
+      }),
+    );
+
+    // Act
+    const { error } = expectFailure(await runAwsTool(iamAuditTool, {}));
+
+    // Assess
+    expect(error.code).toBe('upstream_error');
+    expect(error.message).toContain('credential report (access_denied');
+    expect(error.message).toContain('password policy (');
   });
 
   it('marks the result truncated with a timeout when the report is not ready before the deadline', async () => {

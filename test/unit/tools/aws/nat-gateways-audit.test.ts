@@ -195,11 +195,16 @@ describe('aws_nat_gateways_audit', () => {
     });
 
     // Act
-    const { value, truncated } = await succeeded({ regions: ['eu-west-1', 'us-east-1', 'us-west-2'] });
+    const { value, truncated, summary } = await succeeded({
+      regions: ['eu-west-1', 'us-east-1', 'us-west-2'],
+    });
 
     // Assess
     expect(truncated).toBe(false);
     expect(value).toMatchObject({ gateways: 2, idleGateways: 1, gatewaysWithoutMetrics: 1 });
+    expect(summary).toMatch(
+      /, CloudWatch metrics unavailable for 1\) in 3 regions: .*; 1 region failed; CloudWatch GetMetricData failed in 1 region$/,
+    );
     expect(value.regions).toEqual([
       expect.objectContaining({ region: 'eu-west-1', gateways: 1, idleGateways: 1 }),
       { region: 'us-east-1', error: expect.objectContaining({ code: 'access_denied', service: 'ec2' }) },

@@ -318,7 +318,38 @@ describe('aws_s3_inventory', () => {
     ]);
     expect(s3Mock.commandCalls(GetBucketEncryptionCommand)).toHaveLength(0);
     expect(result.value.bucketsWithErrors).toBe(1);
+    expect(result.value.bucketsUnreadable).toBe(1);
     expect(result.value.findings.total).toBe(0);
+    expect(result.summary).toMatch(/; 1 bucket unreadable$/);
+  });
+
+  it('says buckets are unreadable, not partly, when every setting of theirs is denied', async () => {
+    // Prepare
+    s3Mock.on(ListBucketsCommand).resolves(
+      listPage([
+        { name: 'locked-1', region: 'eu-west-1' },
+        { name: 'locked-2', region: 'eu-west-1' },
+        { name: 'half', region: 'eu-west-1' },
+      ]),
+    );
+    for (const command of [
+      GetBucketEncryptionCommand,
+      GetBucketVersioningCommand,
+      GetBucketPolicyStatusCommand,
+    ]) {
+      s3Mock.on(command).rejects(accessDenied());
+    }
+    s3Mock.on(GetPublicAccessBlockCommand).rejects(accessDenied());
+    s3Mock
+      .on(GetPublicAccessBlockCommand, { Bucket: 'half' })
+      .resolves({ PublicAccessBlockConfiguration: ALL_ON });
+
+    // Act
+    const result = await succeeded();
+
+    // Assess
+    expect(result.value).toMatchObject({ totalBuckets: 3, bucketsWithErrors: 3, bucketsUnreadable: 2 });
+    expect(result.summary).toMatch(/; 2 buckets unreadable, 1 partly unreadable$/);
   });
 
   describe('default encryption', () => {

@@ -179,8 +179,8 @@ describe('aws_security_groups_audit', () => {
   });
 
   it('reports a denied region and a throttled region inside the result while another succeeds', async () => {
-    // Prepare
-    ec2Mock.on(DescribeNetworkInterfacesCommand).callsFake(async (_input, getClient) => {
+    // Prepare: the groups themselves cannot be read in two regions.
+    ec2Mock.on(DescribeSecurityGroupsCommand).callsFake(async (_input, getClient) => {
       const region = await mockedClientRegion(getClient);
       if (region === 'us-east-1') {
         throw ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', {
@@ -189,20 +189,68 @@ describe('aws_security_groups_audit', () => {
       }
       if (region === 'ap-south-1')
         throw ec2Error('RequestLimitExceeded', 'Request limit exceeded.', { httpStatusCode: 503 });
-      return { NetworkInterfaces: [networkInterface('eni-0000000000000001', ['sg-0000000000000web1'])] };
+      return { SecurityGroups: GROUPS };
     });
 
     // Act
-    const { value, truncated } = await succeeded({ regions: ['eu-west-1', 'us-east-1', 'ap-south-1'] });
+    const { value, truncated, summary } = await succeeded({
+      regions: ['eu-west-1', 'us-east-1', 'ap-south-1'],
+    });
 
     // Assess
     expect(truncated).toBe(false);
     expect(value.groups).toBe(6);
     expect(value.regions).toEqual([
-      expect.objectContaining({ region: 'eu-west-1', groups: 6, groupsInUse: 1 }),
+      expect.objectContaining({ region: 'eu-west-1', groups: 6, groupsInUse: 3 }),
       { region: 'us-east-1', error: expect.objectContaining({ code: 'access_denied', retryable: false }) },
       { region: 'ap-south-1', error: expect.objectContaining({ code: 'throttled', retryable: true }) },
     ]);
+    expect(summary).toContain('; 2 regions failed');
+  });
+
+  it('keeps the open groups of a region whose interfaces are denied, their use unknown', async () => {
+    // Prepare
+    ec2Mock.on(DescribeNetworkInterfacesCommand).rejects(
+      ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', {
+        httpStatusCode: 403,
+      }),
+    );
+
+    // Act
+    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+
+    // Assess
+    expect(truncated).toBe(false);
+    expect(value).toMatchObject({
+      groups: 6,
+      groupsInUse: 0,
+      groupsUnused: 0,
+      groupsUseUnknown: 6,
+      groupsOpenToInternet: 5,
+      openRules: 7,
+    });
+    expect(value.findings.byCheck).toEqual({
+      sg_open_all_ports: 1,
+      sg_open_sensitive_port: 3,
+      sg_open_port: 3,
+    });
+    expect(value.findings.bySeverity.critical).toBe(1);
+    expect(value.regions).toEqual([
+      expect.objectContaining({
+        region: 'eu-west-1',
+        groups: 6,
+        partialErrors: [
+          {
+            what: 'EC2 DescribeNetworkInterfaces',
+            error: expect.objectContaining({ code: 'access_denied', service: 'ec2', retryable: false }),
+          },
+        ],
+      }),
+    ]);
+    expect(summary).toBe(
+      '6 security groups (5 open to the internet, 0 unused, 6 of unknown use) in 1 region: 7 findings ' +
+        '(1 critical, 3 high); EC2 DescribeNetworkInterfaces failed in 1 region',
+    );
   });
 
   it('marks group use unknown and the result truncated when interface pages hit the cap', async () => {
