@@ -37,6 +37,15 @@ export function firstSentence(text: string): string {
   return (match?.[1] ?? text).trim();
 }
 
+/**
+ * `text` cut to at most `maxChars` characters, ending in `…` when cut.
+ *
+ * @example clip('Inventory of EC2 instances', 12) // 'Inventory o…'
+ */
+export function clip(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+}
+
 /** A duration for people: `412 ms` below one second, else `1.2 s`. */
 export function formatDuration(ms: number): string {
   const rounded = Math.round(ms);

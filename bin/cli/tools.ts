@@ -15,7 +15,11 @@ import {
 import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
 import { type CliRun, EXIT_FAILED } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
-import { firstSentence, formatTable } from './text';
+import { clip, firstSentence, formatTable } from './text';
+
+/** Description width in `etp tools list`: a table row stays readable in a terminal. */
+const LIST_DESCRIPTION_CHARS = 120;
+
 import { TOOL_DOCS_PATH, toolCatalogMarkdown } from './tool-docs';
 
 interface InvokeOptions {
@@ -55,7 +59,7 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
             spec.name,
             spec.sideEffects,
             spec.tags.join(', '),
-            firstSentence(spec.description),
+            clip(firstSentence(spec.description), LIST_DESCRIPTION_CHARS),
           ]),
         ),
       );

@@ -1,4 +1,4 @@
-import { firstSentence, formatDuration, formatTable } from '../../../bin/cli/text';
+import { clip, firstSentence, formatDuration, formatTable } from '../../../bin/cli/text';
 
 describe('formatTable', () => {
   it('aligns columns under upper-case headers and leaves the last column unpadded', () => {
@@ -42,5 +42,12 @@ describe('formatDuration', () => {
   ])('formats %d ms as %s', (ms, expected) => {
     // Act / Assess
     expect(formatDuration(ms)).toBe(expected);
+  });
+});
+
+describe('clip', () => {
+  it('keeps short text and cuts long text with an ellipsis, at most maxChars long', () => {
+    expect(clip('Ends a level.', 100)).toBe('Ends a level.');
+    expect(clip('Inventory of EC2 instances', 12)).toBe('Inventory o…');
   });
 });

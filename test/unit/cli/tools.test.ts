@@ -44,6 +44,8 @@ describe('etp tools list', () => {
       'write',
       'slack, write',
     ]);
+    // Long first sentences are cut so a row stays readable in a terminal.
+    expect(Math.max(...rows.map((row) => (row[3] ?? '').length))).toBeLessThanOrEqual(120);
   });
 
   it("prints each tool's public spec with --json", async () => {
