@@ -62,6 +62,11 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import type { mockClient } from 'aws-sdk-client-mock';
 import {
+  CREDENTIAL_REPORT_HEADER,
+  credentialReportOutput,
+  STRONG_PASSWORD_POLICY,
+} from '../test/helpers/credential-report';
+import {
   DEFAULT_ENABLED_REGIONS,
   describeInstancesResponder,
   mockedClientRegion,
@@ -199,7 +204,7 @@ function securityGroups(region: string) {
 
 /** A credential report (IAM User Guide, "Getting credential reports"): the root user and three users. */
 const CREDENTIAL_REPORT_CSV = [
-  'user,arn,user_creation_time,password_enabled,password_last_used,password_last_changed,password_next_rotation,mfa_active,access_key_1_active,access_key_1_last_rotated,access_key_1_last_used_date,access_key_1_last_used_region,access_key_1_last_used_service,access_key_2_active,access_key_2_last_rotated,access_key_2_last_used_date,access_key_2_last_used_region,access_key_2_last_used_service,cert_1_active,cert_1_last_rotated,cert_2_active,cert_2_last_rotated',
+  CREDENTIAL_REPORT_HEADER,
   `<root_account>,arn:aws:iam::${ACCOUNT_ID}:root,2020-01-01T00:00:00+00:00,not_supported,2024-05-01T10:00:00+00:00,not_supported,not_supported,true,false,N/A,N/A,N/A,N/A,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A`,
   `alice,arn:aws:iam::${ACCOUNT_ID}:user/alice,2021-02-01T00:00:00+00:00,true,2024-06-01T08:00:00+00:00,2024-01-01T00:00:00+00:00,N/A,true,true,2021-02-01T00:00:00+00:00,2024-06-01T08:00:00+00:00,us-east-1,s3,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A`,
   `bob,arn:aws:iam::${ACCOUNT_ID}:user/bob,2022-03-01T00:00:00+00:00,true,no_information,2022-03-01T00:00:00+00:00,N/A,false,false,N/A,N/A,N/A,N/A,false,N/A,N/A,N/A,N/A,false,N/A,false,N/A`,
@@ -512,24 +517,9 @@ export const API_CALL_CASES: readonly ApiCallCase[] = [
           Description: 'No report exists. Starting a new report generation task',
         })
         .on(GetCredentialReportCommand)
-        .resolves({
-          Content: new TextEncoder().encode(CREDENTIAL_REPORT_CSV),
-          ReportFormat: 'text/csv',
-          GeneratedTime: new Date(),
-        })
+        .resolves(credentialReportOutput(CREDENTIAL_REPORT_CSV, new Date()))
         .on(GetAccountPasswordPolicyCommand)
-        .resolves({
-          PasswordPolicy: {
-            MinimumPasswordLength: 14,
-            RequireSymbols: true,
-            RequireNumbers: true,
-            RequireUppercaseCharacters: true,
-            RequireLowercaseCharacters: true,
-            AllowUsersToChangePassword: true,
-            ExpirePasswords: false,
-            PasswordReusePrevention: 24,
-          },
-        });
+        .resolves({ PasswordPolicy: STRONG_PASSWORD_POLICY });
     },
   },
   {

@@ -19,3 +19,16 @@ export function credentialReportOutput(
 ): Pick<GetCredentialReportCommandOutput, 'Content' | 'ReportFormat' | 'GeneratedTime'> {
   return { Content: new TextEncoder().encode(csv), ReportFormat: 'text/csv', GeneratedTime: generated };
 }
+
+/** An account password policy meeting every check of `aws_iam_audit` (IAM API reference, "PasswordPolicy"; CIS 1.8/1.9). */
+export const STRONG_PASSWORD_POLICY = {
+  MinimumPasswordLength: 14,
+  RequireSymbols: true,
+  RequireNumbers: true,
+  RequireUppercaseCharacters: true,
+  RequireLowercaseCharacters: true,
+  AllowUsersToChangePassword: true,
+  ExpirePasswords: false,
+  PasswordReusePrevention: 24,
+  HardExpiry: false,
+};

@@ -19,7 +19,11 @@ import {
   expectSuccess,
   runAwsTool,
 } from '../../../helpers/aws-tool';
-import { CREDENTIAL_REPORT_HEADER, credentialReportOutput } from '../../../helpers/credential-report';
+import {
+  CREDENTIAL_REPORT_HEADER,
+  credentialReportOutput,
+  STRONG_PASSWORD_POLICY,
+} from '../../../helpers/credential-report';
 
 const iamMock = mockClient(IAMClient);
 const stsMock = mockClient(STSClient);
@@ -89,19 +93,6 @@ const ROOT_CLEAN = row({
   mfa: true,
 });
 
-/** A policy meeting every check (IAM API reference, "PasswordPolicy"). */
-const STRONG_POLICY = {
-  MinimumPasswordLength: 14,
-  RequireSymbols: true,
-  RequireNumbers: true,
-  RequireUppercaseCharacters: true,
-  RequireLowercaseCharacters: true,
-  AllowUsersToChangePassword: true,
-  ExpirePasswords: false,
-  PasswordReusePrevention: 24,
-  HardExpiry: false,
-};
-
 /** IAM's AccessDenied for `action`, as the IAM API answers it (HTTP 403). */
 function accessDenied(action: string): IAMServiceException {
   return new IAMServiceException({
@@ -121,7 +112,7 @@ beforeEach(() => {
     Arn: `arn:aws:iam::${ACCOUNT}:user/auditor`,
   });
   iamMock.on(GenerateCredentialReportCommand).resolves({ State: 'COMPLETE' });
-  iamMock.on(GetAccountPasswordPolicyCommand).resolves({ PasswordPolicy: STRONG_POLICY });
+  iamMock.on(GetAccountPasswordPolicyCommand).resolves({ PasswordPolicy: STRONG_PASSWORD_POLICY });
 });
 
 describe('aws_iam_audit', () => {
@@ -267,7 +258,7 @@ describe('aws_iam_audit', () => {
     const missing = await succeeded();
     iamMock.on(GetAccountPasswordPolicyCommand).resolves({
       PasswordPolicy: {
-        ...STRONG_POLICY,
+        ...STRONG_PASSWORD_POLICY,
         MinimumPasswordLength: 8,
         RequireSymbols: false,
         PasswordReusePrevention: undefined,
