@@ -4,11 +4,11 @@
  * received are counted.
  */
 import { mockClient } from 'aws-sdk-client-mock';
+import { loadTool } from '../bin/local/load-tool';
 import { deadlineIn } from '../functions/runtime/deadline';
 import { runTool } from '../functions/runtime/harness';
 import type { Tool } from '../functions/runtime/spec';
 import { toolCatalog } from '../functions/tools/catalog';
-import { loadTool, TOOL_MODULES } from '../functions/tools/implementations';
 import { toolInvocation } from '../test/helpers/events';
 import { API_CALL_CASES, type ApiCallCase, type ClientClass, type StubOf } from './api-call-cases';
 import { staticKeyServices } from './aws-fixtures';
@@ -25,7 +25,7 @@ export interface ApiCallCount {
   readonly error?: string;
 }
 
-/** Where the tools come from: the registry and TOOL_MODULES by default. */
+/** Where the tools come from: the catalog by default. */
 export interface ToolSource {
   /** Whether the tool is registered and implemented. */
   has(name: string): boolean;
@@ -33,8 +33,8 @@ export interface ToolSource {
 }
 
 const REGISTERED: ToolSource = {
-  has: (name) => toolCatalog.has(name) && TOOL_MODULES[name] !== undefined,
-  load: loadTool,
+  has: (name) => toolCatalog.functionTools().some((entry) => entry.spec.name === name),
+  load: async (name) => loadTool(toolCatalog, name),
 };
 
 /**

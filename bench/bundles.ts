@@ -6,8 +6,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { DISPATCHER_CONFIG_GLOBAL } from '../functions/dispatcher/config';
 import { toolCatalog } from '../functions/tools/catalog';
-import { TOOL_MODULES, toolEntryPath } from '../functions/tools/implementations';
+import { levelWhitelists, loadScenarios } from '../lib/scenarios/loader';
+import { toolEntryPath } from '../lib/tool-function';
 
 /** The repository root (esbuild's working directory, as the CDK's `projectRoot`). */
 export const PROJECT_ROOT = path.join(__dirname, '..');
@@ -50,6 +52,8 @@ export interface LambdaEntry {
   readonly name: string;
   /** Absolute path of the TypeScript entry (exports `handler`). */
   readonly entry: string;
+  /** esbuild `define`s, as the CDK bundles the function with them (the dispatcher's configuration). */
+  readonly define?: Readonly<Record<string, string>>;
 }
 
 /** A bundled function. */
@@ -62,24 +66,22 @@ export interface FunctionBundle extends LambdaEntry {
 }
 
 /**
- * The dispatcher and every tool listed in TOOL_MODULES whose spec is not placed in
- * the dispatcher, read at run time so tools added since are included. A module
- * listed without a registered spec is reported in `unregistered`.
+ * The dispatcher (bundled with the configuration the CDK gives it: the scenario
+ * files' whitelists) and every function tool of the catalog.
  */
-export function lambdaEntries(): { entries: LambdaEntry[]; unregistered: string[] } {
-  const entries: LambdaEntry[] = [
-    { name: 'dispatcher', entry: path.join(PROJECT_ROOT, 'functions/dispatcher/handler.ts') },
+export function lambdaEntries(): LambdaEntry[] {
+  const config = {
+    scenarios: levelWhitelists(loadScenarios(toolCatalog)),
+    toolFunctionNamePrefix: 'etp-',
+  };
+  return [
+    {
+      name: 'dispatcher',
+      entry: path.join(PROJECT_ROOT, 'functions/dispatcher/handler.ts'),
+      define: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(config) },
+    },
+    ...toolCatalog.functionTools().map((tool) => ({ name: tool.spec.name, entry: toolEntryPath(tool) })),
   ];
-  const unregistered: string[] = [];
-  for (const name of Object.keys(TOOL_MODULES).sort()) {
-    if (!toolCatalog.has(name)) {
-      unregistered.push(name);
-      continue;
-    }
-    if (toolCatalog.get(name).placement === 'dispatcher') continue;
-    entries.push({ name, entry: toolEntryPath(name) });
-  }
-  return { entries, unregistered };
 }
 
 /**
@@ -88,13 +90,15 @@ export function lambdaEntries(): { entries: LambdaEntry[]; unregistered: string[
  */
 export async function bundle(
   name: string,
-  source: { readonly entry: string } | { readonly contents: string },
+  source:
+    | { readonly entry: string; readonly define?: Readonly<Record<string, string>> }
+    | { readonly contents: string },
 ): Promise<FunctionBundle> {
   const file = path.join(BUNDLES_DIR, name, 'index.js');
   const result = await build({
     ...LAMBDA_BUILD_OPTIONS,
     ...('entry' in source
-      ? { entryPoints: [source.entry] }
+      ? { entryPoints: [source.entry], define: { ...source.define } }
       : { stdin: { contents: source.contents, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
     absWorkingDir: PROJECT_ROOT,
     outfile: file,
@@ -135,10 +139,10 @@ export function bytesByPackage(bundled: FunctionBundle): { name: string; bytes: 
     .sort((a, b) => b.bytes - a.bytes);
 }
 
-/** The AWS SDK v3 service client packages (`@aws-sdk/client-*`) with code in the bundle, sorted. */
 /** Slack's SDK packages a function may hold, counted as SDK clients like AWS's. */
 export const SLACK_SDK_CLIENTS: readonly string[] = ['@slack/web-api', '@slack/webhook'];
 
+/** The AWS SDK v3 service client packages (`@aws-sdk/client-*`) and Slack's with code in the bundle, sorted. */
 export function sdkClientsIn(bundled: FunctionBundle): string[] {
   return bytesByPackage(bundled)
     .map((p) => p.name)

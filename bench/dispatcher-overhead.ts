@@ -10,13 +10,13 @@
  */
 import * as z from 'zod/mini';
 import { createDispatcher } from '../functions/dispatcher/dispatch';
+import { fileTool, functionTool, ToolCatalog } from '../functions/runtime/catalog';
 import { deadlineIn } from '../functions/runtime/deadline';
 import { resultMaxBytes } from '../functions/runtime/harness';
 import { logger } from '../functions/runtime/logger';
-import { ToolRegistry } from '../functions/runtime/registry';
-import { defineTool, defineToolSpec, type ToolSpec } from '../functions/runtime/spec';
+import { defineTool, defineToolSpec } from '../functions/runtime/spec';
 import { createToolHandler } from '../functions/runtime/tool-handler';
-import { FILE_TOOLS, toolCatalog } from '../functions/tools/catalog';
+import { toolCatalog } from '../functions/tools/catalog';
 import { fakeLambdaContext, nativeEnvelope } from '../test/helpers/events';
 import { reportToParent } from './child';
 import { quantile } from './report';
@@ -79,11 +79,13 @@ export async function measureDispatcherOverhead(): Promise<DispatcherOverhead> {
   const context = fakeLambdaContext({ functionName: 'bench-echo', timeoutMs: 60_000 });
   const toolHandler = createToolHandler(echoTool);
   const dispatch = createDispatcher({
-    registry: new ToolRegistry<ToolSpec>([...toolCatalog.list(), echoSpec]),
+    catalog: new ToolCatalog([
+      ...toolCatalog.functionTools(),
+      ...toolCatalog.fileTools().map(fileTool),
+      functionTool(echoSpec, 'bench/echo'),
+    ]),
     whitelists: { bench: { call: ['bench_echo'] } },
-    fileTools: FILE_TOOLS,
     invoker: { invoke: (_spec, invocation) => toolHandler(invocation, context) },
-    localTools: [],
     services: { logger },
     logger,
     maxResultBytes: resultMaxBytes(),

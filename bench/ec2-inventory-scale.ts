@@ -7,7 +7,7 @@
  */
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DEFAULT_REGION_CONCURRENCY } from '../functions/runtime/aws/regions';
+import { DEFAULT_REGION_CONCURRENCY } from '../functions/runtime/aws/region-fan-out';
 import { jsonByteLength } from '../functions/runtime/bound';
 import { deadlineIn } from '../functions/runtime/deadline';
 import { boundResult, resultMaxBytes, runTool } from '../functions/runtime/harness';

@@ -19,8 +19,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
-import { levelWhitelists, loadScenarios } from '../functions/scenarios/loader';
-import { FILE_TOOLS, toolCatalog } from '../functions/tools/catalog';
 import { PLATFORM_FUNCTION_ENVIRONMENT } from '../lib/platform-function';
 import { countApiCalls } from './api-calls';
 import {
@@ -51,25 +49,21 @@ const PEAK_MEMORY_TARGET_MB = 256;
 const MB = 1024 * 1024;
 
 /** What every function reads at load time, as the CDK sets it (lib/), with the values of a deployment. */
-function loadTimeEnvironment(toolNames: readonly string[]): NodeJS.ProcessEnv {
+function loadTimeEnvironment(): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     ...PLATFORM_FUNCTION_ENVIRONMENT,
     AWS_REGION: 'us-east-1',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     SECRET_REFS_TABLE: 'etp-secret-references',
-    SCENARIO_LEVELS: JSON.stringify(levelWhitelists(loadScenarios(toolCatalog, FILE_TOOLS))),
-    TOOL_FUNCTIONS: JSON.stringify(Object.fromEntries(toolNames.map((name) => [name, `etp-${name}`]))),
   };
 }
 
-function bundleSection(bundles: readonly FunctionBundle[], unregistered: readonly string[]): Section {
+function bundleSection(bundles: readonly FunctionBundle[]): Section {
   return {
     title: 'Bundle size (minified, source map excluded)',
     figures: bundles.map((b) => ({ name: b.name, value: kib(b.bytes) })),
-    notes: unregistered.map(
-      (name) => `${name} is in TOOL_MODULES but not registered in the catalog: skipped`,
-    ),
+    notes: [],
   };
 }
 
@@ -110,7 +104,7 @@ async function coldStartSection(
   }
   notes.push(
     `each process: NODE_OPTIONS=${env.NODE_OPTIONS ?? ''} (lib's function environment), AWS_REGION, ` +
-      'POWERTOOLS_LOG_LEVEL=ERROR, SCENARIO_LEVELS from the scenario files, TOOL_FUNCTIONS, SECRET_REFS_TABLE',
+      "POWERTOOLS_LOG_LEVEL=ERROR, SECRET_REFS_TABLE; the dispatcher bundled with the scenario files' whitelists",
   );
   return {
     title: `Cold start: median require() in a fresh process, ${DEFAULT_COLD_START_RUNS} runs, vs SDK-clients-only bundle`,
@@ -210,16 +204,16 @@ function progress(step: string): void {
 async function main(): Promise<void> {
   const started = Date.now();
   mkdirSync(OUT_DIR, { recursive: true });
-  const { entries, unregistered } = lambdaEntries();
+  const entries = lambdaEntries();
   const bundles: FunctionBundle[] = [];
   for (const entry of entries) {
     progress(`bundling ${entry.name}`);
-    bundles.push(await bundle(entry.name, { entry: entry.entry }));
+    bundles.push(await bundle(entry.name, entry));
   }
   const dispatcher = bundles.find((b) => b.name === 'dispatcher') as FunctionBundle;
-  const env = loadTimeEnvironment(entries.filter((e) => e.name !== 'dispatcher').map((e) => e.name));
+  const env = loadTimeEnvironment();
 
-  const sections: Section[] = [bundleSection(bundles, unregistered), dispatcherSection(dispatcher)];
+  const sections: Section[] = [bundleSection(bundles), dispatcherSection(dispatcher)];
   sections.push(await coldStartSection(bundles, env));
   sections.push(await overheadSection());
   sections.push(await inventorySection());

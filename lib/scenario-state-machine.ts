@@ -3,9 +3,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { scenarioToAsl } from '../functions/scenarios/asl';
-import type { Scenario } from '../functions/scenarios/model';
 import { grantInvokeAcknowledged } from './nag';
+import { scenarioToAsl } from './scenarios/asl';
+import type { Scenario } from './scenarios/model';
 
 /** Properties of a {@link ScenarioStateMachine}. */
 export interface ScenarioStateMachineProps {

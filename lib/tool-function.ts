@@ -1,12 +1,21 @@
+import * as path from 'node:path';
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { FunctionToolEntry } from '../functions/runtime/catalog';
 import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
-import { toolEntryPath } from '../functions/tools/implementations';
 import { acknowledgeWildcardResources } from './nag';
-import { PlatformFunction } from './platform-function';
+import { type FunctionSettings, PlatformFunction } from './platform-function';
+
+/** The folder the catalog's implementation paths are relative to. */
+const TOOLS_DIR = path.join(__dirname, '../functions/tools');
+
+/** The Lambda entry file of a function tool: its catalog implementation module. */
+export function toolEntryPath(entry: FunctionToolEntry): string {
+  return path.join(TOOLS_DIR, `${entry.implementation}.ts`);
+}
 
 /**
  * Tenant secrets in Secrets Manager are named `etp/<tenant>/<secret>`
@@ -33,16 +42,18 @@ export function tenantSecretsArn(scope: Construct): string {
 
 /** Properties of a {@link ToolFunction}. */
 export interface ToolFunctionProps {
-  /** The tool's spec: sizing, secrets and IAM statements come from it. `placement` must be `function`. */
-  readonly spec: ToolSpec;
+  /** The tool's catalog entry: sizing, secrets and IAM statements come from its spec, the code from its module. */
+  readonly tool: FunctionToolEntry;
+  /** The function's name (the dispatcher invokes it by this name). */
+  readonly functionName: string;
   /** The secret-reference table the tool reads its tenant's references from (GetItem only). */
   readonly secretReferenceTable: ITable;
   /** Bound on one ToolResult in bytes, handed over as `RESULT_MAX_BYTES`. */
   readonly resultMaxBytes: number;
-  /** The Lambda entry file. @default toolEntryPath(spec.name) */
-  readonly entry?: string;
   /** How long the log group keeps events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /** Operator overrides (memory, reserved concurrency, VPC). @default - the spec's sizing */
+  readonly settings?: FunctionSettings;
 }
 
 /**
@@ -57,22 +68,18 @@ export interface ToolFunctionProps {
  * (Describe/List/Get, whose APIs mostly support no resource-level permissions),
  * and the `etp/*` secret prefix. A wildcard on any other action stays a finding
  * and fails synthesis, so a write action on `*` needs a human decision.
- *
- * @throws Error when the spec's placement is `dispatcher` (such tools have no function).
+
  */
 export class ToolFunction extends PlatformFunction {
   /** The spec this function runs. */
   public readonly spec: ToolSpec;
 
   constructor(scope: Construct, id: string, props: ToolFunctionProps) {
-    const { spec } = props;
-    if (spec.placement === 'dispatcher') {
-      throw new Error(
-        `Tool ${spec.name} runs inside the dispatcher (placement: dispatcher); it has no function`,
-      );
-    }
+    const { spec } = props.tool;
     super(scope, id, {
-      entry: props.entry ?? toolEntryPath(spec.name),
+      entry: toolEntryPath(props.tool),
+      functionName: props.functionName,
+      settings: props.settings,
       description: `External Tools Platform tool ${spec.name}`,
       logRetention: props.logRetention,
       memorySizeMb: spec.runtime?.memorySizeMb,

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../functions/runtime/result';
-import type { LocalCall, ScenarioRunOutput } from '../../functions/scenarios/local-run';
-import type { Scenario } from '../../functions/scenarios/model';
+import type { Scenario } from '../../lib/scenarios/model';
+import type { LocalCall, ScenarioRunOutput } from '../local/local-run';
 import { formatDuration } from './text';
 
 /** Prints a local scenario run as it happens: one line per call, then a summary. */

@@ -2,15 +2,15 @@ import type { Command } from 'commander';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../../functions/runtime/args';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
-import { findScenario, loadScenarios } from '../../functions/scenarios/loader';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
+import type { Scenario } from '../../lib/scenarios/model';
 import {
   createLocalDispatcher,
   localRunId,
   localSecretReferences,
   runScenarioLocally,
-} from '../../functions/scenarios/local-run';
-import type { Scenario } from '../../functions/scenarios/model';
-import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
+} from '../local/local-run';
 import type { CliRun } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
 import { createRunProgress } from './progress';
@@ -37,7 +37,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     .command('list')
     .description('List the scenarios: levels, inputs (with defaults) and description')
     .action(() => {
-      const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
+      const scenarios = loadScenarios(toolCatalog);
       io.out(
         formatTable(
           ['name', 'levels', 'inputs', 'description'],
@@ -82,7 +82,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       // Checked before the run starts: a bad id would fail every call of the run instead.
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
       if (options.tenant !== undefined) assertIdentifier(TENANT_ID, options.tenant, '--tenant');
-      const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
+      const scenarios = loadScenarios(toolCatalog);
       const chosen = findScenario(scenarios, name);
       const input = { ...options.input, ...(options.tenant !== undefined ? { tenant: options.tenant } : {}) };
       const tenant = checkInput(chosen, input);

@@ -10,7 +10,7 @@ import {
   type SecretReference,
   validateReference,
 } from '../../functions/runtime/secrets/reference';
-import { localSecretReferences } from '../../functions/scenarios/local-run';
+import { localSecretReferences } from '../local/local-run';
 import { type CliRun, EXIT_FAILED } from './io';
 import { requireSecretRefsTable, SECRET_REFS_TABLE_ENV, secretRefsTable } from './options';
 import { formatTable } from './text';

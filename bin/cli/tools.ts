@@ -5,14 +5,14 @@ import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError, UnknownLevelError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import { publicSpec } from '../../functions/runtime/spec';
-import { findScenario, loadScenarios } from '../../functions/scenarios/loader';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
 import {
   createLocalDispatcher,
   LOCAL_CALL_BUDGET_MS,
   localRunId,
   localSecretReferences,
-} from '../../functions/scenarios/local-run';
-import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
+} from '../local/local-run';
 import { type CliRun, EXIT_FAILED } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
 import { clip, firstSentence, formatTable } from './text';
@@ -112,7 +112,7 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
           '--scenario and --level go together: pass both to check the level whitelist, or neither',
         );
       }
-      const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
+      const scenarios = loadScenarios(toolCatalog);
       if (options.scenario !== undefined && options.level !== undefined) {
         const levels = findScenario(scenarios, options.scenario).levels.map((level) => level.name);
         if (!levels.includes(options.level))

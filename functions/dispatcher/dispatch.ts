@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseToolArgs } from '../runtime/args';
+import type { ToolCatalog } from '../runtime/catalog';
 import type { ToolContextServices } from '../runtime/context';
 import type { Deadline } from '../runtime/deadline';
 import { InvalidArgsError } from '../runtime/errors';
@@ -7,25 +8,19 @@ import { boundResult, runTool } from '../runtime/harness';
 import { assertToolInvocation, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
 import { redact } from '../runtime/redact';
-import type { ToolRegistry } from '../runtime/registry';
 import { failureResult, type ToolResult } from '../runtime/result';
-import type { Tool, ToolSpec } from '../runtime/spec';
 import type { ToolInvoker } from './invoker';
 import { assertToolAllowed, type LevelWhitelists } from './levels';
 
 /** What a dispatcher is built from. */
 export interface DispatcherOptions {
-  /** Every registered tool's spec. */
-  readonly registry: ToolRegistry<ToolSpec>;
+  /** Every registered tool: specs, and the file tools the dispatcher runs itself. */
+  readonly catalog: ToolCatalog;
   /** Levels' `intra_tools` per scenario. */
   readonly whitelists: LevelWhitelists;
-  /** Names of the file tools, allowed at every level. */
-  readonly fileTools: readonly string[];
-  /** Runs tools placed in their own function. */
+  /** Runs tools that have their own function. */
   readonly invoker: ToolInvoker;
-  /** Tools placed in the dispatcher (`placement: 'dispatcher'`), with their handlers. */
-  readonly localTools: readonly Tool[];
-  /** Services for the local tools (logger; no secret store is needed by file tools). */
+  /** Services for the file tools (logger; no secret store is needed by file tools). */
   readonly services: ToolContextServices;
   readonly logger: Logger;
   /** Bound on each returned result's JSON, in bytes. */
@@ -50,13 +45,14 @@ function fieldOf(envelope: unknown, name: string): string {
  * call) → invoke → redact/bound/log. Every failure is an `ok: false` result.
  *
  * @example
- * const dispatch = createDispatcher({ registry: toolCatalog, whitelists, … });
+ * const dispatch = createDispatcher({ catalog: toolCatalog, whitelists, … });
  * const result = await dispatch({ tenant: 'default', scenario: 'aws_pulse', level: 'collect',
  *   tool: 'aws_ec2_inventory', args: '{"regions":["eu-west-1"]}', runId: 'r1', callId: 'collect/0' }, deadline);
  */
 export function createDispatcher(options: DispatcherOptions): Dispatch {
-  const localTools = new Map(options.localTools.map((tool) => [tool.name, tool]));
-  const { logger } = options;
+  const { catalog, logger } = options;
+  const fileTools = new Map(catalog.fileTools().map((tool) => [tool.name, tool]));
+  const fileToolNames = [...fileTools.keys()];
 
   return async (envelope, deadline) => {
     const started = performance.now();
@@ -65,28 +61,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     let result: ToolResult;
     try {
       assertToolInvocation(envelope);
-      const spec = options.registry.get(envelope.tool);
+      const spec = catalog.get(envelope.tool);
       if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
         if (envelope.scenario === undefined || envelope.level === undefined) {
           throw new InvalidArgsError(
             'scenario and level are required: every call is scoped to a scenario level',
           );
         }
-        assertToolAllowed(
-          options.whitelists,
-          envelope.scenario,
-          envelope.level,
-          spec.name,
-          options.fileTools,
-        );
+        assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, fileToolNames);
       }
       // Validated here, before any remote call; the tool validates again in its function.
       const args = parseToolArgs(spec, envelope.args);
       logger.info('tool call', { ...envelopeKeys(envelope), args });
       const invocation: ToolInvocation = { ...envelope, args };
-      const local = localTools.get(spec.name);
-      result = local
-        ? await runTool(local, invocation, deadline, options.services, options.maxResultBytes)
+      const fileTool = fileTools.get(spec.name);
+      result = fileTool
+        ? await runTool(fileTool, invocation, deadline, options.services, options.maxResultBytes)
         : await options.invoker.invoke(spec, invocation, deadline.signal);
     } catch (err) {
       result = failureResult(

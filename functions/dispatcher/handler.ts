@@ -4,19 +4,19 @@ import { deadlineIn } from '../runtime/deadline';
 import { resultMaxBytes } from '../runtime/harness';
 import { logger } from '../runtime/logger';
 import type { ToolResult } from '../runtime/result';
-import { FILE_TOOLS, toolCatalog } from '../tools/catalog';
-import { finishTool } from '../tools/files/finish';
+import { toolCatalog } from '../tools/catalog';
+import { bundledDispatcherConfig, toolFunctionName } from './config';
 import { createDispatcher } from './dispatch';
-import { LambdaToolInvoker, toolFunctionsFromEnvironment } from './lambda-invoker';
-import { levelWhitelistsFromEnvironment } from './levels';
+import { LambdaToolInvoker } from './lambda-invoker';
 
-// Read once per container; a missing variable fails the init, loudly.
+// Read once per container; a missing or invalid configuration fails the init, loudly.
+const config = bundledDispatcherConfig();
 const dispatch = createDispatcher({
-  registry: toolCatalog,
-  whitelists: levelWhitelistsFromEnvironment(),
-  fileTools: FILE_TOOLS,
-  invoker: new LambdaToolInvoker(new LambdaClient({}), toolFunctionsFromEnvironment()),
-  localTools: [finishTool],
+  catalog: toolCatalog,
+  whitelists: config.scenarios,
+  invoker: new LambdaToolInvoker(new LambdaClient({}), (tool) =>
+    toolFunctionName(config.toolFunctionNamePrefix, tool),
+  ),
   services: { logger },
   logger,
   maxResultBytes: resultMaxBytes(),

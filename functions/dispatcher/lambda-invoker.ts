@@ -3,30 +3,7 @@ import { PlatformError } from '../runtime/errors';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
 import type { ToolSpec } from '../runtime/spec';
-import { readJsonVariable } from './environment';
 import type { ToolInvoker } from './invoker';
-
-/** Tool name → function name or ARN, as the CDK writes it into `TOOL_FUNCTIONS`. */
-export type ToolFunctions = Readonly<Record<string, string>>;
-
-/**
- * Reads `TOOL_FUNCTIONS` once at load time.
- *
- * @throws Error when it is missing, not JSON, or not a JSON object of strings.
- */
-export function toolFunctionsFromEnvironment(env: NodeJS.ProcessEnv = process.env): ToolFunctions {
-  const parsed = readJsonVariable(env, 'TOOL_FUNCTIONS');
-  if (
-    parsed === null ||
-    typeof parsed !== 'object' ||
-    // An array passes the object test and would map "0", "1"… to functions.
-    Array.isArray(parsed) ||
-    Object.values(parsed).some((v) => typeof v !== 'string')
-  ) {
-    throw new Error('TOOL_FUNCTIONS must be a JSON object { tool: functionName }');
-  }
-  return parsed as ToolFunctions;
-}
 
 /**
  * Whether a function's payload has the ToolResult shape: `ok`, `tool`, `callId`,
@@ -55,21 +32,19 @@ function isToolResult(value: unknown): value is ToolResult {
 }
 
 /**
- * Invokes a tool's own function synchronously (`RequestResponse`). A function
+ * Invokes a tool's own function synchronously (`RequestResponse`), by the name
+ * `functionNameOf` gives (deployed: `toolFunctionName(prefix, tool)`). A function
  * error (crash, timeout, oversized response) becomes `internal_error`
  * naming the function's error type; Lambda API errors are left to `normalizeError`.
  */
 export class LambdaToolInvoker implements ToolInvoker {
   constructor(
     private readonly lambda: LambdaClient,
-    private readonly functions: ToolFunctions,
+    private readonly functionNameOf: (tool: string) => string,
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
-    const functionName = this.functions[spec.name];
-    if (!functionName) {
-      throw new PlatformError('internal_error', `No function is deployed for tool ${spec.name}`);
-    }
+    const functionName = this.functionNameOf(spec.name);
     const response = await this.lambda.send(
       new InvokeCommand({
         FunctionName: functionName,

@@ -35,17 +35,14 @@ export function toolTimeoutSeconds(spec: Pick<ToolSpec, 'runtime'>): number {
   return spec.runtime?.timeoutSeconds ?? DEFAULT_TOOL_TIMEOUT_SECONDS;
 }
 
-/** Where a tool runs: its own Lambda function, or inside the dispatcher (file tools). */
-export type ToolPlacement = 'function' | 'dispatcher';
-
 /** A strict zod object schema (`zod/mini`): the single source of a tool's args type and its JSON Schema. */
 export type ToolInputSchema = z.ZodMiniObject<z.core.$ZodShape, z.core.$strict>;
 
 /**
  * A tool's metadata and argument schema (DESIGN.md, "ToolSpec"): everything the
  * dispatcher, the CLI and the CDK need, with no service client. Lives in a
- * `*.spec.ts` file apart from the handler so the dispatcher bundle never pulls
- * in a client it does not call.
+ * `<tool>.meta.ts` file apart from the handler so the dispatcher bundle never
+ * pulls in a client it does not call; `functions/tools/catalog.ts` registers it.
  */
 export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   /** snake_case, unique in the registry (`aws_ec2_inventory`). */
@@ -54,7 +51,7 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly description: string;
   /** Strict zod object (`z.strictObject`); exported as JSON Schema draft 2020-12 with `additionalProperties: false`. */
   readonly inputSchema: S;
-  /** Free-form labels: `aws`, `ec2`, `read_only`, `slack`, `write`, `file`. */
+  /** Free-form labels: `aws`, `ec2`, `read_only`, `slack`, `write`, `workspace`. */
   readonly tags: readonly string[];
   /** The remote service it calls (`ec2`, `ce`, `slack`), reported in its errors' `service`. */
   readonly service?: string;
@@ -64,9 +61,7 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly sideEffects: 'none' | 'write';
   /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
   readonly iam: readonly IamGrant[];
-  /** @default 'function' */
-  readonly placement?: ToolPlacement;
-  /** Lambda sizing for `placement: 'function'`. */
+  /** Lambda sizing of the tool's own function (file tools, run by the dispatcher, have none). */
   readonly runtime?: ToolRuntimeSettings;
 }
 

@@ -1,43 +1,39 @@
-import { ToolRegistry } from '../runtime/registry';
-import type { ToolSpec } from '../runtime/spec';
-import { cloudtrailCoverageSpec } from './aws/cloudtrail-coverage.spec';
-import { computeOptimizerRecsSpec } from './aws/compute-optimizer-recs.spec';
-import { costAnomaliesSpec } from './aws/cost-anomalies.spec';
-import { costBreakdownSpec } from './aws/cost-breakdown.spec';
-import { ebsInventorySpec } from './aws/ebs-inventory.spec';
-import { ec2InventorySpec } from './aws/ec2-inventory.spec';
-import { eipsAuditSpec } from './aws/eips-audit.spec';
-import { iamAuditSpec } from './aws/iam-audit.spec';
-import { natGatewaysAuditSpec } from './aws/nat-gateways-audit.spec';
-import { rdsInventorySpec } from './aws/rds-inventory.spec';
-import { s3InventorySpec } from './aws/s3-inventory.spec';
-import { securityGroupsAuditSpec } from './aws/security-groups-audit.spec';
-import { finishSpec } from './files/finish.spec';
-import { slackPostMessageSpec } from './slack/post-message.spec';
-
 /**
- * Every registered tool's spec: the one registry the dispatcher, the CLI, the
- * CDK stack and the docs read. Spec files only, no service client.
+ * The one place a tool is registered: one line per tool. Everything that lists
+ * tools — the dispatcher, the CDK functions, the file tools, `docs/tools.md`, the
+ * CLI and the tests — reads {@link toolCatalog}. Spec files only for function
+ * tools (no service client), so the dispatcher bundle stays small.
  */
-export const toolCatalog = new ToolRegistry<ToolSpec>([
-  ec2InventorySpec,
-  ebsInventorySpec,
-  costBreakdownSpec,
-  costAnomaliesSpec,
-  computeOptimizerRecsSpec,
-  s3InventorySpec,
-  iamAuditSpec,
-  securityGroupsAuditSpec,
-  cloudtrailCoverageSpec,
-  natGatewaysAuditSpec,
-  eipsAuditSpec,
-  rdsInventorySpec,
-  slackPostMessageSpec,
-  finishSpec,
-]);
+import { fileTool, functionTool, ToolCatalog } from '../runtime/catalog';
+import { cloudtrailCoverageSpec } from './aws/cloudtrail-coverage.meta';
+import { computeOptimizerRecsSpec } from './aws/compute-optimizer-recs.meta';
+import { costAnomaliesSpec } from './aws/cost-anomalies.meta';
+import { costBreakdownSpec } from './aws/cost-breakdown.meta';
+import { ebsInventorySpec } from './aws/ebs-inventory.meta';
+import { ec2InventorySpec } from './aws/ec2-inventory.meta';
+import { eipsAuditSpec } from './aws/eips-audit.meta';
+import { iamAuditSpec } from './aws/iam-audit.meta';
+import { natGatewaysAuditSpec } from './aws/nat-gateways-audit.meta';
+import { rdsInventorySpec } from './aws/rds-inventory.meta';
+import { s3InventorySpec } from './aws/s3-inventory.meta';
+import { securityGroupsAuditSpec } from './aws/security-groups-audit.meta';
+import { finishTool } from './files/finish';
+import { slackPostMessageSpec } from './slack/post-message.meta';
 
-/** Names of the file tools, always allowed at every level (DESIGN.md, "dispatcher"). */
-export const FILE_TOOLS: readonly string[] = toolCatalog
-  .list()
-  .filter((spec) => spec.tags.includes('file'))
-  .map((spec) => spec.name);
+/** Every registered tool. */
+export const toolCatalog = new ToolCatalog([
+  functionTool(ec2InventorySpec, 'aws/ec2-inventory'),
+  functionTool(ebsInventorySpec, 'aws/ebs-inventory'),
+  functionTool(costBreakdownSpec, 'aws/cost-breakdown'),
+  functionTool(costAnomaliesSpec, 'aws/cost-anomalies'),
+  functionTool(computeOptimizerRecsSpec, 'aws/compute-optimizer-recs'),
+  functionTool(s3InventorySpec, 'aws/s3-inventory'),
+  functionTool(iamAuditSpec, 'aws/iam-audit'),
+  functionTool(securityGroupsAuditSpec, 'aws/security-groups-audit'),
+  functionTool(cloudtrailCoverageSpec, 'aws/cloudtrail-coverage'),
+  functionTool(natGatewaysAuditSpec, 'aws/nat-gateways-audit'),
+  functionTool(eipsAuditSpec, 'aws/eips-audit'),
+  functionTool(rdsInventorySpec, 'aws/rds-inventory'),
+  functionTool(slackPostMessageSpec, 'slack/post-message'),
+  fileTool(finishTool),
+]);

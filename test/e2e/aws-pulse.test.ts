@@ -1,22 +1,22 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import { executeLocally } from '../../bin/local/local-execution';
+import { type DispatcherConfig, toolFunctionName } from '../../functions/dispatcher/config';
 import type { ToolResult } from '../../functions/runtime/result';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
-import { DISPATCHER_ARN_PLACEHOLDER } from '../../functions/scenarios/asl';
-import { executeLocally } from '../../functions/scenarios/local-execution';
+import { DISPATCHER_ARN_PLACEHOLDER } from '../../lib/scenarios/asl';
 import { flattenIntrinsics, synthesizePlatform } from '../helpers/cdk';
 import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../helpers/dynalite';
 import { mockedClientRegion } from '../helpers/ec2-pages';
-import { fakeLambdaContext } from '../helpers/events';
+import { bundleDispatcherConfig, fakeLambdaContext } from '../helpers/events';
 import { type LocalLambda, startLambdaServer } from '../helpers/lambda-server';
 import { type LocalSlack, startSlackServer } from '../helpers/slack-server';
 
 /**
  * The aws_pulse state machine AS SYNTHESIZED BY CDK, run by a local Amazon States
  * Language interpreter (aws-local-stepfunctions). Its Task states go to the real
- * dispatcher handler in this process, configured from the environment the template
- * gives it; the dispatcher invokes the real tool handlers through a Lambda Invoke
+ * dispatcher handler in this process, configured as the CDK bundles it; the dispatcher invokes the real tool handlers through a Lambda Invoke
  * API on 127.0.0.1; secret references are read from dynalite; EC2 answers with
  * DescribeInstances shapes from the EC2 API reference; Slack is a Web API server on
  * 127.0.0.1.
@@ -33,13 +33,12 @@ let slack: LocalSlack;
 let definition: Record<string, unknown>;
 let dispatcher: Handler;
 
-/** `<LogicalId>` placeholders of flattened intrinsics → the logical id, used as the function name. */
-function functionNamesOf(value: unknown): Record<string, string> {
-  return JSON.parse(flattenIntrinsics(value).replace(/<([A-Za-z0-9]+)>/g, '$1')) as Record<string, string>;
-}
-
-function synthesizedPulse(): { definition: Record<string, unknown>; environment: Record<string, unknown> } {
-  const { template } = synthesizePlatform();
+function synthesizedPulse(): {
+  definition: Record<string, unknown>;
+  environment: Record<string, unknown>;
+  config: DispatcherConfig;
+} {
+  const { stack, template } = synthesizePlatform();
   const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
   const properties = machine?.Properties as {
     DefinitionString: unknown;
@@ -57,7 +56,11 @@ function synthesizedPulse(): { definition: Record<string, unknown>; environment:
     Environment: { Variables: Record<string, unknown> };
   };
   const environment = functionProperties.Environment.Variables;
-  return { definition: JSON.parse(text) as Record<string, unknown>, environment };
+  return {
+    definition: JSON.parse(text) as Record<string, unknown>,
+    environment,
+    config: stack.platform.dispatcherConfig,
+  };
 }
 
 /** A DescribeInstances page as the EC2 API reference shows it. */
@@ -108,15 +111,14 @@ beforeAll(async () => {
 
   const synthesized = synthesizedPulse();
   definition = synthesized.definition;
-  const toolFunctions = functionNamesOf(synthesized.environment.TOOL_FUNCTIONS);
+  const functionName = (tool: string) => toolFunctionName(synthesized.config.toolFunctionNamePrefix, tool);
+  bundleDispatcherConfig(synthesized.config);
   Object.assign(process.env, {
     AWS_REGION: REGION,
     AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     SECRET_REFS_TABLE: table,
     SLACK_API_URL: slack.apiUrl,
-    SCENARIO_LEVELS: flattenIntrinsics(synthesized.environment.SCENARIO_LEVELS),
-    TOOL_FUNCTIONS: JSON.stringify(toolFunctions),
     RESULT_MAX_BYTES: flattenIntrinsics(synthesized.environment.RESULT_MAX_BYTES),
     ETP_E2E_AWS: JSON.stringify({ region: REGION }),
     ETP_E2E_SLACK: JSON.stringify({ bot_token: slack.botToken }),
@@ -128,8 +130,8 @@ beforeAll(async () => {
   const slackTool = jest.requireActual<typeof import('../../functions/tools/slack/post-message')>(
     '../../functions/tools/slack/post-message',
   );
-  lambda.setFunction(toolFunctions.aws_ec2_inventory as string, ec2Tool.handler);
-  lambda.setFunction(toolFunctions.slack_post_message as string, slackTool.handler);
+  lambda.setFunction(functionName('aws_ec2_inventory'), ec2Tool.handler);
+  lambda.setFunction(functionName('slack_post_message'), slackTool.handler);
   dispatcher = jest.requireActual<typeof import('../../functions/dispatcher/handler')>(
     '../../functions/dispatcher/handler',
   ).handler;

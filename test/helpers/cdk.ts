@@ -64,14 +64,14 @@ export function logicalIdOf(construct: IConstruct): string {
 
 /** The logical ID of a tool's function. @throws Error when the stack has no function for the tool. */
 export function toolFunctionId(stack: ExternalToolsStack, tool: string): string {
-  const toolFunction = stack.toolFunctions[tool];
+  const toolFunction = stack.platform.toolFunctions[tool];
   if (!toolFunction) throw new Error(`The stack has no function for tool ${tool}`);
   return logicalIdOf(toolFunction.lambdaFunction);
 }
 
 /** The logical ID of a scenario's state machine. @throws Error when the stack has none for the scenario. */
 export function stateMachineId(stack: ExternalToolsStack, scenario: string): string {
-  const stateMachine = stack.stateMachines[scenario];
+  const stateMachine = stack.platform.stateMachines[scenario];
   if (!stateMachine) throw new Error(`The stack has no state machine for scenario ${scenario}`);
   return logicalIdOf(stateMachine);
 }
@@ -105,6 +105,12 @@ export interface Permission {
   readonly action: string;
   readonly resource: string;
 }
+
+/** What active tracing adds to every function's role (X-Ray supports no resource-level permissions). */
+export const TRACE_WRITES: readonly Permission[] = [
+  { action: 'xray:PutTelemetryRecords', resource: '*' },
+  { action: 'xray:PutTraceSegments', resource: '*' },
+];
 
 type PolicyDocument = { Statement: { Effect: string; Action: string | string[]; Resource: unknown }[] };
 

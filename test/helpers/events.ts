@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { DISPATCHER_CONFIG_GLOBAL, type DispatcherConfig } from '../../functions/dispatcher/config';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 
 /** A native dispatcher envelope (DESIGN.md, "Dispatcher envelope"). */
@@ -87,4 +88,13 @@ export function fakeLambdaContext(options: FakeContextOptions = {}): Context {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * Gives the dispatcher handler, about to be loaded, the configuration the CDK
+ * bundles into it (esbuild `define` of `ETP_DISPATCHER_CONFIG`): unbundled code
+ * reads the same identifier as a global.
+ */
+export function bundleDispatcherConfig(config: DispatcherConfig): void {
+  (globalThis as Record<string, unknown>)[DISPATCHER_CONFIG_GLOBAL] = config;
 }

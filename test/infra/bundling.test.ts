@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { toolEntryPath } from '../../functions/tools/implementations';
+import { toolEntryPath } from '../../lib/tool-function';
 import { synthesizePlatform } from '../helpers/cdk';
 
 const DISPATCHER_ENTRY = path.join(__dirname, '../../functions/dispatcher/handler.ts');
 
-const functionToolNames = toolCatalog
-  .list()
-  .filter((spec) => (spec.placement ?? 'function') === 'function')
-  .map((spec) => spec.name);
+const functionTools = toolCatalog.functionTools();
 
 /** esbuild bundling every function on a shared 2-core machine: allow minutes, not seconds. */
 const BUNDLING_TIMEOUT_MS = 180_000;
@@ -60,11 +57,11 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
     );
   }, BUNDLING_TIMEOUT_MS);
 
-  it('bundles the dispatcher and every function-placed tool from its own entry', () => {
+  it('bundles the dispatcher and every function tool from its own entry', () => {
     // Prepare
     const entries = Object.fromEntries([
       ['dispatcher', DISPATCHER_ENTRY],
-      ...functionToolNames.map((name) => [name, toolEntryPath(name)]),
+      ...functionTools.map((tool) => [tool.spec.name, toolEntryPath(tool)]),
     ]);
 
     // Act
@@ -100,7 +97,7 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
   it('keeps every tool implementation and its service client out of the dispatcher', () => {
     // Prepare
     const dispatcher = bundles.find((bundle) => bundle.service === 'dispatcher');
-    const implementations = functionToolNames.map(toolEntryPath);
+    const implementations = functionTools.map(toolEntryPath);
 
     // Act
     const clients = [...(dispatcher?.packages ?? [])].filter(

@@ -1,9 +1,10 @@
+import { toolFunctionName } from '../../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
-import { levelWhitelists, loadScenarios } from '../../functions/scenarios/loader';
-import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
-import { flattenIntrinsics, logicalIdOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
+import { logicalIdOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 
-const functionTools = toolCatalog.list().filter((spec) => (spec.placement ?? 'function') === 'function');
+const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
 
 type FunctionProperties = { Environment: { Variables: Record<string, unknown> }; Timeout: number };
 
@@ -11,36 +12,58 @@ describe('the dispatcher function', () => {
   function synthesize() {
     const { stack, template } = synthesizePlatform();
     const resources = template.toJSON().Resources;
-    const dispatcher = resources[logicalIdOf(stack.dispatcher.lambdaFunction)]
+    const dispatcher = resources[logicalIdOf(stack.platform.dispatcher.lambdaFunction)]
       .Properties as FunctionProperties;
     return { stack, resources, dispatcher };
   }
 
-  it("gets the scenario loader's level whitelists in SCENARIO_LEVELS", () => {
-    // Prepare
-    const { dispatcher } = synthesize();
-    const expected = levelWhitelists(loadScenarios(toolCatalog, FILE_TOOLS));
-
-    // Act
-    const levels = JSON.parse(flattenIntrinsics(dispatcher.Environment.Variables.SCENARIO_LEVELS));
-
-    // Assess
-    expect(levels).toEqual(expected);
-    expect(Object.keys(levels).length).toBeGreaterThan(0);
-  });
-
-  it('names the function of every function-placed tool in TOOL_FUNCTIONS', () => {
+  it("is bundled with the scenario loader's level whitelists and the tool functions' name prefix", () => {
     // Prepare
     const { stack, dispatcher } = synthesize();
-    const expected = Object.fromEntries(
-      functionTools.map((spec) => [spec.name, `<${toolFunctionId(stack, spec.name)}>`]),
-    );
 
     // Act
-    const toolFunctions = JSON.parse(flattenIntrinsics(dispatcher.Environment.Variables.TOOL_FUNCTIONS));
+    const config = stack.platform.dispatcherConfig;
 
     // Assess
-    expect(toolFunctions).toEqual(expected);
+    expect(config).toEqual({
+      scenarios: levelWhitelists(loadScenarios(toolCatalog)),
+      toolFunctionNamePrefix: 'ExternalToolsPlatform-',
+    });
+    expect(Object.keys(config.scenarios).length).toBeGreaterThan(0);
+    // Nothing of it travels in the environment (Lambda caps variables at 4 KB in all).
+    expect(Object.keys(dispatcher.Environment.Variables).sort()).toEqual([
+      'NODE_OPTIONS',
+      'POWERTOOLS_SERVICE_NAME',
+      'RESULT_MAX_BYTES',
+    ]);
+  });
+
+  it('names every tool function <prefix><tool>, the name the dispatcher invokes', () => {
+    // Prepare
+    const { stack, resources } = synthesize();
+
+    // Act
+    const names = functionTools.map(
+      (spec) =>
+        (resources[toolFunctionId(stack, spec.name)].Properties as { FunctionName: string }).FunctionName,
+    );
+
+    // Assess
+    expect(names).toEqual(
+      functionTools.map((spec) =>
+        toolFunctionName(stack.platform.dispatcherConfig.toolFunctionNamePrefix, spec.name),
+      ),
+    );
+    expect(names).toContain('ExternalToolsPlatform-aws_ec2_inventory');
+  });
+
+  it('refuses a prefix that makes a function name longer than Lambda accepts', () => {
+    // Act
+    const build = () =>
+      synthesizePlatform({ functionNamePrefix: 'a-very-long-function-name-prefix-012345-' });
+
+    // Assess
+    expect(build).toThrow('is not a Lambda function name (1-64 letters, digits, - or _)');
   });
 
   it('bounds results like the tools and outlives the slowest tool it waits for', () => {

@@ -1,18 +1,16 @@
-import { loadScenarios } from '../../functions/scenarios/loader';
-import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { loadScenarios } from '../../lib/scenarios/loader';
 import {
   logicalIdOf,
   roleOf,
   rolePermissions,
   stateMachineId,
   synthesizePlatform,
+  TRACE_WRITES,
   toolFunctionId,
 } from '../helpers/cdk';
 
-const functionToolNames = toolCatalog
-  .list()
-  .filter((spec) => (spec.placement ?? 'function') === 'function')
-  .map((spec) => spec.name);
+const functionToolNames = toolCatalog.functionTools().map((entry) => entry.spec.name);
 
 /** The ARNs `grantInvoke` writes for a function: the function and its qualified (version, alias) ARNs. */
 function invokeArns(functionId: string): string[] {
@@ -20,16 +18,16 @@ function invokeArns(functionId: string): string[] {
 }
 
 describe('who may invoke what', () => {
-  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs', () => {
+  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
-    const logGroup = `<${logicalIdOf(stack.dispatcher.logGroup)}.Arn>`;
+    const logGroup = `<${logicalIdOf(stack.platform.dispatcher.logGroup)}.Arn>`;
 
     // Act
     const permissions = rolePermissions(
       template,
-      roleOf(template, logicalIdOf(stack.dispatcher.lambdaFunction)),
+      roleOf(template, logicalIdOf(stack.platform.dispatcher.lambdaFunction)),
     );
 
     // Assess
@@ -39,13 +37,14 @@ describe('who may invoke what', () => {
     expect(permissions.filter((p) => p.action !== 'lambda:InvokeFunction')).toEqual([
       { action: 'logs:CreateLogStream', resource: logGroup },
       { action: 'logs:PutLogEvents', resource: logGroup },
+      ...TRACE_WRITES,
     ]);
   });
 
   it('gives no role but the dispatcher’s any Lambda right on a tool function', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
-    const dispatcherRole = roleOf(template, logicalIdOf(stack.dispatcher.lambdaFunction));
+    const dispatcherRole = roleOf(template, logicalIdOf(stack.platform.dispatcher.lambdaFunction));
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
 
     // Act
@@ -73,7 +72,7 @@ describe('who may invoke what', () => {
     expect(permissions).toEqual({});
   });
 
-  it.each(loadScenarios(toolCatalog, FILE_TOOLS).map((scenario) => scenario.name))(
+  it.each(loadScenarios(toolCatalog).map((scenario) => scenario.name))(
     'lets the %s state machine invoke the dispatcher and no other function',
     (scenario) => {
       // Prepare
@@ -87,7 +86,7 @@ describe('who may invoke what', () => {
 
       // Assess
       expect(lambdaRights).toEqual(
-        invokeArns(logicalIdOf(stack.dispatcher.lambdaFunction)).map((resource) => ({
+        invokeArns(logicalIdOf(stack.platform.dispatcher.lambdaFunction)).map((resource) => ({
           action: 'lambda:InvokeFunction',
           resource,
         })),

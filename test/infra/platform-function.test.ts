@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformFunction } from '../../lib/platform-function';
-import { logicalIdOf, newApp, rolePermissions } from '../helpers/cdk';
+import { logicalIdOf, newApp, rolePermissions, TRACE_WRITES } from '../helpers/cdk';
 
 const ENTRY = path.join(__dirname, '../../functions/dispatcher/handler.ts');
 
@@ -76,7 +76,7 @@ describe('PlatformFunction', () => {
     });
   });
 
-  it('has its own role with no managed policy, allowed only to write to its log group', () => {
+  it('has its own role with no managed policy, allowed only to write to its log group and send traces', () => {
     // Prepare, Act
     const { platformFunction, template, properties } = synthesizeFunction();
     const roleId = logicalIdOf(platformFunction.role);
@@ -88,6 +88,7 @@ describe('PlatformFunction', () => {
     expect(rolePermissions(template, roleId)).toEqual([
       { action: 'logs:CreateLogStream', resource: logGroup },
       { action: 'logs:PutLogEvents', resource: logGroup },
+      ...TRACE_WRITES,
     ]);
   });
 });

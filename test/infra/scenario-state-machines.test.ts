@@ -1,7 +1,7 @@
-import { DISPATCHER_ARN_PLACEHOLDER, scenarioToAsl, taskTimeoutSeconds } from '../../functions/scenarios/asl';
-import { loadScenarios } from '../../functions/scenarios/loader';
-import type { Scenario } from '../../functions/scenarios/model';
-import { FILE_TOOLS, toolCatalog } from '../../functions/tools/catalog';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { DISPATCHER_ARN_PLACEHOLDER, scenarioToAsl, taskTimeoutSeconds } from '../../lib/scenarios/asl';
+import { loadScenarios } from '../../lib/scenarios/loader';
+import type { Scenario } from '../../lib/scenarios/model';
 import {
   flattenIntrinsics,
   logicalIdOf,
@@ -46,7 +46,7 @@ type StateMachineProperties = {
   TracingConfiguration: unknown;
 };
 
-const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
+const scenarios = loadScenarios(toolCatalog);
 
 describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, scenario]))(
   'the %s state machine',
@@ -94,7 +94,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       for (const task of tasks)
         expect(task.TimeoutSeconds).toBe(taskTimeoutSeconds(task.Parameters?.tool ?? ''));
       expect(properties.DefinitionSubstitutions).toEqual({
-        DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.dispatcher.lambdaFunction), 'Arn'] },
+        DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.dispatcher.lambdaFunction), 'Arn'] },
       });
     });
 
@@ -131,7 +131,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
     it('has a role that may invoke the dispatcher and deliver logs and traces, nothing more', () => {
       // Prepare
       const { stack, template, id } = synthesize();
-      const dispatcher = logicalIdOf(stack.dispatcher.lambdaFunction);
+      const dispatcher = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
 
       // Act
       const permissions = rolePermissions(template, roleOf(template, id));

@@ -58,7 +58,7 @@ describe('the secret-reference table', () => {
 
     // Assess
     expect(output.SecretReferenceTableName?.Value).toEqual(
-      stack.resolve(stack.secretReferenceTable.tableName),
+      stack.resolve(stack.platform.secretReferenceTable.tableName),
     );
   });
 });

@@ -52,7 +52,7 @@ describe('ExternalToolsStack props', () => {
     const stack = new ExternalToolsStack(app, 'ExternalToolsPlatform', { scenariosDir });
 
     // Assess
-    expect(Object.keys(stack.stateMachines)).toEqual(['typo_check']);
+    expect(Object.keys(stack.platform.stateMachines)).toEqual(['typo_check']);
     Template.fromStack(stack).resourceCountIs('AWS::StepFunctions::StateMachine', 1);
   });
 

@@ -9,11 +9,12 @@ import {
   rolePermissions,
   sortPermissions,
   synthesizePlatform,
+  TRACE_WRITES,
 } from '../helpers/cdk';
 
 // Expectations come from the catalog, so a tool registered later is covered without a new test.
-const functionTools = toolCatalog.list().filter((spec) => (spec.placement ?? 'function') === 'function');
-const dispatcherTools = toolCatalog.list().filter((spec) => spec.placement === 'dispatcher');
+const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
+const fileTools = toolCatalog.fileToolNames();
 const awsTools = functionTools.filter((spec) => spec.tags.includes('aws'));
 
 /** The documented prefix of tenant secrets (docs/deploying.md), as the template spells the ARN. */
@@ -53,6 +54,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
         { action: 'dynamodb:GetItem', resource: `<${tableId}.Arn>` },
+        ...TRACE_WRITES,
         ...(spec.requiresSecrets.length > 0
           ? [{ action: 'secretsmanager:GetSecretValue', resource: TENANT_SECRETS_ARN }]
           : []),
@@ -115,10 +117,12 @@ describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
     const { template } = synthesizePlatform();
     const { roleId, logGroupId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
 
     // Act
     const others = rolePermissions(template, roleId).filter(
-      ({ action, resource }) => !(ownLogWrites.has(action) && resource === `<${logGroupId}.Arn>`),
+      ({ action, resource }) =>
+        !(ownLogWrites.has(action) && resource === `<${logGroupId}.Arn>`) && !traceWrites.has(action),
     );
 
     // Assess
@@ -127,8 +131,8 @@ describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
   });
 });
 
-describe('tools placed in the dispatcher', () => {
-  it.each(dispatcherTools.map((spec) => spec.name))('%s gets no function of its own', (name) => {
+describe('file tools, run by the dispatcher', () => {
+  it.each(fileTools)('%s gets no function of its own', (name) => {
     // Prepare
     const { template } = synthesizePlatform();
 
@@ -141,7 +145,9 @@ describe('tools placed in the dispatcher', () => {
     expect(functions).toEqual({});
     template.resourceCountIs('AWS::Lambda::Function', functionTools.length + 1);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: { POWERTOOLS_SERVICE_NAME: 'dispatcher', TOOL_FUNCTIONS: Match.anyValue() } },
+      Environment: {
+        Variables: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: Match.anyValue() },
+      },
     });
   });
 });

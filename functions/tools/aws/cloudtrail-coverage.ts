@@ -1,21 +1,16 @@
 import { CloudTrailClient, DescribeTrailsCommand } from '@aws-sdk/client-cloudtrail';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { resolveRegions } from '../../runtime/aws/enabled-regions';
-import { forEachRegion } from '../../runtime/aws/regions';
+import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../runtime/concurrency';
-import {
-  type Finding,
-  type FindingsSummary,
-  summarizeFindings,
-  worstSeverityRank,
-} from '../../runtime/findings';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { callerAccount } from './account';
 import { type RegionCoverage, regionCoverage, regionFindings, trailFindings } from './cloudtrail/coverage';
 import { describedTrail, readTrail, type TrailReport } from './cloudtrail/trail-report';
-import { cloudtrailCoverageSpec } from './cloudtrail-coverage.spec';
+import { cloudtrailCoverageSpec } from './cloudtrail-coverage.meta';
+import { callerAccount } from './shared/account';
+import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
 
 /** Trails whose status and selectors are read at once (2 requests each). */
 const TRAIL_CONCURRENCY = 4;

@@ -9,6 +9,20 @@ import {
   type VolumeConfiguration,
   type VolumeRecommendation,
 } from '@aws-sdk/client-compute-optimizer';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { type PagesRead, pagesByToken, readPages } from '../../runtime/aws/pagination';
+import { mapBounded, type Settled } from '../../runtime/concurrency';
+import type { Deadline } from '../../runtime/deadline';
+import { normalizeError } from '../../runtime/normalize-error';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import {
+  type COMPUTE_OPTIMIZER_RESOURCE_TYPES,
+  computeOptimizerRecsSpec,
+} from './compute-optimizer-recs.meta';
+import { regionalAuditSummary } from './shared/audit-parts';
+import type { Finding, Severity } from './shared/findings';
+import { usd } from './shared/pricing';
 import {
   auditValue,
   firstStop,
@@ -16,21 +30,7 @@ import {
   newFinding,
   type RegionScan,
   runRegionalAudit,
-} from '../../runtime/aws/audit';
-import { awsClientConfig } from '../../runtime/aws/client-config';
-import { type PagesRead, pagesByToken, readPages } from '../../runtime/aws/pagination';
-import { mapBounded, type Settled } from '../../runtime/concurrency';
-import type { Deadline } from '../../runtime/deadline';
-import type { Finding, Severity } from '../../runtime/findings';
-import { normalizeError } from '../../runtime/normalize-error';
-import { defineTool } from '../../runtime/spec';
-import { createToolHandler } from '../../runtime/tool-handler';
-import { regionalAuditSummary } from './audit-parts';
-import {
-  type COMPUTE_OPTIMIZER_RESOURCE_TYPES,
-  computeOptimizerRecsSpec,
-} from './compute-optimizer-recs.spec';
-import { usd } from './pricing';
+} from './shared/regional-audit';
 
 const SERVICE = 'compute-optimizer';
 

@@ -1,21 +1,21 @@
 import { type Anomaly, paginateGetAnomalies, type RootCause } from '@aws-sdk/client-cost-explorer';
-import {
-  costExplorerClient,
-  costExplorerUsage,
-  type InclusivePeriod,
-  inclusivePeriod,
-  utcToday,
-} from '../../runtime/aws/cost-explorer';
 import { readPages } from '../../runtime/aws/pagination';
-import { type Finding, findingId, SEVERITIES, type Severity } from '../../runtime/findings';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   COST_ANOMALIES_DEFAULT_DAYS,
   COST_ANOMALIES_RETENTION_DAYS,
   costAnomaliesSpec,
-} from './cost-anomalies.spec';
-import { usd } from './pricing';
+} from './cost-anomalies.meta';
+import {
+  costExplorerClient,
+  costExplorerUsage,
+  type InclusivePeriod,
+  inclusivePeriod,
+  utcToday,
+} from './shared/cost-explorer';
+import { type Finding, findingId, SEVERITIES, type Severity } from './shared/findings';
+import { usd } from './shared/pricing';
 
 /** The finding check of every anomaly. */
 export const COST_ANOMALY_CHECK = 'ce_cost_anomaly';

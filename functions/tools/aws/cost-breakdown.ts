@@ -4,6 +4,20 @@ import {
   type GetCostAndUsageCommandOutput,
   type GroupDefinition,
 } from '@aws-sdk/client-cost-explorer';
+import { type PageStop, pagesByToken, readPages } from '../../runtime/aws/pagination';
+import type { Deadline } from '../../runtime/deadline';
+import { PlatformError } from '../../runtime/errors';
+import { normalizeError } from '../../runtime/normalize-error';
+import type { ToolErrorInfo } from '../../runtime/result';
+import { defineTool, type ToolArgs } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import {
+  COST_BREAKDOWN_DEFAULT_DAYS,
+  COST_BREAKDOWN_MAX_DAYS,
+  COST_EXPLORER_DEFAULT_HISTORY_MONTHS,
+  COST_EXPLORER_HISTORY_MONTHS,
+  costBreakdownSpec,
+} from './cost-breakdown.meta';
 import {
   type AmountChange,
   addDays,
@@ -19,21 +33,7 @@ import {
   previousPeriod,
   toCents,
   utcToday,
-} from '../../runtime/aws/cost-explorer';
-import { type PageStop, pagesByToken, readPages } from '../../runtime/aws/pagination';
-import type { Deadline } from '../../runtime/deadline';
-import { PlatformError } from '../../runtime/errors';
-import { normalizeError } from '../../runtime/normalize-error';
-import type { ToolErrorInfo } from '../../runtime/result';
-import { defineTool, type ToolArgs } from '../../runtime/spec';
-import { createToolHandler } from '../../runtime/tool-handler';
-import {
-  COST_BREAKDOWN_DEFAULT_DAYS,
-  COST_BREAKDOWN_MAX_DAYS,
-  COST_EXPLORER_DEFAULT_HISTORY_MONTHS,
-  COST_EXPLORER_HISTORY_MONTHS,
-  costBreakdownSpec,
-} from './cost-breakdown.spec';
+} from './shared/cost-explorer';
 
 type CostBreakdownArgs = ToolArgs<typeof costBreakdownSpec.inputSchema>;
 

@@ -5,6 +5,14 @@ import {
   type Snapshot,
   type Volume,
 } from '@aws-sdk/client-ec2';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { readPages } from '../../runtime/aws/pagination';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { ebsInventorySpec } from './ebs-inventory.meta';
+import { readPart, regionalAuditSummary } from './shared/audit-parts';
+import type { Finding } from './shared/findings';
+import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd, usd } from './shared/pricing';
 import {
   type AuditValue,
   auditValue,
@@ -12,15 +20,7 @@ import {
   increment,
   newFinding,
   runRegionalAudit,
-} from '../../runtime/aws/audit';
-import { awsClientConfig } from '../../runtime/aws/client-config';
-import { readPages } from '../../runtime/aws/pagination';
-import type { Finding } from '../../runtime/findings';
-import { defineTool } from '../../runtime/spec';
-import { createToolHandler } from '../../runtime/tool-handler';
-import { readPart, regionalAuditSummary } from './audit-parts';
-import { ebsInventorySpec } from './ebs-inventory.spec';
-import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd, usd } from './pricing';
+} from './shared/regional-audit';
 
 /** DescribeVolumes returns at most 500 volumes a page (EC2 API reference, "DescribeVolumes", MaxResults). */
 const VOLUME_PAGE_SIZE = 500;

@@ -2,10 +2,10 @@ import { EC2Client, type Instance, paginateDescribeInstances } from '@aws-sdk/cl
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { resolveRegions } from '../../runtime/aws/enabled-regions';
 import { readPages } from '../../runtime/aws/pagination';
-import { forEachRegion } from '../../runtime/aws/regions';
+import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { ec2InventorySpec } from './ec2-inventory.spec';
+import { ec2InventorySpec } from './ec2-inventory.meta';
 
 /** One instance as the inventory lists it. */
 export interface InventoryInstance {

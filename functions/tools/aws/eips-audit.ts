@@ -1,12 +1,12 @@
 import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { type AuditValue, auditValue, newFinding, runRegionalAudit } from '../../runtime/aws/audit';
 import { awsClientConfig } from '../../runtime/aws/client-config';
-import type { Finding } from '../../runtime/findings';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { regionalAuditSummary } from './audit-parts';
-import { eipsAuditSpec } from './eips-audit.spec';
-import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE, usd } from './pricing';
+import { eipsAuditSpec } from './eips-audit.meta';
+import { regionalAuditSummary } from './shared/audit-parts';
+import type { Finding } from './shared/findings';
+import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE, usd } from './shared/pricing';
+import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
 
 /** An address's monthly public IPv4 charge, associated or not (Amazon VPC pricing, "Public IPv4 Address"). */
 const ADDRESS_MONTHLY_USD = usd(HOURS_PER_MONTH * PUBLIC_IPV4_HOUR_USD);

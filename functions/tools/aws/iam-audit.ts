@@ -2,17 +2,10 @@ import { IAMClient } from '@aws-sdk/client-iam';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import type { Deadline } from '../../runtime/deadline';
 import { PlatformError } from '../../runtime/errors';
-import {
-  type Finding,
-  type FindingsSummary,
-  summarizeFindings,
-  worstSeverityRank,
-} from '../../runtime/findings';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { callerAccount } from './account';
 import {
   type AccessKeyReport,
   accessKeyReports,
@@ -34,7 +27,9 @@ import {
   passwordPolicyFindings,
   readPasswordPolicy,
 } from './iam/password-policy';
-import { iamAuditSpec } from './iam-audit.spec';
+import { iamAuditSpec } from './iam-audit.meta';
+import { callerAccount } from './shared/account';
+import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
 
 /** An IAM user with findings, as the audit lists it. Field names stay clear of redaction (`keys`, not access keys). */
 export interface UserReport {

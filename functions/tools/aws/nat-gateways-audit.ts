@@ -1,5 +1,22 @@
 import { CloudWatchClient, type MetricDataQuery, paginateGetMetricData } from '@aws-sdk/client-cloudwatch';
 import { EC2Client, type NatGateway, paginateDescribeNatGateways } from '@aws-sdk/client-ec2';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import type { AwsAccess } from '../../runtime/aws/credentials';
+import { type PagesRead, readPages } from '../../runtime/aws/pagination';
+import type { Deadline } from '../../runtime/deadline';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { natGatewaysAuditSpec } from './nat-gateways-audit.meta';
+import { readPart, regionalAuditSummary } from './shared/audit-parts';
+import type { Finding } from './shared/findings';
+import {
+  BYTES_PER_BILLED_GB,
+  HOURS_PER_MONTH,
+  NAT_GATEWAY_GB_USD,
+  NAT_GATEWAY_HOUR_USD,
+  NAT_PRICE_SOURCE,
+  usd,
+} from './shared/pricing';
 import {
   type AuditValue,
   auditValue,
@@ -8,24 +25,7 @@ import {
   newFinding,
   type PartialError,
   runRegionalAudit,
-} from '../../runtime/aws/audit';
-import { awsClientConfig } from '../../runtime/aws/client-config';
-import type { AwsAccess } from '../../runtime/aws/credentials';
-import { type PagesRead, readPages } from '../../runtime/aws/pagination';
-import type { Deadline } from '../../runtime/deadline';
-import type { Finding } from '../../runtime/findings';
-import { defineTool } from '../../runtime/spec';
-import { createToolHandler } from '../../runtime/tool-handler';
-import { readPart, regionalAuditSummary } from './audit-parts';
-import { natGatewaysAuditSpec } from './nat-gateways-audit.spec';
-import {
-  BYTES_PER_BILLED_GB,
-  HOURS_PER_MONTH,
-  NAT_GATEWAY_GB_USD,
-  NAT_GATEWAY_HOUR_USD,
-  NAT_PRICE_SOURCE,
-  usd,
-} from './pricing';
+} from './shared/regional-audit';
 
 /** DescribeNatGateways returns at most 1,000 gateways a page (EC2 API reference, "DescribeNatGateways", MaxResults). */
 const GATEWAY_PAGE_SIZE = 1000;

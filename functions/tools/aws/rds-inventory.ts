@@ -1,18 +1,18 @@
 import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sdk/client-rds';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { readPages } from '../../runtime/aws/pagination';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { rdsInventorySpec } from './rds-inventory.meta';
+import { regionalAuditSummary } from './shared/audit-parts';
+import { type Finding, SEVERITIES, type Severity } from './shared/findings';
 import {
   type AuditValue,
   auditValue,
   increment,
   newFinding,
   runRegionalAudit,
-} from '../../runtime/aws/audit';
-import { awsClientConfig } from '../../runtime/aws/client-config';
-import { readPages } from '../../runtime/aws/pagination';
-import { type Finding, SEVERITIES, type Severity } from '../../runtime/findings';
-import { defineTool } from '../../runtime/spec';
-import { createToolHandler } from '../../runtime/tool-handler';
-import { regionalAuditSummary } from './audit-parts';
-import { rdsInventorySpec } from './rds-inventory.spec';
+} from './shared/regional-audit';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
 const PAGE_SIZE = 100;

@@ -4,16 +4,9 @@ import { awsClientConfig } from '../../runtime/aws/client-config';
 import { type PageStop, readPages } from '../../runtime/aws/pagination';
 import { mapBounded } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
-import {
-  type Finding,
-  type FindingsSummary,
-  summarizeFindings,
-  worstSeverityRank,
-} from '../../runtime/findings';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { callerAccount } from './account';
 import { type BucketReport, type ListedBucket, readBucket } from './s3/bucket-report';
 import { accountFindings, bucketFindings } from './s3/findings';
 import {
@@ -21,7 +14,9 @@ import {
   type PublicAccessBlockState,
   readAccountPublicAccessBlock,
 } from './s3/public-access-block';
-import { s3InventorySpec } from './s3-inventory.spec';
+import { s3InventorySpec } from './s3-inventory.meta';
+import { callerAccount } from './shared/account';
+import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
 
 /** Buckets per ListBuckets page; S3 accepts 1-10,000 (S3 API reference, "ListBuckets", MaxBuckets). */
 const LIST_PAGE_SIZE = 1000;

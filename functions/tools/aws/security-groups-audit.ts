@@ -5,20 +5,20 @@ import {
   paginateDescribeSecurityGroups,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
+import { awsClientConfig } from '../../runtime/aws/client-config';
+import { readPages } from '../../runtime/aws/pagination';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { securityGroupsAuditSpec } from './security-groups-audit.meta';
+import { readPart, regionalAuditSummary } from './shared/audit-parts';
+import type { Finding, Severity } from './shared/findings';
 import {
   type AuditValue,
   auditValue,
   firstStop,
   newFinding,
   runRegionalAudit,
-} from '../../runtime/aws/audit';
-import { awsClientConfig } from '../../runtime/aws/client-config';
-import { readPages } from '../../runtime/aws/pagination';
-import type { Finding, Severity } from '../../runtime/findings';
-import { defineTool } from '../../runtime/spec';
-import { createToolHandler } from '../../runtime/tool-handler';
-import { readPart, regionalAuditSummary } from './audit-parts';
-import { securityGroupsAuditSpec } from './security-groups-audit.spec';
+} from './shared/regional-audit';
 
 /**
  * DescribeSecurityGroups and DescribeNetworkInterfaces return at most 1,000 items a

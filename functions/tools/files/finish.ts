@@ -1,5 +1,5 @@
 import { defineTool } from '../../runtime/spec';
-import { finishSpec } from './finish.spec';
+import { finishSpec } from './finish.meta';
 
 /** `finish` with its handler: echoes the answer back as the level's result. */
 export const finishTool = defineTool(finishSpec, async (_ctx, args) => ({

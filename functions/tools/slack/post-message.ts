@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { SecretInvalidError } from '../../runtime/errors';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { slackPostMessageSpec } from './post-message.spec';
+import { slackPostMessageSpec } from './post-message.meta';
 
 /** Slack's Web API base URL (api.slack.com, "Web API basics"). */
 const SLACK_DEFAULT_API_URL = 'https://slack.com/api/';

@@ -2,14 +2,14 @@ import type { Context } from 'aws-lambda';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
 import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
-import { fakeLambdaContext, nativeEnvelope } from '../../helpers/events';
+import { bundleDispatcherConfig, fakeLambdaContext, nativeEnvelope } from '../../helpers/events';
 import { type LocalLambda, startLambdaServer } from '../../helpers/lambda-server';
 import { FAKE_AWS_CREDENTIALS } from '../../helpers/loopback-server';
 import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
 
 /**
  * The deployed chain, every hop real and local: the dispatcher Lambda handler
- * (configured from its environment as the CDK sets it) → Lambda Invoke API →
+ * (configured as the CDK bundles it) → Lambda Invoke API →
  * the slack_post_message function handler → its secret reference in DynamoDB
  * (dynalite) → the Slack Web API. Only the endpoints differ from AWS, through the
  * SDK's standard `AWS_ENDPOINT_URL_<SERVICE>` variables.
@@ -39,19 +39,17 @@ beforeAll(async () => {
     SECRET_REFS_TABLE: table,
     SLACK_API_URL: slack.apiUrl,
     ETP_TEST_SLACK_DEFAULT: JSON.stringify({ bot_token: slack.botToken }),
-    TOOL_FUNCTIONS: JSON.stringify({
-      slack_post_message: 'arn:aws:lambda:eu-west-1:123456789012:function:etp-slack-post-message',
-    }),
-    SCENARIO_LEVELS: JSON.stringify({
-      aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] },
-    }),
+  });
+  bundleDispatcherConfig({
+    scenarios: { aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] } },
+    toolFunctionNamePrefix: 'etp-',
   });
   // Both handlers read their configuration when loaded: load them now that it is set
   // (with require: Jest runs CommonJS, and `import()` needs its experimental VM modules).
   const tool = jest.requireActual<typeof import('../../../functions/tools/slack/post-message')>(
     '../../../functions/tools/slack/post-message',
   );
-  lambda.setFunction('etp-slack-post-message', tool.handler);
+  lambda.setFunction('etp-slack_post_message', tool.handler);
   dispatcher = jest.requireActual<typeof import('../../../functions/dispatcher/handler')>(
     '../../../functions/dispatcher/handler',
   ).handler;
@@ -96,7 +94,7 @@ describe('dispatcher Lambda → tool Lambda → DynamoDB secret → Slack, all l
     ]);
     expect(lambda.invocations).toEqual([
       {
-        functionName: 'etp-slack-post-message',
+        functionName: 'etp-slack_post_message',
         invocationType: 'RequestResponse',
         event: {
           tenant: 'default',

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import { createDispatcher } from '../../../functions/dispatcher/dispatch';
-import { LambdaToolInvoker, type ToolFunctions } from '../../../functions/dispatcher/lambda-invoker';
+import { LambdaToolInvoker } from '../../../functions/dispatcher/lambda-invoker';
+import { functionTool, ToolCatalog } from '../../../functions/runtime/catalog';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { runTool } from '../../../functions/runtime/harness';
 import { assertToolInvocation } from '../../../functions/runtime/invocation';
 import { logger } from '../../../functions/runtime/logger';
-import { ToolRegistry } from '../../../functions/runtime/registry';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../../functions/runtime/result';
-import { defineTool, defineToolSpec, type Tool, type ToolSpec } from '../../../functions/runtime/spec';
+import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtime/spec';
 import { nativeEnvelope } from '../../helpers/events';
 import { type LocalHandler, type LocalLambda, startLambdaServer } from '../../helpers/lambda-server';
 
@@ -24,10 +24,7 @@ const sumTool = defineTool(sumSpec, async (_ctx, args) => {
   const total = args.numbers.reduce((sum, n) => sum + n, 0);
   return { value: { total }, summary: `total ${total}` };
 });
-/** A tool registered with the dispatcher but deployed nowhere. */
-const orphanSpec = defineToolSpec({ ...sumSpec, name: 'orphan_tool' });
-
-const registry = new ToolRegistry<ToolSpec>([sumSpec, orphanSpec]);
+const catalog = new ToolCatalog([functionTool(sumSpec, 'test/sum-numbers')]);
 const MAX_RESULT_BYTES = 64 * 1024;
 
 /** The tool function's Lambda entry as the harness runs it (services without secrets: the tool needs none). */
@@ -40,13 +37,12 @@ const sumFunction: LocalHandler = async (event, context) => {
 
 let lambda: LocalLambda;
 
-function dispatcher(functions: ToolFunctions) {
+/** A dispatcher invoking every tool's function by the name `functionName` gives. */
+function dispatcher(functionName: string) {
   return createDispatcher({
-    registry,
+    catalog,
     whitelists: {},
-    fileTools: [],
-    invoker: new LambdaToolInvoker(lambda.client, functions),
-    localTools: [],
+    invoker: new LambdaToolInvoker(lambda.client, () => functionName),
     services: { logger },
     logger,
     maxResultBytes: MAX_RESULT_BYTES,
@@ -57,7 +53,7 @@ function dispatcher(functions: ToolFunctions) {
 /** Dispatches a sum_numbers call (unscoped, as `etp tools invoke` does) to `functionName`. */
 function callSum(functionName: string, args: unknown = { numbers: [1, 2, 39] }, budgetMs = 30_000) {
   const envelope = nativeEnvelope({ scenario: undefined, level: undefined, tool: 'sum_numbers', args });
-  return dispatcher({ sum_numbers: functionName })(envelope, deadlineIn(budgetMs));
+  return dispatcher(functionName)(envelope, deadlineIn(budgetMs));
 }
 
 function failure(result: ToolResult): ToolFailure {
@@ -112,7 +108,7 @@ describe('LambdaToolInvoker through a real LambdaClient and the local Lambda Inv
     ]);
   });
 
-  it('invokes by function ARN as the CDK writes TOOL_FUNCTIONS', async () => {
+  it('invokes by function ARN as well as by name', async () => {
     // Act
     const result = await callSum('arn:aws:lambda:eu-west-1:123456789012:function:etp-sum-numbers');
 
@@ -229,27 +225,6 @@ describe('LambdaToolInvoker through a real LambdaClient and the local Lambda Inv
       retryable: false,
       service: 'lambda',
     });
-  });
-
-  it('answers internal_error when TOOL_FUNCTIONS has no entry for the tool, invoking nothing', async () => {
-    // Act
-    const envelope = nativeEnvelope({
-      scenario: undefined,
-      level: undefined,
-      tool: 'orphan_tool',
-      args: { numbers: [1] },
-    });
-    const result = failure(
-      await dispatcher({ sum_numbers: 'etp-sum-numbers' })(envelope, deadlineIn(30_000)),
-    );
-
-    // Assess
-    expect(result.error).toEqual({
-      code: 'internal_error',
-      message: 'No function is deployed for tool orphan_tool',
-      retryable: false,
-    });
-    expect(lambda.invocations).toHaveLength(0);
   });
 
   it('maps a function Lambda does not know to not_found from the Invoke API error', async () => {

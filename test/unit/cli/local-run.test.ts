@@ -1,15 +1,15 @@
-import type { Dispatch } from '../../../functions/dispatcher/dispatch';
-import { deadlineIn } from '../../../functions/runtime/deadline';
-import { logger } from '../../../functions/runtime/logger';
-import type { ToolResult } from '../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
 import {
   createLocalDispatcher,
   type LocalCall,
   localRunId,
   runScenarioLocally,
-} from '../../../functions/scenarios/local-run';
-import { type Scenario, scenarioSchema } from '../../../functions/scenarios/model';
+} from '../../../bin/local/local-run';
+import type { Dispatch } from '../../../functions/dispatcher/dispatch';
+import { deadlineIn } from '../../../functions/runtime/deadline';
+import { logger } from '../../../functions/runtime/logger';
+import type { ToolResult } from '../../../functions/runtime/result';
+import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
+import { type Scenario, scenarioSchema } from '../../../lib/scenarios/model';
 
 /**
  * Two levels of `finish` calls; the second reads the first's summary, as aws_pulse

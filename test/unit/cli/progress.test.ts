@@ -1,6 +1,6 @@
 import { createRunProgress } from '../../../bin/cli/progress';
 import { failureResult, type ToolResult } from '../../../functions/runtime/result';
-import { scenarioSchema } from '../../../functions/scenarios/model';
+import { scenarioSchema } from '../../../lib/scenarios/model';
 
 const scenario = scenarioSchema.parse({
   name: 'pulse',

@@ -37,7 +37,7 @@ describe('etp tools list', () => {
     expect(rows).toContainEqual([
       'finish',
       'none',
-      'file',
+      'workspace',
       'Ends the current level with a final answer: a short summary for people, and optional structured data.',
     ]);
     expect(rows.find((row) => row[0] === 'slack_post_message')?.slice(1, 3)).toEqual([

@@ -4,11 +4,11 @@ import * as z from 'zod/mini';
 import { createDispatcher, type DispatcherOptions } from '../../../functions/dispatcher/dispatch';
 import type { ToolInvoker } from '../../../functions/dispatcher/invoker';
 import type { LevelWhitelists } from '../../../functions/dispatcher/levels';
+import { fileTool, functionTool, ToolCatalog } from '../../../functions/runtime/catalog';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { runTool } from '../../../functions/runtime/harness';
 import type { ToolInvocation } from '../../../functions/runtime/invocation';
 import { logger } from '../../../functions/runtime/logger';
-import { ToolRegistry } from '../../../functions/runtime/registry';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
 import { defaultProviders, EnvSecretProvider } from '../../../functions/runtime/secrets/providers';
@@ -79,7 +79,10 @@ const whitelists: LevelWhitelists = {
   cost_review: { analyze: ['echo_args'] },
 };
 
-const registry = new ToolRegistry<ToolSpec>([...functionTools, finishTool as unknown as Tool]);
+const catalog = new ToolCatalog([
+  ...functionTools.map((tool) => functionTool(tool, 'test/recording-tool')),
+  fileTool(finishTool as unknown as Tool),
+]);
 const REGISTERED = 'aws_ec2_inventory, big_result, echo_args, echo_text, exploder, finish, no_params';
 
 /** The tenant's aws_default: static keys from a private environment, never process.env. */
@@ -126,11 +129,9 @@ let logLines: string[];
 
 function dispatcher(overrides: Partial<DispatcherOptions> = {}) {
   return createDispatcher({
-    registry,
+    catalog,
     whitelists,
-    fileTools: ['finish'],
     invoker,
-    localTools: [finishTool as unknown as Tool],
     services,
     logger,
     maxResultBytes: MAX_RESULT_BYTES,
@@ -168,7 +169,7 @@ function deepFreeze<T>(value: T): T {
 beforeEach(() => {
   ec2Mock.reset();
   invoker = new RecordingInvoker();
-  for (const tool of registry.names()) received[tool] = [];
+  for (const tool of catalog.names()) received[tool] = [];
   // Capture Powertools' JSON lines (and keep the test output clean).
   logLines = [];
   for (const stream of [process.stdout, process.stderr]) {

@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { MAX_ARGS_DEPTH, parseToolArgs, tooDeepAt } from '../../../functions/runtime/args';
 import { InvalidArgsError } from '../../../functions/runtime/errors';
 import { defineToolSpec } from '../../../functions/runtime/spec';
-import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.spec';
-import { finishSpec } from '../../../functions/tools/files/finish.spec';
-import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.spec';
+import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.meta';
+import { finishSpec } from '../../../functions/tools/files/finish.meta';
+import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.meta';
 
 const noArgsSpec = defineToolSpec({
   name: 'no_args_tool',

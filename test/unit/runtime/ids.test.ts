@@ -1,3 +1,4 @@
+import { localRunId } from '../../../bin/local/local-run';
 import { InvalidArgsError } from '../../../functions/runtime/errors';
 import {
   assertIdentifier,
@@ -9,7 +10,6 @@ import {
   SNAKE_CASE_NAME,
   TENANT_ID,
 } from '../../../functions/runtime/ids';
-import { localRunId } from '../../../functions/scenarios/local-run';
 
 describe('identifier rules', () => {
   it.each([

@@ -1,7 +1,7 @@
-import { scenarioToAsl, TASK_TIMEOUT_MARGIN_SECONDS } from '../../../functions/scenarios/asl';
-import { loadScenarios } from '../../../functions/scenarios/loader';
-import { scenarioSchema } from '../../../functions/scenarios/model';
-import { FILE_TOOLS, toolCatalog } from '../../../functions/tools/catalog';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import { scenarioToAsl, TASK_TIMEOUT_MARGIN_SECONDS } from '../../../lib/scenarios/asl';
+import { loadScenarios } from '../../../lib/scenarios/loader';
+import { scenarioSchema } from '../../../lib/scenarios/model';
 
 /** The Task states of a definition: name → TimeoutSeconds. */
 function taskTimeouts(definition: ReturnType<typeof scenarioToAsl>): Record<string, unknown> {
@@ -42,7 +42,7 @@ describe('scenarioToAsl Task timeouts', () => {
 
   it('bounds every Task of every shipped scenario from the catalog', () => {
     // Prepare
-    const scenarios = loadScenarios(toolCatalog, FILE_TOOLS);
+    const scenarios = loadScenarios(toolCatalog);
 
     // Act
     const timeouts = scenarios.map((scenario) => [scenario.name, taskTimeouts(scenarioToAsl(scenario))]);
@@ -53,7 +53,7 @@ describe('scenarioToAsl Task timeouts', () => {
 });
 
 describe('scenarioToAsl Catches', () => {
-  const [pulse] = loadScenarios(toolCatalog, FILE_TOOLS);
+  const [pulse] = loadScenarios(toolCatalog);
 
   it('turns a Task timeout into a retryable timeout result and any other error into internal_error', () => {
     // Act

@@ -1,7 +1,17 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { loadTool, TOOLS_DIR } from '../../../bin/local/load-tool';
 import { toJsonSchema } from '../../../functions/runtime/spec';
-import { FILE_TOOLS, toolCatalog } from '../../../functions/tools/catalog';
-import { loadTool, TOOL_MODULES, toolEntryPath } from '../../../functions/tools/implementations';
+import { toolCatalog } from '../../../functions/tools/catalog';
+
+/** Every `<tool>.meta.ts` under functions/tools, relative to it without the extension. */
+function metaModules(dir = TOOLS_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return metaModules(full);
+    return entry.name.endsWith('.meta.ts') ? [path.relative(TOOLS_DIR, full).replace(/\.ts$/, '')] : [];
+  });
+}
 
 describe('the tool catalog', () => {
   it('registers the twelve AWS tools, the Slack tool and finish', () => {
@@ -21,24 +31,36 @@ describe('the tool catalog', () => {
       'finish',
       'slack_post_message',
     ]);
-    expect(FILE_TOOLS).toEqual(['finish']);
+    expect(toolCatalog.fileToolNames()).toEqual(['finish']);
   });
 
-  it('lists an implementation module for every tool and no other', () => {
-    expect(Object.keys(TOOL_MODULES).sort()).toEqual(toolCatalog.names());
-  });
+  it('registers every spec file, each once, and nothing else imports one', () => {
+    // Prepare
+    const catalogSource = readFileSync(path.join(TOOLS_DIR, 'catalog.ts'), 'utf8');
 
-  it.each(toolCatalog.names())('loads %s with the very spec the catalog holds', async (name) => {
     // Act
-    const tool = await loadTool(name);
+    const imported = [...catalogSource.matchAll(/from '\.\/([^']+\.meta)'/g)].map((match) => match[1]);
 
-    // Assess
-    const spec = toolCatalog.get(name);
-    expect(existsSync(toolEntryPath(name))).toBe(true);
-    expect(tool.inputSchema).toBe(spec.inputSchema);
-    expect(tool.iam).toEqual(spec.iam);
-    expect(toJsonSchema(tool.inputSchema).additionalProperties).toBe(false);
+    // Assess: a spec file the catalog forgets would be a tool nobody can call
+    const withHandlers = toolCatalog.fileTools().map((tool) => tool.name);
+    expect([...imported, ...withHandlers.map((name) => `files/${name}.meta`)].sort()).toEqual(
+      metaModules().sort(),
+    );
   });
+
+  it.each(toolCatalog.functionTools().map((entry) => [entry.spec.name, entry]))(
+    'loads %s from its implementation module, with the very spec the catalog holds',
+    (name, entry) => {
+      // Act
+      const tool = loadTool(toolCatalog, name);
+
+      // Assess
+      expect(existsSync(path.join(TOOLS_DIR, `${entry.implementation}.ts`))).toBe(true);
+      expect(tool.inputSchema).toBe(entry.spec.inputSchema);
+      expect(tool.iam).toEqual(entry.spec.iam);
+      expect(toJsonSchema(tool.inputSchema).additionalProperties).toBe(false);
+    },
+  );
 
   it.each(toolCatalog.list().filter((spec) => spec.tags.includes('aws')))(
     '$name needs the aws_default secret and has no side effects',

@@ -4,9 +4,10 @@
  * Foundations Benchmark 3.1; Security Hub CloudTrail.1). Severities follow
  * Prowler's CloudTrail checks.
  */
-import type { Finding } from '../../../runtime/findings';
+
 import type { ToolErrorInfo } from '../../../runtime/result';
-import { accountFinding } from '../account';
+import { accountFinding } from '../shared/account';
+import type { Finding } from '../shared/findings';
 import type { TrailReport } from './trail-report';
 
 /**

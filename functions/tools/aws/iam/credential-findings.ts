@@ -4,8 +4,9 @@
  * 1.7 avoid root use, 1.10 MFA for console users, 1.12 credentials unused 45+
  * days, 1.14 keys rotated every 90 days).
  */
-import type { Finding, Severity } from '../../../runtime/findings';
-import { accountFinding } from '../account';
+
+import { accountFinding } from '../shared/account';
+import type { Finding, Severity } from '../shared/findings';
 import type { AccessKeyColumns, CredentialReportRow, ReportTimestamp } from './credential-report-csv';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { GetAccountPasswordPolicyCommand, type IAMClient, NoSuchEntityException } from '@aws-sdk/client-iam';
-import type { Finding, Severity } from '../../../runtime/findings';
 import type { ToolErrorInfo } from '../../../runtime/result';
-import { accountFinding } from '../account';
+import { accountFinding } from '../shared/account';
+import type { Finding, Severity } from '../shared/findings';
 
 /**
  * The account's IAM password policy for IAM users' console passwords. Field

@@ -3,8 +3,9 @@
  * (S3.1 account Block Public Access: high; S3.8 bucket Block Public Access,
  * default encryption: medium; S3.2/S3.3 public access: critical; versioning: low).
  */
-import type { Finding } from '../../../runtime/findings';
-import { accountFinding as finding } from '../account';
+
+import { accountFinding as finding } from '../shared/account';
+import type { Finding } from '../shared/findings';
 import type { BucketReport } from './bucket-report';
 import { type PublicAccessBlockState, switchesLeftOff } from './public-access-block';
 

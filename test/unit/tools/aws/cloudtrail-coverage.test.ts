@@ -10,13 +10,13 @@ import {
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { managementEventCoverage } from '../../../../functions/tools/aws/cloudtrail/event-selectors';
 import {
   type CloudTrailCoverageValue,
   cloudtrailCoverageTool,
 } from '../../../../functions/tools/aws/cloudtrail-coverage';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 

@@ -13,10 +13,10 @@ import {
 } from '@aws-sdk/client-compute-optimizer';
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { RegionReport } from '../../../../functions/runtime/aws/audit';
-import { type FindingsSummary, findingId } from '../../../../functions/runtime/findings';
 import type { ToolResult } from '../../../../functions/runtime/result';
 import { computeOptimizerRecsTool } from '../../../../functions/tools/aws/compute-optimizer-recs';
+import { type FindingsSummary, findingId } from '../../../../functions/tools/aws/shared/findings';
+import type { RegionReport } from '../../../../functions/tools/aws/shared/regional-audit';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { awsToolServices, expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 

@@ -9,9 +9,9 @@ import {
   LimitExceededException,
 } from '@aws-sdk/client-cost-explorer';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findingId } from '../../../../functions/runtime/findings';
 import type { ToolResult } from '../../../../functions/runtime/result';
 import { type CostAnomalies, costAnomaliesTool } from '../../../../functions/tools/aws/cost-anomalies';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import {
   awsToolServices,

@@ -6,10 +6,10 @@ import {
   type Volume,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import type { ToolSuccess } from '../../../../functions/runtime/result';
 import { type EbsInventoryValue, ebsInventoryTool } from '../../../../functions/tools/aws/ebs-inventory';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';

@@ -1,9 +1,9 @@
 import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { type EipsAuditValue, eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';

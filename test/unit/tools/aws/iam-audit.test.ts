@@ -9,9 +9,9 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { type IamAuditValue, iamAuditTool } from '../../../../functions/tools/aws/iam-audit';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import {
   defaultChainToolServices,

@@ -7,12 +7,12 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { DescribeNatGatewaysCommand, EC2Client, type NatGateway } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import {
   type NatGatewaysAuditValue,
   natGatewaysAuditTool,
 } from '../../../../functions/tools/aws/nat-gateways-audit';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';

@@ -5,9 +5,9 @@ import {
   RDSServiceException,
 } from '@aws-sdk/client-rds';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { type RdsInventoryValue, rdsInventoryTool } from '../../../../functions/tools/aws/rds-inventory';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
 

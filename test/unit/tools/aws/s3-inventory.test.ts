@@ -18,10 +18,10 @@ import {
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import { regionFromLocationConstraint } from '../../../../functions/tools/aws/s3/bucket-settings';
 import { type S3InventoryValue, s3InventoryTool } from '../../../../functions/tools/aws/s3-inventory';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 

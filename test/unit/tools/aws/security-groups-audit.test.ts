@@ -6,12 +6,12 @@ import {
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findingId } from '../../../../functions/runtime/findings';
 import { redact } from '../../../../functions/runtime/redact';
 import {
   type SecurityGroupsAuditValue,
   securityGroupsAuditTool,
 } from '../../../../functions/tools/aws/security-groups-audit';
+import { findingId } from '../../../../functions/tools/aws/shared/findings';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';

@@ -1,22 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { createDispatcher, type Dispatch } from '../dispatcher/dispatch';
-import { InProcessToolInvoker } from '../dispatcher/in-process-invoker';
-import { deadlineIn } from '../runtime/deadline';
-import { resultMaxBytes } from '../runtime/harness';
-import { logger as platformLogger } from '../runtime/logger';
-import type { ToolResult } from '../runtime/result';
-import { DynamoDbSecretReferenceStore } from '../runtime/secrets/dynamodb-store';
-import { InMemorySecretReferenceStore } from '../runtime/secrets/memory-store';
-import type { SecretReferenceStore } from '../runtime/secrets/reference';
-import { SecretResolver } from '../runtime/secrets/resolver';
-import { toolHostServices } from '../runtime/tool-host';
-import { FILE_TOOLS, toolCatalog } from '../tools/catalog';
-import { finishTool } from '../tools/files/finish';
-import { type AslDefinition, scenarioToAsl } from './asl';
-import { levelWhitelists } from './loader';
+import { createDispatcher, type Dispatch } from '../../functions/dispatcher/dispatch';
+import { deadlineIn } from '../../functions/runtime/deadline';
+import { resultMaxBytes } from '../../functions/runtime/harness';
+import { logger as platformLogger } from '../../functions/runtime/logger';
+import type { ToolResult } from '../../functions/runtime/result';
+import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
+import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
+import type { SecretReferenceStore } from '../../functions/runtime/secrets/reference';
+import { SecretResolver } from '../../functions/runtime/secrets/resolver';
+import { toolHostServices } from '../../functions/runtime/tool-host';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { type AslDefinition, scenarioToAsl } from '../../lib/scenarios/asl';
+import { levelWhitelists } from '../../lib/scenarios/loader';
+import type { Scenario } from '../../lib/scenarios/model';
+import { InProcessToolInvoker } from './in-process-invoker';
 import { executeLocally } from './local-execution';
-import type { Scenario } from './model';
 
 /**
  * The dispatcher ARN written into a locally run definition. Never called: every
@@ -68,11 +67,9 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     awsFallbackToDefaultChain: true,
   });
   return createDispatcher({
-    registry: toolCatalog,
+    catalog: toolCatalog,
     whitelists: levelWhitelists(options.scenarios),
-    fileTools: FILE_TOOLS,
-    invoker: new InProcessToolInvoker(services, maxResultBytes),
-    localTools: [finishTool],
+    invoker: new InProcessToolInvoker(toolCatalog, services, maxResultBytes),
     services,
     logger,
     maxResultBytes,

@@ -1,8 +1,8 @@
 import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
-import type { ArgsViolation } from '../args';
-import { InvalidArgsError, PlatformError } from '../errors';
-import { awsClientConfig } from './client-config';
-import type { AwsAccess } from './credentials';
+import type { ArgsViolation } from '../../../runtime/args';
+import { awsClientConfig } from '../../../runtime/aws/client-config';
+import type { AwsAccess } from '../../../runtime/aws/credentials';
+import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
 
 /**
  * Cost Explorer has one endpoint, `ce.us-east-1.amazonaws.com`, whatever regions

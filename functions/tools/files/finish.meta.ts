@@ -14,9 +14,8 @@ export const finishSpec = defineToolSpec({
         .check(z.minLength(1), z.maxLength(4000), z.describe('The final answer, at most 4,000 characters.')),
       data: z.optional(z.record(z.string(), z.unknown())).check(z.describe('Optional structured result.')),
     }),
-  tags: ['file'],
+  tags: ['workspace'],
   requiresSecrets: [],
   sideEffects: 'none',
   iam: [],
-  placement: 'dispatcher',
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { regionsArg, topNArg } from './schemas';
+import { regionsArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** Default `idleBytesThreshold`: 1 GiB over the window, whose processing ($0.045) is noise next to the hourly charge. */
 export const DEFAULT_IDLE_BYTES_THRESHOLD = 1024 ** 3;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { regionsArg, topNArg } from './schemas';
+import { regionsArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** `aws_rds_inventory`: RDS DB instances with their resilience and exposure settings, and findings. */
 export const rdsInventorySpec = defineAwsReadOnlySpec({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { SNAKE_CASE_NAME } from '../runtime/ids';
-import '../runtime/zod-locale';
+import { SNAKE_CASE_NAME } from '../../functions/runtime/ids';
+import '../../functions/runtime/zod-locale';
 
 const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
 

@@ -1,11 +1,11 @@
-import { DEFAULT_AWS_SECRET } from '../../runtime/context';
+import { DEFAULT_AWS_SECRET } from '../../../runtime/context';
 import {
   defineToolSpec,
   type IamGrant,
   type ToolInputSchema,
   type ToolRuntimeSettings,
   type ToolSpec,
-} from '../../runtime/spec';
+} from '../../../runtime/spec';
 
 /** What a read-only AWS tool's spec states for itself; {@link defineAwsReadOnlySpec} fills in the rest. */
 export interface AwsReadOnlySpecProps<S extends ToolInputSchema> {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_REGION_CONCURRENCY, forEachRegion } from '../../../../functions/runtime/aws/regions';
+import { DEFAULT_REGION_CONCURRENCY, forEachRegion } from '../../../../functions/runtime/aws/region-fan-out';
 import type { Deadline } from '../../../../functions/runtime/deadline';
 import { PlatformError } from '../../../../functions/runtime/errors';
 import { ec2Error, sdkConnectionError } from '../../../helpers/aws-errors';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { regionsArg, topNArg } from './schemas';
+import { regionsArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** `aws_ec2_inventory`: EC2 instances over regions, summarized. */
 export const ec2InventorySpec = defineAwsReadOnlySpec({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { calendarDateArg, topNArg } from './schemas';
+import { calendarDateArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** Longest period accepted, in days: a year, leap day included. */
 export const COST_BREAKDOWN_MAX_DAYS = 366;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { topNArg } from './schemas';
+import { topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** `aws_s3_inventory`: every S3 bucket with its region and security settings, plus findings. */
 export const s3InventorySpec = defineAwsReadOnlySpec({

@@ -1,4 +1,4 @@
-import type { AslDefinition } from './asl';
+import type { AslDefinition } from '../../lib/scenarios/asl';
 
 // The package ships CommonJS (`require`) and ESM builds but types only for ESM, so
 // TypeScript refuses a value import from this CommonJS module; require it, typed.

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { regionsList, topNArg } from './schemas';
+import { regionsList, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** `aws_cloudtrail_coverage`: whether CloudTrail records every enabled region's management events. */
 export const cloudtrailCoverageSpec = defineAwsReadOnlySpec({

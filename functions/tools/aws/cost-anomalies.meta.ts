@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { calendarDateArg, topNArg } from './schemas';
+import { calendarDateArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** Cost Explorer keeps anomalies for 90 days (Cost Explorer API reference, "GetAnomalies"). */
 export const COST_ANOMALIES_RETENTION_DAYS = 90;

@@ -5,7 +5,7 @@ import {
   SEVERITIES,
   type Severity,
   summarizeFindings,
-} from '../../../functions/runtime/findings';
+} from '../../../../../functions/tools/aws/shared/findings';
 
 const PRICE = 'Amazon EC2 pricing, Elastic IP addresses (2024-05)';
 

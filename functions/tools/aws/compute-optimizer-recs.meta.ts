@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { regionsArg, topNArg } from './schemas';
+import { regionsArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** The resource types whose recommendations the tool reads. */
 export const COMPUTE_OPTIMIZER_RESOURCE_TYPES = ['ec2', 'ebs', 'lambda'] as const;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { defineAwsReadOnlySpec } from './read-only-spec';
-import { regionsArg, topNArg } from './schemas';
+import { regionsArg, topNArg } from './shared/arg-schemas';
+import { defineAwsReadOnlySpec } from './shared/read-only-spec';
 
 /** `aws_ebs_inventory`: EBS volumes and public snapshots over regions, with cost findings. */
 export const ebsInventorySpec = defineAwsReadOnlySpec({

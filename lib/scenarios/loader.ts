@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import type { LevelWhitelists } from '../dispatcher/levels';
-import { PlatformError, UnknownScenarioError } from '../runtime/errors';
-import type { ToolRegistry } from '../runtime/registry';
+import type { LevelWhitelists } from '../../functions/dispatcher/levels';
+import type { ToolCatalog } from '../../functions/runtime/catalog';
+import { PlatformError, UnknownScenarioError } from '../../functions/runtime/errors';
 import { type Scenario, scenarioSchema } from './model';
 
 /** The folder holding the scenario YAML files. */
-export const SCENARIOS_DIR = __dirname;
+export const SCENARIOS_DIR = path.join(__dirname, '../../functions/scenarios');
 
 /**
  * Loads and validates every `*.yaml` scenario in `dir`.
@@ -17,15 +17,11 @@ export const SCENARIOS_DIR = __dirname;
  *   registered (the message lists every registered name), or a call to a tool
  *   outside its level's `intra_tools` (file tools excepted).
  */
-export function loadScenarios(
-  registry: ToolRegistry,
-  fileTools: readonly string[],
-  dir: string = SCENARIOS_DIR,
-): Scenario[] {
+export function loadScenarios(catalog: ToolCatalog, dir: string = SCENARIOS_DIR): Scenario[] {
   const files = readdirSync(dir)
     .filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'))
     .sort();
-  const scenarios = files.map((file) => parseScenarioFile(path.join(dir, file), registry, fileTools));
+  const scenarios = files.map((file) => parseScenarioFile(path.join(dir, file), catalog));
   const seen = new Set<string>();
   for (const scenario of scenarios) {
     if (seen.has(scenario.name))
@@ -36,11 +32,7 @@ export function loadScenarios(
 }
 
 /** Parses and checks one scenario file; see {@link loadScenarios}. */
-export function parseScenarioFile(
-  file: string,
-  registry: ToolRegistry,
-  fileTools: readonly string[],
-): Scenario {
+export function parseScenarioFile(file: string, catalog: ToolCatalog): Scenario {
   const where = path.basename(file);
   let document: unknown;
   try {
@@ -58,7 +50,7 @@ export function parseScenarioFile(
   const scenario = parsed.data;
   for (const level of scenario.levels) {
     try {
-      registry.subset(level.intra_tools);
+      catalog.subset(level.intra_tools);
     } catch (err) {
       throw new PlatformError(
         'internal_error',
@@ -66,7 +58,7 @@ export function parseScenarioFile(
       );
     }
     for (const call of level.calls) {
-      if (!level.intra_tools.includes(call.tool) && !fileTools.includes(call.tool)) {
+      if (!level.intra_tools.includes(call.tool) && !catalog.isFileTool(call.tool)) {
         throw new PlatformError(
           'internal_error',
           `${where}: level "${level.name}" calls ${call.tool}, which its intra_tools (${level.intra_tools.join(', ')}) does not list`,

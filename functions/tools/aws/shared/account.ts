@@ -3,9 +3,9 @@
  * credentials belong to, and findings whose stable ids carry that account.
  */
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { awsClientConfig } from '../../runtime/aws/client-config';
-import type { AwsAccess } from '../../runtime/aws/credentials';
-import { type Finding, findingId } from '../../runtime/findings';
+import { awsClientConfig } from '../../../runtime/aws/client-config';
+import type { AwsAccess } from '../../../runtime/aws/credentials';
+import { type Finding, findingId } from './findings';
 
 /** The account a tool's credentials belong to. */
 export interface CallerAccount {

@@ -3,13 +3,14 @@
  * out with per-region errors kept in the result, collect findings with stable ids,
  * add up the regions' counts, and summarize (counts plus the top N).
  */
-import type { ToolContext } from '../context';
-import { type Finding, type FindingsSummary, findingId, summarizeFindings } from '../findings';
-import type { ToolErrorInfo } from '../result';
-import type { AwsAccess } from './credentials';
-import { type RegionSelection, resolveRegions } from './enabled-regions';
-import type { PageStop, PagesRead } from './pagination';
-import { forEachRegion } from './regions';
+
+import type { AwsAccess } from '../../../runtime/aws/credentials';
+import { type RegionSelection, resolveRegions } from '../../../runtime/aws/enabled-regions';
+import type { PageStop, PagesRead } from '../../../runtime/aws/pagination';
+import { forEachRegion } from '../../../runtime/aws/region-fan-out';
+import type { ToolContext } from '../../../runtime/context';
+import type { ToolErrorInfo } from '../../../runtime/result';
+import { type Finding, type FindingsSummary, findingId, summarizeFindings } from './findings';
 
 /**
  * Counts kept per region and added up over regions: numbers, or maps of numbers

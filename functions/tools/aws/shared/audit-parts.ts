@@ -3,13 +3,9 @@
  * secondary call of a region's scan so that its failure spoils only what depends
  * on it (a {@link PartialError}), and a summary that says so.
  */
-import {
-  type AuditStats,
-  auditSummary,
-  type PartialError,
-  type RegionalAudit,
-} from '../../runtime/aws/audit';
-import { normalizeError } from '../../runtime/normalize-error';
+
+import { normalizeError } from '../../../runtime/normalize-error';
+import { type AuditStats, auditSummary, type PartialError, type RegionalAudit } from './regional-audit';
 
 /** A secondary read's value, or the partial error that replaced it. */
 export type PartRead<T> =

@@ -1,5 +1,5 @@
-import { toolTimeoutSeconds } from '../runtime/spec';
-import { toolCatalog } from '../tools/catalog';
+import { toolTimeoutSeconds } from '../../functions/runtime/spec';
+import { toolCatalog } from '../../functions/tools/catalog';
 import type { Scenario } from './model';
 
 /** Placeholder for the dispatcher's ARN; CDK fills it through `definitionSubstitutions`. */

@@ -1,0 +1,27 @@
+import type { ToolInvoker } from '../../functions/dispatcher/invoker';
+import type { ToolCatalog } from '../../functions/runtime/catalog';
+import type { ToolContextServices } from '../../functions/runtime/context';
+import { deadlineIn } from '../../functions/runtime/deadline';
+import { runTool } from '../../functions/runtime/harness';
+import type { ToolInvocation } from '../../functions/runtime/invocation';
+import type { ToolResult } from '../../functions/runtime/result';
+import { type ToolSpec, toolTimeoutSeconds } from '../../functions/runtime/spec';
+import { loadTool } from './load-tool';
+
+/**
+ * Runs tools in this process (the CLI, tests): the same harness a tool's function
+ * runs, with the tool's own timeout as its deadline. Never part of a Lambda bundle.
+ */
+export class InProcessToolInvoker implements ToolInvoker {
+  constructor(
+    private readonly catalog: ToolCatalog,
+    private readonly services: ToolContextServices,
+    private readonly maxResultBytes?: number,
+  ) {}
+
+  async invoke(spec: ToolSpec, invocation: ToolInvocation): Promise<ToolResult> {
+    const tool = loadTool(this.catalog, spec.name);
+    const deadline = deadlineIn(toolTimeoutSeconds(spec) * 1000);
+    return runTool(tool, invocation, deadline, this.services, this.maxResultBytes);
+  }
+}

@@ -1,0 +1,77 @@
+import * as z from 'zod/mini';
+import { SNAKE_CASE_NAME } from '../runtime/ids';
+import '../runtime/zod-locale';
+
+/**
+ * The dispatcher's configuration, computed by the CDK at synth time from the
+ * scenario files and the stack, and bundled into the dispatcher's code (esbuild
+ * `define` of {@link DISPATCHER_CONFIG_GLOBAL}) rather than passed in environment
+ * variables: Lambda caps a function's variables at 4 KB in all (Lambda developer
+ * guide, "Lambda quotas"), which the whitelists of a few dozen scenarios outgrow.
+ */
+declare const ETP_DISPATCHER_CONFIG: unknown;
+
+/** The global the CDK defines at bundle time with the JSON of a {@link DispatcherConfig}. */
+export const DISPATCHER_CONFIG_GLOBAL = 'ETP_DISPATCHER_CONFIG';
+
+const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
+
+/**
+ * Lambda function names: 1-64 letters, digits, `-` or `_` (Lambda API reference,
+ * "CreateFunction", `FunctionName`).
+ */
+export const LAMBDA_FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const dispatcherConfigSchema = z.strictObject({
+  /** Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`. */
+  scenarios: z.record(name, z.record(name, z.array(name))),
+  /** Tool functions are named `<prefix><tool name>` (see {@link toolFunctionName}). */
+  toolFunctionNamePrefix: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, '1-40 letters, digits, - or _')),
+});
+
+/** The dispatcher's deployment configuration. */
+export type DispatcherConfig = z.output<typeof dispatcherConfigSchema>;
+
+/**
+ * Checks a configuration.
+ *
+ * @throws Error listing each problem with its path, so a broken build fails the init
+ *   (and the CDK, which checks what it bundles, fails the synth) with what to fix.
+ */
+export function parseDispatcherConfig(raw: unknown): DispatcherConfig {
+  const parsed = dispatcherConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+  );
+  throw new Error(`Invalid dispatcher configuration: ${problems.join('; ')}`);
+}
+
+/**
+ * The configuration bundled into this dispatcher.
+ *
+ * @throws Error when the code was bundled without one, or it is invalid.
+ */
+export function bundledDispatcherConfig(): DispatcherConfig {
+  if (typeof ETP_DISPATCHER_CONFIG === 'undefined') {
+    throw new Error(`The dispatcher was bundled without its configuration (${DISPATCHER_CONFIG_GLOBAL})`);
+  }
+  return parseDispatcherConfig(ETP_DISPATCHER_CONFIG);
+}
+
+/**
+ * The Lambda function name of a tool: `<prefix><tool>` (`ExternalToolsPlatform-aws_ec2_inventory`).
+ * The CDK names each tool's function so, and the dispatcher invokes by it.
+ *
+ * @throws Error when the name is not a valid Lambda function name (over 64 characters).
+ */
+export function toolFunctionName(prefix: string, tool: string): string {
+  const functionName = `${prefix}${tool}`;
+  if (!LAMBDA_FUNCTION_NAME.test(functionName)) {
+    throw new Error(
+      `The function name "${functionName}" of tool ${tool} is not a Lambda function name ` +
+        '(1-64 letters, digits, - or _): choose a shorter function name prefix',
+    );
+  }
+  return functionName;
+}

@@ -1,0 +1,185 @@
+import * as path from 'node:path';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import {
+  DISPATCHER_CONFIG_GLOBAL,
+  type DispatcherConfig,
+  parseDispatcherConfig,
+  toolFunctionName,
+} from '../functions/dispatcher/config';
+import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/harness';
+import { toolCatalog } from '../functions/tools/catalog';
+import { grantInvokeAcknowledged } from './nag';
+import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
+import { ScenarioStateMachine } from './scenario-state-machine';
+import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
+import type { Scenario } from './scenarios/model';
+import { ToolFunction } from './tool-function';
+
+/** The dispatcher's Lambda entry. */
+const DISPATCHER_ENTRY = path.join(__dirname, '../functions/dispatcher/handler.ts');
+
+/**
+ * Seconds the dispatcher outlives the slowest tool function it waits for
+ * (`RequestResponse`), so a tool's own timeout is reported by the dispatcher as
+ * a result rather than cut off by the dispatcher's.
+ */
+const DISPATCHER_TIMEOUT_MARGIN_SECONDS = 10;
+
+/** Lambda's maximum timeout, in seconds (Lambda developer guide, "Lambda quotas"). */
+const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
+
+/** Properties of an {@link ExternalToolsPlatform}. */
+export interface ExternalToolsPlatformProps {
+  /**
+   * Folder of the scenario YAML files: one state machine per file. A level whose
+   * `intra_tools` names an unregistered tool fails construction (and `cdk synth`)
+   * with the registered names listed.
+   * @default SCENARIOS_DIR (functions/scenarios)
+   */
+  readonly scenariosDir?: string;
+  /**
+   * Bound on one ToolResult in bytes (`RESULT_MAX_BYTES` of the dispatcher and
+   * every tool), 4 KiB to 250 KiB (functions/runtime/harness.ts).
+   * @default DEFAULT_RESULT_MAX_BYTES (64 KiB)
+   */
+  readonly resultMaxBytes?: number;
+  /**
+   * Each tool's function is named `<prefix><tool name>`: the dispatcher invokes it
+   * by that name. 1-40 letters, digits, `-` or `_`; with the longest tool name it
+   * must stay within Lambda's 64 characters.
+   * @default `${stackName}-`
+   */
+  readonly functionNamePrefix?: string;
+  /** Overrides for every function of the platform (memory, reserved concurrency, VPC). @default - none */
+  readonly functionSettings?: FunctionSettings;
+  /** Overrides for one tool's function, by tool name, applied over `functionSettings`. @default - none */
+  readonly toolFunctionSettings?: Readonly<Record<string, FunctionSettings>>;
+  /** How long the functions' and state machines' log groups keep events. @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+}
+
+/** `PascalCase` of a snake_case name, for construct ids and output names (`aws_pulse` → `AwsPulse`). */
+export function pascalCase(name: string): string {
+  return name
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/**
+ * The platform (DESIGN.md, "Shape"), as one reusable construct: the DynamoDB
+ * secret-reference table, one {@link ToolFunction} per function tool of the
+ * catalog (functions/tools/catalog.ts), the dispatcher (its configuration — the scenarios' level whitelists and
+ * the tool functions' name prefix — bundled into its code), and one
+ * {@link ScenarioStateMachine} per scenario YAML. Only the dispatcher may invoke
+ * the tool functions; each state machine may invoke only the dispatcher.
+ *
+ * @throws PlatformError (`internal_error`) when a scenario file is invalid or a level
+ *   names an unregistered tool (the message lists the registered names).
+ * @throws Error when `resultMaxBytes`, `functionNamePrefix` or `toolFunctionSettings`
+ *   is outside what is accepted.
+ * @example
+ * const platform = new ExternalToolsPlatform(stack, 'Platform', {
+ *   toolFunctionSettings: { aws_ec2_inventory: { memorySizeMb: 1024 } },
+ * });
+ * platform.stateMachines.aws_pulse.grantStartExecution(scheduler);
+ */
+export class ExternalToolsPlatform extends Construct {
+  /** Secret references (`tenant_id`, `secret_name`); never a secret value. */
+  public readonly secretReferenceTable: Table;
+  /** The tool functions by tool name. */
+  public readonly toolFunctions: Readonly<Record<string, ToolFunction>>;
+  /** The dispatcher. */
+  public readonly dispatcher: PlatformFunction;
+  /** What the dispatcher's code is bundled with. */
+  public readonly dispatcherConfig: DispatcherConfig;
+  /** The validated scenarios, in file-name order. */
+  public readonly scenarios: readonly Scenario[];
+  /** The state machines by scenario name. */
+  public readonly stateMachines: Readonly<Record<string, StateMachine>>;
+
+  constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
+    super(scope, id);
+    const catalog = toolCatalog;
+    const maxBytes = props.resultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES;
+    if (resultMaxBytes({ RESULT_MAX_BYTES: String(maxBytes) }) !== maxBytes) {
+      throw new Error(`resultMaxBytes ${maxBytes} is not a whole number of bytes from 4096 to 250 KiB`);
+    }
+    const unknownSettings = Object.keys(props.toolFunctionSettings ?? {}).filter(
+      (name) => !catalog.functionTools().some((entry) => entry.spec.name === name),
+    );
+    if (unknownSettings.length > 0) {
+      throw new Error(
+        `toolFunctionSettings names ${unknownSettings.join(', ')}, which no function tool has. ` +
+          `Function tools: ${catalog
+            .functionTools()
+            .map((entry) => entry.spec.name)
+            .join(', ')}`,
+      );
+    }
+    // Loaded first: a scenario naming an unknown tool stops the synth before anything is built.
+    this.scenarios = loadScenarios(catalog, props.scenariosDir ?? SCENARIOS_DIR);
+    this.dispatcherConfig = parseDispatcherConfig({
+      scenarios: levelWhitelists(this.scenarios),
+      toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
+    });
+
+    this.secretReferenceTable = new Table(this, 'SecretReferences', {
+      partitionKey: { name: 'tenant_id', type: AttributeType.STRING },
+      sortKey: { name: 'secret_name', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // The AWS managed key (aws/dynamodb): encryption at rest with key use in
+      // CloudTrail, no key policy to keep; the table holds references, never values.
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const tools = new Construct(this, 'Tools');
+    const toolFunctions: Record<string, ToolFunction> = {};
+    for (const entry of catalog.functionTools()) {
+      const name = entry.spec.name;
+      toolFunctions[name] = new ToolFunction(tools, pascalCase(name), {
+        tool: entry,
+        functionName: toolFunctionName(this.dispatcherConfig.toolFunctionNamePrefix, name),
+        secretReferenceTable: this.secretReferenceTable,
+        resultMaxBytes: maxBytes,
+        logRetention: props.logRetention,
+        settings: { ...props.functionSettings, ...props.toolFunctionSettings?.[name] },
+      });
+    }
+    this.toolFunctions = toolFunctions;
+
+    const slowestTool = Math.max(
+      DEFAULT_TIMEOUT_SECONDS,
+      ...Object.values(toolFunctions).map((tool) => tool.lambdaFunction.timeout?.toSeconds() ?? 0),
+    );
+    this.dispatcher = new PlatformFunction(this, 'Dispatcher', {
+      entry: DISPATCHER_ENTRY,
+      description: 'External Tools Platform dispatcher: level whitelist, argument validation, tool invoke',
+      timeoutSeconds: Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, slowestTool + DISPATCHER_TIMEOUT_MARGIN_SECONDS),
+      environment: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: String(maxBytes) },
+      bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
+      logRetention: props.logRetention,
+      settings: props.functionSettings,
+    });
+    for (const tool of Object.values(toolFunctions)) {
+      grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
+    }
+
+    const stateMachines: Record<string, StateMachine> = {};
+    for (const scenario of this.scenarios) {
+      const { stateMachine } = new ScenarioStateMachine(this, `${pascalCase(scenario.name)}Scenario`, {
+        scenario,
+        dispatcher: this.dispatcher.lambdaFunction,
+        logRetention: props.logRetention,
+      });
+      stateMachines[scenario.name] = stateMachine;
+    }
+    this.stateMachines = stateMachines;
+  }
+}
