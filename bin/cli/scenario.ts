@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { MAX_ARGS_DEPTH, tooDeepAt } from '../../functions/runtime/args';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
+import { MAX_ARGS_DEPTH, tooDeepAt } from '../../functions/runtime/schema-violations';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';

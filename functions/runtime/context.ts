@@ -4,7 +4,6 @@ import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
 import type { SecretResolver } from './secrets/resolver';
-import type { ToolSpec } from './spec';
 
 /** The secret every `aws` tool reads unless told otherwise. */
 export const DEFAULT_AWS_SECRET = 'aws_default';
@@ -64,9 +63,15 @@ export interface ToolContextServices {
   readonly awsFallbackToDefaultChain?: boolean;
 }
 
+/** What a context needs of the tool's spec (a structural type: spec.ts depends on this module). */
+export interface ContextToolSpec {
+  readonly name: string;
+  readonly requiresSecrets: readonly string[];
+}
+
 /** Builds the context of one call. */
 export function createToolContext(
-  spec: ToolSpec,
+  spec: ContextToolSpec,
   invocation: ToolInvocation,
   deadline: Deadline,
   services: ToolContextServices,

@@ -3,7 +3,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import * as z from 'zod/mini';
 import { SecretInvalidError, ServiceCallError } from '../errors';
-import { awsRequestHandler } from './client-config';
+import { awsRequestHandler } from './http-timeouts';
 
 /** How a tool reaches AWS for a tenant. */
 export interface AwsAccess {

@@ -7,7 +7,7 @@ import {
   paginateScan,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { awsRequestHandler } from '../aws/client-config';
+import { awsRequestHandler } from '../aws/http-timeouts';
 import type { SecretReference, SecretReferenceStore } from './reference';
 import { referenceInputOf, validateReference } from './reference';
 

@@ -1,7 +1,7 @@
 import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { awsRequestHandler } from '../aws/client-config';
+import { awsRequestHandler } from '../aws/http-timeouts';
 import { SecretNotFoundError } from '../errors';
 import type { RefKind, SecretReference } from './reference';
 

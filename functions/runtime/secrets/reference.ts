@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { MAX_ARGS_DEPTH, tooDeepAt, violationsOf } from '../args';
 import { InvalidArgsError } from '../errors';
 import { SECRET_NAME, TENANT_ID } from '../ids';
 import { redact, redactString } from '../redact';
+import { MAX_ARGS_DEPTH, tooDeepAt, violationsOf } from '../schema-violations';
 import '../zod-locale';
 
 /** Reference kinds a provider exists for (DESIGN.md, "Secret references"). */

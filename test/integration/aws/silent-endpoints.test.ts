@@ -9,8 +9,8 @@
  */
 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { awsRequestHandler } from '../../../functions/runtime/aws/client-config';
 import { clearAssumedRoleCache } from '../../../functions/runtime/aws/credentials';
+import { awsRequestHandler } from '../../../functions/runtime/aws/http-timeouts';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { normalizeError } from '../../../functions/runtime/normalize-error';
 import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { MAX_ARGS_DEPTH, parseToolArgs, tooDeepAt } from '../../../functions/runtime/args';
+import { parseToolArgs } from '../../../functions/runtime/args';
 import { InvalidArgsError } from '../../../functions/runtime/errors';
+import { MAX_ARGS_DEPTH, tooDeepAt } from '../../../functions/runtime/schema-violations';
 import { defineToolSpec } from '../../../functions/runtime/spec';
 import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.meta';
 import { finishSpec } from '../../../functions/tools/files/finish.meta';

@@ -1,8 +1,8 @@
 import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
-import type { ArgsViolation } from '../../../runtime/args';
 import { awsClientConfig } from '../../../runtime/aws/client-config';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
 import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
+import type { ArgsViolation } from '../../../runtime/schema-violations';
 
 /**
  * Cost Explorer has one endpoint, `ce.us-east-1.amazonaws.com`, whatever regions

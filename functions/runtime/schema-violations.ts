@@ -1,0 +1,144 @@
+/**
+ * Schema violations in words a caller can act on, and the nesting limit checked
+ * before any schema sees a value: shared by tool args (args.ts) and every other
+ * validated input (secret references, CLI input), so it depends on zod alone.
+ */
+import type * as z from 'zod/mini';
+import './zod-locale';
+
+/** One schema violation: where (`regions[0]`, `(root)`) and what is accepted. */
+export interface ArgsViolation {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * How deep objects and arrays may nest in a tool's args: 32 levels, the args
+ * object itself being the first. The deepest legitimate args nest about 7 (a
+ * Slack Block Kit `rich_text` block inside `blocks`); much deeper JSON only costs:
+ * redaction, bounding and printing walk it, and 3,000 levels overflowed the
+ * stack of the CLI before this limit.
+ */
+export const MAX_ARGS_DEPTH = 32;
+
+/**
+ * The first top-level key under which `value` nests objects and arrays deeper
+ * than `limit` levels (`value` itself being level 1), or undefined. Iterative,
+ * so any depth is safe to check, and it never descends past `limit`.
+ *
+ * @example tooDeepAt({ data: { a: { b: 1 } } }, 2) // 'data'
+ */
+export function tooDeepAt(value: unknown, limit: number): string | undefined {
+  const pending: { value: unknown; depth: number; key: string }[] = [{ value, depth: 1, key: '(root)' }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth > limit) return next.key;
+    for (const [key, child] of Object.entries(next.value)) {
+      pending.push({ value: child, depth: next.depth + 1, key: next.depth === 1 ? key : next.key });
+    }
+  }
+  return undefined;
+}
+
+function pathOf(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out ? '.' : ''}${String(part)}`;
+  return out || '(root)';
+}
+
+/**
+ * Every violation zod reports, with its path, each message saying what is
+ * accepted (what an LLM caller reads to fix its call):
+ * - an unknown key: zod's message and the keys the object accepts (from `schema`);
+ * - a missing required field: `Required: expected string` (zod would say
+ *   "received undefined");
+ * - several bounds of one value (`z.int()`'s safe-integer bound and the
+ *   schema's own): only the tightest.
+ *
+ * @param input - what was parsed, to tell a missing field from a wrong one.
+ * @param schema - the schema `input` was parsed with, to list accepted keys.
+ */
+export function violationsOf(
+  error: z.core.$ZodError,
+  input?: unknown,
+  schema?: z.core.$ZodType,
+): ArgsViolation[] {
+  return error.issues
+    .filter((issue) => !looserBoundThanAnother(issue, error.issues))
+    .map((issue) => ({ path: pathOf(issue.path), message: messageOf(issue, input, schema) }));
+}
+
+function messageOf(issue: z.core.$ZodIssue, input: unknown, schema: z.core.$ZodType | undefined): string {
+  if (issue.code === 'unrecognized_keys') {
+    const accepted = schema && objectKeysAt(schema, issue.path);
+    if (!accepted) return issue.message;
+    return `${issue.message}; accepted keys: ${accepted.length > 0 ? accepted.join(', ') : 'none'}`;
+  }
+  // Other issues at a missing path are the schema's own checks, whose messages say it already.
+  if (issue.code === 'invalid_type' && isMissing(input, issue.path))
+    return `Required: expected ${issue.expected}`;
+  return issue.message;
+}
+
+/** A `too_big`/`too_small` issue of a value that another issue bounds more tightly. */
+function looserBoundThanAnother(issue: z.core.$ZodIssue, issues: readonly z.core.$ZodIssue[]): boolean {
+  if (issue.code !== 'too_big' && issue.code !== 'too_small') return false;
+  const path = pathOf(issue.path);
+  return issues.some(
+    (other) =>
+      other !== issue &&
+      pathOf(other.path) === path &&
+      ((issue.code === 'too_big' && other.code === 'too_big' && other.maximum < issue.maximum) ||
+        (issue.code === 'too_small' && other.code === 'too_small' && other.minimum > issue.minimum)),
+  );
+}
+
+/** Whether the last key of `path` is absent from its (present) parent object in `input`. */
+function isMissing(input: unknown, path: readonly PropertyKey[]): boolean {
+  if (input === undefined || path.length === 0) return false;
+  let parent: unknown = input;
+  for (const part of path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = (parent as Record<PropertyKey, unknown>)[part];
+  }
+  return (
+    parent !== null &&
+    typeof parent === 'object' &&
+    !Array.isArray(parent) &&
+    !Object.hasOwn(parent, path[path.length - 1] as PropertyKey)
+  );
+}
+
+/** The parts of a zod definition followed to reach the object at a path. */
+interface SchemaDefinition {
+  readonly type: string;
+  /** Of `object`. */
+  readonly shape?: Record<string, z.core.$ZodType>;
+  /** Of wrappers: `optional`, `default`, `nullable`, `readonly`… */
+  readonly innerType?: z.core.$ZodType;
+  /** Of `array`. */
+  readonly element?: z.core.$ZodType;
+  /** Of `record`. */
+  readonly valueType?: z.core.$ZodType;
+}
+
+/** The keys of the object schema at `path`, or undefined when the path leads elsewhere (a union). */
+function objectKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let current: z.core.$ZodType | undefined = schema;
+  let index = 0;
+  while (current) {
+    const def = current._zod.def as unknown as SchemaDefinition;
+    if (def.innerType) {
+      current = def.innerType;
+    } else if (index === path.length) {
+      return def.type === 'object' ? Object.keys(def.shape ?? {}) : undefined;
+    } else {
+      const part = path[index++];
+      if (def.type === 'object') current = def.shape?.[String(part)];
+      else if (def.type === 'array') current = def.element;
+      else if (def.type === 'record') current = def.valueType;
+      else current = undefined;
+    }
+  }
+  return undefined;
+}
