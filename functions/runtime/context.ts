@@ -21,8 +21,17 @@ export interface ToolContext {
   readonly level?: string;
   /** Powertools Logger with `tool`, `tenant`, `runId`, `callId` keys; every item is redacted. */
   readonly logger: Logger;
-  /** From the Lambda's remaining time (or the CLI's budget). */
+  /**
+   * From the Lambda's remaining time (or the CLI's budget): stop starting pages and
+   * regions when it passes, and return what was read.
+   */
   readonly deadline: Deadline;
+  /**
+   * Aborted at the call's hard stop, when the harness stops waiting for the handler.
+   * Every AWS client built with `awsClientConfig(await ctx.aws())` aborts its requests
+   * then; pass it as `abortSignal` to anything else that waits (HTTP, SDK calls).
+   */
+  readonly signal: AbortSignal;
   /**
    * The tenant's secret, parsed (DESIGN.md, "Secret references").
    *
@@ -38,8 +47,12 @@ export interface ToolContext {
   aws(secretName?: string): Promise<AwsAccess>;
 }
 
-/** Turns an `aws_*` secret into AWS access (`awsAccessFromSecret`). */
-export type AwsAccessResolver = (secret: Record<string, unknown>, request: AwsAccessRequest) => AwsAccess;
+/** Turns an `aws_*` secret into AWS access (`awsAccessFromSecret`), bound to the call's hard stop. */
+export type AwsAccessResolver = (
+  secret: Record<string, unknown>,
+  request: AwsAccessRequest,
+  signal: AbortSignal,
+) => AwsAccess;
 
 /**
  * Container-level services a context is built from. Tool hosts get theirs from
@@ -75,6 +88,7 @@ export function createToolContext(
   invocation: ToolInvocation,
   deadline: Deadline,
   services: ToolContextServices,
+  signal: AbortSignal = deadline.signal,
 ): ToolContext {
   const keys = {
     tool: spec.name,
@@ -99,6 +113,7 @@ export function createToolContext(
     level: invocation.level,
     logger: services.logger.createChild({ persistentKeys: keys }),
     deadline,
+    signal,
     secret,
     async aws(secretName = DEFAULT_AWS_SECRET) {
       if (!services.awsAccess) {
@@ -114,7 +129,7 @@ export function createToolContext(
         if (!(services.awsFallbackToDefaultChain && err instanceof SecretNotFoundError)) throw err;
         payload = {};
       }
-      return services.awsAccess(payload, invocation);
+      return services.awsAccess(payload, invocation, signal);
     },
   };
 }

@@ -85,12 +85,19 @@ export async function runTool(
     // The tool sees an earlier deadline than the hard stop, so a page in flight when
     // it passes can still arrive and the tool return what it read (partial, truncated).
     const toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
-    const ctx = createToolContext(tool, invocation, toolDeadline, services);
+    // The hard stop: when the harness gives up on the handler, its requests are aborted too.
+    const hardStop = new AbortController();
+    const ctx = createToolContext(tool, invocation, toolDeadline, services, hardStop.signal);
     const output = await beforeDeadline(
       tool.handler(ctx, args),
       deadline,
-      () =>
-        new DeadlineExceededError(`Tool ${tool.name} did not finish within its budget of ${budgetSeconds} s`),
+      () => {
+        const error = new DeadlineExceededError(
+          `Tool ${tool.name} did not finish within its budget of ${budgetSeconds} s`,
+        );
+        hardStop.abort(error);
+        return error;
+      },
       hardStopGraceMs(deadline.remainingMs()),
     );
     const result: ToolResult = {

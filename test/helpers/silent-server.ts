@@ -13,6 +13,8 @@ export interface SilentServer {
   readonly url: string;
   /** Connections accepted so far. */
   connections(): number;
+  /** Connections open now (accepted and not yet closed by either side). */
+  openConnections(): number;
   /** Stops listening and destroys every open connection (clients see ECONNRESET). */
   stop(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function startSilentServer(): Promise<SilentServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     connections: () => accepted,
+    openConnections: () => sockets.size,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         for (const socket of sockets) socket.destroy();

@@ -18,6 +18,8 @@ export interface AwsAccess {
   readonly credentials: AwsCredentialIdentityProvider;
   /** The role assumed, for `assume_role`. */
   readonly roleArn?: string;
+  /** The call's hard stop: clients built with `awsClientConfig` abort every request when it fires. */
+  readonly signal?: AbortSignal;
 }
 
 /** The default credential chain (env, SSO, shared files, container/instance role), memoized by the SDK. */
@@ -158,10 +160,15 @@ async function assumeRole(
  * with service `sts` whichever client asked for the credentials. Its STS client
  * has the platform's HTTP timeouts (`awsRequestHandler`).
  *
+ * @param signal - the call's hard stop, carried into every client built from the access.
  * @throws SecretInvalidError (`secret_invalid`) naming the fields that are wrong,
  *   never their values.
  */
-export function awsAccessFromSecret(secret: Record<string, unknown>, request: AwsAccessRequest): AwsAccess {
+export function awsAccessFromSecret(
+  secret: Record<string, unknown>,
+  request: AwsAccessRequest,
+  signal?: AbortSignal,
+): AwsAccess {
   const fallbackRegion = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? FALLBACK_REGION;
   if ('role_arn' in secret) {
     const payload = parse(assumeRolePayload, secret, 'role_arn, external_id?, region?');
@@ -171,6 +178,7 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
       region: accessRegion,
       roleArn: payload.role_arn,
       credentials: assumeRoleProvider(payload, request, accessRegion),
+      signal,
     };
   }
   if ('access_key_id' in secret || 'secret_access_key' in secret) {
@@ -184,7 +192,12 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
       secretAccessKey: payload.secret_access_key,
       sessionToken: payload.session_token,
     };
-    return { mode: 'static', region: payload.region ?? fallbackRegion, credentials: async () => credentials };
+    return {
+      mode: 'static',
+      region: payload.region ?? fallbackRegion,
+      credentials: async () => credentials,
+      signal,
+    };
   }
   const payload = parse(
     ownRolePayload,
@@ -193,7 +206,12 @@ export function awsAccessFromSecret(secret: Record<string, unknown>, request: Aw
       'for static keys: access_key_id, secret_access_key, session_token?, region?',
   );
   ownRoleCredentials ??= defaultProvider();
-  return { mode: 'own_role', region: payload.region ?? fallbackRegion, credentials: ownRoleCredentials };
+  return {
+    mode: 'own_role',
+    region: payload.region ?? fallbackRegion,
+    credentials: ownRoleCredentials,
+    signal,
+  };
 }
 
 function parse<T extends z.ZodMiniType>(

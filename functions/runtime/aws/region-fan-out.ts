@@ -3,6 +3,7 @@ import type { Deadline } from '../deadline';
 import { DeadlineExceededError, PlatformError } from '../errors';
 import { normalizeError } from '../normalize-error';
 import type { ToolErrorInfo } from '../result';
+import { plural } from '../text';
 
 /**
  * Regions called at once in a fan-out, unless the tool says otherwise. 20 covers
@@ -34,10 +35,6 @@ interface RegionFailure {
   readonly error: ToolErrorInfo;
 }
 
-function regionCount(count: number): string {
-  return `${count} region${count === 1 ? '' : 's'}`;
-}
-
 /**
  * The error of a fan-out in which no region succeeded, for at least one region
  * asked: "0 instances, 1 region failed" would read as an empty account.
@@ -62,10 +59,10 @@ function noRegionSucceeded(
   };
   if (skipped.length > 0 || !first) {
     const failed = first
-      ? `; ${regionCount(failures.length)} failed, first ${first.region}: ${first.error.message}`
+      ? `; ${plural(failures.length, 'region')} failed, first ${first.region}: ${first.error.message}`
       : '';
     return new DeadlineExceededError(
-      `Deadline reached before any region answered: ${regionCount(skipped.length)} not started${failed}`,
+      `Deadline reached before any region answered: ${plural(skipped.length, 'region')} not started${failed}`,
       { service, details },
     );
   }

@@ -5,6 +5,7 @@ import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../runtime/concurrency';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
+import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { type RegionCoverage, regionCoverage, regionFindings, trailFindings } from './cloudtrail/coverage';
 import { describedTrail, readTrail, type TrailReport } from './cloudtrail/trail-report';
@@ -43,8 +44,8 @@ export interface CloudTrailCoverageValue {
  * told. When no region could be, coverage is unknown, never "0 of N covered".
  */
 function coverageNote(covered: number, unknown: number, failed: number, regions: number): string {
-  const of = `${regions} region${regions === 1 ? '' : 's'}`;
-  const failedNote = failed > 0 ? ` (${failed} region${failed === 1 ? '' : 's'} failed)` : '';
+  const of = `${plural(regions, 'region')}`;
+  const failedNote = failed > 0 ? ` (${plural(failed, 'region')} failed)` : '';
   if (unknown === regions) {
     const where = regions === 1 ? 'the one region asked' : `all ${of}`;
     return `CloudTrail coverage unknown in ${where}: trails or regions unreadable${failedNote}`;
@@ -149,8 +150,8 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
         listed.outcomes.filter((o) => !o.ok).length,
         regions.length,
       ) +
-      `${uncovered.length > 0 ? `; uncovered: ${uncovered.join(', ')}` : ''}; ${distinct.size} trail` +
-      `${distinct.size === 1 ? '' : 's'}; ${summary.total} finding${summary.total === 1 ? '' : 's'} ` +
+      `${uncovered.length > 0 ? `; uncovered: ${uncovered.join(', ')}` : ''}; ${plural(distinct.size, 'trail')}; ` +
+      `${plural(summary.total, 'finding')} ` +
       `(${summary.bySeverity.critical} critical, ${summary.bySeverity.high} high)${truncated ? '; partial' : ''}`,
   };
 });

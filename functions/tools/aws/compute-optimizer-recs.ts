@@ -15,6 +15,7 @@ import { mapBounded, type Settled } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
+import { increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   type COMPUTE_OPTIMIZER_RESOURCE_TYPES,
@@ -22,11 +23,9 @@ import {
 } from './compute-optimizer-recs.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
 import type { Finding, Severity } from './shared/findings';
-import { usd } from './shared/pricing';
 import {
   auditValue,
   firstStop,
-  increment,
   newFinding,
   type RegionScan,
   runRegionalAudit,
@@ -93,7 +92,7 @@ function savingsOf(
     estimatedMonthlySavings:
       savings?.value === undefined || savings.currency === undefined
         ? null
-        : { value: usd(savings.value), currency: savings.currency },
+        : { value: roundCents(savings.value), currency: savings.currency },
     savingsPercent: opportunity?.savingsOpportunityPercentage ?? null,
   };
 }
@@ -330,7 +329,7 @@ async function scanRegion(
       increment(stats.byFinding, `${rec.resourceType} ${rec.finding}`);
       const savings = rec.estimatedMonthlySavings;
       if (savings && savings.value > 0) {
-        stats.estimatedMonthlySavings[savings.currency] = usd(
+        stats.estimatedMonthlySavings[savings.currency] = roundCents(
           (stats.estimatedMonthlySavings[savings.currency] ?? 0) + savings.value,
         );
       }
@@ -377,7 +376,7 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
     value: { resourceTypes: types, ...auditValue(audit) },
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${audit.totals.recommendations} Compute Optimizer recommendation${audit.totals.recommendations === 1 ? '' : 's'}`,
+      `${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`,
       audit,
     ),
   };

@@ -1,6 +1,7 @@
 import { type Anomaly, paginateGetAnomalies, type RootCause } from '@aws-sdk/client-cost-explorer';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
+import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   COST_ANOMALIES_DEFAULT_DAYS,
@@ -15,7 +16,6 @@ import {
   utcToday,
 } from './shared/cost-explorer';
 import { type Finding, findingId, SEVERITIES, type Severity } from './shared/findings';
-import { usd } from './shared/pricing';
 
 /** The finding check of every anomaly. */
 export const COST_ANOMALY_CHECK = 'ce_cost_anomaly';
@@ -73,7 +73,7 @@ export type AnomalyDetails = {
 type AnomalyFinding = Finding & { readonly details: AnomalyDetails };
 
 function cents(amount: number | undefined): number | null {
-  return amount === undefined ? null : usd(amount);
+  return amount === undefined ? null : roundCents(amount);
 }
 
 function rootCauseOf(cause: RootCause): AnomalyRootCause {
@@ -140,7 +140,7 @@ function toFinding(anomaly: Anomaly): AnomalyFinding {
     severity: severityOf(impactUsd),
     resource: anomalyId,
     region: 'global',
-    title: `Unexpected spend of $${impactUsd.toFixed(2)}${percent} on ${where}, ${details.startDate ?? '?'}..${details.endDate ?? 'ongoing'}`,
+    title: `Unexpected spend of ${formatUsd(impactUsd)}${percent} on ${where}, ${details.startDate ?? '?'}..${details.endDate ?? 'ongoing'}`,
     details,
   };
 }
@@ -209,14 +209,14 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
   for (const finding of findings) {
     bySeverity[finding.severity]++;
     const feedback = finding.details.feedback ?? 'none';
-    byFeedback[feedback] = (byFeedback[feedback] ?? 0) + 1;
+    increment(byFeedback, feedback);
     totalImpact += finding.details.impact.totalImpactUsd ?? 0;
   }
   const truncated = read.stoppedBy !== undefined;
   const value: CostAnomalies = {
     window,
     anomalyCount: findings.length,
-    totalImpactUsd: usd(totalImpact),
+    totalImpactUsd: roundCents(totalImpact),
     bySeverity,
     byFeedback,
     anomalies: findings.slice(0, args.topN),
@@ -227,10 +227,10 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
     value,
     truncated,
     summary:
-      `${findings.length} cost anomal${findings.length === 1 ? 'y' : 'ies'} ${window.start}..${window.end}` +
-      `, total impact $${value.totalImpactUsd.toFixed(2)} (${bySeverity.high} high, ${bySeverity.medium} medium)` +
+      `${plural(findings.length, 'cost anomaly', 'cost anomalies')} ${window.start}..${window.end}` +
+      `, total impact ${formatUsd(value.totalImpactUsd)} (${bySeverity.high} high, ${bySeverity.medium} medium)` +
       `${top ? `; largest: ${top.title}` : ''}` +
-      `; ${read.pages} Cost Explorer request${read.pages === 1 ? '' : 's'} (~$${value.costExplorer.estimatedCostUsd.toFixed(2)})` +
+      `; ${plural(read.pages, 'Cost Explorer request')} (~${formatUsd(value.costExplorer.estimatedCostUsd)})` +
       `${truncated ? '; partial' : ''}`,
   };
 });

@@ -10,6 +10,7 @@ import { PlatformError } from '../../runtime/errors';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool, type ToolArgs } from '../../runtime/spec';
+import { formatUsd, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   COST_BREAKDOWN_DEFAULT_DAYS,
@@ -284,7 +285,7 @@ function summaryOf(value: CostBreakdown, truncated: boolean): string {
   return (
     `${value.metric} ${value.period.start}..${value.period.end}: ${value.total.toFixed(2)} ${currency}`.trimEnd() +
     `${change}${top ? `; top ${value.groupBy}: ${top}` : ''}` +
-    `; ${requests} Cost Explorer request${requests === 1 ? '' : 's'} (~$${estimatedCostUsd.toFixed(2)})` +
+    `; ${plural(requests, 'Cost Explorer request')} (~${formatUsd(estimatedCostUsd)})` +
     `${truncated ? '; partial' : ''}`
   );
 }

@@ -8,16 +8,16 @@ import {
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
+import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ebsInventorySpec } from './ebs-inventory.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
 import type { Finding } from './shared/findings';
-import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd, usd } from './shared/pricing';
+import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd } from './shared/pricing';
 import {
   type AuditValue,
   auditValue,
   firstStop,
-  increment,
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
@@ -126,14 +126,14 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
         severity: 'medium',
         title: `EBS volume ${volumeId} (${sizeGiB} GiB ${volumeType}) is not attached to any instance`,
         ...(monthlyUsd !== undefined
-          ? { monthlyCost: { usd: usd(monthlyUsd), priceSource: EBS_PRICE_SOURCE } }
+          ? { monthlyCost: { usd: roundCents(monthlyUsd), priceSource: EBS_PRICE_SOURCE } }
           : {}),
         details: { ...facts, createTime: volume.CreateTime?.toISOString() ?? null },
       }),
     );
   } else if (volumeType === 'gp2' && (state === 'in-use' || state === 'creating')) {
     // An unattached gp2 volume is reported once, as unattached: deleting it saves more than converting it.
-    const savings = usd(gp3MonthlySavingsUsd(sizeGiB));
+    const savings = roundCents(gp3MonthlySavingsUsd(sizeGiB));
     stats.gp2Volumes++;
     stats.gp3MonthlySavingsUsd += savings;
     findings.push(
@@ -141,7 +141,7 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
         ...common,
         check: 'ebs_gp2_to_gp3',
         severity: 'low',
-        title: `EBS volume ${volumeId} (${sizeGiB} GiB gp2) would cost $${savings.toFixed(2)}/month less as gp3`,
+        title: `EBS volume ${volumeId} (${sizeGiB} GiB gp2) would cost ${formatUsd(savings)}/month less as gp3`,
         monthlyCost: { usd: savings, priceSource: EBS_PRICE_SOURCE },
         details: { ...facts, gp2BaselineIops: gp2BaselineIops(sizeGiB) },
       }),
@@ -238,8 +238,8 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
     value,
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${totals.volumes} EBS volume${totals.volumes === 1 ? '' : 's'} (${totals.unattachedVolumes} unattached, ` +
-        `${totals.publicSnapshots} public snapshot${totals.publicSnapshots === 1 ? '' : 's'})`,
+      `${plural(totals.volumes, 'EBS volume')} (${totals.unattachedVolumes} unattached, ` +
+        `${plural(totals.publicSnapshots, 'public snapshot')})`,
       audit,
     ),
   };

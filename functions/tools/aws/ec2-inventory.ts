@@ -4,6 +4,7 @@ import { resolveRegions } from '../../runtime/aws/enabled-regions';
 import { readPages } from '../../runtime/aws/pagination';
 import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { defineTool } from '../../runtime/spec';
+import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ec2InventorySpec } from './ec2-inventory.meta';
 
@@ -51,10 +52,6 @@ function byRelevance(a: InventoryInstance, b: InventoryInstance): number {
   return (
     compareText(a.launchTime ?? '9999', b.launchTime ?? '9999') || compareText(a.instanceId, b.instanceId)
   );
-}
-
-function increment(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
 }
 
 /** Region summary kept per region; instances themselves are only kept for the top N. */
@@ -117,8 +114,8 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
     },
     truncated,
     summary:
-      `${totalInstances} EC2 instance${totalInstances === 1 ? '' : 's'} in ${regions.length} region${regions.length === 1 ? '' : 's'} ` +
-      `(${running} running)${failed > 0 ? `; ${failed} region${failed === 1 ? '' : 's'} failed` : ''}${truncated ? '; partial' : ''}`,
+      `${plural(totalInstances, 'EC2 instance')} in ${plural(regions.length, 'region')} ` +
+      `(${running} running)${failed > 0 ? `; ${plural(failed, 'region')} failed` : ''}${truncated ? '; partial' : ''}`,
   };
 });
 

@@ -1,15 +1,16 @@
 import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { defineTool } from '../../runtime/spec';
+import { plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { eipsAuditSpec } from './eips-audit.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
 import type { Finding } from './shared/findings';
-import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE, usd } from './shared/pricing';
+import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE } from './shared/pricing';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
 
 /** An address's monthly public IPv4 charge, associated or not (Amazon VPC pricing, "Public IPv4 Address"). */
-const ADDRESS_MONTHLY_USD = usd(HOURS_PER_MONTH * PUBLIC_IPV4_HOUR_USD);
+const ADDRESS_MONTHLY_USD = roundCents(HOURS_PER_MONTH * PUBLIC_IPV4_HOUR_USD);
 
 /** The pool of Amazon-provided addresses; BYOIP pools (`ipv4pool-ec2-…`) carry no public IPv4 charge. */
 const AMAZON_POOL = 'amazon';
@@ -110,7 +111,7 @@ export const eipsAuditTool = defineTool(eipsAuditSpec, async (ctx, args) => {
     value,
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${totals.addresses} Elastic IP${totals.addresses === 1 ? '' : 's'} (${totals.unassociated} unassociated)`,
+      `${plural(totals.addresses, 'Elastic IP')} (${totals.unassociated} unassociated)`,
       audit,
     ),
   };

@@ -5,6 +5,7 @@ import { PlatformError } from '../../runtime/errors';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
+import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   type AccessKeyReport,
@@ -214,11 +215,11 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
     truncated: !report.ok && report.error.code === 'timeout',
     summary:
       (report.ok
-        ? `${counts.users} IAM user${counts.users === 1 ? '' : 's'} (${counts.consoleUsersWithoutMfa} of ` +
+        ? `${plural(counts.users, 'IAM user')} (${counts.consoleUsersWithoutMfa} of ` +
           `${counts.consoleUsers} console users without MFA, ${counts.activeKeys} active keys), ${rootState}`
         : `IAM credential report unavailable (${report.error.code})`) +
       `${passwordPolicy.error ? `; password policy unknown (${passwordPolicy.error.code})` : ''}` +
-      `; ${summary.total} finding${summary.total === 1 ? '' : 's'} (${summary.bySeverity.critical} critical, ` +
+      `; ${plural(summary.total, 'finding')} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)`,
   };
 });

@@ -5,6 +5,7 @@ import type { AwsAccess } from '../../runtime/aws/credentials';
 import { type PagesRead, readPages } from '../../runtime/aws/pagination';
 import type { Deadline } from '../../runtime/deadline';
 import { defineTool } from '../../runtime/spec';
+import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { natGatewaysAuditSpec } from './nat-gateways-audit.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
@@ -15,13 +16,11 @@ import {
   NAT_GATEWAY_GB_USD,
   NAT_GATEWAY_HOUR_USD,
   NAT_PRICE_SOURCE,
-  usd,
 } from './shared/pricing';
 import {
   type AuditValue,
   auditValue,
   firstStop,
-  increment,
   newFinding,
   type PartialError,
   runRegionalAudit,
@@ -212,7 +211,7 @@ function usageOf(
     createTime: gateway.CreateTime?.toISOString() ?? null,
     processedBytes,
     observedDays: Math.round((observedHours / 24) * 100) / 100,
-    estimatedMonthlyUsd: usd(hourly + processedGbPerMonth * NAT_GATEWAY_GB_USD),
+    estimatedMonthlyUsd: roundCents(hourly + processedGbPerMonth * NAT_GATEWAY_GB_USD),
     idle: judged ? processedBytes <= idleBytesThreshold : null,
   };
 }
@@ -226,7 +225,7 @@ function idleFinding(usage: NatGatewayUsage, threshold: number): Finding {
     resource: usage.natGatewayId,
     title:
       `NAT gateway ${usage.natGatewayId} processed ${mib} MiB in ${usage.observedDays} days ` +
-      `(idle at or below ${threshold} bytes) and costs about $${usage.estimatedMonthlyUsd.toFixed(2)}/month`,
+      `(idle at or below ${threshold} bytes) and costs about ${formatUsd(usage.estimatedMonthlyUsd)}/month`,
     monthlyCost: { usd: usage.estimatedMonthlyUsd, priceSource: NAT_PRICE_SOURCE },
     details: { ...usage },
   });
@@ -314,8 +313,8 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
     value,
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${totals.gateways} NAT gateway${totals.gateways === 1 ? '' : 's'} (${totals.idleGateways} idle over ` +
-        `${window.days} days, ~$${totals.estimatedMonthlyUsd.toFixed(2)}/month in all` +
+      `${plural(totals.gateways, 'NAT gateway')} (${totals.idleGateways} idle over ` +
+        `${window.days} days, ~${formatUsd(totals.estimatedMonthlyUsd)}/month in all` +
         `${totals.gatewaysWithoutMetrics > 0 ? `, CloudWatch metrics unavailable for ${totals.gatewaysWithoutMetrics}` : ''})`,
       audit,
     ),

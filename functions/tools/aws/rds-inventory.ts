@@ -2,17 +2,12 @@ import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sd
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
+import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { rdsInventorySpec } from './rds-inventory.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
 import { type Finding, SEVERITIES, type Severity } from './shared/findings';
-import {
-  type AuditValue,
-  auditValue,
-  increment,
-  newFinding,
-  runRegionalAudit,
-} from './shared/regional-audit';
+import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
 const PAGE_SIZE = 100;
@@ -239,7 +234,7 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
     value,
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${totals.instances} RDS DB instance${totals.instances === 1 ? '' : 's'} (${totals.publiclyAccessible} public, ` +
+      `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
         `${totals.instances - totals.storageEncrypted} unencrypted)`,
       audit,
     ),

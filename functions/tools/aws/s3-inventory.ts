@@ -6,6 +6,7 @@ import { mapBounded } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
+import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { type BucketReport, type ListedBucket, readBucket } from './s3/bucket-report';
 import { accountFindings, bucketFindings } from './s3/findings';
@@ -48,10 +49,6 @@ async function listBuckets(client: S3Client, deadline: Deadline) {
   return { buckets, read };
 }
 
-function increment(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
 function settingErrors(bucket: BucketReport): number {
   return [bucket.encryption, bucket.publicAccessBlock, bucket.versioning, bucket.policy].filter(
     (setting) => setting.error,
@@ -70,10 +67,8 @@ function isUnreadable(bucket: BucketReport): boolean {
 /** `; 50 buckets unreadable, 2 partly unreadable`, or empty when every bucket was read in full. */
 function readErrorsNote(unreadable: number, partly: number): string {
   const parts = [
-    ...(unreadable > 0 ? [`${unreadable} bucket${unreadable === 1 ? '' : 's'} unreadable`] : []),
-    ...(partly > 0
-      ? [`${partly}${unreadable > 0 ? '' : ` bucket${partly === 1 ? '' : 's'}`} partly unreadable`]
-      : []),
+    ...(unreadable > 0 ? [`${plural(unreadable, 'bucket')} unreadable`] : []),
+    ...(partly > 0 ? [`${unreadable > 0 ? partly : plural(partly, 'bucket')} partly unreadable`] : []),
   ];
   return parts.length > 0 ? `; ${parts.join(', ')}` : '';
 }
@@ -205,9 +200,9 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     value,
     truncated,
     summary:
-      `${total} S3 bucket${total === 1 ? '' : 's'} in ${regions} region${regions === 1 ? '' : 's'}: ` +
+      `${plural(total, 'S3 bucket')} in ${plural(regions, 'region')}: ` +
       `${counts.policy.public ?? 0} public by policy, ${counts.encryption.none ?? 0} without default encryption; ` +
-      `${summary.total} finding${summary.total === 1 ? '' : 's'} (${summary.bySeverity.critical} critical, ` +
+      `${plural(summary.total, 'finding')} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)${readErrorsNote(unreadable, failed - unreadable)}` +
       `${truncated ? '; partial' : ''}`,
   };

@@ -8,6 +8,7 @@ import {
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
+import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { securityGroupsAuditSpec } from './security-groups-audit.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
@@ -285,7 +286,7 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
     value,
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${totals.groups} security group${totals.groups === 1 ? '' : 's'} (${totals.groupsOpenToInternet} open to ` +
+      `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
         `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
       audit,
     ),

@@ -66,6 +66,24 @@ describe('aws_ec2_inventory against EC2 endpoints that do not answer', () => {
   });
 });
 
+describe('the hard stop of a call', () => {
+  it('aborts the requests still in flight when the harness gives up, instead of leaving them running', async () => {
+    // Prepare
+    process.env.AWS_ENDPOINT_URL_EC2 = silent.url;
+
+    // Act
+    const result = expectFailure(
+      await runAwsTool(ec2InventoryTool, { regions: ['eu-west-1'] }, { deadline: deadlineIn(1_000) }),
+    );
+    // The abort closes the socket; give the server's event loop a moment to see it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    // Assess: without the hard stop the request would stay open for its 15 s request timeout.
+    expect(result.error.code).toBe('timeout');
+    expect(silent.openConnections()).toBe(0);
+  });
+});
+
 describe('aws_ec2_inventory with an assumed role whose STS endpoint never answers', () => {
   it('returns timeout at its deadline while AssumeRole waits', async () => {
     // Prepare

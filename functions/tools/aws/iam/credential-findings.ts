@@ -5,6 +5,7 @@
  * days, 1.14 keys rotated every 90 days).
  */
 
+import { plural } from '../../../runtime/text';
 import { accountFinding } from '../shared/account';
 import type { Finding, Severity } from '../shared/findings';
 import type { AccessKeyColumns, CredentialReportRow, ReportTimestamp } from './credential-report-csv';
@@ -117,7 +118,7 @@ export function rootFindings(
         'iam_root_used_recently',
         'high',
         row.arn,
-        `The root user was used ${days} day${days === 1 ? '' : 's'} ago`,
+        `The root user was used ${plural(days, 'day')} ago`,
         { lastUsedAt: last, withinDays: thresholds.rootUsageDays },
       ),
     );

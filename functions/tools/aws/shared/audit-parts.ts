@@ -5,6 +5,7 @@
  */
 
 import { normalizeError } from '../../../runtime/normalize-error';
+import { plural } from '../../../runtime/text';
 import { type AuditStats, auditSummary, type PartialError, type RegionalAudit } from './regional-audit';
 
 /** A secondary read's value, or the partial error that replaced it. */
@@ -35,10 +36,6 @@ export async function readPart<T>(
   } catch (err) {
     return { ok: false, partialError: { what, error: normalizeError(context.tool, err, context.service) } };
   }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { awsClientConfig } from '../../../runtime/aws/client-config';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
 import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
 import type { ArgsViolation } from '../../../runtime/schema-violations';
+import { roundCents } from '../../../runtime/text';
 
 /**
  * Cost Explorer has one endpoint, `ce.us-east-1.amazonaws.com`, whatever regions
@@ -36,7 +37,7 @@ export interface CostExplorerUsage {
 
 /** The price of `requests` Cost Explorer requests. */
 export function costExplorerUsage(requests: number): CostExplorerUsage {
-  return { requests, estimatedCostUsd: Math.round(requests * COST_EXPLORER_REQUEST_USD * 100) / 100 };
+  return { requests, estimatedCostUsd: roundCents(requests * COST_EXPLORER_REQUEST_USD) };
 }
 
 // ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { increment, roundCents } from '../../../runtime/text';
 
 /** Finding severities, most severe first (the order `rankFindings` uses). */
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -90,14 +91,14 @@ export function summarizeFindings(findings: readonly Finding[], topN: number): F
   let cost = 0;
   for (const finding of findings) {
     bySeverity[finding.severity]++;
-    byCheck[finding.check] = (byCheck[finding.check] ?? 0) + 1;
+    increment(byCheck, finding.check);
     cost += finding.monthlyCost?.usd ?? 0;
   }
   return {
     total: findings.length,
     bySeverity,
     byCheck,
-    estimatedMonthlyCostUsd: Math.round(cost * 100) / 100,
+    estimatedMonthlyCostUsd: roundCents(cost),
     top: rankFindings(findings).slice(0, topN),
     truncated: findings.length > topN,
   };

@@ -8,11 +8,6 @@
 /** Hours in AWS's pricing month. */
 export const HOURS_PER_MONTH = 730;
 
-/** Rounds USD to cents. */
-export function usd(amount: number): number {
-  return Math.round(amount * 100) / 100;
-}
-
 /**
  * EBS volume storage, USD per GB-month (Amazon EBS pricing, us-east-1, read 2026-11).
  * Provisioned IOPS/throughput are extra and not counted here.

@@ -10,6 +10,7 @@ import type { PageStop, PagesRead } from '../../../runtime/aws/pagination';
 import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import type { ToolContext } from '../../../runtime/context';
 import type { ToolErrorInfo } from '../../../runtime/result';
+import { formatUsd, plural } from '../../../runtime/text';
 import { type Finding, type FindingsSummary, findingId, summarizeFindings } from './findings';
 
 /**
@@ -186,11 +187,6 @@ export function addStats<S extends AuditStats>(empty: S, items: readonly S[]): S
   return total as S;
 }
 
-/** Adds one to `counts[key]`. */
-export function increment(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
 /** The first reason one of a region's paginated reads stopped early, if any did. */
 export function firstStop(...reads: readonly (PagesRead | undefined)[]): PageStop | undefined {
   return reads.find((read) => read?.stoppedBy !== undefined)?.stoppedBy;
@@ -216,10 +212,6 @@ export function newFinding(input: FindingInput): Finding {
   return { id: findingId(input.check, input.region, key ?? input.resource), ...finding };
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /**
  * The one-line summary of an audit: what was looked at, where, the findings by
  * their two worst severities, the monthly USD their fixes would save (the sum of
@@ -233,7 +225,7 @@ export function auditSummary(subject: string, audit: RegionalAudit<AuditStats>):
   const { findings } = audit;
   const cost =
     findings.estimatedMonthlyCostUsd > 0
-      ? `, ~$${findings.estimatedMonthlyCostUsd.toFixed(2)}/month to save`
+      ? `, ~${formatUsd(findings.estimatedMonthlyCostUsd)}/month to save`
       : '';
   const failed = audit.failedRegions > 0 ? `; ${plural(audit.failedRegions, 'region')} failed` : '';
   return (
