@@ -142,10 +142,46 @@ export function bytesByPackage(bundled: FunctionBundle): { name: string; bytes: 
 /** Slack's SDK packages a function may hold, counted as SDK clients like AWS's. */
 export const SLACK_SDK_CLIENTS: readonly string[] = ['@slack/web-api', '@slack/webhook'];
 
+/**
+ * Modules through which the platform reaches its own clients on a tool's behalf:
+ * secrets (the reference table in DynamoDB, Secrets Manager) and credentials (STS).
+ */
+const PLATFORM_CLIENT_MODULES = /^functions\/runtime\/(?:secrets\/|aws\/credentials\.ts$)/;
+
+function isSdkClient(name: string): boolean {
+  return name.startsWith('@aws-sdk/client-') || SLACK_SDK_CLIENTS.includes(name);
+}
+
+/**
+ * The SDK clients a function needs for its own work: those its entry reaches
+ * without passing through the platform's secret and credential modules (whose
+ * clients a call loads only when it needs them). The baseline a function's cold
+ * start is measured against holds these and nothing else, so the platform's
+ * clients count against the function, as they would in Lambda's init phase if
+ * they were loaded there.
+ */
+export function ownSdkClientsIn(bundled: FunctionBundle, entry: string): string[] {
+  const { inputs } = bundled.metafile;
+  const start = path.relative(PROJECT_ROOT, entry);
+  const seen = new Set<string>([start]);
+  const pending = [start];
+  const clients = new Set<string>();
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    for (const imported of inputs[file]?.imports ?? []) {
+      if (seen.has(imported.path) || PLATFORM_CLIENT_MODULES.test(imported.path)) continue;
+      seen.add(imported.path);
+      const name = packageOf(imported.path);
+      if (isSdkClient(name)) clients.add(name);
+      else pending.push(imported.path);
+    }
+  }
+  return [...clients].sort();
+}
+
 /** The AWS SDK v3 service client packages (`@aws-sdk/client-*`) and Slack's with code in the bundle, sorted. */
 export function sdkClientsIn(bundled: FunctionBundle): string[] {
   return bytesByPackage(bundled)
     .map((p) => p.name)
-    .filter((name) => name.startsWith('@aws-sdk/client-') || SLACK_SDK_CLIENTS.includes(name))
+    .filter(isSdkClient)
     .sort();
 }

@@ -8,7 +8,8 @@
  * 2. The dispatcher bundle's largest packages and its AWS SDK clients (only
  *    Lambda, S3 and DynamoDB are allowed).
  * 3. Cold start: `require` time of each bundle in a fresh process, as a ratio to a
- *    bundle holding only the SDK clients the function uses (target ≤ 1.15).
+ *    bundle holding only the SDK clients the function needs for its own work
+ *    (target ≤ 1.10 for tools, issue 6; ≤ 1.15 for the dispatcher, issue 2).
  * 4. Dispatcher overhead per call against calling the tool's handler directly
  *    (target p50 ≤ 1 ms), with logging at ERROR and at INFO.
  * 5. aws_ec2_inventory over 10,000 instances in 17 regions with 50 ms per page:
@@ -42,7 +43,8 @@ const DISPATCHER_ALLOWED_CLIENTS = [
   '@aws-sdk/client-lambda',
   '@aws-sdk/client-s3',
 ];
-const COLD_START_RATIO_TARGET = 1.15;
+const TOOL_COLD_START_RATIO_TARGET = 1.1;
+const DISPATCHER_COLD_START_RATIO_TARGET = 1.15;
 const OVERHEAD_P50_TARGET_MS = 1;
 const WALL_RATIO_TARGET = 1.3;
 const PEAK_MEMORY_TARGET_MB = 256;
@@ -96,7 +98,9 @@ async function coldStartSection(
     progress(`cold start of ${bundled.name}`);
     const baseline = await baselineBundle(bundled);
     const measured = await measureColdStart(bundled, baseline.bundle, env);
-    figures.push(atMost(`${bundled.name} ratio`, measured.ratio, COLD_START_RATIO_TARGET));
+    const target =
+      bundled.name === 'dispatcher' ? DISPATCHER_COLD_START_RATIO_TARGET : TOOL_COLD_START_RATIO_TARGET;
+    figures.push(atMost(`${bundled.name} ratio`, measured.ratio, target));
     notes.push(
       `${bundled.name}: ${measured.functionMs.toFixed(1)} ms vs ${measured.baselineMs.toFixed(1)} ms baseline ` +
         `(${kib(baseline.bundle.bytes)}; ${baseline.clients.map((c) => c.replace('@aws-sdk/client-', '')).join(', ') || 'no client'})`,
@@ -107,7 +111,7 @@ async function coldStartSection(
       "POWERTOOLS_LOG_LEVEL=ERROR, SECRET_REFS_TABLE; the dispatcher bundled with the scenario files' whitelists",
   );
   return {
-    title: `Cold start: median require() in a fresh process, ${DEFAULT_COLD_START_RUNS} runs, vs SDK-clients-only bundle`,
+    title: `Cold start: median CPU time of require() in a fresh process, ${DEFAULT_COLD_START_RUNS} runs, vs own-SDK-clients-only bundle`,
     figures,
     notes,
   };

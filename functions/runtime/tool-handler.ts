@@ -6,15 +6,21 @@ import { assertToolInvocation } from './invocation';
 import { logger } from './logger';
 import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
-import { DynamoDbSecretReferenceStore } from './secrets/dynamodb-store';
 import { SecretResolver } from './secrets/resolver';
 import type { Tool } from './spec';
 import { toolHostServices } from './tool-host';
 
-/** Container-level services of a tool function, built once from its environment. */
+/**
+ * Container-level services of a tool function, built once from its environment.
+ * The DynamoDB client of the reference table is loaded here, at the first call,
+ * not when the module loads: the init phase then holds only the tool's own
+ * service clients (cold start, issue 6).
+ */
 function servicesFromEnvironment(toolName: string): ToolContextServices {
   const table = process.env.SECRET_REFS_TABLE;
   if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
+  const { DynamoDbSecretReferenceStore } =
+    require('./secrets/dynamodb-store') as typeof import('./secrets/dynamodb-store');
   return toolHostServices(new SecretResolver(new DynamoDbSecretReferenceStore(table)));
 }
 

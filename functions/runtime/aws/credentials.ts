@@ -1,7 +1,9 @@
-import { AssumeRoleCommand, type AssumeRoleCommandOutput, STSClient } from '@aws-sdk/client-sts';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
+// Types only: STS and the default credential chain are loaded when a call first needs
+// them (a tenant on static keys needs neither), keeping them out of the cold start.
+import type { AssumeRoleCommandOutput, STSClient } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import * as z from 'zod/mini';
+import { builtOnce } from '../built-once';
 import { SecretInvalidError, ServiceCallError } from '../errors';
 import { awsRequestHandler } from './http-timeouts';
 
@@ -41,29 +43,38 @@ export const ASSUME_ROLE_DURATION_SECONDS = 3600;
 /** Region used when neither the secret nor `AWS_REGION` names one. */
 export const FALLBACK_REGION = 'us-east-1';
 
-/** The optional `region` of every payload. */
-const region = z.optional(
-  z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')),
-);
-
 /**
- * The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"). All strict: a
- * typo (`regoin`) or two forms mixed (`role_arn` with access keys) is refused,
- * naming the unexpected keys, rather than silently ignored.
+ * The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"), built on first
+ * use (cold start). All strict: a typo (`regoin`) or two forms mixed (`role_arn`
+ * with access keys) is refused, naming the unexpected keys, rather than silently
+ * ignored. A payload with none of the keys of the first two but others
+ * (`role_arm`, a plain string read as `{ value }`) must not run with the function's
+ * own role, hence the strict own-role form.
  */
-const assumeRolePayload = z.strictObject({
-  role_arn: z.string().check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
-  external_id: z.optional(z.string().check(z.minLength(2), z.maxLength(1224))),
-  region,
+const payloadSchemas = builtOnce(() => {
+  const region = z.optional(
+    z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')),
+  );
+  return {
+    assumeRole: z.strictObject({
+      role_arn: z
+        .string()
+        .check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
+      external_id: z.optional(z.string().check(z.minLength(2), z.maxLength(1224))),
+      region,
+    }),
+    staticKeys: z.strictObject({
+      access_key_id: z.string().check(z.minLength(16)),
+      secret_access_key: z.string().check(z.minLength(16)),
+      session_token: z.optional(z.string()),
+      region,
+    }),
+    ownRole: z.strictObject({ region }),
+  };
 });
-const staticKeysPayload = z.strictObject({
-  access_key_id: z.string().check(z.minLength(16)),
-  secret_access_key: z.string().check(z.minLength(16)),
-  session_token: z.optional(z.string()),
-  region,
-});
-/** A payload with none of the keys above but others (`role_arm`, a plain string read as `{ value }`) must not run with the function's own role. */
-const ownRolePayload = z.strictObject({ region });
+
+/** An assume-role payload, parsed. */
+type AssumeRolePayload = z.output<ReturnType<typeof payloadSchemas>['assumeRole']>;
 
 /**
  * STS `RoleSessionName`: 2–64 characters of `[\w+=,.@-]` (STS API reference, "AssumeRole").
@@ -88,7 +99,7 @@ export function clearAssumedRoleCache(): void {
 }
 
 function assumeRoleProvider(
-  payload: z.output<typeof assumeRolePayload>,
+  payload: AssumeRolePayload,
   request: AwsAccessRequest,
   stsRegion: string,
 ): AwsCredentialIdentityProvider {
@@ -110,11 +121,13 @@ function assumeRoleProvider(
 }
 
 async function assumeRole(
-  payload: z.output<typeof assumeRolePayload>,
+  payload: AssumeRolePayload,
   request: AwsAccessRequest,
   stsRegion: string,
   cacheKey: string,
 ): Promise<AwsCredentialIdentity> {
+  const { AssumeRoleCommand, STSClient } =
+    require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
   sts ??= new STSClient({ region: stsRegion, requestHandler: awsRequestHandler() });
   let answer: AssumeRoleCommandOutput;
   try {
@@ -171,7 +184,7 @@ export function awsAccessFromSecret(
 ): AwsAccess {
   const fallbackRegion = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? FALLBACK_REGION;
   if ('role_arn' in secret) {
-    const payload = parse(assumeRolePayload, secret, 'role_arn, external_id?, region?');
+    const payload = parse(payloadSchemas().assumeRole, secret, 'role_arn, external_id?, region?');
     const accessRegion = payload.region ?? fallbackRegion;
     return {
       mode: 'assume_role',
@@ -183,7 +196,7 @@ export function awsAccessFromSecret(
   }
   if ('access_key_id' in secret || 'secret_access_key' in secret) {
     const payload = parse(
-      staticKeysPayload,
+      payloadSchemas().staticKeys,
       secret,
       'access_key_id, secret_access_key, session_token?, region?',
     );
@@ -200,12 +213,14 @@ export function awsAccessFromSecret(
     };
   }
   const payload = parse(
-    ownRolePayload,
+    payloadSchemas().ownRole,
     secret,
     "region? (the function's own role); to assume a role: role_arn, external_id?, region?; " +
       'for static keys: access_key_id, secret_access_key, session_token?, region?',
   );
-  ownRoleCredentials ??= defaultProvider();
+  ownRoleCredentials ??= (
+    require('@aws-sdk/credential-provider-node') as typeof import('@aws-sdk/credential-provider-node')
+  ).defaultProvider();
   return {
     mode: 'own_role',
     region: payload.region ?? fallbackRegion,

@@ -1,18 +1,6 @@
-import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { awsRequestHandler } from '../aws/http-timeouts';
 import { SecretNotFoundError } from '../errors';
 import type { RefKind, SecretReference } from './reference';
-
-/** Reads the raw value a reference points at. */
-export interface SecretValueProvider {
-  /**
-   * @param maxAgeSeconds - how long a cached value may be reused.
-   * @throws SecretNotFoundError when the referenced value does not exist.
-   */
-  read(reference: SecretReference, maxAgeSeconds: number): Promise<string>;
-}
+import type { SecretValueProvider } from './value-provider';
 
 /** `ref_kind: env` — the value of an environment variable of the running process. */
 export class EnvSecretProvider implements SecretValueProvider {
@@ -29,94 +17,25 @@ export class EnvSecretProvider implements SecretValueProvider {
   }
 }
 
-/**
- * The region of a Secrets Manager secret ARN (`arn:aws:secretsmanager:eu-west-1:…`),
- * or undefined when `secretId` is not an ARN.
- *
- * @example secretRegion('arn:aws:secretsmanager:eu-west-1:123456789012:secret:etp/slack-AbCdEf') // 'eu-west-1'
- */
-export function secretRegion(secretId: string): string | undefined {
-  return /^arn:aws[a-z-]*:secretsmanager:([a-z0-9-]+):/.exec(secretId)?.[1];
-}
-
-/** Creates the Secrets Manager client of a region (undefined: the SDK's default region). */
-export type SecretsManagerClientFactory = (region: string | undefined) => SecretsManagerClient;
-
-/** A Secrets Manager client for `region` with the platform's HTTP timeouts (`awsRequestHandler`). */
-export function secretsManagerClient(region: string | undefined): SecretsManagerClient {
-  return new SecretsManagerClient({ ...(region ? { region } : {}), requestHandler: awsRequestHandler() });
-}
-
-/**
- * `ref_kind: secrets_manager` — GetSecretValue through Powertools Parameters,
- * which caches each value for `maxAge` seconds (`0` fetches again). Binary
- * secrets are read as UTF-8.
- *
- * A secret is read in the region of its ARN, whatever region the function runs
- * in (a secret lives in one region; GetSecretValue elsewhere finds nothing):
- * one Powertools `SecretsProvider` and client per region, created on first use
- * and kept for the container's life.
- */
-export class SecretsManagerSecretProvider implements SecretValueProvider {
-  readonly #providers = new Map<string, SecretsProvider>();
-
-  /** @param createClient - the client of a region. @default {@link secretsManagerClient} */
-  constructor(private readonly createClient: SecretsManagerClientFactory = secretsManagerClient) {}
-
-  #providerFor(region: string | undefined): SecretsProvider {
-    const key = region ?? '';
-    let provider = this.#providers.get(key);
-    if (!provider) {
-      provider = new SecretsProvider({ awsSdkV3Client: this.createClient(region) });
-      this.#providers.set(key, provider);
-    }
-    return provider;
-  }
-
-  /**
-   * @throws SecretNotFoundError (`secret_not_found`) when the secret does not exist or has no value.
-   * @throws the SDK's error (AccessDeniedException…) otherwise, unwrapped from Powertools'
-   *   `GetParameterError` so `normalizeError` maps it by its AWS name.
-   */
-  async read(reference: SecretReference, maxAgeSeconds: number): Promise<string> {
-    let value: unknown;
-    try {
-      // Powertools serves its cache while an entry is younger than the maxAge it was stored
-      // with; a forced refresh (maxAge 0) must bypass it, hence forceFetch.
-      value = await this.#providerFor(secretRegion(reference.ref_value)).get(reference.ref_value, {
-        maxAge: maxAgeSeconds,
-        forceFetch: maxAgeSeconds <= 0,
-      });
-    } catch (err) {
-      const cause = err instanceof GetParameterError && err.cause !== undefined ? err.cause : err;
-      if ((cause as { name?: unknown } | null)?.name === 'ResourceNotFoundException') {
-        throw new SecretNotFoundError(
-          `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at a Secrets Manager secret that does not exist (${reference.ref_value})`,
-          { service: 'secretsmanager', cause },
-        );
-      }
-      throw cause;
-    }
-    if (value === undefined || value === null) {
-      throw new SecretNotFoundError(`Secret "${reference.secret_name}" has no value in Secrets Manager`, {
-        service: 'secretsmanager',
-      });
-    }
-    return typeof value === 'string' ? value : Buffer.from(value as Uint8Array).toString('utf8');
-  }
-}
-
 /** The providers a resolver uses, one per supported `ref_kind`. */
 export type SecretProviders = Readonly<Record<RefKind, SecretValueProvider>>;
 
-/** Env and Secrets Manager providers (the Secrets Manager client is created on first use). */
+/**
+ * Env and Secrets Manager providers. The Secrets Manager provider — its SDK client
+ * and Powertools Parameters — is loaded and created on the first `secrets_manager`
+ * reference a call reads: a function whose tenants keep `env` references never
+ * loads it (cold start, issue 6).
+ */
 export function defaultProviders(): SecretProviders {
-  let secretsManager: SecretsManagerSecretProvider | undefined;
+  let secretsManager: SecretValueProvider | undefined;
   return {
     env: new EnvSecretProvider(),
     secrets_manager: {
       read: (reference, maxAge) => {
-        secretsManager ??= new SecretsManagerSecretProvider();
+        if (!secretsManager) {
+          const loaded = require('./secrets-manager-provider') as typeof import('./secrets-manager-provider');
+          secretsManager = new loaded.SecretsManagerSecretProvider();
+        }
         return secretsManager.read(reference, maxAge);
       },
     },

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { builtOnce } from '../built-once';
 import { InvalidArgsError } from '../errors';
 import { SECRET_NAME, TENANT_ID } from '../ids';
 import { redact, redactString } from '../redact';
@@ -46,18 +47,21 @@ const ENV_VAR = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
 /** Secrets Manager ARN (AWS docs, "Secrets Manager ARNs"): the secret name ends with `-` and 6 random chars. */
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
 
-const referenceInput = z.strictObject({
-  tenant_id: z.string().check(z.regex(TENANT_ID.pattern, TENANT_ID.accepted)),
-  secret_name: z.string().check(z.regex(SECRET_NAME.pattern, SECRET_NAME.accepted)),
-  ref_kind: z.enum(REF_KINDS),
-  ref_value: z.string().check(z.minLength(1)),
-  metadata: z.optional(z.record(z.string(), z.unknown())),
-  notes: z.optional(z.string().check(z.maxLength(1024))),
-  created_by: z.optional(z.string().check(z.maxLength(256))),
-});
+/** Built on first use: a tool function reads references, it never validates one (cold start). */
+const referenceInput = builtOnce(() =>
+  z.strictObject({
+    tenant_id: z.string().check(z.regex(TENANT_ID.pattern, TENANT_ID.accepted)),
+    secret_name: z.string().check(z.regex(SECRET_NAME.pattern, SECRET_NAME.accepted)),
+    ref_kind: z.enum(REF_KINDS),
+    ref_value: z.string().check(z.minLength(1)),
+    metadata: z.optional(z.record(z.string(), z.unknown())),
+    notes: z.optional(z.string().check(z.maxLength(1024))),
+    created_by: z.optional(z.string().check(z.maxLength(256))),
+  }),
+);
 
 /** What `etp secrets seed` and the store accept for a new row. */
-export type SecretReferenceInput = z.input<typeof referenceInput>;
+export type SecretReferenceInput = z.input<ReturnType<typeof referenceInput>>;
 
 /**
  * A row's own fields, without the timestamps a store sets itself: stores validate
@@ -79,16 +83,17 @@ export function referenceInputOf(reference: SecretReference): SecretReferenceInp
  *   `ref_value`, `notes` or `metadata` that looks like a credential (the table
  *   never holds a secret), or `metadata` nested deeper than `MAX_ARGS_DEPTH`.
  */
-export function validateReference(input: SecretReferenceInput): z.output<typeof referenceInput> {
+export function validateReference(input: SecretReferenceInput): z.output<ReturnType<typeof referenceInput>> {
   // Checked first: zod, and the redaction below, walk metadata recursively.
   if (input.metadata !== undefined && tooDeepAt(input.metadata, MAX_ARGS_DEPTH) !== undefined) {
     throw new InvalidArgsError(
       `Invalid secret reference: metadata nests objects and arrays deeper than ${MAX_ARGS_DEPTH} levels`,
     );
   }
-  const parsed = referenceInput.safeParse(input);
+  const schema = referenceInput();
+  const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    const problems = violationsOf(parsed.error, input, referenceInput).map((v) => `${v.path}: ${v.message}`);
+    const problems = violationsOf(parsed.error, input, schema).map((v) => `${v.path}: ${v.message}`);
     throw new InvalidArgsError(`Invalid secret reference: ${problems.join('; ')}`);
   }
   const row = parsed.data;

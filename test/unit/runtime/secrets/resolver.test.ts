@@ -1,7 +1,7 @@
 import { UnsupportedRefKindError } from '../../../../functions/runtime/errors';
-import type { SecretValueProvider } from '../../../../functions/runtime/secrets/providers';
 import type { SecretReference, SecretReferenceStore } from '../../../../functions/runtime/secrets/reference';
 import { DEFAULT_SECRET_TTL_SECONDS, SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+import type { SecretValueProvider } from '../../../../functions/runtime/secrets/value-provider';
 
 /** A store over fixed rows that counts reads; rows are not validated (a hand-written row may be wrong). */
 class FixedStore implements SecretReferenceStore {

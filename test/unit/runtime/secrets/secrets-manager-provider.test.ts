@@ -2,14 +2,14 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { SecretNotFoundError } from '../../../../functions/runtime/errors';
 import { normalizeError } from '../../../../functions/runtime/normalize-error';
+import { EnvSecretProvider } from '../../../../functions/runtime/secrets/providers';
+import type { SecretReference } from '../../../../functions/runtime/secrets/reference';
+import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
 import {
-  EnvSecretProvider,
   SecretsManagerSecretProvider,
   secretRegion,
   secretsManagerClient,
-} from '../../../../functions/runtime/secrets/providers';
-import type { SecretReference } from '../../../../functions/runtime/secrets/reference';
-import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
+} from '../../../../functions/runtime/secrets/secrets-manager-provider';
 import { queryError, secretsManagerNotFound } from '../../../helpers/aws-errors';
 
 const secretsManager = mockClient(SecretsManagerClient);
