@@ -27,16 +27,27 @@ export interface ToolContext {
   /**
    * The tenant's secret, parsed (DESIGN.md, "Secret references").
    *
+   * @param options.fresh - read it again, bypassing every cache (after an auth failure: a rotated token).
    * @throws PlatformError (`internal_error`) when the spec's `requiresSecrets` does not list the name.
    * @throws SecretNotFoundError | SecretInvalidError | UnsupportedRefKindError from the resolver.
    */
-  secret(name: string): Promise<Record<string, unknown>>;
+  secret(name: string, options?: { readonly fresh?: boolean }): Promise<Record<string, unknown>>;
+  /** Set for `write` tools run once per call (functions/runtime/idempotency.ts). */
+  readonly idempotency?: CallIdempotency;
   /**
    * How to reach AWS for the tenant, from its `aws_*` secret (default `aws_default`).
    *
    * @throws SecretInvalidError when the payload has none of the accepted shapes.
    */
   aws(secretName?: string): Promise<AwsAccess>;
+}
+
+/** What a `write` tool knows of its call's exactly-once record (functions/runtime/idempotency.ts). */
+export interface CallIdempotency {
+  /** Stable key of the call (tenant, run, call, tool), safe to show: carried in what the tool writes. */
+  readonly key: string;
+  /** An earlier attempt of this call started and never recorded an outcome: look for its effect first. */
+  readonly resumed: boolean;
 }
 
 /** Turns an `aws_*` secret into AWS access (`awsAccessFromSecret`). */
@@ -62,6 +73,8 @@ export interface ToolContextServices {
    * @default false
    */
   readonly awsFallbackToDefaultChain?: boolean;
+  /** The call's exactly-once record, for `write` tools (set per call by the idempotency wrapper). */
+  readonly idempotency?: CallIdempotency;
 }
 
 /** Builds the context of one call. */
@@ -77,7 +90,7 @@ export function createToolContext(
     runId: invocation.runId,
     callId: invocation.callId,
   };
-  const secret = async (name: string) => {
+  const secret = async (name: string, options: { readonly fresh?: boolean } = {}) => {
     if (!spec.requiresSecrets.includes(name)) {
       throw new PlatformError(
         'internal_error',
@@ -86,7 +99,7 @@ export function createToolContext(
     }
     if (!services.secrets)
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
-    return services.secrets.resolve(invocation.tenant, name);
+    return services.secrets.resolve(invocation.tenant, name, options.fresh ?? false);
   };
   return {
     ...keys,
@@ -95,6 +108,7 @@ export function createToolContext(
     logger: services.logger.createChild({ persistentKeys: keys }),
     deadline,
     secret,
+    ...(services.idempotency ? { idempotency: services.idempotency } : {}),
     async aws(secretName = DEFAULT_AWS_SECRET) {
       if (!services.awsAccess) {
         throw new PlatformError(
