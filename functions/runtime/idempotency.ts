@@ -84,10 +84,7 @@ export function effectOf(failure: ToolFailure): Effect {
  * @example callKey('acme', 'run-1', 'report/0', 'slack_post_message') // '3f1c…' (32 hex)
  */
 export function callKey(tenant: string, runId: string, callId: string, tool: string): string {
-  return createHash('sha256')
-    .update([tenant, runId, callId, tool].join('\u0000'))
-    .digest('hex')
-    .slice(0, 32);
+  return createHash('sha256').update([tenant, runId, callId, tool].join('\u0000')).digest('hex').slice(0, 32);
 }
 
 /** A persistence layer for one call that tells whether it took over an earlier attempt's record. */
@@ -318,7 +315,11 @@ export async function runToolOnce(
     const name = (err as { name?: unknown } | null)?.name;
     // The tool ran but its outcome could not be recorded: report what it did.
     if (ran) {
-      services.logger.warn('idempotency record not updated', { tool: tool.name, callId: invocation.callId, err });
+      services.logger.warn('idempotency record not updated', {
+        tool: tool.name,
+        callId: invocation.callId,
+        err,
+      });
       return ran.ok ? ran : settled(ran, effectOf(ran));
     }
     if (name === 'IdempotencyAlreadyInProgressError') {
@@ -343,7 +344,11 @@ export async function runToolOnce(
         ),
       );
     }
-    services.logger.warn('idempotency record unavailable', { tool: tool.name, callId: invocation.callId, err });
+    services.logger.warn('idempotency record unavailable', {
+      tool: tool.name,
+      callId: invocation.callId,
+      err,
+    });
     return failure(
       tool,
       invocation,

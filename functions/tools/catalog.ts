@@ -13,7 +13,7 @@ import { rdsInventorySpec } from './aws/rds-inventory.spec';
 import { s3InventorySpec } from './aws/s3-inventory.spec';
 import { securityGroupsAuditSpec } from './aws/security-groups-audit.spec';
 import { finishSpec } from './files/finish.spec';
-import { slackPostMessageSpec } from './slack/post-message.spec';
+import { slackPostMessageSpec } from './slack/post-message.meta';
 
 /**
  * Every registered tool's spec: the one registry the dispatcher, the CLI, the

@@ -75,7 +75,10 @@ export function blockViolations(blocks: readonly Block[]): BlockViolation[] {
       const fields = block.fields;
       if (text === undefined && !Array.isArray(fields)) add(at, 'a section needs text or fields');
       if (text !== undefined && text.length > SLACK_LIMITS.sectionText) {
-        add(`${at}/text/text`, `section text is ${text.length} characters; at most ${SLACK_LIMITS.sectionText}`);
+        add(
+          `${at}/text/text`,
+          `section text is ${text.length} characters; at most ${SLACK_LIMITS.sectionText}`,
+        );
       }
       if (Array.isArray(fields)) {
         if (fields.length > SLACK_LIMITS.sectionFields) {
@@ -96,17 +99,26 @@ export function blockViolations(blocks: readonly Block[]): BlockViolation[] {
       if (!isObject(block.text) || block.text.type !== 'plain_text') {
         add(`${at}/text`, 'a header takes a plain_text text object');
       } else if (text !== undefined && text.length > SLACK_LIMITS.headerText) {
-        add(`${at}/text/text`, `header text is ${text.length} characters; at most ${SLACK_LIMITS.headerText}`);
+        add(
+          `${at}/text/text`,
+          `header text is ${text.length} characters; at most ${SLACK_LIMITS.headerText}`,
+        );
       }
     } else if (block.type === 'context') {
       const elements = block.elements;
       if (Array.isArray(elements) && elements.length > SLACK_LIMITS.contextElements) {
-        add(`${at}/elements`, `a context has ${elements.length} elements; at most ${SLACK_LIMITS.contextElements}`);
+        add(
+          `${at}/elements`,
+          `a context has ${elements.length} elements; at most ${SLACK_LIMITS.contextElements}`,
+        );
       }
     }
     const length = blockTextLength(block);
     if (length > SLACK_LIMITS.messageBlocksText) {
-      add(at, `the block holds ${length} characters of text; a message holds at most ${SLACK_LIMITS.messageBlocksText}`);
+      add(
+        at,
+        `the block holds ${length} characters of text; a message holds at most ${SLACK_LIMITS.messageBlocksText}`,
+      );
     }
   });
   return violations;
@@ -115,7 +127,9 @@ export function blockViolations(blocks: readonly Block[]): BlockViolation[] {
 /** Text objects (`{ type: 'mrkdwn' | 'plain_text', text }`) must have a string text of at least one character. */
 function walkTextObjects(node: unknown, path: string, add: (path: string, message: string) => void): void {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => walkTextObjects(item, `${path}/${i}`, add));
+    node.forEach((item, i) => {
+      walkTextObjects(item, `${path}/${i}`, add);
+    });
     return;
   }
   if (!isObject(node)) return;

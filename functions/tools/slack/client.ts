@@ -32,12 +32,10 @@ export function slackApiUrl(): string {
  * `xoxe-1-…`); Slack itself answers `invalid_auth` to a wrong one, so only what
  * is certainly not a token is refused here (a URL, white space).
  */
-const botToken = z
-  .string()
-  .check(
-    z.regex(/^\S{8,4096}$/, 'a token without white space (xoxb-…, xoxe.xoxb-…)'),
-    z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL (a webhook URL goes under webhook_url)'),
-  );
+const botToken = z.string().check(
+  z.regex(/^\S{8,4096}$/, 'a token without white space (xoxb-…, xoxe.xoxb-…)'),
+  z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL (a webhook URL goes under webhook_url)'),
+);
 
 const slackSecretSchema = z
   .object({
@@ -85,7 +83,11 @@ export function requireBotToken(secret: SlackSecret, tool: string, scopes: strin
 }
 
 /** Web API methods that only read: safe to repeat after a timeout or a 5xx. */
-const READ_METHODS: ReadonlySet<string> = new Set(['conversations.history', 'conversations.replies', 'auth.test']);
+const READ_METHODS: ReadonlySet<string> = new Set([
+  'conversations.history',
+  'conversations.replies',
+  'auth.test',
+]);
 
 /**
  * Per-host limit for slack.com: Slack's Web API tiers allow 20-100+ calls a
@@ -170,7 +172,9 @@ export class SlackSession {
       this.#refreshed = true;
       const fresh = await readSlackSecret(this.ctx, true);
       if (!fresh.bot_token || fresh.bot_token === this.#token) throw err;
-      this.ctx.logger.info('Slack token re-read after an auth failure', { slackError: slackErrorString(err) });
+      this.ctx.logger.info('Slack token re-read after an auth failure', {
+        slackError: slackErrorString(err),
+      });
       this.#token = fresh.bot_token;
       this.#client = slackWebClient(this.ctx, fresh.bot_token);
       return request(this.#client);

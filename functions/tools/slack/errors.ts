@@ -109,7 +109,11 @@ export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
     'invalid_args',
     false,
   ),
-  ...names(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'], 'upstream_error', true),
+  ...names(
+    ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'],
+    'upstream_error',
+    true,
+  ),
 };
 
 /** What an error string means for whoever reads the result (an agent deciding its next step). */
@@ -242,14 +246,18 @@ function httpError(status: number | undefined, body: string, retryAfter?: number
       message: `Slack answered HTTP 429${retryAfter === undefined ? '' : `; retry after ${retryAfter} s`}`,
       retryable: true,
       service: 'slack',
-      details: { httpStatusCode: 429, ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }) },
+      details: {
+        httpStatusCode: 429,
+        ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+      },
     };
   }
   if (status === 410) {
     // An incoming webhook answers 410 Gone once its channel, app or workspace is gone.
     return {
       code: 'not_found',
-      message: 'Slack answered HTTP 410: the webhook is gone (its channel was archived or deleted, or the app removed); create a new webhook',
+      message:
+        'Slack answered HTTP 410: the webhook is gone (its channel was archived or deleted, or the app removed); create a new webhook',
       retryable: false,
       service: 'slack',
       details: { httpStatusCode: 410 },

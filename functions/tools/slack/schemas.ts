@@ -14,14 +14,19 @@ export const postChannelArg = z
     z.minLength(1),
     z.maxLength(81),
     z.regex(/^#?[\w.-]+$/, 'a channel ID (C0123ABCD) or #name'),
-    z.describe('Channel ID (C0123ABCD) or #channel-name. Ignored through an incoming webhook (it posts to its own channel).'),
+    z.describe(
+      'Channel ID (C0123ABCD) or #channel-name. Ignored through an incoming webhook (it posts to its own channel).',
+    ),
   );
 
 /** A conversation ID: public (C), private (G) or direct (D) ("Conversations API"). */
 export const channelIdArg = z
   .string()
   .check(
-    z.regex(/^[CGD][A-Z0-9]{6,}$/, 'a channel ID such as C0123ABCD (find it in the channel details; #names are not accepted here)'),
+    z.regex(
+      /^[CGD][A-Z0-9]{6,}$/,
+      'a channel ID such as C0123ABCD (find it in the channel details; #names are not accepted here)',
+    ),
     z.describe('Channel ID (C0123ABCD), not a #name.'),
   );
 

@@ -4,7 +4,7 @@ import { InvalidArgsError } from '../../../functions/runtime/errors';
 import { defineToolSpec } from '../../../functions/runtime/spec';
 import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.spec';
 import { finishSpec } from '../../../functions/tools/files/finish.spec';
-import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.spec';
+import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.meta';
 
 const noArgsSpec = defineToolSpec({
   name: 'no_args_tool',
