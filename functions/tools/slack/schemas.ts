@@ -72,7 +72,12 @@ export const textArg = z.union(
     z.string().check(z.minLength(1), z.maxLength(MAX_POST_TEXT_CHARS)),
     z.array(textSegment).check(z.minLength(1), z.maxLength(500)),
   ],
-  { error: `Expected a string of 1-${MAX_POST_TEXT_CHARS} characters, or a list of text segments` },
+  {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'Required: expected a string or a list of text segments'
+        : `Expected a string of 1-${MAX_POST_TEXT_CHARS} characters, or a list of text segments`,
+  },
 );
 
 /** How text is described to the model, once. */
