@@ -36,6 +36,8 @@ export interface SlackServerOptions {
   readonly webhookPaths?: readonly string[];
   /** Channel ID → the error chat.postMessage answers there (`not_in_channel`, `is_archived`). */
   readonly channelErrors?: Readonly<Record<string, string>>;
+  /** Text longer than this is cut and answered with the `message_truncated` warning. @default 40,000 (Slack's) */
+  readonly truncateTextAt?: number;
 }
 
 /** Block types the server knows (Block Kit reference); any other is `invalid_blocks`, as Slack answers. */
@@ -148,6 +150,7 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
   const channels = options.channels ?? DEFAULT_CHANNELS;
   const webhookPaths = options.webhookPaths ?? [DEFAULT_WEBHOOK_PATH];
   const channelErrors = options.channelErrors ?? {};
+  const truncateAt = options.truncateTextAt ?? TEXT_TRUNCATED_AT;
   const requests: ReceivedRequest[] = [];
   const messages: PostedMessage[] = [];
   const webhookDeliveries: WebhookDelivery[] = [];
@@ -180,7 +183,8 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     );
     if (unknownBlock >= 0 || (blocks?.length ?? 0) > 50) {
       const pointer = unknownBlock >= 0 ? `/blocks/${unknownBlock}/type` : '/blocks';
-      const problem = unknownBlock >= 0 ? 'unsupported type' : 'must provide an array of no more than 50 items';
+      const problem =
+        unknownBlock >= 0 ? 'unsupported type' : 'must provide an array of no more than 50 items';
       return sendJson(response, 200, {
         ok: false,
         error: 'invalid_blocks',
@@ -192,8 +196,8 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     if (sent === undefined && blocks === undefined) {
       return sendJson(response, 200, { ok: false, error: 'no_text' });
     }
-    const truncated = sent !== undefined && sent.length > TEXT_TRUNCATED_AT;
-    const text = truncated ? sent.slice(0, TEXT_TRUNCATED_AT) : sent;
+    const truncated = sent !== undefined && sent.length > truncateAt;
+    const text = truncated ? sent.slice(0, truncateAt) : sent;
     const metadata = metadataOf(args.metadata);
     const threadTs = typeof args.thread_ts === 'string' ? args.thread_ts : undefined;
     const broadcast = args.reply_broadcast === true || args.reply_broadcast === 'true';
@@ -212,7 +216,9 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
       ok: true,
       channel,
       ts,
-      ...(truncated ? { warning: 'message_truncated', response_metadata: { warnings: ['message_truncated'] } } : {}),
+      ...(truncated
+        ? { warning: 'message_truncated', response_metadata: { warnings: ['message_truncated'] } }
+        : {}),
       message: {
         type: 'message',
         subtype: 'bot_message',
@@ -233,7 +239,8 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     const token = bearerToken(request) ?? (encoding === 'form' ? args.token : undefined);
     if (token === undefined) return sendJson(response, 200, { ok: false, error: 'not_authed' });
     if (token !== botToken) return sendJson(response, 200, { ok: false, error: 'invalid_auth' });
-    const channel = typeof args.channel === 'string' && Object.hasOwn(channels, args.channel) ? args.channel : undefined;
+    const channel =
+      typeof args.channel === 'string' && Object.hasOwn(channels, args.channel) ? args.channel : undefined;
     if (!channel) return sendJson(response, 200, { ok: false, error: 'channel_not_found' });
     const oldest = Number(args.oldest ?? 0);
     const latest = args.latest === undefined ? Number.POSITIVE_INFINITY : Number(args.latest);
@@ -244,10 +251,15 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     }
     const selected = messages
       .filter((m) => m.channel === channel)
-      .filter((m) => (thread ? m.ts === parentTs || m.thread_ts === parentTs : m.thread_ts === undefined || m.reply_broadcast))
+      .filter((m) =>
+        thread
+          ? m.ts === parentTs || m.thread_ts === parentTs
+          : m.thread_ts === undefined || m.reply_broadcast,
+      )
       .filter((m) => Number(m.ts) > oldest && Number(m.ts) < latest);
     if (!thread) selected.reverse();
-    const offset = typeof args.cursor === 'string' ? Number(Buffer.from(args.cursor, 'base64').toString()) : 0;
+    const offset =
+      typeof args.cursor === 'string' ? Number(Buffer.from(args.cursor, 'base64').toString()) : 0;
     const limit = Math.min(1000, Number(args.limit ?? 100) || 100);
     const page = selected.slice(offset, offset + limit);
     const more = offset + limit < selected.length;
@@ -337,10 +349,7 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
   };
 }
 
-function sendFailure(
-  response: ServerResponse,
-  failure: Exclude<SlackFailure, SlackBehaviour>,
-): void {
+function sendFailure(response: ServerResponse, failure: Exclude<SlackFailure, SlackBehaviour>): void {
   if ('error' in failure) {
     sendJson(response, 200, { ok: false, error: failure.error, ...failure.extra });
   } else if (failure.status === 429) {

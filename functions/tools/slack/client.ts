@@ -52,7 +52,7 @@ const slackSecretSchema = z
 export type SlackSecret = z.output<typeof slackSecretSchema>;
 
 const ACCEPTED_SECRET =
-  'Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/services/…" }';
+  'Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }';
 
 /**
  * Reads and checks the tenant's Slack secret.

@@ -69,8 +69,9 @@ export function splitText(text: string, max: number): string[] {
   let rest = text;
   while (rest.length > max) {
     const cut = cutPoint(rest, max);
-    parts.push(rest.slice(0, cut));
-    rest = rest.slice(cut).replace(/^\n+/, '');
+    // The separator it was cut at belongs to neither message.
+    parts.push(rest.slice(0, cut).replace(/\s+$/, ''));
+    rest = rest.slice(cut).replace(/^\s+/, '');
   }
   if (rest.length > 0 || parts.length === 0) parts.push(rest);
   return parts;

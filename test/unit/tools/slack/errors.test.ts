@@ -67,7 +67,7 @@ describe('Slack errors: Web API answers', () => {
       error: 'missing_scope',
       needed: 'channels:history',
       provided: 'chat:write',
-    });
+    } as ConstructorParameters<typeof WebAPIPlatformError>[0]);
 
     // Act
     const info = normalize(err);
@@ -90,7 +90,7 @@ describe('Slack errors: Web API answers', () => {
       response_metadata: {
         messages: ['[ERROR] must be less than 3001 characters [json-pointer:/blocks/0/text/text]'],
       },
-    });
+    } as ConstructorParameters<typeof WebAPIPlatformError>[0]);
 
     // Act
     const info = normalize(err);
