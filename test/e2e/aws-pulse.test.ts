@@ -6,7 +6,7 @@ import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dy
 import { DISPATCHER_ARN_PLACEHOLDER } from '../../functions/scenarios/asl';
 import { executeLocally } from '../../functions/scenarios/local-execution';
 import { flattenIntrinsics, synthesizePlatform } from '../helpers/cdk';
-import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../helpers/dynalite';
+import { createIdempotencyTable, createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../helpers/dynalite';
 import { mockedClientRegion } from '../helpers/ec2-pages';
 import { fakeLambdaContext } from '../helpers/events';
 import { type LocalLambda, startLambdaServer } from '../helpers/lambda-server';
@@ -86,6 +86,8 @@ function reservation(
 beforeAll(async () => {
   [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
   const table = await createSecretReferenceTable(dynamo.client);
+  // slack_post_message is a write tool: its function records each call once.
+  const idempotencyTable = await createIdempotencyTable(dynamo.client);
   const store = new DynamoDbSecretReferenceStore(table, dynamo.client);
   await store.put({
     tenant_id: 'default',
@@ -114,6 +116,7 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     SECRET_REFS_TABLE: table,
+    IDEMPOTENCY_TABLE: idempotencyTable,
     SLACK_API_URL: slack.apiUrl,
     SCENARIO_LEVELS: flattenIntrinsics(synthesized.environment.SCENARIO_LEVELS),
     TOOL_FUNCTIONS: JSON.stringify(toolFunctions),

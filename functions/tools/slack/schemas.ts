@@ -36,7 +36,9 @@ export const channelIdArg = z
  * and name another message, or none.
  */
 export const messageTsArg = z
-  .string()
+  .string({
+    error: 'Expected a message ts as a string exactly as Slack returns it, such as "1712345678.000100" (a number loses digits)',
+  })
   .check(
     z.regex(
       /^\d{10}\.\d{6}$/,
