@@ -6,7 +6,12 @@ import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dy
 import { DISPATCHER_ARN_PLACEHOLDER } from '../../functions/scenarios/asl';
 import { executeLocally } from '../../functions/scenarios/local-execution';
 import { flattenIntrinsics, synthesizePlatform } from '../helpers/cdk';
-import { createIdempotencyTable, createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../helpers/dynalite';
+import {
+  createIdempotencyTable,
+  createSecretReferenceTable,
+  type LocalDynamoDb,
+  startDynalite,
+} from '../helpers/dynalite';
 import { mockedClientRegion } from '../helpers/ec2-pages';
 import { fakeLambdaContext } from '../helpers/events';
 import { type LocalLambda, startLambdaServer } from '../helpers/lambda-server';

@@ -37,7 +37,8 @@ export const channelIdArg = z
  */
 export const messageTsArg = z
   .string({
-    error: 'Expected a message ts as a string exactly as Slack returns it, such as "1712345678.000100" (a number loses digits)',
+    error:
+      'Expected a message ts as a string exactly as Slack returns it, such as "1712345678.000100" (a number loses digits)',
   })
   .check(
     z.regex(
