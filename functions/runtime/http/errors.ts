@@ -58,23 +58,49 @@ export class HttpRequestError extends PlatformError {
   /** The Node/undici error code (`ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`), or the abort reason's name. */
   readonly errno: string;
 
-  constructor(host: string, method: string, cause: unknown, service?: string) {
-    const fields = (cause ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
-    const errno =
-      typeof fields.code === 'string' ? fields.code : typeof fields.name === 'string' ? fields.name : 'Error';
-    const timeout = TIMEOUT_CODES.has(errno) || errno === 'TimeoutError' || errno === 'AbortError';
-    const reached: Reached = NOT_SENT_CODES.has(errno) ? 'no' : 'maybe';
-    const code: ErrorCode = timeout ? 'timeout' : 'network_error';
-    const what = typeof fields.message === 'string' ? fields.message : String(cause);
-    super(code, `${method} to ${host} failed: ${what}`, {
+  /**
+   * @param errno - the failure's code when known (`ECONNREFUSED`, `AttemptTimeout`); else read from `cause`.
+   */
+  constructor(host: string, method: string, cause: unknown, service?: string, errno?: string) {
+    const code = errno ?? codeOf(cause);
+    const timeout =
+      TIMEOUT_CODES.has(code) || ['TimeoutError', 'AbortError', 'AttemptTimeout', 'Aborted'].includes(code);
+    const reached: Reached = NOT_SENT_CODES.has(code) ? 'no' : 'maybe';
+    super(timeout ? 'timeout' : 'network_error', `${method} to ${host} failed: ${messageOf(cause)}`, {
       retryable: true,
       service,
       cause,
-      details: { errno, host, reached },
+      details: { errno: code, host, reached },
     });
     this.reached = reached;
-    this.errno = errno;
+    this.errno = code;
   }
+}
+
+/** The errors a failure is wrapped in, outermost first (Node's fetch: "fetch failed" with the system error as `cause`). */
+function causes(err: unknown): Record<string, unknown>[] {
+  const chain: Record<string, unknown>[] = [];
+  for (let current = err; current !== null && typeof current === 'object' && chain.length < 4; ) {
+    chain.push(current as Record<string, unknown>);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/** The first system error code in the chain, else the error's name. */
+function codeOf(err: unknown): string {
+  const chain = causes(err);
+  const code = chain.find((e) => typeof e.code === 'string')?.code;
+  if (typeof code === 'string') return code;
+  return typeof chain[0]?.name === 'string' ? chain[0].name : 'Error';
+}
+
+/** The most telling message: a wrapper's generic "fetch failed" gives way to its cause's. */
+function messageOf(err: unknown): string {
+  const messages = causes(err)
+    .map((e) => e.message)
+    .filter((m): m is string => typeof m === 'string' && m !== '');
+  return messages.find((m) => m !== 'fetch failed') ?? messages[0] ?? String(err);
 }
 
 /** Longest part of a response body kept in an {@link HttpStatusError}, in characters. */

@@ -11,7 +11,7 @@ export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** Statuses worth a retry: rate limited, or a server failure that may be transient (RFC 9110 §15.6). */
-const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /** Failures after the request may have been sent: retried only when the request is idempotent. */
 const MAYBE_SENT_CODES: ReadonlySet<string> = new Set([
@@ -21,6 +21,7 @@ const MAYBE_SENT_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
+  'AttemptTimeout',
 ]);
 
 /** First backoff between attempts, ms; doubled per attempt up to {@link MAX_BACKOFF_MS}. */

@@ -4,7 +4,7 @@
  * WebClient whose transport is the platform's HTTP client, and incoming-webhook
  * posts through that same client.
  */
-import { LogLevel, WebClient } from '@slack/web-api';
+import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
 import * as z from 'zod/mini';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
@@ -140,8 +140,29 @@ export function slackWebClient(ctx: ToolContext, token: string): WebClient {
     fetch: slackHttp(ctx).fetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
+    logger: sdkLogger(ctx),
     logLevel: LogLevel.ERROR,
   });
+}
+
+/**
+ * The SDK's log lines (its own "[ERROR] …" for an answer the tool reports anyway)
+ * go to the call's logger at debug level, through the redactor, never to the console.
+ */
+function sdkLogger(ctx: ToolContext): SlackLogger {
+  let level = LogLevel.ERROR;
+  const debug = (...msg: unknown[]) => ctx.logger.debug('slack sdk', { sdk: msg.map(String).join(' ') });
+  return {
+    debug,
+    info: debug,
+    warn: debug,
+    error: debug,
+    setLevel: (next) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
 }
 
 /**

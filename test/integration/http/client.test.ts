@@ -186,6 +186,7 @@ describe('createHttpClient() rate limit', () => {
   it('holds a burst to the bucket: 2 at once, then 4 per second', async () => {
     // Prepare
     const http = client({ rateLimit: { burst: 2, perSecond: 4 } });
+    const start = Date.now();
 
     // Act
     await Promise.all(
@@ -194,7 +195,6 @@ describe('createHttpClient() rate limit', () => {
 
     // Assess: the i-th request (0-based) cannot start before (i - 1) × 250 ms.
     const times = received.map((r) => r.at).sort((a, b) => a - b);
-    const start = times[0] ?? 0;
     times.forEach((at, i) => {
       expect(at - start).toBeGreaterThanOrEqual(Math.max(0, (i - 1) * 250) - 25);
     });
@@ -267,9 +267,8 @@ describe('createHttpClient() timeouts and logging', () => {
       .catch((err: unknown) => err);
 
     // Assess
-    expect(error).toMatchObject({ code: 'timeout', reached: 'maybe', errno: 'UND_ERR_HEADERS_TIMEOUT' });
-    // undici checks its timers every half second: well before the 10 s deadline.
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ code: 'timeout', reached: 'maybe', errno: 'AttemptTimeout' });
+    expect(Date.now() - started).toBeLessThan(1_000);
     expect(silent.connections()).toBe(1);
   });
 
