@@ -3,7 +3,7 @@ import { chunkBlocks, fallbackText, prepareBlocks } from './blocks';
 import { readSlackSecret } from './client';
 import { defineSlackTool } from './define';
 import { renderText, splitText } from './escape';
-import { postMessages, postSummary } from './post';
+import { checkedParts, postMessages, postSummary } from './post';
 import { slackPostBlocksSpec } from './post-blocks.meta';
 
 /** Longest notification fallback kept, characters: it is shown in notifications, not in the message. */
@@ -18,10 +18,12 @@ export const slackPostBlocksTool = defineSlackTool(slackPostBlocksSpec, async (c
     args.text ? renderText(args.text) : fallbackText(blocks),
     FALLBACK_CHARS,
   )[0] as string;
-  const parts = chunks.map((chunk, i) => ({
-    text: i === 0 ? fallback : `${fallback} (${i + 1}/${chunks.length})`,
-    blocks: chunk,
-  }));
+  const parts = checkedParts(
+    chunks.map((chunk, i) => ({
+      text: i === 0 ? fallback : `${fallback} (${i + 1}/${chunks.length})`,
+      blocks: chunk,
+    })),
+  );
   const secret = await readSlackSecret(ctx);
   const result = await postMessages(ctx, secret, { channel: args.channel, parts });
   return { value: result, truncated: result.truncated, summary: postSummary(result, args.channel) };

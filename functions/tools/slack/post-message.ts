@@ -1,15 +1,13 @@
 import { createToolHandler } from '../../runtime/tool-handler';
 import { readSlackSecret } from './client';
 import { defineSlackTool } from './define';
-import { renderText, splitText } from './escape';
-import { SLACK_LIMITS } from './limits';
-import { postMessages, postSummary } from './post';
+import { postMessages, postSummary, textParts } from './post';
 import { slackPostMessageSpec } from './post-message.meta';
 
 /** `slack_post_message` with its handler. */
 export const slackPostMessageTool = defineSlackTool(slackPostMessageSpec, async (ctx, args) => {
+  const parts = textParts(args.text);
   const secret = await readSlackSecret(ctx);
-  const parts = splitText(renderText(args.text), SLACK_LIMITS.textChunkChars).map((text) => ({ text }));
   const result = await postMessages(ctx, secret, { channel: args.channel, parts });
   return { value: result, truncated: result.truncated, summary: postSummary(result, args.channel) };
 });

@@ -1,16 +1,14 @@
 import { createToolHandler } from '../../runtime/tool-handler';
 import { readSlackSecret, requireBotToken } from './client';
 import { defineSlackTool } from './define';
-import { renderText, splitText } from './escape';
-import { SLACK_LIMITS } from './limits';
-import { postMessages, postSummary } from './post';
+import { postMessages, postSummary, textParts } from './post';
 import { slackPostThreadedSpec } from './post-threaded.meta';
 
 /** `slack_post_threaded` with its handler. */
 export const slackPostThreadedTool = defineSlackTool(slackPostThreadedSpec, async (ctx, args) => {
+  const parts = textParts(args.text);
   const secret = await readSlackSecret(ctx);
   requireBotToken(secret, 'slack_post_threaded', 'the chat:write scope');
-  const parts = splitText(renderText(args.text), SLACK_LIMITS.textChunkChars).map((text) => ({ text }));
   const result = await postMessages(ctx, secret, {
     channel: args.channel,
     parts,

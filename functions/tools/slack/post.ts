@@ -7,7 +7,7 @@
  */
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import type { ToolContext } from '../../runtime/context';
-import { PlatformError } from '../../runtime/errors';
+import { InvalidArgsError, PlatformError } from '../../runtime/errors';
 import { HttpRequestError } from '../../runtime/http/errors';
 import { sharedRateLimiter } from '../../runtime/http/rate-limit';
 import { callKey } from '../../runtime/idempotency';
@@ -15,6 +15,34 @@ import { normalizeError } from '../../runtime/normalize-error';
 import type { Block } from './blocks';
 import { postToWebhook, type SlackSecret, SlackSession } from './client';
 import { mapSlackError } from './errors';
+import { renderText, type SlackText, splitText } from './escape';
+import { SLACK_LIMITS } from './limits';
+
+/**
+ * Text as the messages it takes: escaped and rendered, split at
+ * `SLACK_LIMITS.textChunkChars`.
+ *
+ * @throws InvalidArgsError when it would take more than `SLACK_LIMITS.messagesPerCall` messages.
+ */
+export function textParts(text: SlackText): PostPart[] {
+  return checkedParts(
+    splitText(renderText(text), SLACK_LIMITS.textChunkChars).map((part) => ({ text: part })),
+  );
+}
+
+/**
+ * Checks a call's messages against `SLACK_LIMITS.messagesPerCall` before anything is read or sent.
+ *
+ * @throws InvalidArgsError naming the count and the limit.
+ */
+export function checkedParts(parts: PostPart[]): PostPart[] {
+  if (parts.length > SLACK_LIMITS.messagesPerCall) {
+    throw new InvalidArgsError(
+      `The content would take ${parts.length} messages; one call posts at most ${SLACK_LIMITS.messagesPerCall} (about ${SLACK_LIMITS.messagesPerCall * SLACK_LIMITS.textChunkChars} characters of text, or ${SLACK_LIMITS.messagesPerCall} messages of blocks): shorten it or post it in several calls`,
+    );
+  }
+  return parts;
+}
 
 /** `event_type` of the metadata every message a tool posts carries ("Using message metadata"). */
 export const SLACK_METADATA_EVENT_TYPE = 'etp_tool_call';

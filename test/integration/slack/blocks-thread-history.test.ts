@@ -99,6 +99,19 @@ describe('slack_post_blocks', () => {
     expect(slack.requests).toEqual([]);
   });
 
+  it('refuses content that would take more than 20 messages, before any call', async () => {
+    // Prepare: 21 messages' worth of sections (4 × 3,000 characters each).
+    const blocks = Array.from({ length: 84 }, () => section('y'.repeat(3_000)));
+
+    // Act
+    const result = failure(await callSlackTool(blocksTool, { channel: 'C0AWSPULSE', blocks }, bot()));
+
+    // Assess
+    expect(result.error.code).toBe('invalid_args');
+    expect(result.error.message).toMatch(/^The content would take 21 messages; one call posts at most 20/);
+    expect(slack.requests).toEqual([]);
+  });
+
   it("passes Slack's own invalid_blocks pointer to the caller", async () => {
     // Act
     const result = failure(
