@@ -297,8 +297,7 @@ export async function runToolOnce(
       if (ran.ok) return ran;
       const effect = effectOf(ran);
       if (effect === 'none') throw new NothingDone(ran);
-      ran = settled(ran, effect);
-      return ran;
+      return settled(ran, effect);
     },
     { persistenceStore: layer, config, keyPrefix: `${invocation.tenant}#${tool.name}` },
   );
@@ -320,7 +319,9 @@ export async function runToolOnce(
         callId: invocation.callId,
         err,
       });
-      return ran.ok ? ran : settled(ran, effectOf(ran));
+      if (ran.ok) return ran;
+      const effect = effectOf(ran);
+      return effect === 'none' ? ran : settled(ran, effect);
     }
     if (name === 'IdempotencyAlreadyInProgressError') {
       const wait = toolTimeoutSeconds(tool);
