@@ -91,6 +91,8 @@ export function pascalCase(name: string): string {
 export class ExternalToolsPlatform extends Construct {
   /** Secret references (`tenant_id`, `secret_name`); never a secret value. */
   public readonly secretReferenceTable: Table;
+  /** The exactly-once records of `write` tools' calls (key `id`, TTL `expiration`). */
+  public readonly idempotencyTable: Table;
   /** The tool functions by tool name. */
   public readonly toolFunctions: Readonly<Record<string, ToolFunction>>;
   /** The dispatcher. */
@@ -139,6 +141,17 @@ export class ExternalToolsPlatform extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Powertools Idempotency's default schema: partition key `id`, expiry in `expiration`.
+    // Records are transient (24 h) and hold call outcomes, never a secret.
+    this.idempotencyTable = new Table(this, 'Idempotency', {
+      partitionKey: { name: 'id', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'expiration',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
     const tools = new Construct(this, 'Tools');
     const toolFunctions: Record<string, ToolFunction> = {};
     for (const entry of catalog.functionTools()) {
@@ -147,6 +160,7 @@ export class ExternalToolsPlatform extends Construct {
         tool: entry,
         functionName: toolFunctionName(this.dispatcherConfig.toolFunctionNamePrefix, name),
         secretReferenceTable: this.secretReferenceTable,
+        idempotencyTable: this.idempotencyTable,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,
         settings: { ...props.functionSettings, ...props.toolFunctionSettings?.[name] },

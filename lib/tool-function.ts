@@ -48,6 +48,11 @@ export interface ToolFunctionProps {
   readonly functionName: string;
   /** The secret-reference table the tool reads its tenant's references from (GetItem only). */
   readonly secretReferenceTable: ITable;
+  /**
+   * Where a `write` tool records each call once (functions/runtime/idempotency.ts);
+   * required for `sideEffects: 'write'`, ignored otherwise.
+   */
+  readonly idempotencyTable?: ITable;
   /** Bound on one ToolResult in bytes, handed over as `RESULT_MAX_BYTES`. */
   readonly resultMaxBytes: number;
   /** How long the log group keeps events. @default RetentionDays.ONE_MONTH */
@@ -59,6 +64,8 @@ export interface ToolFunctionProps {
 /**
  * A tool's own function (a {@link PlatformFunction}) whose role holds exactly:
  * the spec's `iam` statements; `dynamodb:GetItem` on the secret-reference table;
+ * for a `write` tool, the item reads and writes of its exactly-once records on the
+ * idempotency table (`IDEMPOTENCY_TABLE`);
  * `secretsmanager:GetSecretValue` on `etp/*` secrets when the spec requires
  * secrets; and writes to its own log group. Nothing else: no table writes, no
  * Lambda invoke. Only the dispatcher is granted to invoke it.
@@ -103,6 +110,21 @@ export class ToolFunction extends PlatformFunction {
             'permissions (Service Authorization Reference, "Resource types" column empty), so IAM requires "*".',
         );
       }
+    }
+
+    if (spec.sideEffects === 'write') {
+      if (!props.idempotencyTable) {
+        throw new Error(`Tool ${spec.name} has side effects: it needs the idempotency table`);
+      }
+      // Exactly once per call: the record is read, taken, completed or released, and nothing else.
+      props.idempotencyTable.grant(
+        this.role,
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+      );
+      this.lambdaFunction.addEnvironment('IDEMPOTENCY_TABLE', props.idempotencyTable.tableName);
     }
 
     props.secretReferenceTable.grant(this.role, 'dynamodb:GetItem');

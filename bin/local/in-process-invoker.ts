@@ -2,7 +2,7 @@ import type { ToolInvoker } from '../../functions/dispatcher/invoker';
 import type { ToolCatalog } from '../../functions/runtime/catalog';
 import type { ToolContextServices } from '../../functions/runtime/context';
 import { deadlineIn } from '../../functions/runtime/deadline';
-import { runTool } from '../../functions/runtime/harness';
+import { InMemoryIdempotencyStore, runToolOnce } from '../../functions/runtime/idempotency';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 import type { ToolResult } from '../../functions/runtime/result';
 import { type ToolSpec, toolTimeoutSeconds } from '../../functions/runtime/spec';
@@ -10,9 +10,13 @@ import { loadTool } from './load-tool';
 
 /**
  * Runs tools in this process (the CLI, tests): the same harness a tool's function
- * runs, with the tool's own timeout as its deadline. Never part of a Lambda bundle.
+ * runs, with the tool's own timeout as its deadline, and `write` tools once per
+ * call as deployed (their records kept in this process's memory: a local run has
+ * no idempotency table). Never part of a Lambda bundle.
  */
 export class InProcessToolInvoker implements ToolInvoker {
+  readonly #records = new InMemoryIdempotencyStore();
+
   constructor(
     private readonly catalog: ToolCatalog,
     private readonly services: ToolContextServices,
@@ -22,6 +26,6 @@ export class InProcessToolInvoker implements ToolInvoker {
   async invoke(spec: ToolSpec, invocation: ToolInvocation): Promise<ToolResult> {
     const tool = loadTool(this.catalog, spec.name);
     const deadline = deadlineIn(toolTimeoutSeconds(spec) * 1000);
-    return runTool(tool, invocation, deadline, this.services, this.maxResultBytes);
+    return runToolOnce(tool, invocation, deadline, this.services, this.#records.layer, this.maxResultBytes);
   }
 }

@@ -35,16 +35,27 @@ export interface ToolContext {
   /**
    * The tenant's secret, parsed (DESIGN.md, "Secret references").
    *
+   * @param options.fresh - read it again, bypassing every cache (after an auth failure: a rotated token).
    * @throws PlatformError (`internal_error`) when the spec's `requiresSecrets` does not list the name.
    * @throws SecretNotFoundError | SecretInvalidError | UnsupportedRefKindError from the resolver.
    */
-  secret(name: string): Promise<Record<string, unknown>>;
+  secret(name: string, options?: { readonly fresh?: boolean }): Promise<Record<string, unknown>>;
+  /** Set for `write` tools run once per call (functions/runtime/idempotency.ts). */
+  readonly idempotency?: CallIdempotency;
   /**
    * How to reach AWS for the tenant, from its `aws_*` secret (default `aws_default`).
    *
    * @throws SecretInvalidError when the payload has none of the accepted shapes.
    */
   aws(secretName?: string): Promise<AwsAccess>;
+}
+
+/** What a `write` tool knows of its call's exactly-once record (functions/runtime/idempotency.ts). */
+export interface CallIdempotency {
+  /** Stable key of the call (tenant, run, call, tool), safe to show: carried in what the tool writes. */
+  readonly key: string;
+  /** An earlier attempt of this call started and never recorded an outcome: look for its effect first. */
+  readonly resumed: boolean;
 }
 
 /** Turns an `aws_*` secret into AWS access (`awsAccessFromSecret`), bound to the call's hard stop. */
@@ -74,6 +85,8 @@ export interface ToolContextServices {
    * @default false
    */
   readonly awsFallbackToDefaultChain?: boolean;
+  /** The call's exactly-once record, for `write` tools (set per call by the idempotency wrapper). */
+  readonly idempotency?: CallIdempotency;
 }
 
 /** What a context needs of the tool's spec (a structural type: spec.ts depends on this module). */
@@ -96,7 +109,7 @@ export function createToolContext(
     runId: invocation.runId,
     callId: invocation.callId,
   };
-  const secret = async (name: string) => {
+  const secret = async (name: string, options: { readonly fresh?: boolean } = {}) => {
     if (!spec.requiresSecrets.includes(name)) {
       throw new PlatformError(
         'internal_error',
@@ -105,7 +118,7 @@ export function createToolContext(
     }
     if (!services.secrets)
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
-    return services.secrets.resolve(invocation.tenant, name);
+    return services.secrets.resolve(invocation.tenant, name, options.fresh ?? false);
   };
   return {
     ...keys,
@@ -115,6 +128,7 @@ export function createToolContext(
     deadline,
     signal,
     secret,
+    ...(services.idempotency ? { idempotency: services.idempotency } : {}),
     async aws(secretName = DEFAULT_AWS_SECRET) {
       if (!services.awsAccess) {
         throw new PlatformError(

@@ -113,7 +113,7 @@ export async function runTool(
     // Redacted here too: only this process knows the secret values it resolved.
     return boundResult(redact(result), maxBytes);
   } catch (err) {
-    const error = normalizeError(tool.name, err, tool.service);
+    const error = normalizeError(tool.name, err, tool.service, tool.mapError);
     services.logger.warn('tool failed', { tool: tool.name, callId: invocation.callId, error });
     return boundResult(failureResult(tool.name, invocation.callId, error, elapsed()), maxBytes);
   }

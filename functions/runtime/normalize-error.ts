@@ -2,6 +2,14 @@ import { type ErrorCode, PlatformError, ServiceCallError } from './errors';
 import { redact, redactString } from './redact';
 import type { ToolErrorInfo } from './result';
 
+/**
+ * A connector's own error table: returns the normalized error for what it
+ * recognizes (its SDK's errors), `undefined` for anything else, which then gets
+ * the generic mapping. Its message and details are redacted and bounded by
+ * {@link normalizeError} like any other.
+ */
+export type ErrorMapper = (err: unknown) => ToolErrorInfo | undefined;
+
 /** Longest `message` a normalized error carries, in characters. */
 export const MAX_ERROR_MESSAGE_CHARS = 1000;
 
@@ -159,94 +167,6 @@ const AWS_ERROR_EXPLANATIONS: readonly AwsErrorExplanation[] = [
   },
 ];
 
-/** Slack Web API `error` strings ("Web API error codes" on each method's page of api.slack.com). */
-const SLACK_ERRORS: Record<string, Mapping> = {
-  ...names(
-    [
-      'not_authed',
-      'invalid_auth',
-      'account_inactive',
-      'token_revoked',
-      'token_expired',
-      'no_permission',
-      'org_login_required',
-      'two_factor_setup_required',
-      'invalid_token',
-    ],
-    'auth_failed',
-    false,
-  ),
-  ...names(
-    [
-      'missing_scope',
-      'not_in_channel',
-      'restricted_action',
-      'restricted_action_read_only_channel',
-      'restricted_action_thread_only_channel',
-      'restricted_action_non_threadable_channel',
-      'ekm_access_denied',
-      'is_archived',
-      'access_denied',
-      'team_access_not_granted',
-      'not_allowed_token_type',
-      'cannot_reply_to_message',
-      'action_prohibited',
-    ],
-    'access_denied',
-    false,
-  ),
-  ...names(
-    [
-      'channel_not_found',
-      'user_not_found',
-      'message_not_found',
-      'thread_not_found',
-      'no_service',
-      'no_service_id',
-      'no_team',
-      'team_disabled',
-      'invalid_channel_id',
-    ],
-    'not_found',
-    false,
-  ),
-  ...names(['ratelimited', 'rate_limited', 'message_limit_exceeded'], 'throttled', true),
-  ...names(
-    [
-      'invalid_blocks',
-      'invalid_blocks_format',
-      'msg_too_long',
-      'no_text',
-      'too_many_attachments',
-      'invalid_arguments',
-      'invalid_arg_name',
-      'invalid_array_arg',
-      'invalid_charset',
-      'invalid_form_data',
-      'invalid_post_type',
-      'missing_post_type',
-      'invalid_json',
-      'json_not_object',
-      'duplicate_message_not_found',
-      'invalid_metadata_format',
-      'invalid_metadata_schema',
-      'metadata_too_large',
-      'too_many_blocks',
-      'invalid_payload',
-      'missing_text_or_fallback_or_attachments',
-      'no_active_hooks',
-      'channel_is_archived',
-    ],
-    'invalid_args',
-    false,
-  ),
-  ...names(
-    ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'],
-    'upstream_error',
-    true,
-  ),
-};
-
 /** Node.js system error codes of failed connections (Node.js docs, "Common system errors"; undici's `UND_ERR_*`). */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -387,62 +307,6 @@ function awsError(fields: Fields, message: string, service: string | undefined):
   return info(mapping.code, text, mapping.retryable, service, details);
 }
 
-/** `@slack/web-api` and `@slack/webhook` errors carry a `code` starting with `slack_`. */
-function slackError(fields: Fields, message: string): ToolErrorInfo | undefined {
-  const code = str(fields.code);
-  if (!code?.startsWith('slack_')) return undefined;
-  if (code === 'slack_webapi_platform_error') {
-    const slack = str(fieldsOf(fields.data).error) ?? 'unknown_error';
-    const mapping = SLACK_ERRORS[slack] ?? { code: 'upstream_error' as const, retryable: false };
-    return info(mapping.code, `Slack API error: ${slack}`, mapping.retryable, 'slack', { slackError: slack });
-  }
-  if (code === 'slack_webapi_rate_limited_error') {
-    const retryAfter = typeof fields.retryAfter === 'number' ? fields.retryAfter : undefined;
-    return info('throttled', `Slack rate limit reached; retry after ${retryAfter ?? '?'} s`, true, 'slack', {
-      retryAfterSeconds: retryAfter,
-    });
-  }
-  if (code.endsWith('_http_error')) {
-    const status =
-      typeof fields.statusCode === 'number' ? fields.statusCode : fieldsOf(fields.original).status;
-    const numeric = typeof status === 'number' ? status : undefined;
-    // Incoming webhooks answer errors as HTTP 4xx with the error string as the body
-    // (Slack docs, "Handling errors" for incoming webhooks: no_service, invalid_token…).
-    const body = str(fields.body)?.trim() ?? '';
-    const webhook = Object.hasOwn(SLACK_ERRORS, body) ? SLACK_ERRORS[body] : undefined;
-    if (webhook) {
-      return info(webhook.code, `Slack error: ${body}`, webhook.retryable, 'slack', {
-        slackError: body,
-        httpStatusCode: numeric,
-      });
-    }
-    if (numeric === 429)
-      return info('throttled', 'Slack answered HTTP 429', true, 'slack', { httpStatusCode: 429 });
-    return info(
-      'upstream_error',
-      `Slack answered HTTP ${numeric ?? '?'}`,
-      numeric === undefined || numeric >= 500,
-      'slack',
-      {
-        httpStatusCode: numeric,
-      },
-    );
-  }
-  if (code.endsWith('_request_error')) {
-    // No answer: `original` is what fetch rejected with, e.g. a TimeoutError DOMException
-    // ("The operation was aborted due to timeout") or "fetch failed" with the system error as cause.
-    const original = fieldsOf(fields.original);
-    const timeout = isTimeout(original);
-    return info(
-      timeout ? 'timeout' : 'network_error',
-      `Slack request failed: ${str(original.message) ?? message}`,
-      true,
-      'slack',
-    );
-  }
-  return info('upstream_error', message, false, 'slack', { slackCode: code });
-}
-
 /** Connection-level failures: Node system errors, possibly wrapped as `cause` (fetch's "fetch failed"). */
 function networkError(
   fields: Fields,
@@ -465,30 +329,39 @@ function networkError(
  * The one place errors are mapped (DESIGN.md, "ToolResult"); it never throws.
  *
  * Order: a {@link ServiceCallError} is its cause, reported with the service it
- * names; our {@link PlatformError}s keep their code; AWS SDK v3 service
- * exceptions map by `name` then HTTP status; Slack errors by their `code` and
- * Web API `error` string; connection failures by Node's error code; anything else
- * is `internal_error`. Messages are redacted and cut to {@link MAX_ERROR_MESSAGE_CHARS}.
+ * names; then the tool's own `mapError` (a connector's error table, such as
+ * Slack's in functions/tools/slack/errors.ts); our {@link PlatformError}s keep
+ * their code; AWS SDK v3 service exceptions map by `name` then HTTP status;
+ * connection failures by Node's error code; anything else is `internal_error`.
+ * Messages are redacted and cut to {@link MAX_ERROR_MESSAGE_CHARS}, whoever built them.
  *
  * @param tool - the tool's name, for the `internal_error` message.
  * @param err - whatever was thrown.
  * @param service - the service the tool called, when the error does not say (`ec2`).
+ * @param mapError - the tool's own mapper (`Tool.mapError`), consulted first.
  * @example
  * normalizeError('aws_ec2_inventory', Object.assign(new Error('Rate exceeded'),
  *   { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }));
  * // => { code: 'throttled', retryable: true, message: 'ThrottlingException: Rate exceeded', … }
  */
-export function normalizeError(tool: string, err: unknown, service?: string): ToolErrorInfo {
+export function normalizeError(
+  tool: string,
+  err: unknown,
+  service?: string,
+  mapError?: ErrorMapper,
+): ToolErrorInfo {
   try {
     if (err instanceof ServiceCallError) return normalizeError(tool, err.cause, err.service);
+    const mapped = mapError?.(err);
+    if (mapped) {
+      return info(mapped.code, mapped.message, mapped.retryable, mapped.service ?? service, mapped.details);
+    }
     if (err instanceof PlatformError) {
       return info(err.code, err.message, err.retryable, err.service ?? service, err.details);
     }
     const fields = fieldsOf(err);
     const message = str(fields.message) ?? (typeof err === 'string' ? err : 'Unknown error');
     if (isAwsError(fields)) return awsError(fields, message, service);
-    const slack = slackError(fields, message);
-    if (slack) return slack;
     if (str(fields.name) === 'CredentialsProviderError') {
       return info('auth_failed', `No usable AWS credentials: ${message}`, false, service ?? 'sts');
     }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { ToolContext } from './context';
 import { PlatformError } from './errors';
+import type { ErrorMapper } from './normalize-error';
 
 /**
  * One IAM statement a tool's function role needs. The CDK construct grants
@@ -87,6 +88,12 @@ export interface ToolOutput<V = unknown> {
  */
 export interface Tool<S extends ToolInputSchema = ToolInputSchema> extends ToolSpec<S> {
   readonly handler: (ctx: ToolContext, args: ToolArgs<S>) => Promise<ToolOutput>;
+  /**
+   * The connector's own error table, consulted by `normalizeError` before the
+   * generic mapping (set once per connector, e.g. by `defineSlackTool`), so the
+   * runtime stays free of any one service's error strings.
+   */
+  readonly mapError?: ErrorMapper;
 }
 
 /** The spec as advertised to models and printed by `etp tools list --json`. */

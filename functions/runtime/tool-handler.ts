@@ -25,8 +25,24 @@ function servicesFromEnvironment(toolName: string): ToolContextServices {
 }
 
 /**
+ * How a write tool's function runs a call: once per tenant + runId + callId,
+ * recorded in `IDEMPOTENCY_TABLE` (functions/runtime/idempotency.ts). Loaded only
+ * for write tools, so read tools' cold starts do not pay for Powertools Idempotency.
+ *
+ * @throws Error when the variable is missing: a write tool never runs without its record.
+ */
+function runOnceFromEnvironment(tool: Tool): typeof runTool {
+  const table = process.env.IDEMPOTENCY_TABLE;
+  if (!table) throw new Error(`IDEMPOTENCY_TABLE is not set for the ${tool.name} function, a write tool`);
+  const { dynamoDbIdempotency, runToolOnce } = require('./idempotency') as typeof import('./idempotency');
+  const layers = dynamoDbIdempotency(table);
+  return (t, invocation, deadline, services) => runToolOnce(t, invocation, deadline, services, layers);
+}
+
+/**
  * The Lambda handler of a tool's own function. Its services (the secret resolver
- * on `SECRET_REFS_TABLE`) are built once per container, on the first call rather
+ * on `SECRET_REFS_TABLE`; for `write` tools the exactly-once record on
+ * `IDEMPOTENCY_TABLE`) are built once per container, on the first call rather
  * than at import so the CLI and tests can import the tool module; a missing
  * variable fails that call loudly (a Lambda error the dispatcher reports as
  * `internal_error`). Each call is narrowed, run by the harness and answered with
@@ -38,12 +54,14 @@ function servicesFromEnvironment(toolName: string): ToolContextServices {
  */
 export function createToolHandler(tool: Tool): (event: unknown, context: Context) => Promise<ToolResult> {
   let services: ToolContextServices | undefined;
+  let run: typeof runTool | undefined;
   return async (event, context) => {
     services ??= servicesFromEnvironment(tool.name);
+    run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool) : runTool;
     logger.addContext(context);
     try {
       assertToolInvocation(event);
-      return await runTool(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services);
+      return await run(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services);
     } catch (err) {
       const callId = (event as { callId?: unknown } | null)?.callId;
       return failureResult(

@@ -18,7 +18,10 @@ import { rdsInventorySpec } from './aws/rds-inventory.meta';
 import { s3InventorySpec } from './aws/s3-inventory.meta';
 import { securityGroupsAuditSpec } from './aws/security-groups-audit.meta';
 import { finishTool } from './files/finish';
+import { slackChannelHistorySpec } from './slack/channel-history.meta';
+import { slackPostBlocksSpec } from './slack/post-blocks.meta';
 import { slackPostMessageSpec } from './slack/post-message.meta';
+import { slackPostThreadedSpec } from './slack/post-threaded.meta';
 
 /** Every registered tool. */
 export const toolCatalog = new ToolCatalog([
@@ -35,5 +38,8 @@ export const toolCatalog = new ToolCatalog([
   functionTool(eipsAuditSpec, 'aws/eips-audit'),
   functionTool(rdsInventorySpec, 'aws/rds-inventory'),
   functionTool(slackPostMessageSpec, 'slack/post-message'),
+  functionTool(slackPostBlocksSpec, 'slack/post-blocks'),
+  functionTool(slackPostThreadedSpec, 'slack/post-threaded'),
+  functionTool(slackChannelHistorySpec, 'slack/channel-history'),
   fileTool(finishTool),
 ]);

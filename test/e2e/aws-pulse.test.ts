@@ -7,7 +7,12 @@ import type { ToolResult } from '../../functions/runtime/result';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { DISPATCHER_ARN_PLACEHOLDER } from '../../lib/scenarios/asl';
 import { flattenIntrinsics, synthesizePlatform } from '../helpers/cdk';
-import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../helpers/dynalite';
+import {
+  createIdempotencyTable,
+  createSecretReferenceTable,
+  type LocalDynamoDb,
+  startDynalite,
+} from '../helpers/dynalite';
 import { mockedClientRegion } from '../helpers/ec2-pages';
 import { bundleDispatcherConfig, fakeLambdaContext } from '../helpers/events';
 import { type LocalLambda, startLambdaServer } from '../helpers/lambda-server';
@@ -89,6 +94,8 @@ function reservation(
 beforeAll(async () => {
   [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
   const table = await createSecretReferenceTable(dynamo.client);
+  // slack_post_message is a write tool: its function records each call once.
+  const idempotencyTable = await createIdempotencyTable(dynamo.client);
   const store = new DynamoDbSecretReferenceStore(table, dynamo.client);
   await store.put({
     tenant_id: 'default',
@@ -118,6 +125,7 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     SECRET_REFS_TABLE: table,
+    IDEMPOTENCY_TABLE: idempotencyTable,
     SLACK_API_URL: slack.apiUrl,
     RESULT_MAX_BYTES: flattenIntrinsics(synthesized.environment.RESULT_MAX_BYTES),
     ETP_E2E_AWS: JSON.stringify({ region: REGION }),

@@ -98,10 +98,39 @@ export async function createSecretReferenceTable(
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
+  await waitActive(client, tableName);
+  return tableName;
+}
+
+/**
+ * Creates the idempotency table of the write tools as Powertools Idempotency's
+ * DynamoDB layer expects it ("Idempotency" utility, "Required resources"):
+ * partition key `id` (string), TTL on `expiration`, on-demand billing.
+ *
+ * @param tableName - @default 'etp-idempotency'
+ * @returns the table name.
+ */
+export async function createIdempotencyTable(
+  client: DynamoDBClient,
+  tableName = 'etp-idempotency',
+): Promise<string> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  await waitActive(client, tableName);
+  return tableName;
+}
+
+async function waitActive(client: DynamoDBClient, tableName: string): Promise<void> {
   // dynalite flips CREATING to ACTIVE on a timer, even at 0 ms.
   for (let attempt = 0; attempt < 100; attempt++) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (Table?.TableStatus === 'ACTIVE') return tableName;
+    if (Table?.TableStatus === 'ACTIVE') return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`Table ${tableName} did not become ACTIVE`);

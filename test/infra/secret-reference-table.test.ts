@@ -1,4 +1,4 @@
-import { synthesizePlatform } from '../helpers/cdk';
+import { logicalIdOf, synthesizePlatform } from '../helpers/cdk';
 
 describe('the secret-reference table', () => {
   it('is keyed by tenant_id and secret_name, billed per request', () => {
@@ -6,7 +6,14 @@ describe('the secret-reference table', () => {
     const { template } = synthesizePlatform();
 
     // Act
-    const tables = template.findResources('AWS::DynamoDB::Table');
+    const tables = template.findResources('AWS::DynamoDB::Table', {
+      Properties: {
+        KeySchema: [
+          { AttributeName: 'tenant_id', KeyType: 'HASH' },
+          { AttributeName: 'secret_name', KeyType: 'RANGE' },
+        ],
+      },
+    });
 
     // Assess
     expect(Object.values(tables)).toHaveLength(1);
@@ -60,5 +67,34 @@ describe('the secret-reference table', () => {
     expect(output.SecretReferenceTableName?.Value).toEqual(
       stack.resolve(stack.platform.secretReferenceTable.tableName),
     );
+  });
+});
+
+describe('the idempotency table', () => {
+  it('holds exactly-once records keyed by id, expiring by TTL, named to write tools only', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const resources = template.toJSON().Resources;
+
+    // Act
+    const withTable = Object.values(stack.platform.toolFunctions)
+      .filter(
+        (fn) =>
+          'IDEMPOTENCY_TABLE' in resources[logicalIdOf(fn.lambdaFunction)].Properties.Environment.Variables,
+      )
+      .map((fn) => fn.spec.name);
+
+    // Assess
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+    const writers = Object.values(stack.platform.toolFunctions)
+      .filter((fn) => fn.spec.sideEffects === 'write')
+      .map((fn) => fn.spec.name);
+    expect(writers.length).toBeGreaterThan(0);
+    expect(withTable.sort()).toEqual(writers.sort());
   });
 });

@@ -34,8 +34,19 @@ function toolResources(template: Template, toolName: string) {
     functions[functionId] as { Properties: { LoggingConfig: { LogGroup: unknown } } }
   ).Properties;
   const logGroupId = flattenIntrinsics(LoggingConfig.LogGroup).slice(1, -1);
-  const tableId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0];
-  return { functionId, roleId: roleOf(template, functionId), logGroupId, tableId };
+  const tableKeyedBy = (key: string) =>
+    Object.keys(
+      template.findResources('AWS::DynamoDB::Table', {
+        Properties: { KeySchema: Match.arrayWith([{ AttributeName: key, KeyType: 'HASH' }]) },
+      }),
+    )[0];
+  return {
+    functionId,
+    roleId: roleOf(template, functionId),
+    logGroupId,
+    tableId: tableKeyedBy('tenant_id'),
+    idempotencyTableId: tableKeyedBy('id'),
+  };
 }
 
 describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec]))(
@@ -44,7 +55,13 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
       const { template } = synthesizePlatform();
-      const { roleId, logGroupId, tableId } = toolResources(template, name);
+      const { roleId, logGroupId, tableId, idempotencyTableId } = toolResources(template, name);
+      const idempotency = [
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+      ];
       const expected: Permission[] = [
         ...spec.iam.flatMap((grant) =>
           grant.actions.flatMap((action) =>
@@ -57,6 +74,10 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ...TRACE_WRITES,
         ...(spec.requiresSecrets.length > 0
           ? [{ action: 'secretsmanager:GetSecretValue', resource: TENANT_SECRETS_ARN }]
+          : []),
+        // A write tool records each call once (functions/runtime/idempotency.ts).
+        ...(spec.sideEffects === 'write'
+          ? idempotency.map((action) => ({ action, resource: `<${idempotencyTableId}.Arn>` }))
           : []),
       ];
 
@@ -89,7 +110,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
     it('is sized from the spec and gets the table, its service name and the result bound', () => {
       // Prepare
       const { template } = synthesizePlatform();
-      const { functionId, tableId } = toolResources(template, name);
+      const { functionId, tableId, idempotencyTableId } = toolResources(template, name);
 
       // Act
       const fn = template.toJSON().Resources[functionId].Properties;
@@ -106,6 +127,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
+        ...(spec.sideEffects === 'write' ? { IDEMPOTENCY_TABLE: { Ref: idempotencyTableId } } : {}),
       });
     });
   },

@@ -1,45 +1,20 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
+import { postChannelArg, TEXT_DESCRIPTION, textArg } from './schemas';
 
-/**
- * Slack limits (api.slack.com, "chat.postMessage" and "Block Kit: blocks"):
- * 50 blocks per message; `text` is truncated by Slack past 40,000 characters
- * (4,000 recommended).
- */
-export const SLACK_MAX_BLOCKS = 50;
-export const SLACK_MAX_TEXT_CHARS = 40_000;
-
-/** `slack_post_message`: one message to a channel, by bot token or incoming webhook. */
+/** `slack_post_message`: text to a channel, by bot token or incoming webhook, at most once per call. */
 export const slackPostMessageSpec = defineToolSpec({
   name: 'slack_post_message',
   description:
-    "Posts one message to a Slack channel with the tenant's slack_default secret: the bot token " +
-    '(chat.postMessage) when present, else the incoming webhook (which posts to its own channel). ' +
-    'Returns the channel and message ts (ts is null through a webhook). Text up to 40,000 chars, ' +
-    'optional Block Kit blocks (at most 50) and thread_ts. Slack allows about one message per second per channel.',
+    "Posts text to a Slack channel with the tenant's slack_default secret: the bot token (chat.postMessage) " +
+    'when present, else the incoming webhook (which posts to its own channel). Text is escaped; links and ' +
+    'mentions only as explicit segments. Text over 4,000 characters becomes a first message and replies in its ' +
+    'thread (webhook: consecutive messages). Returns channel, ts, thread_ts and every posted ts. Posts at most ' +
+    'once per call, whatever retries happen. Slack allows about one message per second per channel.',
   inputSchema: () =>
     z.strictObject({
-      channel: z
-        .string()
-        .check(
-          z.minLength(1),
-          z.maxLength(80),
-          z.regex(/^[#@]?[\w.-]+$/, 'a channel ID (C0123ABCD) or #name'),
-          z.describe('Channel ID (C0123ABCD) or #channel-name; ignored by webhooks.'),
-        ),
-      text: z
-        .string()
-        .check(
-          z.minLength(1),
-          z.maxLength(SLACK_MAX_TEXT_CHARS),
-          z.describe('Message text (mrkdwn); the notification fallback when blocks are given.'),
-        ),
-      blocks: z
-        .optional(z.array(z.looseObject({ type: z.string() })).check(z.maxLength(SLACK_MAX_BLOCKS)))
-        .check(z.describe('Block Kit blocks, at most 50.')),
-      thread_ts: z
-        .optional(z.string().check(z.regex(/^\d+\.\d+$/, 'a message ts such as 1712345678.000100')))
-        .check(z.describe('Reply in the thread of this message ts.')),
+      channel: postChannelArg,
+      text: textArg.check(z.describe(TEXT_DESCRIPTION)),
     }),
   tags: ['slack', 'write'],
   service: 'slack',

@@ -1,7 +1,12 @@
 import type { Context } from 'aws-lambda';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
-import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
+import {
+  createIdempotencyTable,
+  createSecretReferenceTable,
+  type LocalDynamoDb,
+  startDynalite,
+} from '../../helpers/dynalite';
 import { bundleDispatcherConfig, fakeLambdaContext, nativeEnvelope } from '../../helpers/events';
 import { type LocalLambda, startLambdaServer } from '../../helpers/lambda-server';
 import { FAKE_AWS_CREDENTIALS } from '../../helpers/loopback-server';
@@ -24,6 +29,8 @@ let dispatcher: Handler;
 beforeAll(async () => {
   [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
   const table = await createSecretReferenceTable(dynamo.client);
+  // slack_post_message is a write tool: its function records each call once.
+  const idempotencyTable = await createIdempotencyTable(dynamo.client);
   await new DynamoDbSecretReferenceStore(table, dynamo.client).put({
     tenant_id: 'default',
     secret_name: 'slack_default',
@@ -37,6 +44,7 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     SECRET_REFS_TABLE: table,
+    IDEMPOTENCY_TABLE: idempotencyTable,
     SLACK_API_URL: slack.apiUrl,
     ETP_TEST_SLACK_DEFAULT: JSON.stringify({ bot_token: slack.botToken }),
   });

@@ -1,60 +1,31 @@
-import { deadlineIn } from '../../../functions/runtime/deadline';
-import { runTool } from '../../../functions/runtime/harness';
-import { logger } from '../../../functions/runtime/logger';
-import type { ToolFailure, ToolResult, ToolSuccess } from '../../../functions/runtime/result';
-import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
-import { defaultProviders, EnvSecretProvider } from '../../../functions/runtime/secrets/providers';
-import { SecretResolver } from '../../../functions/runtime/secrets/resolver';
+import { sharedRateLimiter } from '../../../functions/runtime/http/rate-limit';
 import type { Tool } from '../../../functions/runtime/spec';
 import { slackPostMessageTool } from '../../../functions/tools/slack/post-message';
-import { toolInvocation } from '../../helpers/events';
 import { type SilentServer, startSilentServer } from '../../helpers/silent-server';
 import { DEFAULT_WEBHOOK_PATH, type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+import { callSlackTool, failure, type SlackSecrets, slackSecrets, success } from '../../helpers/slack-tool';
 
+const tool = slackPostMessageTool as unknown as Tool;
+const POST = '/api/chat.postMessage';
 let slack: LocalSlack;
-
-/** Runs slack_post_message for tenant `default` whose `slack_default` holds `secretValue` (raw, as stored). */
-function post(args: unknown, secretValue: string | undefined, budgetMs = 30_000): Promise<ToolResult> {
-  const store = new InMemorySecretReferenceStore(
-    secretValue === undefined
-      ? []
-      : [
-          {
-            tenant_id: 'default',
-            secret_name: 'slack_default',
-            ref_kind: 'env',
-            ref_value: 'TEST_SLACK_DEFAULT',
-          },
-        ],
-  );
-  const env = new EnvSecretProvider({ TEST_SLACK_DEFAULT: secretValue });
-  const secrets = new SecretResolver(store, { providers: { ...defaultProviders(), env } });
-  return runTool(
-    slackPostMessageTool as unknown as Tool,
-    toolInvocation({ tool: 'slack_post_message', level: 'report', callId: 'report/0', args }),
-    deadlineIn(budgetMs),
-    { logger, secrets },
-  );
-}
 
 const botSecret = () => JSON.stringify({ bot_token: slack.botToken });
 const webhookSecret = () => JSON.stringify({ webhook_url: slack.webhookUrl });
+const MESSAGE = { channel: 'C0AWSPULSE', text: 'AWS pulse: 6 EC2 instances in 2 regions (3 running)' };
 
-const MESSAGE = { channel: '#aws-pulse', text: 'AWS pulse: 6 EC2 instances in 2 regions (3 running)' };
-
-function success(result: ToolResult): ToolSuccess {
-  if (!result.ok) throw new Error(`expected a success, got ${JSON.stringify(result.error)}`);
-  return result;
-}
-
-function failure(result: ToolResult): ToolFailure {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result;
+function post(args: unknown, secrets: SlackSecrets | string, budgetMs?: number) {
+  return callSlackTool(tool, args, typeof secrets === 'string' ? slackSecrets(secrets) : secrets, {
+    budgetMs,
+  });
 }
 
 beforeEach(async () => {
-  slack = await startSlackServer();
-  // Read by the tool on each call.
+  // Each test starts with full per-channel buckets (they are per container, like a warm Lambda's).
+  sharedRateLimiter.clear();
+  slack = await startSlackServer({
+    channelErrors: { C0ARCHIVED: 'is_archived', C0NOTIN: 'not_in_channel' },
+    channels: { C0123ABCD: 'general', C0AWSPULSE: 'aws-pulse', C0ARCHIVED: 'old', C0NOTIN: 'private-ops' },
+  });
   process.env.SLACK_API_URL = slack.apiUrl;
   // The harness logs each failure (stderr): keep the output to the test results.
   jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -66,16 +37,10 @@ afterEach(async () => {
   await slack.stop();
 });
 
-describe('slack_post_message against the local Slack Web API', () => {
-  it('posts with the bot token: channel, text, blocks and thread_ts reach chat.postMessage', async () => {
-    // Prepare
-    const blocks = [
-      { type: 'header', text: { type: 'plain_text', text: 'AWS pulse' } },
-      { type: 'section', text: { type: 'mrkdwn', text: '*6* instances, *3* running' } },
-    ];
-
+describe('slack_post_message: routing and escaping', () => {
+  it('posts with the bot token, the call key in the message metadata', async () => {
     // Act
-    const result = success(await post({ ...MESSAGE, blocks, thread_ts: '1712345678.000100' }, botSecret()));
+    const result = success(await post(MESSAGE, botSecret()));
 
     // Assess
     const [message] = slack.messages;
@@ -83,17 +48,63 @@ describe('slack_post_message against the local Slack Web API', () => {
       {
         channel: 'C0AWSPULSE',
         text: MESSAGE.text,
-        blocks,
-        thread_ts: '1712345678.000100',
-        ts: expect.stringMatching(/^\d+\.\d{6}$/),
+        ts: expect.stringMatching(/^\d{10}\.\d{6}$/),
         encoding: 'form',
+        metadata: {
+          event_type: 'etp_tool_call',
+          event_payload: { key: expect.stringMatching(/^[0-9a-f]{32}$/), part: 1, parts: 1 },
+        },
       },
     ]);
-    expect(result.value).toEqual({ via: 'bot_token', channel: 'C0AWSPULSE', ts: message?.ts });
+    expect(result.value).toEqual({
+      via: 'bot_token',
+      channel: 'C0AWSPULSE',
+      ts: message?.ts,
+      thread_ts: null,
+      messages: 1,
+      posted_ts: [message?.ts],
+      recovered: 0,
+      truncated: false,
+    });
     expect(result.summary).toBe('Posted to C0AWSPULSE');
     expect(slack.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
-      ['/api/chat.postMessage', `Bearer ${slack.botToken}`],
+      [POST, `Bearer ${slack.botToken}`],
     ]);
+  });
+
+  it('escapes &, < and > so text from AWS data notifies nobody', async () => {
+    // Act
+    success(
+      await post({ channel: 'C0AWSPULSE', text: 'tag Owner=<!channel> & <@U0123ABCD> > 5' }, botSecret()),
+    );
+
+    // Assess
+    expect(slack.messages[0]?.text).toBe('tag Owner=&lt;!channel&gt; &amp; &lt;@U0123ABCD&gt; &gt; 5');
+  });
+
+  it('renders links and mentions only from explicit segments', async () => {
+    // Act
+    success(
+      await post(
+        {
+          channel: 'C0AWSPULSE',
+          text: [
+            'Disk full on ',
+            { link: 'https://console.aws.amazon.com/ec2/home?a=1|b', label: 'i-0abc <prod>' },
+            ' cc ',
+            { user: 'U0123ABCD' },
+            ' ',
+            { broadcast: 'here' },
+          ],
+        },
+        botSecret(),
+      ),
+    );
+
+    // Assess
+    expect(slack.messages[0]?.text).toBe(
+      'Disk full on <https://console.aws.amazon.com/ec2/home?a=1%7Cb|i-0abc &lt;prod&gt;> cc <@U0123ABCD> <!here>',
+    );
   });
 
   it('posts through the incoming webhook when the secret has only webhook_url', async () => {
@@ -101,7 +112,7 @@ describe('slack_post_message against the local Slack Web API', () => {
     const result = success(await post(MESSAGE, webhookSecret()));
 
     // Assess
-    expect(result.value).toEqual({ via: 'webhook', channel: null, ts: null });
+    expect(result.value).toMatchObject({ via: 'webhook', channel: null, ts: null, messages: 1 });
     expect(slack.webhookDeliveries).toEqual([
       { path: DEFAULT_WEBHOOK_PATH, payload: { text: MESSAGE.text } },
     ]);
@@ -116,12 +127,83 @@ describe('slack_post_message against the local Slack Web API', () => {
 
     // Assess
     expect(result.value).toMatchObject({ via: 'bot_token', channel: 'C0AWSPULSE' });
-    expect(slack.messages).toHaveLength(1);
     expect(slack.webhookDeliveries).toEqual([]);
-    expect(slack.requests.map((r) => r.path)).toEqual(['/api/chat.postMessage']);
+    expect(slack.requests.map((r) => r.path)).toEqual([POST]);
   });
 
-  it('maps invalid_auth to auth_failed without the token in the result', async () => {
+  it('accepts a rotating token (xoxe.xoxb-…)', async () => {
+    // Prepare
+    await slack.stop();
+    const rotating = 'xoxe.xoxb-1-MS0yLTIyMjQ0NTY3ODkwLTM0NTY3ODkwMTIzNC01Njc4OTAxMjM0NTYtYWJjZGVmZ2hp';
+    slack = await startSlackServer({ botToken: rotating });
+    process.env.SLACK_API_URL = slack.apiUrl;
+
+    // Act
+    const result = success(await post(MESSAGE, JSON.stringify({ bot_token: rotating })));
+
+    // Assess
+    expect(result.value).toMatchObject({ via: 'bot_token', messages: 1 });
+    expect(JSON.stringify(result)).not.toContain(rotating);
+  });
+
+  it('splits a 45,000-character text into a first message and replies in its thread', async () => {
+    // Prepare: 50 paragraphs of 968 characters; four fit in a message of at most 4,000.
+    const paragraph = 'EC2 i-0abc running in eu-west-1, t3.large, 14 days old. '.repeat(17).trim();
+    const text = Array.from({ length: 50 }, () => paragraph).join('\n\n');
+    expect(text.length).toBeGreaterThanOrEqual(45_000);
+
+    // Act
+    const result = success(await post({ channel: 'C0AWSPULSE', text }, botSecret()));
+
+    // Assess
+    const [parent, ...replies] = slack.messages;
+    expect(slack.messages).toHaveLength(13);
+    expect(slack.messages.every((m) => (m.text?.length ?? 0) <= 4_000)).toBe(true);
+    expect(parent?.thread_ts).toBeUndefined();
+    expect(replies.every((m) => m.thread_ts === parent?.ts)).toBe(true);
+    expect(slack.messages.map((m) => m.metadata?.event_payload.part)).toEqual(
+      Array.from({ length: 13 }, (_, i) => i + 1),
+    );
+    expect(slack.messages.map((m) => m.text).join('\n\n')).toBe(text);
+    expect(result.value).toMatchObject({
+      ts: parent?.ts,
+      thread_ts: parent?.ts,
+      messages: 13,
+      posted_ts: slack.messages.map((m) => m.ts),
+    });
+  }, 30_000);
+
+  it('reports Slack truncating a message (message_truncated) as truncated: true', async () => {
+    // Prepare: a server that truncates at 100 characters, as Slack does at 40,000.
+    await slack.stop();
+    slack = await startSlackServer({ truncateTextAt: 100 });
+    process.env.SLACK_API_URL = slack.apiUrl;
+
+    // Act
+    const result = success(await post({ channel: 'C0AWSPULSE', text: 'x'.repeat(300) }, botSecret()));
+
+    // Assess
+    expect(result.truncated).toBe(true);
+    expect(result.value.truncated).toBe(true);
+  });
+});
+
+describe('slack_post_message: errors keep their meaning', () => {
+  it.each([
+    ['C0NOPE', 'not_found', 'channel_not_found'],
+    ['C0NOTIN', 'access_denied', 'not_in_channel'],
+    ['C0ARCHIVED', 'access_denied', 'is_archived'],
+  ])('maps %s to %s (%s)', async (channel, code, slackError) => {
+    // Act
+    const result = failure(await post({ channel, text: 'hi' }, botSecret()));
+
+    // Assess
+    expect(result.error).toMatchObject({ code, retryable: false, service: 'slack', details: { slackError } });
+    expect(result.error.message).toMatch(new RegExp(`^Slack API error: ${slackError}: .+`));
+    expect(slack.messages).toEqual([]);
+  });
+
+  it('maps invalid_auth to auth_failed, after reading the secret again once, without the token', async () => {
     // Prepare
     const revoked = 'xoxb-000000000001-000000000002-revokedtoken00000001';
 
@@ -129,37 +211,41 @@ describe('slack_post_message against the local Slack Web API', () => {
     const result = failure(await post(MESSAGE, JSON.stringify({ bot_token: revoked })));
 
     // Assess
-    expect(result.error).toEqual({
+    expect(result.error).toMatchObject({
       code: 'auth_failed',
-      message: 'Slack API error: invalid_auth',
       retryable: false,
-      service: 'slack',
       details: { slackError: 'invalid_auth' },
     });
     expect(JSON.stringify(result)).not.toContain(revoked);
-    expect(slack.messages).toEqual([]);
+    expect(slack.requests).toHaveLength(1);
   });
 
-  it('maps channel_not_found to not_found', async () => {
+  it('posts with the rotated token when the cached one is refused: the secret is read again, bypassing the cache', async () => {
+    // Prepare: the resolver has cached an expired token; the store now holds a new one.
+    const secrets = slackSecrets(
+      JSON.stringify({ bot_token: 'xoxb-000000000001-000000000002-expiredtoken0000001' }),
+    );
+    await secrets.resolver.resolve('default', 'slack_default');
+    secrets.set(botSecret());
+
     // Act
-    const result = failure(await post({ ...MESSAGE, channel: '#no-such-channel' }, botSecret()));
+    const result = success(await post(MESSAGE, secrets));
 
     // Assess
-    expect(result.error).toEqual({
-      code: 'not_found',
-      message: 'Slack API error: channel_not_found',
-      retryable: false,
-      service: 'slack',
-      details: { slackError: 'channel_not_found' },
-    });
+    expect(result.value).toMatchObject({ via: 'bot_token', messages: 1 });
+    expect(slack.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer xoxb-000000000001-000000000002-expiredtoken0000001',
+      `Bearer ${slack.botToken}`,
+    ]);
+    expect(slack.messages).toHaveLength(1);
   });
 
-  it('answers an HTTP 429 at once as throttled, retryable, with Retry-After in seconds', async () => {
+  it('answers a 429 whose Retry-After outlasts the time left at once: throttled, retryable, retryAfterSeconds', async () => {
     // Prepare
     slack.failNext({ status: 429, retryAfterSeconds: 30 });
 
     // Act
-    const result = failure(await post(MESSAGE, botSecret()));
+    const result = failure(await post(MESSAGE, botSecret(), 10_000));
 
     // Assess
     expect(result.error).toEqual({
@@ -169,110 +255,187 @@ describe('slack_post_message against the local Slack Web API', () => {
       service: 'slack',
       details: { retryAfterSeconds: 30 },
     });
-    // Rejected, not slept on inside the function.
     expect(slack.requests).toHaveLength(1);
-    expect(result.durationMs).toBeLessThan(5_000);
+    expect(result.durationMs).toBeLessThan(2_000);
   });
 
-  it('retries an HTTP 500 twice, then answers upstream_error, retryable', async () => {
+  it('waits out a short Retry-After and posts once (a 429 means Slack did not post)', async () => {
     // Prepare
-    slack.failNext({ status: 500 }, Number.POSITIVE_INFINITY);
-
-    // Act
-    const result = failure(await post(MESSAGE, botSecret()));
-
-    // Assess
-    expect(result.error).toEqual({
-      code: 'upstream_error',
-      message: 'Slack answered HTTP 500',
-      retryable: true,
-      service: 'slack',
-      details: { httpStatusCode: 500 },
-    });
-    expect(slack.requests).toHaveLength(3);
-  });
-
-  it('posts after a transient HTTP 500 through the explicit retry policy', async () => {
-    // Prepare
-    slack.failNext({ status: 500 });
+    slack.failNext({ status: 429, retryAfterSeconds: 1 });
 
     // Act
     const result = success(await post(MESSAGE, botSecret()));
 
     // Assess
-    expect(result.value).toMatchObject({ via: 'bot_token', channel: 'C0AWSPULSE' });
-    expect(slack.requests).toHaveLength(2);
+    expect(result.durationMs).toBeGreaterThanOrEqual(1_000);
+    expect(slack.requests.map((r) => r.path)).toEqual([POST, POST]);
     expect(slack.messages).toHaveLength(1);
   });
 
-  it('maps an unknown webhook (Slack answers 404 no_service) to not_found', async () => {
+  it.each([
+    ['no_service', 404, 'not_found'],
+    ['invalid_payload', 400, 'invalid_args'],
+    ['action_prohibited', 403, 'access_denied'],
+    ['channel_is_archived', 410, 'invalid_args'],
+  ])('maps the webhook plain-text error %s (HTTP %i) to %s, without the URL', async (body, status, code) => {
     // Prepare
-    const removed = `${slack.url}/services/T00000001/B00000009/removedwebhooksecret`;
+    slack.failNext({ status, body });
 
     // Act
-    const result = failure(await post(MESSAGE, JSON.stringify({ webhook_url: removed })));
+    const result = failure(await post(MESSAGE, webhookSecret()));
 
     // Assess
-    expect(result.error).toEqual({
-      code: 'not_found',
-      message: 'Slack error: no_service',
+    expect(result.error).toMatchObject({
+      code,
       retryable: false,
       service: 'slack',
-      details: { slackError: 'no_service', httpStatusCode: 404 },
+      details: { slackError: body, httpStatusCode: status },
     });
-    expect(JSON.stringify(result)).not.toContain('removedwebhooksecret');
+    expect(JSON.stringify(result)).not.toContain('localwebhooksecret0001');
     expect(slack.webhookDeliveries).toEqual([]);
   });
 
-  it.each([
-    ['a token under the wrong key', { token: 'xoxb-000000000001-000000000002-wrongkeytoken0001' }, '(value)'],
-    [
-      'malformed fields',
-      { bot_token: 'slack-token-000000000001-secretvalue', webhook_url: 'ftp://example.com/hook' },
-      'bot_token, webhook_url',
-    ],
-  ])(
-    'answers secret_invalid for %s, naming the fields but not their values',
-    async (_label, secret, fields) => {
-      // Act
-      const result = failure(await post(MESSAGE, JSON.stringify(secret)));
-
-      // Assess
-      expect(result.error).toEqual({
-        code: 'secret_invalid',
-        message: `Slack secret is invalid in: ${fields}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
-        retryable: false,
-        service: 'slack',
-      });
-      for (const value of Object.values(secret)) expect(JSON.stringify(result)).not.toContain(value);
-      expect(slack.requests).toEqual([]);
-    },
-  );
-
-  it('answers secret_invalid for a plain-string secret (read as { value })', async () => {
+  it('maps a webhook answering HTTP 410 (gone) to not_found, and does not repeat the post', async () => {
     // Prepare
-    const plain = 'xoxb-000000000001-000000000002-plainstringtoken01';
+    slack.failNext({ status: 410, body: 'gone' }, 3);
 
     // Act
-    const result = failure(await post(MESSAGE, plain));
+    const result = failure(await post(MESSAGE, webhookSecret()));
 
     // Assess
-    expect(result.error.code).toBe('secret_invalid');
-    expect(result.error.message).toMatch(/^Slack secret is invalid in: \(value\)\./);
-    expect(JSON.stringify(result)).not.toContain(plain);
-    expect(slack.requests).toEqual([]);
+    expect(result.error).toMatchObject({
+      code: 'not_found',
+      retryable: false,
+      details: { httpStatusCode: 410 },
+    });
+    expect(result.error.message).toMatch(/the webhook is gone/);
+    expect(slack.requests).toHaveLength(1);
   });
 
-  it('answers secret_not_found when the tenant has no slack_default reference', async () => {
+  it('does not repeat a webhook post answered HTTP 500: Slack may have posted it', async () => {
+    // Prepare
+    slack.failNext({ status: 500 }, 3);
+
     // Act
-    const result = failure(await post(MESSAGE, undefined));
+    const result = failure(await post(MESSAGE, webhookSecret()));
+
+    // Assess
+    expect(result.error).toMatchObject({ code: 'upstream_error', retryable: true, service: 'slack' });
+    expect(slack.requests).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'a URL under bot_token',
+      { bot_token: 'https://hooks.slack.com/services/T0/B0/xyzsecret0001' },
+      'bot_token',
+    ],
+    ['no usable field', { token: 'xoxb-000000000001-000000000002-wrongkeytoken0001' }, '(value)'],
+    ['a malformed webhook URL', { webhook_url: 'ftp://example.com/hook0001' }, 'webhook_url'],
+  ])('answers secret_invalid for %s, naming fields but not values', async (_label, secret, fields) => {
+    // Act
+    const result = failure(await post(MESSAGE, JSON.stringify(secret)));
 
     // Assess
     expect(result.error).toEqual({
-      code: 'secret_not_found',
-      message: 'Tenant "default" has no secret reference named "slack_default"',
+      code: 'secret_invalid',
+      message: `Slack secret is invalid in: ${fields}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
       retryable: false,
       service: 'slack',
+    });
+    for (const value of Object.values(secret)) expect(JSON.stringify(result)).not.toContain(value);
+    expect(slack.requests).toEqual([]);
+  });
+
+  it('rejects invalid args before any call', async () => {
+    // Act
+    const result = failure(await post({ channel: 'C0AWSPULSE', text: [{ user: 'not-an-id' }] }, botSecret()));
+
+    // Assess
+    expect(result.error.code).toBe('invalid_args');
+    expect(slack.requests).toEqual([]);
+  });
+});
+
+describe('slack_post_message: one message when the answer is lost', () => {
+  it('finds a post Slack accepted but answered after the client timeout, instead of sending it again', async () => {
+    // Prepare: a 6 s call: each attempt may wait 1.5 s; Slack answers after 3 s.
+    slack.failNext({ delayMs: 3_000 }, 1, { path: POST });
+
+    // Act
+    const result = success(await post(MESSAGE, botSecret(), 6_000));
+
+    // Assess
+    expect(slack.messages).toHaveLength(1);
+    expect(result.value).toMatchObject({ ts: slack.messages[0]?.ts, messages: 1, recovered: 1 });
+    expect(slack.requests.map((r) => r.path)).toEqual([POST, '/api/conversations.history']);
+  });
+
+  it('finds a post recorded before the connection was reset, instead of sending it again', async () => {
+    // Prepare
+    slack.failNext({ reset: true }, 1, { path: POST });
+
+    // Act
+    const result = success(await post(MESSAGE, botSecret()));
+
+    // Assess
+    expect(slack.messages).toHaveLength(1);
+    expect(result.value).toMatchObject({ ts: slack.messages[0]?.ts, recovered: 1 });
+    expect(result.summary).toBe('Posted to C0AWSPULSE; 1 found already posted, not sent again');
+  });
+
+  it('gives up without sending again when the channel cannot be read to check (missing_scope)', async () => {
+    // Prepare
+    slack.failNext({ reset: true }, 1, { path: POST });
+    slack.failNext(
+      { error: 'missing_scope', extra: { needed: 'channels:history', provided: 'chat:write' } },
+      1,
+      { path: '/api/conversations.history' },
+    );
+
+    // Act
+    const result = failure(await post(MESSAGE, botSecret()));
+
+    // Assess
+    expect(slack.messages).toHaveLength(1);
+    expect(result.error).toMatchObject({
+      code: 'network_error',
+      retryable: false,
+      service: 'slack',
+      details: { effect: 'unknown', posted_ts: [] },
+    });
+    expect(result.error.message).toMatch(/may have reached Slack .*missing_scope.*; it is not sent again$/);
+  });
+
+  it('does not repeat a webhook post whose connection was reset: one delivery, outcome unknown', async () => {
+    // Prepare
+    slack.failNext({ reset: true }, 1, { path: DEFAULT_WEBHOOK_PATH });
+
+    // Act
+    const result = failure(await post(MESSAGE, webhookSecret()));
+
+    // Assess
+    expect(slack.webhookDeliveries).toHaveLength(1);
+    expect(result.error).toMatchObject({
+      code: 'network_error',
+      retryable: false,
+      details: { effect: 'unknown' },
+    });
+  });
+
+  it('posts again when the lookup shows the lost post never arrived', async () => {
+    // Prepare: Slack answers 503 before recording anything (a failure of its own).
+    slack.failNext({ status: 503 }, 1, { path: POST });
+
+    // Act
+    const result = failure(await post(MESSAGE, botSecret()));
+
+    // Assess: nothing was posted, the lookup proved it: safe for a later retry.
+    expect(slack.messages).toEqual([]);
+    expect(result.error).toMatchObject({
+      code: 'upstream_error',
+      retryable: true,
+      details: { effect: 'none' },
     });
   });
 });
@@ -288,33 +451,19 @@ describe('slack_post_message against a Slack that never answers', () => {
     await silent.stop();
   });
 
-  it.each([
-    ['the Web API', () => JSON.stringify({ bot_token: slack.botToken })],
-    [
-      'the incoming webhook',
-      () => JSON.stringify({ webhook_url: `${silent.url}/services/T0001/B0001/silent` }),
-    ],
-  ])('answers timeout from %s, 0.5 s before its deadline, without client warnings', async (_via, secret) => {
-    // Prepare: a 2 s call gives the tool 1.5 s (a quarter kept for a request in flight), which leaves one attempt of 1 s.
+  it('answers timeout from the Web API within the deadline, the post not repeated', async () => {
+    // Prepare: history lookups go unanswered too.
     process.env.SLACK_API_URL = `${silent.url}/api/`;
     const warnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
     // Act
-    const result = failure(await post(MESSAGE, secret(), 2_000));
+    const result = failure(await post(MESSAGE, botSecret(), 4_000));
 
     // Assess
-    // (Under Jest, fetch's DOMException comes from another realm and the client rewraps it
-    // as "TimeoutError: …"; in a plain process the message has no prefix.)
-    expect(result.error).toEqual({
-      code: 'timeout',
-      message: expect.stringMatching(
-        /^Slack request failed: (TimeoutError: )?The operation was aborted due to timeout$/,
-      ),
-      retryable: true,
-      service: 'slack',
-    });
-    expect(result.durationMs).toBeGreaterThanOrEqual(950);
-    expect(result.durationMs).toBeLessThan(1_500);
+    expect(result.error).toMatchObject({ code: 'timeout', retryable: false, details: { effect: 'unknown' } });
+    expect(result.durationMs).toBeLessThan(4_000);
+    // One post, never repeated; then the lookup (a read, which may be retried).
+    expect(silent.connections()).toBeLessThanOrEqual(4);
     expect(warnings).not.toHaveBeenCalled();
   });
 });

@@ -196,7 +196,8 @@ describe('parseToolArgs()', () => {
     // Assess
     expect(err.details?.violations).toEqual([
       { path: 'channel', message: 'Required: expected string' },
-      { path: 'text', message: 'Required: expected string' },
+      // A union (a string or segments) says its choices in its own message.
+      { path: 'text', message: 'Required: expected a string or a list of text segments' },
     ]);
   });
 

@@ -1,0 +1,363 @@
+/**
+ * Exactly-once for `write` tools: a call (tenant + runId + callId) takes effect
+ * at most once whatever retries happen — the dispatcher's Lambda invoke, a Step
+ * Functions retry, a redelivered event. Built on Powertools Idempotency and its
+ * DynamoDB persistence layer (docs/slack.md, "Exactly once").
+ *
+ * Decisions:
+ * - The record's key is `<tenant>#<tool>#<sha256 of [tenant, runId, callId]>`: the
+ *   tenant leads, so IAM can confine a function to its tenant's records
+ *   (`dynamodb:LeadingKeys` `<tenant>#*`), and the args are checked against the
+ *   record (the same call id with other args is `invalid_args`, not a replay).
+ * - No local cache (`useLocalCache: false`) and one persistence layer and config
+ *   per call: Powertools keeps its key prefix, cache and Lambda context on those
+ *   objects, and a process-wide one would carry one tenant's call state into
+ *   another's (a concurrent local run, a warm container). A duplicate costs one
+ *   consistent DynamoDB read; a warm container rarely sees one.
+ * - What is stored: a success, and a failure whose effect may have happened
+ *   (`timeout`, `network_error`, `upstream_error`, `internal_error`, or a tool's
+ *   `details.effect` of `unknown`/`partial`), made non-retryable: every retry
+ *   returns it rather than act twice. A failure that certainly did nothing
+ *   (`invalid_args`, `not_found`, `throttled`…, or `details.effect: 'none'`) is
+ *   not stored: a retry runs again.
+ * - An attempt that started and never recorded an outcome (a crashed function)
+ *   holds the call until the end of its hard stop; the next attempt then runs
+ *   with `ctx.idempotency.resumed`, and a tool looks for its earlier effect
+ *   first (Slack: the message metadata) instead of acting again.
+ */
+import { createHash } from 'node:crypto';
+import {
+  IdempotencyConfig,
+  IdempotencyItemAlreadyExistsError,
+  IdempotencyItemNotFoundError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { parseToolArgs } from './args';
+import { awsRequestHandler } from './aws/http-timeouts';
+import type { ToolContextServices } from './context';
+import { DEADLINE_SAFETY_MARGIN_MS, type Deadline, hardStopGraceMs } from './deadline';
+import { type ErrorCode, PlatformError } from './errors';
+import { runTool } from './harness';
+import type { ToolInvocation } from './invocation';
+import { MAX_ERROR_MESSAGE_CHARS, normalizeError } from './normalize-error';
+import { failureResult, oneLineSummary, type ToolFailure, type ToolResult } from './result';
+import { type Tool, toolTimeoutSeconds } from './spec';
+
+/**
+ * How long a call's record is kept, seconds: 24 hours, longer than any retry of
+ * the same call (Step Functions task retries take minutes; EventBridge retries an
+ * event for at most 24 hours, "Event retry policy").
+ */
+export const IDEMPOTENCY_RECORD_SECONDS = 24 * 60 * 60;
+
+/** Whether a failed write took effect: `none` (safe to run again), `unknown`, or `partial` (some of it). */
+export type Effect = 'none' | 'unknown' | 'partial';
+
+/** Codes whose effect is unknown unless the tool says otherwise: the request may have been acted on. */
+const UNKNOWN_EFFECT_CODES: ReadonlySet<ErrorCode> = new Set([
+  'timeout',
+  'network_error',
+  'upstream_error',
+  'internal_error',
+]);
+
+/**
+ * The effect of a failed write: the tool's own `details.effect` when it set one,
+ * else `unknown` for {@link UNKNOWN_EFFECT_CODES} and `none` for every other code
+ * (an answer that refused the request).
+ */
+export function effectOf(failure: ToolFailure): Effect {
+  const declared = failure.error.details?.effect;
+  if (declared === 'none' || declared === 'unknown' || declared === 'partial') return declared;
+  return UNKNOWN_EFFECT_CODES.has(failure.error.code) ? 'unknown' : 'none';
+}
+
+/**
+ * The public key of a call: 32 hex characters of SHA-256 over tenant, run, call
+ * and tool. Carried in what a write tool leaves behind (Slack message metadata) so
+ * an attempt can recognise an earlier attempt's effect; reveals nothing.
+ *
+ * @example callKey('acme', 'run-1', 'report/0', 'slack_post_message') // '3f1c…' (32 hex)
+ */
+export function callKey(tenant: string, runId: string, callId: string, tool: string): string {
+  return createHash('sha256').update([tenant, runId, callId, tool].join('\u0000')).digest('hex').slice(0, 32);
+}
+
+/** A persistence layer for one call that tells whether it took over an earlier attempt's record. */
+export interface CallPersistenceLayer extends BasePersistenceLayer {
+  /** Set once the record is taken: true when one already existed (expired, or an abandoned attempt's). */
+  readonly resumed: boolean;
+}
+
+/** Makes the persistence layer of one call. */
+export type IdempotencyLayerFactory = () => CallPersistenceLayer;
+
+/** Powertools' DynamoDB layer, noting whether its conditional put replaced an existing record. */
+class ResumingDynamoDbLayer extends DynamoDBPersistenceLayer implements CallPersistenceLayer {
+  resumed = false;
+
+  protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
+    const existed = await this._getRecord(record.idempotencyKey).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof IdempotencyItemNotFoundError) return false;
+        throw err;
+      },
+    );
+    await super._putRecord(record);
+    this.resumed = existed;
+  }
+}
+
+let dynamoDbClient: DynamoDBClient | undefined;
+
+/**
+ * Records in the DynamoDB table `tableName` (partition key `id`, string; TTL on
+ * `expiration`: Powertools' default attributes), through one DynamoDB client per
+ * container with the platform's HTTP timeouts. The table is the stack's
+ * idempotency table, named to the function by `IDEMPOTENCY_TABLE`.
+ *
+ * @example const layers = dynamoDbIdempotency(process.env.IDEMPOTENCY_TABLE!);
+ */
+export function dynamoDbIdempotency(tableName: string, client?: DynamoDBClient): IdempotencyLayerFactory {
+  return () => {
+    dynamoDbClient ??= client ?? new DynamoDBClient({ requestHandler: awsRequestHandler() });
+    return new ResumingDynamoDbLayer({ tableName, awsSdkV3Client: client ?? dynamoDbClient });
+  };
+}
+
+/**
+ * Records in this process's memory (local runs, tests): the same conditions as
+ * the DynamoDB layer (a record is taken when absent, expired, or abandoned in
+ * progress), for runs that have no table.
+ */
+export class InMemoryIdempotencyStore {
+  readonly #records = new Map<string, IdempotencyRecord>();
+
+  /** The persistence layer of one call over this store. */
+  readonly layer: IdempotencyLayerFactory = () => new InMemoryLayer(this.#records);
+
+  /** How many records are held. */
+  get size(): number {
+    return this.#records.size;
+  }
+}
+
+class InMemoryLayer extends BasePersistenceLayer implements CallPersistenceLayer {
+  resumed = false;
+
+  constructor(private readonly records: Map<string, IdempotencyRecord>) {
+    super();
+  }
+
+  protected async _getRecord(key: string): Promise<IdempotencyRecord> {
+    const record = this.records.get(key);
+    if (!record) throw new IdempotencyItemNotFoundError();
+    return record;
+  }
+
+  protected async _putRecord(record: IdempotencyRecord): Promise<void> {
+    const existing = this.records.get(record.idempotencyKey);
+    const now = Date.now();
+    const takeable =
+      !existing ||
+      (existing.expiryTimestamp ?? 0) * 1000 < now ||
+      (existing.getStatus() === 'INPROGRESS' &&
+        existing.inProgressExpiryTimestamp !== undefined &&
+        existing.inProgressExpiryTimestamp < now);
+    if (!takeable) {
+      throw new IdempotencyItemAlreadyExistsError(`Record ${record.idempotencyKey} exists`, existing);
+    }
+    this.resumed = existing !== undefined;
+    this.records.set(record.idempotencyKey, record);
+  }
+
+  protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
+    const existing = this.records.get(record.idempotencyKey);
+    this.records.set(
+      record.idempotencyKey,
+      new IdempotencyRecord({
+        idempotencyKey: record.idempotencyKey,
+        status: record.getStatus(),
+        expiryTimestamp: record.expiryTimestamp,
+        inProgressExpiryTimestamp: existing?.inProgressExpiryTimestamp,
+        responseData: record.responseData,
+        payloadHash: record.payloadHash,
+      }),
+    );
+  }
+
+  protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
+    this.records.delete(record.idempotencyKey);
+  }
+}
+
+/** A failure that certainly did nothing: thrown through Powertools so it deletes the record. */
+class NothingDone extends Error {
+  override readonly name = 'NothingDone';
+  constructor(readonly result: ToolFailure) {
+    super(result.error.message);
+  }
+}
+
+/** What the record's key and args check are computed from. */
+interface CallPayload {
+  readonly tenant: string;
+  readonly runId: string;
+  readonly callId: string;
+  readonly args: unknown;
+}
+
+const AT_MOST_ONCE = ' — not retried: it may have taken effect, and this call acts at most once';
+
+/** A failure whose effect may have happened, as stored: final (not retryable), saying so. */
+function settled(failure: ToolFailure, effect: Effect): ToolFailure {
+  const room = MAX_ERROR_MESSAGE_CHARS - AT_MOST_ONCE.length;
+  const message = `${failure.error.message.slice(0, room)}${AT_MOST_ONCE}`;
+  return {
+    ...failure,
+    error: { ...failure.error, message, retryable: false, details: { ...failure.error.details, effect } },
+    summary: oneLineSummary(`${failure.error.code}: ${message}`),
+  };
+}
+
+function failure(tool: Tool, invocation: ToolInvocation, error: PlatformError): ToolFailure {
+  return failureResult(tool.name, invocation.callId, normalizeError(tool.name, error, tool.service), 0);
+}
+
+/**
+ * Runs a tool call through `runTool`, once per tenant + runId + callId when the
+ * tool's spec says `sideEffects: 'write'` (other tools run as they are). Never
+ * throws. A replayed call returns the stored result of the first.
+ *
+ * Failures of the mechanism itself: the same call still running (or abandoned,
+ * until its hard stop passes) → `throttled`, retryable; the same call id with
+ * other args → `invalid_args`; the record unreadable → `upstream_error`
+ * (retryable, service `dynamodb`), and the tool does not run.
+ *
+ * @param layers - the record's persistence (DynamoDB deployed, in memory locally).
+ * @example
+ * const result = await runToolOnce(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services,
+ *   dynamoDbIdempotency(process.env.IDEMPOTENCY_TABLE!));
+ */
+export async function runToolOnce(
+  tool: Tool,
+  invocation: ToolInvocation,
+  deadline: Deadline,
+  services: ToolContextServices,
+  layers: IdempotencyLayerFactory,
+  maxBytes?: number,
+): Promise<ToolResult> {
+  if (tool.sideEffects !== 'write') return runTool(tool, invocation, deadline, services, maxBytes);
+  let args: unknown;
+  try {
+    args = parseToolArgs(tool, invocation.args);
+  } catch {
+    // Invalid args: nothing can happen, no record needed; runTool reports them.
+    return runTool(tool, invocation, deadline, services, maxBytes);
+  }
+  if (/^(1|true|y|yes)$/i.test(process.env.POWERTOOLS_IDEMPOTENCY_DISABLED ?? '')) {
+    return failure(
+      tool,
+      invocation,
+      new PlatformError(
+        'internal_error',
+        `POWERTOOLS_IDEMPOTENCY_DISABLED is set: ${tool.name} is a write tool and does not run without its exactly-once record`,
+      ),
+    );
+  }
+  const layer = layers();
+  const key = callKey(invocation.tenant, invocation.runId, invocation.callId, tool.name);
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: '[tenant, runId, callId]',
+    payloadValidationJmesPath: 'args',
+    throwOnNoIdempotencyKey: true,
+    expiresAfterSeconds: IDEMPOTENCY_RECORD_SECONDS,
+    useLocalCache: false,
+    hashFunction: 'sha256',
+  });
+  // The in-progress hold lasts until this attempt can no longer be running: its hard
+  // stop, the harness's grace, and the safety margin before Lambda's own timeout.
+  const holdMs = deadline.remainingMs() + hardStopGraceMs(deadline.remainingMs()) + DEADLINE_SAFETY_MARGIN_MS;
+  config.registerLambdaContext({ getRemainingTimeInMillis: () => holdMs } as Context);
+  let ran: ToolResult | undefined;
+  const once = makeIdempotent(
+    async (_payload: CallPayload): Promise<ToolResult> => {
+      ran = await runTool(
+        tool,
+        invocation,
+        deadline,
+        { ...services, idempotency: { key, resumed: layer.resumed } },
+        maxBytes,
+      );
+      if (ran.ok) return ran;
+      const effect = effectOf(ran);
+      if (effect === 'none') throw new NothingDone(ran);
+      return settled(ran, effect);
+    },
+    { persistenceStore: layer, config, keyPrefix: `${invocation.tenant}#${tool.name}` },
+  );
+  const payload: CallPayload = {
+    tenant: invocation.tenant,
+    runId: invocation.runId,
+    callId: invocation.callId,
+    args,
+  };
+  try {
+    return (await once(payload)) as ToolResult;
+  } catch (err) {
+    if (err instanceof NothingDone) return err.result;
+    const name = (err as { name?: unknown } | null)?.name;
+    // The tool ran but its outcome could not be recorded: report what it did.
+    if (ran) {
+      services.logger.warn('idempotency record not updated', {
+        tool: tool.name,
+        callId: invocation.callId,
+        err,
+      });
+      if (ran.ok) return ran;
+      const effect = effectOf(ran);
+      return effect === 'none' ? ran : settled(ran, effect);
+    }
+    if (name === 'IdempotencyAlreadyInProgressError') {
+      const wait = toolTimeoutSeconds(tool);
+      return failure(
+        tool,
+        invocation,
+        new PlatformError(
+          'throttled',
+          `Call ${invocation.callId} of run ${invocation.runId} is already running (or its last attempt has not timed out yet); try again in ${wait} s to get its result`,
+          { retryable: true, details: { retryAfterSeconds: wait, reason: 'call_in_progress' } },
+        ),
+      );
+    }
+    if (name === 'IdempotencyValidationError') {
+      return failure(
+        tool,
+        invocation,
+        new PlatformError(
+          'invalid_args',
+          `Call ${invocation.callId} of run ${invocation.runId} was already made with other arguments; a call id names one call: use a new one`,
+        ),
+      );
+    }
+    services.logger.warn('idempotency record unavailable', {
+      tool: tool.name,
+      callId: invocation.callId,
+      err,
+    });
+    return failure(
+      tool,
+      invocation,
+      new PlatformError(
+        'upstream_error',
+        `The exactly-once record of ${tool.name} could not be read or written, so the call was not made: ${(err as Error)?.message ?? String(err)}`,
+        { retryable: true, service: 'dynamodb' },
+      ),
+    );
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * Slack's error table: what `@slack/web-api` throws and what incoming webhooks
+ * answer, mapped to the platform's codes with their meaning kept. Consulted by
+ * `normalizeError` through each Slack tool's `mapError` (see `defineSlackTool`),
+ * so the runtime holds no Slack error string.
+ */
+import type { ErrorCode } from '../../runtime/errors';
+import { PlatformError } from '../../runtime/errors';
+import { HttpStatusError } from '../../runtime/http/errors';
+import { normalizeError } from '../../runtime/normalize-error';
+import type { ToolErrorInfo } from '../../runtime/result';
+
+interface Mapping {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+}
+
+function names(list: readonly string[], code: ErrorCode, retryable: boolean): Record<string, Mapping> {
+  return Object.fromEntries(list.map((name) => [name, { code, retryable }]));
+}
+
+/**
+ * Slack `error` strings ("Errors" on each method's page of api.slack.com, and the
+ * incoming-webhook errors of "Sending messages using incoming webhooks").
+ * Codes and retryable flags as `docs/errors.md` documents them.
+ */
+export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
+  ...names(
+    [
+      'not_authed',
+      'invalid_auth',
+      'account_inactive',
+      'token_revoked',
+      'token_expired',
+      'no_permission',
+      'org_login_required',
+      'two_factor_setup_required',
+      'invalid_token',
+    ],
+    'auth_failed',
+    false,
+  ),
+  ...names(
+    [
+      'missing_scope',
+      'not_in_channel',
+      'restricted_action',
+      'restricted_action_read_only_channel',
+      'restricted_action_thread_only_channel',
+      'restricted_action_non_threadable_channel',
+      'ekm_access_denied',
+      'is_archived',
+      'access_denied',
+      'team_access_not_granted',
+      'not_allowed_token_type',
+      'cannot_reply_to_message',
+      'action_prohibited',
+      'posting_to_general_channel_denied',
+    ],
+    'access_denied',
+    false,
+  ),
+  ...names(
+    [
+      'channel_not_found',
+      'user_not_found',
+      'message_not_found',
+      'thread_not_found',
+      'no_service',
+      'no_service_id',
+      'no_team',
+      'team_disabled',
+      'invalid_channel_id',
+    ],
+    'not_found',
+    false,
+  ),
+  ...names(['ratelimited', 'rate_limited', 'message_limit_exceeded'], 'throttled', true),
+  ...names(
+    [
+      'invalid_blocks',
+      'invalid_blocks_format',
+      'msg_too_long',
+      'msg_blocks_too_long',
+      'no_text',
+      'too_many_attachments',
+      'invalid_arguments',
+      'invalid_arg_name',
+      'invalid_array_arg',
+      'invalid_charset',
+      'invalid_form_data',
+      'invalid_post_type',
+      'missing_post_type',
+      'invalid_json',
+      'json_not_object',
+      'duplicate_message_not_found',
+      'invalid_metadata_format',
+      'invalid_metadata_schema',
+      'metadata_too_large',
+      'too_many_blocks',
+      'invalid_payload',
+      'missing_text_or_fallback_or_attachments',
+      'no_active_hooks',
+      'channel_is_archived',
+      'invalid_cursor',
+      'invalid_ts_latest',
+      'invalid_ts_oldest',
+    ],
+    'invalid_args',
+    false,
+  ),
+  ...names(
+    ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'],
+    'upstream_error',
+    true,
+  ),
+};
+
+/** What an error string means for whoever reads the result (an agent deciding its next step). */
+const EXPLANATIONS: Readonly<Record<string, string>> = {
+  channel_not_found:
+    'the channel does not exist or the app cannot see it (a private channel needs the app invited; use its ID, C0123ABCD)',
+  not_in_channel: 'the app is not a member of the channel: invite it with /invite @<app> in that channel',
+  is_archived: 'the channel is archived: nothing can be posted or read there until it is unarchived',
+  channel_is_archived: "the webhook's channel is archived",
+  invalid_auth: 'the token is not valid for this workspace: store a working bot token in the secret',
+  not_authed: 'no token was sent',
+  token_revoked: 'the token was revoked (the app was uninstalled or the token rotated): store a new one',
+  token_expired: 'the rotating token expired: refresh it into the secret (Slack token rotation)',
+  account_inactive: 'the bot user or workspace is deactivated',
+  missing_scope: 'the token lacks an OAuth scope this call needs: add it to the app and reinstall',
+  msg_too_long: 'the text is too long for one message',
+  msg_blocks_too_long: "the blocks' text is too long for one message (about 12,000 characters)",
+  invalid_blocks: 'Slack rejected the blocks',
+  no_text: 'the message has no text',
+  invalid_payload: 'the webhook could not read the payload',
+  no_service: 'the webhook does not exist (removed, or the URL is wrong): create a new one',
+  no_active_hooks: 'the webhook is disabled: reinstall the app or create a new webhook',
+  invalid_token: "the webhook's token is invalid: create a new webhook",
+  team_disabled: 'the workspace is disabled',
+  action_prohibited: 'a workspace admin restricted posting to this channel',
+  posting_to_general_channel_denied: 'only admins may post to #general in this workspace',
+  restricted_action: 'a workspace preference forbids this action',
+  cannot_reply_to_message: 'that message cannot have replies',
+  thread_not_found: 'thread_ts does not name a message of this channel',
+  ratelimited: 'Slack rate limit reached',
+};
+
+/** `[json-pointer:/blocks/0/text]` in Slack's `invalid_blocks` messages. */
+const JSON_POINTER = /\[json-pointer:([^\]]*)\]/;
+
+/** One Block Kit violation Slack reported: where (a JSON pointer) and what. */
+export interface SlackBlockViolation {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/**
+ * The violations of an `invalid_blocks` answer: `errors` (`"must be less than 3001
+ * characters [json-pointer:/blocks/0/text/text]"`) or `response_metadata.messages`
+ * (`"[ERROR] … [json-pointer:/blocks/0/type]"`), at most 10.
+ */
+export function slackBlockViolations(data: Record<string, unknown>): SlackBlockViolation[] {
+  const metadata = (data.response_metadata ?? {}) as { messages?: unknown };
+  const lines = [
+    ...(Array.isArray(data.errors) ? data.errors : []),
+    ...(Array.isArray(metadata.messages) ? metadata.messages : []),
+  ].filter((line): line is string => typeof line === 'string');
+  const seen = new Set<string>();
+  const violations: SlackBlockViolation[] = [];
+  for (const line of lines) {
+    const pointer = JSON_POINTER.exec(line)?.[1];
+    if (pointer === undefined) continue;
+    const message = line
+      .replace(JSON_POINTER, '')
+      .replace(/^\[(ERROR|WARN)\]\s*/, '')
+      .trim();
+    const key = `${pointer}\u0000${message}`;
+    if (seen.has(key) || violations.length >= 10) continue;
+    seen.add(key);
+    violations.push({ pointer, message });
+  }
+  return violations;
+}
+
+type Fields = Record<string, unknown>;
+
+function fieldsOf(value: unknown): Fields {
+  return value !== null && typeof value === 'object' ? (value as Fields) : {};
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function described(prefix: string, slack: string): string {
+  const explanation = Object.hasOwn(EXPLANATIONS, slack) ? EXPLANATIONS[slack] : undefined;
+  return explanation ? `${prefix}: ${slack}: ${explanation}` : `${prefix}: ${slack}`;
+}
+
+/** A Web API `{ ok: false, error }` answer (`WebAPIPlatformError`). */
+function platformError(data: Fields): ToolErrorInfo {
+  const slack = str(data.error) ?? 'unknown_error';
+  const mapping = Object.hasOwn(SLACK_ERRORS, slack)
+    ? (SLACK_ERRORS[slack] as Mapping)
+    : { code: 'upstream_error' as const, retryable: false };
+  const details: Fields = { slackError: slack };
+  let message = described('Slack API error', slack);
+  if (slack === 'missing_scope') {
+    if (typeof data.needed === 'string') details.needed = data.needed;
+    if (typeof data.provided === 'string') details.provided = data.provided;
+    if (details.needed) message += ` (needed: ${details.needed})`;
+  }
+  if (slack === 'invalid_blocks' || slack === 'invalid_arguments') {
+    const violations = slackBlockViolations(data);
+    if (violations.length > 0) {
+      details.violations = violations;
+      const first = violations[0] as SlackBlockViolation;
+      message += ` at ${first.pointer}: ${first.message}`;
+    }
+  }
+  const retryAfter = fieldsOf(data.response_metadata).retryAfter;
+  if (mapping.code === 'throttled' && typeof retryAfter === 'number') details.retryAfterSeconds = retryAfter;
+  return { code: mapping.code, message, retryable: mapping.retryable, service: 'slack', details };
+}
+
+/**
+ * An HTTP error answer: the Web API's rare non-200 (`WebAPIHTTPError`), or an
+ * incoming webhook's, whose body is the error string (`no_service`, `invalid_payload`).
+ */
+function httpError(status: number | undefined, body: string, retryAfter?: number): ToolErrorInfo {
+  const slack = body.trim();
+  if (Object.hasOwn(SLACK_ERRORS, slack)) {
+    const mapping = SLACK_ERRORS[slack] as Mapping;
+    return {
+      code: mapping.code,
+      message: described('Slack error', slack),
+      retryable: mapping.retryable,
+      service: 'slack',
+      details: { slackError: slack, httpStatusCode: status },
+    };
+  }
+  if (status === 429) {
+    return {
+      code: 'throttled',
+      message: `Slack answered HTTP 429${retryAfter === undefined ? '' : `; retry after ${retryAfter} s`}`,
+      retryable: true,
+      service: 'slack',
+      details: {
+        httpStatusCode: 429,
+        ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+      },
+    };
+  }
+  if (status === 410) {
+    // An incoming webhook answers 410 Gone once its channel, app or workspace is gone.
+    return {
+      code: 'not_found',
+      message:
+        'Slack answered HTTP 410: the webhook is gone (its channel was archived or deleted, or the app removed); create a new webhook',
+      retryable: false,
+      service: 'slack',
+      details: { httpStatusCode: 410 },
+    };
+  }
+  return {
+    code: 'upstream_error',
+    message: `Slack answered HTTP ${status ?? '?'}`,
+    retryable: status === undefined || status >= 500,
+    service: 'slack',
+    details: { httpStatusCode: status },
+  };
+}
+
+/**
+ * Maps what the Slack tools throw (`@slack/web-api` errors, the shared HTTP
+ * client's errors from a webhook) to a normalized error; `undefined` for
+ * anything else (our own typed errors, a bug), which `normalizeError` maps as usual.
+ *
+ * @example mapSlackError(new WebAPIPlatformError({ ok: false, error: 'not_in_channel' }))
+ * // { code: 'access_denied', retryable: false, service: 'slack', message: 'Slack API error: not_in_channel: the app is not a member…' }
+ */
+export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
+  if (err instanceof HttpStatusError && err.service === 'slack') {
+    return httpError(err.status, err.body, err.retryAfterSeconds);
+  }
+  const fields = fieldsOf(err);
+  const code = str(fields.code);
+  if (!code?.startsWith('slack_')) return undefined;
+  if (code === 'slack_webapi_platform_error') return platformError(fieldsOf(fields.data));
+  if (code === 'slack_webapi_rate_limited_error') {
+    const retryAfter = typeof fields.retryAfter === 'number' ? fields.retryAfter : undefined;
+    return {
+      code: 'throttled',
+      message: `Slack rate limit reached; retry after ${retryAfter ?? '?'} s`,
+      retryable: true,
+      service: 'slack',
+      details: { retryAfterSeconds: retryAfter },
+    };
+  }
+  if (code.endsWith('_http_error')) {
+    const status = typeof fields.statusCode === 'number' ? fields.statusCode : undefined;
+    return httpError(status, str(fields.body) ?? '');
+  }
+  if (code.endsWith('_request_error')) {
+    // No answer: `original` is what the transport threw (the HTTP client's typed error,
+    // or a system error), mapped as that, labelled Slack.
+    const original = fields.original;
+    const inner = normalizeError('slack', original, 'slack');
+    const text = original instanceof PlatformError ? original.message : inner.message;
+    return { ...inner, message: `Slack request failed: ${text}`, service: 'slack' };
+  }
+  return {
+    code: 'upstream_error',
+    message: str(fields.message) ?? code,
+    retryable: false,
+    service: 'slack',
+    details: { slackCode: code },
+  };
+}
+
+/** Error strings after which a re-read secret may hold a working token (DESIGN.md, "Secret references"). */
+export const SLACK_AUTH_ERRORS: ReadonlySet<string> = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_expired',
+  'token_revoked',
+]);
+
+/** The Web API `error` string of a `WebAPIPlatformError`, if it is one. */
+export function slackErrorString(err: unknown): string | undefined {
+  const fields = fieldsOf(err);
+  return fields.code === 'slack_webapi_platform_error' ? str(fieldsOf(fields.data).error) : undefined;
+}

@@ -1,0 +1,425 @@
+/**
+ * Posting, shared by the three post tools: one message or a parent and threaded
+ * follow-ups, each carrying the call's key in its message metadata, paced per
+ * channel, and never sent twice: a post whose answer never came is looked up in
+ * the channel (conversations.history / conversations.replies with
+ * `include_all_metadata`) instead of being sent again (docs/slack.md, "Exactly once").
+ */
+import type { ChatPostMessageArguments } from '@slack/web-api';
+import type { ToolContext } from '../../runtime/context';
+import { InvalidArgsError, PlatformError } from '../../runtime/errors';
+import { HttpRequestError } from '../../runtime/http/errors';
+import { sharedRateLimiter } from '../../runtime/http/rate-limit';
+import { callKey } from '../../runtime/idempotency';
+import { normalizeError } from '../../runtime/normalize-error';
+import type { Block } from './blocks';
+import { postToWebhook, type SlackSecret, SlackSession } from './client';
+import { mapSlackError } from './errors';
+import { renderText, type SlackText, splitText } from './escape';
+import { SLACK_LIMITS } from './limits';
+
+/**
+ * Text as the messages it takes: escaped and rendered, split at
+ * `SLACK_LIMITS.textChunkChars`.
+ *
+ * @throws InvalidArgsError when it would take more than `SLACK_LIMITS.messagesPerCall` messages.
+ */
+export function textParts(text: SlackText): PostPart[] {
+  return checkedParts(
+    splitText(renderText(text), SLACK_LIMITS.textChunkChars).map((part) => ({ text: part })),
+  );
+}
+
+/**
+ * Checks a call's messages against `SLACK_LIMITS.messagesPerCall` before anything is read or sent.
+ *
+ * @throws InvalidArgsError naming the count and the limit.
+ */
+export function checkedParts(parts: PostPart[]): PostPart[] {
+  if (parts.length > SLACK_LIMITS.messagesPerCall) {
+    throw new InvalidArgsError(
+      `The content would take ${parts.length} messages; one call posts at most ${SLACK_LIMITS.messagesPerCall} (about ${SLACK_LIMITS.messagesPerCall * SLACK_LIMITS.textChunkChars} characters of text, or ${SLACK_LIMITS.messagesPerCall} messages of blocks): shorten it or post it in several calls`,
+    );
+  }
+  return parts;
+}
+
+/** `event_type` of the metadata every message a tool posts carries ("Using message metadata"). */
+export const SLACK_METADATA_EVENT_TYPE = 'etp_tool_call';
+
+/** One message to post. */
+export interface PostPart {
+  /** mrkdwn, already escaped (or the notification fallback of `blocks`). */
+  readonly text: string;
+  readonly blocks?: readonly Block[];
+}
+
+/** What to post where: the first part is the parent, the rest follow in its thread. */
+export interface PostRequest {
+  readonly channel: string;
+  readonly parts: readonly PostPart[];
+  /** Reply in this existing thread (every part). */
+  readonly threadTs?: string;
+  /** Also show the first reply in the channel (`reply_broadcast`). */
+  readonly broadcast?: boolean;
+}
+
+/** The result of a post tool. */
+export interface PostResult {
+  readonly via: 'bot_token' | 'webhook';
+  /** The channel's ID (`null` through a webhook, which does not say). */
+  readonly channel: string | null;
+  /** The first message's ts (`null` through a webhook). */
+  readonly ts: string | null;
+  /** The thread the messages are in: the given one, or the first message's when split; `null` for one message. */
+  readonly thread_ts: string | null;
+  /** How many messages this call's content took. */
+  readonly messages: number;
+  /** Each message's ts, in order (empty through a webhook). */
+  readonly posted_ts: readonly string[];
+  /** Messages found already posted (by an earlier attempt, or before a lost answer) instead of sent again. */
+  readonly recovered: number;
+  /** Slack warned `message_truncated` for at least one message. */
+  readonly truncated: boolean;
+}
+
+/**
+ * Messages one channel gets from one tenant's calls: Slack allows "about 1
+ * message per second per channel" with short bursts (chat.postMessage, "Rate limits").
+ */
+const CHANNEL_RATE = { burst: 3, perSecond: 1 };
+
+/** Pages scanned when looking for an earlier attempt's messages (200 messages each). */
+const LOOKUP_PAGES = 3;
+
+/** How far back a lost post is looked for, seconds before it was sent (clock skew between us and Slack). */
+const LOOKUP_SKEW_SECONDS = 60;
+
+type SlackMessage = {
+  ts?: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+};
+
+/**
+ * Posts the parts with the bot token, or through the webhook when the secret has no bot token.
+ *
+ * @throws the Slack error of a part that failed with nothing posted (mapped by `mapSlackError`).
+ * @throws PlatformError with `details.effect` `partial` (some messages posted, listed in
+ *   `details.posted_ts`) or `unknown` (a post's outcome could not be established).
+ */
+export async function postMessages(
+  ctx: ToolContext,
+  secret: SlackSecret,
+  request: PostRequest,
+): Promise<PostResult> {
+  if (secret.bot_token) return new BotPoster(ctx, new SlackSession(ctx, secret.bot_token), request).run();
+  return postThroughWebhook(ctx, secret.webhook_url as string, request);
+}
+
+class BotPoster {
+  readonly #key: string;
+  readonly #posted: (string | undefined)[];
+  #channel: string | undefined;
+  #threadTs: string | undefined;
+  #recovered = 0;
+  #truncated = false;
+
+  constructor(
+    private readonly ctx: ToolContext,
+    private readonly session: SlackSession,
+    private readonly request: PostRequest,
+  ) {
+    this.#key = ctx.idempotency?.key ?? callKey(ctx.tenant, ctx.runId, ctx.callId, ctx.tool);
+    this.#posted = new Array(request.parts.length).fill(undefined);
+    this.#channel = isChannelId(request.channel) ? request.channel : undefined;
+    this.#threadTs = request.threadTs;
+  }
+
+  async run(): Promise<PostResult> {
+    if (this.ctx.idempotency?.resumed) await this.#recoverEarlierAttempt();
+    for (let part = 0; part < this.request.parts.length; part++) {
+      if (this.#posted[part] === undefined) await this.#post(part);
+    }
+    const posted = this.#posted as string[];
+    const split = posted.length > 1;
+    return {
+      via: 'bot_token',
+      channel: this.#channel ?? null,
+      ts: posted[0] ?? null,
+      thread_ts: this.request.threadTs ?? (split ? (posted[0] ?? null) : null),
+      messages: posted.length,
+      posted_ts: posted,
+      recovered: this.#recovered,
+      truncated: this.#truncated,
+    };
+  }
+
+  /** An earlier attempt of this call started and never recorded its outcome: find what it posted. */
+  async #recoverEarlierAttempt(): Promise<void> {
+    const since = Math.floor(Date.now() / 1000) - 24 * 60 * 60;
+    await this.#lookUp(since, 'an earlier attempt of this call ended without an outcome', undefined);
+  }
+
+  async #post(part: number): Promise<void> {
+    const { parts, broadcast } = this.request;
+    const content = parts[part] as PostPart;
+    await sharedRateLimiter.acquire(
+      `${this.ctx.tenant}\u0000slack-channel\u0000${this.request.channel}`,
+      CHANNEL_RATE,
+      {
+        remainingMs: this.ctx.deadline.remainingMs(),
+        signal: this.ctx.deadline.signal,
+        service: 'slack',
+      },
+    );
+    const sentAt = Math.floor(Date.now() / 1000);
+    try {
+      // Built as one object: the SDK types text-only and blocks messages as separate shapes.
+      const args = {
+        channel: this.#channel ?? this.request.channel,
+        text: content.text,
+        ...(content.blocks ? { blocks: [...content.blocks] } : {}),
+        ...(this.#threadTs ? { thread_ts: this.#threadTs } : {}),
+        ...(part === 0 && broadcast && this.#threadTs ? { reply_broadcast: true } : {}),
+        // Links and mentions come only from explicit segments, already rendered.
+        unfurl_links: false,
+        unfurl_media: false,
+        metadata: {
+          event_type: SLACK_METADATA_EVENT_TYPE,
+          event_payload: { key: this.#key, part: part + 1, parts: parts.length },
+        },
+      } as ChatPostMessageArguments;
+      const response = await this.session.api((client) => client.chat.postMessage(args));
+      const warnings = response.response_metadata?.warnings ?? [];
+      if (response.warning === 'message_truncated' || warnings.includes('message_truncated'))
+        this.#truncated = true;
+      this.#record(part, response.ts as string, response.channel);
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw this.#failure(err, part);
+      // The post may have reached Slack: look for it rather than send it again.
+      await this.#lookUp(sentAt - LOOKUP_SKEW_SECONDS, describe(err), err);
+      if (this.#posted[part] === undefined) throw this.#failure(err, part, 'none');
+    }
+  }
+
+  #record(part: number, ts: string, channel?: string): void {
+    this.#posted[part] = ts;
+    this.#channel ??= channel;
+    if (part === 0 && !this.request.threadTs && this.request.parts.length > 1) this.#threadTs = ts;
+  }
+
+  /**
+   * Scans the channel (and the first message's thread) for messages carrying this
+   * call's key, recording the parts found.
+   *
+   * @throws PlatformError (`details.effect: 'unknown'`) when the channel cannot be read.
+   */
+  async #lookUp(oldest: number, why: string, cause: unknown): Promise<void> {
+    if (!this.#channel) {
+      throw this.#unknown(
+        `${why}, and ${this.request.channel} is a #name: only a channel ID can be looked up`,
+        cause,
+      );
+    }
+    try {
+      if (this.request.threadTs) {
+        await this.#scan('conversations.replies', oldest, this.request.threadTs);
+      } else {
+        await this.#scan('conversations.history', oldest);
+        const parent = this.#posted[0];
+        if (parent !== undefined && this.request.parts.length > 1) {
+          this.#threadTs = parent;
+          await this.#scan('conversations.replies', oldest, parent);
+        }
+      }
+    } catch (err) {
+      const reason = normalizeError(this.ctx.tool, err, 'slack', mapSlackError);
+      throw this.#unknown(`${why}, and the channel could not be read to check (${reason.message})`, cause);
+    }
+  }
+
+  async #scan(
+    method: 'conversations.history' | 'conversations.replies',
+    oldest: number,
+    ts?: string,
+  ): Promise<void> {
+    let cursor: string | undefined;
+    for (let page = 0; page < LOOKUP_PAGES; page++) {
+      const args = {
+        channel: this.#channel as string,
+        oldest: String(oldest),
+        limit: 200,
+        include_all_metadata: true,
+        ...(cursor ? { cursor } : {}),
+      };
+      const response =
+        method === 'conversations.replies'
+          ? await this.session.api((c) => c.conversations.replies({ ...args, ts: ts as string }))
+          : await this.session.api((c) => c.conversations.history(args));
+      for (const message of (response.messages ?? []) as SlackMessage[]) {
+        const payload = message.metadata?.event_payload;
+        if (message.metadata?.event_type !== SLACK_METADATA_EVENT_TYPE || payload?.key !== this.#key)
+          continue;
+        const part = Number(payload.part) - 1;
+        if (
+          message.ts &&
+          Number.isInteger(part) &&
+          part >= 0 &&
+          part < this.#posted.length &&
+          !this.#posted[part]
+        ) {
+          this.#posted[part] = message.ts;
+          this.#recovered++;
+        }
+      }
+      cursor = response.response_metadata?.next_cursor || undefined;
+      if (!cursor) return;
+    }
+  }
+
+  #postedSoFar(): string[] {
+    return this.#posted.filter((ts): ts is string => ts !== undefined);
+  }
+
+  /** A part failed with nothing posted for it: the error as is, or `partial` when earlier parts were posted. */
+  #failure(err: unknown, part: number, effect?: 'none'): unknown {
+    const posted = this.#postedSoFar();
+    const info = normalizeError(this.ctx.tool, err, 'slack', mapSlackError);
+    if (posted.length === 0) {
+      if (effect === undefined) return err;
+      return new PlatformError(info.code, info.message, {
+        retryable: info.retryable,
+        service: 'slack',
+        details: { ...info.details, effect: 'none' },
+        cause: err,
+      });
+    }
+    return new PlatformError(
+      info.code,
+      `Posted ${posted.length} of ${this.request.parts.length} messages, then message ${part + 1} failed: ${info.message}`,
+      {
+        retryable: false,
+        service: 'slack',
+        details: { ...info.details, effect: 'partial', posted_ts: posted, channel: this.#channel ?? null },
+        cause: err,
+      },
+    );
+  }
+
+  #unknown(reason: string, cause: unknown): PlatformError {
+    const info =
+      cause === undefined ? undefined : normalizeError(this.ctx.tool, cause, 'slack', mapSlackError);
+    return new PlatformError(
+      info?.code ?? 'timeout',
+      `A post to ${this.request.channel} may have reached Slack (${reason}); it is not sent again`,
+      {
+        retryable: false,
+        service: 'slack',
+        details: { effect: 'unknown', posted_ts: this.#postedSoFar(), key: this.#key },
+        cause,
+      },
+    );
+  }
+}
+
+/** IDs of conversations (C public, G private, D direct): what conversations.history takes. */
+function isChannelId(channel: string): boolean {
+  return /^[CGD][A-Z0-9]{6,}$/.test(channel);
+}
+
+/** The HTTP client's error inside a WebClient request error. */
+function transportError(err: unknown): unknown {
+  const fields = (err ?? {}) as { code?: unknown; original?: unknown };
+  return fields.code === 'slack_webapi_request_error' ? fields.original : err;
+}
+
+/**
+ * Whether a failed post may have been acted on: no answer after the request left
+ * (a timeout, a reset: `reached: 'maybe'`), or Slack failed on its side (HTTP
+ * 5xx, `internal_error`). A refused connection, a 429 or any other Slack answer
+ * means nothing was posted.
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  const transport = transportError(err);
+  if (transport instanceof HttpRequestError) return transport.reached === 'maybe';
+  const info = mapSlackError(err);
+  if (info) return info.code === 'upstream_error' && info.retryable;
+  return err instanceof PlatformError ? false : transport !== err;
+}
+
+function describe(err: unknown): string {
+  const transport = transportError(err);
+  return transport instanceof HttpRequestError
+    ? `no answer: ${transport.errno}`
+    : `Slack failed: ${(err as Error)?.message ?? String(err)}`;
+}
+
+/**
+ * Posts through an incoming webhook: each part as its own message in the
+ * webhook's channel (a webhook cannot thread or say a message's ts). A post whose
+ * answer never came cannot be looked up: it is reported as `effect: 'unknown'`.
+ */
+async function postThroughWebhook(
+  ctx: ToolContext,
+  webhookUrl: string,
+  request: PostRequest,
+): Promise<PostResult> {
+  if (ctx.idempotency?.resumed) {
+    throw new PlatformError(
+      'timeout',
+      'An earlier attempt of this call ended without an outcome, and an incoming webhook cannot look up what it posted; it is not sent again',
+      { retryable: false, service: 'slack', details: { effect: 'unknown' } },
+    );
+  }
+  let posted = 0;
+  for (const part of request.parts) {
+    try {
+      await postToWebhook(ctx, webhookUrl, {
+        text: part.text,
+        ...(part.blocks ? { blocks: part.blocks } : {}),
+      });
+      posted++;
+    } catch (err) {
+      const info = normalizeError(ctx.tool, err, 'slack', mapSlackError);
+      const unknown = err instanceof HttpRequestError && err.reached === 'maybe';
+      if (posted === 0 && !unknown) throw err;
+      throw new PlatformError(
+        info.code,
+        unknown
+          ? `${info.message}; the webhook post may have reached Slack and cannot be looked up; it is not sent again (${posted} of ${request.parts.length} messages posted before)`
+          : `Posted ${posted} of ${request.parts.length} messages, then: ${info.message}`,
+        {
+          retryable: false,
+          service: 'slack',
+          details: { ...info.details, effect: unknown ? 'unknown' : 'partial', posted: posted },
+          cause: err,
+        },
+      );
+    }
+  }
+  return {
+    via: 'webhook',
+    channel: null,
+    ts: null,
+    thread_ts: null,
+    messages: posted,
+    posted_ts: [],
+    recovered: 0,
+    truncated: false,
+  };
+}
+
+/**
+ * One line for a post: where, how many messages, recovered ones.
+ *
+ * @example postSummary({ via: 'bot_token', channel: 'C0AWSPULSE', messages: 1, … }, '#aws-pulse') // 'Posted to C0AWSPULSE'
+ */
+export function postSummary(result: PostResult, channel: string): string {
+  const where = result.via === 'webhook' ? 'through the incoming webhook' : `to ${result.channel ?? channel}`;
+  const count =
+    result.messages > 1
+      ? ` (${result.messages} messages${result.via === 'bot_token' ? ', in a thread' : ''})`
+      : '';
+  const recovered = result.recovered > 0 ? `; ${result.recovered} found already posted, not sent again` : '';
+  return `Posted ${where}${count}${recovered}`;
+}

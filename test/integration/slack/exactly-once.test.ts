@@ -1,0 +1,326 @@
+/**
+ * `sideEffects: 'write'` means exactly once: every write tool's Lambda handler,
+ * invoked again with the same envelope (a Step Functions retry, a redelivered
+ * event, the dispatcher's invoke retried), takes effect once. The idempotency
+ * table lives on dynalite, Slack is the local Web API server.
+ */
+import { createHash } from 'node:crypto';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { sharedRateLimiter } from '../../../functions/runtime/http/rate-limit';
+import { callKey } from '../../../functions/runtime/idempotency';
+import type { ToolInvocation } from '../../../functions/runtime/invocation';
+import type { ToolResult } from '../../../functions/runtime/result';
+import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
+import type { Tool } from '../../../functions/runtime/spec';
+import { createToolHandler } from '../../../functions/runtime/tool-handler';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import { slackChannelHistoryTool } from '../../../functions/tools/slack/channel-history';
+import { slackPostBlocksTool } from '../../../functions/tools/slack/post-blocks';
+import { slackPostMessageTool } from '../../../functions/tools/slack/post-message';
+import { slackPostThreadedTool } from '../../../functions/tools/slack/post-threaded';
+import {
+  createIdempotencyTable,
+  createSecretReferenceTable,
+  type LocalDynamoDb,
+  startDynalite,
+} from '../../helpers/dynalite';
+import { fakeLambdaContext } from '../../helpers/events';
+import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+import { callSlackTool, failure, slackSecrets, success } from '../../helpers/slack-tool';
+
+let dynamo: LocalDynamoDb;
+let slack: LocalSlack;
+let idempotencyTable: string;
+
+const POST = '/api/chat.postMessage';
+const asTool = (tool: unknown) => tool as Tool;
+
+/** Every Slack tool (the catalog registers them as the coordinator wires them). */
+const SLACK_TOOLS: readonly Tool[] = [
+  asTool(slackPostMessageTool),
+  asTool(slackPostBlocksTool),
+  asTool(slackPostThreadedTool),
+  asTool(slackChannelHistoryTool),
+];
+
+/** How each write tool is called here, and how its effects are counted. */
+const WRITE_TOOL_CALLS: Readonly<
+  Record<string, { readonly tool: Tool; readonly args: Record<string, unknown> }>
+> = {
+  slack_post_message: {
+    tool: asTool(slackPostMessageTool),
+    args: { channel: 'C0AWSPULSE', text: 'AWS pulse: 6 instances' },
+  },
+  slack_post_blocks: {
+    tool: asTool(slackPostBlocksTool),
+    args: {
+      channel: 'C0AWSPULSE',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*6* instances' } }],
+    },
+  },
+  slack_post_threaded: {
+    tool: asTool(slackPostThreadedTool),
+    args: { channel: 'C0AWSPULSE', thread_ts: '1712345678.000100', text: 'details in the thread' },
+  },
+};
+
+/** Messages and webhook deliveries: every effect a Slack write tool can have. */
+const effects = () => slack.messages.length + slack.webhookDeliveries.length;
+
+let runSequence = 0;
+
+function event(tool: Tool, args: unknown, overrides: Partial<ToolInvocation> = {}): ToolInvocation {
+  return {
+    tool: tool.name,
+    tenant: 'default',
+    scenario: 'aws_pulse',
+    level: 'report',
+    runId: `run-exactly-once-${runSequence}`,
+    callId: 'report/0',
+    args,
+    ...overrides,
+  };
+}
+
+function invoke(tool: Tool, invocation: ToolInvocation): Promise<ToolResult> {
+  return createToolHandler(tool)(invocation, fakeLambdaContext({ timeoutMs: 30_000 }));
+}
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+  const secretTable = await createSecretReferenceTable(dynamo.client);
+  idempotencyTable = await createIdempotencyTable(dynamo.client);
+  const store = new DynamoDbSecretReferenceStore(secretTable, dynamo.client);
+  for (const tenant of ['default', 'acme']) {
+    await store.put({
+      tenant_id: tenant,
+      secret_name: 'slack_default',
+      ref_kind: 'env',
+      ref_value: 'ETP_TEST_SLACK',
+    });
+  }
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    SECRET_REFS_TABLE: secretTable,
+    IDEMPOTENCY_TABLE: idempotencyTable,
+  });
+}, 30_000);
+
+afterAll(async () => {
+  for (const name of [
+    'AWS_ENDPOINT_URL_DYNAMODB',
+    'SECRET_REFS_TABLE',
+    'IDEMPOTENCY_TABLE',
+    'ETP_TEST_SLACK',
+  ]) {
+    delete process.env[name];
+  }
+  await dynamo.stop();
+});
+
+beforeEach(async () => {
+  runSequence++;
+  sharedRateLimiter.clear();
+  slack = await startSlackServer();
+  process.env.SLACK_API_URL = slack.apiUrl;
+  process.env.ETP_TEST_SLACK = JSON.stringify({ bot_token: slack.botToken });
+  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+});
+
+afterEach(async () => {
+  jest.restoreAllMocks();
+  delete process.env.SLACK_API_URL;
+  delete process.env.POWERTOOLS_IDEMPOTENCY_DISABLED;
+  await slack.stop();
+});
+
+describe('sideEffects: write means exactly once', () => {
+  it('lists a call for every write tool (the catalog and the Slack tools)', () => {
+    // Prepare
+    const writeTools = [...toolCatalog.list(), ...SLACK_TOOLS]
+      .filter((spec) => spec.sideEffects === 'write')
+      .map((spec) => spec.name);
+
+    // Assess: a new write tool fails here until it gets an exactly-once test.
+    expect([...new Set(writeTools)].sort()).toEqual(Object.keys(WRITE_TOOL_CALLS).sort());
+  });
+
+  it.each(Object.keys(WRITE_TOOL_CALLS))(
+    '%s: the same call invoked again takes effect once',
+    async (name) => {
+      // Prepare
+      const { tool, args } = WRITE_TOOL_CALLS[name] as (typeof WRITE_TOOL_CALLS)[string];
+      const call = event(tool, args);
+
+      // Act
+      const first = await invoke(tool, call);
+      const again = await invoke(tool, call);
+
+      // Assess
+      expect(first.ok).toBe(true);
+      expect(again).toEqual(first);
+      expect(effects()).toBe(1);
+    },
+  );
+
+  it.each(Object.keys(WRITE_TOOL_CALLS))('%s: two deliveries at once take effect once', async (name) => {
+    // Prepare: Slack answers slowly, so both deliveries overlap.
+    const { tool, args } = WRITE_TOOL_CALLS[name] as (typeof WRITE_TOOL_CALLS)[string];
+    slack.failNext({ delayMs: 300 }, 1, { path: POST });
+    const call = event(tool, args);
+
+    // Act
+    const results = await Promise.all([invoke(tool, call), invoke(tool, call)]);
+
+    // Assess: one posted, the other was told the call is running.
+    expect(effects()).toBe(1);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    const waiting = failure(results.find((r) => !r.ok) as ToolResult);
+    expect(waiting.error).toMatchObject({
+      code: 'throttled',
+      retryable: true,
+      details: { reason: 'call_in_progress', retryAfterSeconds: 30 },
+    });
+  });
+});
+
+describe('the exactly-once record', () => {
+  const { tool, args } = WRITE_TOOL_CALLS.slack_post_message as (typeof WRITE_TOOL_CALLS)[string];
+
+  it('refuses the same call id with other arguments', async () => {
+    // Prepare
+    await invoke(tool, event(tool, args));
+
+    // Act
+    const result = failure(await invoke(tool, event(tool, { ...args, text: 'something else' })));
+
+    // Assess
+    expect(result.error).toMatchObject({ code: 'invalid_args', retryable: false });
+    expect(result.error.message).toMatch(/already made with other arguments/);
+    expect(effects()).toBe(1);
+  });
+
+  it("keeps tenants apart: another tenant's identical call is its own", async () => {
+    // Act
+    success(await invoke(tool, event(tool, args)));
+    success(await invoke(tool, event(tool, args, { tenant: 'acme' })));
+
+    // Assess
+    expect(effects()).toBe(2);
+  });
+
+  it('lets a call that certainly did nothing run again: a 429 is not stored', async () => {
+    // Prepare
+    slack.failNext({ status: 429, retryAfterSeconds: 60 }, 1, { path: POST });
+    const call = event(tool, args);
+
+    // Act
+    const throttled = failure(await invoke(tool, call));
+    const retried = success(await invoke(tool, call));
+
+    // Assess
+    expect(throttled.error).toMatchObject({
+      code: 'throttled',
+      retryable: true,
+      details: { retryAfterSeconds: 60 },
+    });
+    expect(retried.value).toMatchObject({ messages: 1 });
+    expect(effects()).toBe(1);
+  });
+
+  it('stores a failure whose effect is unknown, final: a retry returns it and posts nothing', async () => {
+    // Prepare: the post is recorded, the connection reset, and the channel cannot be read to check.
+    slack.failNext({ reset: true }, 1, { path: POST });
+    slack.failNext({ error: 'missing_scope', extra: { needed: 'channels:history' } }, 1, {
+      path: '/api/conversations.history',
+    });
+    const call = event(tool, args);
+
+    // Act
+    const first = failure(await invoke(tool, call));
+    const again = failure(await invoke(tool, call));
+
+    // Assess
+    expect(first.error).toMatchObject({
+      code: 'network_error',
+      retryable: false,
+      details: { effect: 'unknown' },
+    });
+    expect(first.error.message).toMatch(/this call acts at most once$/);
+    expect(again).toEqual(first);
+    expect(effects()).toBe(1);
+  });
+
+  it('after an attempt that died mid-call, finds its message by metadata instead of posting again', async () => {
+    // Prepare: an earlier attempt posted (its message carries the call key) and died before
+    // recording an outcome; its in-progress hold has run out.
+    const call = event(tool, args);
+    success(await callSlackTool(tool, args, slackSecrets(process.env.ETP_TEST_SLACK), call));
+    const hash = createHash('sha256')
+      .update(JSON.stringify([call.tenant, call.runId, call.callId]))
+      .digest('base64');
+    await dynamo.client.send(
+      new PutItemCommand({
+        TableName: idempotencyTable,
+        Item: {
+          id: { S: `${call.tenant}#${tool.name}#${hash}` },
+          status: { S: 'INPROGRESS' },
+          expiration: { N: String(Math.floor(Date.now() / 1000) + 3600) },
+          in_progress_expiration: { N: String(Date.now() - 1_000) },
+        },
+      }),
+    );
+    expect(slack.messages[0]?.metadata?.event_payload.key).toBe(
+      callKey(call.tenant, call.runId, call.callId, tool.name),
+    );
+
+    // Act
+    const result = success(await invoke(tool, call));
+
+    // Assess
+    expect(effects()).toBe(1);
+    expect(result.value).toMatchObject({ ts: slack.messages[0]?.ts, recovered: 1 });
+    expect(slack.requests.map((r) => r.path)).toEqual([POST, '/api/conversations.history']);
+  });
+
+  it('refuses to run a write tool whose function has no IDEMPOTENCY_TABLE', async () => {
+    // Prepare
+    delete process.env.IDEMPOTENCY_TABLE;
+
+    // Act
+    const outcome = invoke(tool, event(tool, args));
+
+    // Assess
+    await expect(outcome).rejects.toThrow('IDEMPOTENCY_TABLE is not set for the slack_post_message function');
+    expect(effects()).toBe(0);
+    process.env.IDEMPOTENCY_TABLE = idempotencyTable;
+  });
+
+  it('refuses to run a write tool with Powertools Idempotency disabled', async () => {
+    // Prepare
+    process.env.POWERTOOLS_IDEMPOTENCY_DISABLED = 'true';
+
+    // Act
+    const result = failure(await invoke(tool, event(tool, args)));
+
+    // Assess
+    expect(result.error).toMatchObject({ code: 'internal_error' });
+    expect(result.error.message).toMatch(/^POWERTOOLS_IDEMPOTENCY_DISABLED is set/);
+    expect(effects()).toBe(0);
+  });
+
+  it('runs a read tool without any record', async () => {
+    // Prepare
+    delete process.env.IDEMPOTENCY_TABLE;
+    const history = asTool(slackChannelHistoryTool);
+
+    // Act
+    const result = await invoke(history, event(history, { channel: 'C0AWSPULSE' }));
+
+    // Assess
+    expect(success(result).value).toMatchObject({ channel: 'C0AWSPULSE', messages: [] });
+    process.env.IDEMPOTENCY_TABLE = idempotencyTable;
+  });
+});
