@@ -5,6 +5,7 @@ import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
 import type { SecretResolver } from './secrets/resolver';
 import type { ToolSpec } from './spec';
+import type { Workspace, WorkspaceProvider } from './workspace';
 
 /** The secret every `aws` tool reads unless told otherwise. */
 export const DEFAULT_AWS_SECRET = 'aws_default';
@@ -37,6 +38,16 @@ export interface ToolContext {
    * @throws SecretInvalidError when the payload has none of the accepted shapes.
    */
   aws(secretName?: string): Promise<AwsAccess>;
+  /**
+   * The call's run workspace (DESIGN.md, "Workspace, file tools and claim-check"):
+   * `runs/<tenant>/<scenario>/<runId>/`, or `scratch/<tenant>/<runId>/` for a call
+   * without a scenario. Opened on first use; its requests end at the tool's deadline.
+   * File tools use it; undefined where none is configured (a tool's own function,
+   * a dispatcher without a bucket).
+   *
+   * @throws InvalidArgsError when the call's tenant, scenario or run id cannot name a workspace.
+   */
+  workspace(): Workspace | undefined;
 }
 
 /** Turns an `aws_*` secret into AWS access (`awsAccessFromSecret`). */
@@ -62,6 +73,11 @@ export interface ToolContextServices {
    * @default false
    */
   readonly awsFallbackToDefaultChain?: boolean;
+  /**
+   * Opens run workspaces: the dispatcher's (S3 bucket `RUN_BUCKET`, or a local
+   * directory in local runs), for the file tools it runs. Absent elsewhere.
+   */
+  readonly workspaces?: WorkspaceProvider;
 }
 
 /** Builds the context of one call. */
@@ -88,6 +104,7 @@ export function createToolContext(
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
     return services.secrets.resolve(invocation.tenant, name);
   };
+  let workspace: Workspace | undefined;
   return {
     ...keys,
     scenario: invocation.scenario,
@@ -95,6 +112,14 @@ export function createToolContext(
     logger: services.logger.createChild({ persistentKeys: keys }),
     deadline,
     secret,
+    workspace: () => {
+      if (!services.workspaces) return undefined;
+      workspace ??= services.workspaces(
+        { tenant: invocation.tenant, runId: invocation.runId, scenario: invocation.scenario },
+        deadline.signal,
+      );
+      return workspace;
+    },
     async aws(secretName = DEFAULT_AWS_SECRET) {
       if (!services.awsAccess) {
         throw new PlatformError(
