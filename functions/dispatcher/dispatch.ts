@@ -75,7 +75,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const services = workspaces ? { ...options.services, workspaces } : options.services;
   // With a workspace, the claim-check bounds results, so file tools may return them whole.
   const fileToolMaxBytes = workspaces ? FULL_RESULT_MAX_BYTES : options.maxResultBytes;
-  const fit = fitResult(options);
+  const fitToState = fitResult(options);
 
   return async (envelope, deadline) => {
     const started = performance.now();
@@ -113,7 +113,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     }
     // Redacted before bounding (a masked value can be longer than what it hides)
     // and before the claim-check: no secret is ever written to the workspace.
-    const bounded = await fit(redact(result), scope, deadline);
+    const bounded = await fitToState(redact(result), scope, deadline);
     logger.info('tool result', {
       tool,
       callId,
