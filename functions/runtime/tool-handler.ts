@@ -6,6 +6,7 @@ import { assertToolInvocation } from './invocation';
 import { logger } from './logger';
 import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
+import { toolResultMaxBytes } from './result-limits';
 import { DynamoDbSecretReferenceStore } from './secrets/dynamodb-store';
 import { SecretResolver } from './secrets/resolver';
 import type { Tool } from './spec';
@@ -37,7 +38,14 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
     logger.addContext(context);
     try {
       assertToolInvocation(event);
-      return await runTool(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services);
+      // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
+      return await runTool(
+        tool,
+        event,
+        deadlineIn(context.getRemainingTimeInMillis()),
+        services,
+        toolResultMaxBytes(),
+      );
     } catch (err) {
       const callId = (event as { callId?: unknown } | null)?.callId;
       return failureResult(

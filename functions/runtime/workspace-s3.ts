@@ -133,6 +133,7 @@ export class S3Workspace implements Workspace {
       });
     } catch (err) {
       if (errorName(err) === 'NoSuchKey') throw fileNotFound(relative, err);
+      if (errorName(err) === 'AccessDenied' && !(await this.#exists(key))) throw fileNotFound(relative, err);
       // A range starting at or past the end (S3 answers 416): an empty slice at the end.
       if (errorName(err) !== 'InvalidRange') throw err;
       const head = await this.#s3()
@@ -146,6 +147,22 @@ export class S3Workspace implements Workspace {
         metadata: head.Metadata ?? {},
       });
     }
+  }
+
+  /**
+   * Whether the object exists, by listing its key. S3 answers a GetObject of a
+   * missing key with 403 AccessDenied, not 404, unless the caller may list the
+   * bucket without condition (Amazon S3 API reference, "GetObject", Permissions);
+   * the dispatcher may list `runs/` and `scratch/` only (an `s3:prefix` condition),
+   * so a 403 is checked this way before it is reported as `access_denied`.
+   */
+  async #exists(key: string): Promise<boolean> {
+    const { ListObjectsV2Command } = s3Sdk();
+    const page = await this.#s3().send(
+      new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: key, MaxKeys: 1 }),
+      this.#requestOptions,
+    );
+    return page.Contents?.[0]?.Key === key;
   }
 
   async write(

@@ -1,5 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
@@ -106,6 +107,8 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
+        // Whole results up to 4 MiB: the dispatcher claim-checks what exceeds the inline budget.
+        TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
       });
     });
   },
