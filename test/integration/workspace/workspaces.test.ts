@@ -183,19 +183,19 @@ describe.each([
       for (const [scope, file] of VICTIMS) await backend.open(scope).write(file, 'victim');
     });
 
-    it.each(WORKSPACE_ESCAPES.map((escape) => [escape.name, escape]))('%s', async (_escape, escape) => {
+    it.each(WORKSPACE_ESCAPES.map((attempt) => [attempt.name, attempt]))('%s', async (_name, attempt) => {
       // Act
       const attempts = [
-        workspace.write(escape.path, 'overwritten'),
-        workspace.read(escape.path),
-        ...(escape.path === '' ? [] : [workspace.list(escape.path)]),
+        workspace.write(attempt.path, 'overwritten'),
+        workspace.read(attempt.path),
+        ...(attempt.path === '' ? [] : [workspace.list(attempt.path)]),
       ];
 
       // Assess
-      for (const attempt of attempts) {
-        await expect(attempt).rejects.toThrow(InvalidArgsError);
+      for (const call of attempts) {
+        await expect(call).rejects.toThrow(InvalidArgsError);
       }
-      await expect(workspace.write(escape.path, 'x')).rejects.toThrow(escape.reason);
+      await expect(workspace.write(attempt.path, 'x')).rejects.toThrow(attempt.reason);
     });
 
     it('left every other run and tenant as they were: all keys are under the run prefix or the victims', async () => {

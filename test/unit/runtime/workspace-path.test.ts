@@ -26,15 +26,15 @@ describe('workspacePath', () => {
     expect(workspacePath('\uff52\uff45\uff50\uff4f\uff52\uff54.md')).toBe('report.md');
   });
 
-  it.each(WORKSPACE_ESCAPES.map((escape) => [escape.name, escape]))(
+  it.each(WORKSPACE_ESCAPES.map((attempt) => [attempt.name, attempt]))(
     'refuses %s with invalid_args, the reason and what is accepted',
-    (_name, escape) => {
+    (_name, attempt) => {
       // Act
-      const refuse = () => workspacePath(escape.path);
+      const refuse = () => workspacePath(attempt.path);
 
       // Assess
       expect(refuse).toThrow(InvalidArgsError);
-      expect(refuse).toThrow(escape.reason);
+      expect(refuse).toThrow(attempt.reason);
       expect(refuse).toThrow(WORKSPACE_PATH_ACCEPTED);
     },
   );
@@ -64,12 +64,11 @@ describe('workspacePrefix', () => {
     ]);
   });
 
-  it.each(WORKSPACE_ESCAPES.filter((escape) => escape.path !== '').map((escape) => [escape.name, escape]))(
-    'refuses %s',
-    (_name, escape) => {
-      expect(() => workspacePrefix(escape.path)).toThrow(escape.reason);
-    },
-  );
+  it.each(
+    WORKSPACE_ESCAPES.filter((attempt) => attempt.path !== '').map((attempt) => [attempt.name, attempt]),
+  )('refuses %s', (_name, attempt) => {
+    expect(() => workspacePrefix(attempt.path)).toThrow(attempt.reason);
+  });
 });
 
 describe('workspaceRoot', () => {
@@ -91,7 +90,9 @@ describe('workspaceRoot', () => {
 
 describe('workspaceKey', () => {
   it('joins the root and the path', () => {
-    expect(workspaceKey('runs/acme/aws_pulse/r1/', 'reports/x.md')).toBe('runs/acme/aws_pulse/r1/reports/x.md');
+    expect(workspaceKey('runs/acme/aws_pulse/r1/', 'reports/x.md')).toBe(
+      'runs/acme/aws_pulse/r1/reports/x.md',
+    );
   });
 
   it('refuses a key over the S3 key limit and a path that was never checked', () => {
@@ -105,6 +106,8 @@ describe('workspaceKey', () => {
   it('keeps the longest accepted path under the longest root within the S3 key limit', () => {
     const root = workspaceRoot({ tenant: 't'.repeat(128), scenario: 's'.repeat(64), runId: 'r'.repeat(80) });
     const longest = `${'a'.repeat(255)}/${'b'.repeat(254)}/c`;
-    expect(Buffer.byteLength(workspaceKey(root, workspacePath(longest)))).toBeLessThanOrEqual(S3_MAX_KEY_BYTES);
+    expect(Buffer.byteLength(workspaceKey(root, workspacePath(longest)))).toBeLessThanOrEqual(
+      S3_MAX_KEY_BYTES,
+    );
   });
 });
