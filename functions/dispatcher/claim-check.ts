@@ -48,7 +48,7 @@ function noteFor(path: string, bytes: number): string {
 /**
  * The claim-check (DESIGN.md, "Workspace, file tools and claim-check"): writes
  * the full, already redacted result to the run's workspace as pretty-printed JSON
- * (`{ ok, tool, callId, summary, truncated, durationMs, value }`, value last so
+ * (`{ ok, tool, callId, summary, truncated, value }`, value last so
  * the first slice a model reads starts with the summary) and returns it with
  * `resultRef` (`uri`, `bytes`, `sha256` of the stored file) and a
  * {@link ClaimCheckValue} instead of its value, at most `inlineBytes` of JSON in all.
@@ -66,8 +66,9 @@ export async function claimCheck(
   inlineBytes: number,
 ): Promise<ToolSuccess<ClaimCheckValue>> {
   const path = claimCheckPath(result.callId);
-  const { ok, tool, callId, summary, truncated, durationMs, value } = result;
-  const text = JSON.stringify({ ok, tool, callId, summary, truncated, durationMs, value }, null, 2);
+  // No duration (nor any time): the same call retried stores the same bytes.
+  const { ok, tool, callId, summary, truncated, value } = result;
+  const text = JSON.stringify({ ok, tool, callId, summary, truncated, value }, null, 2);
   const file = await workspace.write(path, text, 'application/json');
   const resultRef: ResultRef = {
     uri: `${workspace.uri}${file.path}`,

@@ -20,7 +20,7 @@ import { resultMaxBytes } from './harness';
 export const DEFAULT_RESULT_INLINE_BYTES = 8 * 1024;
 
 /**
- * Smallest inline budget accepted: 8 KiB, so a `read_file` slice (at most 6 KiB
+ * Smallest inline budget accepted: 8 KiB, so a `read_file` slice (at most 5 KiB
  * of JSON-escaped text, `READ_FILE_MAX_BYTES`) and a claim-check stand-in always
  * fit inline and are never claim-checked themselves.
  */

@@ -6,10 +6,11 @@ import { MAX_WORKSPACE_PATH_BYTES, workspacePrefixProblem } from '../../runtime/
 export const LIST_FILES_MAX_ENTRIES = 100;
 
 /**
- * Most bytes of JSON the listed files take in one result: 6 KiB, like a
- * `read_file` slice, so a listing always fits the inline budget (8 KiB at least).
+ * Most bytes of JSON the listed files take in one result: 5 KiB, like a
+ * `read_file` slice (`READ_FILE_MAX_BYTES` says why), so a listing always fits
+ * the inline budget.
  */
-export const LIST_FILES_MAX_JSON_BYTES = 6 * 1024;
+export const LIST_FILES_MAX_JSON_BYTES = 5 * 1024;
 
 /** `list_files`: the files of the run's workspace. A file tool: always allowed. */
 export const listFilesSpec = defineToolSpec({

@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { LocalDirectoryWorkspace } from '../../../bin/local/local-workspace';
 import { InvalidArgsError } from '../../../functions/runtime/errors';
+import { normalizeError } from '../../../functions/runtime/normalize-error';
 import type { Workspace, WorkspaceScope } from '../../../functions/runtime/workspace';
 import { WorkspaceConflictError } from '../../../functions/runtime/workspace-content';
 import { S3Workspace } from '../../../functions/runtime/workspace-s3';
-import { type LocalS3, startLocalS3 } from '../../helpers/s3-server';
+import { startLocalS3 } from '../../helpers/s3-server';
+import { filesUnder, WORKSPACE_BACKENDS, type WorkspaceBackend } from '../../helpers/workspace-backends';
 import { WORKSPACE_ESCAPES } from '../../helpers/workspace-escapes';
 
 const RUN: WorkspaceScope = { tenant: 'acme', scenario: 'aws_pulse', runId: 'run-1' };
@@ -24,53 +26,8 @@ const VICTIM_KEYS = [
   'scratch/acme/r2/x',
 ];
 
-/** A workspace implementation under test, with a view of everything it stored. */
-interface Backend {
-  open(scope: WorkspaceScope): Workspace;
-  /** Every stored object, as a key relative to the bucket (or base directory), sorted. */
-  keys(): Promise<string[]>;
-  /** The URI a workspace of {@link RUN} has. */
-  readonly runUri: string;
-  stop(): Promise<void>;
-}
-
-/** Every file under `dir`, relative to it with `/`, sorted; links are reported as files. */
-async function filesUnder(dir: string, under = ''): Promise<string[]> {
-  const entries = await readdir(path.join(dir, under), { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(
-    entries.map((entry) =>
-      entry.isDirectory() ? filesUnder(dir, `${under}${entry.name}/`) : [`${under}${entry.name}`],
-    ),
-  );
-  return nested.flat().sort();
-}
-
-async function s3Backend(): Promise<Backend> {
-  const s3: LocalS3 = await startLocalS3();
-  return {
-    open: (scope) => new S3Workspace({ bucket: s3.bucket, scope, clientConfig: s3.clientConfig }),
-    keys: () => s3.keys(),
-    runUri: `s3://${s3.bucket}/${RUN_ROOT}`,
-    stop: () => s3.stop(),
-  };
-}
-
-async function localBackend(): Promise<Backend> {
-  const baseDir = await mkdtemp(path.join(tmpdir(), 'etp-workspace-test-'));
-  return {
-    open: (scope) => new LocalDirectoryWorkspace({ baseDir, scope }),
-    // Metadata sits beside the workspaces, under .meta/<key>.json; the stored objects are the rest.
-    keys: async () => (await filesUnder(baseDir)).filter((key) => !key.startsWith('.meta/')),
-    runUri: `file://${baseDir}/${RUN_ROOT}`,
-    stop: () => rm(baseDir, { recursive: true, force: true }),
-  };
-}
-
-describe.each([
-  ['S3 (s3rver on 127.0.0.1)', s3Backend],
-  ['local directory', localBackend],
-])('%s workspace', (_name, start) => {
-  let backend: Backend;
+describe.each(WORKSPACE_BACKENDS)('%s workspace', (_name, start) => {
+  let backend: WorkspaceBackend;
   let workspace: Workspace;
 
   beforeAll(async () => {
@@ -93,7 +50,7 @@ describe.each([
     const listed = await workspace.list();
 
     // Assess
-    expect(workspace.uri).toBe(backend.runUri);
+    expect(workspace.uri).toBe(`${backend.uriBase}${RUN_ROOT}`);
     expect(written).toMatchObject({
       path: 'reports/pulse.md',
       bytes: 21,
@@ -301,5 +258,31 @@ describe('local directory workspace: links and conditional writes', () => {
     await expect(stale).rejects.toThrow(WorkspaceConflictError);
     expect((await workspace.read('draft.md')).content).toBe('v2');
     expect(await filesUnder(path.join(baseDir, '.tmp'))).toEqual([]);
+  });
+});
+
+describe('S3 workspace and the call deadline', () => {
+  it('sends no request once the call is past its deadline: an aborted signal fails as timeout', async () => {
+    // Prepare
+    const s3 = await startLocalS3();
+    const controller = new AbortController();
+    controller.abort();
+    const workspace = new S3Workspace({
+      bucket: s3.bucket,
+      scope: RUN,
+      signal: controller.signal,
+      clientConfig: s3.clientConfig,
+    });
+
+    try {
+      // Act
+      const error = await workspace.write('late.md', 'late').catch((err: unknown) => err);
+
+      // Assess
+      expect(normalizeError('write_file', error, 's3')).toMatchObject({ code: 'timeout', retryable: true });
+      expect(await s3.keys()).toEqual([]);
+    } finally {
+      await s3.stop();
+    }
   });
 });
