@@ -183,8 +183,9 @@ describe('the run-workspace bucket', () => {
 
     // Assess
     expect(policies).toHaveLength(1);
-    expect(policies[0]?.Properties).toMatchObject({ Roles: [{ Ref: logicalIdOf(role) }] });
-    expect((policies[0]?.Properties.PolicyDocument as { Statement: unknown }).Statement).toEqual([
+    const [policy] = policies as [Resource];
+    expect(policy.Properties).toMatchObject({ Roles: [{ Ref: logicalIdOf(role) }] });
+    expect((policy.Properties.PolicyDocument as { Statement: unknown }).Statement).toEqual([
       {
         Effect: 'Allow',
         Action: ['s3:GetObject', 's3:PutObject'],
