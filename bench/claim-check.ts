@@ -65,9 +65,9 @@ async function median(call: () => Promise<unknown>): Promise<number> {
   return quantile(times, 0.5);
 }
 
-/** Measures the claim-check for values of about 300 KB and 3.5 MB. */
+/** Measures the claim-check for values of about 300 KB and 1 MB. */
 export async function measureClaimCheck(
-  sizes: readonly number[] = [300_000, 3_500_000],
+  sizes: readonly number[] = [450_000, 1_450_000],
 ): Promise<ClaimCheckFigure[]> {
   const baseDir = await mkdtemp(path.join(tmpdir(), 'etp-bench-claim-check-'));
   const figures: ClaimCheckFigure[] = [];

@@ -47,12 +47,15 @@ export function resultInlineBytes(env: NodeJS.ProcessEnv = process.env): number 
 
 /**
  * Largest result a tool returns to a dispatcher that claim-checks, in bytes:
- * 4 MiB. Lambda caps a synchronous response at 6 MB ("Lambda quotas",
- * `LAMBDA_SYNC_PAYLOAD_BYTES`); 4 MiB leaves room for the response's own
- * framing and for redaction masks longer than what they hide, and bounds what the
- * dispatcher holds in memory and writes to S3 per call.
+ * 1 MiB, 16 times the bound results had before the claim-check and well under
+ * Lambda's 6 MB synchronous response ("Lambda quotas", `LAMBDA_SYNC_PAYLOAD_BYTES`).
+ * Not more because every byte is redacted twice (in the tool's function and in the
+ * dispatcher) and serialized, hashed and stored once: about 0.3-0.4 s per MiB on
+ * this project's 2-core benchmark machine (`bench/claim-check.ts`), several times
+ * that on a 256 MB Lambda, which the dispatcher's 10 s margin over the slowest
+ * tool must cover.
  */
-export const FULL_RESULT_MAX_BYTES = 4 * 1024 * 1024;
+export const FULL_RESULT_MAX_BYTES = 1024 * 1024;
 
 /**
  * The bound a tool's function applies to its result: `TOOL_RESULT_MAX_BYTES` when

@@ -107,7 +107,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
-        // Whole results up to 4 MiB: the dispatcher claim-checks what exceeds the inline budget.
+        // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
       });
     });

@@ -57,7 +57,7 @@ const bigResultTool = defineTool(
   async () => ({ value: bigValue(), summary: '2,000 rows in 1 region' }),
 ) as unknown as Tool;
 
-/** Runs `big_result` in this process as its function would: whole results up to 4 MiB. */
+/** Runs `big_result` in this process as its function would: whole results up to 1 MiB. */
 class InProcessInvoker implements ToolInvoker {
   async invoke(_spec: ToolSpec, invocation: ToolInvocation): Promise<ToolResult> {
     return runTool(bigResultTool, invocation, deadlineIn(60_000), { logger }, FULL_RESULT_MAX_BYTES);
