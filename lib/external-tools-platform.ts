@@ -11,9 +11,15 @@ import {
   toolFunctionName,
 } from '../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/harness';
+import {
+  DEFAULT_RESULT_INLINE_BYTES,
+  FULL_RESULT_MAX_BYTES,
+  resultInlineBytes,
+} from '../functions/runtime/result-limits';
 import { toolCatalog } from '../functions/tools/catalog';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
+import { RunWorkspaceBucket, type RunWorkspaceBucketProps } from './run-workspace-bucket';
 import { ScenarioStateMachine } from './scenario-state-machine';
 import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
@@ -60,6 +66,19 @@ export interface ExternalToolsPlatformProps {
   readonly toolFunctionSettings?: Readonly<Record<string, FunctionSettings>>;
   /** How long the functions' and state machines' log groups keep events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * The run-workspace bucket: retention of `runs/` (none by default), of
+   * `scratch/` (7 days) and of its access logs (lib/run-workspace-bucket.ts).
+   * @default - runs kept, scratch 7 days, access logs 365 days, buckets retained
+   */
+  readonly runWorkspace?: RunWorkspaceBucketProps;
+  /**
+   * Inline budget of one result in bytes (`RESULT_INLINE_BYTES` of the dispatcher),
+   * 8 KiB to 64 KiB: a larger result is claim-checked to the run's workspace
+   * (functions/runtime/result-limits.ts).
+   * @default DEFAULT_RESULT_INLINE_BYTES (8 KiB)
+   */
+  readonly resultInlineBytes?: number;
 }
 
 /** `PascalCase` of a snake_case name, for construct ids and output names (`aws_pulse` → `AwsPulse`). */
@@ -103,6 +122,8 @@ export class ExternalToolsPlatform extends Construct {
   public readonly scenarios: readonly Scenario[];
   /** The state machines by scenario name. */
   public readonly stateMachines: Readonly<Record<string, StateMachine>>;
+  /** The run-workspace bucket (`public readonly bucket`) the dispatcher's file tools and claim-check use. */
+  public readonly runWorkspace: RunWorkspaceBucket;
 
   constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
     super(scope, id);
@@ -183,6 +204,21 @@ export class ExternalToolsPlatform extends Construct {
     });
     for (const tool of Object.values(toolFunctions)) {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
+    }
+
+    // Run workspaces and the claim-check: the bucket, the dispatcher's access to its
+    // runs/ and scratch/ prefixes only, and the sizes. Tool functions return whole
+    // results (up to FULL_RESULT_MAX_BYTES); the dispatcher stores what exceeds the inline budget.
+    const inlineBytes = props.resultInlineBytes ?? DEFAULT_RESULT_INLINE_BYTES;
+    if (resultInlineBytes({ RESULT_INLINE_BYTES: String(inlineBytes) }) !== inlineBytes) {
+      throw new Error(`resultInlineBytes ${inlineBytes} is not a whole number of bytes from 8 KiB to 64 KiB`);
+    }
+    this.runWorkspace = new RunWorkspaceBucket(this, 'RunWorkspace', props.runWorkspace);
+    this.runWorkspace.grantWorkspaceAccess(this.dispatcher.role);
+    this.dispatcher.lambdaFunction.addEnvironment('RUN_BUCKET', this.runWorkspace.bucket.bucketName);
+    this.dispatcher.lambdaFunction.addEnvironment('RESULT_INLINE_BYTES', String(inlineBytes));
+    for (const tool of Object.values(toolFunctions)) {
+      tool.lambdaFunction.addEnvironment('TOOL_RESULT_MAX_BYTES', String(FULL_RESULT_MAX_BYTES));
     }
 
     const stateMachines: Record<string, StateMachine> = {};

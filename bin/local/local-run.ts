@@ -5,6 +5,7 @@ import { deadlineIn } from '../../functions/runtime/deadline';
 import { resultMaxBytes } from '../../functions/runtime/harness';
 import { logger as platformLogger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
+import { FULL_RESULT_MAX_BYTES, resultInlineBytes } from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
 import type { SecretReferenceStore } from '../../functions/runtime/secrets/reference';
@@ -16,6 +17,7 @@ import { levelWhitelists } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
 import { executeLocally } from './local-execution';
+import { defaultLocalWorkspaceDir, localWorkspaceProvider } from './local-workspace';
 
 /**
  * The dispatcher ARN written into a locally run definition. Never called: every
@@ -49,11 +51,18 @@ export interface LocalDispatcherOptions {
   readonly requireLevel: boolean;
   /** @default the platform's redacting Powertools logger */
   readonly logger?: Logger;
+  /**
+   * Base directory of the runs' workspaces (the local bucket): file tools and
+   * claim-checked results go to `<dir>/runs/<tenant>/<scenario>/<runId>/`.
+   * @default defaultLocalWorkspaceDir() (`ETP_WORKSPACE_DIR`, else <OS temp dir>/etp-workspaces)
+   */
+  readonly workspaceDir?: string;
 }
 
 /**
  * The deployed dispatcher's core with every tool run in this process
- * (`InProcessToolInvoker`, `finish` in the dispatcher as deployed). AWS tools
+ * (`InProcessToolInvoker`, file tools in the dispatcher as deployed) and a
+ * local-directory workspace in place of the bucket. AWS tools
  * fall back to the default credential chain when the tenant has no `aws_*`
  * secret, as a developer expects of a local command; deployed functions never do.
  *
@@ -69,11 +78,14 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
   return createDispatcher({
     catalog: toolCatalog,
     whitelists: levelWhitelists(options.scenarios),
-    invoker: new InProcessToolInvoker(toolCatalog, services, maxResultBytes),
+    // Tools return their whole result, as deployed: the dispatcher claim-checks what is too large.
+    invoker: new InProcessToolInvoker(toolCatalog, services, FULL_RESULT_MAX_BYTES),
     services,
     logger,
     maxResultBytes,
     requireLevel: options.requireLevel,
+    workspaces: localWorkspaceProvider(options.workspaceDir ?? defaultLocalWorkspaceDir()),
+    inlineResultBytes: resultInlineBytes(),
   });
 }
 

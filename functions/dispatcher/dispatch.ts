@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseToolArgs } from '../runtime/args';
+import { jsonByteLength } from '../runtime/bound';
 import type { ToolCatalog } from '../runtime/catalog';
 import type { ToolContextServices } from '../runtime/context';
 import type { Deadline } from '../runtime/deadline';
@@ -9,6 +10,9 @@ import { assertToolInvocation, type ToolInvocation } from '../runtime/invocation
 import { normalizeError } from '../runtime/normalize-error';
 import { redact } from '../runtime/redact';
 import { failureResult, type ToolResult } from '../runtime/result';
+import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
+import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
+import { claimCheck } from './claim-check';
 import type { ToolInvoker } from './invoker';
 import { assertToolAllowed, type LevelWhitelists } from './levels';
 
@@ -23,8 +27,22 @@ export interface DispatcherOptions {
   /** Services for the file tools (logger; no secret store is needed by file tools). */
   readonly services: ToolContextServices;
   readonly logger: Logger;
-  /** Bound on each returned result's JSON, in bytes. */
+  /** Bound on each returned result's JSON, in bytes, when there is no workspace (`workspaces`). */
   readonly maxResultBytes: number;
+  /**
+   * Opens the call's run workspace: for the file tools, and the claim-check of
+   * results larger than `inlineResultBytes`. Absent (no bucket configured):
+   * file tools that need one fail, `finish` only returns its answer, and results
+   * are shrunk to `maxResultBytes` as before the claim-check.
+   * @default - none
+   */
+  readonly workspaces?: WorkspaceProvider;
+  /**
+   * With `workspaces`: results whose JSON is larger are written to the run's
+   * workspace and returned as a compact stand-in with `resultRef`; failures are
+   * bounded to it. @default DEFAULT_RESULT_INLINE_BYTES (8 KiB)
+   */
+  readonly inlineResultBytes?: number;
   /**
    * Whether `scenario` and `level` are required. True in the deployed dispatcher
    * (every call is scoped to a level); false for `etp tools invoke` without them.
@@ -53,14 +71,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const { catalog, logger } = options;
   const fileTools = new Map(catalog.fileTools().map((tool) => [tool.name, tool]));
   const fileToolNames = [...fileTools.keys()];
+  const { workspaces } = options;
+  const services = workspaces ? { ...options.services, workspaces } : options.services;
+  // With a workspace, the claim-check bounds results, so file tools may return them whole.
+  const fileToolMaxBytes = workspaces ? FULL_RESULT_MAX_BYTES : options.maxResultBytes;
+  const fitToState = fitResult(options);
 
   return async (envelope, deadline) => {
     const started = performance.now();
     const tool = fieldOf(envelope, 'tool');
     const callId = fieldOf(envelope, 'callId');
     let result: ToolResult;
+    let scope: WorkspaceScope | undefined;
     try {
       assertToolInvocation(envelope);
+      scope = { tenant: envelope.tenant, runId: envelope.runId, scenario: envelope.scenario };
       const spec = catalog.get(envelope.tool);
       if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
         if (envelope.scenario === undefined || envelope.level === undefined) {
@@ -76,7 +101,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       const invocation: ToolInvocation = { ...envelope, args };
       const fileTool = fileTools.get(spec.name);
       result = fileTool
-        ? await runTool(fileTool, invocation, deadline, options.services, options.maxResultBytes)
+        ? await runTool(fileTool, invocation, deadline, services, fileToolMaxBytes)
         : await options.invoker.invoke(spec, invocation, deadline.signal);
     } catch (err) {
       result = failureResult(
@@ -86,16 +111,46 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
         Math.round(performance.now() - started),
       );
     }
-    // Redacted before bounding: a masked value can be longer than what it hides.
-    const bounded = boundResult(redact(result), options.maxResultBytes);
+    // Redacted before bounding (a masked value can be longer than what it hides)
+    // and before the claim-check: no secret is ever written to the workspace.
+    const bounded = await fitToState(redact(result), scope, deadline);
     logger.info('tool result', {
       tool,
       callId,
       ok: bounded.ok,
-      ...(bounded.ok ? { truncated: bounded.truncated } : { error: bounded.error }),
+      ...(bounded.ok
+        ? { truncated: bounded.truncated, ...(bounded.resultRef ? { resultRef: bounded.resultRef } : {}) }
+        : { error: bounded.error }),
       durationMs: bounded.durationMs,
     });
     return bounded;
+  };
+}
+
+/**
+ * How a result is made to fit the state. Without a workspace: shrunk to
+ * `maxResultBytes`. With one: a success over the inline budget is claim-checked
+ * (and shrunk to the budget if the write fails, e.g. at the deadline); anything
+ * else is bounded to the budget.
+ */
+function fitResult(
+  options: DispatcherOptions,
+): (result: ToolResult, scope: WorkspaceScope | undefined, deadline: Deadline) => Promise<ToolResult> {
+  const { workspaces, logger } = options;
+  const inlineBytes = options.inlineResultBytes ?? DEFAULT_RESULT_INLINE_BYTES;
+  return async (result, scope, deadline) => {
+    if (!workspaces || !scope) return boundResult(result, options.maxResultBytes);
+    if (!result.ok || jsonByteLength(result) <= inlineBytes) return boundResult(result, inlineBytes);
+    try {
+      return await claimCheck(result, workspaces(scope, deadline.signal), inlineBytes);
+    } catch (err) {
+      logger.warn('claim-check failed: the result is shrunk instead', {
+        tool: result.tool,
+        callId: result.callId,
+        error: normalizeError(result.tool, err, 's3'),
+      });
+      return boundResult(result, inlineBytes);
+    }
   };
 }
 

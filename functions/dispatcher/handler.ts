@@ -4,6 +4,8 @@ import { deadlineIn } from '../runtime/deadline';
 import { resultMaxBytes } from '../runtime/harness';
 import { logger } from '../runtime/logger';
 import type { ToolResult } from '../runtime/result';
+import { resultInlineBytes } from '../runtime/result-limits';
+import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';
 import { bundledDispatcherConfig, toolFunctionName } from './config';
 import { createDispatcher } from './dispatch';
@@ -11,6 +13,8 @@ import { LambdaToolInvoker } from './lambda-invoker';
 
 // Read once per container; a missing or invalid configuration fails the init, loudly.
 const config = bundledDispatcherConfig();
+// The run workspaces' bucket (the CDK sets it); without it results are shrunk, not claim-checked.
+const runBucket = process.env.RUN_BUCKET;
 const dispatch = createDispatcher({
   catalog: toolCatalog,
   whitelists: config.scenarios,
@@ -21,6 +25,9 @@ const dispatch = createDispatcher({
   logger,
   maxResultBytes: resultMaxBytes(),
   requireLevel: true,
+  ...(runBucket
+    ? { workspaces: s3WorkspaceProvider(runBucket), inlineResultBytes: resultInlineBytes() }
+    : {}),
 });
 
 /**

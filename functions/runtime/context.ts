@@ -4,6 +4,7 @@ import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
 import type { SecretResolver } from './secrets/resolver';
+import type { Workspace, WorkspaceProvider } from './workspace';
 
 /** The secret every `aws` tool reads unless told otherwise. */
 export const DEFAULT_AWS_SECRET = 'aws_default';
@@ -48,6 +49,16 @@ export interface ToolContext {
    * @throws SecretInvalidError when the payload has none of the accepted shapes.
    */
   aws(secretName?: string): Promise<AwsAccess>;
+  /**
+   * The call's run workspace (DESIGN.md, "Workspace, file tools and claim-check"):
+   * `runs/<tenant>/<scenario>/<runId>/`, or `scratch/<tenant>/<runId>/` for a call
+   * without a scenario. Opened on first use; its requests end at the tool's deadline.
+   * File tools use it; undefined where none is configured (a tool's own function,
+   * a dispatcher without a bucket).
+   *
+   * @throws InvalidArgsError when the call's tenant, scenario or run id cannot name a workspace.
+   */
+  workspace(): Workspace | undefined;
 }
 
 /** What a `write` tool knows of its call's exactly-once record (functions/runtime/idempotency.ts). */
@@ -87,6 +98,11 @@ export interface ToolContextServices {
   readonly awsFallbackToDefaultChain?: boolean;
   /** The call's exactly-once record, for `write` tools (set per call by the idempotency wrapper). */
   readonly idempotency?: CallIdempotency;
+  /**
+   * Opens run workspaces: the dispatcher's (S3 bucket `RUN_BUCKET`, or a local
+   * directory in local runs), for the file tools it runs. Absent elsewhere.
+   */
+  readonly workspaces?: WorkspaceProvider;
 }
 
 /** What a context needs of the tool's spec (a structural type: spec.ts depends on this module). */
@@ -120,6 +136,7 @@ export function createToolContext(
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
     return services.secrets.resolve(invocation.tenant, name, options.fresh ?? false);
   };
+  let workspace: Workspace | undefined;
   return {
     ...keys,
     scenario: invocation.scenario,
@@ -129,6 +146,14 @@ export function createToolContext(
     signal,
     secret,
     ...(services.idempotency ? { idempotency: services.idempotency } : {}),
+    workspace: () => {
+      if (!services.workspaces) return undefined;
+      workspace ??= services.workspaces(
+        { tenant: invocation.tenant, runId: invocation.runId, scenario: invocation.scenario },
+        deadline.signal,
+      );
+      return workspace;
+    },
     async aws(secretName = DEFAULT_AWS_SECRET) {
       if (!services.awsAccess) {
         throw new PlatformError(

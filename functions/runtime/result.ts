@@ -1,4 +1,5 @@
 import type { ErrorCode } from './errors';
+import type { ResultRef } from './workspace';
 
 /**
  * A normalized error, as every tool and the dispatcher report it.
@@ -37,8 +38,13 @@ export interface ToolSuccess<V = unknown> extends ToolResultBase {
   readonly value: V;
   /** True when the tool stopped early (deadline, page cap) or the value was shrunk to fit a size limit. */
   readonly truncated: boolean;
-  /** Claim-check reference (S3 URI) to the full value when it was too large; `null` until the scenario engine adds it. */
-  readonly resultRef: string | null;
+  /**
+   * Claim-check reference to the full result when its JSON was larger than the
+   * inline budget (`uri`, `bytes`, `sha256` of the stored file); `value` then holds
+   * a compact stand-in (the summary, a bounded preview and a note on reading the
+   * file). `null` when `value` is the tool's own.
+   */
+  readonly resultRef: ResultRef | null;
 }
 
 /** A failed call. Never thrown: a failed tool never aborts a scenario run. */

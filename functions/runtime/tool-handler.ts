@@ -6,6 +6,7 @@ import { assertToolInvocation } from './invocation';
 import { logger } from './logger';
 import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
+import { toolResultMaxBytes } from './result-limits';
 import { SecretResolver } from './secrets/resolver';
 import type { Tool } from './spec';
 import { toolHostServices } from './tool-host';
@@ -36,7 +37,8 @@ function runOnceFromEnvironment(tool: Tool): typeof runTool {
   if (!table) throw new Error(`IDEMPOTENCY_TABLE is not set for the ${tool.name} function, a write tool`);
   const { dynamoDbIdempotency, runToolOnce } = require('./idempotency') as typeof import('./idempotency');
   const layers = dynamoDbIdempotency(table);
-  return (t, invocation, deadline, services) => runToolOnce(t, invocation, deadline, services, layers);
+  return (t, invocation, deadline, services, maxBytes) =>
+    runToolOnce(t, invocation, deadline, services, layers, maxBytes);
 }
 
 /**
@@ -61,7 +63,14 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
     logger.addContext(context);
     try {
       assertToolInvocation(event);
-      return await run(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services);
+      // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
+      return await run(
+        tool,
+        event,
+        deadlineIn(context.getRemainingTimeInMillis()),
+        services,
+        toolResultMaxBytes(),
+      );
     } catch (err) {
       const callId = (event as { callId?: unknown } | null)?.callId;
       return failureResult(

@@ -29,7 +29,52 @@ export interface WorkspaceRead {
   readonly bytes: number;
   /** Size of the whole file in bytes. */
   readonly totalBytes: number;
+  /**
+   * The file's version tag (S3 `ETag`; locally the quoted SHA-256): pass it as
+   * {@link WorkspaceWriteOptions.ifMatch} to replace exactly this version.
+   */
+  readonly etag?: string;
+  /** User metadata stored with the file ({@link WorkspaceWriteOptions.metadata}). */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
+
+/** Options of {@link Workspace.write}. */
+export interface WorkspaceWriteOptions {
+  /**
+   * Write only when the file's current version tag is this one (S3 conditional
+   * write, `If-Match`); otherwise fail with `WorkspaceConflictError` and write nothing.
+   */
+  readonly ifMatch?: string;
+  /**
+   * User metadata stored with the file: lowercase keys of letters, digits and `-`,
+   * ASCII values, at most 2 KB in all (S3 user-defined metadata limit, "Working with
+   * object metadata").
+   */
+  readonly metadata?: Readonly<Record<string, string>>;
+}
+
+/** Options of {@link Workspace.list}. */
+export interface WorkspaceListOptions {
+  /** At most this many files (the first ones in path order). @default 1000 */
+  readonly limit?: number;
+}
+
+/**
+ * What a workspace is opened for: the run (`runs/<tenant>/<scenario>/<runId>/`),
+ * or, without a scenario, the scratch space of a run id
+ * (`scratch/<tenant>/<runId>/`). Identifiers follow functions/runtime/ids.ts.
+ */
+export interface WorkspaceScope {
+  readonly tenant: string;
+  readonly runId: string;
+  readonly scenario?: string;
+}
+
+/**
+ * Opens the workspace of a call: S3 deployed, a local directory in local runs.
+ * `signal` aborts every request of that workspace (the call's deadline).
+ */
+export type WorkspaceProvider = (scope: WorkspaceScope, signal?: AbortSignal) => Workspace;
 
 /**
  * A claim-check reference (DESIGN.md): the full value of a result too large for
@@ -58,10 +103,22 @@ export interface Workspace {
    */
   read(path: string, range?: { readonly offset?: number; readonly length?: number }): Promise<WorkspaceRead>;
   /**
-   * Creates or replaces a file.
+   * Creates or replaces a file. Writing the same content again is harmless: the
+   * file ends the same, which makes a retried write idempotent.
+   * @param contentType - MIME type. @default 'text/plain; charset=utf-8'
    * @throws InvalidArgsError for a path outside the workspace.
+   * @throws WorkspaceConflictError when `options.ifMatch` no longer names the current version.
    */
-  write(path: string, content: string | Uint8Array, contentType?: string): Promise<WorkspaceFile>;
-  /** Files under `prefix` (relative, default: everything), sorted by path. */
-  list(prefix?: string): Promise<WorkspaceFile[]>;
+  write(
+    path: string,
+    content: string | Uint8Array,
+    contentType?: string,
+    options?: WorkspaceWriteOptions,
+  ): Promise<WorkspaceFile>;
+  /**
+   * Files under `prefix` (relative, default: everything), sorted by path (byte
+   * order of their UTF-8, as S3 lists keys), at most `options.limit`.
+   * @throws InvalidArgsError for a prefix outside the workspace.
+   */
+  list(prefix?: string, options?: WorkspaceListOptions): Promise<WorkspaceFile[]>;
 }

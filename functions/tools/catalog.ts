@@ -17,7 +17,11 @@ import { natGatewaysAuditSpec } from './aws/nat-gateways-audit.meta';
 import { rdsInventorySpec } from './aws/rds-inventory.meta';
 import { s3InventorySpec } from './aws/s3-inventory.meta';
 import { securityGroupsAuditSpec } from './aws/security-groups-audit.meta';
+import { editFileTool } from './files/edit-file';
 import { finishTool } from './files/finish';
+import { listFilesTool } from './files/list-files';
+import { readFileTool } from './files/read-file';
+import { writeFileTool } from './files/write-file';
 import { slackChannelHistorySpec } from './slack/channel-history.meta';
 import { slackPostBlocksSpec } from './slack/post-blocks.meta';
 import { slackPostMessageSpec } from './slack/post-message.meta';
@@ -42,4 +46,8 @@ export const toolCatalog = new ToolCatalog([
   functionTool(slackPostThreadedSpec, 'slack/post-threaded'),
   functionTool(slackChannelHistorySpec, 'slack/channel-history'),
   fileTool(finishTool),
+  fileTool(readFileTool),
+  fileTool(writeFileTool),
+  fileTool(editFileTool),
+  fileTool(listFilesTool),
 ]);

@@ -106,7 +106,8 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
 
     // Assess
     expect(dispatcher?.sources.filter((source) => implementations.includes(source))).toEqual([]);
-    // Lambda is the only service the dispatcher calls (the issue allows Lambda, S3 and DynamoDB).
-    expect(clients.sort()).toEqual(['@aws-sdk/client-lambda']);
+    // Lambda and S3 (the run workspaces) are the only services the dispatcher calls
+    // (the issue allows Lambda, S3 and DynamoDB).
+    expect(clients.sort()).toEqual(['@aws-sdk/client-lambda', '@aws-sdk/client-s3']);
   });
 });

@@ -34,7 +34,9 @@ describe('the dispatcher function', () => {
     expect(Object.keys(dispatcher.Environment.Variables).sort()).toEqual([
       'NODE_OPTIONS',
       'POWERTOOLS_SERVICE_NAME',
+      'RESULT_INLINE_BYTES',
       'RESULT_MAX_BYTES',
+      'RUN_BUCKET',
     ]);
   });
 

@@ -18,11 +18,12 @@ function invokeArns(functionId: string): string[] {
 }
 
 describe('who may invoke what', () => {
-  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces', () => {
+  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces and use the run workspaces', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
     const logGroup = `<${logicalIdOf(stack.platform.dispatcher.logGroup)}.Arn>`;
+    const bucket = `<${logicalIdOf(stack.platform.runWorkspace.bucket)}.Arn>`;
 
     // Act
     const permissions = rolePermissions(
@@ -37,6 +38,12 @@ describe('who may invoke what', () => {
     expect(permissions.filter((p) => p.action !== 'lambda:InvokeFunction')).toEqual([
       { action: 'logs:CreateLogStream', resource: logGroup },
       { action: 'logs:PutLogEvents', resource: logGroup },
+      // Run workspaces: test/infra/run-workspace-bucket.test.ts checks the ListBucket prefix condition.
+      { action: 's3:GetObject', resource: `${bucket}/runs/*` },
+      { action: 's3:GetObject', resource: `${bucket}/scratch/*` },
+      { action: 's3:ListBucket', resource: bucket },
+      { action: 's3:PutObject', resource: `${bucket}/runs/*` },
+      { action: 's3:PutObject', resource: `${bucket}/scratch/*` },
       ...TRACE_WRITES,
     ]);
   });

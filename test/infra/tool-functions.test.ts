@@ -1,5 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
@@ -128,6 +129,8 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
         ...(spec.sideEffects === 'write' ? { IDEMPOTENCY_TABLE: { Ref: idempotencyTableId } } : {}),
+        // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
+        TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
       });
     });
   },

@@ -36,7 +36,7 @@ describe('etp tools list', () => {
     expect(rows.slice(1).map((row) => row[0])).toEqual(toolCatalog.names());
     expect(rows).toContainEqual([
       'finish',
-      'none',
+      'write',
       'workspace',
       'Ends the current level with a final answer: a short summary for people, and optional structured data.',
     ]);
@@ -106,7 +106,8 @@ describe('etp tools invoke', () => {
       ok: true,
       tool: 'finish',
       callId: 'cli/0',
-      value: { finished: true, summary: 'all good' },
+      // Kept in the call's scratch workspace too (a call without a scenario).
+      value: { finished: true, summary: 'all good', file: 'levels/cli/finish.json' },
       truncated: false,
       resultRef: null,
       durationMs: expect.any(Number),
@@ -205,7 +206,12 @@ describe('etp tools invoke', () => {
     expect(JSON.parse(out)).toMatchObject({
       ok: false,
       callId: 'collect/0',
-      error: { code: 'tool_not_allowed', details: { allowed: ['aws_ec2_inventory', 'finish'] } },
+      error: {
+        code: 'tool_not_allowed',
+        details: {
+          allowed: ['aws_ec2_inventory', 'edit_file', 'finish', 'list_files', 'read_file', 'write_file'],
+        },
+      },
     });
   });
 

@@ -14,7 +14,7 @@ function metaModules(dir = TOOLS_DIR): string[] {
 }
 
 describe('the tool catalog', () => {
-  it('registers the twelve AWS tools, the Slack tool and finish (and may hold more)', () => {
+  it('registers the twelve AWS tools, the Slack tools and the five file tools (and may hold more)', () => {
     expect(toolCatalog.names()).toEqual(
       expect.arrayContaining([
         'aws_cloudtrail_coverage',
@@ -29,11 +29,21 @@ describe('the tool catalog', () => {
         'aws_rds_inventory',
         'aws_s3_inventory',
         'aws_security_groups_audit',
+        'edit_file',
         'finish',
+        'list_files',
+        'read_file',
         'slack_post_message',
+        'write_file',
       ]),
     );
-    expect(toolCatalog.fileToolNames()).toContain('finish');
+    expect(toolCatalog.fileToolNames()).toEqual([
+      'edit_file',
+      'finish',
+      'list_files',
+      'read_file',
+      'write_file',
+    ]);
   });
 
   it('registers every spec file, each once, and nothing else imports one', () => {
@@ -45,9 +55,8 @@ describe('the tool catalog', () => {
 
     // Assess: a spec file the catalog forgets would be a tool nobody can call
     const withHandlers = toolCatalog.fileTools().map((tool) => tool.name);
-    expect([...imported, ...withHandlers.map((name) => `files/${name}.meta`)].sort()).toEqual(
-      metaModules().sort(),
-    );
+    const metaOf = (name: string) => `files/${name.replace(/_/g, '-')}.meta`;
+    expect([...imported, ...withHandlers.map(metaOf)].sort()).toEqual(metaModules().sort());
   });
 
   it.each(toolCatalog.functionTools().map((entry) => [entry.spec.name, entry]))(

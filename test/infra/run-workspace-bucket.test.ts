@@ -1,0 +1,255 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { DEFAULT_RESULT_INLINE_BYTES } from '../../functions/runtime/result-limits';
+import { RunWorkspaceBucket } from '../../lib/run-workspace-bucket';
+import { logicalIdOf, roleOf, synthesizePlatform } from '../helpers/cdk';
+
+type Resource = { Properties: Record<string, unknown> };
+
+/** A bare stack holding one RunWorkspaceBucket and a role granted workspace access. */
+function bareBucket(props: ConstructorParameters<typeof RunWorkspaceBucket>[2] = {}) {
+  const stack = new Stack(new App(), 'Bare');
+  const workspace = new RunWorkspaceBucket(stack, 'RunWorkspace', props);
+  const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+  workspace.grantWorkspaceAccess(role);
+  return { stack, workspace, role, template: Template.fromStack(stack) };
+}
+
+function resource(template: Template, logicalId: string): Resource {
+  return template.toJSON().Resources[logicalId] as Resource;
+}
+
+describe('the run-workspace bucket', () => {
+  it('is encrypted with S3-managed keys, blocks public access, disables ACLs and is not versioned', () => {
+    // Prepare
+    const { workspace, template } = bareBucket();
+
+    // Act
+    const buckets = [workspace.bucket, workspace.accessLogsBucket].map(
+      (bucket) => resource(template, logicalIdOf(bucket)).Properties,
+    );
+
+    // Assess
+    for (const bucket of buckets) {
+      expect(bucket).toMatchObject({
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      });
+      expect(bucket.VersioningConfiguration).toBeUndefined();
+      expect(bucket.AccessControl).toBeUndefined();
+    }
+  });
+
+  it('denies every request without TLS 1.2, on both buckets', () => {
+    // Prepare
+    const { workspace, template } = bareBucket();
+
+    // Act, Assess
+    for (const bucket of [workspace.bucket, workspace.accessLogsBucket]) {
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logicalIdOf(bucket) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('logs server access to its logs bucket, delivered under a bucket policy for this bucket and account only', () => {
+    // Prepare
+    const { workspace, template } = bareBucket();
+    const bucketId = logicalIdOf(workspace.bucket);
+    const logsId = logicalIdOf(workspace.accessLogsBucket);
+
+    // Act
+    const logging = resource(template, bucketId).Properties.LoggingConfiguration;
+
+    // Assess
+    expect(logging).toEqual({ DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'run-workspace/' });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logsId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Action: 's3:PutObject',
+            Principal: { Service: 'logging.s3.amazonaws.com' },
+            Condition: {
+              ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [bucketId, 'Arn'] } },
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('expires scratch/ after 7 days and keeps runs/ unless a retention is given', () => {
+    // Prepare, Act
+    const defaults = bareBucket();
+    const retained = bareBucket({
+      runRetention: Duration.days(400),
+      scratchRetention: Duration.days(2),
+      accessLogRetention: Duration.days(90),
+    });
+    const rules = ({ workspace, template }: ReturnType<typeof bareBucket>) => ({
+      bucket: (
+        resource(template, logicalIdOf(workspace.bucket)).Properties.LifecycleConfiguration as {
+          Rules: unknown;
+        }
+      ).Rules,
+      logs: (
+        resource(template, logicalIdOf(workspace.accessLogsBucket)).Properties.LifecycleConfiguration as {
+          Rules: unknown;
+        }
+      ).Rules,
+    });
+
+    // Assess
+    expect(rules(defaults)).toEqual({
+      bucket: [
+        { Id: 'expire-scratch', Prefix: 'scratch/', ExpirationInDays: 7, Status: 'Enabled' },
+        {
+          Id: 'abort-incomplete-uploads',
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          Status: 'Enabled',
+        },
+      ],
+      logs: [{ Id: 'expire-access-logs', ExpirationInDays: 365, Status: 'Enabled' }],
+    });
+    expect(rules(retained)).toEqual({
+      bucket: [
+        { Id: 'expire-scratch', Prefix: 'scratch/', ExpirationInDays: 2, Status: 'Enabled' },
+        {
+          Id: 'abort-incomplete-uploads',
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          Status: 'Enabled',
+        },
+        { Id: 'expire-runs', Prefix: 'runs/', ExpirationInDays: 400, Status: 'Enabled' },
+      ],
+      logs: [{ Id: 'expire-access-logs', ExpirationInDays: 90, Status: 'Enabled' }],
+    });
+  });
+
+  it('refuses a retention that is not a whole number of days', () => {
+    expect(() => bareBucket({ runRetention: Duration.hours(36) })).toThrow(
+      'runRetention must be a whole number of days, at least 1',
+    );
+  });
+
+  it('is retained when the stack is deleted, unless told otherwise', () => {
+    // Prepare
+    const { workspace, stack } = bareBucket();
+    const template = Template.fromStack(stack).toJSON();
+
+    // Act, Assess
+    for (const bucket of [workspace.bucket, workspace.accessLogsBucket]) {
+      expect(template.Resources[logicalIdOf(bucket)]).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    }
+  });
+
+  it('grants read and write on runs/* and scratch/* and lists those prefixes only, nothing else', () => {
+    // Prepare
+    const { workspace, role, template } = bareBucket();
+    const bucketArn = { 'Fn::GetAtt': [logicalIdOf(workspace.bucket), 'Arn'] };
+    const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] });
+
+    // Act
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+
+    // Assess
+    expect(policies).toHaveLength(1);
+    const [policy] = policies as [Resource];
+    expect(policy.Properties).toMatchObject({ Roles: [{ Ref: logicalIdOf(role) }] });
+    expect((policy.Properties.PolicyDocument as { Statement: unknown }).Statement).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObject'],
+        Resource: [objects('runs/'), objects('scratch/')],
+      },
+      {
+        Effect: 'Allow',
+        Action: 's3:ListBucket',
+        Resource: bucketArn,
+        Condition: { StringLike: { 's3:prefix': ['runs/*', 'scratch/*'] } },
+      },
+    ]);
+  });
+});
+
+describe('the platform and its run-workspace bucket', () => {
+  it("gives the dispatcher the bucket's name and the inline budget, and grants its role workspace access", () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const dispatcherId = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
+    const bucketId = logicalIdOf(stack.platform.runWorkspace.bucket);
+
+    // Act
+    const variables = (resource(template, dispatcherId).Properties.Environment as { Variables: unknown })
+      .Variables;
+
+    // Assess
+    expect(variables).toMatchObject({
+      RUN_BUCKET: { Ref: bucketId },
+      RESULT_INLINE_BYTES: String(DEFAULT_RESULT_INLINE_BYTES),
+    });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleOf(template, dispatcherId) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 's3:ListBucket',
+            Condition: { StringLike: { 's3:prefix': ['runs/*', 'scratch/*'] } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('takes the retentions and the inline budget as props, and refuses a budget the dispatcher would ignore', () => {
+    // Prepare, Act
+    const { stack, template } = synthesizePlatform({
+      runWorkspace: { runRetention: Duration.days(30) },
+      resultInlineBytes: 16 * 1024,
+    });
+
+    // Assess
+    const dispatcher = resource(template, logicalIdOf(stack.platform.dispatcher.lambdaFunction));
+    expect(
+      (dispatcher.Properties.Environment as { Variables: Record<string, unknown> }).Variables
+        .RESULT_INLINE_BYTES,
+    ).toBe('16384');
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([Match.objectLike({ Id: 'expire-runs', ExpirationInDays: 30 })]),
+      },
+    });
+    expect(() => synthesizePlatform({ resultInlineBytes: 4096 })).toThrow(
+      'resultInlineBytes 4096 is not a whole number of bytes from 8 KiB to 64 KiB',
+    );
+  });
+});
