@@ -6,13 +6,58 @@ import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { rdsInventorySpec } from './rds-inventory.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, SEVERITIES, type Severity } from './shared/findings';
+import { type Finding, FirstSeen, SEVERITIES, type Severity } from './shared/findings';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
 const PAGE_SIZE = 100;
 /** 100 pages: 10,000 instances per region, far above the 40-instance default quota ("Amazon RDS quotas"). */
 const MAX_PAGES = 100;
+
+/**
+ * `DBInstanceStatus` values (RDS User Guide, "Viewing Amazon RDS DB instance
+ * status"). RDS types the field as a free string, so the list is the guide's;
+ * a status not in it is counted under `unrecognisedValues` and the instance
+ * still judged.
+ */
+const DB_STATUS = serviceEnum('DBInstanceStatus', [
+  'available',
+  'backing-up',
+  'configuring-enhanced-monitoring',
+  'configuring-iam-database-auth',
+  'configuring-log-exports',
+  'converting-to-vpc',
+  'creating',
+  'delete-precheck',
+  'deleting',
+  'failed',
+  'inaccessible-encryption-credentials',
+  'inaccessible-encryption-credentials-recoverable',
+  'incompatible-create',
+  'incompatible-network',
+  'incompatible-option-group',
+  'incompatible-parameters',
+  'incompatible-restore',
+  'insufficient-capacity',
+  'maintenance',
+  'modifying',
+  'moving-to-vpc',
+  'rebooting',
+  'resetting-master-credentials',
+  'renaming',
+  'restore-error',
+  'starting',
+  'stopped',
+  'stopping',
+  'storage-config-upgrade',
+  'storage-full',
+  'storage-initialization',
+  'storage-optimization',
+  'upgrading',
+] as const);
+/** An instance being deleted is counted apart (`deletingInstances`): not in the totals, findings or top N. */
+const ENDED_STATUSES: ReadonlySet<string> = new Set(['deleting']);
 
 /** One DB instance as the inventory lists it. */
 export interface RdsInstanceSummary {
@@ -56,6 +101,12 @@ export type RdsStats = {
   backupsDisabled: number;
   deletionProtected: number;
   clusterMembers: number;
+  /** Instances being deleted: listed by RDS, counted nowhere else. */
+  deletingInstances: number;
+  /** Instances RDS listed twice (counted once). */
+  duplicatesSkipped: number;
+  /** Statuses this tool does not know, by `field:value` (such instances are still judged). */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 /** What `aws_rds_inventory` returns. */
@@ -75,6 +126,9 @@ const emptyStats = (): RdsStats => ({
   backupsDisabled: 0,
   deletionProtected: 0,
   clusterMembers: 0,
+  deletingInstances: 0,
+  duplicatesSkipped: 0,
+  unrecognisedValues: {},
 });
 
 /** A check on one instance: whether it fires, and how it reads. */
@@ -125,7 +179,7 @@ const CHECKS: readonly InstanceCheck[] = [
   },
 ];
 
-function factsOf(instance: DBInstance, region: string): RdsInstanceFacts {
+function factsOf(instance: DBInstance, region: string, status: string): RdsInstanceFacts {
   return {
     dbInstanceIdentifier: instance.DBInstanceIdentifier ?? 'unknown',
     dbInstanceArn: instance.DBInstanceArn ?? null,
@@ -133,7 +187,7 @@ function factsOf(instance: DBInstance, region: string): RdsInstanceFacts {
     engine: instance.Engine ?? 'unknown',
     engineVersion: instance.EngineVersion ?? null,
     dbInstanceClass: instance.DBInstanceClass ?? 'unknown',
-    status: instance.DBInstanceStatus ?? 'unknown',
+    status,
     multiAz: instance.MultiAZ ?? false,
     storageEncrypted: instance.StorageEncrypted ?? false,
     publiclyAccessible: instance.PubliclyAccessible ?? false,
@@ -163,10 +217,10 @@ function byConcern(a: RdsInstanceSummary, b: RdsInstanceSummary): number {
  * `aws_rds_inventory` with its handler.
  *
  * API calls per run: per region ⌈instances/100⌉ DescribeDBInstances (at least 1);
- * plus 1 DescribeRegions for "all".
+ * plus 1 DescribeRegions for "all". A region adds its counts and instances only
+ * when its read completed (see `RegionScan`).
  */
 export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) => {
-  let listed: RdsInstanceSummary[] = [];
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'rds', emptyStats: emptyStats() },
@@ -174,11 +228,21 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
       const client = new RDSClient(awsClientConfig(access, region));
       const stats = emptyStats();
       const findings: Finding[] = [];
+      const once = new FirstSeen();
+      // This region's instances: merged into the result only when the region's read completes.
+      let listed: RdsInstanceSummary[] = [];
       const read = await readPages(
         paginateDescribeDBInstances({ client, pageSize: PAGE_SIZE }, {}),
         (page) => {
           for (const dbInstance of page.DBInstances ?? []) {
-            const facts = factsOf(dbInstance, region);
+            if (!once.first(dbInstance.DBInstanceArn ?? dbInstance.DBInstanceIdentifier)) continue;
+            const raw = dbInstance.DBInstanceStatus;
+            const status = DB_STATUS.parse(raw, stats.unrecognisedValues) ?? raw ?? 'unknown';
+            if (ENDED_STATUSES.has(status)) {
+              stats.deletingInstances++;
+              continue;
+            }
+            const facts = factsOf(dbInstance, region, status);
             const fired = CHECKS.filter((c) => c.fires(facts));
             const instance: RdsInstanceSummary = {
               ...facts,
@@ -222,22 +286,25 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
         },
         { maxPages: MAX_PAGES, deadline: ctx.deadline },
       );
-      return { stats, findings, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+      stats.duplicatesSkipped = once.duplicates;
+      return { stats, findings, listed, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
     },
   );
   const { totals } = audit;
   const value: RdsInventoryValue = {
     ...auditValue(audit),
-    dbInstances: listed.sort(byConcern).slice(0, args.topN),
+    dbInstances: audit.listed.sort(byConcern).slice(0, args.topN),
   };
   return {
     value,
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
-        `${totals.instances - totals.storageEncrypted} unencrypted)`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
+          `${totals.instances - totals.storageEncrypted} unencrypted` +
+          `${totals.deletingInstances > 0 ? `, ${totals.deletingInstances} being deleted not counted` : ''})`,
+        audit,
+      ) + unrecognisedNote(totals.unrecognisedValues),
   };
 });
 
