@@ -147,7 +147,9 @@ function findingOf(
   unrecognised: UnrecognisedValues,
 ): Pick<Recommendation, 'finding' | 'findingRecognised'> {
   const known = FINDING.parse(raw, unrecognised);
-  return known ? { finding: known, findingRecognised: true } : { finding: raw || 'Unknown', findingRecognised: false };
+  return known
+    ? { finding: known, findingRecognised: true }
+    : { finding: raw || 'Unknown', findingRecognised: false };
 }
 
 function reasonsOf(raw: readonly string[] | undefined, unrecognised: UnrecognisedValues): string[] {
@@ -468,7 +470,11 @@ async function scanRegion(
   const { settled, skipped } = await mapBounded(
     types,
     (type) =>
-      READERS[type](client, { onPage, unrecognised: stats.unrecognisedValues }, { maxPages: MAX_PAGES, deadline }),
+      READERS[type](
+        client,
+        { onPage, unrecognised: stats.unrecognisedValues },
+        { maxPages: MAX_PAGES, deadline },
+      ),
     { concurrency: types.length, deadline },
   );
   stats.duplicatesSkipped = once.duplicates;
@@ -506,8 +512,10 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
     value: { resourceTypes: types, ...auditValue(audit) },
     truncated: audit.truncated,
     summary:
-      regionalAuditSummary(`${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`, audit) +
-      unrecognisedNote(audit.totals.unrecognisedValues),
+      regionalAuditSummary(
+        `${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`,
+        audit,
+      ) + unrecognisedNote(audit.totals.unrecognisedValues),
   };
 });
 

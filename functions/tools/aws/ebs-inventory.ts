@@ -13,12 +13,7 @@ import { createToolHandler } from '../../runtime/tool-handler';
 import { ebsInventorySpec } from './ebs-inventory.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
 import { type Finding, FirstSeen } from './shared/findings';
-import {
-  EBS_GP3_INCLUDED_IOPS,
-  ebsVolumeMonthlyUsd,
-  priceSource,
-  priceTableSource,
-} from './shared/pricing';
+import { EBS_GP3_INCLUDED_IOPS, ebsVolumeMonthlyUsd, priceSource, priceTableSource } from './shared/pricing';
 import {
   type AuditValue,
   auditValue,
@@ -156,7 +151,8 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
     increment(stats.endedByState, state);
     return [];
   }
-  const volumeType = VOLUME_TYPE.parse(volume.VolumeType, stats.unrecognisedValues) ?? volume.VolumeType ?? 'unknown';
+  const volumeType =
+    VOLUME_TYPE.parse(volume.VolumeType, stats.unrecognisedValues) ?? volume.VolumeType ?? 'unknown';
   const sizeGiB = volume.Size ?? 0;
   const monthlyUsd = ebsVolumeMonthlyUsd(
     {
@@ -212,7 +208,9 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
           savings === undefined
             ? `EBS volume ${volumeId} (${sizeGiB} GiB gp2) could move to gp3 (monthly saving: estimate unavailable in ${region})`
             : `EBS volume ${volumeId} (${sizeGiB} GiB gp2) would cost ${formatUsd(savings)}/month less as gp3`,
-        ...(savings === undefined ? {} : { monthlyCost: { usd: savings, priceSource: priceSource('ebs', region) } }),
+        ...(savings === undefined
+          ? {}
+          : { monthlyCost: { usd: savings, priceSource: priceSource('ebs', region) } }),
         details: {
           ...facts,
           gp2BaselineIops: gp2BaselineIops(sizeGiB),

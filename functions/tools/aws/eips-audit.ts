@@ -81,7 +81,9 @@ function auditAddress(address: Address, region: string, stats: ElasticIpStats): 
     region,
     resource: allocationId,
     title: `Elastic IP ${ip} (${allocationId}) is not associated with any instance or network interface`,
-    ...(monthly !== undefined ? { monthlyCost: { usd: monthly, priceSource: priceSource('ipv4', region) } } : {}),
+    ...(monthly !== undefined
+      ? { monthlyCost: { usd: monthly, priceSource: priceSource('ipv4', region) } }
+      : {}),
     details: {
       ...(charged && monthly === undefined ? { estimate: 'unavailable' } : {}),
       publicIp: ip,

@@ -45,7 +45,12 @@ const CONNECTIVITY = serviceEnum('ConnectivityType', ['public', 'private'] as co
  * `Complete` and `PartialData` (more pages follow) carry datapoints; `Forbidden`
  * and `InternalError` mean the query's values are not the gateway's traffic.
  */
-const METRIC_STATUS = serviceEnum('StatusCode', ['Complete', 'PartialData', 'Forbidden', 'InternalError'] as const);
+const METRIC_STATUS = serviceEnum('StatusCode', [
+  'Complete',
+  'PartialData',
+  'Forbidden',
+  'InternalError',
+] as const);
 
 /**
  * The bytes a gateway processed: what it received from clients in the VPC plus
@@ -236,8 +241,12 @@ async function readTraffic(
 }
 
 /** A gateway's processed bytes and how they are known. */
-function trafficOf(traffic: TrafficRead, gatewayId: string): Pick<NatGatewayUsage, 'processedBytes' | 'traffic'> {
-  if (!traffic.complete || traffic.failed.has(gatewayId)) return { processedBytes: null, traffic: 'unavailable' };
+function trafficOf(
+  traffic: TrafficRead,
+  gatewayId: string,
+): Pick<NatGatewayUsage, 'processedBytes' | 'traffic'> {
+  if (!traffic.complete || traffic.failed.has(gatewayId))
+    return { processedBytes: null, traffic: 'unavailable' };
   if (!traffic.measured.has(gatewayId)) return { processedBytes: null, traffic: 'no_datapoints' };
   return { processedBytes: traffic.bytes.get(gatewayId) ?? 0, traffic: 'measured' };
 }
@@ -299,7 +308,8 @@ function idleFinding(usage: NatGatewayUsage, threshold: number): Finding {
 /** Most expensive first, then by id: a stable order. */
 function byCost(a: NatGatewayUsage, b: NatGatewayUsage): number {
   return (
-    (b.estimatedMonthlyUsd ?? -1) - (a.estimatedMonthlyUsd ?? -1) || a.natGatewayId.localeCompare(b.natGatewayId)
+    (b.estimatedMonthlyUsd ?? -1) - (a.estimatedMonthlyUsd ?? -1) ||
+    a.natGatewayId.localeCompare(b.natGatewayId)
   );
 }
 
@@ -328,7 +338,8 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
       (page) => {
         for (const gateway of page.NatGateways ?? []) {
           if (!once.first(gateway.NatGatewayId)) continue;
-          const state = NAT_STATE.parse(gateway.State, stats.unrecognisedValues) ?? gateway.State ?? 'unknown';
+          const state =
+            NAT_STATE.parse(gateway.State, stats.unrecognisedValues) ?? gateway.State ?? 'unknown';
           if (state !== 'available') {
             increment(stats.notAvailableByState, state);
             continue;

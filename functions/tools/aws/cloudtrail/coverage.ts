@@ -139,7 +139,9 @@ export function regionFindings(coverage: RegionCoverage, accountId: string): Fin
         ...at,
         title:
           `Management events in ${coverage.region} are recorded but not delivered: ` +
-          failing.map((t) => `trail ${t.name}: ${t.deliveryErrors.map(describeDelivery).join('; ')}`).join('; '),
+          failing
+            .map((t) => `trail ${t.name}: ${t.deliveryErrors.map(describeDelivery).join('; ')}`)
+            .join('; '),
         details: { failingTrails: failing, coveredBy: coverage.coveredBy },
       }),
     ];

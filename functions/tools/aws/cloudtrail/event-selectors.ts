@@ -26,7 +26,10 @@ export interface ManagementEventCoverage {
  * know is counted as unrecognised and credited with nothing: coverage is never
  * claimed on a guess.
  */
-function fromBasic(selectors: readonly EventSelector[], unrecognised?: UnrecognisedValues): ManagementEventCoverage {
+function fromBasic(
+  selectors: readonly EventSelector[],
+  unrecognised?: UnrecognisedValues,
+): ManagementEventCoverage {
   const management = selectors.filter((s) => s.IncludeManagementEvents !== false);
   const types = management.map((s) =>
     s.ReadWriteType === undefined ? 'All' : READ_WRITE_TYPE.parse(s.ReadWriteType, unrecognised),
@@ -52,7 +55,8 @@ function fromAdvanced(selectors: readonly AdvancedEventSelector[]): ManagementEv
   const has = (values: readonly string[] | undefined, value: string) =>
     (values ?? []).some((v) => enumKey(v) === enumKey(value));
   for (const selector of selectors) {
-    const field = (name: string) => selector.FieldSelectors?.find((f) => enumKey(f.Field ?? '') === enumKey(name));
+    const field = (name: string) =>
+      selector.FieldSelectors?.find((f) => enumKey(f.Field ?? '') === enumKey(name));
     if (!has(field('eventCategory')?.Equals, 'Management')) continue;
     const readOnly = field('readOnly');
     const logs = (value: 'true' | 'false') =>

@@ -174,7 +174,9 @@ export const CHECK_CONTROLS: Readonly<Record<string, readonly ControlRule[]>> = 
     { securityHub: ['S3.2'], when: (d) => aclGrants(d, ['READ', 'READ_ACP', 'FULL_CONTROL']) },
     { securityHub: ['S3.3'], when: (d) => aclGrants(d, ['WRITE', 'WRITE_ACP', 'FULL_CONTROL']) },
   ],
-  s3_access_point_public: [{ securityHub: ['S3.19'], when: (d) => d.accessPointBlocksPublicAccess === false }],
+  s3_access_point_public: [
+    { securityHub: ['S3.19'], when: (d) => d.accessPointBlocksPublicAccess === false },
+  ],
   s3_bucket_versioning_disabled: [{ securityHub: ['S3.14'] }],
 
   // CloudTrail.

@@ -84,7 +84,11 @@ export const REGION_PRICES: Readonly<Record<string, RegionPrices>> = {
   'us-east-2': { ebs: EBS_US_CARD, natGateway: nat(0.045), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
   'us-west-2': { ebs: EBS_US_CARD, natGateway: nat(0.045), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
   'us-west-1': { ebs: gpStorage(0.12, 0.096), natGateway: nat(0.048), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
-  'ca-central-1': { ebs: gpStorage(0.11, 0.088), natGateway: nat(0.05), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
+  'ca-central-1': {
+    ebs: gpStorage(0.11, 0.088),
+    natGateway: nat(0.05),
+    publicIpv4Hour: PUBLIC_IPV4_HOUR_USD,
+  },
   'eu-west-1': { ebs: gpStorage(0.11, 0.088), natGateway: nat(0.048), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
   'eu-west-2': { ebs: gpStorage(0.116, 0.0928), natGateway: nat(0.05), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
   'eu-west-3': { ebs: gpStorage(0.116, 0.0928), natGateway: nat(0.05), publicIpv4Hour: PUBLIC_IPV4_HOUR_USD },
