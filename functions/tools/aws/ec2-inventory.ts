@@ -99,8 +99,17 @@ const emptyCounts = (): RegionCounts => ({
   unrecognisedValues: {},
 });
 
-/** One region's line in `regions[]`. */
-type RegionInventory = RegionCounts & { readonly pages: number; readonly stoppedBy?: string };
+/**
+ * One region's line in `regions[]`: its live instances and pages read, with
+ * ended instances and duplicates when there were any (the maps stay in the totals).
+ */
+interface RegionInventory {
+  readonly instanceCount: number;
+  readonly endedInstances?: number;
+  readonly duplicatesSkipped?: number;
+  readonly pages: number;
+  readonly stoppedBy?: string;
+}
 
 /**
  * `aws_ec2_inventory` with its handler.
@@ -118,7 +127,7 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
 
   const { outcomes, skipped } = await forEachRegion(
     regions,
-    async (region): Promise<{ line: RegionInventory; top: InventoryInstance[] }> => {
+    async (region): Promise<{ line: RegionInventory; counts: RegionCounts; top: InventoryInstance[] }> => {
       const client = new EC2Client(awsClientConfig(access, region));
       const counts = emptyCounts();
       const once = new FirstSeen();
@@ -152,7 +161,14 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
       );
       counts.duplicatesSkipped = once.duplicates;
       return {
-        line: { ...counts, pages: read.pages, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) },
+        line: {
+          instanceCount: counts.instanceCount,
+          ...(counts.endedInstances > 0 ? { endedInstances: counts.endedInstances } : {}),
+          ...(counts.duplicatesSkipped > 0 ? { duplicatesSkipped: counts.duplicatesSkipped } : {}),
+          pages: read.pages,
+          ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}),
+        },
+        counts,
         top,
       };
     },
@@ -162,7 +178,7 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
   const completed = outcomes.flatMap((o) => (o.ok ? [o.value] : []));
   const totals = addStats(
     emptyCounts(),
-    completed.map(({ line: { pages: _pages, stoppedBy: _stop, ...counts } }) => counts),
+    completed.map((c) => c.counts),
   );
   const failed = outcomes.length - completed.length;
   const truncated = skipped.length > 0 || completed.some((c) => c.line.stoppedBy !== undefined);

@@ -241,7 +241,9 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
       ? 'root MFA on'
       : rootMfa.verdict === 'not_applicable'
         ? 'root has no credentials (MFA not applicable)'
-        : 'root MFA OFF';
+        : rootMfa.verdict === 'unknown'
+          ? 'root MFA unknown'
+          : 'root MFA OFF';
   const value: IamAuditValue = {
     accountId,
     credentialReport: report.ok

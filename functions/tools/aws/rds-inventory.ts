@@ -68,12 +68,13 @@ export interface RdsInstanceSummary {
   readonly engineVersion: string | null;
   readonly dbInstanceClass: string;
   readonly status: string;
-  readonly multiAz: boolean;
-  readonly storageEncrypted: boolean;
-  readonly publiclyAccessible: boolean;
+  /** Null where RDS's answer lacks the field: unknown is never read as false or 0. */
+  readonly multiAz: boolean | null;
+  readonly storageEncrypted: boolean | null;
+  readonly publiclyAccessible: boolean | null;
   /** Days automated backups are kept; 0 means automated backups are off. */
-  readonly backupRetentionDays: number;
-  readonly deletionProtection: boolean;
+  readonly backupRetentionDays: number | null;
+  readonly deletionProtection: boolean | null;
   /** The Aurora or Multi-AZ DB cluster the instance belongs to. */
   readonly dbClusterIdentifier: string | null;
   /** The source of a read replica. */
@@ -97,7 +98,11 @@ export type RdsStats = {
   byStatus: Record<string, number>;
   multiAz: number;
   storageEncrypted: number;
+  /** Instances whose answer says storage is not encrypted (absent is not counted: unknown). */
+  storageUnencrypted: number;
   publiclyAccessible: number;
+  /** Instances whose answer lacks a setting a check reads: those checks stay silent for them. */
+  settingsUnknown: number;
   backupsDisabled: number;
   deletionProtected: number;
   clusterMembers: number;
@@ -122,7 +127,9 @@ const emptyStats = (): RdsStats => ({
   byStatus: {},
   multiAz: 0,
   storageEncrypted: 0,
+  storageUnencrypted: 0,
   publiclyAccessible: 0,
+  settingsUnknown: 0,
   backupsDisabled: 0,
   deletionProtected: 0,
   clusterMembers: 0,
@@ -130,6 +137,15 @@ const emptyStats = (): RdsStats => ({
   duplicatesSkipped: 0,
   unrecognisedValues: {},
 });
+
+/** The settings the checks read: an instance missing one is counted in `settingsUnknown`. */
+const JUDGED_SETTINGS = [
+  'multiAz',
+  'storageEncrypted',
+  'publiclyAccessible',
+  'backupRetentionDays',
+  'deletionProtection',
+] as const satisfies readonly (keyof RdsInstanceFacts)[];
 
 /** A check on one instance: whether it fires, and how it reads. */
 interface InstanceCheck {
@@ -150,13 +166,13 @@ const CHECKS: readonly InstanceCheck[] = [
   {
     check: 'rds_publicly_accessible',
     severity: 'high',
-    fires: (i) => i.publiclyAccessible,
+    fires: (i) => i.publiclyAccessible === true,
     title: (id) => `RDS instance ${id} is publicly accessible (its endpoint resolves to a public IP)`,
   },
   {
     check: 'rds_storage_unencrypted',
     severity: 'medium',
-    fires: (i) => !i.storageEncrypted,
+    fires: (i) => i.storageEncrypted === false,
     title: (id) => `RDS instance ${id} does not encrypt its storage at rest`,
   },
   {
@@ -168,13 +184,13 @@ const CHECKS: readonly InstanceCheck[] = [
   {
     check: 'rds_deletion_protection_disabled',
     severity: 'low',
-    fires: (i) => !i.deletionProtection && !i.dbClusterIdentifier,
+    fires: (i) => i.deletionProtection === false && !i.dbClusterIdentifier,
     title: (id) => `RDS instance ${id} has no deletion protection`,
   },
   {
     check: 'rds_single_az',
     severity: 'low',
-    fires: (i) => !i.multiAz && !i.dbClusterIdentifier,
+    fires: (i) => i.multiAz === false && !i.dbClusterIdentifier,
     title: (id) => `RDS instance ${id} runs in a single Availability Zone`,
   },
 ];
@@ -188,11 +204,11 @@ function factsOf(instance: DBInstance, region: string, status: string): RdsInsta
     engineVersion: instance.EngineVersion ?? null,
     dbInstanceClass: instance.DBInstanceClass ?? 'unknown',
     status,
-    multiAz: instance.MultiAZ ?? false,
-    storageEncrypted: instance.StorageEncrypted ?? false,
-    publiclyAccessible: instance.PubliclyAccessible ?? false,
-    backupRetentionDays: instance.BackupRetentionPeriod ?? 0,
-    deletionProtection: instance.DeletionProtection ?? false,
+    multiAz: instance.MultiAZ ?? null,
+    storageEncrypted: instance.StorageEncrypted ?? null,
+    publiclyAccessible: instance.PubliclyAccessible ?? null,
+    backupRetentionDays: instance.BackupRetentionPeriod ?? null,
+    deletionProtection: instance.DeletionProtection ?? null,
     dbClusterIdentifier: instance.DBClusterIdentifier ?? null,
     readReplicaSource:
       instance.ReadReplicaSourceDBInstanceIdentifier ?? instance.ReadReplicaSourceDBClusterIdentifier ?? null,
@@ -255,6 +271,8 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
             increment(stats.byStatus, instance.status);
             if (instance.multiAz) stats.multiAz++;
             if (instance.storageEncrypted) stats.storageEncrypted++;
+            if (instance.storageEncrypted === false) stats.storageUnencrypted++;
+            if (JUDGED_SETTINGS.some((key) => instance[key] === null)) stats.settingsUnknown++;
             if (instance.publiclyAccessible) stats.publiclyAccessible++;
             if (instance.backupRetentionDays === 0) stats.backupsDisabled++;
             if (instance.deletionProtection) stats.deletionProtected++;
@@ -301,7 +319,8 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
     summary:
       regionalAuditSummary(
         `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
-          `${totals.instances - totals.storageEncrypted} unencrypted` +
+          `${totals.storageUnencrypted} unencrypted` +
+          `${totals.settingsUnknown > 0 ? `, settings missing from the answer for ${totals.settingsUnknown}` : ''}` +
           `${totals.deletingInstances > 0 ? `, ${totals.deletingInstances} being deleted not counted` : ''})`,
         audit,
       ) + unrecognisedNote(totals.unrecognisedValues),

@@ -131,7 +131,8 @@ export async function readOrganizationFeatures(
 
 /** Whether the root-user MFA control holds, fails, or does not apply, and why. */
 export interface RootMfaVerdict {
-  readonly verdict: 'pass' | 'fail' | 'not_applicable';
+  /** `unknown`: neither the account summary nor the credential report said whether root has MFA. */
+  readonly verdict: 'pass' | 'fail' | 'not_applicable' | 'unknown';
   /** One sentence for people and models. */
   readonly reason: string;
   /** The facts used, and where each came from. */
@@ -176,6 +177,14 @@ export function rootMfaVerdict(
     source,
   } as const;
   if (mfaEnabled === true) return { verdict: 'pass', reason: 'The root user has an MFA device', ...facts };
+  if (mfaEnabled === null) {
+    // No data is not "no MFA": neither source answered.
+    return {
+      verdict: 'unknown',
+      reason: 'Neither the account summary nor the credential report could tell whether the root user has MFA',
+      ...facts,
+    };
+  }
   if (signInPresent === false && keysPresent === false) {
     if (organization.status === 'member') {
       return {
