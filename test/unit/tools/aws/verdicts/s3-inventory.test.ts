@@ -308,16 +308,14 @@ describe('aws_s3_inventory judges exposure from every path (issue 9, kind 4)', (
   it('leaves exposure unknown where a region’s access points cannot be listed', async () => {
     // Prepare
     exposedAccount([]);
-    s3ControlMock
-      .on(ListAccessPointsCommand)
-      .rejects(
-        new S3ServiceException({
-          name: 'AccessDenied',
-          message: 'Access Denied',
-          $fault: 'client',
-          $metadata: responseMetadata(403),
-        }),
-      );
+    s3ControlMock.on(ListAccessPointsCommand).rejects(
+      new S3ServiceException({
+        name: 'AccessDenied',
+        message: 'Access Denied',
+        $fault: 'client',
+        $metadata: responseMetadata(403),
+      }),
+    );
 
     // Act
     const { value } = await inventory();
