@@ -18,7 +18,7 @@ import type {
   SecurityGroup,
   Volume,
 } from '@aws-sdk/client-ec2';
-import type { PasswordPolicy } from '@aws-sdk/client-iam';
+import type { ListOrganizationsFeaturesCommandOutput, PasswordPolicy } from '@aws-sdk/client-iam';
 import type { DBInstance } from '@aws-sdk/client-rds';
 import type { Bucket, GetBucketVersioningCommandOutput, OwnershipControls } from '@aws-sdk/client-s3';
 
@@ -250,7 +250,10 @@ export const DOCUMENTED_PASSWORD_POLICY: PasswordPolicy = {
  * AWS CLI Command Reference, `iam list-organizations-features`: the management
  * account's view of centralized root access.
  */
-export const DOCUMENTED_ORGANIZATIONS_FEATURES = {
+export const DOCUMENTED_ORGANIZATIONS_FEATURES: Pick<
+  ListOrganizationsFeaturesCommandOutput,
+  'EnabledFeatures' | 'OrganizationId'
+> = {
   EnabledFeatures: ['RootCredentialsManagement', 'RootSessions'],
   OrganizationId: 'o-aa111bb222',
 };

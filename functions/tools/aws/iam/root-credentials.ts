@@ -181,7 +181,8 @@ export function rootMfaVerdict(
     // No data is not "no MFA": neither source answered.
     return {
       verdict: 'unknown',
-      reason: 'Neither the account summary nor the credential report could tell whether the root user has MFA',
+      reason:
+        'Neither the account summary nor the credential report could tell whether the root user has MFA',
       ...facts,
     };
   }

@@ -176,7 +176,9 @@ describe('aws_ec2_inventory', () => {
     ]);
     expect(value.skippedRegions).toEqual([]);
     expect(result.truncated).toBe(false);
-    expect(result.summary).toBe('5 EC2 instances in 2 regions (3 running; 1 terminated or shutting down, not counted)');
+    expect(result.summary).toBe(
+      '5 EC2 instances in 2 regions (3 running; 1 terminated or shutting down, not counted)',
+    );
     const inputs = ec2Mock.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input);
     expect(inputs).toEqual(
       expect.arrayContaining([

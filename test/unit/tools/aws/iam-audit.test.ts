@@ -127,7 +127,9 @@ beforeEach(() => {
   iamMock.on(GetAccountPasswordPolicyCommand).resolves({ PasswordPolicy: STRONG_PASSWORD_POLICY });
   // An account summary without the root flags and a standalone account: root MFA is judged from the
   // report, as before issue 9 (root-mfa-verdict.test.ts covers the facts that change the verdict).
-  iamMock.on(GetAccountSummaryCommand).resolves({ SummaryMap: { Users: 1, AccountSigningCertificatesPresent: 0 } });
+  iamMock
+    .on(GetAccountSummaryCommand)
+    .resolves({ SummaryMap: { Users: 1, AccountSigningCertificatesPresent: 0 } });
   iamMock.on(ListOrganizationsFeaturesCommand).rejects(
     new OrganizationNotFoundException({
       message: 'The request was rejected because no organization is associated with your account.',

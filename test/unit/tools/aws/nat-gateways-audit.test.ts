@@ -116,7 +116,13 @@ describe('aws_nat_gateways_audit', () => {
         'Amazon VPC pricing, NAT Gateway, per region (price table 2026-11); estimate unavailable outside the table',
     });
     expect(
-      value.natGateways.map((g) => [g.natGatewayId, g.estimatedMonthlyUsd, g.observedDays, g.idle, g.traffic]),
+      value.natGateways.map((g) => [
+        g.natGatewayId,
+        g.estimatedMonthlyUsd,
+        g.observedDays,
+        g.idle,
+        g.traffic,
+      ]),
     ).toEqual([
       ['nat-0bbbbbbbbbbbbbbb2', 65.7, 14, false, 'measured'],
       ['nat-0aaaaaaaaaaaaaaa1', 32.85, 14, true, 'measured'],
@@ -131,7 +137,10 @@ describe('aws_nat_gateways_audit', () => {
       title:
         'NAT gateway nat-0aaaaaaaaaaaaaaa1 processed 3.3 MiB in 14 days (idle at or below 1073741824 bytes) ' +
         'and costs about $32.85/month',
-      monthlyCost: { usd: 32.85, priceSource: 'Amazon VPC pricing, NAT Gateway, us-east-1 (price table 2026-11)' },
+      monthlyCost: {
+        usd: 32.85,
+        priceSource: 'Amazon VPC pricing, NAT Gateway, us-east-1 (price table 2026-11)',
+      },
       details: { processedBytes: 3_500_000 },
     });
     expect(summary).toBe(
