@@ -187,6 +187,9 @@ export const DOCUMENTED_BUCKETS_OWNER = {
   ID: 'examplee7a2f25102679df27bb0ae12b3f85be6f290b936c4393484be31',
 };
 
+/** AWS CLI Command Reference, `s3api get-bucket-location`. */
+export const DOCUMENTED_BUCKET_LOCATION = { LocationConstraint: 'us-west-2' as const };
+
 /** `@aws-sdk/client-s3` GetBucketVersioningCommand, "To get bucket versioning configuration". */
 export const DOCUMENTED_BUCKET_VERSIONING: Pick<GetBucketVersioningCommandOutput, 'MFADelete' | 'Status'> = {
   MFADelete: 'Disabled',

@@ -7,6 +7,7 @@
 import {
   GetBucketAclCommand,
   GetBucketEncryptionCommand,
+  GetBucketLocationCommand,
   GetBucketOwnershipControlsCommand,
   GetBucketPolicyStatusCommand,
   GetBucketVersioningCommand,
@@ -33,6 +34,7 @@ import { type S3InventoryValue, s3InventoryTool } from '../../../../../functions
 import { s3InventorySpec } from '../../../../../functions/tools/aws/s3-inventory.meta';
 import { findingId } from '../../../../../functions/tools/aws/shared/findings';
 import {
+  DOCUMENTED_BUCKET_LOCATION,
   DOCUMENTED_BUCKET_VERSIONING,
   DOCUMENTED_BUCKETS,
   DOCUMENTED_BUCKETS_OWNER,
@@ -381,8 +383,8 @@ describe('bucketExposure()', () => {
 
 describe('aws_s3_inventory on the S3 examples AWS documents', () => {
   it('holds on the documented ListBuckets, GetBucketVersioning and GetBucketOwnershipControls answers', async () => {
-    // Prepare: ListBuckets without BucketRegion (so GetBucketLocation: us-east-1), versioning Enabled,
-    // ownership BucketOwnerEnforced, Block Public Access off at both levels, no policy.
+    // Prepare: ListBuckets without BucketRegion (so GetBucketLocation, documented: us-west-2), versioning
+    // Enabled, ownership BucketOwnerEnforced, Block Public Access off at both levels, no policy.
     stsMock
       .on(GetCallerIdentityCommand)
       .resolves({ Account: ACCOUNT, Arn: `arn:aws:iam::${ACCOUNT}:user/auditor` });
@@ -391,6 +393,8 @@ describe('aws_s3_inventory on the S3 examples AWS documents', () => {
     s3Mock
       .on(ListBucketsCommand)
       .resolves({ Buckets: DOCUMENTED_BUCKETS, Owner: DOCUMENTED_BUCKETS_OWNER })
+      .on(GetBucketLocationCommand)
+      .resolves(DOCUMENTED_BUCKET_LOCATION)
       .on(GetBucketEncryptionCommand)
       .resolves({
         ServerSideEncryptionConfiguration: {
@@ -411,6 +415,7 @@ describe('aws_s3_inventory on the S3 examples AWS documents', () => {
 
     // Assess
     expect(value.totalBuckets).toBe(3);
+    expect(value.byRegion).toEqual({ 'us-west-2': 3 });
     expect(value.exposure).toEqual({ not_public: 3 });
     expect(value.versioning).toEqual({ Enabled: 3 });
     expect(value.findings.byCheck).toEqual({
