@@ -20,6 +20,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /**
  * DescribeSecurityGroups and DescribeNetworkInterfaces return at most 1,000 items a
@@ -74,14 +75,25 @@ export const SENSITIVE_PORTS: ReadonlyMap<number, string> = new Map([
 /** Ports a public web endpoint is expected to expose: open to the internet, they are low severity. */
 const WEB_PORTS = new Set([80, 443]);
 
-/** IpProtocol as EC2 reports it (name or IANA number; `-1` for all) → one name. */
-const PROTOCOL_NAMES: Readonly<Record<string, string>> = {
+/** IpProtocol as an IANA number (`-1` for all) → one name (EC2 API reference, "IpPermission"). */
+const PROTOCOL_NUMBERS: Readonly<Record<string, string>> = {
   '-1': 'all',
   '6': 'tcp',
   '17': 'udp',
   '1': 'icmp',
   '58': 'icmpv6',
 };
+/** IpProtocol as a name, in any case. Other protocols are IANA numbers, kept as answered. */
+const PROTOCOL_NAME = serviceEnum('IpProtocol', ['tcp', 'udp', 'icmp', 'icmpv6'] as const);
+
+/** One name for a rule's protocol; a name this tool does not know is counted and kept as answered. */
+function protocolOf(ipProtocol: string | undefined, unrecognised: UnrecognisedValues): string {
+  const raw = (ipProtocol ?? '-1').trim();
+  const numbered = Object.hasOwn(PROTOCOL_NUMBERS, raw) ? PROTOCOL_NUMBERS[raw] : undefined;
+  if (numbered) return numbered;
+  if (/^\d+$/.test(raw)) return raw; // another IANA protocol number (ESP 50, GRE 47…)
+  return PROTOCOL_NAME.parse(raw, unrecognised) ?? raw;
+}
 
 /** One ingress rule open to the internet. */
 interface OpenRule {
@@ -94,15 +106,13 @@ interface OpenRule {
   readonly openTo: string[];
 }
 
-function openRuleOf(permission: IpPermission): OpenRule | undefined {
+function openRuleOf(permission: IpPermission, unrecognised: UnrecognisedValues): OpenRule | undefined {
   const openTo = [
     ...(permission.IpRanges?.some((range) => range.CidrIp === IPV4_ANYWHERE) ? [IPV4_ANYWHERE] : []),
     ...(permission.Ipv6Ranges?.some((range) => range.CidrIpv6 === IPV6_ANYWHERE) ? [IPV6_ANYWHERE] : []),
   ];
   if (openTo.length === 0) return undefined;
-  // EC2 answers names in lower case or IANA numbers; any case is read the same.
-  const raw = (permission.IpProtocol ?? '-1').trim().toLowerCase();
-  const protocol = PROTOCOL_NAMES[raw] ?? raw;
+  const protocol = protocolOf(permission.IpProtocol, unrecognised);
   const fromPort = permission.FromPort ?? null;
   const toPort = permission.ToPort ?? null;
   const hasPorts = protocol === 'tcp' || protocol === 'udp';
@@ -172,6 +182,8 @@ export type SecurityGroupStats = {
   networkInterfaces: number;
   /** Groups or network interfaces EC2 listed twice (counted once). */
   duplicatesSkipped: number;
+  /** Protocol names this tool does not know, by `field:value` (kept as answered). */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 /** What `aws_security_groups_audit` returns. */
@@ -186,6 +198,7 @@ const emptyStats = (): SecurityGroupStats => ({
   openRules: 0,
   networkInterfaces: 0,
   duplicatesSkipped: 0,
+  unrecognisedValues: {},
 });
 
 /** Whether a group is in use: attached to an interface, not attached, or unknown (interfaces not all read). */
@@ -203,7 +216,7 @@ function auditGroup(group: SecurityGroup, region: string, inUse: GroupUse, stats
   else stats.groupsUseUnknown++;
 
   for (const permission of group.IpPermissions ?? []) {
-    const rule = openRuleOf(permission);
+    const rule = openRuleOf(permission, stats.unrecognisedValues);
     if (!rule) continue;
     const sensitive = sensitivePortsIn(rule);
     const { check, severity } = classify(rule, sensitive);
@@ -311,11 +324,12 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
   return {
     value,
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
-        `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
+          `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
+        audit,
+      ) + unrecognisedNote(totals.unrecognisedValues),
   };
 });
 

@@ -245,6 +245,22 @@ describe('aws_iam_audit checks that a protection applies before judging it (issu
   });
 });
 
+describe('aws_iam_audit reads the report state in any spelling (issue 9, kind 1)', () => {
+  it('downloads the report when GenerateCredentialReport answers "complete" in lower case', async () => {
+    // Prepare
+    iamMock.on(GenerateCredentialReportCommand).resolves({ State: 'complete' as never });
+    iamMock.on(GetAccountSummaryCommand).resolves(summary({ mfa: 1, keys: 0, password: 1 }));
+    iamMock.on(ListOrganizationsFeaturesCommand).rejects(noOrganization());
+
+    // Act
+    const { value } = await audited();
+
+    // Assess
+    expect(value.credentialReport).toMatchObject({ status: 'complete', requests: 2 });
+    expect(iamMock.commandCalls(GenerateCredentialReportCommand)).toHaveLength(1);
+  });
+});
+
 describe('aws_iam_audit counts a user listed twice once (issue 9, kind 9)', () => {
   it('gives one finding and one user for two report rows of the same ARN', async () => {
     // Prepare: the issue's case: the same user ARN twice.

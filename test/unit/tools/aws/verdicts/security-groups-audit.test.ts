@@ -122,6 +122,35 @@ describe('aws_security_groups_audit names the sensitive ports an all-traffic rul
   });
 });
 
+describe('aws_security_groups_audit reads protocols in any spelling (issue 9, kind 1)', () => {
+  it('reads a protocol number as its name, keeps other IANA numbers, and reports an unknown name', async () => {
+    // Prepare
+    ec2Mock.on(DescribeSecurityGroupsCommand).resolves({
+      SecurityGroups: [
+        group([
+          { IpProtocol: '6', FromPort: 3306, ToPort: 3306, IpRanges: [{ CidrIp: '0.0.0.0/0' }] },
+          { IpProtocol: '50', IpRanges: [{ CidrIp: '0.0.0.0/0' }] },
+          { IpProtocol: 'Sctp', FromPort: 9000, ToPort: 9000, IpRanges: [{ CidrIp: '0.0.0.0/0' }] },
+        ]),
+      ],
+    });
+
+    // Act
+    const { value, summary } = await audited();
+
+    // Assess
+    expect(value.findings.top.map((f) => [f.check, f.details?.protocol])).toEqual(
+      expect.arrayContaining([
+        ['sg_open_sensitive_port', 'tcp'],
+        ['sg_open_port', '50'],
+        ['sg_open_port', 'Sctp'],
+      ]),
+    );
+    expect(value.unrecognisedValues).toEqual({ 'IpProtocol:Sctp': 1 });
+    expect(summary).toMatch(/; unrecognised values: IpProtocol:Sctp \(1\)$/);
+  });
+});
+
 describe('aws_security_groups_audit counts a group once (issue 9, kind 9)', () => {
   it('judges a group listed on two pages once', async () => {
     // Prepare
