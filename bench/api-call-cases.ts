@@ -41,22 +41,31 @@ import {
   EC2Client,
 } from '@aws-sdk/client-ec2';
 import {
+  AccountNotManagementOrDelegatedAdministratorException,
   GenerateCredentialReportCommand,
   GetAccountPasswordPolicyCommand,
+  GetAccountSummaryCommand,
   GetCredentialReportCommand,
   IAMClient,
+  ListOrganizationsFeaturesCommand,
 } from '@aws-sdk/client-iam';
 import { DescribeDBInstancesCommand, RDSClient } from '@aws-sdk/client-rds';
 import {
+  GetBucketAclCommand,
   GetBucketEncryptionCommand,
+  GetBucketOwnershipControlsCommand,
   GetBucketPolicyStatusCommand,
   GetBucketVersioningCommand,
   GetPublicAccessBlockCommand,
   ListBucketsCommand,
   S3Client,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import {
+  GetAccessPointPolicyStatusCommand,
   GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand,
+  ListAccessPointsCommand,
+  NoSuchPublicAccessBlockConfiguration,
   S3ControlClient,
 } from '@aws-sdk/client-s3-control';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
@@ -225,6 +234,29 @@ const ALL_BLOCKED = {
   BlockPublicPolicy: true,
   RestrictPublicBuckets: true,
 };
+
+/**
+ * The 12 buckets' S3 answers: SSE-S3, `bucketBlock` at bucket level, versioning
+ * on, private policies (S3 API reference, each Get* action). Returns the stub to
+ * add more answers.
+ */
+function arrangeBucketSettings(stubOf: StubOf, bucketBlock: typeof ALL_BLOCKED): ReturnType<StubOf> {
+  return stubOf(S3Client)
+    .on(ListBucketsCommand)
+    .resolves({ Buckets: BUCKETS, Owner: { ID: 'a1b2c3d4e5f6' } })
+    .on(GetBucketEncryptionCommand)
+    .resolves({
+      ServerSideEncryptionConfiguration: {
+        Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' }, BucketKeyEnabled: false }],
+      },
+    })
+    .on(GetPublicAccessBlockCommand)
+    .resolves({ PublicAccessBlockConfiguration: bucketBlock })
+    .on(GetBucketVersioningCommand)
+    .resolves({ Status: 'Enabled' })
+    .on(GetBucketPolicyStatusCommand)
+    .resolves({ PolicyStatus: { IsPublic: false } });
+}
 
 /** A Cost Explorer result per period asked (Cost Explorer API reference, "GetCostAndUsage"), grouped by service. */
 function costAndUsage(input: GetCostAndUsageCommandInput) {
@@ -478,30 +510,74 @@ export const API_CALL_CASES: readonly ApiCallCase[] = [
   },
   {
     tool: 'aws_s3_inventory',
-    account: '12 buckets in 2 regions',
+    account:
+      '12 buckets in 2 regions, account Block Public Access on (ACLs ignored: not read), no access points',
     args: {},
     arrange: (stubOf) => {
       arrangeCaller(stubOf);
-      stubOf(S3Client)
-        .on(ListBucketsCommand)
-        .resolves({ Buckets: BUCKETS, Owner: { ID: 'a1b2c3d4e5f6' } })
-        .on(GetBucketEncryptionCommand)
-        .resolves({
-          ServerSideEncryptionConfiguration: {
-            Rules: [
-              { ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' }, BucketKeyEnabled: false },
-            ],
-          },
-        })
-        .on(GetPublicAccessBlockCommand)
-        .resolves({ PublicAccessBlockConfiguration: ALL_BLOCKED })
-        .on(GetBucketVersioningCommand)
-        .resolves({ Status: 'Enabled' })
-        .on(GetBucketPolicyStatusCommand)
-        .resolves({ PolicyStatus: { IsPublic: false } });
+      arrangeBucketSettings(stubOf, ALL_BLOCKED);
       stubOf(S3ControlClient)
         .on(GetAccountPublicAccessBlockCommand)
-        .resolves({ PublicAccessBlockConfiguration: ALL_BLOCKED });
+        .resolves({ PublicAccessBlockConfiguration: ALL_BLOCKED })
+        .on(ListAccessPointsCommand)
+        .resolves({ AccessPointList: [] });
+    },
+  },
+  {
+    tool: 'aws_s3_inventory',
+    account:
+      '12 buckets in 2 regions, no account Block Public Access, 10 with ACLs disabled, 2 legacy buckets with ACLs, one internet access point',
+    args: {},
+    arrange: (stubOf) => {
+      arrangeCaller(stubOf);
+      // Bucket-level Block Public Access restricts policies but leaves ACLs alone: ACLs could apply.
+      arrangeBucketSettings(stubOf, { ...ALL_BLOCKED, IgnorePublicAcls: false })
+        .on(GetBucketOwnershipControlsCommand)
+        .callsFake(async (input: { Bucket?: string }) => {
+          if (input.Bucket === 'acme-data-0' || input.Bucket === 'acme-data-8') {
+            throw new S3ServiceException({
+              name: 'OwnershipControlsNotFoundError',
+              message: 'The bucket ownership controls were not found',
+              $fault: 'client',
+              $metadata: { httpStatusCode: 404 },
+            });
+          }
+          return { OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] } };
+        })
+        .on(GetBucketAclCommand)
+        .resolves({
+          Owner: { ID: 'a1b2c3d4e5f6' },
+          Grants: [{ Grantee: { Type: 'CanonicalUser', ID: 'a1b2c3d4e5f6' }, Permission: 'FULL_CONTROL' }],
+        });
+      stubOf(S3ControlClient)
+        .on(GetAccountPublicAccessBlockCommand)
+        .rejects(
+          new NoSuchPublicAccessBlockConfiguration({
+            message: 'The public access block configuration was not found',
+            $metadata: { httpStatusCode: 404 },
+          }),
+        )
+        .on(ListAccessPointsCommand)
+        .callsFake(
+          byRegion(
+            (region) => ({
+              AccessPointList:
+                region === 'us-east-1'
+                  ? [
+                      {
+                        Name: 'partners',
+                        NetworkOrigin: 'Internet',
+                        Bucket: 'acme-data-1',
+                        BucketAccountId: ACCOUNT_ID,
+                      },
+                    ]
+                  : [],
+            }),
+            { AccessPointList: [] },
+          ),
+        )
+        .on(GetAccessPointPolicyStatusCommand)
+        .resolves({ PolicyStatus: { IsPublic: false } });
     },
   },
   {
@@ -519,7 +595,25 @@ export const API_CALL_CASES: readonly ApiCallCase[] = [
         .on(GetCredentialReportCommand)
         .resolves(credentialReportOutput(CREDENTIAL_REPORT_CSV, new Date()))
         .on(GetAccountPasswordPolicyCommand)
-        .resolves({ PasswordPolicy: STRONG_PASSWORD_POLICY });
+        .resolves({ PasswordPolicy: STRONG_PASSWORD_POLICY })
+        // The facts that decide whether the root MFA control applies (IAM API reference).
+        .on(GetAccountSummaryCommand)
+        .resolves({
+          SummaryMap: {
+            Users: 3,
+            AccountMFAEnabled: 1,
+            AccountAccessKeysPresent: 0,
+            AccountPasswordPresent: 1,
+          },
+        })
+        .on(ListOrganizationsFeaturesCommand)
+        .rejects(
+          new AccountNotManagementOrDelegatedAdministratorException({
+            message:
+              'The request was rejected because the account making the request is not the management account',
+            $metadata: { httpStatusCode: 400 },
+          }),
+        );
     },
   },
   {

@@ -12,6 +12,7 @@ import { describedTrail, readTrail, type TrailReport } from './cloudtrail/trail-
 import { cloudtrailCoverageSpec } from './cloudtrail-coverage.meta';
 import { callerAccount } from './shared/account';
 import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
+import { type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** Trails whose status and selectors are read at once (2 requests each). */
 const TRAIL_CONCURRENCY = 4;
@@ -23,6 +24,10 @@ export interface CloudTrailCoverageValue {
   readonly regionsChecked: number;
   /** Region names by coverage (see {@link RegionCoverage}); `unknown` includes regions that failed. */
   readonly covered: string[];
+  /** Covered by an organization trail owned by another account (its status is the owner's to read). */
+  readonly organization: string[];
+  /** Recorded by trails whose delivery fails: not covered. */
+  readonly failing: string[];
   readonly partial: string[];
   readonly uncovered: string[];
   readonly unknown: string[];
@@ -37,13 +42,28 @@ export interface CloudTrailCoverageValue {
   /** The first topN trails, worst finding first. */
   readonly trails: TrailReport[];
   readonly findings: FindingsSummary;
+  /** Selector values this tool does not know, by `field:value` (credited with no coverage). */
+  readonly unrecognisedValues: UnrecognisedValues;
+}
+
+/** Regions by coverage, as the summary counts them. */
+interface CoverageCounts {
+  readonly covered: number;
+  readonly organization: number;
+  readonly failing: number;
+  readonly unknown: number;
+  /** Regions whose trails could not be listed (counted in `unknown`). */
+  readonly failed: number;
+  readonly regions: number;
 }
 
 /**
- * The summary's opening: how many regions are covered, and how many could not be
- * told. When no region could be, coverage is unknown, never "0 of N covered".
+ * The summary's opening: how many regions are covered, by this account's trails
+ * or an organization trail, how many record but fail to deliver, and how many
+ * could not be told. When no region could be, coverage is unknown, never "0 of N covered".
  */
-function coverageNote(covered: number, unknown: number, failed: number, regions: number): string {
+function coverageNote(counts: CoverageCounts): string {
+  const { covered, organization, failing, unknown, failed, regions } = counts;
   const of = `${plural(regions, 'region')}`;
   const failedNote = failed > 0 ? ` (${plural(failed, 'region')} failed)` : '';
   if (unknown === regions) {
@@ -51,7 +71,9 @@ function coverageNote(covered: number, unknown: number, failed: number, regions:
     return `CloudTrail coverage unknown in ${where}: trails or regions unreadable${failedNote}`;
   }
   return (
-    `${covered} of ${of} covered by a logging multi-region trail (management reads and writes)` +
+    `${covered} of ${of} covered by a logging, delivering multi-region trail (management reads and writes)` +
+    `${organization > 0 ? `; ${organization} by an organization trail of another account` : ''}` +
+    `${failing > 0 ? `; ${failing} recorded but not delivered` : ''}` +
     `${unknown > 0 ? `; coverage unknown in ${unknown}${failedNote}` : ''}`
   );
 }
@@ -92,9 +114,10 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
     if (outcome.ok)
       for (const trail of outcome.value) if (!distinct.has(trail.arn)) distinct.set(trail.arn, trail);
   }
+  const unrecognisedValues: UnrecognisedValues = {};
   const read = await mapBounded(
     [...distinct.values()],
-    (trail) => readTrail(clientFor(trail.homeRegion), trail, describeError),
+    (trail) => readTrail(clientFor(trail.homeRegion), trail, describeError, accountId, unrecognisedValues),
     { concurrency: TRAIL_CONCURRENCY, deadline: ctx.deadline },
   );
   for (const outcome of read.settled) {
@@ -127,6 +150,8 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
     accountId,
     regionsChecked: regions.length,
     covered,
+    organization: regionsBy('organization'),
+    failing: regionsBy('failing'),
     partial: regionsBy('partial'),
     uncovered,
     unknown: regionsBy('unknown'),
@@ -139,20 +164,24 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
       .slice(0, args.topN)
       .map((t) => t.trail),
     findings: summary,
+    unrecognisedValues,
   };
   return {
     value,
     truncated,
     summary:
-      coverageNote(
-        covered.length,
-        value.unknown.length,
-        listed.outcomes.filter((o) => !o.ok).length,
-        regions.length,
-      ) +
+      coverageNote({
+        covered: covered.length,
+        organization: value.organization.length,
+        failing: value.failing.length,
+        unknown: value.unknown.length,
+        failed: listed.outcomes.filter((o) => !o.ok).length,
+        regions: regions.length,
+      }) +
       `${uncovered.length > 0 ? `; uncovered: ${uncovered.join(', ')}` : ''}; ${plural(distinct.size, 'trail')}; ` +
       `${plural(summary.total, 'finding')} ` +
-      `(${summary.bySeverity.critical} critical, ${summary.bySeverity.high} high)${truncated ? '; partial' : ''}`,
+      `(${summary.bySeverity.critical} critical, ${summary.bySeverity.high} high)${truncated ? '; partial' : ''}` +
+      unrecognisedNote(unrecognisedValues),
   };
 });
 

@@ -22,7 +22,7 @@ import {
   computeOptimizerRecsSpec,
 } from './compute-optimizer-recs.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
-import type { Finding, Severity } from './shared/findings';
+import { type Finding, FirstSeen, type Severity } from './shared/findings';
 import {
   auditValue,
   firstStop,
@@ -30,6 +30,7 @@ import {
   type RegionScan,
   runRegionalAudit,
 } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 const SERVICE = 'compute-optimizer';
 
@@ -48,8 +49,58 @@ const SAVINGS_SEVERITY: readonly { readonly minUsd: number; readonly severity: S
   { minUsd: 0.01, severity: 'low' },
 ];
 
+/**
+ * `finding` of EC2, EBS and Lambda recommendations, in the SDK's spelling. The
+ * service answers other spellings too: its model documentation says the
+ * responses use `OVER_PROVISIONED`, `UNDER_PROVISIONED`, `OPTIMIZED`
+ * (`InstanceRecommendation.finding`), so values are read through {@link serviceEnum}.
+ */
+const FINDING = serviceEnum('finding', [
+  'Overprovisioned',
+  'Underprovisioned',
+  'Optimized',
+  'NotOptimized',
+  'Unavailable',
+] as const);
+/** `findingReasonCodes` of EC2 instances and Lambda functions (the SDK's two enums, joined). */
+const REASON = serviceEnum('findingReasonCodes', [
+  'CPUOverprovisioned',
+  'CPUUnderprovisioned',
+  'DiskIOPSOverprovisioned',
+  'DiskIOPSUnderprovisioned',
+  'DiskThroughputOverprovisioned',
+  'DiskThroughputUnderprovisioned',
+  'EBSIOPSOverprovisioned',
+  'EBSIOPSUnderprovisioned',
+  'EBSThroughputOverprovisioned',
+  'EBSThroughputUnderprovisioned',
+  'GPUMemoryOverprovisioned',
+  'GPUMemoryUnderprovisioned',
+  'GPUOverprovisioned',
+  'GPUUnderprovisioned',
+  'MemoryOverprovisioned',
+  'MemoryUnderprovisioned',
+  'NetworkBandwidthOverprovisioned',
+  'NetworkBandwidthUnderprovisioned',
+  'NetworkPPSOverprovisioned',
+  'NetworkPPSUnderprovisioned',
+  'Inconclusive',
+  'InsufficientData',
+] as const);
+/** `currentPerformanceRisk`: the current configuration's risk of not meeting the workload's needs. */
+const PERFORMANCE_RISK = serviceEnum('currentPerformanceRisk', ['VeryLow', 'Low', 'Medium', 'High'] as const);
+/** `instanceState` of EC2 recommendations. */
+const INSTANCE_STATE = serviceEnum('instanceState', [
+  'pending',
+  'running',
+  'shutting-down',
+  'stopped',
+  'stopping',
+  'terminated',
+] as const);
+
 /** Compute Optimizer `finding` values that make a finding here; `Optimized` and `Unavailable` do not. */
-const ACTIONABLE = new Set(['Overprovisioned', 'Underprovisioned', 'NotOptimized']);
+const ACTIONABLE: ReadonlySet<string> = new Set(['Overprovisioned', 'Underprovisioned', 'NotOptimized']);
 
 /** The operation behind each type, as partial errors name it. */
 const OPERATION: Record<ResourceType, string> = {
@@ -65,8 +116,14 @@ export interface Recommendation {
   readonly accountId: string | null;
   /** `EC2 instance web-1`, `EBS volume vol-0abc`, `Lambda function resize`. */
   readonly label: string;
-  /** Compute Optimizer's finding: Overprovisioned, Underprovisioned, NotOptimized, Optimized, Unavailable. */
+  /**
+   * Compute Optimizer's finding in the SDK's spelling (Overprovisioned,
+   * Underprovisioned, NotOptimized, Optimized, Unavailable), or the value as
+   * answered when this tool does not know it (`findingRecognised: false`).
+   */
   readonly finding: string;
+  readonly findingRecognised: boolean;
+  /** Reason codes, in the SDK's spelling where known, else as answered. */
   readonly reasons: string[];
   readonly current: Record<string, unknown>;
   /** The rank 1 option's configuration; null when Compute Optimizer offers none. */
@@ -82,6 +139,25 @@ export interface Recommendation {
   readonly estimatedMonthlySavings: { readonly value: number; readonly currency: string } | null;
   readonly savingsPercent: number | null;
   readonly lastRefreshTimestamp: string | null;
+}
+
+/** The canonical finding of a recommendation, or the value as answered. */
+function findingOf(
+  raw: string | undefined,
+  unrecognised: UnrecognisedValues,
+): Pick<Recommendation, 'finding' | 'findingRecognised'> {
+  const known = FINDING.parse(raw, unrecognised);
+  return known
+    ? { finding: known, findingRecognised: true }
+    : { finding: raw || 'Unknown', findingRecognised: false };
+}
+
+function reasonsOf(raw: readonly string[] | undefined, unrecognised: UnrecognisedValues): string[] {
+  return (raw ?? []).map((reason) => REASON.parse(reason, unrecognised) ?? reason);
+}
+
+function riskOf(raw: string | undefined, unrecognised: UnrecognisedValues): string | null {
+  return raw ? (PERFORMANCE_RISK.parse(raw, unrecognised) ?? raw) : null;
 }
 
 function savingsOf(
@@ -110,7 +186,7 @@ function arnName(arn: string, after: string): string {
   return index >= 0 ? arn.slice(index + after.length) : arn;
 }
 
-function fromInstance(rec: InstanceRecommendation): Recommendation {
+function fromInstance(rec: InstanceRecommendation, unrecognised: UnrecognisedValues): Recommendation {
   const arn = rec.instanceArn ?? 'unknown';
   const option = topOption(rec.recommendationOptions);
   return {
@@ -118,11 +194,13 @@ function fromInstance(rec: InstanceRecommendation): Recommendation {
     arn,
     accountId: rec.accountId ?? null,
     label: `EC2 instance ${rec.instanceName || arnName(arn, 'instance/')}`,
-    finding: rec.finding ?? 'Unknown',
-    reasons: rec.findingReasonCodes ?? [],
+    ...findingOf(rec.finding, unrecognised),
+    reasons: reasonsOf(rec.findingReasonCodes, unrecognised),
     current: {
       instanceType: rec.currentInstanceType ?? null,
-      instanceState: rec.instanceState ?? null,
+      instanceState: rec.instanceState
+        ? (INSTANCE_STATE.parse(rec.instanceState, unrecognised) ?? rec.instanceState)
+        : null,
       idle: rec.idle ?? null,
     },
     recommended: option
@@ -131,7 +209,7 @@ function fromInstance(rec: InstanceRecommendation): Recommendation {
     currentText: rec.currentInstanceType ?? 'unknown type',
     recommendedText: option?.instanceType ?? null,
     performanceRisk: option?.performanceRisk ?? null,
-    currentPerformanceRisk: rec.currentPerformanceRisk ?? null,
+    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognised),
     ...savingsOf(option?.savingsOpportunity),
     lastRefreshTimestamp: rec.lastRefreshTimestamp?.toISOString() ?? null,
   };
@@ -150,7 +228,7 @@ function volumeText(config: VolumeConfiguration | undefined): string {
   return `${config?.volumeType ?? '?'} ${config?.volumeSize ?? '?'} GiB`;
 }
 
-function fromVolume(rec: VolumeRecommendation): Recommendation {
+function fromVolume(rec: VolumeRecommendation, unrecognised: UnrecognisedValues): Recommendation {
   const arn = rec.volumeArn ?? 'unknown';
   const option = topOption(rec.volumeRecommendationOptions);
   return {
@@ -158,20 +236,20 @@ function fromVolume(rec: VolumeRecommendation): Recommendation {
     arn,
     accountId: rec.accountId ?? null,
     label: `EBS volume ${arnName(arn, 'volume/')}`,
-    finding: rec.finding ?? 'Unknown',
+    ...findingOf(rec.finding, unrecognised),
     reasons: [],
     current: volumeConfig(rec.currentConfiguration),
     recommended: option ? volumeConfig(option.configuration) : null,
     currentText: volumeText(rec.currentConfiguration),
     recommendedText: option ? volumeText(option.configuration) : null,
     performanceRisk: option?.performanceRisk ?? null,
-    currentPerformanceRisk: rec.currentPerformanceRisk ?? null,
+    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognised),
     ...savingsOf(option?.savingsOpportunity),
     lastRefreshTimestamp: rec.lastRefreshTimestamp?.toISOString() ?? null,
   };
 }
 
-function fromFunction(rec: LambdaFunctionRecommendation): Recommendation {
+function fromFunction(rec: LambdaFunctionRecommendation, unrecognised: UnrecognisedValues): Recommendation {
   const arn = rec.functionArn ?? 'unknown';
   const option = topOption(rec.memorySizeRecommendationOptions);
   return {
@@ -179,20 +257,21 @@ function fromFunction(rec: LambdaFunctionRecommendation): Recommendation {
     arn,
     accountId: rec.accountId ?? null,
     label: `Lambda function ${arnName(arn, ':function:')}`,
-    finding: rec.finding ?? 'Unknown',
-    reasons: rec.findingReasonCodes ?? [],
+    ...findingOf(rec.finding, unrecognised),
+    reasons: reasonsOf(rec.findingReasonCodes, unrecognised),
     current: { memoryMb: rec.currentMemorySize ?? null, invocations: rec.numberOfInvocations ?? null },
     recommended: option ? { memoryMb: option.memorySize ?? null } : null,
     currentText: `${rec.currentMemorySize ?? '?'} MB`,
     recommendedText: option?.memorySize === undefined ? null : `${option.memorySize} MB`,
     performanceRisk: null,
-    currentPerformanceRisk: rec.currentPerformanceRisk ?? null,
+    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognised),
     ...savingsOf(option?.savingsOpportunity),
     lastRefreshTimestamp: rec.lastRefreshTimestamp?.toISOString() ?? null,
   };
 }
 
 type OnRecommendations = (recommendations: Recommendation[], errors: number) => void;
+type PageReader = { readonly onPage: OnRecommendations; readonly unrecognised: UnrecognisedValues };
 type PageOptions = { readonly maxPages: number; readonly deadline: Deadline };
 
 /**
@@ -202,28 +281,40 @@ type PageOptions = { readonly maxPages: number; readonly deadline: Deadline };
  */
 const READERS: Record<
   ResourceType,
-  (client: ComputeOptimizerClient, onPage: OnRecommendations, options: PageOptions) => Promise<PagesRead>
+  (client: ComputeOptimizerClient, reader: PageReader, options: PageOptions) => Promise<PagesRead>
 > = {
-  ec2: (client, onPage, options) =>
+  ec2: (client, { onPage, unrecognised }, options) =>
     readPages(
       pagesByToken((nextToken) =>
         client.send(new GetEC2InstanceRecommendationsCommand({ maxResults: PAGE_SIZE, nextToken })),
       ),
-      (page) => onPage((page.instanceRecommendations ?? []).map(fromInstance), page.errors?.length ?? 0),
+      (page) =>
+        onPage(
+          (page.instanceRecommendations ?? []).map((rec) => fromInstance(rec, unrecognised)),
+          page.errors?.length ?? 0,
+        ),
       options,
     ),
-  ebs: (client, onPage, options) =>
+  ebs: (client, { onPage, unrecognised }, options) =>
     readPages(
       pagesByToken((nextToken) =>
         client.send(new GetEBSVolumeRecommendationsCommand({ maxResults: PAGE_SIZE, nextToken })),
       ),
-      (page) => onPage((page.volumeRecommendations ?? []).map(fromVolume), page.errors?.length ?? 0),
+      (page) =>
+        onPage(
+          (page.volumeRecommendations ?? []).map((rec) => fromVolume(rec, unrecognised)),
+          page.errors?.length ?? 0,
+        ),
       options,
     ),
-  lambda: (client, onPage, options) =>
+  lambda: (client, { onPage, unrecognised }, options) =>
     readPages(
       paginateGetLambdaFunctionRecommendations({ client, pageSize: PAGE_SIZE }, {}),
-      (page) => onPage((page.lambdaFunctionRecommendations ?? []).map(fromFunction), 0),
+      (page) =>
+        onPage(
+          (page.lambdaFunctionRecommendations ?? []).map((rec) => fromFunction(rec, unrecognised)),
+          0,
+        ),
       options,
     ),
 };
@@ -241,11 +332,42 @@ function severityOf(rec: Recommendation, underprovisioned: boolean): Severity {
   return SAVINGS_SEVERITY.find((level) => savings.value >= level.minUsd)?.severity ?? 'info';
 }
 
-/** A finding for a resource Compute Optimizer says is not optimized; undefined otherwise. */
+/** Reason codes that say a resource is short of something (`CPUUnderprovisioned`, `MemoryUnderprovisioned`…). */
+function isShortOf(reason: string): boolean {
+  return REASON.values.includes(reason as never) && reason.endsWith('Underprovisioned');
+}
+
+/**
+ * An `info` finding for a recommendation whose `finding` this tool does not
+ * know: it is reported, with the value as answered, never dropped.
+ */
+function unrecognisedFinding(rec: Recommendation, region: string): Finding {
+  return newFinding({
+    check: `compute_optimizer_${rec.resourceType}_unrecognised_finding`,
+    severity: 'info',
+    resource: rec.arn,
+    region,
+    title:
+      `${rec.label} (${rec.currentText}): Compute Optimizer answered finding "${rec.finding}", ` +
+      'which this tool does not know; review the recommendation in Compute Optimizer',
+    details: {
+      resourceType: rec.resourceType,
+      finding: rec.finding,
+      reasons: rec.reasons,
+      recommended: rec.recommended,
+      estimatedMonthlySavings: rec.estimatedMonthlySavings,
+    },
+  });
+}
+
+/**
+ * A finding for a resource Compute Optimizer says is not optimized, an `info`
+ * one for a finding value this tool does not know; undefined otherwise.
+ */
 export function recommendationFinding(rec: Recommendation, region: string): Finding | undefined {
+  if (!rec.findingRecognised) return unrecognisedFinding(rec, region);
   if (!ACTIONABLE.has(rec.finding)) return undefined;
-  const underprovisioned =
-    rec.finding === 'Underprovisioned' || rec.reasons.includes('MemoryUnderprovisioned');
+  const underprovisioned = rec.finding === 'Underprovisioned' || rec.reasons.some(isShortOf);
   const savings = rec.estimatedMonthlySavings;
   const because = rec.reasons.length > 0 ? ` (${rec.reasons.join(', ')})` : '';
   const advice = rec.recommendedText
@@ -292,6 +414,10 @@ type RecommendationStats = {
   estimatedMonthlySavings: Record<string, number>;
   /** Resources Compute Optimizer could not give a recommendation for (`errors[]` of its answers). */
   recommendationErrors: number;
+  /** Recommendations answered twice for the same resource (counted once). */
+  duplicatesSkipped: number;
+  /** Enum values this tool does not know, by `field:value` (reported, never dropped). */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 function emptyStats(): RecommendationStats {
@@ -301,6 +427,8 @@ function emptyStats(): RecommendationStats {
     byFinding: {},
     estimatedMonthlySavings: {},
     recommendationErrors: 0,
+    duplicatesSkipped: 0,
+    unrecognisedValues: {},
   };
 }
 
@@ -321,9 +449,11 @@ async function scanRegion(
 ): Promise<RegionScan<RecommendationStats>> {
   const stats = emptyStats();
   const findings: Finding[] = [];
+  const once = new FirstSeen();
   const onPage: OnRecommendations = (recommendations, errors) => {
     stats.recommendationErrors += errors;
     for (const rec of recommendations) {
+      if (!once.first(rec.arn === 'unknown' ? undefined : `${rec.resourceType}|${rec.arn}`)) continue;
       stats.recommendations++;
       increment(stats.byResourceType, rec.resourceType);
       increment(stats.byFinding, `${rec.resourceType} ${rec.finding}`);
@@ -339,9 +469,15 @@ async function scanRegion(
   };
   const { settled, skipped } = await mapBounded(
     types,
-    (type) => READERS[type](client, onPage, { maxPages: MAX_PAGES, deadline }),
+    (type) =>
+      READERS[type](
+        client,
+        { onPage, unrecognised: stats.unrecognisedValues },
+        { maxPages: MAX_PAGES, deadline },
+      ),
     { concurrency: types.length, deadline },
   );
+  stats.duplicatesSkipped = once.duplicates;
   const failed = settled.filter((s): s is Extract<Settled<ResourceType, PagesRead>, { ok: false }> => !s.ok);
   if (failed[0] && failed.length === settled.length && skipped.length === 0) throw failed[0].error;
   const reads = settled.flatMap((s) => (s.ok ? [s.value] : []));
@@ -375,10 +511,11 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
   return {
     value: { resourceTypes: types, ...auditValue(audit) },
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`,
+        audit,
+      ) + unrecognisedNote(audit.totals.unrecognisedValues),
   };
 });
 

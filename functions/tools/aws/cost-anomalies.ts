@@ -15,7 +15,8 @@ import {
   inclusivePeriod,
   utcToday,
 } from './shared/cost-explorer';
-import { type Finding, findingId, SEVERITIES, type Severity } from './shared/findings';
+import { type Finding, FirstSeen, findingId, SEVERITIES, type Severity } from './shared/findings';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** The finding check of every anomaly. */
 export const COST_ANOMALY_CHECK = 'ce_cost_anomaly';
@@ -34,6 +35,9 @@ const IMPACT_SEVERITY: readonly { readonly minUsd: number; readonly severity: Se
   { minUsd: 1000, severity: 'high' },
   { minUsd: 100, severity: 'medium' },
 ];
+
+/** `Feedback` (Cost Explorer API reference, "Anomaly"): YES, NO, PLANNED_ACTIVITY. */
+const FEEDBACK = serviceEnum('Feedback', ['YES', 'NO', 'PLANNED_ACTIVITY'] as const);
 
 /** One root cause of an anomaly (Cost Explorer API reference, "RootCause"). */
 export interface AnomalyRootCause {
@@ -96,7 +100,7 @@ function severityOf(impactUsd: number): Severity {
   return IMPACT_SEVERITY.find((level) => impactUsd >= level.minUsd)?.severity ?? 'low';
 }
 
-function toFinding(anomaly: Anomaly): AnomalyFinding {
+function toFinding(anomaly: Anomaly, unrecognised: UnrecognisedValues): AnomalyFinding {
   const anomalyId = anomaly.AnomalyId ?? 'unknown';
   const impact = anomaly.Impact;
   const causes = (anomaly.RootCauses ?? [])
@@ -124,7 +128,7 @@ function toFinding(anomaly: Anomaly): AnomalyFinding {
     },
     rootCauses: causes.slice(0, MAX_ROOT_CAUSES),
     rootCauseCount: causes.length,
-    feedback: anomaly.Feedback ?? null,
+    feedback: anomaly.Feedback ? (FEEDBACK.parse(anomaly.Feedback, unrecognised) ?? anomaly.Feedback) : null,
   };
   const impactUsd = impactOf(details);
   const cause = causes[0];
@@ -160,6 +164,10 @@ export interface CostAnomalies {
   readonly bySeverity: Record<Severity, number>;
   /** Counts by feedback; `none` for anomalies nobody gave feedback on. */
   readonly byFeedback: Record<string, number>;
+  /** Anomalies Cost Explorer answered twice (counted once). */
+  readonly duplicatesSkipped: number;
+  /** Feedback values this tool does not know, by `field:value` (kept as answered). */
+  readonly unrecognisedValues: UnrecognisedValues;
   /** The topN anomalies by impact, highest first. */
   readonly anomalies: AnomalyFinding[];
   readonly costExplorer: ReturnType<typeof costExplorerUsage>;
@@ -179,6 +187,8 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
   });
   const client = costExplorerClient(await ctx.aws());
   const findings: AnomalyFinding[] = [];
+  const once = new FirstSeen();
+  const unrecognisedValues: UnrecognisedValues = {};
   const read = await readPages(
     paginateGetAnomalies(
       { client },
@@ -195,7 +205,9 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
       },
     ),
     (page) => {
-      for (const anomaly of page.Anomalies ?? []) findings.push(toFinding(anomaly));
+      for (const anomaly of page.Anomalies ?? []) {
+        if (once.first(anomaly.AnomalyId)) findings.push(toFinding(anomaly, unrecognisedValues));
+      }
     },
     { maxPages: MAX_PAGES, deadline: ctx.deadline },
   );
@@ -219,6 +231,8 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
     totalImpactUsd: roundCents(totalImpact),
     bySeverity,
     byFeedback,
+    duplicatesSkipped: once.duplicates,
+    unrecognisedValues,
     anomalies: findings.slice(0, args.topN),
     costExplorer: costExplorerUsage(read.pages),
   };
@@ -231,7 +245,7 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
       `, total impact ${formatUsd(value.totalImpactUsd)} (${bySeverity.high} high, ${bySeverity.medium} medium)` +
       `${top ? `; largest: ${top.title}` : ''}` +
       `; ${plural(read.pages, 'Cost Explorer request')} (~${formatUsd(value.costExplorer.estimatedCostUsd)})` +
-      `${truncated ? '; partial' : ''}`,
+      `${truncated ? '; partial' : ''}${unrecognisedNote(unrecognisedValues)}`,
   };
 });
 

@@ -12,8 +12,8 @@ import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ebsInventorySpec } from './ebs-inventory.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
-import type { Finding } from './shared/findings';
-import { EBS_GP3_INCLUDED_IOPS, EBS_PRICE_SOURCE, ebsVolumeMonthlyUsd } from './shared/pricing';
+import { type Finding, FirstSeen } from './shared/findings';
+import { EBS_GP3_INCLUDED_IOPS, ebsVolumeMonthlyUsd, priceSource, priceTableSource } from './shared/pricing';
 import {
   type AuditValue,
   auditValue,
@@ -21,6 +21,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** DescribeVolumes returns at most 500 volumes a page (EC2 API reference, "DescribeVolumes", MaxResults). */
 const VOLUME_PAGE_SIZE = 500;
@@ -36,15 +37,46 @@ function gp2BaselineIops(sizeGiB: number): number {
   return Math.min(16_000, Math.max(100, sizeGiB * 3));
 }
 
+/** DescribeVolumes `State` (EC2 API reference, "Volume"). */
+const VOLUME_STATE = serviceEnum('State', [
+  'creating',
+  'available',
+  'in-use',
+  'deleting',
+  'deleted',
+  'error',
+] as const);
+/** DescribeVolumes `VolumeType` (EC2 API reference, "Volume"). */
+const VOLUME_TYPE = serviceEnum('VolumeType', [
+  'standard',
+  'io1',
+  'io2',
+  'gp2',
+  'sc1',
+  'st1',
+  'gp3',
+] as const);
+/**
+ * Volumes on their way out: DescribeVolumes lists them until they are gone. They
+ * are counted apart (`endedVolumes`), never in the totals, costs or findings.
+ */
+const ENDED_STATES: ReadonlySet<string> = new Set(['deleting', 'deleted']);
+
 /** Counts per region, added up over regions. USD amounts are monthly estimates. */
 export type EbsStats = {
+  /** Live volumes (not deleting or deleted). */
   volumes: number;
   sizeGiB: number;
   byType: Record<string, number>;
   sizeGiBByType: Record<string, number>;
   byState: Record<string, number>;
-  /** Storage plus provisioned IOPS/throughput of every volume. */
+  /** Volumes being deleted or deleted, by state: listed by EC2 a while, counted nowhere else. */
+  endedVolumes: number;
+  endedByState: Record<string, number>;
+  /** Storage plus provisioned IOPS/throughput of every volume with a price in the table. */
   estimatedMonthlyUsd: number;
+  /** Live volumes with no price in the table for their region or type ("estimate unavailable"). */
+  volumesWithoutPrice: number;
   unattachedVolumes: number;
   unattachedMonthlyUsd: number;
   gp2Volumes: number;
@@ -52,6 +84,10 @@ export type EbsStats = {
   unencryptedVolumes: number;
   /** Public snapshots found; regions whose DescribeSnapshots failed count none (see their `partialErrors`). */
   publicSnapshots: number;
+  /** Volumes or snapshots EC2 listed twice (counted once). */
+  duplicatesSkipped: number;
+  /** States and types this tool does not know, by `field:value` (counted, never dropped). */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 /** What `aws_ebs_inventory` returns: the totals, findings and regions, and the prices' source. */
@@ -63,13 +99,18 @@ const emptyStats = (): EbsStats => ({
   byType: {},
   sizeGiBByType: {},
   byState: {},
+  endedVolumes: 0,
+  endedByState: {},
   estimatedMonthlyUsd: 0,
+  volumesWithoutPrice: 0,
   unattachedVolumes: 0,
   unattachedMonthlyUsd: 0,
   gp2Volumes: 0,
   gp3MonthlySavingsUsd: 0,
   unencryptedVolumes: 0,
   publicSnapshots: 0,
+  duplicatesSkipped: 0,
+  unrecognisedValues: {},
 });
 
 /** The volume's Name tag, for people reading the finding. */
@@ -78,38 +119,56 @@ function nameOf(tags: Volume['Tags']): string | undefined {
 }
 
 /**
- * What moving a gp2 volume to gp3 saves a month: the storage price difference,
- * less the gp3 IOPS needed to keep the gp2 baseline above the 3,000 gp3 includes
- * (only volumes over 1,000 GiB). gp3's 125 MiB/s included throughput is below
- * gp2's 128–250 MiB/s ceiling; volumes that need more buy it separately.
+ * What moving a gp2 volume to gp3 saves a month in `region`: the storage price
+ * difference, less the gp3 IOPS needed to keep the gp2 baseline above the 3,000
+ * gp3 includes (only volumes over 1,000 GiB). gp3's 125 MiB/s included throughput
+ * is below gp2's 128–250 MiB/s ceiling; volumes that need more buy it separately.
+ * Undefined when the region's table lacks a price it needs.
  */
-function gp3MonthlySavingsUsd(sizeGiB: number): number {
-  const gp2 = ebsVolumeMonthlyUsd({ volumeType: 'gp2', sizeGiB }) ?? 0;
-  const gp3 = ebsVolumeMonthlyUsd({
-    volumeType: 'gp3',
-    sizeGiB,
-    iops: Math.max(EBS_GP3_INCLUDED_IOPS, gp2BaselineIops(sizeGiB)),
-  });
-  return gp3 === undefined ? 0 : gp2 - gp3;
+function gp3MonthlySavingsUsd(sizeGiB: number, region: string): number | undefined {
+  const gp2 = ebsVolumeMonthlyUsd({ volumeType: 'gp2', sizeGiB }, region);
+  const gp3 = ebsVolumeMonthlyUsd(
+    { volumeType: 'gp3', sizeGiB, iops: Math.max(EBS_GP3_INCLUDED_IOPS, gp2BaselineIops(sizeGiB)) },
+    region,
+  );
+  return gp2 === undefined || gp3 === undefined ? undefined : gp2 - gp3;
+}
+
+/** A monthly cost for a finding, or the note that the region's table has none. */
+function costOrUnavailable(usd: number | undefined, region: string) {
+  return usd === undefined
+    ? { estimate: 'unavailable' as const }
+    : { monthlyCost: { usd: roundCents(usd), priceSource: priceSource('ebs', region) } };
 }
 
 /** Adds one volume to the region's stats and returns its findings. */
 function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[] {
   const volumeId = volume.VolumeId ?? 'unknown';
-  const volumeType = volume.VolumeType ?? 'unknown';
-  const state = volume.State ?? 'unknown';
+  const rawState = volume.State ?? 'unknown';
+  const state = VOLUME_STATE.parse(volume.State, stats.unrecognisedValues) ?? rawState;
+  if (ENDED_STATES.has(state)) {
+    stats.endedVolumes++;
+    increment(stats.endedByState, state);
+    return [];
+  }
+  const volumeType =
+    VOLUME_TYPE.parse(volume.VolumeType, stats.unrecognisedValues) ?? volume.VolumeType ?? 'unknown';
   const sizeGiB = volume.Size ?? 0;
-  const monthlyUsd = ebsVolumeMonthlyUsd({
-    volumeType,
-    sizeGiB,
-    ...(volume.Iops !== undefined ? { iops: volume.Iops } : {}),
-    ...(volume.Throughput !== undefined ? { throughputMiBps: volume.Throughput } : {}),
-  });
+  const monthlyUsd = ebsVolumeMonthlyUsd(
+    {
+      volumeType,
+      sizeGiB,
+      ...(volume.Iops !== undefined ? { iops: volume.Iops } : {}),
+      ...(volume.Throughput !== undefined ? { throughputMiBps: volume.Throughput } : {}),
+    },
+    region,
+  );
   stats.volumes++;
   stats.sizeGiB += sizeGiB;
   increment(stats.byType, volumeType);
   increment(stats.byState, state);
   stats.sizeGiBByType[volumeType] = (stats.sizeGiBByType[volumeType] ?? 0) + sizeGiB;
+  if (monthlyUsd === undefined) stats.volumesWithoutPrice++;
   stats.estimatedMonthlyUsd += monthlyUsd ?? 0;
 
   const common = { region, resource: volume.VolumeArn ?? volumeId, key: volumeId };
@@ -119,31 +178,44 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
   if (state === 'available') {
     stats.unattachedVolumes++;
     stats.unattachedMonthlyUsd += monthlyUsd ?? 0;
+    const cost = costOrUnavailable(monthlyUsd, region);
     findings.push(
       newFinding({
         ...common,
         check: 'ebs_unattached_volume',
         severity: 'medium',
         title: `EBS volume ${volumeId} (${sizeGiB} GiB ${volumeType}) is not attached to any instance`,
-        ...(monthlyUsd !== undefined
-          ? { monthlyCost: { usd: roundCents(monthlyUsd), priceSource: EBS_PRICE_SOURCE } }
-          : {}),
-        details: { ...facts, createTime: volume.CreateTime?.toISOString() ?? null },
+        ...('monthlyCost' in cost ? { monthlyCost: cost.monthlyCost } : {}),
+        details: {
+          ...facts,
+          createTime: volume.CreateTime?.toISOString() ?? null,
+          ...('estimate' in cost ? { estimate: cost.estimate } : {}),
+        },
       }),
     );
   } else if (volumeType === 'gp2' && (state === 'in-use' || state === 'creating')) {
     // An unattached gp2 volume is reported once, as unattached: deleting it saves more than converting it.
-    const savings = roundCents(gp3MonthlySavingsUsd(sizeGiB));
+    const saving = gp3MonthlySavingsUsd(sizeGiB, region);
+    const savings = saving === undefined ? undefined : roundCents(saving);
     stats.gp2Volumes++;
-    stats.gp3MonthlySavingsUsd += savings;
+    stats.gp3MonthlySavingsUsd += savings ?? 0;
     findings.push(
       newFinding({
         ...common,
         check: 'ebs_gp2_to_gp3',
         severity: 'low',
-        title: `EBS volume ${volumeId} (${sizeGiB} GiB gp2) would cost ${formatUsd(savings)}/month less as gp3`,
-        monthlyCost: { usd: savings, priceSource: EBS_PRICE_SOURCE },
-        details: { ...facts, gp2BaselineIops: gp2BaselineIops(sizeGiB) },
+        title:
+          savings === undefined
+            ? `EBS volume ${volumeId} (${sizeGiB} GiB gp2) could move to gp3 (monthly saving: estimate unavailable in ${region})`
+            : `EBS volume ${volumeId} (${sizeGiB} GiB gp2) would cost ${formatUsd(savings)}/month less as gp3`,
+        ...(savings === undefined
+          ? {}
+          : { monthlyCost: { usd: savings, priceSource: priceSource('ebs', region) } }),
+        details: {
+          ...facts,
+          gp2BaselineIops: gp2BaselineIops(sizeGiB),
+          ...(savings === undefined ? { estimate: 'unavailable' } : {}),
+        },
       }),
     );
   }
@@ -199,10 +271,13 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
       const client = new EC2Client(awsClientConfig(access, region));
       const stats = emptyStats();
       const findings: Finding[] = [];
+      const once = new FirstSeen();
       const volumes = await readPages(
         paginateDescribeVolumes({ client, pageSize: VOLUME_PAGE_SIZE }, {}),
         (page) => {
-          for (const volume of page.Volumes ?? []) findings.push(...auditVolume(volume, region, stats));
+          for (const volume of page.Volumes ?? []) {
+            if (once.first(volume.VolumeId)) findings.push(...auditVolume(volume, region, stats));
+          }
         },
         { maxPages: MAX_VOLUME_PAGES, deadline: ctx.deadline },
       );
@@ -215,6 +290,7 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
           ),
           (page) => {
             for (const snapshot of page.Snapshots ?? []) {
+              if (!once.first(snapshot.SnapshotId)) continue;
               stats.publicSnapshots++;
               findings.push(publicSnapshotFinding(snapshot, region));
             }
@@ -223,6 +299,7 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
         ),
       );
       const stoppedBy = firstStop(volumes, snapshots.ok ? snapshots.value : undefined);
+      stats.duplicatesSkipped = once.duplicates;
       return {
         stats,
         findings,
@@ -233,15 +310,18 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
   );
 
   const { totals } = audit;
-  const value: EbsInventoryValue = { ...auditValue(audit), priceSource: EBS_PRICE_SOURCE };
+  const value: EbsInventoryValue = { ...auditValue(audit), priceSource: priceTableSource('ebs') };
   return {
     value,
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.volumes, 'EBS volume')} (${totals.unattachedVolumes} unattached, ` +
-        `${plural(totals.publicSnapshots, 'public snapshot')})`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(totals.volumes, 'EBS volume')} (${totals.unattachedVolumes} unattached, ` +
+          `${plural(totals.publicSnapshots, 'public snapshot')}` +
+          `${totals.endedVolumes > 0 ? `, ${totals.endedVolumes} deleting or deleted not counted` : ''}` +
+          `${totals.volumesWithoutPrice > 0 ? `, price unavailable for ${totals.volumesWithoutPrice}` : ''})`,
+        audit,
+      ) + unrecognisedNote(totals.unrecognisedValues),
   };
 });
 

@@ -7,6 +7,9 @@ import { defineTool } from '../../runtime/spec';
 import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ec2InventorySpec } from './ec2-inventory.meta';
+import { FirstSeen } from './shared/findings';
+import { addStats } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** One instance as the inventory lists it. */
 export interface InventoryInstance {
@@ -26,13 +29,30 @@ const PAGE_SIZE = 1000;
 /** 100 pages × 1,000 = 100,000 instances per region before the page cap marks the result truncated. */
 const MAX_PAGES_PER_REGION = 100;
 
-function toInventoryInstance(instance: Instance, region: string): InventoryInstance {
+/** InstanceState `Name` (EC2 API reference, "InstanceState"). */
+const INSTANCE_STATE = serviceEnum('State.Name', [
+  'pending',
+  'running',
+  'shutting-down',
+  'terminated',
+  'stopping',
+  'stopped',
+] as const);
+/**
+ * States of instances that are gone or going: EC2 keeps listing terminated
+ * instances for about an hour (EC2 User Guide, "Terminate Amazon EC2
+ * instances"). They are counted apart (`endedInstances`) and never in the
+ * totals or the top N.
+ */
+const ENDED_STATES: ReadonlySet<string> = new Set(['shutting-down', 'terminated']);
+
+function toInventoryInstance(instance: Instance, region: string, state: string): InventoryInstance {
   return {
     instanceId: instance.InstanceId ?? 'unknown',
     region,
     name: instance.Tags?.find((tag) => tag.Key === 'Name')?.Value ?? null,
     instanceType: instance.InstanceType ?? 'unknown',
-    state: instance.State?.Name ?? 'unknown',
+    state,
     launchTime: instance.LaunchTime?.toISOString() ?? null,
     privateIpAddress: instance.PrivateIpAddress ?? null,
     publicIpAddress: instance.PublicIpAddress ?? null,
@@ -54,37 +74,84 @@ function byRelevance(a: InventoryInstance, b: InventoryInstance): number {
   );
 }
 
-/** Region summary kept per region; instances themselves are only kept for the top N. */
+/** What one region adds to the inventory; merged only when the region's read completed. */
+type RegionCounts = {
+  /** Live instances (not shutting-down or terminated). */
+  instanceCount: number;
+  byState: Record<string, number>;
+  byInstanceType: Record<string, number>;
+  /** Shutting-down and terminated instances still listed, by state. */
+  endedInstances: number;
+  endedByState: Record<string, number>;
+  /** Instances listed twice (page boundaries that moved while paging), counted once. */
+  duplicatesSkipped: number;
+  /** States this tool does not know, by `field:value`; such instances count as live under their raw state. */
+  unrecognisedValues: UnrecognisedValues;
+};
+
+const emptyCounts = (): RegionCounts => ({
+  instanceCount: 0,
+  byState: {},
+  byInstanceType: {},
+  endedInstances: 0,
+  endedByState: {},
+  duplicatesSkipped: 0,
+  unrecognisedValues: {},
+});
+
+/**
+ * One region's line in `regions[]`: its live instances and pages read, with
+ * ended instances and duplicates when there were any (the maps stay in the totals).
+ */
 interface RegionInventory {
   readonly instanceCount: number;
+  readonly endedInstances?: number;
+  readonly duplicatesSkipped?: number;
   readonly pages: number;
   readonly stoppedBy?: string;
 }
 
-/** `aws_ec2_inventory` with its handler. */
+/**
+ * `aws_ec2_inventory` with its handler.
+ *
+ * A region adds to the totals only once its read has ended (all pages, or a
+ * page cap or the deadline, marked `stoppedBy` and `truncated`): a region that
+ * answers page 1 and fails on page 2 is an error line in `regions[]` and adds
+ * nothing, so `totalInstances` is always the sum of `byState` and of the
+ * regions' `instanceCount`.
+ */
 export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) => {
   const access = await ctx.aws();
   await access.credentials(); // fail once with auth_failed, not once per region
   const regions = await resolveRegions(args.regions, access);
-  const byState: Record<string, number> = {};
-  const byInstanceType: Record<string, number> = {};
-  // Only the topN most relevant instances are kept in memory, so 100,000 instances stay cheap.
-  let top: InventoryInstance[] = [];
 
   const { outcomes, skipped } = await forEachRegion(
     regions,
-    async (region): Promise<RegionInventory> => {
+    async (region): Promise<{ line: RegionInventory; counts: RegionCounts; top: InventoryInstance[] }> => {
       const client = new EC2Client(awsClientConfig(access, region));
-      let instanceCount = 0;
+      const counts = emptyCounts();
+      const once = new FirstSeen();
+      // Only the topN most relevant live instances are kept in memory, so 100,000 instances stay cheap.
+      let top: InventoryInstance[] = [];
       const read = await readPages(
         paginateDescribeInstances({ client, pageSize: PAGE_SIZE }, {}),
         (page) => {
           for (const reservation of page.Reservations ?? []) {
             for (const instance of reservation.Instances ?? []) {
-              const item = toInventoryInstance(instance, region);
-              instanceCount++;
-              increment(byState, item.state);
-              increment(byInstanceType, item.instanceType);
+              if (!once.first(instance.InstanceId)) continue;
+              const state =
+                INSTANCE_STATE.parse(instance.State?.Name, counts.unrecognisedValues) ??
+                instance.State?.Name ??
+                'unknown';
+              if (ENDED_STATES.has(state)) {
+                counts.endedInstances++;
+                increment(counts.endedByState, state);
+                continue;
+              }
+              const item = toInventoryInstance(instance, region, state);
+              counts.instanceCount++;
+              increment(counts.byState, item.state);
+              increment(counts.byInstanceType, item.instanceType);
               top.push(item);
             }
           }
@@ -92,30 +159,54 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
         },
         { maxPages: MAX_PAGES_PER_REGION, deadline: ctx.deadline },
       );
-      return { instanceCount, pages: read.pages, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+      counts.duplicatesSkipped = once.duplicates;
+      return {
+        line: {
+          instanceCount: counts.instanceCount,
+          ...(counts.endedInstances > 0 ? { endedInstances: counts.endedInstances } : {}),
+          ...(counts.duplicatesSkipped > 0 ? { duplicatesSkipped: counts.duplicatesSkipped } : {}),
+          pages: read.pages,
+          ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}),
+        },
+        counts,
+        top,
+      };
     },
     { tool: ctx.tool, service: 'ec2', deadline: ctx.deadline },
   );
 
-  const totalInstances = outcomes.reduce((sum, o) => sum + (o.ok ? o.value.instanceCount : 0), 0);
-  const failed = outcomes.filter((o) => !o.ok).length;
-  const truncated = skipped.length > 0 || outcomes.some((o) => o.ok && o.value.stoppedBy !== undefined);
-  const running = byState.running ?? 0;
+  const completed = outcomes.flatMap((o) => (o.ok ? [o.value] : []));
+  const totals = addStats(
+    emptyCounts(),
+    completed.map((c) => c.counts),
+  );
+  const failed = outcomes.length - completed.length;
+  const truncated = skipped.length > 0 || completed.some((c) => c.line.stoppedBy !== undefined);
+  const running = totals.byState.running ?? 0;
   return {
     value: {
-      totalInstances,
-      byState,
-      byInstanceType,
-      instances: top.sort(byRelevance).slice(0, args.topN),
+      totalInstances: totals.instanceCount,
+      byState: totals.byState,
+      byInstanceType: totals.byInstanceType,
+      endedInstances: totals.endedInstances,
+      endedByState: totals.endedByState,
+      duplicatesSkipped: totals.duplicatesSkipped,
+      unrecognisedValues: totals.unrecognisedValues,
+      instances: completed
+        .flatMap((c) => c.top)
+        .sort(byRelevance)
+        .slice(0, args.topN),
       regions: outcomes.map((o) =>
-        o.ok ? { region: o.region, ...o.value } : { region: o.region, error: o.error },
+        o.ok ? { region: o.region, ...o.value.line } : { region: o.region, error: o.error },
       ),
       skippedRegions: skipped,
     },
     truncated,
     summary:
-      `${plural(totalInstances, 'EC2 instance')} in ${plural(regions.length, 'region')} ` +
-      `(${running} running)${failed > 0 ? `; ${plural(failed, 'region')} failed` : ''}${truncated ? '; partial' : ''}`,
+      `${plural(totals.instanceCount, 'EC2 instance')} in ${plural(regions.length, 'region')} ` +
+      `(${running} running${totals.endedInstances > 0 ? `; ${totals.endedInstances} terminated or shutting down, not counted` : ''})` +
+      `${failed > 0 ? `; ${plural(failed, 'region')} failed` : ''}${truncated ? '; partial' : ''}` +
+      unrecognisedNote(totals.unrecognisedValues),
   };
 });
 

@@ -8,7 +8,8 @@ export const eipsAuditSpec = defineAwsReadOnlySpec({
   description:
     'Audit of Elastic IP addresses in the given regions (or "all" enabled regions): counts of associated and ' +
     'unassociated addresses, the monthly public IPv4 charge of all of them and of the unassociated ones ' +
-    '(us-east-1 list price, USD; addresses from your own BYOIP pools are not charged), and a finding with a ' +
+    '(the region\'s list price in USD from a dated price table, "estimate unavailable" outside it; addresses from ' +
+    'your own BYOIP pools are not charged), and a finding with a ' +
     'stable id for each unassociated address. Read-only; one DescribeAddresses call per region (not paginated); ' +
     'no cost. Regions that fail are reported in `regions[].error` without failing the others; `truncated` is ' +
     'set when the deadline left regions unread.',

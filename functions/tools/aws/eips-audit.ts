@@ -5,12 +5,18 @@ import { plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { eipsAuditSpec } from './eips-audit.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
-import type { Finding } from './shared/findings';
-import { HOURS_PER_MONTH, PUBLIC_IPV4_HOUR_USD, PUBLIC_IPV4_PRICE_SOURCE } from './shared/pricing';
+import { type Finding, FirstSeen } from './shared/findings';
+import { HOURS_PER_MONTH, priceSource, priceTableSource, publicIpv4HourUsd } from './shared/pricing';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
 
-/** An address's monthly public IPv4 charge, associated or not (Amazon VPC pricing, "Public IPv4 Address"). */
-const ADDRESS_MONTHLY_USD = roundCents(HOURS_PER_MONTH * PUBLIC_IPV4_HOUR_USD);
+/**
+ * An address's monthly public IPv4 charge in `region`, associated or not (Amazon
+ * VPC pricing, "Public IPv4 Address"); undefined outside the price table.
+ */
+function addressMonthlyUsd(region: string): number | undefined {
+  const hourly = publicIpv4HourUsd(region);
+  return hourly === undefined ? undefined : roundCents(HOURS_PER_MONTH * hourly);
+}
 
 /** The pool of Amazon-provided addresses; BYOIP pools (`ipv4pool-ec2-…`) carry no public IPv4 charge. */
 const AMAZON_POOL = 'amazon';
@@ -26,6 +32,10 @@ export type ElasticIpStats = {
   monthlyUsd: number;
   /** The part of it paid for unassociated addresses. */
   unassociatedMonthlyUsd: number;
+  /** Charged addresses in regions the price table lacks ("estimate unavailable"; not in the USD sums). */
+  addressesWithoutPrice: number;
+  /** Addresses EC2 listed twice (counted once). */
+  duplicatesSkipped: number;
 };
 
 /** What `aws_eips_audit` returns. */
@@ -38,6 +48,8 @@ const emptyStats = (): ElasticIpStats => ({
   byoipAddresses: 0,
   monthlyUsd: 0,
   unassociatedMonthlyUsd: 0,
+  addressesWithoutPrice: 0,
+  duplicatesSkipped: 0,
 });
 
 /** Whether AWS charges the address's public IPv4 hours (Carrier and customer-owned IPs are not public IPv4). */
@@ -48,16 +60,18 @@ function isCharged(address: Address): boolean {
 /** Adds one address to the region's stats; returns its finding when it is unassociated. */
 function auditAddress(address: Address, region: string, stats: ElasticIpStats): Finding | undefined {
   const charged = isCharged(address);
+  const monthly = charged ? addressMonthlyUsd(region) : undefined;
   stats.addresses++;
   if ((address.PublicIpv4Pool ?? AMAZON_POOL) !== AMAZON_POOL) stats.byoipAddresses++;
-  if (charged) stats.monthlyUsd += ADDRESS_MONTHLY_USD;
+  if (charged && monthly === undefined) stats.addressesWithoutPrice++;
+  stats.monthlyUsd += monthly ?? 0;
   // A VPC address in use has an AssociationId; EC2-Classic addresses only ever had an InstanceId.
   if (address.AssociationId || address.InstanceId) {
     stats.associated++;
     return undefined;
   }
   stats.unassociated++;
-  if (charged) stats.unassociatedMonthlyUsd += ADDRESS_MONTHLY_USD;
+  stats.unassociatedMonthlyUsd += monthly ?? 0;
   const ip = address.PublicIp ?? address.CarrierIp ?? address.CustomerOwnedIp ?? 'unknown';
   const allocationId = address.AllocationId ?? ip;
   const name = address.Tags?.find((tag) => tag.Key === 'Name')?.Value;
@@ -67,8 +81,11 @@ function auditAddress(address: Address, region: string, stats: ElasticIpStats): 
     region,
     resource: allocationId,
     title: `Elastic IP ${ip} (${allocationId}) is not associated with any instance or network interface`,
-    ...(charged ? { monthlyCost: { usd: ADDRESS_MONTHLY_USD, priceSource: PUBLIC_IPV4_PRICE_SOURCE } } : {}),
+    ...(monthly !== undefined
+      ? { monthlyCost: { usd: monthly, priceSource: priceSource('ipv4', region) } }
+      : {}),
     details: {
+      ...(charged && monthly === undefined ? { estimate: 'unavailable' } : {}),
       publicIp: ip,
       allocationId,
       ...(name ? { name } : {}),
@@ -98,20 +115,24 @@ export const eipsAuditTool = defineTool(eipsAuditSpec, async (ctx, args) => {
       const { Addresses } = await client.send(new DescribeAddressesCommand({}));
       const stats = emptyStats();
       const findings: Finding[] = [];
+      const once = new FirstSeen();
       for (const address of Addresses ?? []) {
+        if (!once.first(address.AllocationId ?? address.PublicIp)) continue;
         const finding = auditAddress(address, region, stats);
         if (finding) findings.push(finding);
       }
+      stats.duplicatesSkipped = once.duplicates;
       return { stats, findings };
     },
   );
   const { totals } = audit;
-  const value: EipsAuditValue = { ...auditValue(audit), priceSource: PUBLIC_IPV4_PRICE_SOURCE };
+  const value: EipsAuditValue = { ...auditValue(audit), priceSource: priceTableSource('ipv4') };
   return {
     value,
     truncated: audit.truncated,
     summary: regionalAuditSummary(
-      `${plural(totals.addresses, 'Elastic IP')} (${totals.unassociated} unassociated)`,
+      `${plural(totals.addresses, 'Elastic IP')} (${totals.unassociated} unassociated` +
+        `${totals.addressesWithoutPrice > 0 ? `, price unavailable for ${totals.addressesWithoutPrice}` : ''})`,
       audit,
     ),
   };

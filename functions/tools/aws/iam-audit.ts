@@ -28,6 +28,15 @@ import {
   passwordPolicyFindings,
   readPasswordPolicy,
 } from './iam/password-policy';
+import {
+  type AccountSummaryFacts,
+  type OrganizationFacts,
+  type RootMfaVerdict,
+  readAccountSummary,
+  readOrganizationFeatures,
+  rootMfaFindings,
+  rootMfaVerdict,
+} from './iam/root-credentials';
 import { iamAuditSpec } from './iam-audit.meta';
 import { callerAccount } from './shared/account';
 import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
@@ -59,12 +68,30 @@ export interface RootReport {
 /** What `aws_iam_audit` returns. */
 export interface IamAuditValue {
   readonly accountId: string;
-  /** The report's state: `complete` with when IAM generated it, or `unavailable` with why (`timeout`: retry shortly). */
+  /**
+   * The report's state: `complete` with when IAM generated it (and rows listed
+   * twice for the same ARN, counted once), or `unavailable` with why (`timeout`: retry shortly).
+   */
   readonly credentialReport:
-    | { readonly status: 'complete'; readonly generatedAt: string | null; readonly requests: number }
+    | {
+        readonly status: 'complete';
+        readonly generatedAt: string | null;
+        readonly requests: number;
+        readonly duplicateRows: number;
+      }
     | { readonly status: 'unavailable'; readonly error: ToolErrorInfo };
   /** Null when the credential report is unavailable. */
   readonly root: RootReport | null;
+  /**
+   * Whether the root-user MFA control passes, fails or does not apply, from the
+   * live account summary, the organization's centralized root access and the
+   * report (see `root-credentials.ts`).
+   */
+  readonly rootMfa: RootMfaVerdict;
+  /** GetAccountSummary's root flags, or why they could not be read. */
+  readonly accountSummary: AccountSummaryFacts;
+  /** The account's place in AWS Organizations' centralized root access. */
+  readonly organization: OrganizationFacts;
   /** IAM users (the root user not counted). */
   readonly users: number;
   readonly consoleUsers: number;
@@ -131,11 +158,13 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
   const describeError = (err: unknown) => normalizeError(ctx.tool, err, 'iam');
   // IAM is global: the SDK sends every region's requests to the partition's IAM endpoint.
   const iam = new IAMClient(awsClientConfig(access));
-  const [report, passwordPolicy] = await Promise.all([
+  const [report, passwordPolicy, accountSummary, organization] = await Promise.all([
     readCredentialReport(iam, ctx.deadline, describeError),
     readPasswordPolicy(iam).catch(
       (err): AccountPasswordPolicy => ({ ...PASSWORD_POLICY_UNKNOWN, error: describeError(err) }),
     ),
+    readAccountSummary(iam, describeError),
+    readOrganizationFeatures(iam, describeError),
   ]);
 
   if (!report.ok && passwordPolicy.error) throw nothingRead(report.error, passwordPolicy.error);
@@ -146,7 +175,19 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
     rootUsageDays: args.rootUsageDays,
     now: Date.now(),
   };
-  const findings: Finding[] = passwordPolicyFindings(passwordPolicy, accountArn, accountId);
+  // The same ARN twice in a report is one user: counted and judged once.
+  const seenArns = new Set<string>();
+  const rows = (report.ok ? report.rows : []).filter(
+    (r) => !seenArns.has(r.arn) && Boolean(seenArns.add(r.arn)),
+  );
+  const duplicateRows = (report.ok ? report.rows.length : 0) - rows.length;
+  const consoleUsers = report.ok ? rows.filter((r) => !r.isRoot && r.passwordEnabled === true).length : null;
+  const rootRow = rows.find((r) => r.isRoot) ?? null;
+  const rootMfa = rootMfaVerdict(rootRow, accountSummary, organization);
+  const findings: Finding[] = [
+    ...passwordPolicyFindings(passwordPolicy, accountArn, accountId, consoleUsers),
+    ...rootMfaFindings(rootMfa, rootRow?.arn ?? accountArn, accountId),
+  ];
   const users: { report: UserReport; worst: number }[] = [];
   const counts = {
     users: 0,
@@ -156,7 +197,7 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
     activeKeys: 0,
   };
   let root: RootReport | null = null;
-  for (const row of report.ok ? report.rows : []) {
+  for (const row of rows) {
     const keys = accessKeyReports(row, thresholds.now);
     if (row.isRoot) {
       const lastUsedAt = lastActivity(row);
@@ -195,13 +236,23 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
   }
 
   const summary = summarizeFindings(findings, args.topN);
-  const rootState = root ? `root MFA ${root.mfaActive ? 'on' : 'OFF'}` : 'root unknown';
+  const rootState =
+    rootMfa.verdict === 'pass'
+      ? 'root MFA on'
+      : rootMfa.verdict === 'not_applicable'
+        ? 'root has no credentials (MFA not applicable)'
+        : rootMfa.verdict === 'unknown'
+          ? 'root MFA unknown'
+          : 'root MFA OFF';
   const value: IamAuditValue = {
     accountId,
     credentialReport: report.ok
-      ? { status: 'complete', generatedAt: report.generatedAt, requests: report.requests }
+      ? { status: 'complete', generatedAt: report.generatedAt, requests: report.requests, duplicateRows }
       : { status: 'unavailable', error: report.error },
     root,
+    rootMfa,
+    accountSummary,
+    organization,
     ...counts,
     usersWithFindings: users
       .sort((a, b) => a.worst - b.worst || a.report.user.localeCompare(b.report.user))
@@ -217,7 +268,7 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
       (report.ok
         ? `${plural(counts.users, 'IAM user')} (${counts.consoleUsersWithoutMfa} of ` +
           `${counts.consoleUsers} console users without MFA, ${counts.activeKeys} active keys), ${rootState}`
-        : `IAM credential report unavailable (${report.error.code})`) +
+        : `IAM credential report unavailable (${report.error.code}), ${rootState}`) +
       `${passwordPolicy.error ? `; password policy unknown (${passwordPolicy.error.code})` : ''}` +
       `; ${plural(summary.total, 'finding')} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)`,

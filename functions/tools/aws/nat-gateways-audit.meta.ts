@@ -9,11 +9,13 @@ export const DEFAULT_IDLE_BYTES_THRESHOLD = 1024 ** 3;
 export const natGatewaysAuditSpec = defineAwsReadOnlySpec({
   name: 'aws_nat_gateways_audit',
   description:
-    'Audit of available NAT gateways in the given regions (or "all" enabled regions): bytes processed over the ' +
-    'last `days` days (CloudWatch AWS/NATGateway BytesInFromSource + BytesInFromDestination, summed), the ' +
-    'estimated monthly cost of each (hourly charge plus data processing at that rate, us-east-1 list prices, ' +
-    'USD), and a finding with a stable id for each gateway that processed at most `idleBytesThreshold` bytes ' +
-    '(gateways younger than a day are not judged). Returns counts, the top N gateways by cost and the top N ' +
+    'Audit of available NAT gateways in the given regions (or "all" enabled regions; gateways in other states ' +
+    'counted apart by state): bytes processed over the last `days` days (CloudWatch AWS/NATGateway ' +
+    'BytesInFromSource + BytesInFromDestination, summed), the estimated monthly cost of each (hourly charge plus ' +
+    "data processing at that rate, the region's list prices in USD from a dated price table, null where the " +
+    'table has none), and a finding with a stable id for each gateway that processed at most `idleBytesThreshold` ' +
+    'bytes (gateways younger than a day, or with no CloudWatch datapoints, are unknown, never idle). Returns ' +
+    'counts, the top N gateways by cost and the top N ' +
     'findings. Read-only; per region one DescribeNatGateways page per 1,000 gateways and one CloudWatch ' +
     'GetMetricData request per 250 gateways (GetMetricData is billed per metric requested: 2 per gateway). ' +
     'Regions that fail are reported in `regions[].error` without failing the others; a CloudWatch failure is ' +

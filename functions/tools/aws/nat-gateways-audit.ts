@@ -9,13 +9,13 @@ import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { natGatewaysAuditSpec } from './nat-gateways-audit.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
-import type { Finding } from './shared/findings';
+import { type Finding, FirstSeen } from './shared/findings';
 import {
   BYTES_PER_BILLED_GB,
   HOURS_PER_MONTH,
-  NAT_GATEWAY_GB_USD,
-  NAT_GATEWAY_HOUR_USD,
-  NAT_PRICE_SOURCE,
+  natGatewayPrices,
+  priceSource,
+  priceTableSource,
 } from './shared/pricing';
 import {
   type AuditValue,
@@ -25,11 +25,32 @@ import {
   type PartialError,
   runRegionalAudit,
 } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** DescribeNatGateways returns at most 1,000 gateways a page (EC2 API reference, "DescribeNatGateways", MaxResults). */
 const GATEWAY_PAGE_SIZE = 1000;
 /** 10 pages: 10,000 gateways per region, far above the 5-per-AZ default quota ("Amazon VPC quotas"). */
 const MAX_GATEWAY_PAGES = 10;
+
+/**
+ * NatGateway `State` (EC2 API reference, "NatGateway"). Only `available`
+ * gateways are billed and audited; the others (deleted ones stay listed for
+ * about an hour) are counted apart, by state.
+ */
+const NAT_STATE = serviceEnum('State', ['pending', 'failed', 'available', 'deleting', 'deleted'] as const);
+/** NatGateway `ConnectivityType`; absent on gateways created before private ones existed: `public`. */
+const CONNECTIVITY = serviceEnum('ConnectivityType', ['public', 'private'] as const);
+/**
+ * MetricDataResult `StatusCode` (CloudWatch API reference, "MetricDataResult"):
+ * `Complete` and `PartialData` (more pages follow) carry datapoints; `Forbidden`
+ * and `InternalError` mean the query's values are not the gateway's traffic.
+ */
+const METRIC_STATUS = serviceEnum('StatusCode', [
+  'Complete',
+  'PartialData',
+  'Forbidden',
+  'InternalError',
+] as const);
 
 /**
  * The bytes a gateway processed: what it received from clients in the VPC plus
@@ -67,25 +88,46 @@ export interface NatGatewayUsage {
   readonly subnetId: string | null;
   readonly connectivityType: string;
   readonly createTime: string | null;
-  /** Bytes processed over the observed window; null when CloudWatch could not be read. */
+  /** Bytes processed over the observed window; null when unknown (see `traffic`). */
   readonly processedBytes: number | null;
+  /**
+   * `measured`; `no_datapoints`: CloudWatch answered no datapoint for the gateway
+   * (new, or metrics missing): unknown, never zero; `unavailable`: CloudWatch failed,
+   * was cut short, or answered Forbidden/InternalError for its queries.
+   */
+  readonly traffic: 'measured' | 'no_datapoints' | 'unavailable';
   /** Days of the window the gateway existed (the window, or less for younger gateways). */
   readonly observedDays: number;
-  /** Hourly charge plus processing at the observed rate, USD per month; hourly charge only when bytes are unknown. */
-  readonly estimatedMonthlyUsd: number;
-  /** Null when it could not be judged (no metrics, or younger than a day). */
+  /**
+   * Hourly charge plus processing at the observed rate, USD per month (hourly
+   * charge only when bytes are unknown); null when the region has no price in
+   * the table ("estimate unavailable").
+   */
+  readonly estimatedMonthlyUsd: number | null;
+  /** Null when it could not be judged (traffic unknown, or younger than a day). */
   readonly idle: boolean | null;
 }
 
 /** Counts per region, added up over regions. */
 export type NatGatewayStats = {
+  /** Available gateways: the billed ones, audited. */
   gateways: number;
   idleGateways: number;
-  /** Gateways whose traffic is unknown: CloudWatch failed or was cut short. */
+  /** Gateways whose traffic is unknown: no datapoints, CloudWatch failed or was cut short. */
   gatewaysWithoutMetrics: number;
+  /** Of those, gateways CloudWatch answered no datapoint for (new, or metrics missing). */
+  gatewaysWithoutDatapoints: number;
+  /** Gateways in regions the price table lacks ("estimate unavailable"; not in the USD sum). */
+  gatewaysWithoutPrice: number;
   byConnectivityType: Record<string, number>;
+  /** Gateways not available (pending, failed, deleting, deleted), by state: listed, not audited. */
+  notAvailableByState: Record<string, number>;
   processedBytes: number;
   estimatedMonthlyUsd: number;
+  /** Gateways EC2 listed twice (counted once). */
+  duplicatesSkipped: number;
+  /** States and status codes this tool does not know, by `field:value`. */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 /** What `aws_nat_gateways_audit` returns. */
@@ -101,9 +143,14 @@ const emptyStats = (): NatGatewayStats => ({
   gateways: 0,
   idleGateways: 0,
   gatewaysWithoutMetrics: 0,
+  gatewaysWithoutDatapoints: 0,
+  gatewaysWithoutPrice: 0,
   byConnectivityType: {},
+  notAvailableByState: {},
   processedBytes: 0,
   estimatedMonthlyUsd: 0,
+  duplicatesSkipped: 0,
+  unrecognisedValues: {},
 });
 
 function metricWindow(days: number, now: number): MetricWindow {
@@ -114,6 +161,10 @@ function metricWindow(days: number, now: number): MetricWindow {
 /** Processed bytes per gateway id, or why they are unknown. */
 interface TrafficRead {
   readonly bytes: ReadonlyMap<string, number>;
+  /** Gateways with at least one datapoint: the others have no measured traffic. */
+  readonly measured: ReadonlySet<string>;
+  /** Gateways a query of which answered Forbidden or InternalError. */
+  readonly failed: ReadonlySet<string>;
   readonly complete: boolean;
   readonly read?: PagesRead;
   readonly partialError?: PartialError;
@@ -128,13 +179,15 @@ async function readTraffic(
   cloudwatch: CloudWatchClient,
   gatewayIds: readonly string[],
   window: MetricWindow,
-  context: { readonly tool: string; readonly deadline: Deadline },
+  context: { readonly tool: string; readonly deadline: Deadline; readonly unrecognised: UnrecognisedValues },
 ): Promise<TrafficRead> {
   const bytes = new Map<string, number>(gatewayIds.map((id) => [id, 0]));
+  const measured = new Set<string>();
+  const failed = new Set<string>();
   const summed = await readPart(
     'CloudWatch GetMetricData',
     { tool: context.tool, service: 'cloudwatch' },
-    async (): Promise<Omit<TrafficRead, 'bytes'>> => {
+    async (): Promise<Omit<TrafficRead, 'bytes' | 'measured' | 'failed'>> => {
       let lastRead: PagesRead | undefined;
       for (let first = 0; first < gatewayIds.length; first += GATEWAYS_PER_REQUEST) {
         const batch = gatewayIds.slice(first, first + GATEWAYS_PER_REQUEST);
@@ -167,7 +220,11 @@ async function readTraffic(
             for (const result of page.MetricDataResults ?? []) {
               const owner = queryOwner.get(result.Id ?? '');
               if (!owner) continue;
-              const sum = (result.Values ?? []).reduce((total, v) => total + v, 0);
+              const status = METRIC_STATUS.parse(result.StatusCode, context.unrecognised);
+              if (status === 'Forbidden' || status === 'InternalError') failed.add(owner);
+              const values = result.Values ?? [];
+              if (values.length > 0) measured.add(owner);
+              const sum = values.reduce((total, v) => total + v, 0);
               bytes.set(owner, (bytes.get(owner) ?? 0) + sum);
             }
           },
@@ -179,24 +236,37 @@ async function readTraffic(
     },
   );
   return summed.ok
-    ? { bytes, ...summed.value }
-    : { bytes, complete: false, partialError: summed.partialError };
+    ? { bytes, measured, failed, ...summed.value }
+    : { bytes, measured, failed, complete: false, partialError: summed.partialError };
+}
+
+/** A gateway's processed bytes and how they are known. */
+function trafficOf(
+  traffic: TrafficRead,
+  gatewayId: string,
+): Pick<NatGatewayUsage, 'processedBytes' | 'traffic'> {
+  if (!traffic.complete || traffic.failed.has(gatewayId))
+    return { processedBytes: null, traffic: 'unavailable' };
+  if (!traffic.measured.has(gatewayId)) return { processedBytes: null, traffic: 'no_datapoints' };
+  return { processedBytes: traffic.bytes.get(gatewayId) ?? 0, traffic: 'measured' };
 }
 
 function usageOf(
   gateway: NatGateway,
   region: string,
   window: MetricWindow,
-  processedBytes: number | null,
+  measured: Pick<NatGatewayUsage, 'processedBytes' | 'traffic'>,
   idleBytesThreshold: number,
+  connectivityType: string,
 ): NatGatewayUsage {
+  const { processedBytes } = measured;
   const windowHours = window.days * 24;
   const created = gateway.CreateTime?.getTime();
   const observedHours =
     created === undefined
       ? windowHours
       : Math.max(0, Math.min(windowHours, (window.end.getTime() - created) / HOUR_MS));
-  const hourly = HOURS_PER_MONTH * NAT_GATEWAY_HOUR_USD;
+  const prices = natGatewayPrices(region);
   const processedGbPerMonth =
     processedBytes !== null && observedHours > 0
       ? (processedBytes / BYTES_PER_BILLED_GB / observedHours) * HOURS_PER_MONTH
@@ -207,17 +277,20 @@ function usageOf(
     region,
     vpcId: gateway.VpcId ?? null,
     subnetId: gateway.SubnetId ?? null,
-    connectivityType: gateway.ConnectivityType ?? 'public',
+    connectivityType,
     createTime: gateway.CreateTime?.toISOString() ?? null,
-    processedBytes,
+    ...measured,
     observedDays: Math.round((observedHours / 24) * 100) / 100,
-    estimatedMonthlyUsd: roundCents(hourly + processedGbPerMonth * NAT_GATEWAY_GB_USD),
+    estimatedMonthlyUsd: prices
+      ? roundCents(HOURS_PER_MONTH * prices.hour + processedGbPerMonth * prices.gb)
+      : null,
     idle: judged ? processedBytes <= idleBytesThreshold : null,
   };
 }
 
 function idleFinding(usage: NatGatewayUsage, threshold: number): Finding {
   const mib = ((usage.processedBytes ?? 0) / 1024 ** 2).toFixed(1);
+  const cost = usage.estimatedMonthlyUsd;
   return newFinding({
     check: 'nat_gateway_idle',
     severity: 'medium',
@@ -225,15 +298,19 @@ function idleFinding(usage: NatGatewayUsage, threshold: number): Finding {
     resource: usage.natGatewayId,
     title:
       `NAT gateway ${usage.natGatewayId} processed ${mib} MiB in ${usage.observedDays} days ` +
-      `(idle at or below ${threshold} bytes) and costs about ${formatUsd(usage.estimatedMonthlyUsd)}/month`,
-    monthlyCost: { usd: usage.estimatedMonthlyUsd, priceSource: NAT_PRICE_SOURCE },
-    details: { ...usage },
+      `(idle at or below ${threshold} bytes) and costs ` +
+      `${cost === null ? `an unknown amount (no price for ${usage.region})` : `about ${formatUsd(cost)}/month`}`,
+    ...(cost === null ? {} : { monthlyCost: { usd: cost, priceSource: priceSource('nat', usage.region) } }),
+    details: { ...usage, ...(cost === null ? { estimate: 'unavailable' } : {}) },
   });
 }
 
 /** Most expensive first, then by id: a stable order. */
 function byCost(a: NatGatewayUsage, b: NatGatewayUsage): number {
-  return b.estimatedMonthlyUsd - a.estimatedMonthlyUsd || a.natGatewayId.localeCompare(b.natGatewayId);
+  return (
+    (b.estimatedMonthlyUsd ?? -1) - (a.estimatedMonthlyUsd ?? -1) ||
+    a.natGatewayId.localeCompare(b.natGatewayId)
+  );
 }
 
 /**
@@ -249,48 +326,69 @@ function byCost(a: NatGatewayUsage, b: NatGatewayUsage): number {
  */
 export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx, args) => {
   const window = metricWindow(args.days, Date.now());
-  let usages: NatGatewayUsage[] = [];
 
   const scanRegion = async (access: AwsAccess, region: string) => {
     const ec2 = new EC2Client(awsClientConfig(access, region));
-    const gateways: NatGateway[] = [];
+    const stats = emptyStats();
+    const once = new FirstSeen();
+    const gateways: { gateway: NatGateway; connectivityType: string }[] = [];
     const listed = await readPages(
-      paginateDescribeNatGateways(
-        { client: ec2, pageSize: GATEWAY_PAGE_SIZE },
-        // Only available gateways are billed; deleted ones stay listed for about an hour.
-        { Filter: [{ Name: 'state', Values: ['available'] }] },
-      ),
-      (page) => gateways.push(...(page.NatGateways ?? [])),
+      // Every state is listed (no server-side filter), so gateways on their way out are counted apart.
+      paginateDescribeNatGateways({ client: ec2, pageSize: GATEWAY_PAGE_SIZE }, {}),
+      (page) => {
+        for (const gateway of page.NatGateways ?? []) {
+          if (!once.first(gateway.NatGatewayId)) continue;
+          const state =
+            NAT_STATE.parse(gateway.State, stats.unrecognisedValues) ?? gateway.State ?? 'unknown';
+          if (state !== 'available') {
+            increment(stats.notAvailableByState, state);
+            continue;
+          }
+          const connectivityType =
+            CONNECTIVITY.parse(gateway.ConnectivityType, stats.unrecognisedValues) ??
+            gateway.ConnectivityType ??
+            'public';
+          gateways.push({ gateway, connectivityType });
+        }
+      },
       { maxPages: MAX_GATEWAY_PAGES, deadline: ctx.deadline },
     );
-    const ids = gateways.map((g) => g.NatGatewayId).filter((id): id is string => id !== undefined);
+    const ids = gateways.map((g) => g.gateway.NatGatewayId).filter((id): id is string => id !== undefined);
     const traffic: TrafficRead =
       ids.length > 0
-        ? await readTraffic(new CloudWatchClient(awsClientConfig(access, region)), ids, window, ctx)
-        : { bytes: new Map(), complete: true };
+        ? await readTraffic(new CloudWatchClient(awsClientConfig(access, region)), ids, window, {
+            tool: ctx.tool,
+            deadline: ctx.deadline,
+            unrecognised: stats.unrecognisedValues,
+          })
+        : { bytes: new Map(), measured: new Set(), failed: new Set(), complete: true };
 
-    const stats = emptyStats();
     const findings: Finding[] = [];
-    for (const gateway of gateways) {
-      const bytes = traffic.complete ? (traffic.bytes.get(gateway.NatGatewayId ?? '') ?? 0) : null;
-      const usage = usageOf(gateway, region, window, bytes, args.idleBytesThreshold);
+    let usages: NatGatewayUsage[] = [];
+    for (const { gateway, connectivityType } of gateways) {
+      const measured = trafficOf(traffic, gateway.NatGatewayId ?? '');
+      const usage = usageOf(gateway, region, window, measured, args.idleBytesThreshold, connectivityType);
       stats.gateways++;
       increment(stats.byConnectivityType, usage.connectivityType);
-      stats.processedBytes += bytes ?? 0;
-      stats.estimatedMonthlyUsd += usage.estimatedMonthlyUsd;
-      if (bytes === null) stats.gatewaysWithoutMetrics++;
+      stats.processedBytes += usage.processedBytes ?? 0;
+      if (usage.estimatedMonthlyUsd === null) stats.gatewaysWithoutPrice++;
+      stats.estimatedMonthlyUsd += usage.estimatedMonthlyUsd ?? 0;
+      if (usage.processedBytes === null) stats.gatewaysWithoutMetrics++;
+      if (usage.traffic === 'no_datapoints') stats.gatewaysWithoutDatapoints++;
       if (usage.idle) {
         stats.idleGateways++;
         findings.push(idleFinding(usage, args.idleBytesThreshold));
       }
       usages.push(usage);
+      // Only the topN most expensive gateways are kept in memory.
+      if (usages.length > args.topN * 4) usages = usages.sort(byCost).slice(0, args.topN);
     }
-    // Only the topN most expensive gateways are kept in memory.
-    if (usages.length > args.topN * 4) usages = usages.sort(byCost).slice(0, args.topN);
+    stats.duplicatesSkipped = once.duplicates;
     const stoppedBy = firstStop(listed, traffic.read);
     return {
       stats,
       findings,
+      listed: usages,
       ...(stoppedBy ? { stoppedBy } : {}),
       ...(traffic.partialError ? { partialErrors: [traffic.partialError] } : {}),
     };
@@ -306,18 +404,20 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
     ...auditValue(audit),
     window: { start: window.start.toISOString(), end: window.end.toISOString(), days: window.days },
     idleBytesThreshold: args.idleBytesThreshold,
-    natGateways: usages.sort(byCost).slice(0, args.topN),
-    priceSource: NAT_PRICE_SOURCE,
+    natGateways: audit.listed.sort(byCost).slice(0, args.topN),
+    priceSource: priceTableSource('nat'),
   };
   return {
     value,
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.gateways, 'NAT gateway')} (${totals.idleGateways} idle over ` +
-        `${window.days} days, ~${formatUsd(totals.estimatedMonthlyUsd)}/month in all` +
-        `${totals.gatewaysWithoutMetrics > 0 ? `, CloudWatch metrics unavailable for ${totals.gatewaysWithoutMetrics}` : ''})`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(totals.gateways, 'NAT gateway')} (${totals.idleGateways} idle over ` +
+          `${window.days} days, ~${formatUsd(totals.estimatedMonthlyUsd)}/month in all` +
+          `${totals.gatewaysWithoutMetrics > 0 ? `, traffic unknown for ${totals.gatewaysWithoutMetrics}` : ''}` +
+          `${totals.gatewaysWithoutPrice > 0 ? `, price unavailable for ${totals.gatewaysWithoutPrice}` : ''})`,
+        audit,
+      ) + unrecognisedNote(totals.unrecognisedValues),
   };
 });
 

@@ -12,7 +12,8 @@ export const rdsInventorySpec = defineAwsReadOnlySpec({
     'with stable ids: publicly accessible (high), storage not encrypted (medium), automated backups off ' +
     '(medium), no deletion protection (low), single-AZ (low). Aurora and Multi-AZ DB cluster members are judged ' +
     'on exposure and encryption only (their backups, deletion protection and AZs belong to the cluster); read ' +
-    'replicas are not judged on backups. Read-only; one DescribeDBInstances page per 100 instances per region; ' +
+    'replicas are not judged on backups; instances being deleted are counted apart. Findings carry the Security ' +
+    'Hub / CIS controls they evidence. Read-only; one DescribeDBInstances page per 100 instances per region; ' +
     'no cost. Regions that fail are reported in `regions[].error` without failing the others; `truncated` is ' +
     'set when the page cap or deadline stopped it.',
   inputSchema: () =>

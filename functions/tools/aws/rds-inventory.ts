@@ -6,13 +6,58 @@ import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { rdsInventorySpec } from './rds-inventory.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, SEVERITIES, type Severity } from './shared/findings';
+import { type Finding, FirstSeen, SEVERITIES, type Severity } from './shared/findings';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
 const PAGE_SIZE = 100;
 /** 100 pages: 10,000 instances per region, far above the 40-instance default quota ("Amazon RDS quotas"). */
 const MAX_PAGES = 100;
+
+/**
+ * `DBInstanceStatus` values (RDS User Guide, "Viewing Amazon RDS DB instance
+ * status"). RDS types the field as a free string, so the list is the guide's;
+ * a status not in it is counted under `unrecognisedValues` and the instance
+ * still judged.
+ */
+const DB_STATUS = serviceEnum('DBInstanceStatus', [
+  'available',
+  'backing-up',
+  'configuring-enhanced-monitoring',
+  'configuring-iam-database-auth',
+  'configuring-log-exports',
+  'converting-to-vpc',
+  'creating',
+  'delete-precheck',
+  'deleting',
+  'failed',
+  'inaccessible-encryption-credentials',
+  'inaccessible-encryption-credentials-recoverable',
+  'incompatible-create',
+  'incompatible-network',
+  'incompatible-option-group',
+  'incompatible-parameters',
+  'incompatible-restore',
+  'insufficient-capacity',
+  'maintenance',
+  'modifying',
+  'moving-to-vpc',
+  'rebooting',
+  'resetting-master-credentials',
+  'renaming',
+  'restore-error',
+  'starting',
+  'stopped',
+  'stopping',
+  'storage-config-upgrade',
+  'storage-full',
+  'storage-initialization',
+  'storage-optimization',
+  'upgrading',
+] as const);
+/** An instance being deleted is counted apart (`deletingInstances`): not in the totals, findings or top N. */
+const ENDED_STATUSES: ReadonlySet<string> = new Set(['deleting']);
 
 /** One DB instance as the inventory lists it. */
 export interface RdsInstanceSummary {
@@ -23,12 +68,13 @@ export interface RdsInstanceSummary {
   readonly engineVersion: string | null;
   readonly dbInstanceClass: string;
   readonly status: string;
-  readonly multiAz: boolean;
-  readonly storageEncrypted: boolean;
-  readonly publiclyAccessible: boolean;
+  /** Null where RDS's answer lacks the field: unknown is never read as false or 0. */
+  readonly multiAz: boolean | null;
+  readonly storageEncrypted: boolean | null;
+  readonly publiclyAccessible: boolean | null;
   /** Days automated backups are kept; 0 means automated backups are off. */
-  readonly backupRetentionDays: number;
-  readonly deletionProtection: boolean;
+  readonly backupRetentionDays: number | null;
+  readonly deletionProtection: boolean | null;
   /** The Aurora or Multi-AZ DB cluster the instance belongs to. */
   readonly dbClusterIdentifier: string | null;
   /** The source of a read replica. */
@@ -52,10 +98,20 @@ export type RdsStats = {
   byStatus: Record<string, number>;
   multiAz: number;
   storageEncrypted: number;
+  /** Instances whose answer says storage is not encrypted (absent is not counted: unknown). */
+  storageUnencrypted: number;
   publiclyAccessible: number;
+  /** Instances whose answer lacks a setting a check reads: those checks stay silent for them. */
+  settingsUnknown: number;
   backupsDisabled: number;
   deletionProtected: number;
   clusterMembers: number;
+  /** Instances being deleted: listed by RDS, counted nowhere else. */
+  deletingInstances: number;
+  /** Instances RDS listed twice (counted once). */
+  duplicatesSkipped: number;
+  /** Statuses this tool does not know, by `field:value` (such instances are still judged). */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 /** What `aws_rds_inventory` returns. */
@@ -71,11 +127,25 @@ const emptyStats = (): RdsStats => ({
   byStatus: {},
   multiAz: 0,
   storageEncrypted: 0,
+  storageUnencrypted: 0,
   publiclyAccessible: 0,
+  settingsUnknown: 0,
   backupsDisabled: 0,
   deletionProtected: 0,
   clusterMembers: 0,
+  deletingInstances: 0,
+  duplicatesSkipped: 0,
+  unrecognisedValues: {},
 });
+
+/** The settings the checks read: an instance missing one is counted in `settingsUnknown`. */
+const JUDGED_SETTINGS = [
+  'multiAz',
+  'storageEncrypted',
+  'publiclyAccessible',
+  'backupRetentionDays',
+  'deletionProtection',
+] as const satisfies readonly (keyof RdsInstanceFacts)[];
 
 /** A check on one instance: whether it fires, and how it reads. */
 interface InstanceCheck {
@@ -96,13 +166,13 @@ const CHECKS: readonly InstanceCheck[] = [
   {
     check: 'rds_publicly_accessible',
     severity: 'high',
-    fires: (i) => i.publiclyAccessible,
+    fires: (i) => i.publiclyAccessible === true,
     title: (id) => `RDS instance ${id} is publicly accessible (its endpoint resolves to a public IP)`,
   },
   {
     check: 'rds_storage_unencrypted',
     severity: 'medium',
-    fires: (i) => !i.storageEncrypted,
+    fires: (i) => i.storageEncrypted === false,
     title: (id) => `RDS instance ${id} does not encrypt its storage at rest`,
   },
   {
@@ -114,18 +184,18 @@ const CHECKS: readonly InstanceCheck[] = [
   {
     check: 'rds_deletion_protection_disabled',
     severity: 'low',
-    fires: (i) => !i.deletionProtection && !i.dbClusterIdentifier,
+    fires: (i) => i.deletionProtection === false && !i.dbClusterIdentifier,
     title: (id) => `RDS instance ${id} has no deletion protection`,
   },
   {
     check: 'rds_single_az',
     severity: 'low',
-    fires: (i) => !i.multiAz && !i.dbClusterIdentifier,
+    fires: (i) => i.multiAz === false && !i.dbClusterIdentifier,
     title: (id) => `RDS instance ${id} runs in a single Availability Zone`,
   },
 ];
 
-function factsOf(instance: DBInstance, region: string): RdsInstanceFacts {
+function factsOf(instance: DBInstance, region: string, status: string): RdsInstanceFacts {
   return {
     dbInstanceIdentifier: instance.DBInstanceIdentifier ?? 'unknown',
     dbInstanceArn: instance.DBInstanceArn ?? null,
@@ -133,12 +203,12 @@ function factsOf(instance: DBInstance, region: string): RdsInstanceFacts {
     engine: instance.Engine ?? 'unknown',
     engineVersion: instance.EngineVersion ?? null,
     dbInstanceClass: instance.DBInstanceClass ?? 'unknown',
-    status: instance.DBInstanceStatus ?? 'unknown',
-    multiAz: instance.MultiAZ ?? false,
-    storageEncrypted: instance.StorageEncrypted ?? false,
-    publiclyAccessible: instance.PubliclyAccessible ?? false,
-    backupRetentionDays: instance.BackupRetentionPeriod ?? 0,
-    deletionProtection: instance.DeletionProtection ?? false,
+    status,
+    multiAz: instance.MultiAZ ?? null,
+    storageEncrypted: instance.StorageEncrypted ?? null,
+    publiclyAccessible: instance.PubliclyAccessible ?? null,
+    backupRetentionDays: instance.BackupRetentionPeriod ?? null,
+    deletionProtection: instance.DeletionProtection ?? null,
     dbClusterIdentifier: instance.DBClusterIdentifier ?? null,
     readReplicaSource:
       instance.ReadReplicaSourceDBInstanceIdentifier ?? instance.ReadReplicaSourceDBClusterIdentifier ?? null,
@@ -163,10 +233,10 @@ function byConcern(a: RdsInstanceSummary, b: RdsInstanceSummary): number {
  * `aws_rds_inventory` with its handler.
  *
  * API calls per run: per region ⌈instances/100⌉ DescribeDBInstances (at least 1);
- * plus 1 DescribeRegions for "all".
+ * plus 1 DescribeRegions for "all". A region adds its counts and instances only
+ * when its read completed (see `RegionScan`).
  */
 export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) => {
-  let listed: RdsInstanceSummary[] = [];
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'rds', emptyStats: emptyStats() },
@@ -174,11 +244,21 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
       const client = new RDSClient(awsClientConfig(access, region));
       const stats = emptyStats();
       const findings: Finding[] = [];
+      const once = new FirstSeen();
+      // This region's instances: merged into the result only when the region's read completes.
+      let listed: RdsInstanceSummary[] = [];
       const read = await readPages(
         paginateDescribeDBInstances({ client, pageSize: PAGE_SIZE }, {}),
         (page) => {
           for (const dbInstance of page.DBInstances ?? []) {
-            const facts = factsOf(dbInstance, region);
+            if (!once.first(dbInstance.DBInstanceArn ?? dbInstance.DBInstanceIdentifier)) continue;
+            const raw = dbInstance.DBInstanceStatus;
+            const status = DB_STATUS.parse(raw, stats.unrecognisedValues) ?? raw ?? 'unknown';
+            if (ENDED_STATUSES.has(status)) {
+              stats.deletingInstances++;
+              continue;
+            }
+            const facts = factsOf(dbInstance, region, status);
             const fired = CHECKS.filter((c) => c.fires(facts));
             const instance: RdsInstanceSummary = {
               ...facts,
@@ -191,6 +271,8 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
             increment(stats.byStatus, instance.status);
             if (instance.multiAz) stats.multiAz++;
             if (instance.storageEncrypted) stats.storageEncrypted++;
+            if (instance.storageEncrypted === false) stats.storageUnencrypted++;
+            if (JUDGED_SETTINGS.some((key) => instance[key] === null)) stats.settingsUnknown++;
             if (instance.publiclyAccessible) stats.publiclyAccessible++;
             if (instance.backupRetentionDays === 0) stats.backupsDisabled++;
             if (instance.deletionProtection) stats.deletionProtected++;
@@ -222,22 +304,26 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
         },
         { maxPages: MAX_PAGES, deadline: ctx.deadline },
       );
-      return { stats, findings, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+      stats.duplicatesSkipped = once.duplicates;
+      return { stats, findings, listed, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
     },
   );
   const { totals } = audit;
   const value: RdsInventoryValue = {
     ...auditValue(audit),
-    dbInstances: listed.sort(byConcern).slice(0, args.topN),
+    dbInstances: audit.listed.sort(byConcern).slice(0, args.topN),
   };
   return {
     value,
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
-        `${totals.instances - totals.storageEncrypted} unencrypted)`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
+          `${totals.storageUnencrypted} unencrypted` +
+          `${totals.settingsUnknown > 0 ? `, settings missing from the answer for ${totals.settingsUnknown}` : ''}` +
+          `${totals.deletingInstances > 0 ? `, ${totals.deletingInstances} being deleted not counted` : ''})`,
+        audit,
+      ) + unrecognisedNote(totals.unrecognisedValues),
   };
 });
 

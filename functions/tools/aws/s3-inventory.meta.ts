@@ -7,19 +7,26 @@ export const s3InventorySpec = defineAwsReadOnlySpec({
   name: 'aws_s3_inventory',
   description:
     'Inventory of every S3 general purpose bucket of the account: region, default encryption (enabled/none/unknown), ' +
-    'Block Public Access at bucket and account level, versioning, and whether the bucket policy makes it public. ' +
-    'Findings with stable ids: public bucket policy (critical), Block Public Access off (account: high, bucket: ' +
-    'medium), no default encryption (medium), versioning off (low); counts of all, the topN buckets (worst first) ' +
-    'and findings in full. Read-only, no cost; about 4 S3 requests per bucket, 8 buckets at a time. A setting that ' +
-    'cannot be read (AccessDenied on one bucket) is "unknown" with its error on that bucket, never failing the ' +
-    'others; `truncated` is set when the deadline left buckets unread.',
+    'Block Public Access at bucket and account level, versioning, Object Ownership, and one exposure verdict per ' +
+    'bucket (public / blocked / not_public / unknown) combining the bucket ACL (AllUsers, AuthenticatedUsers grants), ' +
+    'the bucket policy status, internet-facing access points with a public policy, disabled ACLs and both Block ' +
+    'Public Access levels. Findings with stable ids and the Security Hub / CIS controls they evidence: public ' +
+    'bucket ACL, policy or access point (critical; high when only Block Public Access holds it back), Block Public ' +
+    'Access off (account: high, bucket: medium), no default encryption (medium), versioning off (low); counts of ' +
+    'all, the topN buckets (worst first) and findings in full. Read-only, no cost; 4-6 S3 requests per bucket (the ' +
+    'ACL and Object Ownership only where ACLs can still grant access), 8 buckets at a time, plus one S3 Control ' +
+    'ListAccessPoints per region holding buckets. A setting that cannot be read (AccessDenied on one bucket) is ' +
+    '"unknown" with its error on that bucket, never failing the others; `truncated` is set when the deadline left ' +
+    'buckets unread.',
   inputSchema: () =>
     z.strictObject({
       topN: topNArg(20),
     }),
   service: 's3',
   // ListBuckets is authorized by s3:ListAllMyBuckets, GetBucketEncryption by s3:GetEncryptionConfiguration,
-  // S3 and S3 Control GetPublicAccessBlock by s3:GetBucketPublicAccessBlock / s3:GetAccountPublicAccessBlock
+  // S3 and S3 Control GetPublicAccessBlock by s3:GetBucketPublicAccessBlock / s3:GetAccountPublicAccessBlock,
+  // GetBucketAcl by s3:GetBucketAcl, GetBucketOwnershipControls by s3:GetBucketOwnershipControls, S3 Control
+  // ListAccessPoints / GetAccessPointPolicyStatus / GetAccessPoint by the actions of the same names
   // (Service Authorization Reference, "Actions defined by Amazon S3"). STS GetCallerIdentity needs no permission.
   iam: [
     {
@@ -31,6 +38,11 @@ export const s3InventorySpec = defineAwsReadOnlySpec({
         's3:GetBucketVersioning',
         's3:GetBucketPolicyStatus',
         's3:GetAccountPublicAccessBlock',
+        's3:GetBucketAcl',
+        's3:GetBucketOwnershipControls',
+        's3:ListAccessPoints',
+        's3:GetAccessPointPolicyStatus',
+        's3:GetAccessPoint',
       ],
     },
   ],

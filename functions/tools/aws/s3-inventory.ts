@@ -5,10 +5,13 @@ import { type PageStop, readPages } from '../../runtime/aws/pagination';
 import { mapBounded } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
+import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
 import { increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
-import { type BucketReport, type ListedBucket, readBucket } from './s3/bucket-report';
+import { type RegionAccessPoints, readRegionAccessPoints } from './s3/access-points';
+import { type BucketReport, type BucketSettings, type ListedBucket, readBucket } from './s3/bucket-report';
+import { bucketExposure, EXPOSURE_UNKNOWN } from './s3/exposure';
 import { accountFindings, bucketFindings } from './s3/findings';
 import {
   PUBLIC_ACCESS_BLOCK_UNKNOWN,
@@ -17,7 +20,14 @@ import {
 } from './s3/public-access-block';
 import { s3InventorySpec } from './s3-inventory.meta';
 import { callerAccount } from './shared/account';
-import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
+import {
+  type Finding,
+  type FindingsSummary,
+  FirstSeen,
+  summarizeFindings,
+  worstSeverityRank,
+} from './shared/findings';
+import { type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /** Buckets per ListBuckets page; S3 accepts 1-10,000 (S3 API reference, "ListBuckets", MaxBuckets). */
 const LIST_PAGE_SIZE = 1000;
@@ -26,17 +36,20 @@ const LIST_PAGE_SIZE = 1000;
  * (the default quota is 10,000 buckets per account; Amazon S3 User Guide, "Bucket quotas").
  */
 const MAX_LIST_PAGES = 100;
-/** Buckets read at once; each sends its 4 setting requests together, so ≤ 32 requests in flight. */
+/** Buckets read at once; each sends its 4-5 setting requests together, so ≤ 40 requests in flight. */
 const BUCKET_CONCURRENCY = 8;
+/** Regions whose access points are listed at once. */
+const REGION_CONCURRENCY = 4;
 
-/** Every bucket of the account, page by page (ListBuckets is answered from any region). */
+/** Every bucket of the account, page by page (ListBuckets is answered from any region); a name listed twice counts once. */
 async function listBuckets(client: S3Client, deadline: Deadline) {
   const buckets: ListedBucket[] = [];
+  const once = new FirstSeen();
   const read = await readPages(
     paginateListBuckets({ client, pageSize: LIST_PAGE_SIZE }, {}),
     (page) => {
       for (const bucket of page.Buckets ?? []) {
-        if (!bucket.Name) continue;
+        if (!bucket.Name || !once.first(bucket.Name)) continue;
         buckets.push({
           name: bucket.Name,
           createdAt: bucket.CreationDate?.toISOString() ?? null,
@@ -46,22 +59,30 @@ async function listBuckets(client: S3Client, deadline: Deadline) {
     },
     { maxPages: MAX_LIST_PAGES, deadline, nextToken: (page) => page.ContinuationToken },
   );
-  return { buckets, read };
+  return { buckets, read, duplicates: once.duplicates };
 }
 
 function settingErrors(bucket: BucketReport): number {
-  return [bucket.encryption, bucket.publicAccessBlock, bucket.versioning, bucket.policy].filter(
-    (setting) => setting.error,
-  ).length;
+  return [
+    bucket.encryption,
+    bucket.publicAccessBlock,
+    bucket.versioning,
+    bucket.policy,
+    bucket.ownership,
+    bucket.acl,
+  ].filter((setting) => setting.error).length;
 }
 
 function hasError(bucket: BucketReport): boolean {
   return Boolean(bucket.error) || settingErrors(bucket) > 0;
 }
 
-/** Nothing of the bucket was read: its region, or every one of its four settings, failed. */
+/** Nothing of the bucket was read: its region, or every one of its four main settings, failed. */
 function isUnreadable(bucket: BucketReport): boolean {
-  return Boolean(bucket.error) || settingErrors(bucket) === 4;
+  return (
+    Boolean(bucket.error) ||
+    [bucket.encryption, bucket.publicAccessBlock, bucket.versioning, bucket.policy].every((s) => s.error)
+  );
 }
 
 /** `; 50 buckets unreadable, 2 partly unreadable`, or empty when every bucket was read in full. */
@@ -94,6 +115,18 @@ export interface S3InventoryValue {
   readonly publicAccessBlock: StatusCounts;
   readonly versioning: StatusCounts;
   readonly policy: StatusCounts;
+  /** Buckets by exposure verdict: `public`, `blocked` (public grants held back by Block Public Access), `not_public`, `unknown`. */
+  readonly exposure: StatusCounts;
+  /** Access points of the account's buckets, by region; a region whose listing failed carries its error. */
+  readonly accessPoints: {
+    readonly region: string;
+    readonly count?: number;
+    readonly error?: ToolErrorInfo;
+  }[];
+  /** Bucket names ListBuckets answered twice (counted once). */
+  readonly duplicatesSkipped: number;
+  /** Enum values this tool does not know, by `field:value` (never taken for a safe value). */
+  readonly unrecognisedValues: UnrecognisedValues;
   /** The first topN buckets: worst finding first, then buckets with errors, then by name. */
   readonly buckets: BucketReport[];
   readonly findings: FindingsSummary;
@@ -139,16 +172,50 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
       (err): PublicAccessBlockState => ({ ...PUBLIC_ACCESS_BLOCK_UNKNOWN, error: describeError(err) }),
     ),
   ]);
+  const unrecognisedValues: UnrecognisedValues = {};
   const { settled, skipped } = await mapBounded(
     listing.buckets,
-    (bucket) => readBucket({ home, clientFor, partition, describeError }, bucket),
+    (bucket) =>
+      readBucket(
+        { home, clientFor, partition, describeError, account, unrecognised: unrecognisedValues },
+        bucket,
+      ),
     { concurrency: BUCKET_CONCURRENCY, deadline: ctx.deadline },
   );
+  const read: BucketSettings[] = settled.map((outcome) => {
+    if (!outcome.ok) throw outcome.error; // readBucket records its errors on the bucket and never throws
+    return outcome.value;
+  });
+
+  // Access points, listed once per region that holds a bucket of the account.
+  const bucketsByRegion = new Map<string, Set<string>>();
+  for (const bucket of read) {
+    if (bucket.region)
+      bucketsByRegion.set(bucket.region, (bucketsByRegion.get(bucket.region) ?? new Set()).add(bucket.name));
+  }
+  const listedPoints = await mapBounded(
+    [...bucketsByRegion],
+    ([region, names]) =>
+      readRegionAccessPoints({
+        client: new S3ControlClient(awsClientConfig(access, region)),
+        accountId,
+        buckets: names,
+        deadline: ctx.deadline,
+        describeError,
+        unrecognised: unrecognisedValues,
+      }),
+    { concurrency: REGION_CONCURRENCY, deadline: ctx.deadline },
+  );
+  const accessPointsByRegion = new Map<string, RegionAccessPoints>();
+  for (const outcome of listedPoints.settled) {
+    if (!outcome.ok) throw outcome.error; // readRegionAccessPoints never throws
+    accessPointsByRegion.set(outcome.item[0], outcome.value);
+  }
 
   const findings: Finding[] = accountFindings(account, accountId);
   const ranked: RankedBucket[] = [];
   const counts: Record<
-    'byRegion' | 'encryption' | 'publicAccessBlock' | 'versioning' | 'policy',
+    'byRegion' | 'encryption' | 'publicAccessBlock' | 'versioning' | 'policy' | 'exposure',
     StatusCounts
   > = {
     byRegion: {},
@@ -156,10 +223,19 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     publicAccessBlock: {},
     versioning: {},
     policy: {},
+    exposure: {},
   };
-  for (const outcome of settled) {
-    if (!outcome.ok) throw outcome.error; // readBucket records its errors on the bucket and never throws
-    const bucket = outcome.value;
+  for (const settings of read) {
+    const points = settings.region ? accessPointsByRegion.get(settings.region) : undefined;
+    // A region skipped at the deadline, or whose listing failed, leaves access-point exposure unknown.
+    const accessPoints = points?.ok
+      ? points.accessPoints.filter((p) => p.bucket === settings.name)
+      : 'unknown';
+    const bucket: BucketReport = {
+      ...settings,
+      accessPoints: accessPoints === 'unknown' ? [] : accessPoints,
+      exposure: settings.error ? EXPOSURE_UNKNOWN : bucketExposure(settings, account, accessPoints),
+    };
     const own = bucketFindings(bucket, account, accountId);
     findings.push(...own);
     const worst = worstSeverityRank(own);
@@ -169,12 +245,20 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     increment(counts.publicAccessBlock, bucket.publicAccessBlock.status);
     increment(counts.versioning, bucket.versioning.status);
     increment(counts.policy, bucket.policy.status);
+    increment(counts.exposure, bucket.exposure.verdict);
   }
 
   const summary = summarizeFindings(findings, args.topN);
   const failed = ranked.filter((r) => r.failed).length;
   const unreadable = ranked.filter((r) => isUnreadable(r.bucket)).length;
-  const truncated = listing.read.stoppedBy !== undefined || skipped.length > 0;
+  const accessPointsStopped = [...accessPointsByRegion.values()].some(
+    (r) => r.ok && r.stoppedBy !== undefined,
+  );
+  const truncated =
+    listing.read.stoppedBy !== undefined ||
+    skipped.length > 0 ||
+    listedPoints.skipped.length > 0 ||
+    accessPointsStopped;
   const total = listing.buckets.length;
   const regions = Object.keys(counts.byRegion).filter((r) => r !== 'unknown').length;
   const value: S3InventoryValue = {
@@ -185,6 +269,17 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     bucketsWithErrors: failed,
     bucketsUnreadable: unreadable,
     ...counts,
+    accessPoints: [...bucketsByRegion.keys()].map((region) => {
+      const points = accessPointsByRegion.get(region);
+      if (!points)
+        return {
+          region,
+          error: { code: 'timeout', message: 'Not listed: the deadline passed', retryable: true },
+        };
+      return points.ok ? { region, count: points.accessPoints.length } : { region, error: points.error };
+    }),
+    duplicatesSkipped: listing.duplicates,
+    unrecognisedValues,
     buckets: ranked
       .sort(byRisk)
       .slice(0, args.topN)
@@ -201,10 +296,13 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     truncated,
     summary:
       `${plural(total, 'S3 bucket')} in ${plural(regions, 'region')}: ` +
-      `${counts.policy.public ?? 0} public by policy, ${counts.encryption.none ?? 0} without default encryption; ` +
+      `${counts.exposure.public ?? 0} public (ACL, policy or access point)` +
+      `${counts.exposure.blocked ? `, ${counts.exposure.blocked} held back only by Block Public Access` : ''}` +
+      `${counts.exposure.unknown ? `, ${counts.exposure.unknown} of unknown exposure` : ''}, ` +
+      `${counts.encryption.none ?? 0} without default encryption; ` +
       `${plural(summary.total, 'finding')} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)${readErrorsNote(unreadable, failed - unreadable)}` +
-      `${truncated ? '; partial' : ''}`,
+      `${truncated ? '; partial' : ''}${unrecognisedNote(unrecognisedValues)}`,
   };
 });
 

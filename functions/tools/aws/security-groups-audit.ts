@@ -12,7 +12,7 @@ import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { securityGroupsAuditSpec } from './security-groups-audit.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
-import type { Finding, Severity } from './shared/findings';
+import { type Finding, FirstSeen, type Severity } from './shared/findings';
 import {
   type AuditValue,
   auditValue,
@@ -20,6 +20,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
+import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
 
 /**
  * DescribeSecurityGroups and DescribeNetworkInterfaces return at most 1,000 items a
@@ -74,14 +75,25 @@ export const SENSITIVE_PORTS: ReadonlyMap<number, string> = new Map([
 /** Ports a public web endpoint is expected to expose: open to the internet, they are low severity. */
 const WEB_PORTS = new Set([80, 443]);
 
-/** IpProtocol as EC2 reports it (name or IANA number; `-1` for all) → one name. */
-const PROTOCOL_NAMES: Readonly<Record<string, string>> = {
+/** IpProtocol as an IANA number (`-1` for all) → one name (EC2 API reference, "IpPermission"). */
+const PROTOCOL_NUMBERS: Readonly<Record<string, string>> = {
   '-1': 'all',
   '6': 'tcp',
   '17': 'udp',
   '1': 'icmp',
   '58': 'icmpv6',
 };
+/** IpProtocol as a name, in any case. Other protocols are IANA numbers, kept as answered. */
+const PROTOCOL_NAME = serviceEnum('IpProtocol', ['tcp', 'udp', 'icmp', 'icmpv6'] as const);
+
+/** One name for a rule's protocol; a name this tool does not know is counted and kept as answered. */
+function protocolOf(ipProtocol: string | undefined, unrecognised: UnrecognisedValues): string {
+  const raw = (ipProtocol ?? '-1').trim();
+  const numbered = Object.hasOwn(PROTOCOL_NUMBERS, raw) ? PROTOCOL_NUMBERS[raw] : undefined;
+  if (numbered) return numbered;
+  if (/^\d+$/.test(raw)) return raw; // another IANA protocol number (ESP 50, GRE 47…)
+  return PROTOCOL_NAME.parse(raw, unrecognised) ?? raw;
+}
 
 /** One ingress rule open to the internet. */
 interface OpenRule {
@@ -94,14 +106,13 @@ interface OpenRule {
   readonly openTo: string[];
 }
 
-function openRuleOf(permission: IpPermission): OpenRule | undefined {
+function openRuleOf(permission: IpPermission, unrecognised: UnrecognisedValues): OpenRule | undefined {
   const openTo = [
     ...(permission.IpRanges?.some((range) => range.CidrIp === IPV4_ANYWHERE) ? [IPV4_ANYWHERE] : []),
     ...(permission.Ipv6Ranges?.some((range) => range.CidrIpv6 === IPV6_ANYWHERE) ? [IPV6_ANYWHERE] : []),
   ];
   if (openTo.length === 0) return undefined;
-  const raw = permission.IpProtocol ?? '-1';
-  const protocol = PROTOCOL_NAMES[raw] ?? raw;
+  const protocol = protocolOf(permission.IpProtocol, unrecognised);
   const fromPort = permission.FromPort ?? null;
   const toPort = permission.ToPort ?? null;
   const hasPorts = protocol === 'tcp' || protocol === 'udp';
@@ -116,14 +127,31 @@ function openRuleOf(permission: IpPermission): OpenRule | undefined {
   return { protocol, ports, fromPort, toPort, openTo };
 }
 
-/** The sensitive ports inside a rule's range, as `22 (SSH)`. */
-function sensitivePortsIn(rule: OpenRule): string[] {
-  if (rule.protocol !== 'tcp' && rule.protocol !== 'udp') return [];
-  const from = rule.fromPort ?? 0;
-  const to = rule.toPort ?? 65535;
+/** Remote administration ports, named first when a rule exposes several sensitive ports. */
+const REMOTE_ADMIN_PORTS = new Set([22, 3389]);
+
+/**
+ * The sensitive ports a rule exposes, as `22 (SSH)`, remote administration
+ * first: those inside a TCP/UDP range, and every one of them for a rule of all
+ * protocols (`IpProtocol: "-1"`), which opens every port of every protocol.
+ */
+export function sensitivePortsIn(rule: Pick<OpenRule, 'protocol' | 'fromPort' | 'toPort'>): string[] {
+  const everyPort = rule.protocol === 'all';
+  if (!everyPort && rule.protocol !== 'tcp' && rule.protocol !== 'udp') return [];
+  const from = everyPort ? 0 : (rule.fromPort ?? 0);
+  const to = everyPort ? 65535 : (rule.toPort ?? 65535);
   return [...SENSITIVE_PORTS]
     .filter(([port]) => port >= from && port <= to)
+    .sort(([a], [b]) => Number(REMOTE_ADMIN_PORTS.has(b)) - Number(REMOTE_ADMIN_PORTS.has(a)) || a - b)
     .map(([port, service]) => `${port} (${service})`);
+}
+
+/** `, including 22 (SSH), 3389 (RDP), 21 (FTP) and 24 more sensitive ports`, or empty. */
+function includingNote(sensitive: readonly string[]): string {
+  if (sensitive.length === 0) return '';
+  const shown = sensitive.slice(0, 3).join(', ');
+  const rest = sensitive.length - 3;
+  return `, including ${shown}${rest > 0 ? ` and ${rest} more sensitive ${rest === 1 ? 'port' : 'ports'}` : ''}`;
 }
 
 /** The check and severity of an open rule: all ports, a sensitive port, or another port. */
@@ -152,6 +180,10 @@ export type SecurityGroupStats = {
   /** Open rules (protocol + port range) over all groups. */
   openRules: number;
   networkInterfaces: number;
+  /** Groups or network interfaces EC2 listed twice (counted once). */
+  duplicatesSkipped: number;
+  /** Protocol names this tool does not know, by `field:value` (kept as answered). */
+  unrecognisedValues: UnrecognisedValues;
 };
 
 /** What `aws_security_groups_audit` returns. */
@@ -165,6 +197,8 @@ const emptyStats = (): SecurityGroupStats => ({
   groupsOpenToInternet: 0,
   openRules: 0,
   networkInterfaces: 0,
+  duplicatesSkipped: 0,
+  unrecognisedValues: {},
 });
 
 /** Whether a group is in use: attached to an interface, not attached, or unknown (interfaces not all read). */
@@ -182,7 +216,7 @@ function auditGroup(group: SecurityGroup, region: string, inUse: GroupUse, stats
   else stats.groupsUseUnknown++;
 
   for (const permission of group.IpPermissions ?? []) {
-    const rule = openRuleOf(permission);
+    const rule = openRuleOf(permission, stats.unrecognisedValues);
     if (!rule) continue;
     const sensitive = sensitivePortsIn(rule);
     const { check, severity } = classify(rule, sensitive);
@@ -199,7 +233,7 @@ function auditGroup(group: SecurityGroup, region: string, inUse: GroupUse, stats
         key: `${groupId}|${rule.protocol}|${rule.fromPort ?? ''}-${rule.toPort ?? ''}`,
         title:
           `Security group ${groupId} (${groupName}) allows ${rule.ports === 'all' ? `${what} traffic on all ports` : what} ` +
-          `from ${rule.openTo.join(' and ')}${sensitive.length > 0 ? `, including ${sensitive.slice(0, 3).join(', ')}` : ''}`,
+          `from ${rule.openTo.join(' and ')}${includingNote(sensitive)}`,
         details: { ...facts, ...rule, ...(sensitive.length > 0 ? { sensitivePorts: sensitive } : {}) },
       }),
     );
@@ -241,6 +275,8 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
       const client = new EC2Client(awsClientConfig(access, region));
       const stats = emptyStats();
       const attached = new Set<string>();
+      const interfacesOnce = new FirstSeen();
+      const groupsOnce = new FirstSeen();
       // Without every interface read, a group not seen attached may still be in use: its use is unknown.
       const interfaces = await readPart(
         'EC2 DescribeNetworkInterfaces',
@@ -250,6 +286,7 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
             paginateDescribeNetworkInterfaces({ client, pageSize: PAGE_SIZE }, {}),
             (page) => {
               for (const networkInterface of page.NetworkInterfaces ?? []) {
+                if (!interfacesOnce.first(networkInterface.NetworkInterfaceId)) continue;
                 stats.networkInterfaces++;
                 for (const group of networkInterface.Groups ?? [])
                   if (group.GroupId) attached.add(group.GroupId);
@@ -264,6 +301,7 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
         paginateDescribeSecurityGroups({ client, pageSize: PAGE_SIZE }, {}),
         (page) => {
           for (const group of page.SecurityGroups ?? []) {
+            if (!groupsOnce.first(group.GroupId)) continue;
             const seen = attached.has(group.GroupId ?? '');
             findings.push(...auditGroup(group, region, seen || (allInterfacesRead ? false : null), stats));
           }
@@ -271,6 +309,7 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
         { maxPages: MAX_GROUP_PAGES, deadline: ctx.deadline },
       );
       const stoppedBy = firstStop(interfaces.ok ? interfaces.value : undefined, groups);
+      stats.duplicatesSkipped = interfacesOnce.duplicates + groupsOnce.duplicates;
       return {
         stats,
         findings,
@@ -285,11 +324,12 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
   return {
     value,
     truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
-        `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
-      audit,
-    ),
+    summary:
+      regionalAuditSummary(
+        `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
+          `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
+        audit,
+      ) + unrecognisedNote(totals.unrecognisedValues),
   };
 });
 

@@ -3,6 +3,10 @@ import type {
   EventSelector,
   GetEventSelectorsResponse,
 } from '@aws-sdk/client-cloudtrail';
+import { enumKey, serviceEnum, type UnrecognisedValues } from '../shared/service-enums';
+
+/** EventSelector `ReadWriteType` (CloudTrail API reference, "EventSelector"). */
+const READ_WRITE_TYPE = serviceEnum('ReadWriteType', ['ReadOnly', 'WriteOnly', 'All'] as const);
 
 /** Which management events a trail logs, from its event selectors. */
 export interface ManagementEventCoverage {
@@ -18,11 +22,18 @@ export interface ManagementEventCoverage {
 
 /**
  * Basic selectors: `IncludeManagementEvents` defaults to true and `ReadWriteType`
- * to `All` (CloudTrail API reference, "EventSelector").
+ * to `All` (CloudTrail API reference, "EventSelector"). A type this tool does not
+ * know is counted as unrecognised and credited with nothing: coverage is never
+ * claimed on a guess.
  */
-function fromBasic(selectors: readonly EventSelector[]): ManagementEventCoverage {
+function fromBasic(
+  selectors: readonly EventSelector[],
+  unrecognised?: UnrecognisedValues,
+): ManagementEventCoverage {
   const management = selectors.filter((s) => s.IncludeManagementEvents !== false);
-  const types = management.map((s) => s.ReadWriteType ?? 'All');
+  const types = management.map((s) =>
+    s.ReadWriteType === undefined ? 'All' : READ_WRITE_TYPE.parse(s.ReadWriteType, unrecognised),
+  );
   return {
     read: types.some((t) => t === 'All' || t === 'ReadOnly'),
     write: types.some((t) => t === 'All' || t === 'WriteOnly'),
@@ -41,13 +52,16 @@ function fromAdvanced(selectors: readonly AdvancedEventSelector[]): ManagementEv
   let read = false;
   let write = false;
   const excluded = new Set<string>();
+  const has = (values: readonly string[] | undefined, value: string) =>
+    (values ?? []).some((v) => enumKey(v) === enumKey(value));
   for (const selector of selectors) {
-    const field = (name: string) => selector.FieldSelectors?.find((f) => f.Field === name);
-    if (!field('eventCategory')?.Equals?.includes('Management')) continue;
+    const field = (name: string) =>
+      selector.FieldSelectors?.find((f) => enumKey(f.Field ?? '') === enumKey(name));
+    if (!has(field('eventCategory')?.Equals, 'Management')) continue;
     const readOnly = field('readOnly');
     const logs = (value: 'true' | 'false') =>
       readOnly === undefined ||
-      (readOnly.Equals ? readOnly.Equals.includes(value) : !readOnly.NotEquals?.includes(value));
+      (readOnly.Equals ? has(readOnly.Equals, value) : !has(readOnly.NotEquals, value));
     read ||= logs('true');
     write ||= logs('false');
     for (const source of field('eventSource')?.NotEquals ?? []) excluded.add(source);
@@ -62,8 +76,11 @@ function fromAdvanced(selectors: readonly AdvancedEventSelector[]): ManagementEv
  * managementEventCoverage({ EventSelectors: [{ ReadWriteType: 'WriteOnly', IncludeManagementEvents: true }] })
  * // => { read: false, write: true, selectors: 'basic', excludedSources: [] }
  */
-export function managementEventCoverage(response: GetEventSelectorsResponse): ManagementEventCoverage {
+export function managementEventCoverage(
+  response: GetEventSelectorsResponse,
+  unrecognised?: UnrecognisedValues,
+): ManagementEventCoverage {
   if (response.AdvancedEventSelectors?.length) return fromAdvanced(response.AdvancedEventSelectors);
-  if (response.EventSelectors?.length) return fromBasic(response.EventSelectors);
+  if (response.EventSelectors?.length) return fromBasic(response.EventSelectors, unrecognised);
   return { read: false, write: false, selectors: 'none', excludedSources: [] };
 }

@@ -85,9 +85,10 @@ function builder(accountId: string) {
 }
 
 /**
- * Findings on the root row: `iam_root_mfa_disabled` (critical),
- * `iam_root_key_present` (critical when active, medium when inactive),
- * `iam_root_used_recently` (high: console sign-in or key use within `rootUsageDays`).
+ * Findings on the root row: `iam_root_key_present` (critical when active,
+ * medium when inactive), `iam_root_used_recently` (high: console sign-in or key
+ * use within `rootUsageDays`). Root MFA is judged apart, with the facts that
+ * decide whether it applies (`root-credentials.ts`).
  */
 export function rootFindings(
   row: CredentialReportRow,
@@ -96,9 +97,6 @@ export function rootFindings(
 ): Finding[] {
   const finding = builder(accountId);
   const findings: Finding[] = [];
-  if (!row.mfaActive) {
-    findings.push(finding('iam_root_mfa_disabled', 'critical', row.arn, 'The root user has no MFA device'));
-  }
   for (const key of row.keys.filter(holdsKey)) {
     findings.push(
       finding(

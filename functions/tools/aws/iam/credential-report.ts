@@ -9,6 +9,10 @@ import {
 } from '@aws-sdk/client-iam';
 import type { Deadline } from '../../../runtime/deadline';
 import { DeadlineExceededError, PlatformError } from '../../../runtime/errors';
+import { serviceEnum } from '../shared/service-enums';
+
+/** GenerateCredentialReport `State` (IAM API reference, "GenerateCredentialReport"). */
+const REPORT_STATE = serviceEnum('State', ['STARTED', 'INPROGRESS', 'COMPLETE'] as const);
 
 /**
  * Longest wait for IAM to generate the report, in ms. A report takes seconds for
@@ -100,7 +104,7 @@ export async function fetchCredentialReport(
     if (generate) {
       requests++;
       const { State } = await iam.send(new GenerateCredentialReportCommand({}));
-      if (State !== 'COMPLETE') {
+      if (!REPORT_STATE.is(State, 'COMPLETE')) {
         await wait(`state ${State ?? 'unknown'}`);
         continue;
       }

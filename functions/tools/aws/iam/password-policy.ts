@@ -78,20 +78,30 @@ export async function readPasswordPolicy(iam: IAMClient): Promise<AccountPasswor
  * (medium, under 14), `iam_pw_policy_no_reuse_prevention` (medium, under 24),
  * `iam_pw_policy_weak_complexity` (low, a character class not required).
  * An unreadable policy raises nothing (its error is reported).
+ *
+ * The policy governs IAM users' console passwords only: when the credential
+ * report shows no IAM user with one (`consoleUsers: 0`, an SSO-only account),
+ * the weaknesses protect nothing today and are reported `low`, saying so; the
+ * controls still fail and stay mapped. `consoleUsers: null` (report unread)
+ * keeps the severities.
  */
 export function passwordPolicyFindings(
   policy: AccountPasswordPolicy,
   accountArn: string,
   accountId: string,
+  consoleUsers: number | null = null,
 ): Finding[] {
+  const noConsoleUsers = consoleUsers === 0;
   const finding = (check: string, severity: Severity, title: string, details?: Record<string, unknown>) =>
     accountFinding(accountId, {
       check,
-      severity,
+      severity: noConsoleUsers ? 'low' : severity,
       resource: accountArn,
       region: 'global',
-      title,
-      ...(details ? { details } : {}),
+      title: noConsoleUsers ? `${title} (no IAM user has a console password today)` : title,
+      ...(details || noConsoleUsers
+        ? { details: { ...details, ...(noConsoleUsers ? { consoleUsers: 0 } : {}) } }
+        : {}),
     });
   if (policy.status === 'unknown') return [];
   if (policy.status === 'not_configured') {

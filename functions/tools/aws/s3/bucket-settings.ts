@@ -4,14 +4,18 @@
  * which records it on that bucket only.
  */
 import {
+  GetBucketAclCommand,
   GetBucketEncryptionCommand,
   GetBucketLocationCommand,
+  GetBucketOwnershipControlsCommand,
   GetBucketPolicyStatusCommand,
   GetBucketVersioningCommand,
+  type Grant,
   type S3Client,
   type ServerSideEncryptionConfiguration,
 } from '@aws-sdk/client-s3';
 import type { ToolErrorInfo } from '../../../runtime/result';
+import { serviceEnum, type UnrecognisedValues } from '../shared/service-enums';
 
 function isNamed(err: unknown, name: string): boolean {
   return err instanceof Error && err.name === name;
@@ -114,14 +118,151 @@ export interface BucketVersioning {
 /** Could not be read; the caller adds the `error`. */
 export const VERSIONING_UNKNOWN: BucketVersioning = { status: 'unknown', mfaDelete: null };
 
+/** GetBucketVersioning `Status` and `MFADelete` (S3 API reference, "GetBucketVersioning"). */
+const VERSIONING_STATUS = serviceEnum('Status', ['Enabled', 'Suspended'] as const);
+const MFA_DELETE = serviceEnum('MFADelete', ['Enabled', 'Disabled'] as const);
+
 /**
- * The bucket's versioning (GetBucketVersioning).
+ * The bucket's versioning (GetBucketVersioning). A status this tool does not
+ * know is `unknown` (counted in `unrecognised`), never taken for "off".
  *
  * @throws the SDK's error (AccessDenied…).
  */
-export async function readBucketVersioning(client: S3Client, bucket: string): Promise<BucketVersioning> {
+export async function readBucketVersioning(
+  client: S3Client,
+  bucket: string,
+  unrecognised?: UnrecognisedValues,
+): Promise<BucketVersioning> {
   const out = await client.send(new GetBucketVersioningCommand({ Bucket: bucket }));
-  return { status: out.Status ?? 'Disabled', mfaDelete: out.MFADelete === 'Enabled' };
+  const status = out.Status ? (VERSIONING_STATUS.parse(out.Status, unrecognised) ?? 'unknown') : 'Disabled';
+  return { status, mfaDelete: MFA_DELETE.is(out.MFADelete, 'Enabled') };
+}
+
+/** Object Ownership (S3 User Guide, "Controlling ownership of objects and disabling ACLs"). */
+export interface BucketOwnership {
+  /**
+   * `BucketOwnerEnforced` disables ACLs: no ACL grants access. `not_configured`
+   * (no ownership controls, a bucket from before 2023): ACLs apply, as with
+   * `ObjectWriter`. `not_read`: skipped because Block Public Access ignores public
+   * ACLs at account level anyway. `unknown`: could not be read (`error`) or a value
+   * this tool does not know.
+   */
+  readonly status:
+    | 'BucketOwnerEnforced'
+    | 'BucketOwnerPreferred'
+    | 'ObjectWriter'
+    | 'not_configured'
+    | 'not_read'
+    | 'unknown';
+  /** Whether ACLs are disabled; null when not known. */
+  readonly aclsDisabled: boolean | null;
+  readonly error?: ToolErrorInfo;
+}
+
+/** Could not be read; the caller adds the `error`. */
+export const OWNERSHIP_UNKNOWN: BucketOwnership = { status: 'unknown', aclsDisabled: null };
+/** Not read: public ACLs are ignored account-wide, so ownership cannot change the exposure verdict. */
+export const OWNERSHIP_NOT_READ: BucketOwnership = { status: 'not_read', aclsDisabled: null };
+
+const OBJECT_OWNERSHIP = serviceEnum('ObjectOwnership', [
+  'BucketOwnerEnforced',
+  'BucketOwnerPreferred',
+  'ObjectWriter',
+] as const);
+
+/**
+ * The bucket's Object Ownership (GetBucketOwnershipControls).
+ *
+ * @returns `not_configured` (ACLs enabled) when S3 answers OwnershipControlsNotFoundError.
+ * @throws the SDK's error for anything else (AccessDenied…).
+ */
+export async function readBucketOwnership(
+  client: S3Client,
+  bucket: string,
+  unrecognised?: UnrecognisedValues,
+): Promise<BucketOwnership> {
+  try {
+    const out = await client.send(new GetBucketOwnershipControlsCommand({ Bucket: bucket }));
+    const raw = out.OwnershipControls?.Rules?.[0]?.ObjectOwnership;
+    const status = OBJECT_OWNERSHIP.parse(raw, unrecognised);
+    if (!status) return OWNERSHIP_UNKNOWN;
+    return { status, aclsDisabled: status === 'BucketOwnerEnforced' };
+  } catch (err) {
+    if (isNamed(err, 'OwnershipControlsNotFoundError'))
+      return { status: 'not_configured', aclsDisabled: false };
+    throw err;
+  }
+}
+
+/** Grantee groups whose grants make a bucket public (S3 User Guide, "Access control list (ACL) overview"). */
+export const PUBLIC_GROUPS = {
+  AllUsers: 'http://acs.amazonaws.com/groups/global/AllUsers',
+  AuthenticatedUsers: 'http://acs.amazonaws.com/groups/global/AuthenticatedUsers',
+} as const;
+
+/** A grant of the bucket ACL to everyone (`AllUsers`) or to every AWS account (`AuthenticatedUsers`). */
+export interface PublicGrant {
+  readonly grantee: keyof typeof PUBLIC_GROUPS;
+  /** READ, WRITE, READ_ACP, WRITE_ACP or FULL_CONTROL. */
+  readonly permission: string;
+}
+
+/** The bucket ACL's public grants. */
+export interface BucketAcl {
+  /** `read`; `not_read`: ACLs cannot grant access (disabled, or public ACLs ignored); `unknown`: `error`. */
+  readonly status: 'read' | 'not_read' | 'unknown';
+  readonly publicGrants: PublicGrant[];
+  readonly error?: ToolErrorInfo;
+}
+
+export const ACL_UNKNOWN: BucketAcl = { status: 'unknown', publicGrants: [] };
+export const ACL_NOT_READ: BucketAcl = { status: 'not_read', publicGrants: [] };
+
+const GRANTEE_TYPE = serviceEnum('Grantee.Type', [
+  'CanonicalUser',
+  'AmazonCustomerByEmail',
+  'Group',
+] as const);
+const PERMISSION = serviceEnum('Permission', [
+  'FULL_CONTROL',
+  'WRITE',
+  'WRITE_ACP',
+  'READ',
+  'READ_ACP',
+] as const);
+
+/** The grants of `grants` to the AllUsers and AuthenticatedUsers groups. */
+export function publicGrantsOf(grants: readonly Grant[], unrecognised?: UnrecognisedValues): PublicGrant[] {
+  const found: PublicGrant[] = [];
+  for (const grant of grants) {
+    const grantee = grant.Grantee;
+    if (!grantee || GRANTEE_TYPE.parse(grantee.Type, unrecognised) !== 'Group') continue;
+    const uri = (grantee.URI ?? '')
+      .trim()
+      .replace(/^https:/i, 'http:')
+      .toLowerCase();
+    const group = (Object.keys(PUBLIC_GROUPS) as (keyof typeof PUBLIC_GROUPS)[]).find(
+      (name) => PUBLIC_GROUPS[name].toLowerCase() === uri,
+    );
+    if (!group) continue;
+    const permission = PERMISSION.parse(grant.Permission, unrecognised) ?? grant.Permission ?? 'unknown';
+    found.push({ grantee: group, permission });
+  }
+  return found;
+}
+
+/**
+ * The bucket ACL's public grants (GetBucketAcl).
+ *
+ * @throws the SDK's error (AccessDenied…).
+ */
+export async function readBucketAcl(
+  client: S3Client,
+  bucket: string,
+  unrecognised?: UnrecognisedValues,
+): Promise<BucketAcl> {
+  const out = await client.send(new GetBucketAclCommand({ Bucket: bucket }));
+  return { status: 'read', publicGrants: publicGrantsOf(out.Grants ?? [], unrecognised) };
 }
 
 /** Whether the bucket policy makes the bucket public. */

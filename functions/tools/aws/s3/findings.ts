@@ -2,12 +2,85 @@
  * S3 checks. Severities follow Prowler's and AWS Security Hub's S3 controls
  * (S3.1 account Block Public Access: high; S3.8 bucket Block Public Access,
  * default encryption: medium; S3.2/S3.3 public access: critical; versioning: low).
+ * Public access is judged from the bucket's exposure verdict (`exposure.ts`):
+ * one finding per path (ACL, policy, access point), critical when it reaches the
+ * internet, high when only Block Public Access holds it back or that could not be told.
  */
 
 import { accountFinding as finding } from '../shared/account';
-import type { Finding } from '../shared/findings';
+import type { Finding, Severity } from '../shared/findings';
 import type { BucketReport } from './bucket-report';
+import type { ExposurePath } from './exposure';
 import { type PublicAccessBlockState, switchesLeftOff } from './public-access-block';
+
+/** Critical when a path reaches the internet; high when blocked (public once a switch is off) or undetermined. */
+function pathSeverity(path: ExposurePath): Severity {
+  return path.effective === true ? 'critical' : 'high';
+}
+
+/** `, blocked only by account RestrictPublicBuckets` / `(whether Block Public Access holds it back could not be read)`. */
+function pathNote(path: ExposurePath): string {
+  if (path.effective === false) return `, blocked only by ${path.blockedBy.join(' and ')}`;
+  if (path.effective === null) return ' (whether Block Public Access holds it back could not be read)';
+  return '';
+}
+
+/** Findings for the public paths of a bucket's exposure verdict. */
+function exposureFindings(bucket: BucketReport, accountId: string, region: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const path of bucket.exposure.paths) {
+    const severity = pathSeverity(path);
+    const common = { severity, region, details: { effective: path.effective, blockedBy: path.blockedBy } };
+    if (path.via === 'bucket_policy') {
+      findings.push(
+        finding(accountId, {
+          check: 's3_bucket_policy_public',
+          resource: bucket.arn,
+          ...common,
+          title:
+            path.effective === true
+              ? `Bucket ${bucket.name} is public through its bucket policy`
+              : `Bucket ${bucket.name} has a public bucket policy${pathNote(path)}`,
+          details: { ...common.details, restrictedByBlockPublicAccess: path.effective === false },
+        }),
+      );
+    } else if (path.via === 'bucket_acl') {
+      const [grantee = '', permissions = ''] = path.what.split(': ');
+      findings.push(
+        finding(accountId, {
+          check: 's3_bucket_acl_public',
+          // One finding per bucket and grantee group: AllUsers and AuthenticatedUsers are two paths.
+          resource: `${bucket.arn}#acl-${grantee}`,
+          ...common,
+          title:
+            `Bucket ${bucket.name}'s ACL grants ${permissions} to ` +
+            `${grantee === 'AllUsers' ? 'everyone (AllUsers)' : 'every AWS account (AuthenticatedUsers)'}${pathNote(path)}`,
+          details: { ...common.details, grantee, permissions: permissions.split(', ') },
+        }),
+      );
+    } else {
+      const point = bucket.accessPoints.find((p) => p.name === path.what);
+      findings.push(
+        finding(accountId, {
+          check: 's3_access_point_public',
+          resource: point?.arn ?? `${bucket.arn}#access-point-${path.what}`,
+          ...common,
+          title: `Access point ${path.what} of bucket ${bucket.name} has a public policy${pathNote(path)}`,
+          details: {
+            ...common.details,
+            accessPoint: path.what,
+            bucket: bucket.name,
+            accessPointBlocksPublicAccess:
+              point?.blockPublicAccess === null || point?.blockPublicAccess === undefined
+                ? null
+                : Object.values(point.blockPublicAccess).every(Boolean),
+          },
+        }),
+      );
+    }
+  }
+  return findings;
+}
 
 /** Region of account-wide S3 findings. */
 const GLOBAL = 'global';
@@ -37,8 +110,11 @@ export function accountFindings(account: PublicAccessBlockState, accountId: stri
 
 /**
  * One bucket's findings. A setting that is `unknown` raises nothing (its error is
- * on the bucket). A public policy is critical, or high while Block Public Access
- * (`restrictPublicBuckets`, at either level) keeps it from taking effect.
+ * on the bucket). Public paths come from the exposure verdict: the bucket policy
+ * (`s3_bucket_policy_public`), the ACL (`s3_bucket_acl_public`, per grantee
+ * group) and access points (`s3_access_point_public`), each critical when it
+ * reaches the internet, high while Block Public Access or disabled ACLs keep it
+ * from taking effect.
  */
 export function bucketFindings(
   bucket: BucketReport,
@@ -47,21 +123,7 @@ export function bucketFindings(
 ): Finding[] {
   if (bucket.region === null) return [];
   const at = { resource: bucket.arn, region: bucket.region };
-  const findings: Finding[] = [];
-  if (bucket.policy.status === 'public') {
-    const restricted = account.restrictPublicBuckets || bucket.publicAccessBlock.restrictPublicBuckets;
-    findings.push(
-      finding(accountId, {
-        check: 's3_bucket_policy_public',
-        severity: restricted ? 'high' : 'critical',
-        ...at,
-        title: restricted
-          ? `Bucket ${bucket.name} has a public bucket policy, blocked only by RestrictPublicBuckets`
-          : `Bucket ${bucket.name} is public through its bucket policy`,
-        details: { restrictedByBlockPublicAccess: restricted },
-      }),
-    );
-  }
+  const findings: Finding[] = exposureFindings(bucket, accountId, bucket.region);
   const off = switchesLeftOff(account, bucket.publicAccessBlock);
   if (off && off.length > 0) {
     findings.push(

@@ -5,7 +5,7 @@
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { awsClientConfig } from '../../../runtime/aws/client-config';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
-import { type Finding, findingId } from './findings';
+import { buildFinding, type Finding, findingId } from './findings';
 
 /** The account a tool's credentials belong to. */
 export interface CallerAccount {
@@ -32,11 +32,12 @@ export async function callerAccount(access: AwsAccess): Promise<CallerAccount> {
 /**
  * A finding with its stable id: `findingId(check, region, resource, accountId)`,
  * so the same check on the same resource of the same account has the same id on
- * every run, and two accounts' findings never share one.
+ * every run, and two accounts' findings never share one; with the controls it
+ * evidences (`controls.ts`).
  *
  * @example accountFinding('123456789012', { check: 's3_bucket_versioning_disabled', severity: 'low',
  *   resource: 'arn:aws:s3:::logs', region: 'eu-west-1', title: 'Versioning is disabled on bucket logs' });
  */
-export function accountFinding(accountId: string, input: Omit<Finding, 'id'>): Finding {
-  return { id: findingId(input.check, input.region, input.resource, accountId), ...input };
+export function accountFinding(accountId: string, input: Omit<Finding, 'id' | 'controls'>): Finding {
+  return buildFinding(findingId(input.check, input.region, input.resource, accountId), input);
 }

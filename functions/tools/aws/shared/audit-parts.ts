@@ -42,7 +42,7 @@ export async function readPart<T>(
  * The regions' partial errors for a summary, by what failed and where:
  * `; CloudWatch GetMetricData failed in 2 regions`; empty without any.
  */
-export function partialErrorsNote(audit: RegionalAudit<AuditStats>): string {
+export function partialErrorsNote(audit: RegionalAudit<AuditStats, unknown>): string {
   const regionsByWhat = new Map<string, number>();
   for (const report of audit.regionReports) {
     if ('error' in report) continue;
@@ -62,6 +62,6 @@ export function partialErrorsNote(audit: RegionalAudit<AuditStats>): string {
  * @example regionalAuditSummary('4 security groups', audit)
  * // => '4 security groups in 1 region: 2 findings (1 critical, 0 high); EC2 DescribeNetworkInterfaces failed in 1 region'
  */
-export function regionalAuditSummary(subject: string, audit: RegionalAudit<AuditStats>): string {
+export function regionalAuditSummary(subject: string, audit: RegionalAudit<AuditStats, unknown>): string {
   return `${auditSummary(subject, audit)}${partialErrorsNote(audit)}`;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { increment, roundCents } from '../../../runtime/text';
+import { CIS_VERSION, controlsFor, type FindingControls } from './controls';
 
 /** Finding severities, most severe first (the order `rankFindings` uses). */
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -34,6 +35,8 @@ export interface Finding {
   readonly monthlyCost?: MonthlyCost;
   /** Check-specific facts (sizes, ports, dates). */
   readonly details?: Record<string, unknown>;
+  /** The Security Hub CSPM controls and CIS recommendations it evidences (see `controls.ts`); absent when none. */
+  readonly controls?: FindingControls;
 }
 
 /**
@@ -45,6 +48,19 @@ export interface Finding {
 export function findingId(check: string, region: string, resource: string, account = ''): string {
   const digest = createHash('sha256').update(`${check}|${account}|${region}|${resource}`).digest('hex');
   return `${check}:${digest.slice(0, 16)}`;
+}
+
+/**
+ * A finding with its id and the controls its check and details evidence
+ * ({@link controlsFor}): every finding builder goes through here, so no finding
+ * misses its controls.
+ *
+ * @example buildFinding(findingId('eip_unassociated', 'eu-west-1', 'eipalloc-1'), { check: 'eip_unassociated', … })
+ * // { id, check, …, controls: { securityHub: ['EC2.12'], cis: [] } }
+ */
+export function buildFinding(id: string, input: Omit<Finding, 'id' | 'controls'>): Finding {
+  const controls = controlsFor(input.check, input.details);
+  return { id, ...input, ...(controls ? { controls } : {}) };
 }
 
 /** Orders findings: severity first, then monthly cost (highest first), then id. Returns a new array. */
@@ -72,6 +88,11 @@ export interface FindingsSummary {
   readonly total: number;
   readonly bySeverity: Record<Severity, number>;
   readonly byCheck: Record<string, number>;
+  /**
+   * Findings by the control they evidence: `SecurityHub:S3.8`, and `CIS-3.0.0:2.1.4`
+   * for CIS AWS Foundations Benchmark recommendations (the version in the key).
+   */
+  readonly byControl: Record<string, number>;
   /** Sum of every finding's monthly cost estimate, USD, rounded to cents. */
   readonly estimatedMonthlyCostUsd: number;
   /** The first `topN` of {@link rankFindings}. */
@@ -81,25 +102,68 @@ export interface FindingsSummary {
 }
 
 /**
- * Counts plus the top N (DESIGN.md, "Output bounded in size").
+ * The findings with each id once, the first kept: the same check on the same
+ * resource is one finding however many times AWS listed the resource (a user
+ * twice in a credential report, an instance on two pages).
+ */
+export function distinctFindings(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => !seen.has(finding.id) && Boolean(seen.add(finding.id)));
+}
+
+/**
+ * Counts plus the top N (DESIGN.md, "Output bounded in size"), over the
+ * {@link distinctFindings}.
  *
  * @example summarizeFindings(findings, 20).top.length <= 20
  */
 export function summarizeFindings(findings: readonly Finding[], topN: number): FindingsSummary {
+  const distinct = distinctFindings(findings);
   const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   const byCheck: Record<string, number> = {};
+  const byControl: Record<string, number> = {};
   let cost = 0;
-  for (const finding of findings) {
+  for (const finding of distinct) {
     bySeverity[finding.severity]++;
     increment(byCheck, finding.check);
+    for (const id of finding.controls?.securityHub ?? []) increment(byControl, `SecurityHub:${id}`);
+    for (const id of finding.controls?.cis ?? []) increment(byControl, `CIS-${CIS_VERSION}:${id}`);
     cost += finding.monthlyCost?.usd ?? 0;
   }
   return {
-    total: findings.length,
+    total: distinct.length,
     bySeverity,
     byCheck,
+    byControl,
     estimatedMonthlyCostUsd: roundCents(cost),
-    top: rankFindings(findings).slice(0, topN),
-    truncated: findings.length > topN,
+    top: rankFindings(distinct).slice(0, topN),
+    truncated: distinct.length > topN,
   };
+}
+
+/**
+ * Keeps the first of resources listed more than once (a credential report row
+ * repeated, a page boundary that moved while paging) and counts the rest, so a
+ * resource is counted and judged once. Keys are scoped by the caller (one filter
+ * per region for regional resources).
+ *
+ * @example
+ * const once = new FirstSeen();
+ * for (const v of volumes) { if (!once.first(v.VolumeId)) continue; … } // once.duplicates: rows skipped
+ */
+export class FirstSeen {
+  private readonly keys = new Set<string>();
+  /** Rows skipped because their key was seen before. */
+  duplicates = 0;
+
+  /** True the first time `key` is seen; a row without a key cannot be matched and always passes. */
+  first(key: string | undefined | null): boolean {
+    if (key === undefined || key === null || key === '') return true;
+    if (this.keys.has(key)) {
+      this.duplicates++;
+      return false;
+    }
+    this.keys.add(key);
+    return true;
+  }
 }

@@ -11,7 +11,7 @@ import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import type { ToolContext } from '../../../runtime/context';
 import type { ToolErrorInfo } from '../../../runtime/result';
 import { formatUsd, plural } from '../../../runtime/text';
-import { type Finding, type FindingsSummary, findingId, summarizeFindings } from './findings';
+import { buildFinding, type Finding, type FindingsSummary, findingId, summarizeFindings } from './findings';
 
 /**
  * Counts kept per region and added up over regions: numbers, or maps of numbers
@@ -27,10 +27,18 @@ export interface PartialError {
   readonly error: ToolErrorInfo;
 }
 
-/** What a tool's scan of one region returns. */
-export interface RegionScan<S extends AuditStats> {
+/**
+ * What a tool's scan of one region returns. Everything a region contributes to
+ * the result comes back here, and {@link runRegionalAudit} merges it only when
+ * the scan completed: a region that answers page 1 and fails on page 2 adds
+ * nothing (its error is its line in `regions[]`), so totals, maps and listed
+ * items always add up to the regions that succeeded.
+ */
+export interface RegionScan<S extends AuditStats, L = never> {
   readonly stats: S;
   readonly findings: readonly Finding[];
+  /** Items the tool lists (instances, databases), merged into {@link RegionalAudit.listed}. */
+  readonly listed?: readonly L[];
   /** Set when a paginated read of this region stopped early (see {@link firstStop}). */
   readonly stoppedBy?: PageStop;
   /** Parts of the scan that failed while the rest succeeded. */
@@ -46,13 +54,15 @@ export type RegionReport<S extends AuditStats> =
   | { readonly region: string; readonly error: ToolErrorInfo };
 
 /** What {@link runRegionalAudit} returns. */
-export interface RegionalAudit<S extends AuditStats> {
+export interface RegionalAudit<S extends AuditStats, L = never> {
   /** The regions asked for (resolved from `"all"`). */
   readonly regions: readonly string[];
   /** Every region's stats added up (regions that failed count for nothing). */
   readonly totals: S;
   /** Counts of every finding, the top N in full. */
   readonly findings: FindingsSummary;
+  /** The listed items of the regions that completed, in region order (see {@link RegionScan.listed}). */
+  readonly listed: L[];
   /** Each scanned region's stats or error, in the order of `regions`. */
   readonly regionReports: RegionReport<S>[];
   /** Regions not started because the deadline passed. */
@@ -75,7 +85,7 @@ export type AuditValue<S extends AuditStats> = S & {
 };
 
 /** The {@link AuditValue} of an audit. */
-export function auditValue<S extends AuditStats>(audit: RegionalAudit<S>): AuditValue<S> {
+export function auditValue<S extends AuditStats>(audit: RegionalAudit<S, unknown>): AuditValue<S> {
   return {
     ...audit.totals,
     findings: audit.findings,
@@ -112,11 +122,11 @@ export interface RegionalAuditOptions<S extends AuditStats> {
  * const audit = await runRegionalAudit(ctx, { regions: args.regions, topN: args.topN,
  *   service: 'ec2', emptyStats: { addresses: 0 } }, (access, region) => scanAddresses(access, region));
  */
-export async function runRegionalAudit<S extends AuditStats>(
+export async function runRegionalAudit<S extends AuditStats, L = never>(
   ctx: ToolContext,
   options: RegionalAuditOptions<S>,
-  scan: (access: AwsAccess, region: string) => Promise<RegionScan<S>>,
-): Promise<RegionalAudit<S>> {
+  scan: (access: AwsAccess, region: string) => Promise<RegionScan<S, L>>,
+): Promise<RegionalAudit<S, L>> {
   const access = await ctx.aws();
   await access.credentials();
   const regions = await resolveRegions(options.regions, access);
@@ -128,6 +138,7 @@ export async function runRegionalAudit<S extends AuditStats>(
   });
 
   const findings: Finding[] = [];
+  const listed: L[] = [];
   const scanned: S[] = [];
   const regionReports: RegionReport<S>[] = [];
   let stopped = false;
@@ -139,6 +150,7 @@ export async function runRegionalAudit<S extends AuditStats>(
     const { stoppedBy, partialErrors } = outcome.value;
     const stats = addStats(options.emptyStats, [outcome.value.stats]); // rounds the region's USD sums
     findings.push(...outcome.value.findings);
+    listed.push(...(outcome.value.listed ?? []));
     scanned.push(stats);
     stopped ||= stoppedBy !== undefined;
     regionReports.push({
@@ -152,6 +164,7 @@ export async function runRegionalAudit<S extends AuditStats>(
     regions,
     totals: addStats(options.emptyStats, scanned),
     findings: summarizeFindings(findings, options.topN),
+    listed,
     regionReports,
     skippedRegions: skipped,
     failedRegions: outcomes.filter((o) => !o.ok).length,
@@ -193,7 +206,7 @@ export function firstStop(...reads: readonly (PagesRead | undefined)[]): PageSto
 }
 
 /** A finding before its id is computed. */
-export type FindingInput = Omit<Finding, 'id'> & {
+export type FindingInput = Omit<Finding, 'id' | 'controls'> & {
   /**
    * What identifies the finding within its check and region when the resource
    * alone does not (one security group, several open rules). @default resource
@@ -202,14 +215,15 @@ export type FindingInput = Omit<Finding, 'id'> & {
 };
 
 /**
- * A {@link Finding} with its stable id: `findingId(check, region, key ?? resource)`.
+ * A {@link Finding} with its stable id: `findingId(check, region, key ?? resource)`,
+ * and the controls it evidences (`controls.ts`).
  *
  * @example newFinding({ check: 'eip_unassociated', severity: 'low', resource: 'eipalloc-1',
  *   region: 'eu-west-1', title: 'Elastic IP 203.0.113.10 is not associated' });
  */
 export function newFinding(input: FindingInput): Finding {
   const { key, ...finding } = input;
-  return { id: findingId(input.check, input.region, key ?? input.resource), ...finding };
+  return buildFinding(findingId(input.check, input.region, key ?? input.resource), finding);
 }
 
 /**
@@ -221,7 +235,7 @@ export function newFinding(input: FindingInput): Finding {
  * @example auditSummary('3 Elastic IPs', audit)
  * // => '3 Elastic IPs in 2 regions: 1 finding (0 critical, 0 high), ~$3.65/month to save; 1 region failed'
  */
-export function auditSummary(subject: string, audit: RegionalAudit<AuditStats>): string {
+export function auditSummary(subject: string, audit: RegionalAudit<AuditStats, unknown>): string {
   const { findings } = audit;
   const cost =
     findings.estimatedMonthlyCostUsd > 0

@@ -178,8 +178,13 @@ describe('aws_cloudtrail_coverage', () => {
       logFileValidation: true,
       kmsKeyId: org.KmsKeyId,
       s3BucketName: org.S3BucketName,
+      cloudWatchLogsLogGroupArn: null,
+      ownerAccountId: ACCOUNT,
+      organizationManaged: false,
       logging: true,
       latestDeliveryError: null,
+      latestDeliveryAt: expect.any(String),
+      deliveryErrors: [],
       managementEvents: { read: true, write: true, selectors: 'basic', excludedSources: [] },
     });
     expect(cloudTrailMock.commandCalls(DescribeTrailsCommand)[0]?.args[0].input).toEqual({
@@ -195,7 +200,7 @@ describe('aws_cloudtrail_coverage', () => {
     expect(cloudTrailMock.calls()).toHaveLength(3 + 2 * 2);
     expect(redact(value)).toEqual(JSON.parse(JSON.stringify(value)));
     expect(result.summary).toBe(
-      '2 of 3 regions covered by a logging multi-region trail (management reads and writes); uncovered: ap-southeast-2; 2 trails; 1 finding (0 critical, 1 high)',
+      '2 of 3 regions covered by a logging, delivering multi-region trail (management reads and writes); uncovered: ap-southeast-2; 2 trails; 1 finding (0 critical, 1 high)',
     );
   });
 
@@ -320,7 +325,7 @@ describe('aws_cloudtrail_coverage', () => {
     });
     expect(result.value.findings.total).toBe(0);
     expect(result.summary).toBe(
-      '1 of 2 regions covered by a logging multi-region trail (management reads and writes); ' +
+      '1 of 2 regions covered by a logging, delivering multi-region trail (management reads and writes); ' +
         'coverage unknown in 1 (1 region failed); 1 trail; 0 findings (0 critical, 0 high)',
     );
   });

@@ -308,6 +308,8 @@ describe('aws_compute_optimizer_recs', () => {
         byFinding: {},
         estimatedMonthlySavings: {},
         recommendationErrors: 0,
+        duplicatesSkipped: 0,
+        unrecognisedValues: {},
       },
     ]);
   });

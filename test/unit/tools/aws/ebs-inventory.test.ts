@@ -95,7 +95,7 @@ beforeEach(() => {
 });
 
 describe('aws_ebs_inventory', () => {
-  it('counts volumes by type and state and prices unattached, gp2 and unencrypted volumes', async () => {
+  it('counts volumes by type and state and prices unattached, gp2 and unencrypted volumes (us-east-1 prices)', async () => {
     // Prepare
     ec2Mock
       .on(DescribeVolumesCommand)
@@ -119,7 +119,7 @@ describe('aws_ebs_inventory', () => {
     });
 
     // Act
-    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+    const { value, truncated, summary } = await succeeded({ regions: ['us-east-1'] });
 
     // Assess
     expect(truncated).toBe(false);
@@ -161,16 +161,18 @@ describe('aws_ebs_inventory', () => {
         ['ebs_unencrypted_volume', 'vol-0aaaaaaaaaaaaaaa2', 'medium', null],
         ['ebs_unencrypted_volume', 'vol-0aaaaaaaaaaaaaaa5', 'medium', null],
       ].sort((a, b) =>
-        findingId(a[0] as string, 'eu-west-1', a[1] as string).localeCompare(
-          findingId(b[0] as string, 'eu-west-1', b[1] as string),
+        findingId(a[0] as string, 'us-east-1', a[1] as string).localeCompare(
+          findingId(b[0] as string, 'us-east-1', b[1] as string),
         ),
       ),
       ['ebs_gp2_to_gp3', 'vol-0aaaaaaaaaaaaaaa4', 'low', 25],
       ['ebs_gp2_to_gp3', 'vol-0aaaaaaaaaaaaaaa1', 'low', 2],
     ]);
-    expect(value.findings.top[1]?.monthlyCost?.priceSource).toBe('Amazon EBS pricing, us-east-1 (2026-11)');
+    expect(value.findings.top[1]?.monthlyCost?.priceSource).toBe(
+      'Amazon EBS pricing, us-east-1 (price table 2026-11)',
+    );
     expect(value.regions).toEqual([
-      expect.objectContaining({ region: 'eu-west-1', volumes: 5, publicSnapshots: 1 }),
+      expect.objectContaining({ region: 'us-east-1', volumes: 5, publicSnapshots: 1 }),
     ]);
     expect(summary).toBe(
       '5 EBS volumes (2 unattached, 1 public snapshot) in 1 region: 7 findings (1 critical, 0 high), ' +
@@ -219,7 +221,7 @@ describe('aws_ebs_inventory', () => {
     // Assess
     expect(truncated).toBe(false);
     expect(value.volumes).toBe(1);
-    expect(value.unattachedMonthlyUsd).toBe(4);
+    expect(value.unattachedMonthlyUsd).toBe(4.4); // 50 GiB gp3 at eu-west-1's $0.088
     expect(value.regions).toEqual([
       expect.objectContaining({ region: 'eu-west-1', volumes: 1 }),
       {
@@ -254,7 +256,7 @@ describe('aws_ebs_inventory', () => {
     expect(value).toMatchObject({
       volumes: 1,
       unattachedVolumes: 1,
-      unattachedMonthlyUsd: 4,
+      unattachedMonthlyUsd: 4.4,
       publicSnapshots: 0,
     });
     expect(value.findings.byCheck).toEqual({ ebs_unattached_volume: 1 });

@@ -165,16 +165,20 @@ describe('aws_ec2_inventory', () => {
 
     // Assess
     const value = result.value as InventoryValue;
-    expect(value.totalInstances).toBe(6);
-    expect(value.byState).toEqual({ running: 3, stopped: 2, terminated: 1 });
-    expect(value.byInstanceType).toEqual({ 't3.micro': 3, 'm5.large': 2, 'c6g.xlarge': 1 });
+    // The terminated instance is counted apart, in no total (issue 9, kind 5).
+    expect(value.totalInstances).toBe(5);
+    expect(value.byState).toEqual({ running: 3, stopped: 2 });
+    expect(value.byInstanceType).toEqual({ 't3.micro': 2, 'm5.large': 2, 'c6g.xlarge': 1 });
+    expect(value).toMatchObject({ endedInstances: 1, endedByState: { terminated: 1 } });
     expect(value.regions).toEqual([
       { region: 'eu-west-1', instanceCount: 3, pages: 2 },
-      { region: 'us-east-1', instanceCount: 3, pages: 1 },
+      { region: 'us-east-1', instanceCount: 2, endedInstances: 1, pages: 1 },
     ]);
     expect(value.skippedRegions).toEqual([]);
     expect(result.truncated).toBe(false);
-    expect(result.summary).toBe('6 EC2 instances in 2 regions (3 running)');
+    expect(result.summary).toBe(
+      '5 EC2 instances in 2 regions (3 running; 1 terminated or shutting down, not counted)',
+    );
     const inputs = ec2Mock.commandCalls(DescribeInstancesCommand).map((c) => c.args[0].input);
     expect(inputs).toEqual(
       expect.arrayContaining([
@@ -198,7 +202,7 @@ describe('aws_ec2_inventory', () => {
       'i-0aa0000000000003', // running, launched 2020
       'i-0bb0000000000001', // running, 2022
       'i-0aa0000000000001', // running, 2023
-      'i-0bb0000000000002', // terminated, 2019: the oldest of the rest
+      'i-0aa0000000000002', // stopped, 2021: the oldest of the rest (the terminated one is never listed)
     ]);
     expect(value.instances[2]).toEqual({
       instanceId: 'i-0aa0000000000001',
@@ -212,8 +216,8 @@ describe('aws_ec2_inventory', () => {
       platform: 'Linux/UNIX',
     });
     expect(value.instances[0]).toMatchObject({ name: null, platform: 'Windows', publicIpAddress: null });
-    // Counts cover every instance, not only the listed ones.
-    expect(value.totalInstances).toBe(6);
+    // Counts cover every live instance, not only the listed ones.
+    expect(value.totalInstances).toBe(5);
   });
 
   it('reports a region that denies access in that region only', async () => {
@@ -288,7 +292,9 @@ describe('aws_ec2_inventory', () => {
     expect(ec2Mock.commandCalls(DescribeRegionsCommand).map((c) => c.args[0].input)).toEqual([
       { AllRegions: false },
     ]);
-    expect(result.summary).toBe('6 EC2 instances in 3 regions (3 running)');
+    expect(result.summary).toBe(
+      '5 EC2 instances in 3 regions (3 running; 1 terminated or shutting down, not counted)',
+    );
   });
 
   it('uses the tenant region when regions is omitted', async () => {
@@ -299,7 +305,7 @@ describe('aws_ec2_inventory', () => {
     const value = inventoryOf(await inventory({}, { ...EXAMPLE_AWS_SECRET, region: 'us-east-1' }));
 
     // Assess
-    expect(value.regions).toEqual([{ region: 'us-east-1', instanceCount: 3, pages: 1 }]);
+    expect(value.regions).toEqual([{ region: 'us-east-1', instanceCount: 2, endedInstances: 1, pages: 1 }]);
   });
 
   it('fails once with auth_failed when the credentials cannot be obtained, calling EC2 in no region', async () => {
@@ -378,7 +384,7 @@ describe('aws_ec2_inventory', () => {
     );
 
     // Assess
-    expect(value.totalInstances).toBe(6);
+    expect(value.totalInstances).toBe(5);
     expect(stsMock.commandCalls(AssumeRoleCommand).map((c) => c.args[0].input)).toEqual([
       {
         RoleArn: 'arn:aws:iam::210987654321:role/etp-audit',
@@ -432,7 +438,8 @@ describe('aws_ec2_inventory', () => {
 
     // Assess
     expect((result.value as InventoryValue).regions).toEqual([
-      { region: 'eu-west-1', instanceCount: 2, pages: 2, stoppedBy: 'repeated_token' },
+      // The repeated page lists the same instance again: counted once.
+      { region: 'eu-west-1', instanceCount: 1, duplicatesSkipped: 1, pages: 2, stoppedBy: 'repeated_token' },
     ]);
     expect(result.truncated).toBe(true);
   });

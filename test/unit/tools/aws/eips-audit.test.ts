@@ -77,7 +77,8 @@ describe('aws_eips_audit', () => {
       byoipAddresses: 1,
       monthlyUsd: 10.95, // 3 Amazon-provided addresses × 730 h × $0.005
       unassociatedMonthlyUsd: 3.65,
-      priceSource: 'Amazon VPC pricing, Public IPv4 Address (2026-11)',
+      priceSource:
+        'Amazon VPC pricing, Public IPv4 Address, per region (price table 2026-11); estimate unavailable outside the table',
     });
     expect(value.findings).toMatchObject({
       total: 2,
@@ -93,7 +94,11 @@ describe('aws_eips_audit', () => {
         resource: 'eipalloc-00000000000000002',
         title:
           'Elastic IP 203.0.113.20 (eipalloc-00000000000000002) is not associated with any instance or network interface',
-        monthlyCost: { usd: 3.65, priceSource: 'Amazon VPC pricing, Public IPv4 Address (2026-11)' },
+        monthlyCost: {
+          usd: 3.65,
+          priceSource: 'Amazon VPC pricing, Public IPv4 Address, eu-west-1 (price table 2026-11)',
+        },
+        controls: { securityHub: ['EC2.12'], cis: [] },
         details: {
           publicIp: '203.0.113.20',
           allocationId: 'eipalloc-00000000000000002',

@@ -1,10 +1,13 @@
 import {
   GenerateCredentialReportCommand,
   GetAccountPasswordPolicyCommand,
+  GetAccountSummaryCommand,
   GetCredentialReportCommand,
   IAMClient,
   IAMServiceException,
+  ListOrganizationsFeaturesCommand,
   NoSuchEntityException,
+  OrganizationNotFoundException,
 } from '@aws-sdk/client-iam';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -93,6 +96,15 @@ const ROOT_CLEAN = row({
   mfa: true,
 });
 
+/** An IAM user with a console password and MFA: no finding of its own, but the password policy governs it. */
+const CONSOLE_USER_WITH_MFA = row({
+  user: 'ops',
+  arn: `arn:aws:iam::${ACCOUNT}:user/ops`,
+  passwordEnabled: 'true',
+  passwordLastUsed: daysAgo(1),
+  mfa: true,
+});
+
 /** IAM's AccessDenied for `action`, as the IAM API answers it (HTTP 403). */
 function accessDenied(action: string): IAMServiceException {
   return new IAMServiceException({
@@ -113,6 +125,17 @@ beforeEach(() => {
   });
   iamMock.on(GenerateCredentialReportCommand).resolves({ State: 'COMPLETE' });
   iamMock.on(GetAccountPasswordPolicyCommand).resolves({ PasswordPolicy: STRONG_PASSWORD_POLICY });
+  // An account summary without the root flags and a standalone account: root MFA is judged from the
+  // report, as before issue 9 (root-mfa-verdict.test.ts covers the facts that change the verdict).
+  iamMock
+    .on(GetAccountSummaryCommand)
+    .resolves({ SummaryMap: { Users: 1, AccountSigningCertificatesPresent: 0 } });
+  iamMock.on(ListOrganizationsFeaturesCommand).rejects(
+    new OrganizationNotFoundException({
+      message: 'The request was rejected because no organization is associated with your account.',
+      $metadata: responseMetadata(400),
+    }),
+  );
 });
 
 describe('aws_iam_audit', () => {
@@ -246,7 +269,7 @@ describe('aws_iam_audit', () => {
 
   it('reports a missing password policy (NoSuchEntity) and a weak one', async () => {
     // Prepare
-    iamMock.on(GetCredentialReportCommand).resolves(reportOf(ROOT_CLEAN));
+    iamMock.on(GetCredentialReportCommand).resolves(reportOf(ROOT_CLEAN, CONSOLE_USER_WITH_MFA));
     iamMock.on(GetAccountPasswordPolicyCommand).rejectsOnce(
       new NoSuchEntityException({
         message: `The Password Policy with domain name ${ACCOUNT} cannot be found.`,
@@ -309,7 +332,7 @@ describe('aws_iam_audit', () => {
     expect(result.value.root).toBeNull();
     expect(result.value.passwordPolicy.status).toBe('configured');
     expect(result.summary).toBe(
-      'IAM credential report unavailable (access_denied); 0 findings (0 critical, 0 high)',
+      'IAM credential report unavailable (access_denied), root MFA unknown; 0 findings (0 critical, 0 high)',
     );
   });
 

@@ -94,9 +94,9 @@ afterEach(() => {
 });
 
 describe('aws_nat_gateways_audit', () => {
-  it('sums processed bytes over the window, prices each gateway and flags the idle one', async () => {
+  it('sums processed bytes over the window, prices each gateway and flags the idle one (us-east-1 prices)', async () => {
     // Act
-    const { value, truncated, summary } = await succeeded({ regions: ['eu-west-1'] });
+    const { value, truncated, summary } = await succeeded({ regions: ['us-east-1'] });
 
     // Assess
     expect(truncated).toBe(false);
@@ -104,35 +104,48 @@ describe('aws_nat_gateways_audit', () => {
     expect(value).toMatchObject({
       gateways: 3,
       idleGateways: 1,
-      gatewaysWithoutMetrics: 0,
+      // nat-0ccc3 has no datapoint at all (10 hours old): unknown, never zero.
+      gatewaysWithoutMetrics: 1,
+      gatewaysWithoutDatapoints: 1,
       byConnectivityType: { public: 2, private: 1 },
       processedBytes: 3_500_000 + 336 * GIB,
       estimatedMonthlyUsd: 131.4, // 3 × 730 h × $0.045, plus 336 GiB in 336 h → 730 GB/month × $0.045
       window: { start: '2024-06-01T10:00:00.000Z', end: '2024-06-15T10:00:00.000Z', days: 14 },
       idleBytesThreshold: GIB,
-      priceSource: 'Amazon VPC pricing, NAT Gateway, us-east-1 (2026-11)',
+      priceSource:
+        'Amazon VPC pricing, NAT Gateway, per region (price table 2026-11); estimate unavailable outside the table',
     });
     expect(
-      value.natGateways.map((g) => [g.natGatewayId, g.estimatedMonthlyUsd, g.observedDays, g.idle]),
+      value.natGateways.map((g) => [
+        g.natGatewayId,
+        g.estimatedMonthlyUsd,
+        g.observedDays,
+        g.idle,
+        g.traffic,
+      ]),
     ).toEqual([
-      ['nat-0bbbbbbbbbbbbbbb2', 65.7, 14, false],
-      ['nat-0aaaaaaaaaaaaaaa1', 32.85, 14, true],
-      ['nat-0ccccccccccccccc3', 32.85, 0.42, null], // 10 hours old: not judged
+      ['nat-0bbbbbbbbbbbbbbb2', 65.7, 14, false, 'measured'],
+      ['nat-0aaaaaaaaaaaaaaa1', 32.85, 14, true, 'measured'],
+      ['nat-0ccccccccccccccc3', 32.85, 0.42, null, 'no_datapoints'], // 10 hours old, no datapoint: not judged
     ]);
     expect(value.findings).toMatchObject({ total: 1, estimatedMonthlyCostUsd: 32.85 });
     expect(value.findings.top[0]).toMatchObject({
-      id: findingId('nat_gateway_idle', 'eu-west-1', 'nat-0aaaaaaaaaaaaaaa1'),
+      id: findingId('nat_gateway_idle', 'us-east-1', 'nat-0aaaaaaaaaaaaaaa1'),
       check: 'nat_gateway_idle',
       severity: 'medium',
       resource: 'nat-0aaaaaaaaaaaaaaa1',
       title:
         'NAT gateway nat-0aaaaaaaaaaaaaaa1 processed 3.3 MiB in 14 days (idle at or below 1073741824 bytes) ' +
         'and costs about $32.85/month',
-      monthlyCost: { usd: 32.85, priceSource: 'Amazon VPC pricing, NAT Gateway, us-east-1 (2026-11)' },
+      monthlyCost: {
+        usd: 32.85,
+        priceSource: 'Amazon VPC pricing, NAT Gateway, us-east-1 (price table 2026-11)',
+      },
       details: { processedBytes: 3_500_000 },
     });
     expect(summary).toBe(
-      '3 NAT gateways (1 idle over 14 days, ~$131.40/month in all) in 1 region: 1 finding (0 critical, 0 high), ' +
+      '3 NAT gateways (1 idle over 14 days, ~$131.40/month in all, traffic unknown for 1) in 1 region: ' +
+        '1 finding (0 critical, 0 high), ' +
         '~$32.85/month to save',
     );
     // One GetMetricData request: two daily Sum queries per gateway over the window.
@@ -155,9 +168,8 @@ describe('aws_nat_gateways_audit', () => {
       },
       ReturnData: true,
     });
-    expect(ec2Mock.commandCalls(DescribeNatGatewaysCommand)[0]?.args[0].input).toMatchObject({
-      Filter: [{ Name: 'state', Values: ['available'] }],
-    });
+    // Every state is listed, so gateways on their way out can be counted apart.
+    expect(ec2Mock.commandCalls(DescribeNatGatewaysCommand)[0]?.args[0].input).toEqual({ MaxResults: 1000 });
   });
 
   it('gives the same finding ids on every run', async () => {
@@ -203,7 +215,7 @@ describe('aws_nat_gateways_audit', () => {
     expect(truncated).toBe(false);
     expect(value).toMatchObject({ gateways: 2, idleGateways: 1, gatewaysWithoutMetrics: 1 });
     expect(summary).toMatch(
-      /, CloudWatch metrics unavailable for 1\) in 3 regions: .*; 1 region failed; CloudWatch GetMetricData failed in 1 region$/,
+      /, traffic unknown for 1\) in 3 regions: .*; 1 region failed; CloudWatch GetMetricData failed in 1 region$/,
     );
     expect(value.regions).toEqual([
       expect.objectContaining({ region: 'eu-west-1', gateways: 1, idleGateways: 1 }),
@@ -213,7 +225,7 @@ describe('aws_nat_gateways_audit', () => {
         gateways: 1,
         idleGateways: 0,
         gatewaysWithoutMetrics: 1,
-        estimatedMonthlyUsd: 32.85, // the hourly charge is known without metrics
+        estimatedMonthlyUsd: 32.85, // the hourly charge is known without metrics (us-west-2: $0.045)
         partialErrors: [
           {
             what: 'CloudWatch GetMetricData',
@@ -224,6 +236,7 @@ describe('aws_nat_gateways_audit', () => {
     ]);
     expect(value.natGateways.find((g) => g.region === 'us-west-2')).toMatchObject({
       processedBytes: null,
+      traffic: 'unavailable',
       idle: null,
     });
   });

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand,
+  ListAccessPointsCommand,
   NoSuchPublicAccessBlockConfiguration,
   S3ControlClient,
 } from '@aws-sdk/client-s3-control';
@@ -90,6 +91,7 @@ function wellConfigured(): void {
     Arn: `arn:aws:iam::${ACCOUNT}:user/auditor`,
   });
   s3ControlMock.on(GetAccountPublicAccessBlockCommand).resolves({ PublicAccessBlockConfiguration: ALL_ON });
+  s3ControlMock.on(ListAccessPointsCommand).resolves({ AccessPointList: [] });
   s3Mock
     .on(GetBucketEncryptionCommand)
     .resolves({
@@ -197,7 +199,17 @@ describe('aws_s3_inventory', () => {
       },
       versioning: { status: 'Disabled', mfaDelete: false },
       policy: { status: 'not_public' },
+      // Public ACLs are ignored account-wide: neither Object Ownership nor the ACL is read.
+      ownership: { status: 'not_read', aclsDisabled: null },
+      acl: { status: 'not_read', publicGrants: [] },
+      accessPoints: [],
+      exposure: { verdict: 'not_public', paths: [], unknown: [] },
     });
+    expect(result.value.exposure).toEqual({ not_public: 2 });
+    expect(result.value.accessPoints).toEqual([
+      { region: 'eu-west-1', count: 0 },
+      { region: 'us-west-2', count: 0 },
+    ]);
     expect(result.value.findings.top.map((f) => [f.check, f.severity, f.resource, f.region])).toEqual([
       ['s3_bucket_versioning_disabled', 'low', 'arn:aws:s3:::site-us', 'us-west-2'],
     ]);
@@ -206,9 +218,11 @@ describe('aws_s3_inventory', () => {
     );
     await expect(regionOfCall(GetBucketEncryptionCommand, 'logs-eu')).resolves.toBe('eu-west-1');
     await expect(regionOfCall(GetBucketPolicyStatusCommand, 'site-us')).resolves.toBe('us-west-2');
-    // ListBuckets gave the regions: no GetBucketLocation; 1 STS + 1 S3 Control + 1 ListBuckets + 4 per bucket.
+    // ListBuckets gave the regions: no GetBucketLocation; 1 STS + 1 ListBuckets + 4 per bucket, and
+    // S3 Control: the account's Block Public Access + one ListAccessPoints per bucket region.
     expect(s3Mock.commandCalls(GetBucketLocationCommand)).toHaveLength(0);
     expect(s3Mock.calls()).toHaveLength(1 + 4 * 2);
+    expect(s3ControlMock.calls()).toHaveLength(1 + 2);
     expect(stsMock.calls()).toHaveLength(1);
     expect(s3ControlMock.commandCalls(GetAccountPublicAccessBlockCommand)[0]?.args[0].input).toEqual({
       AccountId: ACCOUNT,
@@ -216,7 +230,7 @@ describe('aws_s3_inventory', () => {
     // Nothing the inventory returns is masked by redaction: no field name or check looks like a secret.
     expect(redact(result.value)).toEqual(JSON.parse(JSON.stringify(result.value)));
     expect(result.summary).toBe(
-      '2 S3 buckets in 2 regions: 0 public by policy, 0 without default encryption; 1 finding (0 critical, 0 high)',
+      '2 S3 buckets in 2 regions: 0 public (ACL, policy or access point), 0 without default encryption; 1 finding (0 critical, 0 high)',
     );
   });
 

@@ -127,10 +127,10 @@ describe('aws_security_groups_audit', () => {
     const byTitle = Object.fromEntries(value.findings.top.map((f) => [f.title, f]));
     expect(Object.keys(byTitle).sort()).toEqual(
       [
-        'Security group sg-00000000000legacy (legacy) allows all traffic on all ports from 0.0.0.0/0',
+        'Security group sg-00000000000legacy (legacy) allows all traffic on all ports from 0.0.0.0/0, including 22 (SSH), 3389 (RDP), 21 (FTP) and 24 more sensitive ports',
         'Security group sg-000000000000admin (admin) allows tcp 22 from 0.0.0.0/0, including 22 (SSH)',
         'Security group sg-000000000000admin (admin) allows tcp 3389 from ::/0, including 3389 (RDP)',
-        'Security group sg-0000000000000db01 (db) allows tcp 5000-6000 from 0.0.0.0/0, including 5432 (PostgreSQL), 5601 (Kibana), 5900 (VNC)',
+        'Security group sg-0000000000000db01 (db) allows tcp 5000-6000 from 0.0.0.0/0, including 5432 (PostgreSQL), 5601 (Kibana), 5900 (VNC) and 1 more sensitive port',
         'Security group sg-00000000000000app (app) allows tcp 8080 from 0.0.0.0/0',
         'Security group sg-0000000000000web1 (web) allows tcp 443 from 0.0.0.0/0 and ::/0',
         'Security group sg-0000000000000db01 (db) allows icmp from 0.0.0.0/0',
@@ -146,7 +146,7 @@ describe('aws_security_groups_audit', () => {
     });
     expect(
       byTitle[
-        'Security group sg-0000000000000db01 (db) allows tcp 5000-6000 from 0.0.0.0/0, including 5432 (PostgreSQL), 5601 (Kibana), 5900 (VNC)'
+        'Security group sg-0000000000000db01 (db) allows tcp 5000-6000 from 0.0.0.0/0, including 5432 (PostgreSQL), 5601 (Kibana), 5900 (VNC) and 1 more sensitive port'
       ]?.details,
     ).toMatchObject({
       fromPort: 5000,

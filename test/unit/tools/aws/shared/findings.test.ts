@@ -1,5 +1,7 @@
 import {
+  buildFinding,
   type Finding,
+  FirstSeen,
   findingId,
   rankFindings,
   SEVERITIES,
@@ -126,9 +128,61 @@ describe('summarizeFindings()', () => {
       total: 0,
       bySeverity: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
       byCheck: {},
+      byControl: {},
       estimatedMonthlyCostUsd: 0,
       top: [],
       truncated: false,
     });
+  });
+
+  it('counts a finding listed twice once (same check, same resource: same id)', () => {
+    // Prepare: a credential report row, or an instance, listed twice.
+    const twice = finding('vol-1', 'medium', 4);
+
+    // Act
+    const summary = summarizeFindings([twice, finding('vol-2', 'low'), { ...twice }], 20);
+
+    // Assess
+    expect(summary).toMatchObject({
+      total: 2,
+      bySeverity: { medium: 1, low: 1 },
+      estimatedMonthlyCostUsd: 4,
+    });
+    expect(summary.top.map((f) => f.resource)).toEqual(['vol-1', 'vol-2']);
+  });
+
+  it('counts findings by the controls they evidence, CIS keys carrying the version', () => {
+    // Prepare
+    const evidence = buildFinding(
+      findingId('s3_bucket_block_public_access_off', 'eu-west-1', 'arn:aws:s3:::logs'),
+      {
+        check: 's3_bucket_block_public_access_off',
+        severity: 'medium',
+        resource: 'arn:aws:s3:::logs',
+        region: 'eu-west-1',
+        title: 'Block Public Access leaves restrictPublicBuckets off for bucket logs',
+      },
+    );
+
+    // Act
+    const summary = summarizeFindings([evidence, finding('a', 'low')], 20);
+
+    // Assess
+    expect(evidence.controls).toEqual({ securityHub: ['S3.8'], cis: ['2.1.4'] });
+    expect(summary.byControl).toEqual({ 'SecurityHub:S3.8': 1, 'CIS-3.0.0:2.1.4': 1 });
+  });
+});
+
+describe('FirstSeen', () => {
+  it('passes each key once and counts the repeats; rows without a key always pass', () => {
+    // Prepare
+    const once = new FirstSeen();
+
+    // Act
+    const passed = ['i-1', 'i-2', 'i-1', undefined, undefined, '', 'i-1'].map((key) => once.first(key));
+
+    // Assess
+    expect(passed).toEqual([true, true, false, true, true, true, false]);
+    expect(once.duplicates).toBe(2);
   });
 });
