@@ -11,8 +11,9 @@ import {
 import { DeadlineExceededError } from './errors';
 import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
-import { redact } from './redact';
+import { type RedactOptions, redact, redactString } from './redact';
 import { failureResult, oneLineSummary, type ToolResult } from './result';
+import { SecretValues, withSecretValues } from './secret-values';
 import type { Tool } from './spec';
 
 /**
@@ -77,6 +78,23 @@ export async function runTool(
   services: ToolContextServices,
   maxBytes: number = resultMaxBytes(),
 ): Promise<ToolResult> {
+  // One set of resolved secret values per call, in scope for everything the call
+  // runs (its handler, error mapping and log lines): masked by exact match.
+  const secretValues = new SecretValues();
+  return withSecretValues(secretValues, () =>
+    runInScope(tool, invocation, deadline, services, maxBytes, secretValues),
+  );
+}
+
+async function runInScope(
+  tool: Tool,
+  invocation: ToolInvocation,
+  deadline: Deadline,
+  services: ToolContextServices,
+  maxBytes: number,
+  secretValues: SecretValues,
+): Promise<ToolResult> {
+  const redaction: RedactOptions = { secretValues, keepKeys: tool.visibleOutputKeys };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const budgetSeconds = Math.round(deadline.remainingMs() / 100) / 10;
@@ -85,7 +103,7 @@ export async function runTool(
     // The tool sees an earlier deadline than the hard stop, so a page in flight when
     // it passes can still arrive and the tool return what it read (partial, truncated).
     const toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
-    const ctx = createToolContext(tool, invocation, toolDeadline, services);
+    const ctx = createToolContext(tool, invocation, toolDeadline, services, secretValues);
     const output = await beforeDeadline(
       tool.handler(ctx, args),
       deadline,
@@ -101,12 +119,14 @@ export async function runTool(
       truncated: output.truncated ?? false,
       resultRef: null,
       durationMs: elapsed(),
-      summary: oneLineSummary(output.summary ?? `${tool.name} succeeded`),
+      // Masked before it is cut to one line, so no part of a secret survives the cut.
+      summary: oneLineSummary(redactString(output.summary ?? `${tool.name} succeeded`, redaction)),
     };
     // Redacted here too: only this process knows the secret values it resolved.
-    return boundResult(redact(result), maxBytes);
+    return boundResult(redact(result, redaction), maxBytes);
   } catch (err) {
-    const error = normalizeError(tool.name, err, tool.service);
+    // normalizeError masks the message (in this scope, resolved values too) before cutting it.
+    const error = redact(normalizeError(tool.name, err, tool.service), { secretValues });
     services.logger.warn('tool failed', { tool: tool.name, callId: invocation.callId, error });
     return boundResult(failureResult(tool.name, invocation.callId, error, elapsed()), maxBytes);
   }
