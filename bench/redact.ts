@@ -167,6 +167,7 @@ function adversarialInputs(): readonly { readonly name: string; readonly text: s
     { name: 'sensitive keys without values (password=…)', text: fill('password=') },
     { name: 'key: { never closed', text: fill('secret: {[') },
     { name: 'scheme prefixes (a://a:…)', text: fill('a://a:') },
+    { name: 'one URL, many @ hosts', text: `a://u:${fill('@x/')}` },
     { name: 'unclosed PEM headers', text: fill('-----BEGIN PRIVATE KEY-----') },
     { name: 'base64 run', text: fill('AbC1+/') },
     { name: 'token prefixes (xoxb-ghp_sk-…)', text: fill('xoxb-ghp_sk-eyJ') },

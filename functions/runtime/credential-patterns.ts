@@ -327,27 +327,34 @@ const URL_TOKEN = /\b[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s"'<>]*/g;
 /** What follows a userinfo `@`: a host and optional port, then the path, query, fragment or end. */
 const HOST_AFTER_AT = /^[A-Za-z0-9.[\]:%-]*?(?::\d+)?(?:[/?#]|$)/;
 
-/** Index of the `@` ending the userinfo among `at` positions of `rest`, the last one a host follows; -1 when none. */
-function userinfoEnd(rest: string, from: number, to: number): number {
-  for (let at = rest.lastIndexOf('@', to - 1); at >= from; at = rest.lastIndexOf('@', at - 1)) {
-    if (HOST_AFTER_AT.test(rest.slice(at + 1, at + 300))) return at;
-    if (at === 0) break;
+/**
+ * Index of the `@` that ends the userinfo in `rest` (the URL after `://`), or -1:
+ * the last `@` a host follows, skipping those inside the query (after a `?` and
+ * a later `=`, as in `?email=a@b.com`); when all are, the last one (masking too
+ * much rather than too little).
+ */
+function userinfoEnd(rest: string): number {
+  const question = rest.indexOf('?');
+  const queryEquals = question < 0 ? -1 : rest.indexOf('=', question);
+  let fallback = -1;
+  for (let at = rest.lastIndexOf('@'); at >= 0; at = at > 0 ? rest.lastIndexOf('@', at - 1) : -1) {
+    if (!HOST_AFTER_AT.test(rest.slice(at + 1, at + 300))) continue;
+    if (queryEquals < 0 || queryEquals > at) return at;
+    if (fallback < 0) fallback = at;
   }
-  return -1;
+  return fallback;
 }
 
 /**
  * Masks the password of a URL's userinfo (RFC 3986 §3.2.1), any scheme:
  * `postgres://`, `mongodb+srv://`, `redis://:pass@`, `amqps://`, `https://`. The
- * password runs to the last `@` a host follows, preferably before the query, so
- * an unencoded `@`, `/` or `?` in it is masked too. The user name stays.
+ * password runs to the last `@` a host follows outside the query, so an
+ * unencoded `@`, `/` or `?` in it is masked too. The user name stays.
  */
 function maskUrlPassword(url: string): string {
   const schemeEnd = url.indexOf('://') + 3;
   const rest = url.slice(schemeEnd);
-  const query = rest.search(/[?#]/);
-  let at = query > 0 ? userinfoEnd(rest, 0, query) : -1;
-  if (at < 0) at = userinfoEnd(rest, 0, rest.length);
+  const at = userinfoEnd(rest);
   if (at < 0) return url;
   const colon = rest.indexOf(':');
   if (colon < 0 || colon > at || rest.slice(0, colon).includes('/')) return url;
@@ -507,9 +514,9 @@ function scanTo(text: string, from: number, stops: RegExp): number {
   return stop ? stop.index : text.length;
 }
 
-/** A value's end for `=` (query strings, env, connection strings). */
+/** A value's end for `key=value` and `key:value` (query strings, env, connection strings). */
 const EQUALS_VALUE_END = /[\s"'&;,)\]}]|\\[nrt"\\]/g;
-/** A value's end for `key: value` (may hold spaces). */
+/** A value's end for `key: value` (YAML, headers: may hold spaces). */
 const COLON_VALUE_END = /[\r\n"',;}\]]|\\[nrt"\\]/g;
 /** A header's end: the line. */
 const LINE_END = /[\r\n"]|\\[nr"]/g;
@@ -557,7 +564,9 @@ function valueAfter(text: string, sep: number, key: KeyBefore): { start: number;
   }
   if (text[start] === '{' || text[start] === '[') return { start, end: closingBracket(text, start) };
   const name = key.name.toLowerCase();
-  const stops = WHOLE_LINE_KEYS.has(name) ? LINE_END : text[sep] === '=' ? EQUALS_VALUE_END : COLON_VALUE_END;
+  // `key: value` (a space after the colon) may hold spaces; `key=value` and `key:value` end at one.
+  const spaced = text[sep] === ':' && start > sep + 1;
+  const stops = WHOLE_LINE_KEYS.has(name) ? LINE_END : spaced ? COLON_VALUE_END : EQUALS_VALUE_END;
   return { start, end: scanTo(text, start, stops) };
 }
 

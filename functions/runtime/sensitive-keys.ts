@@ -11,9 +11,11 @@
  * - a word after the last credential word says what is described — a count, a
  *   length, an ARN, an id, a name, a type, a date, a policy… ({@link DESCRIPTOR_WORDS}):
  *   `TokenCount`, `MinimumPasswordLength`, `SecretArn`, `AuthorizationType`,
- *   `password_last_used`, `PasswordReusePrevention`;
- * - or a word before it makes it a cursor or a usage count ({@link MODIFIER_WORDS}):
- *   `NextToken`, `NextPageToken`, `input_tokens`, `max_tokens`;
+ *   `password_last_used`, `PasswordReusePrevention`, and error names such as
+ *   `AuthFailure` or `SignatureDoesNotMatch`;
+ * - or a word before it makes it a cursor, a usage count or an error name
+ *   ({@link MODIFIER_WORDS}): `NextToken`, `NextPageToken`, `input_tokens`,
+ *   `max_tokens`, `ExpiredToken`, `InvalidSignatureException`;
  * - or it is one of the few {@link VISIBLE_KEYS} the rule cannot tell apart.
  */
 
@@ -136,6 +138,16 @@ export const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set([
   'expiry',
   'expiration',
   'expired',
+  // error names (`AuthFailure: …`, `SignatureDoesNotMatch`, `TokenRevoked`): a kind of failure, not a value
+  'failure',
+  'failed',
+  'error',
+  'errors',
+  'exception',
+  'mismatch',
+  'match',
+  'violation',
+  'revoked',
   // where it lives, not what it is
   'region',
   'service',
@@ -148,9 +160,9 @@ export const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Words that, before the credential word, make it a pagination cursor or a
- * model-usage count: `NextToken`, `NextPageToken`, `ContinuationToken`,
- * `input_tokens`, `max_tokens`, `MaxPasswordAge`.
+ * Words that, before the credential word, make it a pagination cursor, a
+ * model-usage count or an error name: `NextToken`, `NextPageToken`,
+ * `ContinuationToken`, `input_tokens`, `max_tokens`, `ExpiredToken`.
  */
 export const MODIFIER_WORDS: ReadonlySet<string> = new Set([
   'next',
@@ -171,6 +183,13 @@ export const MODIFIER_WORDS: ReadonlySet<string> = new Set([
   'reasoning',
   'remaining',
   'num',
+  // error names (`ExpiredToken: …`, `InvalidSignatureException`, `MissingAuthenticationToken`)
+  'expired',
+  'invalid',
+  'missing',
+  'incomplete',
+  'unrecognized',
+  'malformed',
 ]);
 
 /**
