@@ -438,6 +438,16 @@ const WHOLE_LINE_KEYS: ReadonlySet<string> = new Set([
 /** Values that carry no secret: nothing to mask. */
 const NOT_SECRET = /^(?:true|false|null|none|undefined|<redacted>)$/i;
 
+/**
+ * A placeholder rather than a value: an elided example (`"xoxb-…"`,
+ * `"https://hooks.slack.com/…"`) with no run of 8 letters or digits (a cut real
+ * token keeps one, and stays masked), `***` or `<your-token>`.
+ */
+function isPlaceholder(value: string): boolean {
+  if (value.endsWith('…') || value.endsWith('...')) return !/[A-Za-z0-9]{8}/.test(value);
+  return /^(?:\*+|<[A-Za-z _-]{1,40}>)$/.test(value);
+}
+
 function isKeyChar(code: number): boolean {
   return (
     (code >= 97 && code <= 122) || // a-z
@@ -459,8 +469,6 @@ interface KeyBefore {
   readonly quote: string;
   /** The character before the key (and its opening quote); '' at the start. */
   readonly before: string;
-  /** Whether only white space separates the key from the start of its line. */
-  readonly lineStart: boolean;
 }
 
 /** The key ending just before the separator at `sep`, if there is one. */
@@ -485,14 +493,7 @@ function keyBefore(text: string, sep: number): KeyBefore | undefined {
     if (!text.startsWith(quote, start - quote.length)) return undefined;
     i = start - quote.length - 1;
   }
-  let lineStart = true;
-  for (let j = i; j >= 0 && text[j] !== '\n' && text[j] !== '\r'; j--) {
-    if (!isPad(text[j])) {
-      lineStart = false;
-      break;
-    }
-  }
-  return { name: text.slice(start, end), quote, before: i >= 0 ? (text[i] as string) : '', lineStart };
+  return { name: text.slice(start, end), quote, before: i >= 0 ? (text[i] as string) : '' };
 }
 
 /**
@@ -521,7 +522,7 @@ const COLON_VALUE_END = /[\r\n"',;}\]]|\\[nrt"\\]/g;
 /** A header's end: the line. */
 const LINE_END = /[\r\n"]|\\[nr"]/g;
 
-/** Deepest nesting followed in a bracketed value before giving up (the rest of the line is masked). */
+/** Deepest nesting followed in a bracketed value before giving up (the rest of the text is masked). */
 const MAX_BRACKET_DEPTH = 64;
 
 /**
@@ -586,7 +587,8 @@ export function maskKeyValues(text: string, keepKeys?: ReadonlySet<string>): str
     // Trailing spaces of a `key: value` stay.
     let end = value.end;
     while (end > value.start && isPad(text[end - 1])) end--;
-    if (end <= value.start || NOT_SECRET.test(text.slice(value.start, end))) continue;
+    const found = text.slice(value.start, end);
+    if (found.length === 0 || NOT_SECRET.test(found) || isPlaceholder(found)) continue;
     parts.push(text.slice(copied, value.start), REDACTED);
     copied = end;
     SEPARATOR.lastIndex = end;

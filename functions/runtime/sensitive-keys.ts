@@ -138,9 +138,15 @@ export const DESCRIPTOR_WORDS: ReadonlySet<string> = new Set([
   'expiry',
   'expiration',
   'expired',
-  // error names (`AuthFailure: …`, `SignatureDoesNotMatch`, `TokenRevoked`): a kind of failure, not a value
+  // error names and codes (`AuthFailure: …`, `SignatureDoesNotMatch`, `secret_not_found: …`, `secret_invalid`)
   'failure',
   'failed',
+  'not',
+  'found',
+  'invalid',
+  'missing',
+  'denied',
+  'unavailable',
   'error',
   'errors',
   'exception',

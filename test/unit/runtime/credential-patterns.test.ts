@@ -85,6 +85,15 @@ describe('maskCredentials()', () => {
     ['credentials: {"a":"b","c":["d"]} tail', `credentials: ${R} tail`],
     ['auth: {"user": "x", never closed', `auth: ${R}`],
     ['pass: true, pwd=null, password_length=12', 'pass: true, pwd=null, password_length=12'],
+    // placeholders in messages that show what is accepted; a cut real token stays masked
+    [
+      'Accepted: { "bot_token": "xoxb-…" } or { "webhook_url": "https://hooks.slack.com/…" }, password=***',
+      'Accepted: { "bot_token": "xoxb-…" } or { "webhook_url": "https://hooks.slack.com/…" }, password=***',
+    ],
+    ['token=<your-token> secret: <app secret>', 'token=<your-token> secret: <app secret>'],
+    ['"bot_token": "xoxb-12345678…"', `"bot_token": "${R}"`],
+    // normalized error codes before their message
+    ['secret_not_found: Tenant "acme" has no reference', 'secret_not_found: Tenant "acme" has no reference'],
     ['Authorization: Token fake6 extra words', `Authorization: ${R}`],
     ['x Cookie: a=1; b=2\nnext line', `x Cookie: ${R}\nnext line`],
     // colon chains and URLs are not key: value

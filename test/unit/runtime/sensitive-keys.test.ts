@@ -156,6 +156,9 @@ describe('isSensitiveKey()', () => {
     'token_expired',
     'token_revoked',
     'invalid_auth',
+    'secret_not_found',
+    'secret_invalid',
+    'auth_failed',
     // the short exception list
     'requires_secrets',
     'requiresSecrets',
