@@ -8,7 +8,7 @@
  *    resolved secret and with 50 resolved secret values masked by exact match.
  * 2. Adversarial 1 MB strings aimed at each pattern's repetition (long runs of
  *    key characters, separators, scheme prefixes, unclosed PEM blocks, base64):
- *    the time of one `redactString()` each (linear patterns finish in tens of ms;
+ *    the time of one `redactString()` each (linear patterns finish in tens or hundreds of ms;
  *    catastrophic backtracking would take minutes).
  *
  * Standalone: `npx tsx bench/redact.ts` prints the figures. bench/run.ts can call
@@ -166,6 +166,8 @@ function adversarialInputs(): readonly { readonly name: string; readonly text: s
     { name: 'separators only (=:=:…)', text: fill('=:') },
     { name: 'sensitive keys without values (password=…)', text: fill('password=') },
     { name: 'key: { never closed', text: fill('secret: {[') },
+    { name: 'YAML keys without values (password:⏎ …)', text: fill('password:\n ') },
+    { name: 'percent-encoded separators (%3D%3A…)', text: fill('token%3D%3A') },
     { name: 'scheme prefixes (a://a:…)', text: fill('a://a:') },
     { name: 'one URL, many @ hosts', text: `a://u:${fill('@x/')}` },
     { name: 'unclosed PEM headers', text: fill('-----BEGIN PRIVATE KEY-----') },

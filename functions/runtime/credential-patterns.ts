@@ -62,7 +62,7 @@ function isBasicCredential(match: string): boolean {
   return decoded.includes(':') && /^[\x20-\x7e]+$/.test(decoded);
 }
 
-/** A bearer credential is long or has a digit, so "Bearer authentication" in prose stays. */
+/** A bearer credential (8+ characters) is long or has a digit, so "Bearer authentication" in prose stays. */
 function isBearerCredential(match: string): boolean {
   const credential = match.replace(/^\S+\s+/, '');
   return credential.length >= 16 || /\d/.test(credential);
@@ -244,7 +244,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // HTTP auth schemes that carry the credential after their name (RFC 7235 and the schemes' RFCs).
   {
     name: 'bearer-credential',
-    source: raw`\b${ci('bearer')}\s+[A-Za-z0-9\-._~+/]+=*`,
+    source: raw`\b${ci('bearer')}\s+[A-Za-z0-9\-._~+/]{8,}=*`,
     accept: isBearerCredential,
     anchors: casings('bearer'),
   },
@@ -425,7 +425,8 @@ export function maskCredentials(text: string, keepKeys?: ReadonlySet<string>): s
 const MAX_KEY_CHARS = 64;
 /** Spaces allowed around a separator (`password = x`, `"password" : "x"`). */
 const MAX_PAD_CHARS = 8;
-const SEPARATOR = /[:=]/g;
+/** `=` and `:`, also percent-encoded (`%3D`, `%3A`: a query string inside a query parameter). */
+const SEPARATOR = /[:=]|%3[DdAa]/g;
 
 /** Headers whose whole value is a credential, spaces and `;` included (RFC 9110 §11.6.2, RFC 6265). */
 const WHOLE_LINE_KEYS: ReadonlySet<string> = new Set([
@@ -448,6 +449,9 @@ function isPlaceholder(value: string): boolean {
   return /^(?:\*+|<[A-Za-z _-]{1,40}>)$/.test(value);
 }
 
+/** A YAML block scalar header (`|`, `>-`, `|2`): the value is on the lines below. */
+const YAML_BLOCK = /^[|>][-+]?\d?$/;
+
 function isKeyChar(code: number): boolean {
   return (
     (code >= 97 && code <= 122) || // a-z
@@ -463,8 +467,17 @@ function isPad(char: string | undefined): boolean {
   return char === ' ' || char === '\t';
 }
 
+/** A `:` or `=` (plain or percent-encoded) at `index`, `length` characters long. */
+interface Separator {
+  readonly index: number;
+  readonly length: number;
+  readonly colon: boolean;
+}
+
 interface KeyBefore {
   readonly name: string;
+  /** Where the key's name starts. */
+  readonly start: number;
   /** The quote around the key (`"`, `'`, `\"`), or '' for a bare key. */
   readonly quote: string;
   /** The character before the key (and its opening quote); '' at the start. */
@@ -493,18 +506,18 @@ function keyBefore(text: string, sep: number): KeyBefore | undefined {
     if (!text.startsWith(quote, start - quote.length)) return undefined;
     i = start - quote.length - 1;
   }
-  return { name: text.slice(start, end), quote, before: i >= 0 ? (text[i] as string) : '' };
+  return { name: text.slice(start, end), start, quote, before: i >= 0 ? (text[i] as string) : '' };
 }
 
 /**
- * Whether `key:` at `sep` introduces a value. A quoted key (JSON) or a colon
- * followed by a space (YAML, HTTP headers) does; a bare `a:b` does only when it is
- * not part of a colon or slash chain (`arn:aws:secretsmanager:…`, `host:port`).
+ * Whether `key:` introduces a value. A quoted key (JSON) or a colon followed by a
+ * space (YAML, HTTP headers) does; a bare `a:b` does only when it is not part of
+ * a colon or slash chain (`arn:aws:secretsmanager:…`, `host:port`).
  */
-function colonStartsValue(text: string, sep: number, key: KeyBefore): boolean {
+function colonStartsValue(text: string, sep: Separator, key: KeyBefore): boolean {
   if (key.quote) return true;
-  const next = text[sep + 1];
-  if (next === ' ' || next === '\t') return true;
+  const next = text[sep.index + sep.length];
+  if (next === ' ' || next === '\t' || next === '\n' || next === '\r') return true;
   return key.before !== ':' && key.before !== '/' && !key.name.includes('.');
 }
 
@@ -515,8 +528,8 @@ function scanTo(text: string, from: number, stops: RegExp): number {
   return stop ? stop.index : text.length;
 }
 
-/** A value's end for `key=value` and `key:value` (query strings, env, connection strings). */
-const EQUALS_VALUE_END = /[\s"'&;,)\]}]|\\[nrt"\\]/g;
+/** A value's end for `key=value` and `key:value` (query strings, env, connection strings), also percent-encoded. */
+const EQUALS_VALUE_END = /[\s"'&;,)\]}]|\\[nrt"\\]|%2[026Cc]|%3[Bb]/g;
 /** A value's end for `key: value` (YAML, headers: may hold spaces). */
 const COLON_VALUE_END = /[\r\n"',;}\]]|\\[nrt"\\]/g;
 /** A header's end: the line. */
@@ -551,9 +564,35 @@ function closingBracket(text: string, open: number): number {
   return text.length;
 }
 
-/** The range of the value after the separator at `sep`, or undefined when there is none. */
-function valueAfter(text: string, sep: number, key: KeyBefore): { start: number; end: number } | undefined {
-  let start = sep + 1;
+/** Width of the indentation of the line holding `index`. */
+function indentOf(text: string, index: number): number {
+  let start = text.lastIndexOf('\n', index - 1) + 1;
+  let width = 0;
+  while (isPad(text[start++])) width++;
+  return width;
+}
+
+/**
+ * The end of a YAML block scalar (`password: |` then indented lines): the
+ * following lines that are blank or indented deeper than the key.
+ */
+function blockEnd(text: string, key: KeyBefore, from: number): number {
+  const keyIndent = indentOf(text, key.start);
+  let end = from;
+  for (let line = text.indexOf('\n', from); line >= 0 && line + 1 < text.length; ) {
+    const next = text.indexOf('\n', line + 1);
+    const lineEnd = next < 0 ? text.length : next;
+    const content = text.slice(line + 1, lineEnd);
+    if (content.trim() !== '' && indentOf(text, line + 1) <= keyIndent) break;
+    end = lineEnd;
+    line = next;
+  }
+  return end;
+}
+
+/** The range of the value after the separator (empty when there is none). */
+function valueAfter(text: string, sep: Separator, key: KeyBefore): { start: number; end: number } {
+  let start = sep.index + sep.length;
   for (let pad = 0; pad < MAX_PAD_CHARS && isPad(text[start]); pad++) start++;
   const open = text[start] === '\\' && text[start + 1] === '"' ? '\\"' : text[start];
   if (open === '"' || open === "'" || open === '\\"') {
@@ -566,24 +605,32 @@ function valueAfter(text: string, sep: number, key: KeyBefore): { start: number;
   if (text[start] === '{' || text[start] === '[') return { start, end: closingBracket(text, start) };
   const name = key.name.toLowerCase();
   // `key: value` (a space after the colon) may hold spaces; `key=value` and `key:value` end at one.
-  const spaced = text[sep] === ':' && start > sep + 1;
+  const spaced = sep.colon && start > sep.index + sep.length;
   const stops = WHOLE_LINE_KEYS.has(name) ? LINE_END : spaced ? COLON_VALUE_END : EQUALS_VALUE_END;
-  return { start, end: scanTo(text, start, stops) };
+  const end = scanTo(text, start, stops);
+  // YAML: `key: |` or `key:` alone on its line holds the indented lines below.
+  const inline = text.slice(start, end).trim();
+  const nextLine = inline === '' && /^[ \t]*\r?\n/.test(text.slice(start, start + MAX_PAD_CHARS + 2));
+  if (sep.colon && (YAML_BLOCK.test(inline) || nextLine)) return { start, end: blockEnd(text, key, end) };
+  return { start, end };
 }
 
 /** Masks the value of every sensitive `key=value`, `key: value` and `"key": "value"` in `text`. */
 export function maskKeyValues(text: string, keepKeys?: ReadonlySet<string>): string {
-  if (!text.includes('=') && !text.includes(':')) return text;
+  if (!text.includes('=') && !text.includes(':') && !text.includes('%3')) return text;
   const parts: string[] = [];
   let copied = 0;
   SEPARATOR.lastIndex = 0;
   for (let match = SEPARATOR.exec(text); match; match = SEPARATOR.exec(text)) {
-    const sep = match.index;
-    const key = keyBefore(text, sep);
+    const sep: Separator = {
+      index: match.index,
+      length: match[0].length,
+      colon: match[0] === ':' || match[0].toUpperCase() === '%3A',
+    };
+    const key = keyBefore(text, sep.index);
     if (!key || !isSensitiveKey(key.name, keepKeys)) continue;
-    if (text[sep] === ':' && !colonStartsValue(text, sep, key)) continue;
+    if (sep.colon && !colonStartsValue(text, sep, key)) continue;
     const value = valueAfter(text, sep, key);
-    if (!value) continue;
     // Trailing spaces of a `key: value` stay.
     let end = value.end;
     while (end > value.start && isPad(text[end - 1])) end--;

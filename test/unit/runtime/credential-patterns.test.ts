@@ -96,6 +96,17 @@ describe('maskCredentials()', () => {
     ['secret_not_found: Tenant "acme" has no reference', 'secret_not_found: Tenant "acme" has no reference'],
     ['Authorization: Token fake6 extra words', `Authorization: ${R}`],
     ['x Cookie: a=1; b=2\nnext line', `x Cookie: ${R}\nnext line`],
+    // percent-encoded inside a query parameter
+    [
+      'https://app.test/login?next=https%3A%2F%2Fapi.test%2Fcb%3Fpassword%3Dfake-enc-1%26page%3D2',
+      `https://app.test/login?next=https%3A%2F%2Fapi.test%2Fcb%3Fpassword%3D${R}%26page%3D2`,
+    ],
+    // YAML block scalars and values on the next line
+    [
+      'db:\n  password: |\n    fake line one\n    fake line two\n  host: db.internal',
+      `db:\n  password: ${R}\n  host: db.internal`,
+    ],
+    ['credentials:\n  user: app\n  pass: fake-2\nregion: eu-west-1', `credentials:${R}\nregion: eu-west-1`],
     // colon chains and URLs are not key: value
     [
       'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf',
