@@ -66,6 +66,11 @@ export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
  * budget in seconds. Handlers still check the deadline between pages and
  * regions to return partial results before that happens.
  *
+ * The result, summary, error and every log line of the call are redacted
+ * (docs/redaction.md), including the strings the call resolved from secrets, by
+ * exact match: the call runs inside `withSecretValues` with its own set. The
+ * spec's `visibleOutputKeys` stay visible in the result.
+ *
  * @param maxBytes - bound on the result's JSON size. @default {@link resultMaxBytes}()
  * @example
  * const result = await runTool(ec2InventoryTool, invocation, deadlineIn(60_000), services);
