@@ -14,6 +14,7 @@
  * Standalone: `npx tsx bench/redact.ts` prints the figures. bench/run.ts can call
  * {@link measureRedaction} and print {@link redactionSection}.
  */
+import * as os from 'node:os';
 import { REDACTED, redact, redactString } from '../functions/runtime/redact';
 import { SecretValues } from '../functions/runtime/secret-values';
 import { atMost, type Figure, formatReport, quantile, type Section } from './report';
@@ -125,10 +126,15 @@ export function realisticResult(bytes = RESULT_BYTES): Record<string, unknown> {
   return result;
 }
 
-/** p50 and p99 in ms. */
+/** Wall-clock p50 and p99 of one run, and the mean CPU time of one run, in ms. */
 export interface Latency {
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /**
+   * User + system CPU time over the measured runs, per run: what the work costs
+   * whatever else the machine runs (wall time grows with the machine's load).
+   */
+  readonly cpuMeanMs: number;
 }
 
 /** What {@link measureRedaction} reports. */
@@ -148,12 +154,18 @@ export interface RedactionBench {
 function latency(run: () => unknown): Latency {
   for (let i = 0; i < WARM_UP_RUNS; i++) run();
   const samples: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < MEASURED_RUNS; i++) {
     const started = performance.now();
     run();
     samples.push(performance.now() - started);
   }
-  return { p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99) };
+  const used = process.cpuUsage(cpu);
+  return {
+    p50Ms: quantile(samples, 0.5),
+    p99Ms: quantile(samples, 0.99),
+    cpuMeanMs: (used.user + used.system) / 1000 / MEASURED_RUNS,
+  };
 }
 
 /** 1 MB strings built to make a backtracking pattern go quadratic or worse. */
@@ -218,8 +230,13 @@ export function redactionSection(bench: RedactionBench): Section {
   const figures: Figure[] = [
     atMost('redact() 64 KiB result p50', bench.plain.p50Ms, REDACT_P50_TARGET_MS, 'ms', 3),
     { name: 'redact() 64 KiB result p99', value: `${bench.plain.p99Ms.toFixed(3)} ms` },
+    { name: 'redact() 64 KiB result CPU per run', value: `${bench.plain.cpuMeanMs.toFixed(3)} ms` },
     atMost('redact() + 50 secret values p50', bench.withSecretValues.p50Ms, REDACT_P50_TARGET_MS, 'ms', 3),
     { name: 'redact() + 50 secret values p99', value: `${bench.withSecretValues.p99Ms.toFixed(3)} ms` },
+    {
+      name: 'redact() + 50 secret values CPU per run',
+      value: `${bench.withSecretValues.cpuMeanMs.toFixed(3)} ms`,
+    },
     ...bench.adversarial.map((a) =>
       atMost(`1 MB adversarial: ${a.name}`, a.ms, ADVERSARIAL_LIMIT_MS, 'ms', 1),
     ),
@@ -227,7 +244,10 @@ export function redactionSection(bench: RedactionBench): Section {
   return {
     title: `redact() (${(bench.resultBytes / 1024).toFixed(1)} KiB result, ${bench.runs} runs)`,
     figures,
-    notes: [`${bench.planted} planted secrets, ${bench.survived} survived`],
+    notes: [
+      `${bench.planted} planted secrets, ${bench.survived} survived`,
+      `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.availableParallelism()} CPUs: wall times grow with it, CPU times do not`,
+    ],
   };
 }
 

@@ -425,8 +425,6 @@ export function maskCredentials(text: string, keepKeys?: ReadonlySet<string>): s
 const MAX_KEY_CHARS = 64;
 /** Spaces allowed around a separator (`password = x`, `"password" : "x"`). */
 const MAX_PAD_CHARS = 8;
-/** `=` and `:`, also percent-encoded (`%3D`, `%3A`: a query string inside a query parameter). */
-const SEPARATOR = /[:=]|%3[DdAa]/g;
 
 /** Headers whose whole value is a credential, spaces and `;` included (RFC 9110 §11.6.2, RFC 6265). */
 const WHOLE_LINE_KEYS: ReadonlySet<string> = new Set([
@@ -615,18 +613,34 @@ function valueAfter(text: string, sep: Separator, key: KeyBefore): { start: numb
   return { start, end };
 }
 
+const COLON = 58;
+const EQUALS = 61;
+const PERCENT = 37;
+
+/**
+ * The next `=` or `:` at or after `from`, also percent-encoded (`%3D`, `%3A`: a
+ * query string inside a query parameter). A character loop, not a regex: a text
+ * of separators only costs no allocation per separator.
+ */
+function nextSeparator(text: string, from: number): Separator | undefined {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === COLON || code === EQUALS) return { index: i, length: 1, colon: code === COLON };
+    if (code === PERCENT && text[i + 1] === '3') {
+      const kind = text[i + 2];
+      if (kind === 'D' || kind === 'd') return { index: i, length: 3, colon: false };
+      if (kind === 'A' || kind === 'a') return { index: i, length: 3, colon: true };
+    }
+  }
+  return undefined;
+}
+
 /** Masks the value of every sensitive `key=value`, `key: value` and `"key": "value"` in `text`. */
 export function maskKeyValues(text: string, keepKeys?: ReadonlySet<string>): string {
   if (!text.includes('=') && !text.includes(':') && !text.includes('%3')) return text;
   const parts: string[] = [];
   let copied = 0;
-  SEPARATOR.lastIndex = 0;
-  for (let match = SEPARATOR.exec(text); match; match = SEPARATOR.exec(text)) {
-    const sep: Separator = {
-      index: match.index,
-      length: match[0].length,
-      colon: match[0] === ':' || match[0].toUpperCase() === '%3A',
-    };
+  for (let sep = nextSeparator(text, 0); sep; sep = nextSeparator(text, sep.index + sep.length)) {
     const key = keyBefore(text, sep.index);
     if (!key || !isSensitiveKey(key.name, keepKeys)) continue;
     if (sep.colon && !colonStartsValue(text, sep, key)) continue;
@@ -638,7 +652,8 @@ export function maskKeyValues(text: string, keepKeys?: ReadonlySet<string>): str
     if (found.length === 0 || NOT_SECRET.test(found) || isPlaceholder(found)) continue;
     parts.push(text.slice(copied, value.start), REDACTED);
     copied = end;
-    SEPARATOR.lastIndex = end;
+    // Go on after the value (the loop steps past the separator found there).
+    sep = { index: end, length: 0, colon: false };
   }
   if (parts.length === 0) return text;
   parts.push(text.slice(copied));
