@@ -76,6 +76,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   // With a workspace, the claim-check bounds results, so file tools may return them whole.
   const fileToolMaxBytes = workspaces ? FULL_RESULT_MAX_BYTES : options.maxResultBytes;
   const fitToState = fitResult(options);
+  const keptKeys = new Map(catalog.list().map((spec) => [spec.name, spec.visibleOutputKeys]));
 
   return async (envelope, deadline) => {
     const started = performance.now();
@@ -113,7 +114,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     }
     // Redacted before bounding (a masked value can be longer than what it hides)
     // and before the claim-check: no secret is ever written to the workspace.
-    const bounded = await fitToState(redact(result), scope, deadline);
+    // Keys the tool's spec keeps visible stay so here too.
+    const bounded = await fitToState(redact(result, { keepKeys: keptKeys.get(tool) }), scope, deadline);
     logger.info('tool result', {
       tool,
       callId,

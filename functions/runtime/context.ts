@@ -3,6 +3,7 @@ import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
 import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
+import { currentSecretValues, SecretValues } from './secret-values';
 import type { SecretResolver } from './secrets/resolver';
 import type { Workspace, WorkspaceProvider } from './workspace';
 
@@ -111,13 +112,20 @@ export interface ContextToolSpec {
   readonly requiresSecrets: readonly string[];
 }
 
-/** Builds the context of one call. */
+/**
+ * Builds the context of one call.
+ *
+ * @param secretValues - where `secret()` records every string it resolved, so the
+ *   call's result, error, summary and logs mask them by exact match.
+ *   @default the values of the call in scope (`withSecretValues`), else a new set
+ */
 export function createToolContext(
   spec: ContextToolSpec,
   invocation: ToolInvocation,
   deadline: Deadline,
   services: ToolContextServices,
   signal: AbortSignal = deadline.signal,
+  secretValues: SecretValues = currentSecretValues() ?? new SecretValues(),
 ): ToolContext {
   const keys = {
     tool: spec.name,
@@ -134,7 +142,9 @@ export function createToolContext(
     }
     if (!services.secrets)
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
-    return services.secrets.resolve(invocation.tenant, name, options.fresh ?? false);
+    const value = await services.secrets.resolve(invocation.tenant, name, options.fresh ?? false);
+    secretValues.add(value);
+    return value;
   };
   let workspace: Workspace | undefined;
   return {

@@ -11,8 +11,9 @@ import {
 import { DeadlineExceededError } from './errors';
 import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
-import { redact } from './redact';
+import { type RedactOptions, redact, redactString } from './redact';
 import { failureResult, oneLineSummary, type ToolResult } from './result';
+import { SecretValues, withSecretValues } from './secret-values';
 import type { Tool } from './spec';
 
 /**
@@ -65,6 +66,11 @@ export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
  * budget in seconds. Handlers still check the deadline between pages and
  * regions to return partial results before that happens.
  *
+ * The result, summary, error and every log line of the call are redacted
+ * (docs/redaction.md), including the strings the call resolved from secrets, by
+ * exact match: the call runs inside `withSecretValues` with its own set. The
+ * spec's `visibleOutputKeys` stay visible in the result.
+ *
  * @param maxBytes - bound on the result's JSON size. @default {@link resultMaxBytes}()
  * @example
  * const result = await runTool(ec2InventoryTool, invocation, deadlineIn(60_000), services);
@@ -77,6 +83,23 @@ export async function runTool(
   services: ToolContextServices,
   maxBytes: number = resultMaxBytes(),
 ): Promise<ToolResult> {
+  // One set of resolved secret values per call, in scope for everything the call
+  // runs (its handler, error mapping and log lines): masked by exact match.
+  const secretValues = new SecretValues();
+  return withSecretValues(secretValues, () =>
+    runInScope(tool, invocation, deadline, services, maxBytes, secretValues),
+  );
+}
+
+async function runInScope(
+  tool: Tool,
+  invocation: ToolInvocation,
+  deadline: Deadline,
+  services: ToolContextServices,
+  maxBytes: number,
+  secretValues: SecretValues,
+): Promise<ToolResult> {
+  const redaction: RedactOptions = { secretValues, keepKeys: tool.visibleOutputKeys };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const budgetSeconds = Math.round(deadline.remainingMs() / 100) / 10;
@@ -87,7 +110,7 @@ export async function runTool(
     const toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
     // The hard stop: when the harness gives up on the handler, its requests are aborted too.
     const hardStop = new AbortController();
-    const ctx = createToolContext(tool, invocation, toolDeadline, services, hardStop.signal);
+    const ctx = createToolContext(tool, invocation, toolDeadline, services, hardStop.signal, secretValues);
     const output = await beforeDeadline(
       tool.handler(ctx, args),
       deadline,
@@ -108,12 +131,14 @@ export async function runTool(
       truncated: output.truncated ?? false,
       resultRef: null,
       durationMs: elapsed(),
-      summary: oneLineSummary(output.summary ?? `${tool.name} succeeded`),
+      // Masked before it is cut to one line, so no part of a secret survives the cut.
+      summary: oneLineSummary(redactString(output.summary ?? `${tool.name} succeeded`, redaction)),
     };
     // Redacted here too: only this process knows the secret values it resolved.
-    return boundResult(redact(result), maxBytes);
+    return boundResult(redact(result, redaction), maxBytes);
   } catch (err) {
-    const error = normalizeError(tool.name, err, tool.service, tool.mapError);
+    // normalizeError masks the message (in this scope, resolved values too) before cutting it.
+    const error = redact(normalizeError(tool.name, err, tool.service, tool.mapError), { secretValues });
     services.logger.warn('tool failed', { tool: tool.name, callId: invocation.callId, error });
     return boundResult(failureResult(tool.name, invocation.callId, error, elapsed()), maxBytes);
   }

@@ -1,120 +1,100 @@
 /**
  * One `redact()` for every tool-call event, tool result, log line and error
- * detail that leaves the platform (DESIGN.md, "Redaction").
+ * detail that leaves the platform (DESIGN.md, "Redaction"; docs/redaction.md):
+ *
+ * - **key rule** (`sensitive-keys.ts`): a property whose key names a credential
+ *   has its whole value masked, at any depth;
+ * - **text layers** (`credential-patterns.ts`): in every string, self-identifying
+ *   credential formats, URL passwords and sensitive `key=value` pairs;
+ * - **exact match** (`secret-values.ts`): every string the current tool call
+ *   resolved from a secret;
+ * - **bytes**: Buffers, typed arrays and ArrayBuffers become `<binary N bytes>`.
  */
+import { maskCredentials } from './credential-patterns';
+import { currentSecretValues, REDACTED, type SecretValues } from './secret-values';
+import { isSensitiveKey as isSensitiveKeyName, normalizeKey, VISIBLE_KEYS } from './sensitive-keys';
 
-/** What a masked value is replaced with. */
-export const REDACTED = '<redacted>';
+export { REDACTED, VISIBLE_KEYS };
 
-/** Keys whose whole value is masked, at any depth, whatever the value's type. */
-const SENSITIVE_KEY =
-  /(secret|token|password|passwd|api[_-]?key|access[_-]?key|authorization|cookie|private[_-]?key|webhook[_-]?url)/i;
+/** Options of {@link redact} and {@link redactString}. */
+export interface RedactOptions {
+  /**
+   * Strings the call resolved from secrets, masked by exact match.
+   * @default the values of the tool call running in this async context (`withSecretValues`), if any
+   */
+  readonly secretValues?: SecretValues;
+  /**
+   * Keys that stay visible although the key rule matches them: a tool spec's
+   * `visibleOutputKeys` (`PasswordLastUsed`). Compared without case, `_`, `-` or `.`.
+   * Their string values still pass the text layers and the exact match.
+   */
+  readonly keepKeys?: Iterable<string>;
+}
 
-/**
- * Keys that match {@link SENSITIVE_KEY} but never hold a credential: names of
- * secrets, pagination cursors and model token counts. Compared case-insensitively
- * with `_` and `-` removed, so `NextToken`, `next_token` and `nextToken` are one entry.
- */
-export const VISIBLE_KEYS: ReadonlySet<string> = new Set(
-  [
-    'secret_name', // the name of a secret reference, never its value
-    'requires_secrets', // a tool spec's list of secret names
-    'next_token', // AWS pagination cursor
-    'continuation_token', // S3 ListObjectsV2 cursor
-    'input_tokens', // model usage counts
-    'output_tokens',
-    'total_tokens',
-    'max_tokens',
-    'password_enabled', // IAM credential report: a boolean
-    'password_last_used', // IAM credential report: a date
-    'password_policy', // IAM account password policy: rules, no password
-  ].map(normalizeKey),
-);
+/** Shortest string that can hold a masked form: `pwd=x` is 5, a resolved secret at least 4. */
+const MIN_MASKABLE_CHARS = 4;
 
-/** Credential-looking substrings masked wherever they appear, whatever their key. */
-const CREDENTIAL_PATTERNS: readonly RegExp[] = [
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, // PEM private keys
-  /https:\/\/hooks\.slack(?:-gov)?\.com\/(?:services|workflows|triggers)\/[^\s"'<>]+/gi, // Slack incoming webhooks
-  /\bxox[a-z]-[0-9A-Za-z-]+/g, // Slack bot, user, app and legacy tokens
-  /\bxapp-[0-9A-Za-z-]+/g, // Slack app-level tokens
-  /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, // AWS access key ids (long-term and STS)
-  /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi, // HTTP bearer tokens
-];
+interface Redaction {
+  readonly secretValues: SecretValues | undefined;
+  readonly keepKeys: ReadonlySet<string> | undefined;
+  /** Strings already redacted in this call: results repeat the same states, regions and types. */
+  readonly seen: Map<string, string>;
+}
 
-/**
- * HTTP Basic credentials: base64 of `user:password` (RFC 7617). Only masked when
- * the text decodes to that, so prose such as "Basic monitoring" stays readable.
- */
-const BASIC_CREDENTIALS = /\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g;
+/** Strings longer than this are not remembered in {@link Redaction.seen} (they seldom repeat). */
+const MAX_REMEMBERED_CHARS = 256;
 
-function isBasicCredential(encoded: string): boolean {
-  const decoded = Buffer.from(encoded, 'base64').toString('latin1');
-  return decoded.includes(':') && /^[\x20-\x7e]+$/.test(decoded);
+function redaction(options: RedactOptions | undefined): Redaction {
+  const keep = options?.keepKeys;
+  return {
+    secretValues: options?.secretValues ?? currentSecretValues(),
+    keepKeys: keep === undefined ? undefined : new Set([...keep].map(normalizeKey)),
+    seen: new Map(),
+  };
 }
 
 /**
- * Query parameters whose value is masked inside URLs (`?access_token=…`).
- * The name part stays so the URL remains readable.
- */
-const SENSITIVE_QUERY_PARAM =
-  /([?&;](?:[a-z0-9_-]*(?:token|secret|password|api[_-]?key|signature|credential)[a-z0-9_-]*)=)[^&#\s"']*/gi;
-
-function normalizeKey(key: string): string {
-  return key.toLowerCase().replace(/[_-]/g, '');
-}
-
-/**
- * Whether a property named `key` has its whole value masked.
+ * Whether a property named `key` has its whole value masked: it names a
+ * credential and is not a descriptor of one (a count, length, ARN, id, name,
+ * type, date, policy…), a cursor (`NextToken`) or a usage count (`input_tokens`).
  *
  * @param key - a property name at any depth.
- * @returns true for names matching the sensitive pattern that are not in {@link VISIBLE_KEYS}.
+ * @param keepKeys - keys kept visible for this call (a tool spec's `visibleOutputKeys`).
+ * @example isSensitiveKey('client_secret') // true
+ * @example isSensitiveKey('SecretArn') // false
  */
-export function isSensitiveKey(key: string): boolean {
-  return SENSITIVE_KEY.test(key) && !VISIBLE_KEYS.has(normalizeKey(key));
+export function isSensitiveKey(key: string, keepKeys?: Iterable<string>): boolean {
+  return isSensitiveKeyName(
+    key,
+    keepKeys === undefined ? undefined : new Set([...keepKeys].map(normalizeKey)),
+  );
+}
+
+function redactText(text: string, state: Redaction): string {
+  if (text.length < MIN_MASKABLE_CHARS) return text;
+  const remember = text.length <= MAX_REMEMBERED_CHARS;
+  if (remember) {
+    const known = state.seen.get(text);
+    if (known !== undefined) return known;
+  }
+  const exact = state.secretValues ? state.secretValues.mask(text) : text;
+  const out = maskCredentials(exact, state.keepKeys);
+  if (remember) state.seen.set(text, out);
+  return out;
 }
 
 /**
- * Masks credential-looking parts of one string (tokens, webhook URLs, access key
- * ids, bearer credentials, PEM keys, sensitive URL query parameters).
+ * Masks the credential-looking parts of one string: the strings the current call
+ * resolved from secrets (exact match), self-identifying formats (Slack, AWS,
+ * GitHub, Stripe, PEM keys, JWTs…), URL passwords, auth schemes and sensitive
+ * `key=value` / `key: value` pairs.
  *
  * @example
  * redactString('call https://x.io/cb?access_token=abc&page=2');
  * // => 'call https://x.io/cb?access_token=<redacted>&page=2'
  */
-export function redactString(text: string): string {
-  let out = text;
-  for (const secret of knownSecretValues) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  for (const pattern of CREDENTIAL_PATTERNS) out = out.replace(pattern, REDACTED);
-  out = out.replace(BASIC_CREDENTIALS, (match, encoded: string) =>
-    isBasicCredential(encoded) ? REDACTED : match,
-  );
-  return out.replace(SENSITIVE_QUERY_PARAM, `$1${REDACTED}`);
-}
-
-/** Shortest resolved secret string masked by exact match: shorter ones (`"true"`, a region) are not secrets. */
-const MIN_KNOWN_SECRET_CHARS = 8;
-
-/** Secret values this process resolved; masked wherever they appear, whatever their shape. */
-const knownSecretValues = new Set<string>();
-
-/**
- * Remembers the string leaves of a resolved secret (at least 8 characters long) so
- * {@link redactString} masks them by exact match, even where no pattern would
- * recognise them (an AWS secret access key echoed in an error message or a tag).
- * Values under sensitive keys only: a secret's `region` is no secret.
- *
- * @example rememberSecretValues({ bot_token: 'xoxb-…', region: 'eu-west-1' }) // remembers the token only
- */
-export function rememberSecretValues(secret: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(secret)) {
-    if (
-      typeof value === 'string' &&
-      value.length >= MIN_KNOWN_SECRET_CHARS &&
-      (isSensitiveKey(key) || key === 'value')
-    ) {
-      knownSecretValues.add(value);
-    }
-  }
+export function redactString(text: string, options?: RedactOptions): string {
+  return redactText(text, redaction(options));
 }
 
 /**
@@ -122,8 +102,12 @@ export function rememberSecretValues(secret: Record<string, unknown>): void {
  *
  * - a property whose key is sensitive (see {@link isSensitiveKey}) has its whole
  *   value replaced by `"<redacted>"`, even when that value is an object or array;
- * - every string anywhere (array items, object values, `Error` messages) has
- *   credential-looking parts masked by {@link redactString};
+ *   a boolean or null under such a key stays (it carries no secret);
+ * - every string anywhere (array items, object values and keys, `Error` messages)
+ *   has credential-looking parts masked by {@link redactString}, and the strings
+ *   the current call resolved from secrets masked by exact match;
+ * - Buffers, typed arrays, DataViews and ArrayBuffers (and a Buffer already turned
+ *   into `{ type: 'Buffer', data: [...] }`) become `"<binary N bytes>"`;
  * - `Error` instances become plain `{ name, message, code? }` objects;
  * - cycles become `"[Circular]"`; an object with a `toJSON` becomes what it
  *   returns, redacted (a `Date` its ISO string, a `URL` its masked href); functions
@@ -131,34 +115,56 @@ export function rememberSecretValues(secret: Record<string, unknown>): void {
  *
  * @typeParam T - the input's type; the output has the same JSON shape.
  * @example
- * redact({ user: 'a', password: 'p', items: [{ api_key: 'k' }] });
- * // => { user: 'a', password: '<redacted>', items: [{ api_key: '<redacted>' }] }
+ * redact({ user: 'a', password: 'p', items: [{ api_key: 'k' }], data: Buffer.from('hi') });
+ * // => { user: 'a', password: '<redacted>', items: [{ api_key: '<redacted>' }], data: '<binary 2 bytes>' }
  */
-export function redact<T>(value: T): T {
-  return redactValue(value, new WeakSet()) as T;
+export function redact<T>(value: T, options?: RedactOptions): T {
+  return redactValue(value, new WeakSet(), redaction(options)) as T;
 }
 
-function redactValue(value: unknown, ancestors: WeakSet<object>): unknown {
-  if (typeof value === 'string') return redactString(value);
+/** What replaces bytes: their size, never their content. */
+export function binaryMarker(bytes: number): string {
+  return `<binary ${bytes} bytes>`;
+}
+
+/** The byte length of a Buffer, typed array, DataView or (Shared)ArrayBuffer, from any realm; undefined otherwise. */
+function binaryLength(value: object): number | undefined {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  const tag = Object.prototype.toString.call(value);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
+    return (value as ArrayBuffer).byteLength;
+  }
+  const serialized = value as { type?: unknown; data?: unknown };
+  if (serialized.type === 'Buffer' && Array.isArray(serialized.data) && Object.keys(value).length === 2) {
+    return serialized.data.length;
+  }
+  return undefined;
+}
+
+function redactValue(value: unknown, ancestors: WeakSet<object>, state: Redaction): unknown {
+  if (typeof value === 'string') return redactText(value, state);
   if (value === null || typeof value !== 'object') {
     return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
   }
+  const bytes = binaryLength(value);
+  if (bytes !== undefined) return binaryMarker(bytes);
   if (ancestors.has(value)) return '[Circular]';
   ancestors.add(value);
   try {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') return redactValue(toJSON.call(value), ancestors);
-    if (Array.isArray(value)) return value.map((item) => redactValue(item, ancestors));
+    if (typeof toJSON === 'function') return redactValue(toJSON.call(value), ancestors, state);
+    if (Array.isArray(value)) return value.map((item) => redactValue(item, ancestors, state));
     const source: Record<string, unknown> =
       value instanceof Error ? errorFields(value) : (value as Record<string, unknown>);
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(source)) {
-      if (isSensitiveKey(key)) {
-        out[key] = REDACTED;
+      const outKey = redactText(key, state);
+      if (isSensitiveKeyName(key, state.keepKeys) && child !== null && typeof child !== 'boolean') {
+        if (child !== undefined) out[outKey] = REDACTED;
         continue;
       }
-      const redacted = redactValue(child, ancestors);
-      if (redacted !== undefined) out[key] = redacted;
+      const redacted = redactValue(child, ancestors, state);
+      if (redacted !== undefined) out[outKey] = redacted;
     }
     return out;
   } finally {

@@ -64,6 +64,14 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly iam: readonly IamGrant[];
   /** Lambda sizing of the tool's own function (file tools, run by the dispatcher, have none). */
   readonly runtime?: ToolRuntimeSettings;
+  /**
+   * Output keys that stay visible although redaction's key rule would mask them
+   * (`redact(value, { keepKeys })`): fields of the remote service that describe a
+   * credential without holding one. Their string values still pass the text and
+   * exact-match layers. docs/redaction.md, "Keys a tool keeps".
+   * @default [] (none)
+   */
+  readonly visibleOutputKeys?: readonly string[];
 }
 
 /** The arguments a tool's handler receives: the schema's output (defaults applied). */

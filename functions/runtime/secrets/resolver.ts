@@ -1,5 +1,4 @@
 import { SecretNotFoundError, UnsupportedRefKindError } from '../errors';
-import { rememberSecretValues } from '../redact';
 import { defaultProviders, parseSecretValue, type SecretProviders } from './providers';
 import { REF_KINDS, type RefKind, type SecretReferenceStore } from './reference';
 
@@ -75,7 +74,6 @@ export class SecretResolver {
     const provider = this.#providers[reference.ref_kind as RefKind];
     const raw = await provider.read(reference, forceRefresh ? 0 : this.#ttlMs / 1000);
     const value = parseSecretValue(raw);
-    rememberSecretValues(value);
     if (this.#ttlMs > 0) this.#cache.set(cacheKey, { value, expiresAt: this.#now() + this.#ttlMs });
     return structuredClone(value);
   }

@@ -75,11 +75,29 @@ describe('redact()', () => {
     expect(coded.message).toBe('auth failed for xoxb-1111-2222-fakeTESTexample'); // fake test example
   });
 
-  it('serializes objects with toJSON as JSON.stringify would, then redacts (URL, Buffer)', () => {
+  it('serializes objects with toJSON as JSON.stringify would, then redacts (URL)', () => {
     // Prepare
+    const input = { callback: new URL('https://example.com/hook?access_token=fake-test-value&x=1') };
+
+    // Act
+    const out = redact(input);
+
+    // Assess
+    expect(out).toEqual({ callback: `https://example.com/hook?access_token=${REDACTED}&x=1` });
+    expect(input.callback.searchParams.get('access_token')).toBe('fake-test-value');
+  });
+
+  it('never prints bytes: Buffers, typed arrays, DataViews and ArrayBuffers become a size marker', () => {
+    // Prepare
+    const bytes = new Uint8Array([1, 2, 3, 4]);
     const input = {
-      callback: new URL('https://example.com/hook?access_token=fake-test-value&x=1'),
-      bytes: Buffer.from('hi'),
+      buffer: Buffer.from('fake-secret-bytes'),
+      typed: bytes,
+      floats: new Float64Array(2),
+      view: new DataView(new ArrayBuffer(6)),
+      raw: bytes.buffer,
+      serialized: JSON.parse(JSON.stringify(Buffer.from('hi'))),
+      list: [Buffer.alloc(0)],
     };
 
     // Act
@@ -87,10 +105,48 @@ describe('redact()', () => {
 
     // Assess
     expect(out).toEqual({
-      callback: `https://example.com/hook?access_token=${REDACTED}&x=1`,
-      bytes: { type: 'Buffer', data: [104, 105] },
+      buffer: '<binary 17 bytes>',
+      typed: '<binary 4 bytes>',
+      floats: '<binary 16 bytes>',
+      view: '<binary 6 bytes>',
+      raw: '<binary 4 bytes>',
+      serialized: '<binary 2 bytes>',
+      list: ['<binary 0 bytes>'],
     });
-    expect(input.callback.searchParams.get('access_token')).toBe('fake-test-value');
+  });
+
+  it('keeps a boolean or null under a sensitive key (it carries no secret), masks anything else', () => {
+    expect(
+      redact({ AllowUsersToChangePassword: true, password: null, token: 0, secret: ['x'], pass: false }),
+    ).toEqual({
+      AllowUsersToChangePassword: true,
+      password: null,
+      token: REDACTED,
+      secret: REDACTED,
+      pass: false,
+    });
+  });
+
+  it('masks a credential used as a key', () => {
+    expect(redact({ 'xoxb-1111111111-2222222222-fakeTESTexample': { channel: 'C1' } })).toEqual({
+      [REDACTED]: { channel: 'C1' },
+    });
+  });
+
+  it('keeps the keys of keepKeys visible, still masking patterns in their values', () => {
+    // Act
+    const out = redact(
+      { SessionId: 'ssm-user-0a1b', session_id: 'kept-too', note: { SessionId: 'AKIAIOSFODNN7EXAMPLE' } },
+      { keepKeys: ['session-id'] },
+    );
+
+    // Assess
+    expect(out).toEqual({
+      SessionId: 'ssm-user-0a1b',
+      session_id: 'kept-too',
+      note: { SessionId: REDACTED },
+    });
+    expect(redact({ SessionId: 'ssm-user-0a1b' })).toEqual({ SessionId: REDACTED });
   });
 
   it('drops functions and symbols as JSON.stringify does', () => {
@@ -132,8 +188,13 @@ describe('isSensitiveKey()', () => {
   });
 
   it('keeps the visible list short and normalized (no _ or -, lower case)', () => {
-    expect(VISIBLE_KEYS.size).toBeLessThanOrEqual(16);
-    for (const key of VISIBLE_KEYS) expect(key).toMatch(/^[a-z]+$/);
+    expect(VISIBLE_KEYS.size).toBeLessThanOrEqual(4);
+    for (const key of VISIBLE_KEYS) expect(key).toMatch(/^[a-z0-9]+$/);
+  });
+
+  it('takes keys to keep for one call', () => {
+    expect(isSensitiveKey('SessionId')).toBe(true);
+    expect(isSensitiveKey('SessionId', ['session_id'])).toBe(false);
   });
 });
 
