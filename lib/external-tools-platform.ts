@@ -1,7 +1,8 @@
 import * as path from 'node:path';
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
@@ -12,9 +13,13 @@ import {
 } from '../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/harness';
 import { toolCatalog } from '../functions/tools/catalog';
+import { EngineFunction } from './engine-function';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
+import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
+import { inlineResultBudget } from './scenarios/budget';
+import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
 import { ToolFunction } from './tool-function';
@@ -60,7 +65,17 @@ export interface ExternalToolsPlatformProps {
   readonly toolFunctionSettings?: Readonly<Record<string, FunctionSettings>>;
   /** How long the functions' and state machines' log groups keep events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * Scheduled runs: one EventBridge Scheduler schedule per tenant and scenario
+   * (lib/scenario-schedules.ts), each input checked at synth. @default - none
+   */
+  readonly schedules?: readonly ScenarioSchedule[];
+  /** Overrides for the scenario engine's function, applied over `functionSettings`. @default - none */
+  readonly engineSettings?: FunctionSettings;
 }
+
+/** Days the interim run-workspace bucket keeps run files: scratch and claim-checked results expire. */
+const RUN_FILES_RETENTION_DAYS = 30;
 
 /** `PascalCase` of a snake_case name, for construct ids and output names (`aws_pulse` → `AwsPulse`). */
 export function pascalCase(name: string): string {
@@ -99,8 +114,18 @@ export class ExternalToolsPlatform extends Construct {
   public readonly dispatcherConfig: DispatcherConfig;
   /** The validated scenarios, in file-name order. */
   public readonly scenarios: readonly Scenario[];
-  /** The state machines by scenario name. */
+  /** The state machines by scenario name, named `<functionNamePrefix><scenario>`. */
   public readonly stateMachines: Readonly<Record<string, StateMachine>>;
+  /** Open `ask_user` questions and per-tenant findings pointers (`tenant_id`, `record_id`). */
+  public readonly runRecordsTable: Table;
+  /** The runs' workspaces (`runs/<tenant>/<scenario>/<runId>/`). */
+  public readonly workspaceBucket: IBucket;
+  /** The scenario engine. */
+  public readonly engine: EngineFunction;
+  /** The dispatcher's inline result budget in bytes (lib/scenarios/budget.ts). */
+  public readonly inlineResultBytes: number;
+  /** The scheduled runs. */
+  public readonly schedules: ScenarioSchedules;
 
   constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
     super(scope, id);
@@ -122,7 +147,9 @@ export class ExternalToolsPlatform extends Construct {
       );
     }
     // Loaded first: a scenario naming an unknown tool stops the synth before anything is built.
-    this.scenarios = loadScenarios(catalog, props.scenariosDir ?? SCENARIOS_DIR);
+    this.scenarios = loadScenarios(catalog, props.scenariosDir ?? SCENARIOS_DIR, maxBytes);
+    // Results the dispatcher hands Step Functions are bounded so the most any state holds fits its budget.
+    this.inlineResultBytes = inlineResultBudget(this.scenarios, maxBytes);
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
@@ -162,7 +189,7 @@ export class ExternalToolsPlatform extends Construct {
       entry: DISPATCHER_ENTRY,
       description: 'External Tools Platform dispatcher: level whitelist, argument validation, tool invoke',
       timeoutSeconds: Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, slowestTool + DISPATCHER_TIMEOUT_MARGIN_SECONDS),
-      environment: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: String(maxBytes) },
+      environment: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: String(this.inlineResultBytes) },
       bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
       logRetention: props.logRetention,
       settings: props.functionSettings,
@@ -171,15 +198,76 @@ export class ExternalToolsPlatform extends Construct {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
     }
 
+    this.runRecordsTable = new Table(this, 'RunRecords', {
+      partitionKey: { name: 'tenant_id', type: AttributeType.STRING },
+      sortKey: { name: 'record_id', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      // Answered and expired questions go away by themselves.
+      timeToLiveAttribute: 'expires_ttl',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.workspaceBucket = this.interimWorkspaceBucket();
+    this.engine = new EngineFunction(this, 'Engine', {
+      config: engineConfig(
+        this.scenarios,
+        functionMemory(catalog, {
+          engineMb: props.engineSettings?.memorySizeMb ?? props.functionSettings?.memorySizeMb,
+          dispatcherMb: props.functionSettings?.memorySizeMb,
+          toolMb: Object.fromEntries(
+            Object.entries(toolFunctions).map(([name, tool]) => [
+              name,
+              props.toolFunctionSettings?.[name]?.memorySizeMb ?? props.functionSettings?.memorySizeMb,
+            ]),
+          ),
+        }),
+      ),
+      workspaceBucket: this.workspaceBucket,
+      runRecordsTable: this.runRecordsTable,
+      logRetention: props.logRetention,
+      settings: { ...props.functionSettings, ...props.engineSettings },
+    });
+
     const stateMachines: Record<string, StateMachine> = {};
     for (const scenario of this.scenarios) {
       const { stateMachine } = new ScenarioStateMachine(this, `${pascalCase(scenario.name)}Scenario`, {
         scenario,
         dispatcher: this.dispatcher.lambdaFunction,
+        engine: this.engine.lambdaFunction,
+        stateMachineName: `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario.name}`,
         logRetention: props.logRetention,
       });
       stateMachines[scenario.name] = stateMachine;
     }
     this.stateMachines = stateMachines;
+    this.schedules = new ScenarioSchedules(this, 'Schedules', {
+      schedules: props.schedules ?? [],
+      scenarios: this.scenarios,
+      stateMachines,
+    });
+  }
+
+  /**
+   * INTERIM (swap on merge, issue 7 item 4): the run-workspace bucket, until the
+   * workspace construct of item 4 provides it. Private, encrypted, TLS only,
+   * versioned objects not kept; run files expire after {@link RUN_FILES_RETENTION_DAYS} days.
+   */
+  private interimWorkspaceBucket(): Bucket {
+    const bucket = new Bucket(this, 'RunWorkspace', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ prefix: 'runs/', expiration: Duration.days(RUN_FILES_RETENTION_DAYS) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Run workspaces are written and read by the platform\'s own engine and dispatcher roles only; object ' +
+        'access is recorded by CloudTrail data events where the operator enables them. (Interim bucket: the ' +
+        'workspace construct of issue 7 item 4 replaces it.)',
+    });
+    return bucket;
   }
 }

@@ -541,12 +541,13 @@ export function createEngine(deps: EngineDependencies): Engine {
       });
       callCount++;
     }
+    const askChannel = level.ask_user ? level.ask_user.slack_channel : undefined;
     const ref: ConversationRef = await saveConversation(workspace, level.name, n, conversation);
     usage = sumUsage(usage, {
       engineInvocations: 1,
       engineMs: Math.round(performance.now() - started),
       ...(question ? { askTurns: 1 } : { toolTurns: 1 }),
-      ...(question && level.ask_user?.slack_channel ? { askPosts: 1 } : {}),
+      ...(question && askChannel ? { askPosts: 1 } : {}),
     });
     deps.logger.info('agent turn', {
       ...run,
