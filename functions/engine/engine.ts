@@ -456,6 +456,8 @@ export function createEngine(deps: EngineDependencies): Engine {
       if (answered.blocks.length > 0) conversation.messages.push({ role: 'user', content: answered.blocks });
       if (state.status === 'ask' && state.askToolUseId) {
         const answer = state.answer as Answer | null | undefined;
+        // The no-answer Pass the state machine went through: one more transition.
+        if (!answer?.answered) usage = sumUsage(usage, { unanswered: 1 });
         await deps.records.closeQuestion(
           run.tenant,
           run.runId,
