@@ -180,7 +180,7 @@ export function checkScenarioFile(file: string, catalog: ToolCatalog): ScenarioC
     const unknown = level.intra_tools.filter((tool) => !catalog.has(tool));
     if (unknown.length > 0) {
       report(
-        `${at}.intra_tools: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Registered tools: ${registered.join(', ')}`,
+        `${at}.intra_tools: ${unknown.map((tool) => `Unknown tool "${tool}"`).join(', ')}. Registered tools: ${registered.join(', ')}`,
       );
     }
     const checkText = (text: string, place: string, use: RefUse) => {
@@ -202,9 +202,10 @@ export function checkScenarioFile(file: string, catalog: ToolCatalog): ScenarioC
       level.calls.forEach((call, position) => {
         const place = `calls[${position}]`;
         if (!catalog.has(call.tool)) {
-          report(
-            `${at}.${place}.tool: unknown tool ${call.tool}. Registered tools: ${registered.join(', ')}`,
-          );
+          // Reported once, with intra_tools, when the level lists it too.
+          if (!level.intra_tools.includes(call.tool)) {
+            report(`${at}.${place}.tool: Unknown tool "${call.tool}". Registered tools: ${registered.join(', ')}`);
+          }
           return;
         }
         if (!level.intra_tools.includes(call.tool) && !catalog.isFileTool(call.tool)) {

@@ -50,13 +50,17 @@ describe('synthesis checks: cdk-nag (AWS Solutions) and CloudFormation template 
     // Prepare
     const { stack } = checkedApp();
 
-    // Act
-    const acknowledged = acknowledgments(stack);
+    // Act: the interim run-workspace bucket's access-log finding aside (issue 7 item 4 replaces the bucket)
+    const all = acknowledgments(stack);
+    const acknowledged = all.filter(({ path: where }) => !where.endsWith('/RunWorkspace'));
+    expect(all.filter(({ path: where }) => where.endsWith('/RunWorkspace')).map(({ id }) => id)).toEqual([
+      'Annotation::AwsSolutions-S1',
+    ]);
 
     // Assess
     expect(acknowledged.length).toBeGreaterThan(0);
     for (const { id, reason } of acknowledged) {
-      expect(id).toMatch(/^Annotation::AwsSolutions-IAM5\[Resource::.*\*\]$/);
+      expect(id).toMatch(/^Annotation::AwsSolutions-IAM5\[Resource::.*\*.*\]$/);
       expect(reason.length).toBeGreaterThan(60);
     }
     expect(acknowledged.every(({ path: where }) => where.endsWith('/Role'))).toBe(true);

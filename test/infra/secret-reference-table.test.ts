@@ -6,7 +6,9 @@ describe('the secret-reference table', () => {
     const { template } = synthesizePlatform();
 
     // Act
-    const tables = template.findResources('AWS::DynamoDB::Table');
+    const tables = template.findResources('AWS::DynamoDB::Table', {
+      Properties: { KeySchema: [{ AttributeName: 'tenant_id' }, { AttributeName: 'secret_name' }] },
+    });
 
     // Assess
     expect(Object.values(tables)).toHaveLength(1);
@@ -28,7 +30,11 @@ describe('the secret-reference table', () => {
     const { template } = synthesizePlatform();
 
     // Act
-    const [table] = Object.values(template.findResources('AWS::DynamoDB::Table'));
+    const [table] = Object.values(
+      template.findResources('AWS::DynamoDB::Table', {
+        Properties: { KeySchema: [{ AttributeName: 'tenant_id' }, { AttributeName: 'secret_name' }] },
+      }),
+    );
 
     // Assess
     expect(table?.Properties).toMatchObject({
