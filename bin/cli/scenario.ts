@@ -13,6 +13,7 @@ import {
   checkScenarioFile,
   findScenario,
   loadScenarios,
+  SCENARIOS_DIR,
   ScenarioValidationError,
 } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
@@ -36,6 +37,8 @@ import { formatTable } from './text';
 export const MODEL_ENDPOINT_ENV = 'ETP_MODEL_ENDPOINT';
 /** The variable naming the folder of local runs' workspaces and records when `--local-dir` is not given. */
 export const LOCAL_DIR_ENV = 'ETP_LOCAL_DIR';
+/** The variable naming the folder of scenario files, for trying a scenario before it joins functions/scenarios. */
+export const SCENARIOS_DIR_ENV = 'ETP_SCENARIOS_DIR';
 /** The platform stack's default name (bin/app.ts): state machines are named `<stack>-<scenario>`. */
 export const DEFAULT_STACK_NAME = 'ExternalToolsPlatform';
 
@@ -78,6 +81,7 @@ export function deployedRunId(now: Date = new Date()): string {
  */
 export function registerScenarioCommands(program: Command, run: CliRun): void {
   const { io } = run;
+  const scenarios = () => loadScenarios(toolCatalog, io.env[SCENARIOS_DIR_ENV] || SCENARIOS_DIR);
   const scenario = program
     .command('scenario')
     .description('List, validate, run (locally) and start scenarios');
@@ -86,11 +90,10 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     .command('list')
     .description('List the scenarios: levels, inputs (with defaults) and description')
     .action(() => {
-      const scenarios = loadScenarios(toolCatalog);
       io.out(
         formatTable(
           ['name', 'levels', 'inputs', 'description'],
-          scenarios.map((s) => [
+          scenarios().map((s) => [
             s.name,
             s.levels.map((level) => `${level.name} (${level.kind})`).join(' -> '),
             Object.entries(s.inputs)
@@ -114,16 +117,16 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       const isFile = target.endsWith('.yaml') || target.endsWith('.yml') || target.includes(path.sep);
       if (!isFile) {
         // The whole folder is checked: a typo in another file fails the synth too.
-        let scenarios: Scenario[];
+        let loaded: Scenario[];
         try {
-          scenarios = loadScenarios(toolCatalog);
+          loaded = scenarios();
         } catch (err) {
           if (!(err instanceof ScenarioValidationError)) throw err;
           io.err(`${err.message}\n`);
           run.exitCode = EXIT_FAILED;
           return;
         }
-        const chosen = findScenario(scenarios, target);
+        const chosen = findScenario(loaded, target);
         io.out(
           `${chosen.name}: valid (${chosen.levels.map((level) => `${level.name} (${level.kind})`).join(' -> ')})\n`,
         );
@@ -184,8 +187,8 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       }
       // Checked before the run starts: a bad id would fail every call of the run instead.
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
-      const scenarios = loadScenarios(toolCatalog);
-      const chosen = findScenario(scenarios, name);
+      const all = scenarios();
+      const chosen = findScenario(all, name);
       const input = runInput(chosen, options.input, options.tenant);
       const answers = options.answers
         ? answersFile(options.answers)
@@ -208,14 +211,14 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       const result = await runScenarioLocally(chosen, {
         input,
         runId,
-        scenarios,
+        scenarios: all,
         dispatch: createLocalDispatcher({
           references: localSecretReferences(table),
-          scenarios,
+          scenarios: all,
           requireLevel: true,
         }),
         engine: createLocalEngine({
-          scenarios,
+          scenarios: all,
           workspaces,
           records: new FileRunRecords(localDir),
           model: localModelClient(endpoint),
@@ -252,7 +255,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     .option('--state-machine-arn <arn>', 'the state machine to start (instead of finding it by --stack)')
     .action(async (name: string, options: StartOptions) => {
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
-      const chosen = findScenario(loadScenarios(toolCatalog), name);
+      const chosen = findScenario(scenarios(), name);
       const input = runInput(chosen, options.input, options.tenant);
       const runId = options.runId ?? deployedRunId();
       const stateMachineArn =

@@ -7,16 +7,11 @@
  * worst case against {@link STATE_BUDGET_BYTES} at synth.
  */
 
-/** What the engine keeps every state under, in bytes: 200 KiB, 56 KiB short of Step Functions' 256 KiB. */
-export const STATE_BUDGET_BYTES = 200 * 1024;
-
 /**
- * Bytes of the state given to ToolResults held at once (a plan level's Map output,
- * or one agent turn's results): each result is bounded by the dispatcher's
- * inline budget, which the CDK sets to this divided by the most results any
- * scenario holds at once.
+ * What the engine keeps every state under in the worst case, in bytes: 180 KiB,
+ * well under the 200 KiB target and 76 KiB short of Step Functions' 256 KiB.
  */
-export const RESULTS_STATE_BUDGET_BYTES = 128 * 1024;
+export const STATE_BUDGET_BYTES = 180 * 1024;
 
 /** The dispatcher's inline result budget is never set below this, in bytes (`RESULT_MAX_BYTES`' floor). */
 export const MIN_INLINE_RESULT_BYTES = 4 * 1024;

@@ -136,16 +136,26 @@ function withKinds(document: unknown): unknown {
  * - call args, with input defaults in place, against the tool's schema.
  */
 export function checkScenarioFile(file: string, catalog: ToolCatalog): ScenarioCheck {
-  const where = path.basename(file);
-  const problems: string[] = [];
-  const report = (text: string) => problems.push(`${where}: ${text}`);
   let document: unknown;
   try {
     document = parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    report(`not valid YAML: ${(err as Error).message.replace(/\s+/g, ' ')}`);
-    return { file, problems };
+    return {
+      file,
+      problems: [`${path.basename(file)}: not valid YAML: ${(err as Error).message.replace(/\s+/g, ' ')}`],
+    };
   }
+  return checkScenarioDocument(document, file, catalog);
+}
+
+/**
+ * Checks a parsed scenario document as {@link checkScenarioFile} does; prompt
+ * files are read relative to `file`'s folder, and problems name its base name.
+ */
+export function checkScenarioDocument(document: unknown, file: string, catalog: ToolCatalog): ScenarioCheck {
+  const where = path.basename(file);
+  const problems: string[] = [];
+  const report = (text: string) => problems.push(`${where}: ${text}`);
   const candidate = withKinds(document);
   const parsed = scenarioSchema.safeParse(candidate);
   if (!parsed.success) {
