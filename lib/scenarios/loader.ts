@@ -160,11 +160,9 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
   const parsed = scenarioSchema.safeParse(candidate);
   if (!parsed.success) {
     for (const violation of violationsOf(parsed.error, candidate, scenarioSchema)) {
-      const message =
-        violation.message.includes('discriminator') || /levels\[\d+\]$/.test(violation.path)
-          ? `${violation.message}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`
-          : violation.message;
-      report(`${violation.path}: ${message}`);
+      if (/^levels\[\d+\]\.kind$/.test(violation.path)) {
+        report(`${violation.path}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`);
+      } else report(`${violation.path}: ${violation.message}`);
     }
     return { file, problems };
   }
@@ -306,6 +304,8 @@ function argsViolations(
     const sole = typeof value === 'string' ? soleRef(value) : undefined;
     const input = sole?.path[0] === 'input' ? spec.inputs[sole.path[1] ?? ''] : undefined;
     if (sole?.path[0] === 'input' && sole.path[1] === 'tenant') args[key] = 'tenant';
+    // A default of the wrong type is reported with the inputs, not again here.
+    else if (input?.default !== undefined && inputValueProblem(input, input.default)) runtimeOnly.add(key);
     else if (input?.default !== undefined) args[key] = input.default;
     else if (typeof value === 'string' && templateRefs(value).length > 0) {
       if (sole) runtimeOnly.add(key);
