@@ -165,6 +165,13 @@ export function normalizeModelError(err: unknown, modelId: string): ToolErrorInf
       return explain('timeout', `Model ${modelId} took too long to answer`, true);
     case 'ModelErrorException':
       return explain('upstream_error', `Model ${modelId} failed while answering`, false);
+    case 'ThrottlingException':
+      return explain('throttled', `Bedrock is throttling calls to ${modelId}`, true);
+    case 'ServiceUnavailableException':
+    case 'InternalServerException':
+      return explain('upstream_error', `Bedrock could not answer for ${modelId} just now`, true);
+    case 'ValidationException':
+      return explain('invalid_args', `Bedrock refused the request to ${modelId}`, false);
     default:
       return { ...normalizeError('model', err, 'bedrock'), details: { awsError: name, modelId } };
   }
