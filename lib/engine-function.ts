@@ -32,7 +32,8 @@ const PROFILE_PREFIX = /^([a-z]{2,6}(?:-[a-z]+)?)\.([a-z0-9-]+\.[A-Za-z0-9.:_-]+
  */
 export function modelResourceArns(scope: Construct, model: string): string[] {
   const stack = Stack.of(scope);
-  if (!MODEL_ID.test(model)) throw new Error(`"${model}" is not a Bedrock model id, inference profile id or ARN`);
+  if (!MODEL_ID.test(model))
+    throw new Error(`"${model}" is not a Bedrock model id, inference profile id or ARN`);
   if (model.startsWith('arn:')) return [model];
   const foundation = (region: string, id: string) =>
     stack.formatArn({
@@ -89,7 +90,8 @@ export class EngineFunction extends PlatformFunction {
   constructor(scope: Construct, id: string, props: EngineFunctionProps) {
     super(scope, id, {
       entry: ENGINE_ENTRY,
-      description: 'External Tools Platform scenario engine: inputs, records, model turns, questions, run summaries',
+      description:
+        'External Tools Platform scenario engine: inputs, records, model turns, questions, run summaries',
       timeoutSeconds: ENGINE_TIMEOUT_SECONDS,
       environment: {
         POWERTOOLS_SERVICE_NAME: 'engine',
@@ -122,7 +124,9 @@ export class EngineFunction extends PlatformFunction {
       );
     }
     const objects = props.workspaceBucket.arnForObjects('runs/*');
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }),
+    );
     acknowledgeWildcardResources(
       this.role,
       [objects],

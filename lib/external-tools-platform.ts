@@ -189,7 +189,10 @@ export class ExternalToolsPlatform extends Construct {
       entry: DISPATCHER_ENTRY,
       description: 'External Tools Platform dispatcher: level whitelist, argument validation, tool invoke',
       timeoutSeconds: Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, slowestTool + DISPATCHER_TIMEOUT_MARGIN_SECONDS),
-      environment: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: String(this.inlineResultBytes) },
+      environment: {
+        POWERTOOLS_SERVICE_NAME: 'dispatcher',
+        RESULT_MAX_BYTES: String(this.inlineResultBytes),
+      },
       bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
       logRetention: props.logRetention,
       settings: props.functionSettings,
@@ -216,7 +219,7 @@ export class ExternalToolsPlatform extends Construct {
           engineMb: props.engineSettings?.memorySizeMb ?? props.functionSettings?.memorySizeMb,
           dispatcherMb: props.functionSettings?.memorySizeMb,
           toolMb: Object.fromEntries(
-            Object.entries(toolFunctions).map(([name, tool]) => [
+            Object.keys(toolFunctions).map((name) => [
               name,
               props.toolFunctionSettings?.[name]?.memorySizeMb ?? props.functionSettings?.memorySizeMb,
             ]),
@@ -264,7 +267,7 @@ export class ExternalToolsPlatform extends Construct {
     Validations.of(bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
-        'Run workspaces are written and read by the platform\'s own engine and dispatcher roles only; object ' +
+        "Run workspaces are written and read by the platform's own engine and dispatcher roles only; object " +
         'access is recorded by CloudTrail data events where the operator enables them. (Interim bucket: the ' +
         'workspace construct of issue 7 item 4 replaces it.)',
     });

@@ -24,11 +24,19 @@ import {
 export { STATE_BUDGET_BYTES };
 
 /** One level's transient part of the state: how many results it holds at once, and what else. */
-function transientOf(level: ScenarioDefinition['levels'][number]): { held: number; extra: number; args: number } {
+function transientOf(level: ScenarioDefinition['levels'][number]): {
+  held: number;
+  extra: number;
+  args: number;
+} {
   if (level.kind === 'plan') {
     const calls = JSON.stringify(level.calls);
     // Args (the Pass before the Map) and results (the Map's output) are never held together.
-    return { held: level.calls.length, extra: 0, args: calls.length + (calls.match(/\{\{/g)?.length ?? 0) * MAX_INPUT_BYTES };
+    return {
+      held: level.calls.length,
+      extra: 0,
+      args: calls.length + (calls.match(/\{\{/g)?.length ?? 0) * MAX_INPUT_BYTES,
+    };
   }
   return {
     held: MAX_TOOL_CALLS_PER_TURN,

@@ -161,7 +161,9 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
   if (!parsed.success) {
     for (const violation of violationsOf(parsed.error, candidate, scenarioSchema)) {
       if (/^levels\[\d+\]\.kind$/.test(violation.path)) {
-        report(`${violation.path}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`);
+        report(
+          `${violation.path}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`,
+        );
       } else report(`${violation.path}: ${violation.message}`);
     }
     return { file, problems };
@@ -212,7 +214,9 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
         if (!catalog.has(call.tool)) {
           // Reported once, with intra_tools, when the level lists it too.
           if (!level.intra_tools.includes(call.tool)) {
-            report(`${at}.${place}.tool: Unknown tool "${call.tool}". Registered tools: ${registered.join(', ')}`);
+            report(
+              `${at}.${place}.tool: Unknown tool "${call.tool}". Registered tools: ${registered.join(', ')}`,
+            );
           }
           return;
         }

@@ -114,10 +114,14 @@ const finish = (summary: string, data?: Record<string, unknown>): ScriptedRespon
   call('finish', { summary, ...(data ? { data } : {}) });
 
 /** The toolResult blocks of the last user message of a Converse request. */
-function toolResultsOf(request: ReceivedConverse | undefined): { status?: string; json: Record<string, unknown> }[] {
+function toolResultsOf(
+  request: ReceivedConverse | undefined,
+): { status?: string; json: Record<string, unknown> }[] {
   const last = request?.body.messages?.at(-1);
   return (last?.content ?? []).flatMap((block) => {
-    const result = block.toolResult as { status?: string; content: { json: Record<string, unknown> }[] } | undefined;
+    const result = block.toolResult as
+      | { status?: string; content: { json: Record<string, unknown> }[] }
+      | undefined;
     return result ? [{ status: result.status, json: result.content[0]?.json ?? {} }] : [];
   });
 }
@@ -141,7 +145,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     const [refusal] = toolResultsOf(run.modelRequests[1]);
     expect(refusal?.status).toBe('error');
     expect(refusal?.json.error).toMatchObject({ code: 'tool_not_allowed', retryable: false });
-    expect(String((refusal?.json.error as { message: string }).message)).toContain(
+    expect(String((refusal?.json.error as { message?: string } | undefined)?.message)).toContain(
       'Allowed: aws_ec2_inventory, finish',
     );
     const analyse = run.output.levels.analyse as AgentLevelRecord;
@@ -150,7 +154,10 @@ describe('an agent level, end to end through the synthesized state machine', () 
       ['slack_post_message', false, 'tool_not_allowed'],
       ['finish', true, undefined],
     ]);
-    expect(harness.slack.messages.at(-1)).toMatchObject({ channel: 'C0AWSPULSE', text: 'Report: Three instances, all fine.' });
+    expect(harness.slack.messages.at(-1)).toMatchObject({
+      channel: 'C0AWSPULSE',
+      text: 'Report: Three instances, all fine.',
+    });
     expect(run.output.summary.outcome).toBe('succeeded');
     // The summary's count of state transitions is the interpreter's.
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
@@ -170,11 +177,14 @@ describe('an agent level, end to end through the synthesized state machine', () 
     // Assess
     const [invalid] = toolResultsOf(run.modelRequests[1]);
     expect(invalid?.json.error).toMatchObject({ code: 'invalid_args' });
-    expect(String((invalid?.json.error as { message: string }).message)).toContain(
+    expect(String((invalid?.json.error as { message?: string } | undefined)?.message)).toContain(
       'Expected "all" or a list of 1-40 AWS region names',
     );
     const [valid] = toolResultsOf(run.modelRequests[2]);
-    expect(valid).toMatchObject({ status: 'success', json: { ok: true, summary: '3 EC2 instances in 1 region (2 running)' } });
+    expect(valid).toMatchObject({
+      status: 'success',
+      json: { ok: true, summary: '3 EC2 instances in 1 region (2 running)' },
+    });
     // One DescribeInstances for the collect level, one for the corrected call: none for the invalid one.
     expect(ec2.commandCalls(DescribeInstancesCommand)).toHaveLength(2);
     expect(run.output.levels.analyse).toMatchObject({ outcome: 'finished', callCount: 3 });
@@ -212,11 +222,16 @@ describe('an agent level, end to end through the synthesized state machine', () 
     ec2.on(DescribeInstancesCommand).callsFake(async (input, getClient) => {
       calls++;
       if (calls > 1 && throttling) {
-        throw Object.assign(new Error('Rate exceeded'), { name: 'RequestLimitExceeded', $metadata: { httpStatusCode: 503 } });
+        throw Object.assign(new Error('Rate exceeded'), {
+          name: 'RequestLimitExceeded',
+          $metadata: { httpStatusCode: 503 },
+        });
       }
       return responder(input, getClient);
     });
-    const throttled: ScriptedResponse = { error: { status: 429, type: 'ThrottlingException', message: 'Too many requests' } };
+    const throttled: ScriptedResponse = {
+      error: { status: 429, type: 'ThrottlingException', message: 'Too many requests' },
+    };
 
     const script = [
       call('aws_ec2_inventory', { regions: ['eu-west-1'] }),
@@ -288,7 +303,10 @@ describe('an agent level, end to end through the synthesized state machine', () 
     // Act
     const run = await harness.run('e2e_agent', {
       runId: 'e2e-ask-answered',
-      model: [call('ask_user', { question: 'Is eu-west-1 production?' }), finish('eu-west-1 is production: 3 instances.')],
+      model: [
+        call('ask_user', { question: 'Is eu-west-1 production?' }),
+        finish('eu-west-1 is production: 3 instances.'),
+      ],
       answer: async (question) => {
         const listed = await etp(['run', 'questions', '--table', harness.records.tableName]);
         expect(listed.out).toContain('e2e-ask-answered');
@@ -314,8 +332,15 @@ describe('an agent level, end to end through the synthesized state machine', () 
     expect(harness.slack.messages[posted]?.text).toContain('Is eu-west-1 production?');
     expect(harness.slack.messages[posted]?.text).toContain('etp run answer e2e-ask-answered');
     const [answer] = toolResultsOf(run.modelRequests[1]);
-    expect(answer?.json).toEqual({ answered: true, answer: 'Yes, it is production.', by: expect.stringMatching(/^etp-cli:/) });
-    expect(run.output.levels.analyse).toMatchObject({ outcome: 'finished', usage: { askTurns: 1, askPosts: 1 } });
+    expect(answer?.json).toEqual({
+      answered: true,
+      answer: 'Yes, it is production.',
+      by: expect.stringMatching(/^etp-cli:/),
+    });
+    expect(run.output.levels.analyse).toMatchObject({
+      outcome: 'finished',
+      usage: { askTurns: 1, askPosts: 1 },
+    });
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
     const item = await harness.dynamo.client.send(
       new GetItemCommand({
@@ -339,7 +364,10 @@ describe('an agent level, end to end through the synthesized state machine', () 
     const [answer] = toolResultsOf(run.modelRequests[1]);
     expect(answer?.json).toMatchObject({ answered: false, answer: 'no answer' });
     expect(String(answer?.json.reason)).toContain('Nobody answered in time');
-    expect(run.output.levels.analyse).toMatchObject({ outcome: 'finished', usage: { askTurns: 1, unanswered: 1 } });
+    expect(run.output.levels.analyse).toMatchObject({
+      outcome: 'finished',
+      usage: { askTurns: 1, unanswered: 1 },
+    });
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
     const item = await harness.dynamo.client.send(
       new GetItemCommand({
@@ -387,7 +415,9 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
     expect(prompt).toContain('[NEW] HIGH');
     expect(prompt).not.toContain('[UNCHANGED]');
     // …the agent offered only the file tools
-    expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name)).toEqual(['finish']);
+    expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name)).toEqual([
+      'finish',
+    ]);
     // …the report in Slack
     expect(harness.slack.messages.slice(posted)).toEqual([
       expect.objectContaining({
@@ -477,14 +507,27 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
     // Act
     const run = await harness.run('aws_pulse', {
       runId: 'pulse-down',
-      model: [{ error: { status: 403, type: 'AccessDeniedException', message: 'You do not have access to the model' } }],
+      model: [
+        {
+          error: {
+            status: 403,
+            type: 'AccessDeniedException',
+            message: 'You do not have access to the model',
+          },
+        },
+      ],
     });
 
     // Assess
     const text = String(harness.slack.messages[posted]?.text);
     expect(run.output.levels.collect).toMatchObject({ outcome: 'failed' });
-    expect(run.output.levels.analyse).toMatchObject({ outcome: 'model_error', error: { code: 'access_denied' } });
-    expect(text).toContain('The model could not be used: the account does not allow the platform to read this.');
+    expect(run.output.levels.analyse).toMatchObject({
+      outcome: 'model_error',
+      error: { code: 'access_denied' },
+    });
+    expect(text).toContain(
+      'The model could not be used: the account does not allow the platform to read this.',
+    );
     expect(text).toContain(
       'Step "collect": none of the 12 checks could run, because the platform could not sign in (the credentials were missing, expired or rejected).',
     );

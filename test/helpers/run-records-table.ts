@@ -7,7 +7,10 @@ import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@
  * @param tableName - @default 'etp-run-records'
  * @returns the table name.
  */
-export async function createRunRecordsTable(client: DynamoDBClient, tableName = 'etp-run-records'): Promise<string> {
+export async function createRunRecordsTable(
+  client: DynamoDBClient,
+  tableName = 'etp-run-records',
+): Promise<string> {
   await client.send(
     new CreateTableCommand({
       TableName: tableName,

@@ -22,19 +22,28 @@ import type { Context } from 'aws-lambda';
 import { withInterimClaimCheck } from '../../bin/local/interim-claim-check';
 import { localWorkspaces } from '../../bin/local/interim-workspace';
 import { executeLocally } from '../../bin/local/local-execution';
-import { type Responder, type ScriptedModel, type ScriptedResponse, startScriptedModel } from '../../bin/local/scripted-model';
-import type { Dispatch } from '../../functions/dispatcher/dispatch';
+import {
+  type Responder,
+  type ScriptedModel,
+  type ScriptedResponse,
+  startScriptedModel,
+} from '../../bin/local/scripted-model';
 import { toolFunctionName } from '../../functions/dispatcher/config';
+import type { Dispatch } from '../../functions/dispatcher/dispatch';
 import { DynamoDbRunRecords } from '../../functions/engine/dynamodb-run-records';
 import { createEngine, type RunOutput } from '../../functions/engine/engine';
 import { BedrockModelClient, MODEL_CLIENT_SETTINGS } from '../../functions/engine/model-client';
 import type { WorkspaceFactory } from '../../functions/engine/workspaces';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { logger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { DISPATCHER_ARN_PLACEHOLDER, ENGINE_ARN_PLACEHOLDER, WAIT_FOR_TASK_TOKEN_RESOURCE } from '../../lib/scenarios/asl';
+import {
+  DISPATCHER_ARN_PLACEHOLDER,
+  ENGINE_ARN_PLACEHOLDER,
+  WAIT_FOR_TASK_TOKEN_RESOURCE,
+} from '../../lib/scenarios/asl';
 import { SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { flattenIntrinsics, logicalIdOf, synthesizePlatform } from './cdk';
 import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from './dynalite';
@@ -116,15 +125,30 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   const scenariosDir = mkdtempSync(path.join(tmpdir(), 'etp-scenarios-'));
   const localDir = mkdtempSync(path.join(tmpdir(), 'etp-runs-'));
   cpSync(SCENARIOS_DIR, scenariosDir, { recursive: true });
-  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(path.join(scenariosDir, name), text);
+  for (const [name, text] of Object.entries(options.files ?? {}))
+    writeFileSync(path.join(scenariosDir, name), text);
 
-  const [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
+  const [dynamo, lambda, slack] = await Promise.all([
+    startDynalite(),
+    startLambdaServer(),
+    startSlackServer(),
+  ]);
   const secretTable = await createSecretReferenceTable(dynamo.client);
   const runTable = await createRunRecordsTable(dynamo.client);
   const store = new DynamoDbSecretReferenceStore(secretTable, dynamo.client);
   for (const tenant of options.tenants ?? ['default']) {
-    await store.put({ tenant_id: tenant, secret_name: 'aws_default', ref_kind: 'env', ref_value: 'ETP_E2E_AWS' });
-    await store.put({ tenant_id: tenant, secret_name: 'slack_default', ref_kind: 'env', ref_value: 'ETP_E2E_SLACK' });
+    await store.put({
+      tenant_id: tenant,
+      secret_name: 'aws_default',
+      ref_kind: 'env',
+      ref_value: 'ETP_E2E_AWS',
+    });
+    await store.put({
+      tenant_id: tenant,
+      secret_name: 'slack_default',
+      ref_kind: 'env',
+      ref_value: 'ETP_E2E_SLACK',
+    });
   }
 
   const { stack, template } = synthesizePlatform({ scenariosDir });
@@ -133,7 +157,9 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   const machines = template.findResources('AWS::StepFunctions::StateMachine');
   for (const [name, machine] of Object.entries(platform.stateMachines)) {
     const id = logicalIdOf(machine);
-    const text = flattenIntrinsics((machines[id]?.Properties as { DefinitionString: unknown }).DefinitionString)
+    const text = flattenIntrinsics(
+      (machines[id]?.Properties as { DefinitionString?: unknown } | undefined)?.DefinitionString,
+    )
       .replaceAll(DISPATCHER_ARN_PLACEHOLDER, DISPATCHER_ARN)
       .replaceAll(ENGINE_ARN_PLACEHOLDER, ENGINE_ARN);
     definitions[name] = JSON.parse(text) as Record<string, unknown>;
@@ -156,7 +182,10 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     const module = jest.requireActual<{ handler: (event: unknown, context: Context) => unknown }>(
       `../../functions/tools/${entry.implementation}`,
     );
-    lambda.setFunction(toolFunctionName(platform.dispatcherConfig.toolFunctionNamePrefix, entry.spec.name), module.handler);
+    lambda.setFunction(
+      toolFunctionName(platform.dispatcherConfig.toolFunctionNamePrefix, entry.spec.name),
+      module.handler,
+    );
   }
   const dispatcherHandler = jest.requireActual<typeof import('../../functions/dispatcher/handler')>(
     '../../functions/dispatcher/handler',
@@ -222,7 +251,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
                   question: String(payload.question),
                   taskToken: String(payload.taskToken),
                 });
-                if (answer === undefined) throw Object.assign(new Error('No answer'), { name: 'States.Timeout' });
+                if (answer === undefined)
+                  throw Object.assign(new Error('No answer'), { name: 'States.Timeout' });
                 return typeof answer === 'string'
                   ? { answered: true, text: answer, by: 'e2e', at: new Date().toISOString() }
                   : answer;

@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { modelResourceArns } from '../../lib/engine-function';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { modelResourceArns } from '../../lib/engine-function';
 import { loadScenarios } from '../../lib/scenarios/loader';
 import {
   flattenIntrinsics,
@@ -39,7 +39,8 @@ describe('the scenario engine function', () => {
       sortPermissions([
         {
           action: 'bedrock:InvokeModel',
-          resource: 'arn:<AWS::Partition>:bedrock:*::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0',
+          resource:
+            'arn:<AWS::Partition>:bedrock:*::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0',
         },
         {
           action: 'bedrock:InvokeModel',
@@ -66,8 +67,12 @@ describe('the scenario engine function', () => {
     const { Timeout, Environment } = engine.Properties;
 
     // Assess
-    expect(Object.keys(stack.platform.engine.config.scenarios)).toEqual(loadScenarios(toolCatalog).map((s) => s.name));
-    expect(stack.platform.engine.config.functions.toolMb.aws_s3_inventory).toBe(toolCatalog.get('aws_s3_inventory').runtime?.memorySizeMb ?? 256);
+    expect(Object.keys(stack.platform.engine.config.scenarios)).toEqual(
+      loadScenarios(toolCatalog).map((s) => s.name),
+    );
+    expect(stack.platform.engine.config.functions.toolMb.aws_s3_inventory).toBe(
+      toolCatalog.get('aws_s3_inventory').runtime?.memorySizeMb ?? 256,
+    );
     expect(Timeout).toBe(300);
     expect(Environment.Variables).toMatchObject({
       POWERTOOLS_SERVICE_NAME: 'engine',
@@ -81,7 +86,10 @@ describe('modelResourceArns', () => {
   const stack = new Stack(new App(), 'S', { env: { account: '123456789012', region: 'eu-west-1' } });
 
   it.each([
-    ['anthropic.claude-3-5-haiku-20241022-v1:0', ['arn:<AWS::Partition>:bedrock:eu-west-1::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0']],
+    [
+      'anthropic.claude-3-5-haiku-20241022-v1:0',
+      ['arn:<AWS::Partition>:bedrock:eu-west-1::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0'],
+    ],
     [
       'eu.amazon.nova-lite-v1:0',
       [
@@ -125,7 +133,15 @@ describe('scheduled runs', () => {
   it('start the scenario for the tenant with its checked input, through a role allowed that one state machine', () => {
     // Act
     const { stack, template } = synthesizePlatform({
-      schedules: [{ scenario: 'aws_pulse', tenant: 'acme', expression: 'cron(0 7 ? * MON-FRI *)', timeZone: 'Europe/Paris', input: { regions: ['eu-west-1'] } }],
+      schedules: [
+        {
+          scenario: 'aws_pulse',
+          tenant: 'acme',
+          expression: 'cron(0 7 ? * MON-FRI *)',
+          timeZone: 'Europe/Paris',
+          input: { regions: ['eu-west-1'] },
+        },
+      ],
     });
 
     // Assess
@@ -140,19 +156,39 @@ describe('scheduled runs', () => {
     expect(properties.ScheduleExpression).toBe('cron(0 7 ? * MON-FRI *)');
     expect(properties.ScheduleExpressionTimezone).toBe('Europe/Paris');
     expect(properties.Target.Arn).toEqual({ Ref: machine });
-    expect(JSON.parse(properties.Target.Input)).toEqual({ tenant: 'acme', regions: ['eu-west-1'], slack_channel: '#aws-pulse' });
-    expect(properties.Target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 2 });
+    expect(JSON.parse(properties.Target.Input)).toEqual({
+      tenant: 'acme',
+      regions: ['eu-west-1'],
+      slack_channel: '#aws-pulse',
+    });
+    expect(properties.Target.RetryPolicy).toEqual({
+      MaximumEventAgeInSeconds: 3600,
+      MaximumRetryAttempts: 2,
+    });
     const role = flattenIntrinsics(properties.Target.RoleArn).slice(1, -'.Arn>'.length);
-    expect(rolePermissions(template, role)).toEqual([{ action: 'states:StartExecution', resource: `<${machine}>` }]);
+    expect(rolePermissions(template, role)).toEqual([
+      { action: 'states:StartExecution', resource: `<${machine}>` },
+    ]);
     template.hasResourceProperties('AWS::IAM::Role', {
-      AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] },
+      AssumeRolePolicyDocument: {
+        Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
+      },
     });
   });
 
   it.each([
-    [{ scenario: 'aws_plus', tenant: 'acme', expression: 'rate(1 day)' }, 'no scenario "aws_plus". Scenarios: aws_pulse, incident_response'],
-    [{ scenario: 'aws_pulse', tenant: 'acme', expression: 'every day' }, '"every day" is not a Scheduler expression'],
-    [{ scenario: 'aws_pulse', tenant: 'acme', expression: 'rate(1 day)', input: { regions: 5 } }, 'regions: expected "all" or a list of 1-40 AWS region names'],
+    [
+      { scenario: 'aws_plus', tenant: 'acme', expression: 'rate(1 day)' },
+      'no scenario "aws_plus". Scenarios: aws_pulse, incident_response',
+    ],
+    [
+      { scenario: 'aws_pulse', tenant: 'acme', expression: 'every day' },
+      '"every day" is not a Scheduler expression',
+    ],
+    [
+      { scenario: 'aws_pulse', tenant: 'acme', expression: 'rate(1 day)', input: { regions: 5 } },
+      'regions: expected "all" or a list of 1-40 AWS region names',
+    ],
     [{ scenario: 'aws_pulse', tenant: 'a b', expression: 'rate(1 day)' }, 'tenant "a b" is not a tenant id'],
   ])('fail the synth on a wrong schedule: %j', (schedule, message) => {
     // Act

@@ -100,13 +100,17 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       // Assess
       expect(validation.errorsText('\n')).toBe('');
       expect(validation.isValid).toBe(true);
-      expect(definition).toEqual(scenarioToAsl(scenario, { dispatcherArn: DISPATCHER_ARN, engineArn: ENGINE_ARN }));
+      expect(definition).toEqual(
+        scenarioToAsl(scenario, { dispatcherArn: DISPATCHER_ARN, engineArn: ENGINE_ARN }),
+      );
     });
 
     it('sends tool calls to the dispatcher and bookkeeping to the engine, every Task bounded', () => {
       // Prepare
       const { stack, properties } = synthesize();
-      const definition = JSON.parse(flattenIntrinsics(properties.DefinitionString)) as { States: Record<string, State> };
+      const definition = JSON.parse(flattenIntrinsics(properties.DefinitionString)) as {
+        States: Record<string, State>;
+      };
 
       // Act
       const tasks = allStates(definition.States).filter(([, state]) => state.Type === 'Task');
@@ -119,16 +123,21 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
           byResource(WAIT_FOR_TASK_TOKEN_RESOURCE).length,
       ).toBe(tasks.length);
       for (const [, wait] of byResource(WAIT_FOR_TASK_TOKEN_RESOURCE)) {
-        expect(wait.Parameters).toMatchObject({ FunctionName: ENGINE_ARN_PLACEHOLDER, Payload: { action: 'ask' } });
+        expect(wait.Parameters).toMatchObject({
+          FunctionName: ENGINE_ARN_PLACEHOLDER,
+          Payload: { action: 'ask' },
+        });
       }
       // …each dispatcher Task within its tools' timeout plus the margin, each engine Task within the engine's
       for (const level of scenario.levels) {
-        const tools = level.kind === 'plan' ? level.calls.map((call) => call.tool) : [...level.intra_tools, 'finish'];
+        const tools =
+          level.kind === 'plan' ? level.calls.map((call) => call.tool) : [...level.intra_tools, 'finish'];
         const iteration = level.kind === 'plan' ? `${level.name}_call` : `${level.name}_tool`;
         const task = tasks.find(([stateName]) => stateName === iteration)?.[1];
         expect(task?.TimeoutSeconds).toBe(Math.max(...tools.map(taskTimeoutSeconds)));
       }
-      for (const [, task] of byResource(ENGINE_ARN_PLACEHOLDER)) expect(task.TimeoutSeconds).toBe(ENGINE_TASK_TIMEOUT_SECONDS);
+      for (const [, task] of byResource(ENGINE_ARN_PLACEHOLDER))
+        expect(task.TimeoutSeconds).toBe(ENGINE_TASK_TIMEOUT_SECONDS);
       expect(properties.DefinitionSubstitutions).toEqual({
         DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.dispatcher.lambdaFunction), 'Arn'] },
         EngineArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.engine.lambdaFunction), 'Arn'] },

@@ -67,7 +67,11 @@ describe('ExternalToolsStack props', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     const bound = (service: string) =>
       functions
-        .filter((fn) => (service === 'tool') !== ['dispatcher', 'engine'].includes(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME))
+        .filter(
+          (fn) =>
+            (service === 'tool') !==
+            ['dispatcher', 'engine'].includes(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME),
+        )
         .map((fn) => fn.Properties.Environment.Variables.RESULT_MAX_BYTES);
     expect(bound('tool')).toEqual(toolCatalog.functionTools().map(() => String(resultMaxBytes)));
     expect(stack.platform.inlineResultBytes).toBeLessThan(resultMaxBytes);

@@ -79,17 +79,36 @@ describe('bin/etp.js', () => {
     'runs aws_pulse locally without AWS credentials, model or Slack secret: a clear error per level, in seconds, exit 1',
     async () => {
       // Act
-      const outcome = await etpBin(['scenario', 'run', 'aws_pulse', '--local', '--run-id', 'bin-run-1', '--local-dir', localDir]);
+      const outcome = await etpBin([
+        'scenario',
+        'run',
+        'aws_pulse',
+        '--local',
+        '--run-id',
+        'bin-run-1',
+        '--local-dir',
+        localDir,
+      ]);
 
       // Assess
       const lines = outcome.stdout.trimEnd().split('\n');
       expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 1, stderr: '' });
-      expect(lines[0]).toMatch(/^Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store, model Bedrock/);
+      expect(lines[0]).toMatch(
+        /^Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store, model Bedrock/,
+      );
       expect(lines.filter((line) => /^ {4}aws_/.test(line))).toHaveLength(12);
-      expect(lines.filter((line) => /^ {4}aws_\w+ +✗ auth_failed: No usable AWS credentials/.test(line))).toHaveLength(12);
-      expect(lines).toContain('  collect: 12 calls: 0 ok, 12 failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)');
-      expect(lines.find((line) => line.startsWith('  analyse: '))).toMatch(/^ {2}analyse: model_error \(auth_failed: /);
-      expect(lines.find((line) => /^ {4}slack_post_message/.test(line))).toMatch(/✗ secret_not_found: Secret "slack_default"/);
+      expect(
+        lines.filter((line) => /^ {4}aws_\w+ +✗ auth_failed: No usable AWS credentials/.test(line)),
+      ).toHaveLength(12);
+      expect(lines).toContain(
+        '  collect: 12 calls: 0 ok, 12 failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)',
+      );
+      expect(lines.find((line) => line.startsWith('  analyse: '))).toMatch(
+        /^ {2}analyse: model_error \(auth_failed: /,
+      );
+      expect(lines.find((line) => /^ {4}slack_post_message/.test(line))).toMatch(
+        /✗ secret_not_found: Secret "slack_default"/,
+      );
       expect(lines.find((line) => line.startsWith('Run summary: '))).toMatch(
         /: incomplete \(collect, analyse, report ended without a result\)$/,
       );
@@ -102,7 +121,9 @@ describe('bin/etp.js', () => {
     'runs a whole agent run offline against the shipped scripted model, logs (--verbose) on stderr, only JSON on stdout',
     async () => {
       // Prepare
-      const model = await startScriptedModel(loadModelScript(path.join(__dirname, '../../../bin/local/scripts/aws-pulse.yaml')));
+      const model = await startScriptedModel(
+        loadModelScript(path.join(__dirname, '../../../bin/local/scripts/aws-pulse.yaml')),
+      );
 
       // Act
       const outcome = await etpBin([
@@ -123,13 +144,17 @@ describe('bin/etp.js', () => {
       // Assess: stdout is the output JSON, nothing else
       const output = JSON.parse(outcome.stdout);
       expect(output.levels.analyse).toMatchObject({ outcome: 'finished', turns: 2 });
-      expect(output.levels.analyse.calls.map((call: { tool: string; code?: string }) => [call.tool, call.code])).toEqual([
+      expect(
+        output.levels.analyse.calls.map((call: { tool: string; code?: string }) => [call.tool, call.code]),
+      ).toEqual([
         ['aws_cost_breakdown', 'tool_not_allowed'],
         ['finish', undefined],
       ]);
       expect(output.levels.analyse.summary).toMatch(/^\(scripted model\) AWS Pulse/);
       // …progress and the Powertools logs on stderr
-      expect(outcome.stderr).toContain('▸ analyse (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)');
+      expect(outcome.stderr).toContain(
+        '▸ analyse (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)',
+      );
       expect(outcome.stderr).toMatch(/"message": "agent turn"/);
       expect(outcome.code).toBe(1);
     },

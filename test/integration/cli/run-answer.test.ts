@@ -1,9 +1,9 @@
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbRunRecords } from '../../../functions/engine/dynamodb-run-records';
-import { etp } from '../../unit/cli/run-etp';
 import { type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
 import { createRunRecordsTable } from '../../helpers/run-records-table';
+import { etp } from '../../unit/cli/run-etp';
 
 const sfn = mockClient(SFNClient);
 const TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAAbOdQtBoken-secret-task-token';
@@ -57,13 +57,18 @@ describe('etp run answer', () => {
     });
     const [sent] = sfn.commandCalls(SendTaskSuccessCommand);
     expect(sent?.args[0].input.taskToken).toBe(TOKEN);
-    expect(JSON.parse(String(sent?.args[0].input.output))).toMatchObject({ answered: true, text: 'No, unused.' });
+    expect(JSON.parse(String(sent?.args[0].input.output))).toMatchObject({
+      answered: true,
+      text: 'No, unused.',
+    });
     expect(await records.openQuestions()).toEqual([]);
   });
 
   it('says the run went on without an answer when the wait is over, never printing the token', async () => {
     // Prepare
-    sfn.on(SendTaskSuccessCommand).rejects(Object.assign(new Error(`Task Timed Out: '${TOKEN}'`), { name: 'TaskTimedOut' }));
+    sfn
+      .on(SendTaskSuccessCommand)
+      .rejects(Object.assign(new Error(`Task Timed Out: '${TOKEN}'`), { name: 'TaskTimedOut' }));
 
     // Act
     const outcome = await etp(['run', 'answer', 'run-1', '--text', 'Late.', '--table', table]);
@@ -79,7 +84,9 @@ describe('etp run answer', () => {
 
   it('puts the question back when Step Functions fails, naming only the error', async () => {
     // Prepare
-    sfn.on(SendTaskSuccessCommand).rejects(Object.assign(new Error(`boom ${TOKEN}`), { name: 'ServiceUnavailable' }));
+    sfn
+      .on(SendTaskSuccessCommand)
+      .rejects(Object.assign(new Error(`boom ${TOKEN}`), { name: 'ServiceUnavailable' }));
 
     // Act
     const outcome = await etp(['run', 'answer', 'run-1', '--text', 'Yes.', '--table', table]);
@@ -93,7 +100,11 @@ describe('etp run answer', () => {
   it.each([
     [['run-9', '--text', 'Yes.'], 1, 'error: Run run-9 has no open question (see: etp run questions)\n'],
     [['run-1', '--text', ' '], 2, 'error: --text: expected an answer of 1-4000 characters\n'],
-    [['run 1', '--text', 'Yes.'], 2, 'error: runId "run 1" is not a run id: 1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02)\n'],
+    [
+      ['run 1', '--text', 'Yes.'],
+      2,
+      'error: runId "run 1" is not a run id: 1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02)\n',
+    ],
   ])('refuses %j', async (args, code, message) => {
     // Act
     const outcome = await etp(['run', 'answer', ...args, '--table', table]);

@@ -182,7 +182,18 @@ describe('etp secrets and a local run on the secret-reference table', () => {
 
     // Act
     const { code, out } = await etp(
-      ['scenario', 'run', 'inventory_post', '--local', '--tenant', 'acme', '--run-id', 'it-run-1', '--table', TABLE],
+      [
+        'scenario',
+        'run',
+        'inventory_post',
+        '--local',
+        '--tenant',
+        'acme',
+        '--run-id',
+        'it-run-1',
+        '--table',
+        TABLE,
+      ],
       { ETP_SCENARIOS_DIR: scenariosDir, ETP_LOCAL_DIR: scenariosDir },
     );
 

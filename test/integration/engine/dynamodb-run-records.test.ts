@@ -37,12 +37,33 @@ beforeEach(async () => {
 describe('DynamoDbRunRecords: findings pointers', () => {
   it('swaps the latest findings per tenant, scenario and level, idempotently per run', async () => {
     // Act
-    const first = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r1', path: 'p1' });
-    const retried = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r1', path: 'p1' });
-    const second = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r2', path: 'p2' });
-    const secondRetried = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r2', path: 'p2' });
-    const otherTenant = await records.swapLatestFindings('other', 'aws_pulse', 'collect', { runId: 'r3', path: 'p3' });
-    const peek = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r4', path: 'p4' }, { readOnly: true });
+    const first = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', {
+      runId: 'r1',
+      path: 'p1',
+    });
+    const retried = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', {
+      runId: 'r1',
+      path: 'p1',
+    });
+    const second = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', {
+      runId: 'r2',
+      path: 'p2',
+    });
+    const secondRetried = await records.swapLatestFindings('acme', 'aws_pulse', 'collect', {
+      runId: 'r2',
+      path: 'p2',
+    });
+    const otherTenant = await records.swapLatestFindings('other', 'aws_pulse', 'collect', {
+      runId: 'r3',
+      path: 'p3',
+    });
+    const peek = await records.swapLatestFindings(
+      'acme',
+      'aws_pulse',
+      'collect',
+      { runId: 'r4', path: 'p4' },
+      { readOnly: true },
+    );
 
     // Assess
     expect([first, retried]).toEqual([undefined, undefined]);
@@ -53,7 +74,9 @@ describe('DynamoDbRunRecords: findings pointers', () => {
     expect(otherTenant).toBeUndefined();
     expect(peek).toEqual({ runId: 'r2', path: 'p2' });
     // The read-only look did not move the pointer.
-    expect(await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r5', path: 'p5' })).toEqual({
+    expect(
+      await records.swapLatestFindings('acme', 'aws_pulse', 'collect', { runId: 'r5', path: 'p5' }),
+    ).toEqual({
       runId: 'r2',
       path: 'p2',
     });
@@ -104,11 +127,16 @@ describe('DynamoDbRunRecords: questions', () => {
     expect([one, two].filter(Boolean)).toHaveLength(1);
     expect(claimed).toMatchObject({ runId: 'run-1', status: 'answering', taskToken: 'token-of-run-1' });
     const item = await dynamo.client.send(
-      new GetItemCommand({ TableName: table, Key: { tenant_id: { S: 'acme' }, record_id: { S: 'question#run-1#triage#2' } } }),
+      new GetItemCommand({
+        TableName: table,
+        Key: { tenant_id: { S: 'acme' }, record_id: { S: 'question#run-1#triage#2' } },
+      }),
     );
     expect(item.Item?.status?.S).toBe('answered');
     expect(item.Item?.task_token).toBeUndefined();
-    expect(Number(item.Item?.expires_ttl?.N)).toBe(Date.parse('2026-01-02T10:00:00.000Z') / 1000 + 30 * 86_400);
+    expect(Number(item.Item?.expires_ttl?.N)).toBe(
+      Date.parse('2026-01-02T10:00:00.000Z') / 1000 + 30 * 86_400,
+    );
     // An answered question is not closed again by the engine (a retried turn).
     await records.closeQuestion('acme', 'run-1', 'triage', 2, 'timed_out');
     expect(await records.claimQuestion('run-1')).toBeUndefined();

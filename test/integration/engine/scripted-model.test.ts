@@ -32,10 +32,18 @@ describe('the scripted model', () => {
   it('answers the Bedrock Runtime client over its default cleartext HTTP/2 and over HTTP/1.1', async () => {
     // Prepare
     model = await startScriptedModel([
-      { text: 'Done.', tool_use: [{ name: 'finish', input: { summary: 'ok' } }], usage: { input_tokens: 42, output_tokens: 7 } },
+      {
+        text: 'Done.',
+        tool_use: [{ name: 'finish', input: { summary: 'ok' } }],
+        usage: { input_tokens: 42, output_tokens: 7 },
+      },
       { text: 'Again.' },
     ]);
-    const client = new BedrockRuntimeClient({ endpoint: model.url, region: 'us-east-1', credentials: FAKE_AWS_CREDENTIALS });
+    const client = new BedrockRuntimeClient({
+      endpoint: model.url,
+      region: 'us-east-1',
+      credentials: FAKE_AWS_CREDENTIALS,
+    });
 
     // Act
     const h2 = await new BedrockModelClient(client).converse(request);
@@ -46,7 +54,10 @@ describe('the scripted model', () => {
     expect(h2).toEqual({
       message: {
         role: 'assistant',
-        content: [{ text: 'Done.' }, { toolUse: { toolUseId: 'tooluse_0_0', name: 'finish', input: { summary: 'ok' } } }],
+        content: [
+          { text: 'Done.' },
+          { toolUse: { toolUseId: 'tooluse_0_0', name: 'finish', input: { summary: 'ok' } } },
+        ],
       },
       stopReason: 'tool_use',
       inputTokens: 42,
@@ -63,12 +74,18 @@ describe('the scripted model', () => {
 
   it('answers with Bedrock errors the client reads, and says when its script is used up', async () => {
     // Prepare
-    model = await startScriptedModel([{ error: { status: 403, type: 'AccessDeniedException', message: 'No access' } }]);
+    model = await startScriptedModel([
+      { error: { status: 403, type: 'AccessDeniedException', message: 'No access' } },
+    ]);
     const client = localModelClient(model.url);
 
     // Act
-    const denied = await client.converse(request).catch((err: unknown) => normalizeModelError(err, request.modelId));
-    const usedUp = await client.converse(request).catch((err: unknown) => normalizeModelError(err, request.modelId));
+    const denied = await client
+      .converse(request)
+      .catch((err: unknown) => normalizeModelError(err, request.modelId));
+    const usedUp = await client
+      .converse(request)
+      .catch((err: unknown) => normalizeModelError(err, request.modelId));
 
     // Assess
     expect(denied).toMatchObject({ code: 'access_denied', retryable: false, service: 'bedrock' });

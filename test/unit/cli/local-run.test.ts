@@ -35,7 +35,9 @@ function relayScenario(collectArgs: Record<string, unknown> = { summary: '{{inpu
       {
         name: 'report',
         intra_tools: [],
-        calls: [{ tool: 'finish', args: { summary: '{{levels.collect.results.0.summary}} from {{run.id}}' } }],
+        calls: [
+          { tool: 'finish', args: { summary: '{{levels.collect.results.0.summary}} from {{run.id}}' } },
+        ],
       },
     ],
   });
@@ -53,7 +55,10 @@ function dispatcherFor(scenario: Scenario, requireLevel = true) {
 }
 
 /** Runs `scenario` locally with `dispatch`, every event recorded as a line. */
-function run(scenario: Scenario, options: { input?: Record<string, unknown>; runId: string; dispatch?: Dispatch }) {
+function run(
+  scenario: Scenario,
+  options: { input?: Record<string, unknown>; runId: string; dispatch?: Dispatch },
+) {
   const events: string[] = [];
   const workspaces = localWorkspaces(localDir);
   const running = runScenarioLocally(scenario, {
@@ -119,7 +124,10 @@ describe('runScenarioLocally', () => {
     ]);
     expect(output).toMatchObject({ scenario: 'relay', runId: 'run-7', tenant: 'default' });
     expect(output.input).toEqual({ tenant: 'default', word: 'bonjour' });
-    expect((output.levels.report as PlanLevelRecord).calls[0]).toMatchObject({ ok: true, summary: 'bonjour from run-7' });
+    expect((output.levels.report as PlanLevelRecord).calls[0]).toMatchObject({
+      ok: true,
+      summary: 'bonjour from run-7',
+    });
     // Start, 2 × (Pass, Map, a call, done), Summary
     expect(transitions).toBe(10);
     expect(output.summary.counts.stateTransitions).toBe(transitions);
@@ -131,7 +139,10 @@ describe('runScenarioLocally', () => {
     const { output } = await run(relay, { input: { word: '' }, runId: 'run-8' }).running;
 
     // Assess
-    expect(output.levels.collect).toMatchObject({ outcome: 'failed', calls: [{ ok: false, code: 'invalid_args' }] });
+    expect(output.levels.collect).toMatchObject({
+      outcome: 'failed',
+      calls: [{ ok: false, code: 'invalid_args' }],
+    });
     expect(output.levels.report).toMatchObject({ outcome: 'ok' });
     expect(output.summary.outcome).toBe('incomplete');
   });
@@ -196,8 +207,14 @@ describe('runScenarioLocally with slow or failing calls', () => {
     const { output, events } = await runWithClock(slowDispatch(85_000), 3 * 85_000);
 
     // Assess
-    expect(output.levels.collect).toMatchObject({ outcome: 'ok', calls: [{ durationMs: 85_000, summary: 'late' }] });
-    expect(events.filter((event) => event.startsWith('call'))).toEqual(['call collect/0 late', 'call report/0 late']);
+    expect(output.levels.collect).toMatchObject({
+      outcome: 'ok',
+      calls: [{ durationMs: 85_000, summary: 'late' }],
+    });
+    expect(events.filter((event) => event.startsWith('call'))).toEqual([
+      'call collect/0 late',
+      'call report/0 late',
+    ]);
   });
 
   it("ends a call that outlives its Task's 90 s through the Catch, and goes on", async () => {

@@ -12,7 +12,11 @@ const scenario = scenarioOf({
   levels: [
     { name: 'collect', intra_tools: ['aws_ec2_inventory'], calls: [{ tool: 'aws_ec2_inventory' }] },
     { name: 'analyse', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', prompt: 'Go.', max_turns: 4 },
-    { name: 'report', intra_tools: ['slack_post_message'], calls: [{ tool: 'slack_post_message', args: { channel: 'C1', text: 'x' } }] },
+    {
+      name: 'report',
+      intra_tools: ['slack_post_message'],
+      calls: [{ tool: 'slack_post_message', args: { channel: 'C1', text: 'x' } }],
+    },
   ],
 });
 
@@ -36,8 +40,18 @@ const collect: PlanLevelRecord = {
   kind: 'plan',
   outcome: 'ok',
   summary: '1 call: 1 ok',
-  calls: [{ callId: 'collect/0', tool: 'aws_ec2_inventory', ok: true, summary: inventory.summary, durationMs: 412 }],
-  findings: { total: 3, new: 1, unchanged: 2, resolved: 1, unknown: 0, bySeverity: { high: 3 }, estimatedMonthlyCostUsd: 7.3 },
+  calls: [
+    { callId: 'collect/0', tool: 'aws_ec2_inventory', ok: true, summary: inventory.summary, durationMs: 412 },
+  ],
+  findings: {
+    total: 3,
+    new: 1,
+    unchanged: 2,
+    resolved: 1,
+    unknown: 0,
+    bySeverity: { high: 3 },
+    estimatedMonthlyCostUsd: 7.3,
+  },
 };
 const analyse: AgentLevelRecord = {
   kind: 'agent',
@@ -48,13 +62,29 @@ const analyse: AgentLevelRecord = {
   turns: 2,
   callCount: 1,
   calls: [{ callId: 'analyse/0', tool: 'finish', ok: true, summary: 'All good.', durationMs: 2 }],
-  usage: { ...NO_USAGE, inputTokens: 3000, outputTokens: 250, modelCalls: 2, engineInvocations: 3, toolTurns: 2 },
+  usage: {
+    ...NO_USAGE,
+    inputTokens: 3000,
+    outputTokens: 250,
+    modelCalls: 2,
+    engineInvocations: 3,
+    toolTurns: 2,
+  },
 };
 const report: PlanLevelRecord = {
   kind: 'plan',
   outcome: 'failed',
   summary: '1 call: 0 ok, 1 failed (secret_not_found)',
-  calls: [{ callId: 'report/0', tool: 'slack_post_message', ok: false, code: 'secret_not_found', summary: post.summary, durationMs: 1 }],
+  calls: [
+    {
+      callId: 'report/0',
+      tool: 'slack_post_message',
+      ok: false,
+      code: 'secret_not_found',
+      summary: post.summary,
+      durationMs: 1,
+    },
+  ],
 };
 
 describe('createRunProgress', () => {
@@ -116,7 +146,11 @@ describe('formatSummary', () => {
       runId: 'run-1',
       tenant: 'default',
       levels: { collect, analyse, report },
-      memory: { engineMb: 256, dispatcherMb: 256, toolMb: { aws_ec2_inventory: 512, slack_post_message: 256 } },
+      memory: {
+        engineMb: 256,
+        dispatcherMb: 256,
+        toolMb: { aws_ec2_inventory: 512, slack_post_message: 256 },
+      },
       now: new Date('2026-01-01T00:00:00Z'),
     });
 
@@ -125,7 +159,9 @@ describe('formatSummary', () => {
 
     // Assess
     const lines = text.split('\n');
-    expect(lines[0]).toBe('Run summary: pulse run run-1 (tenant default) in 4.2 s: incomplete (report ended without a result)');
+    expect(lines[0]).toBe(
+      'Run summary: pulse run run-1 (tenant default) in 4.2 s: incomplete (report ended without a result)',
+    );
     expect(lines.slice(1, 5).map((line) => line.split(/ {2,}/).filter(Boolean))).toEqual([
       ['LEVEL', 'OUTCOME', 'CALLS', 'FAILED', 'TOKENS IN/OUT'],
       ['collect', 'ok', '1/1 ok', '-', '-'],

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
-import { DescribeInstancesCommand, DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -70,7 +70,9 @@ beforeEach(() => {
     output: {
       message: {
         role: 'assistant',
-        content: [{ toolUse: { toolUseId: 't1', name: 'finish', input: { summary: 'Three instances, all fine.' } } }],
+        content: [
+          { toolUse: { toolUseId: 't1', name: 'finish', input: { summary: 'Three instances, all fine.' } } },
+        ],
       },
     },
     stopReason: 'tool_use',
@@ -90,7 +92,11 @@ describe('etp scenario list', () => {
     const { code, out } = await etp(['scenario', 'list']);
 
     // Assess
-    const rows = out.trimEnd().split('\n').slice(1).map((line) => line.split(/ {2,}/));
+    const rows = out
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/ {2,}/));
     expect(code).toBe(0);
     expect(rows.map((row) => row.slice(0, 3))).toEqual([
       [
@@ -138,7 +144,9 @@ describe('etp scenario validate', () => {
     expect({ code, out }).toEqual({ code: 1, out: '' });
     expect(err.split('\n').filter(Boolean)).toEqual([
       '4 problems in the scenario files:',
-      expect.stringMatching(/^- typos\.yaml: levels\[0\] \(collect\)\.intra_tools: Unknown tool "aws_ec2_inventroy"\. Registered tools: aws_cloudtrail_coverage, /),
+      expect.stringMatching(
+        /^- typos\.yaml: levels\[0\] \(collect\)\.intra_tools: Unknown tool "aws_ec2_inventroy"\. Registered tools: aws_cloudtrail_coverage, /,
+      ),
       "- typos.yaml: levels[0] (collect).calls[0]: calls aws_ec2_inventory, which the level's intra_tools (aws_ec2_inventroy) does not list",
       '- typos.yaml: levels[1] (analyse).prompt: {{levels.colect.results}}: no level "colect". Earlier levels: collect',
       '- typos.yaml: levels[2] (report).calls[0].args.text: {{input.channel}}: no input "channel". Declared inputs: tenant, regions',
@@ -147,7 +155,10 @@ describe('etp scenario validate', () => {
 
   it.each([
     [['nope'], 'error: Unknown scenario "nope". Known scenarios: mini\n'],
-    [['missing.yaml'], 'error: missing.yaml: no such file (give a scenario name or the path of a YAML file)\n'],
+    [
+      ['missing.yaml'],
+      'error: missing.yaml: no such file (give a scenario name or the path of a YAML file)\n',
+    ],
   ])('exits 2 for %j', async (args, message) => {
     // Act
     const outcome = await etp(['scenario', 'validate', ...args], env);
@@ -170,7 +181,9 @@ describe('etp scenario run --local', () => {
     );
     expect(lines.slice(1, 9)).toEqual([
       '▸ collect (plan: 1 call)',
-      expect.stringMatching(new RegExp(`^ {4}aws_ec2_inventory +ok ${DURATION} {2}3 EC2 instances in 1 region \\(2 running\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^ {4}aws_ec2_inventory +ok ${DURATION} {2}3 EC2 instances in 1 region \\(2 running\\)$`),
+      ),
       '  collect: 1 call: 1 ok',
       '▸ analyse (agent: anthropic.claude-3-5-haiku-20241022-v1:0, at most 2 turns)',
       '  turn 1: 120 tokens in, 30 out → finish',
@@ -178,9 +191,13 @@ describe('etp scenario run --local', () => {
       '  analyse: finished after 1 turn, 1 call (120 tokens in, 30 out)',
       '▸ report (plan: 1 call)',
     ]);
-    expect(lines[9]).toMatch(/^ {4}slack_post_message +✗ secret_not_found: Secret "slack_default" of tenant "default"/);
+    expect(lines[9]).toMatch(
+      /^ {4}slack_post_message +✗ secret_not_found: Secret "slack_default" of tenant "default"/,
+    );
     expect(lines[10]).toBe('  report: 1 call: 0 ok, 1 failed (secret_not_found)');
-    expect(lines[11]).toMatch(/^Run summary: mini run run-1 \(tenant default\) in .*: incomplete \(report ended without a result\)$/);
+    expect(lines[11]).toMatch(
+      /^Run summary: mini run run-1 \(tenant default\) in .*: incomplete \(report ended without a result\)$/,
+    );
     expect(out).toContain('model tokens (analyse: anthropic.claude-3-5-haiku-20241022-v1:0)');
     expect(out).toContain('Amazon Bedrock pricing, on-demand, us-east-1, Claude 3.5 Haiku');
     expect(lines.at(-1)).toBe('Completed mini run run-1.');
@@ -189,16 +206,41 @@ describe('etp scenario run --local', () => {
   it('prints only the output JSON on stdout with --json, progress on stderr, and applies --input and --tenant', async () => {
     // Act
     const { code, out, err } = await etp(
-      ['scenario', 'run', 'mini', '--local', '--json', '--input', '{"regions":["eu-west-1"],"tenant":"x"}', '--tenant', 'acme', '--run-id', 'run-2'],
+      [
+        'scenario',
+        'run',
+        'mini',
+        '--local',
+        '--json',
+        '--input',
+        '{"regions":["eu-west-1"],"tenant":"x"}',
+        '--tenant',
+        'acme',
+        '--run-id',
+        'run-2',
+      ],
       env,
     );
 
     // Assess
     const output = JSON.parse(out);
     expect(code).toBe(1);
-    expect(output).toMatchObject({ scenario: 'mini', runId: 'run-2', tenant: 'acme', input: { tenant: 'acme', regions: ['eu-west-1'] } });
-    expect(output.levels.analyse).toMatchObject({ outcome: 'finished', summary: 'Three instances, all fine.' });
-    expect(output.summary.levels.map((level: { name: string; hasResult: boolean }) => [level.name, level.hasResult])).toEqual([
+    expect(output).toMatchObject({
+      scenario: 'mini',
+      runId: 'run-2',
+      tenant: 'acme',
+      input: { tenant: 'acme', regions: ['eu-west-1'] },
+    });
+    expect(output.levels.analyse).toMatchObject({
+      outcome: 'finished',
+      summary: 'Three instances, all fine.',
+    });
+    expect(
+      output.summary.levels.map((level: { name: string; hasResult: boolean }) => [
+        level.name,
+        level.hasResult,
+      ]),
+    ).toEqual([
       // acme has no aws_default: a local run falls back to the default credential chain.
       ['collect', true],
       ['analyse', true],
@@ -212,10 +254,7 @@ describe('etp scenario run --local', () => {
   it('exits 0 when every level produced its result', async () => {
     // Prepare
     process.env.ETP_SLACK_DEFAULT = JSON.stringify({ webhook_url: 'http://127.0.0.1:9/services/T0/B0/x' });
-    writeFileSync(
-      path.join(scenariosDir, 'mini.yaml'),
-      MINI.replace(/ {2}- name: report[\s\S]*$/, ''),
-    );
+    writeFileSync(path.join(scenariosDir, 'mini.yaml'), MINI.replace(/ {2}- name: report[\s\S]*$/, ''));
 
     // Act
     const { code } = await etp(['scenario', 'run', 'mini', '--local', '--run-id', 'run-3'], env);
@@ -229,7 +268,10 @@ describe('etp scenario run --local', () => {
       ['aws_pulse'],
       'error: Only local runs start from here: add --local. A deployed run starts with etp scenario start aws_pulse --tenant <tenant>.\n',
     ],
-    [['aws_nope', '--local'], 'error: Unknown scenario "aws_nope". Known scenarios: aws_pulse, incident_response\n'],
+    [
+      ['aws_nope', '--local'],
+      'error: Unknown scenario "aws_nope". Known scenarios: aws_pulse, incident_response\n',
+    ],
     [
       ['aws_pulse', '--local', '--input', '{"regions":5}'],
       'error: Invalid input for aws_pulse: regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got number 5\n',
@@ -242,8 +284,14 @@ describe('etp scenario run --local', () => {
       ['aws_pulse', '--local', '--input', '{"tenant":""}'],
       `error: Invalid input for aws_pulse: tenant (empty) is not a tenant id: ${TENANT_RULE}\n`,
     ],
-    [['aws_pulse', '--local', '--tenant', 'a b'], `error: --tenant "a b" is not a tenant id: ${TENANT_RULE}\n`],
-    [['aws_pulse', '--local', '--run-id', 'my run/1:x'], `error: --run-id "my run/1:x" is not a run id: ${RUN_RULE}\n`],
+    [
+      ['aws_pulse', '--local', '--tenant', 'a b'],
+      `error: --tenant "a b" is not a tenant id: ${TENANT_RULE}\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--run-id', 'my run/1:x'],
+      `error: --run-id "my run/1:x" is not a run id: ${RUN_RULE}\n`,
+    ],
     [
       ['aws_pulse', '--local', '--input', `{"regions":${'['.repeat(40)}${']'.repeat(40)}}`],
       'error: Invalid input for aws_pulse: objects and arrays nest deeper than 32 levels\n',
@@ -278,7 +326,15 @@ describe('etp scenario start', () => {
 
   it('starts the deployed state machine with the run id as execution name and the checked input', async () => {
     // Act
-    const { code, out } = await etp(['scenario', 'start', 'aws_pulse', '--tenant', 'acme', '--run-id', 'run-42']);
+    const { code, out } = await etp([
+      'scenario',
+      'start',
+      'aws_pulse',
+      '--tenant',
+      'acme',
+      '--run-id',
+      'run-42',
+    ]);
 
     // Assess
     expect(code).toBe(0);
@@ -296,7 +352,15 @@ describe('etp scenario start', () => {
 
   it('refuses an input the scenario does not accept before calling AWS', async () => {
     // Act
-    const outcome = await etp(['scenario', 'start', 'aws_pulse', '--tenant', 'acme', '--input', '{"regions":5}']);
+    const outcome = await etp([
+      'scenario',
+      'start',
+      'aws_pulse',
+      '--tenant',
+      'acme',
+      '--input',
+      '{"regions":5}',
+    ]);
 
     // Assess
     expect(outcome.code).toBe(2);

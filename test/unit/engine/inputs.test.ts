@@ -66,7 +66,11 @@ describe('resolveInput', () => {
   it.each([
     ['null: no input', null, { tenant: 'default', ticket: 'x' }],
     ['a string', 'a string', 'Invalid input for typed: expected a JSON object, got string "a string"'],
-    ['an input over 8 KiB', { ticket: 'x'.repeat(MAX_INPUT_BYTES) }, `Invalid input for typed: the input is over ${MAX_INPUT_BYTES} bytes of JSON`],
+    [
+      'an input over 8 KiB',
+      { ticket: 'x'.repeat(MAX_INPUT_BYTES) },
+      `Invalid input for typed: the input is over ${MAX_INPUT_BYTES} bytes of JSON`,
+    ],
   ])('checks the shape first: %s', (_what, raw, expected) => {
     // Prepare
     const small: ScenarioDefinition = {

@@ -45,7 +45,10 @@ const scenario = scenarioOf({
       calls: [
         {
           tool: 'slack_post_message',
-          args: { channel: '{{input.channel}}', text: "It's {run.id} {{run.id}} for {{run.scenario}}: {{levels.analyse.summary}}" },
+          args: {
+            channel: '{{input.channel}}',
+            text: "It's {run.id} {{run.id}} for {{run.scenario}}: {{levels.analyse.summary}}",
+          },
         },
       ],
     },
@@ -96,7 +99,12 @@ describe('scenarioToAsl', () => {
     expect(asl.States.Start).toMatchObject({
       Type: 'Task',
       Resource: ENGINE_ARN_PLACEHOLDER,
-      Parameters: { action: 'start', scenario: 'layout', 'runId.$': '$$.Execution.Name', 'input.$': '$$.Execution.Input' },
+      Parameters: {
+        action: 'start',
+        scenario: 'layout',
+        'runId.$': '$$.Execution.Name',
+        'input.$': '$$.Execution.Input',
+      },
       Catch: [{ ErrorEquals: ['States.ALL'], Next: 'StartFailed' }],
       Next: 'collect',
     });
@@ -108,7 +116,11 @@ describe('scenarioToAsl', () => {
       ErrorPath: '$.Error',
       CausePath: '$.Cause',
     });
-    expect(asl.States.Summary).toMatchObject({ Resource: ENGINE_ARN_PLACEHOLDER, Parameters: { action: 'summary' }, End: true });
+    expect(asl.States.Summary).toMatchObject({
+      Resource: ENGINE_ARN_PLACEHOLDER,
+      Parameters: { action: 'summary' },
+      End: true,
+    });
   });
 
   it('runs a plan level as a bounded Map of dispatcher calls, results replacing args, then the engine', () => {
@@ -117,7 +129,11 @@ describe('scenarioToAsl', () => {
       Type: 'Pass',
       Parameters: {
         calls: [
-          { tool: 'aws_ec2_inventory', callId: 'collect/0', args: { 'regions.$': '$.input.regions', topN: 5 } },
+          {
+            tool: 'aws_ec2_inventory',
+            callId: 'collect/0',
+            args: { 'regions.$': '$.input.regions', topN: 5 },
+          },
           { tool: 'aws_iam_audit', callId: 'collect/1', args: {} },
         ],
       },
@@ -140,7 +156,8 @@ describe('scenarioToAsl', () => {
       ResultPath: '$.pending',
       Next: 'collect_done',
     });
-    const iteration = (asl.States.collect_calls as { ItemProcessor: { States: Record<string, unknown> } }).ItemProcessor.States;
+    const iteration = (asl.States.collect_calls as { ItemProcessor: { States: Record<string, unknown> } })
+      .ItemProcessor.States;
     expect(Object.keys(iteration)).toEqual(['collect_call', 'collect_call_timed_out', 'collect_call_failed']);
     expect(iteration.collect_call).toMatchObject({
       Resource: DISPATCHER_ARN_PLACEHOLDER,
@@ -166,7 +183,10 @@ describe('scenarioToAsl', () => {
       Resource: ENGINE_ARN_PLACEHOLDER,
       Parameters: { action: 'turn', level: 'analyse', 'turn.$': '$.turn' },
       ResultPath: '$.turn',
-      Retry: [expect.anything(), expect.objectContaining({ ErrorEquals: ['ModelRetryable'], BackoffRate: 2 })],
+      Retry: [
+        expect.anything(),
+        expect.objectContaining({ ErrorEquals: ['ModelRetryable'], BackoffRate: 2 }),
+      ],
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.turn.failure', Next: 'analyse_wrapup' }],
       Next: 'analyse_route',
     });
@@ -178,7 +198,11 @@ describe('scenarioToAsl', () => {
       ],
       Default: 'analyse_done',
     });
-    expect(asl.States.analyse_tools).toMatchObject({ ItemsPath: '$.turn.calls', ResultPath: '$.turn.results', Next: 'analyse_model' });
+    expect(asl.States.analyse_tools).toMatchObject({
+      ItemsPath: '$.turn.calls',
+      ResultPath: '$.turn.results',
+      Next: 'analyse_model',
+    });
     expect(asl.States.analyse_ask_post).toMatchObject({
       Parameters: {
         level: 'ask_user',
@@ -191,7 +215,12 @@ describe('scenarioToAsl', () => {
       Resource: WAIT_FOR_TASK_TOKEN_RESOURCE,
       Parameters: {
         FunctionName: ENGINE_ARN_PLACEHOLDER,
-        Payload: { action: 'ask', 'taskToken.$': '$$.Task.Token', timeoutSeconds: 600, 'posted.$': '$.turn.askPost.ok' },
+        Payload: {
+          action: 'ask',
+          'taskToken.$': '$$.Task.Token',
+          timeoutSeconds: 600,
+          'posted.$': '$.turn.askPost.ok',
+        },
       },
       TimeoutSeconds: 600,
       Catch: [
@@ -228,7 +257,9 @@ describe('scenarioToAsl', () => {
     const collect = (states: Record<string, Record<string, unknown>>) => {
       for (const [name, state] of Object.entries(states)) {
         names.push(name);
-        const processor = state.ItemProcessor as { States: Record<string, Record<string, unknown>> } | undefined;
+        const processor = state.ItemProcessor as
+          | { States: Record<string, Record<string, unknown>> }
+          | undefined;
         if (processor) collect(processor.States);
       }
     };

@@ -13,9 +13,13 @@ import {
 
 const REGISTERED = `Registered tools: ${toolCatalog.names().join(', ')}`;
 
+/** A scenario document as parsed YAML, edited freely by the tests. */
+// biome-ignore lint/suspicious/noExplicitAny: the tests write every shape a YAML file may hold, typos included.
+type Document = Record<string, any>;
+
 /** A valid scenario of three levels (plan, agent, plan), changed by `edit`. */
-function scenario(edit: (document: Record<string, any>) => void = () => {}): Record<string, unknown> {
-  const document: Record<string, any> = {
+function scenario(edit: (document: Document) => void = () => {}): Record<string, unknown> {
+  const document: Document = {
     name: 'check',
     description: 'A scenario for the loader tests.',
     inputs: {
@@ -39,7 +43,12 @@ function scenario(edit: (document: Record<string, any>) => void = () => {}): Rec
       {
         name: 'report',
         intra_tools: ['slack_post_message'],
-        calls: [{ tool: 'slack_post_message', args: { channel: '{{input.channel}}', text: '{{levels.analyse.summary}}' } }],
+        calls: [
+          {
+            tool: 'slack_post_message',
+            args: { channel: '{{input.channel}}', text: '{{levels.analyse.summary}}' },
+          },
+        ],
       },
     ],
   };
@@ -53,18 +62,21 @@ function problemsOf(document: unknown, dir = SCENARIOS_DIR): readonly string[] {
 }
 
 describe('the shipped scenarios', () => {
-  it.each(readdirSync(SCENARIOS_DIR).filter((file) => file.endsWith('.yaml')))('%s loads without a problem', (file) => {
-    // Act
-    const check = checkScenarioDocument(
-      require('yaml').parse(require('node:fs').readFileSync(path.join(SCENARIOS_DIR, file), 'utf8')),
-      path.join(SCENARIOS_DIR, file),
-      toolCatalog,
-    );
+  it.each(readdirSync(SCENARIOS_DIR).filter((file) => file.endsWith('.yaml')))(
+    '%s loads without a problem',
+    (file) => {
+      // Act
+      const check = checkScenarioDocument(
+        require('yaml').parse(require('node:fs').readFileSync(path.join(SCENARIOS_DIR, file), 'utf8')),
+        path.join(SCENARIOS_DIR, file),
+        toolCatalog,
+      );
 
-    // Assess
-    expect(check.problems).toEqual([]);
-    expect(check.scenario?.levels.map((level) => level.kind)).toEqual(['plan', 'agent', 'plan']);
-  });
+      // Assess
+      expect(check.problems).toEqual([]);
+      expect(check.scenario?.levels.map((level) => level.kind)).toEqual(['plan', 'agent', 'plan']);
+    },
+  );
 
   it('load together, each agent prompt read from its file', () => {
     // Act
@@ -95,7 +107,12 @@ describe('a valid scenario', () => {
 
     // Assess
     expect(check.problems).toEqual([]);
-    expect(check.scenario?.levels[1]).toMatchObject({ kind: 'agent', max_turns: 8, max_tokens: 2000, ask_user: false });
+    expect(check.scenario?.levels[1]).toMatchObject({
+      kind: 'agent',
+      max_turns: 8,
+      max_tokens: 2000,
+      ask_user: false,
+    });
     expect(check.scenario?.levels[0]).toMatchObject({ kind: 'plan', concurrency: 4, track_findings: true });
   });
 
@@ -121,12 +138,14 @@ describe('a valid scenario', () => {
         ask_user: ['slack_post_message'],
       },
     });
-    expect(asking?.levels[1]).toMatchObject({ ask_user: { timeout_seconds: 86_400, slack_channel: '{{input.channel}}' } });
+    expect(asking?.levels[1]).toMatchObject({
+      ask_user: { timeout_seconds: 86_400, slack_channel: '{{input.channel}}' },
+    });
   });
 });
 
 describe('every kind of typo, each reported with what is accepted', () => {
-  it.each<[string, (document: Record<string, any>) => void, string]>([
+  it.each<[string, (document: Document) => void, string]>([
     [
       'an unknown key',
       (d) => {
@@ -380,7 +399,10 @@ describe('a folder of scenario files', () => {
   it('reads a prompt file beside the scenario', () => {
     // Prepare
     mkdirSync(path.join(dir, 'prompts'));
-    writeFileSync(path.join(dir, 'prompts', 'analyse.md'), 'Read {{levels.collect.results}} for {{run.tenant}}.');
+    writeFileSync(
+      path.join(dir, 'prompts', 'analyse.md'),
+      'Read {{levels.collect.results}} for {{run.tenant}}.',
+    );
     writeFileSync(
       path.join(dir, 'check.yaml'),
       stringify(
@@ -418,6 +440,8 @@ describe('a folder of scenario files', () => {
     const load = () => loadScenarios(toolCatalog, dir);
 
     // Assess
-    expect(load).toThrow(/check: a run's state could reach \d+ KiB \(input 8 KiB, collect record 2 KiB, one record 32 KiB, .*\), over the 180 KiB budget/);
+    expect(load).toThrow(
+      /check: a run's state could reach \d+ KiB \(input 8 KiB, collect record 2 KiB, one record 32 KiB, .*\), over the 180 KiB budget/,
+    );
   });
 });
