@@ -193,6 +193,8 @@ export interface LocalRunResult {
   readonly output: RunOutput;
   /** States entered (Map iterations' included): what Step Functions bills as transitions. */
   readonly transitions: number;
+  /** The same, by level (`Start` and `Summary` under their own names). */
+  readonly transitionsByLevel: Readonly<Record<string, number>>;
   /** The largest state input or output, in bytes of JSON, and the state it was at. */
   readonly largestState: { readonly name: string; readonly bytes: number };
 }
@@ -236,6 +238,11 @@ export async function runScenarioLocally(
     ),
   );
   let transitions = 0;
+  const transitionsByLevel: Record<string, number> = {};
+  // State names are `<level>` or `<level>_<role>`; the longest matching level wins (`a` vs `a_b`).
+  const levelNames = scenario.levels.map((level) => level.name).sort((a, b) => b.length - a.length);
+  const levelOfState = (state: string) =>
+    levelNames.find((name) => state === name || state.startsWith(`${name}_`)) ?? state.replace(/Failed$/, '');
   let largestState = { name: '', bytes: 0 };
   const measure = (event: StateEvent) => {
     const bytes = jsonByteLength(event.data);
@@ -292,6 +299,8 @@ export async function runScenarioLocally(
       retryIntervalMs: options.retryIntervalMs,
       onStateEntered: (event) => {
         transitions++;
+        const owner = levelOfState(event.name);
+        transitionsByLevel[owner] = (transitionsByLevel[owner] ?? 0) + 1;
         measure(event);
         const level = event.iteration === undefined ? levelsByName.get(event.name) : undefined;
         if (level) emit({ type: 'level_started', level });
@@ -306,7 +315,7 @@ export async function runScenarioLocally(
     },
   );
   assertRunOutput(output);
-  return { output, transitions, largestState };
+  return { output, transitions, transitionsByLevel, largestState };
 }
 
 function assertRunOutput(output: unknown): asserts output is RunOutput {
