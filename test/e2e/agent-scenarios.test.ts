@@ -534,3 +534,57 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
     expect(text).not.toMatch(/auth_failed|access_denied/);
   });
 });
+
+describe('incident_response, end to end through the synthesized state machine', () => {
+  it('gathers, lets the agent re-read a region and ask the on-call engineer, then posts the triage', async () => {
+    // Prepare
+    for (const testCase of API_CALL_CASES) testCase.arrange(stubOf);
+    const posted = harness.slack.messages.length;
+
+    // Act
+    const run = await harness.run('incident_response', {
+      runId: 'incident-1',
+      input: {
+        incident: 'Console login from an unknown IP',
+        regions: ['us-east-1', 'eu-west-1'],
+        slack_channel: 'C0123ABCD',
+      },
+      model: [
+        call('aws_security_groups_audit', { regions: ['eu-west-1'], topN: 5 }),
+        call('ask_user', { question: 'Is the bastion in eu-west-1 still used?' }),
+        finish(
+          'SSH is open to the internet on the bastion in eu-west-1 and us-east-1; the on-call engineer says it is unused: close it.',
+        ),
+      ],
+      answer: async () => 'No, it is unused.',
+    });
+
+    // Assess
+    const prompt = firstPrompt(run.modelRequests[0]);
+    expect(prompt).toContain('"Console login from an unknown IP"');
+    expect(prompt).toContain('aws_cloudtrail_coverage (gather/0): ok');
+    expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name)).toEqual([
+      'aws_cloudtrail_coverage',
+      'aws_security_groups_audit',
+      'aws_iam_audit',
+      'finish',
+      'ask_user',
+    ]);
+    expect(toolResultsOf(run.modelRequests[2])[0]?.json).toMatchObject({
+      answered: true,
+      answer: 'No, it is unused.',
+    });
+    expect(run.output.levels.triage).toMatchObject({
+      outcome: 'finished',
+      callCount: 2,
+      usage: { askTurns: 1, askPosts: 1 },
+    });
+    expect(harness.slack.messages.slice(posted).map((message) => message.text)).toEqual([
+      expect.stringContaining('Is the bastion in eu-west-1 still used?'),
+      'Incident triage for tenant default (run incident-1): Console login from an unknown IP\n' +
+        'SSH is open to the internet on the bastion in eu-west-1 and us-east-1; the on-call engineer says it is unused: close it.',
+    ]);
+    expect(run.output.summary.outcome).toBe('succeeded');
+    expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
+  });
+});
