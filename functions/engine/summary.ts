@@ -89,11 +89,13 @@ export interface RunSummary {
 }
 
 function callSummary(call: CallRecord): CallSummary {
+  // A level the engine could not close keeps its raw results (the error's code is inside `error`).
+  const code = call.code ?? (call as { error?: { code?: CallRecord['code'] } }).error?.code;
   return {
     callId: call.callId,
     tool: call.tool,
     ok: call.ok,
-    ...(call.code ? { code: call.code } : {}),
+    ...(code ? { code } : {}),
     durationMs: call.durationMs,
   };
 }

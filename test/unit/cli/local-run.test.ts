@@ -157,11 +157,21 @@ describe('runScenarioLocally', () => {
 });
 
 describe('runScenarioLocally with slow or failing calls', () => {
+  /** Calls waiting on the fake clock: the clock only moves while one is. */
+  let waiting = 0;
+
   /** A dispatcher answering `finish` calls after `delayMs`, or never when `delayMs` is undefined. */
   function slowDispatch(delayMs: number | undefined): Dispatch {
     return (envelope) =>
       new Promise((resolve) => {
         const { callId } = envelope as { callId: string };
+        waiting++;
+        // A call that never answers stops waiting on the clock once its Task has timed out (90 s).
+        if (delayMs === undefined) {
+          setTimeout(() => {
+            waiting--;
+          }, 90_000);
+        }
         if (delayMs !== undefined) {
           const late: ToolResult = {
             ok: true,
@@ -173,25 +183,36 @@ describe('runScenarioLocally with slow or failing calls', () => {
             durationMs: delayMs,
             summary: 'late',
           };
-          setTimeout(() => resolve(late), delayMs);
+          setTimeout(() => {
+            waiting--;
+            resolve(late);
+          }, delayMs);
         }
       });
   }
 
-  /** Runs `relay` with `dispatch` under fake timers, advancing the clock up to `advanceMs` until it ends. */
-  async function runWithClock(dispatch: Dispatch, advanceMs: number) {
+  /**
+   * Runs `relay` with `dispatch` under fake timers. The clock moves a second at a
+   * time while a call waits on it (the call's timer, the Task's timeout); otherwise
+   * real I/O (the engine's file writes) is left to complete, and no other timer
+   * (the execution's own timeout) is reached.
+   */
+  async function runWithClock(dispatch: Dispatch) {
+    waiting = 0;
     const { running, events } = run(relay, { runId: 'run-slow', dispatch });
     let settled = false;
     void running.finally(() => {
       settled = true;
     });
-    // A second at a time, letting real I/O (the engine's file writes) complete in between.
-    for (let advanced = 0; !settled && advanced <= advanceMs; advanced += 1_000) {
-      await jest.advanceTimersByTimeAsync(1_000);
-      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    while (!settled) {
+      if (waiting > 0) await jest.advanceTimersByTimeAsync(1_000);
+      else await new Promise((resolve) => setImmediate(resolve));
     }
     return { output: (await running).output, events };
   }
+
+  // The clock is fake but the engine's file I/O is real: under a loaded machine that takes seconds.
+  jest.setTimeout(30_000);
 
   beforeEach(() => {
     // Promise jobs and I/O stay real: only the interpreter's and the dispatcher's timers are faked.
@@ -204,7 +225,7 @@ describe('runScenarioLocally with slow or failing calls', () => {
 
   it("lets a call run past 60 s, up to its tool's timeout plus the dispatcher margin (finish: 60 + 30 s)", async () => {
     // Act: each call takes 85 s; the interpreter's default Task timeout is 60 s.
-    const { output, events } = await runWithClock(slowDispatch(85_000), 3 * 85_000);
+    const { output, events } = await runWithClock(slowDispatch(85_000));
 
     // Assess
     expect(output.levels.collect).toMatchObject({
@@ -219,7 +240,7 @@ describe('runScenarioLocally with slow or failing calls', () => {
 
   it("ends a call that outlives its Task's 90 s through the Catch, and goes on", async () => {
     // Act: no call ever answers.
-    const { output } = await runWithClock(slowDispatch(undefined), 3 * 90_000);
+    const { output } = await runWithClock(slowDispatch(undefined));
 
     // Assess
     const timedOut = {
@@ -243,7 +264,7 @@ describe('runScenarioLocally with slow or failing calls', () => {
     };
 
     // Act
-    const { output } = await runWithClock(crashing, 5_000);
+    const { output } = await runWithClock(crashing);
 
     // Assess
     expect((output.levels.collect as PlanLevelRecord).calls[0]).toMatchObject({
