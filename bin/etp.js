@@ -19,6 +19,12 @@ if (!process.env.POWERTOOLS_LOG_LEVEL && !process.argv.includes('--verbose')) {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 }
 
+// Logs never reach stdout, which carries only results (tables, JSON, a run's progress): with
+// POWERTOOLS_DEV the Powertools loggers write through the global console, sent here to stderr.
+process.env.POWERTOOLS_DEV = 'true';
+const { Console } = require('node:console');
+globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+
 // tsx's CommonJS hook: require() of .ts files, including the tool implementations that
 // functions/tools/implementations.ts loads lazily.
 require('tsx/cjs/api').register();

@@ -14,13 +14,18 @@ import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/h
 import {
   DEFAULT_RESULT_INLINE_BYTES,
   FULL_RESULT_MAX_BYTES,
+  MIN_RESULT_INLINE_BYTES,
   resultInlineBytes,
 } from '../functions/runtime/result-limits';
 import { toolCatalog } from '../functions/tools/catalog';
+import { EngineFunction } from './engine-function';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
 import { RunWorkspaceBucket, type RunWorkspaceBucketProps } from './run-workspace-bucket';
+import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
+import { inlineResultBudget } from './scenarios/budget';
+import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
 import { ToolFunction } from './tool-function';
@@ -75,10 +80,18 @@ export interface ExternalToolsPlatformProps {
   /**
    * Inline budget of one result in bytes (`RESULT_INLINE_BYTES` of the dispatcher),
    * 8 KiB to 64 KiB: a larger result is claim-checked to the run's workspace
-   * (functions/runtime/result-limits.ts).
+   * (functions/runtime/result-limits.ts). The dispatcher uses the smaller of this and
+   * the scenarios' own budget (lib/scenarios/budget.ts: every state under 180 KiB).
    * @default DEFAULT_RESULT_INLINE_BYTES (8 KiB)
    */
   readonly resultInlineBytes?: number;
+  /**
+   * Scheduled runs: one EventBridge Scheduler schedule per tenant and scenario
+   * (lib/scenario-schedules.ts), each input checked at synth. @default - none
+   */
+  readonly schedules?: readonly ScenarioSchedule[];
+  /** Overrides for the scenario engine's function, applied over `functionSettings`. @default - none */
+  readonly engineSettings?: FunctionSettings;
 }
 
 /** `PascalCase` of a snake_case name, for construct ids and output names (`aws_pulse` → `AwsPulse`). */
@@ -120,10 +133,18 @@ export class ExternalToolsPlatform extends Construct {
   public readonly dispatcherConfig: DispatcherConfig;
   /** The validated scenarios, in file-name order. */
   public readonly scenarios: readonly Scenario[];
-  /** The state machines by scenario name. */
+  /** The state machines by scenario name, named `<functionNamePrefix><scenario>`. */
   public readonly stateMachines: Readonly<Record<string, StateMachine>>;
   /** The run-workspace bucket (`public readonly bucket`) the dispatcher's file tools and claim-check use. */
   public readonly runWorkspace: RunWorkspaceBucket;
+  /** Open `ask_user` questions and per-tenant findings pointers (`tenant_id`, `record_id`). */
+  public readonly runRecordsTable: Table;
+  /** The scenario engine. */
+  public readonly engine: EngineFunction;
+  /** The dispatcher's inline result budget in bytes (lib/scenarios/budget.ts). */
+  public readonly inlineResultBytes: number;
+  /** The scheduled runs. */
+  public readonly schedules: ScenarioSchedules;
 
   constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
     super(scope, id);
@@ -145,7 +166,9 @@ export class ExternalToolsPlatform extends Construct {
       );
     }
     // Loaded first: a scenario naming an unknown tool stops the synth before anything is built.
-    this.scenarios = loadScenarios(catalog, props.scenariosDir ?? SCENARIOS_DIR);
+    this.scenarios = loadScenarios(catalog, props.scenariosDir ?? SCENARIOS_DIR, maxBytes);
+    // Results the dispatcher hands Step Functions are bounded so the most any state holds fits its budget.
+    this.inlineResultBytes = inlineResultBudget(this.scenarios, maxBytes);
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
@@ -197,7 +220,10 @@ export class ExternalToolsPlatform extends Construct {
       entry: DISPATCHER_ENTRY,
       description: 'External Tools Platform dispatcher: level whitelist, argument validation, tool invoke',
       timeoutSeconds: Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, slowestTool + DISPATCHER_TIMEOUT_MARGIN_SECONDS),
-      environment: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: String(maxBytes) },
+      environment: {
+        POWERTOOLS_SERVICE_NAME: 'dispatcher',
+        RESULT_MAX_BYTES: String(this.inlineResultBytes),
+      },
       bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
       logRetention: props.logRetention,
       settings: props.functionSettings,
@@ -213,23 +239,70 @@ export class ExternalToolsPlatform extends Construct {
     if (resultInlineBytes({ RESULT_INLINE_BYTES: String(inlineBytes) }) !== inlineBytes) {
       throw new Error(`resultInlineBytes ${inlineBytes} is not a whole number of bytes from 8 KiB to 64 KiB`);
     }
+    if (this.inlineResultBytes < MIN_RESULT_INLINE_BYTES) {
+      throw new Error(
+        `The scenarios hold so many results at once that each may be only ${this.inlineResultBytes} bytes ` +
+          `inline; the claim-check needs at least ${MIN_RESULT_INLINE_BYTES}: split the largest level's calls`,
+      );
+    }
     this.runWorkspace = new RunWorkspaceBucket(this, 'RunWorkspace', props.runWorkspace);
     this.runWorkspace.grantWorkspaceAccess(this.dispatcher.role);
     this.dispatcher.lambdaFunction.addEnvironment('RUN_BUCKET', this.runWorkspace.bucket.bucketName);
-    this.dispatcher.lambdaFunction.addEnvironment('RESULT_INLINE_BYTES', String(inlineBytes));
+    // The smaller of the operator's budget and the scenarios' (every state under its budget).
+    this.dispatcher.lambdaFunction.addEnvironment(
+      'RESULT_INLINE_BYTES',
+      String(Math.min(inlineBytes, this.inlineResultBytes)),
+    );
     for (const tool of Object.values(toolFunctions)) {
       tool.lambdaFunction.addEnvironment('TOOL_RESULT_MAX_BYTES', String(FULL_RESULT_MAX_BYTES));
     }
+
+    this.runRecordsTable = new Table(this, 'RunRecords', {
+      partitionKey: { name: 'tenant_id', type: AttributeType.STRING },
+      sortKey: { name: 'record_id', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      // Answered and expired questions go away by themselves.
+      timeToLiveAttribute: 'expires_ttl',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.engine = new EngineFunction(this, 'Engine', {
+      config: engineConfig(
+        this.scenarios,
+        functionMemory(catalog, {
+          engineMb: props.engineSettings?.memorySizeMb ?? props.functionSettings?.memorySizeMb,
+          dispatcherMb: props.functionSettings?.memorySizeMb,
+          toolMb: Object.fromEntries(
+            Object.keys(toolFunctions).map((name) => [
+              name,
+              props.toolFunctionSettings?.[name]?.memorySizeMb ?? props.functionSettings?.memorySizeMb,
+            ]),
+          ),
+        }),
+      ),
+      workspaceBucket: this.runWorkspace.bucket,
+      runRecordsTable: this.runRecordsTable,
+      logRetention: props.logRetention,
+      settings: { ...props.functionSettings, ...props.engineSettings },
+    });
 
     const stateMachines: Record<string, StateMachine> = {};
     for (const scenario of this.scenarios) {
       const { stateMachine } = new ScenarioStateMachine(this, `${pascalCase(scenario.name)}Scenario`, {
         scenario,
         dispatcher: this.dispatcher.lambdaFunction,
+        engine: this.engine.lambdaFunction,
+        stateMachineName: `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario.name}`,
         logRetention: props.logRetention,
       });
       stateMachines[scenario.name] = stateMachine;
     }
     this.stateMachines = stateMachines;
+    this.schedules = new ScenarioSchedules(this, 'Schedules', {
+      schedules: props.schedules ?? [],
+      scenarios: this.scenarios,
+      stateMachines,
+    });
   }
 }

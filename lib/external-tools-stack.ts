@@ -11,8 +11,8 @@ export interface ExternalToolsStackProps extends StackProps, ExternalToolsPlatfo
 
 /**
  * The platform's own stack: one {@link ExternalToolsPlatform} and its outputs,
- * `SecretReferenceTableName` and `<Scenario>StateMachineArn` per scenario
- * (`AwsPulseStateMachineArn`).
+ * `SecretReferenceTableName`, `RunRecordsTableName` and `<Scenario>StateMachineArn`
+ * per scenario (`AwsPulseStateMachineArn`).
  *
  * @throws what {@link ExternalToolsPlatform} throws.
  */
@@ -32,6 +32,10 @@ export class ExternalToolsStack extends Stack {
     new CfnOutput(this, 'SecretReferenceTableName', {
       description: 'DynamoDB table of the tenants’ secret references',
       value: this.platform.secretReferenceTable.tableName,
+    });
+    new CfnOutput(this, 'RunRecordsTableName', {
+      description: 'DynamoDB table of open ask_user questions and findings pointers (etp run --table)',
+      value: this.platform.runRecordsTable.tableName,
     });
   }
 }

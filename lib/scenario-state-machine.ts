@@ -9,20 +9,25 @@ import type { Scenario } from './scenarios/model';
 
 /** Properties of a {@link ScenarioStateMachine}. */
 export interface ScenarioStateMachineProps {
-  /** The validated scenario (functions/scenarios/loader.ts). */
+  /** The validated scenario (lib/scenarios/loader.ts). */
   readonly scenario: Scenario;
-  /** The dispatcher every Task state invokes; the only function the state machine may invoke. */
+  /** The dispatcher every tool call's Task state invokes. */
   readonly dispatcher: IFunction;
+  /** The scenario engine (input checks, records, model turns, questions, summaries). */
+  readonly engine: IFunction;
+  /** The state machine's name; `etp scenario start` finds it by `<stack>-<scenario>`. @default - generated */
+  readonly stateMachineName?: string;
   /** How long the execution log group keeps events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
 }
 
 /**
  * One scenario's STANDARD state machine: the definition `scenarioToAsl` writes,
- * its `${DispatcherArn}` filled through `definitionSubstitutions`; every
- * execution event logged (level ALL) to its own log group without execution
+ * its `${DispatcherArn}` and `${EngineArn}` filled through `definitionSubstitutions`;
+ * every execution event logged (level ALL) to its own log group without execution
  * data, since inputs and results are tenants' data; X-Ray tracing on; a role
- * allowed to invoke the dispatcher and nothing else besides log delivery and X-Ray.
+ * allowed to invoke the dispatcher and the engine (directly and with
+ * `.waitForTaskToken`) and nothing else besides log delivery and X-Ray.
  */
 export class ScenarioStateMachine extends Construct {
   /** The state machine. */
@@ -32,7 +37,7 @@ export class ScenarioStateMachine extends Construct {
 
   constructor(scope: Construct, id: string, props: ScenarioStateMachineProps) {
     super(scope, id);
-    const { scenario, dispatcher } = props;
+    const { scenario, dispatcher, engine } = props;
     // The /aws/vendedlogs/ prefix keeps CloudWatch Logs' resource policy under its
     // size limit however many state machines log (Step Functions developer guide,
     // "Logging using CloudWatch Logs").
@@ -41,13 +46,15 @@ export class ScenarioStateMachine extends Construct {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
     });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
+      stateMachineName: props.stateMachineName,
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromString(JSON.stringify(scenarioToAsl(scenario))),
-      definitionSubstitutions: { DispatcherArn: dispatcher.functionArn },
+      definitionSubstitutions: { DispatcherArn: dispatcher.functionArn, EngineArn: engine.functionArn },
       logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: false },
       tracingEnabled: true,
     });
     grantInvokeAcknowledged(dispatcher, this.stateMachine.role, 'the dispatcher');
+    grantInvokeAcknowledged(engine, this.stateMachine.role, 'the scenario engine');
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

@@ -18,6 +18,14 @@ export interface CliIo {
   readonly err: (text: string) => void;
   /** The CLI's own variables (`ETP_SECRET_REFS_TABLE`). */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * The terminal a local run asks `ask_user` questions on (the process's stdin and
+   * stderr); absent, or stdin not a TTY: questions get "no answer" unless `--answers` is given.
+   */
+  readonly terminal?: {
+    readonly input: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+    readonly output: NodeJS.WritableStream;
+  };
 }
 
 /** The state of one `etp` invocation that commands report into. */
@@ -33,5 +41,6 @@ export function processIo(): CliIo {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     env: process.env,
+    terminal: { input: process.stdin, output: process.stderr },
   };
 }

@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
+import { registerModelCommands } from './model';
+import { registerRunCommands } from './run';
 import { registerScenarioCommands } from './scenario';
 import { registerSecretsCommands } from './secrets';
 import { registerToolsCommands } from './tools';
@@ -28,7 +30,7 @@ const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'com
 export function createProgram(run: CliRun): Command {
   const program = new Command('etp')
     .description(
-      'External Tools Platform: list, document and invoke tools, manage secret references, run scenarios locally.',
+      'External Tools Platform: list, document and invoke tools, manage secret references, run and start scenarios, answer their questions.',
     )
     .version(version, '--version', 'print the version')
     .option('--verbose', 'show Powertools logs and stack traces')
@@ -38,6 +40,8 @@ export function createProgram(run: CliRun): Command {
   registerToolsCommands(program, run);
   registerSecretsCommands(program, run);
   registerScenarioCommands(program, run);
+  registerRunCommands(program, run);
+  registerModelCommands(program, run);
   return program;
 }
 

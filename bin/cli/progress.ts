@@ -1,68 +1,175 @@
+import type { RunOutput } from '../../functions/engine/engine';
+import type { LevelRecord, ModelUsage } from '../../functions/engine/records';
+import type { RunSummary } from '../../functions/engine/summary';
 import type { ToolResult } from '../../functions/runtime/result';
 import type { Scenario } from '../../lib/scenarios/model';
-import type { LocalCall, ScenarioRunOutput } from '../local/local-run';
-import { formatDuration } from './text';
+import type { RunEvent } from '../local/local-run';
+import { clip, formatDuration, formatTable } from './text';
 
-/** Prints a local scenario run as it happens: one line per call, then a summary. */
+/** Prints a local scenario run as it happens: per level, per model turn and per tool call, then the run summary. */
 export interface RunProgress {
-  /** Starts a call's line: `collect  aws_ec2_inventory  … `. */
-  callStarted(call: LocalCall): void;
-  /**
-   * Ends it: `ok 412 ms  <summary>` or `✗ <code>: <message> (35 ms)`, also for
-   * the `internal_error` result of a Task's Catch (the dispatcher failed or timed out).
-   */
-  callEnded(call: LocalCall, result: ToolResult): void;
-  /** Ends a line left open when the execution itself failed: `✗ <reason>`. */
+  /** One event of the run (bin/local/local-run.ts). */
+  onEvent(event: RunEvent): void;
+  /** `✗ <reason>` when the execution itself failed. */
   interrupted(reason: string): void;
-  /** `Completed <scenario> run <id> in 1.2 s: 1 ok, 1 failed (secret_not_found).` */
-  completed(output: ScenarioRunOutput, elapsedMs: number): void;
+  /** The run summary: per level and call, tokens, and the estimated cost by part. */
+  completed(output: RunOutput, elapsedMs: number): void;
+}
+
+/** Longest summary printed on a call line, in characters. */
+const LINE_SUMMARY_CHARS = 160;
+
+function describeLevel(level: Scenario['levels'][number]): string {
+  if (level.kind === 'plan') {
+    return level.calls.length === 1
+      ? 'plan: 1 call'
+      : `plan: ${level.calls.length} calls, ${Math.min(level.concurrency, level.calls.length)} at a time`;
+  }
+  return `agent: ${level.model}, at most ${level.max_turns} turns`;
+}
+
+function callLine(result: ToolResult, toolWidth: number): string {
+  const duration = formatDuration(result.durationMs);
+  const head = `    ${result.tool.padEnd(toolWidth)} `;
+  return result.ok
+    ? `${head}ok ${duration}  ${clip(result.summary, LINE_SUMMARY_CHARS)}${result.truncated ? ' (shortened)' : ''}\n`
+    : `${head}✗ ${result.error.code}: ${clip(result.error.message, LINE_SUMMARY_CHARS)} (${duration})\n`;
+}
+
+function levelEndLine(name: string, record: LevelRecord): string {
+  if (record.kind === 'plan') {
+    const findings = record.findings;
+    const tracked = findings
+      ? `; findings: ${findings.total} (${findings.new} new, ${findings.unchanged} unchanged, ${findings.resolved} resolved)`
+      : '';
+    return `  ${name}: ${record.summary}${tracked}\n`;
+  }
+  const tokens = `${record.usage.inputTokens.toLocaleString('en-US')} tokens in, ${record.usage.outputTokens.toLocaleString('en-US')} out`;
+  const outcome =
+    record.outcome === 'finished'
+      ? 'finished'
+      : `${record.outcome}${record.error ? ` (${record.error.code}: ${clip(record.error.message, 200)})` : ''}`;
+  return `  ${name}: ${outcome} after ${record.turns} turn${record.turns === 1 ? '' : 's'}, ${record.callCount} call${record.callCount === 1 ? '' : 's'} (${tokens})\n`;
+}
+
+/** The summary as people read it: levels, then the cost by part. */
+export function formatSummary(summary: RunSummary, elapsedMs: number): string {
+  const incomplete = summary.levels.filter((level) => !level.hasResult).map((level) => level.name);
+  const head =
+    `Run summary: ${summary.scenario} run ${summary.runId} (tenant ${summary.tenant}) in ${formatDuration(elapsedMs)}: ` +
+    (incomplete.length > 0 ? `incomplete (${incomplete.join(', ')} ended without a result)` : 'succeeded');
+  const levels = formatTable(
+    ['level', 'outcome', 'calls', 'failed', 'tokens in/out'],
+    summary.levels.map((level) => {
+      const failed = level.calls.filter((call) => !call.ok);
+      const codes = new Map<string, number>();
+      for (const call of failed) codes.set(call.code ?? 'error', (codes.get(call.code ?? 'error') ?? 0) + 1);
+      return [
+        level.name,
+        level.outcome,
+        `${level.calls.length - failed.length}/${level.calls.length} ok`,
+        [...codes].map(([code, count]) => (count > 1 ? `${count} × ${code}` : code)).join(', ') || '-',
+        level.kind === 'agent' ? `${level.inputTokens ?? 0}/${level.outputTokens ?? 0}` : '-',
+      ];
+    }),
+  );
+  const cost = formatTable(
+    ['part', 'quantity', 'usd', 'price source'],
+    summary.cost.parts.map((part) => [
+      part.part,
+      `${part.quantity} ${part.unit}`,
+      `$${part.usd.toFixed(6)}`,
+      part.source,
+    ]),
+  );
+  const counts = summary.counts;
+  return [
+    `${head}\n`,
+    indent(levels),
+    `  Estimated cost: $${summary.cost.totalUsd.toFixed(4)} ($${summary.cost.excludingModelUsd.toFixed(4)} without model tokens); ` +
+      `${counts.stateTransitions} state transitions, ${counts.lambdaInvocations} Lambda invocations (${counts.lambdaGbSeconds} GB-s), ` +
+      `${counts.costExplorerRequests} Cost Explorer requests\n`,
+    indent(cost),
+    ...summary.cost.notes.map((note) => `  Note: ${note}\n`),
+  ].join('');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? `  ${line}` : line))
+    .join('\n');
 }
 
 /**
- * Progress of a run of `scenario`, written through `write`. Level and tool names
- * are padded to the scenario's longest so results line up. A call's line is
- * written in two parts (start, then result) so a slow call shows what is running.
+ * Progress of a run of `scenario`, written through `write`. Calls run in
+ * parallel, so each call's line is written when it ends; tool names are padded
+ * to the scenario's longest so results line up.
  *
  * @example
- * collect  aws_ec2_inventory  … ok 412 ms  12 EC2 instances in 2 regions (9 running)
- * report   slack_post_message … ✗ secret_not_found: Secret "slack_default" … is not set (1 ms)
+ * ▸ collect (plan: 12 calls, 4 at a time)
+ *     aws_ec2_inventory  ok 412 ms  12 EC2 instances in 2 regions (9 running)
+ *   collect: 12 calls: 12 ok; findings: 14 (14 new, 0 unchanged, 0 resolved)
+ * ▸ analyse (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)
+ *   turn 1: 3,120 tokens in, 410 out → finish
+ *     finish             ok 1 ms  AWS Pulse: 14 findings, 3 high …
+ *   analyse: finished after 2 turns, 1 call (3,120 tokens in, 410 out)
  */
 export function createRunProgress(
   scenario: Scenario,
   runId: string,
   write: (text: string) => void,
 ): RunProgress {
-  const levelWidth = Math.max(...scenario.levels.map((level) => level.name.length));
-  const toolWidth = Math.max(
-    ...scenario.levels.flatMap((level) => level.calls.map((call) => call.tool.length)),
+  const tools = scenario.levels.flatMap((level) =>
+    level.kind === 'plan'
+      ? level.calls.map((call) => call.tool)
+      : [...level.intra_tools, 'finish', 'ask_user'],
   );
-  let lineOpen = false;
+  const toolWidth = Math.max(...tools.map((tool) => tool.length));
+  const lastUsage = new Map<string, ModelUsage>();
   return {
-    callStarted(call) {
-      lineOpen = true;
-      write(`${call.level.padEnd(levelWidth)}  ${call.tool.padEnd(toolWidth)} … `);
-    },
-    callEnded(_call, result) {
-      lineOpen = false;
-      const duration = formatDuration(result.durationMs);
-      write(
-        result.ok
-          ? `ok ${duration}  ${result.summary}${result.truncated ? ' (truncated)' : ''}\n`
-          : `✗ ${result.error.code}: ${result.error.message} (${duration})\n`,
-      );
+    onEvent(event) {
+      switch (event.type) {
+        case 'level_started':
+          write(`▸ ${event.level.name} (${describeLevel(event.level)})\n`);
+          return;
+        case 'call_ended':
+          write(callLine(event.result, toolWidth));
+          return;
+        case 'turn': {
+          const usage = event.turn.usage as unknown as ModelUsage;
+          const before = lastUsage.get(event.level);
+          lastUsage.set(event.level, usage);
+          const input = usage.inputTokens - (before?.inputTokens ?? 0);
+          const output = usage.outputTokens - (before?.outputTokens ?? 0);
+          const asked = event.turn.status === 'ask' ? ['ask_user'] : [];
+          const calls = [...event.turn.calls.map((call) => call.tool), ...asked];
+          const rejected =
+            event.turn.rejected.length > 0 ? ` (${event.turn.rejected.length} refused by the engine)` : '';
+          write(
+            `  turn ${event.turn.n}: ${input.toLocaleString('en-US')} tokens in, ${output.toLocaleString('en-US')} out → ${calls.join(', ') || 'no call'}${rejected}\n`,
+          );
+          return;
+        }
+        case 'question':
+          write(`  ? ${event.level} asks: ${clip(event.question, 300)}\n`);
+          return;
+        case 'answer':
+          write(
+            event.answer === undefined ? '  ↳ no answer\n' : `  ↳ answered: ${clip(event.answer, 300)}\n`,
+          );
+          return;
+        case 'level_ended':
+          write(levelEndLine(event.level, event.record));
+          return;
+      }
     },
     interrupted(reason) {
-      if (lineOpen) write(`✗ ${reason}\n`);
-      lineOpen = false;
+      write(`✗ ${reason}\n`);
     },
     completed(output, elapsedMs) {
-      const results = Object.values(output.results);
-      const failures = results.filter((result) => !result.ok);
-      const codes = [...new Set(failures.map((result) => (result.ok ? '' : result.error.code)))];
-      write(
-        `Completed ${output.scenario} run ${runId} in ${formatDuration(elapsedMs)}: ` +
-          `${results.length - failures.length} ok, ${failures.length} failed${codes.length > 0 ? ` (${codes.join(', ')})` : ''}.\n`,
-      );
+      write(`${formatSummary(output.summary, elapsedMs)}`);
+      write(`Completed ${output.scenario} run ${runId}.\n`);
     },
   };
 }

@@ -1,20 +1,47 @@
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import type { Command } from 'commander';
+import { resolveInput } from '../../functions/engine/inputs';
+import { workspacesOf } from '../../functions/engine/workspaces';
+import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
-import { MAX_ARGS_DEPTH, tooDeepAt } from '../../functions/runtime/schema-violations';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
+import {
+  checkScenarioFile,
+  findScenario,
+  loadScenarios,
+  SCENARIOS_DIR,
+  ScenarioValidationError,
+} from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
+import { answersFile, scriptedAnswers, terminalAnswers } from '../local/local-answers';
 import {
   createLocalDispatcher,
+  createLocalEngine,
+  localModelClient,
   localRunId,
   localSecretReferences,
   runScenarioLocally,
 } from '../local/local-run';
-import type { CliRun } from './io';
+import { FileRunRecords } from '../local/local-run-records';
+import { localWorkspaceProvider } from '../local/local-workspace';
+import { type CliRun, EXIT_FAILED } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
 import { createRunProgress } from './progress';
 import { formatTable } from './text';
+
+/** The variable naming a Converse-compatible endpoint for local runs when `--model-endpoint` is not given. */
+export const MODEL_ENDPOINT_ENV = 'ETP_MODEL_ENDPOINT';
+/** The variable naming the folder of local runs' workspaces and records when `--local-dir` is not given. */
+export const LOCAL_DIR_ENV = 'ETP_LOCAL_DIR';
+/** The variable naming the folder of scenario files, for trying a scenario before it joins functions/scenarios. */
+export const SCENARIOS_DIR_ENV = 'ETP_SCENARIOS_DIR';
+/** The platform stack's default name (bin/app.ts): state machines are named `<stack>-<scenario>`. */
+export const DEFAULT_STACK_NAME = 'ExternalToolsPlatform';
 
 interface RunOptions {
   readonly local?: boolean;
@@ -23,30 +50,58 @@ interface RunOptions {
   readonly runId?: string;
   readonly table?: string;
   readonly json?: boolean;
+  readonly modelEndpoint?: string;
+  readonly answers?: string;
+  readonly localDir?: string;
+}
+
+interface StartOptions {
+  readonly tenant: string;
+  readonly input: Record<string, unknown>;
+  readonly runId?: string;
+  readonly stack: string;
+  readonly stateMachineArn?: string;
+}
+
+/** The input of a run: `--input` with `--tenant` over it, checked against the scenario's inputs. */
+function runInput(scenario: Scenario, input: Record<string, unknown>, tenant: string | undefined) {
+  // Checked before the run starts: a bad tenant or input would fail the run's first state instead.
+  if (tenant !== undefined) assertIdentifier(TENANT_ID, tenant, '--tenant');
+  return resolveInput(scenario, { ...input, ...(tenant !== undefined ? { tenant } : {}) });
+}
+
+/** A run id for a deployed run: `run-<UTC timestamp>-<6 hex chars>` (the execution name). */
+export function deployedRunId(now: Date = new Date()): string {
+  return localRunId(now).replace(/^local-/, 'run-');
 }
 
 /**
- * `etp scenario list|run`: the scenario definitions, and a local run of one:
- * the state machine definition Step Functions runs, executed in this process.
+ * `etp scenario list|validate|run|start`: the scenario definitions, their
+ * check, a local run of the very definition Step Functions runs, and the start
+ * of a deployed run.
  */
 export function registerScenarioCommands(program: Command, run: CliRun): void {
   const { io } = run;
-  const scenario = program.command('scenario').description('List scenarios and run them locally');
+  const scenarios = () => loadScenarios(toolCatalog, io.env[SCENARIOS_DIR_ENV] || SCENARIOS_DIR);
+  const scenario = program
+    .command('scenario')
+    .description('List, validate, run (locally) and start scenarios');
 
   scenario
     .command('list')
     .description('List the scenarios: levels, inputs (with defaults) and description')
     .action(() => {
-      const scenarios = loadScenarios(toolCatalog);
       io.out(
         formatTable(
           ['name', 'levels', 'inputs', 'description'],
-          scenarios.map((s) => [
+          scenarios().map((s) => [
             s.name,
-            s.levels.map((level) => level.name).join(' -> '),
+            s.levels.map((level) => `${level.name} (${level.kind})`).join(' -> '),
             Object.entries(s.inputs)
               .map(([name, input]) =>
-                input.default === undefined ? name : `${name}=${JSON.stringify(input.default)}`,
+                input.default === undefined
+                  ? `${name}: ${input.type}`
+                  : `${name}=${JSON.stringify(input.default)}`,
               )
               .join(', '),
             s.description,
@@ -56,10 +111,50 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     });
 
   scenario
+    .command('validate')
+    .description('Check a scenario (by name, or a YAML file) and print every problem found')
+    .argument('<name|file>', 'a scenario name (etp scenario list) or the path of a scenario YAML file')
+    .action((target: string) => {
+      const isFile = target.endsWith('.yaml') || target.endsWith('.yml') || target.includes(path.sep);
+      if (!isFile) {
+        // The whole folder is checked: a typo in another file fails the synth too.
+        let loaded: Scenario[];
+        try {
+          loaded = scenarios();
+        } catch (err) {
+          if (!(err instanceof ScenarioValidationError)) throw err;
+          io.err(`${err.message}\n`);
+          run.exitCode = EXIT_FAILED;
+          return;
+        }
+        const chosen = findScenario(loaded, target);
+        io.out(
+          `${chosen.name}: valid (${chosen.levels.map((level) => `${level.name} (${level.kind})`).join(' -> ')})\n`,
+        );
+        return;
+      }
+      if (!existsSync(target) || !statSync(target).isFile()) {
+        throw new InvalidArgsError(
+          `${target}: no such file (give a scenario name or the path of a YAML file)`,
+        );
+      }
+      const check = checkScenarioFile(path.resolve(target), toolCatalog);
+      if (check.problems.length > 0 || !check.scenario) {
+        // One problem per line: every one of them, each saying what is accepted.
+        io.err(`${new ScenarioValidationError(check.problems).message}\n`);
+        run.exitCode = EXIT_FAILED;
+        return;
+      }
+      io.out(
+        `${check.scenario.name}: valid (${check.scenario.levels.map((level) => `${level.name} (${level.kind})`).join(' -> ')})\n`,
+      );
+    });
+
+  scenario
     .command('run')
     .description('Run a scenario: --local executes its state machine definition in this process')
     .argument('<name>', 'scenario name (etp scenario list)')
-    .option('--local', 'run in this process (deployed runs start with aws stepfunctions start-execution)')
+    .option('--local', 'run in this process (deployed runs start with etp scenario start)')
     .option(
       '--input <json>',
       "execution input, a JSON object; the scenario's defaults fill the rest",
@@ -72,78 +167,125 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       '--table <name>',
       'secret-reference table (default: $ETP_SECRET_REFS_TABLE, else the embedded store)',
     )
-    .option('--json', 'print the output JSON ({ scenario, input, results }); progress goes to stderr')
+    .option(
+      '--model-endpoint <url>',
+      `a Converse-compatible endpoint for agent levels, e.g. etp model serve (default: $${MODEL_ENDPOINT_ENV}, else Bedrock)`,
+    )
+    .option('--answers <file>', 'answers to ask_user questions: a JSON array of strings (null: no answer)')
+    .option(
+      '--local-dir <dir>',
+      `workspaces and run records of local runs (default: $${LOCAL_DIR_ENV}, else <tmp>/etp-local)`,
+    )
+    .option(
+      '--json',
+      'print the output JSON ({ scenario, runId, tenant, input, levels, summary }); progress goes to stderr',
+    )
     .action(async (name: string, options: RunOptions) => {
       if (!options.local) {
         throw new InvalidArgsError(
-          `Only local runs start from here: add --local. A deployed run starts with aws stepfunctions start-execution on the ${name} state machine (see docs/deploying.md).`,
+          `Only local runs start from here: add --local. A deployed run starts with etp scenario start ${name} --tenant <tenant>.`,
         );
       }
       // Checked before the run starts: a bad id would fail every call of the run instead.
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
-      if (options.tenant !== undefined) assertIdentifier(TENANT_ID, options.tenant, '--tenant');
-      const scenarios = loadScenarios(toolCatalog);
-      const chosen = findScenario(scenarios, name);
-      const input = { ...options.input, ...(options.tenant !== undefined ? { tenant: options.tenant } : {}) };
-      const tenant = checkInput(chosen, input);
+      const all = scenarios();
+      const chosen = findScenario(all, name);
+      const input = runInput(chosen, options.input, options.tenant);
+      const answers = options.answers
+        ? answersFile(options.answers)
+        : io.terminal?.input.isTTY
+          ? terminalAnswers(io.terminal.input, io.terminal.output)
+          : scriptedAnswers([]);
       const runId = options.runId ?? localRunId();
       const table = secretRefsTable(options.table, io.env);
+      const endpoint = options.modelEndpoint ?? io.env[MODEL_ENDPOINT_ENV];
+      const localDir = options.localDir ?? io.env[LOCAL_DIR_ENV] ?? path.join(tmpdir(), 'etp-local');
+      // The engine's files and the dispatcher's (file tools, claim-checked results) share one local bucket.
+      const workspaces = workspacesOf(localWorkspaceProvider(localDir));
       // With --json, stdout carries only the output JSON; people still see progress on stderr.
       const report = options.json ? io.err : io.out;
       const progress = createRunProgress(chosen, runId, report);
       report(
-        `Running ${chosen.name} locally: run ${runId}, tenant ${tenant}, secrets from ${table ? `table ${table}` : 'the embedded default store'}\n`,
+        `Running ${chosen.name} locally: run ${runId}, tenant ${String(input.tenant)}, secrets from ${table ? `table ${table}` : 'the embedded default store'}, ` +
+          `model ${endpoint ? `at ${endpoint}` : `Bedrock (${io.env.AWS_REGION ?? process.env.AWS_REGION ?? 'us-east-1'})`}, workspace ${path.join(localDir, 'runs', String(input.tenant), chosen.name, runId)}\n`,
       );
       const started = performance.now();
-      const output = await runScenarioLocally(chosen, {
+      const result = await runScenarioLocally(chosen, {
         input,
         runId,
+        scenarios: all,
         dispatch: createLocalDispatcher({
           references: localSecretReferences(table),
-          scenarios,
+          scenarios: all,
           requireLevel: true,
+          workspaceDir: localDir,
         }),
-        onCallStart: progress.callStarted,
-        onCallEnd: progress.callEnded,
+        engine: createLocalEngine({
+          scenarios: all,
+          workspaces,
+          records: new FileRunRecords(localDir),
+          model: localModelClient(endpoint),
+        }),
+        answers,
+        onEvent: progress.onEvent,
       }).catch((err: unknown) => {
-        progress.interrupted('the execution failed');
+        progress.interrupted(`the execution failed: ${err instanceof Error ? err.message : String(err)}`);
         throw err;
       });
-      progress.completed(output, performance.now() - started);
-      if (options.json) io.out(`${JSON.stringify(output, null, 2)}\n`);
+      progress.completed(result.output, performance.now() - started);
+      if (options.json) io.out(`${JSON.stringify(result.output, null, 2)}\n`);
+      if (result.output.summary.outcome !== 'succeeded') run.exitCode = EXIT_FAILED;
+    });
+
+  scenario
+    .command('start')
+    .description('Start a run of the deployed state machine (StartExecution): execution name = run id')
+    .argument('<name>', 'scenario name (etp scenario list)')
+    .requiredOption('--tenant <tenant>', 'tenant of the run')
+    .option(
+      '--input <json>',
+      "execution input, a JSON object; the scenario's defaults fill the rest",
+      jsonObjectArgument('{"regions":["eu-west-1"]}'),
+      {},
+    )
+    .option('--run-id <id>', 'execution name and run id [default: run-<time>-<random>]')
+    .option(
+      '--stack <name>',
+      'the platform stack: its state machines are named <stack>-<scenario>',
+      DEFAULT_STACK_NAME,
+    )
+    .option('--state-machine-arn <arn>', 'the state machine to start (instead of finding it by --stack)')
+    .action(async (name: string, options: StartOptions) => {
+      if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
+      const chosen = findScenario(scenarios(), name);
+      const input = runInput(chosen, options.input, options.tenant);
+      const runId = options.runId ?? deployedRunId();
+      const stateMachineArn =
+        options.stateMachineArn ?? (await stateMachineArnOf(`${options.stack}-${chosen.name}`));
+      const sfn = new SFNClient({ requestHandler: awsRequestHandler() });
+      try {
+        const started = await sfn.send(
+          new StartExecutionCommand({ stateMachineArn, name: runId, input: JSON.stringify(input) }),
+        );
+        io.out(
+          `Started ${chosen.name} run ${runId} for tenant ${String(input.tenant)}: ${started.executionArn}\n` +
+            `Follow it with: aws stepfunctions describe-execution --execution-arn ${started.executionArn}\n`,
+        );
+      } finally {
+        sfn.destroy();
+      }
     });
 }
 
-/**
- * Checks the execution input against the scenario's declared inputs.
- *
- * @returns the run's tenant (the input's, else the scenario's default).
- * @throws InvalidArgsError (usage error) for keys the scenario does not declare,
- *   an input nested deeper than tool args may be (`MAX_ARGS_DEPTH`), or a tenant
- *   that is missing (and not defaulted) or not a tenant id.
- */
-function checkInput(scenario: Scenario, input: Record<string, unknown>): string {
-  if (tooDeepAt(input, MAX_ARGS_DEPTH) !== undefined) {
-    throw new InvalidArgsError(`--input nests objects and arrays deeper than ${MAX_ARGS_DEPTH} levels`);
+/** `arn:<partition>:states:<region>:<account>:stateMachine:<name>` for the caller's account and region. */
+async function stateMachineArnOf(stateMachineName: string): Promise<string> {
+  const sts = new STSClient({ requestHandler: awsRequestHandler() });
+  try {
+    const identity = await sts.send(new GetCallerIdentityCommand({}));
+    const region = await sts.config.region();
+    const partition = identity.Arn?.split(':')[1] ?? 'aws';
+    return `arn:${partition}:states:${region}:${identity.Account}:stateMachine:${stateMachineName}`;
+  } finally {
+    sts.destroy();
   }
-  // Every run has a tenant (the Task states read $.input.tenant), declared or not.
-  const declared = [...new Set(['tenant', ...Object.keys(scenario.inputs)])];
-  const unknown = Object.keys(input).filter((key) => !declared.includes(key));
-  if (unknown.length > 0) {
-    throw new InvalidArgsError(
-      `--input has keys ${scenario.name} does not declare: ${unknown.join(', ')}. Declared inputs: ${declared.join(', ')}`,
-    );
-  }
-  if (input.tenant !== undefined) {
-    assertIdentifier(TENANT_ID, input.tenant, 'input.tenant');
-    return input.tenant;
-  }
-  const fallback = scenario.inputs.tenant?.default;
-  if (fallback === undefined) {
-    throw new InvalidArgsError(
-      `${scenario.name} needs a tenant: pass --tenant <tenant> or "tenant" in --input (${TENANT_ID.accepted})`,
-    );
-  }
-  assertIdentifier(TENANT_ID, fallback, `The default tenant of ${scenario.name}`);
-  return fallback;
 }

@@ -10,8 +10,26 @@ type StateMachineDefinition = ConstructorParameters<LocalStepFunctions['StateMac
 /** Every JSON value the interpreter passes around. */
 type Json = Parameters<StateMachine['run']>[0];
 
-/** How a Task state's effective input (the dispatcher envelope) is answered. */
+/** How a Task state's effective input (after `Parameters`) is answered. */
 export type TaskHandler = (input: unknown) => Promise<unknown>;
+
+/** A Task state of the definition (Map iterations included). */
+export interface TaskStateInfo {
+  readonly name: string;
+  readonly resource: string;
+}
+
+/** Picks the handler of each Task state (by its name or its resource). */
+export type TaskRouter = (state: TaskStateInfo) => TaskHandler;
+
+/** A state as the interpreter enters or leaves it. */
+export interface StateEvent {
+  readonly name: string;
+  /** Entered: its input; left: its output. */
+  readonly data: unknown;
+  /** The Map iteration it runs in, if any. */
+  readonly iteration?: number;
+}
 
 /** Options of {@link executeLocally}. */
 export interface LocalExecutionOptions {
@@ -19,20 +37,53 @@ export interface LocalExecutionOptions {
   readonly runId: string;
   /** Whether to check resource ARNs; off for definitions with local placeholder ARNs. @default false */
   readonly checkArns?: boolean;
-  /** Called as each state is entered, in execution order. */
-  readonly onStateEntered?: (state: string) => void;
-  /** Called as each state is left, with its output (the next state's input), in execution order. */
-  readonly onStateExited?: (state: string, output: unknown) => void;
+  /** The context object's `Task.Token` for `.waitForTaskToken` states. @default `local-<runId>` */
+  readonly taskToken?: string;
+  /** Milliseconds each Retry waits locally. @default 0 */
+  readonly retryIntervalMs?: number;
+  /** Called as each state is entered (Map iterations' states too), in execution order. */
+  readonly onStateEntered?: (event: StateEvent) => void;
+  /** Called as each state is left, with its output, in execution order. */
+  readonly onStateExited?: (event: StateEvent) => void;
+}
+
+/** Every Task state of a definition, those of Map iterations included. */
+export function taskStatesOf(definition: {
+  readonly States: Record<string, Record<string, unknown>>;
+}): TaskStateInfo[] {
+  return Object.entries(definition.States).flatMap(([name, state]) => {
+    if (state.Type === 'Task') return [{ name, resource: String(state.Resource) }];
+    const processor = (state.ItemProcessor ?? state.Iterator) as
+      | { States: Record<string, Record<string, unknown>> }
+      | undefined;
+    return state.Type === 'Map' && processor ? taskStatesOf(processor) : [];
+  });
+}
+
+/** Names of the states that may retry: Tasks and Maps, at any depth. */
+function retryableStatesOf(definition: {
+  readonly States: Record<string, Record<string, unknown>>;
+}): string[] {
+  return Object.entries(definition.States).flatMap(([name, state]) => {
+    const processor = (state.ItemProcessor ?? state.Iterator) as
+      | { States: Record<string, Record<string, unknown>> }
+      | undefined;
+    return [
+      ...(state.Type === 'Task' || state.Type === 'Map' ? [name] : []),
+      ...(processor ? retryableStatesOf(processor) : []),
+    ];
+  });
 }
 
 /**
  * Executes an ASL definition with the local interpreter (aws-local-stepfunctions),
- * every Task state answered by `task` in this process: the same definition Step
- * Functions runs, with no AWS call for the Task resources.
+ * each Task state (Map iterations included) answered by the handler `route`
+ * picks for it, in this process: the same definition Step Functions runs, with
+ * no AWS call for the Task resources. `$$.Task.Token` is `options.taskToken`.
  *
- * State transitions are reported from the interpreter's event log, so a Task
- * that ends through its Catch (an error, `States.Timeout`) is seen leaving as
- * surely as one that returned; every event is reported before this returns.
+ * State transitions are reported from the interpreter's event log (nested Map
+ * states too), so a Task that ends through its Catch is seen leaving as surely
+ * as one that returned; every event is reported before this returns.
  *
  * @returns the execution's output.
  * @throws the interpreter's ExecutionError when the execution fails (a Fail state or an uncaught error).
@@ -40,24 +91,29 @@ export interface LocalExecutionOptions {
 export async function executeLocally(
   definition: AslDefinition | Record<string, unknown>,
   input: Record<string, unknown>,
-  task: TaskHandler,
+  route: TaskRouter,
   options: LocalExecutionOptions,
 ): Promise<unknown> {
-  const states = (definition as AslDefinition).States;
-  const taskStates = Object.keys(states).filter((name) => states[name]?.Type === 'Task');
+  const machineDefinition = definition as AslDefinition;
+  const handlers = Object.fromEntries(
+    taskStatesOf(machineDefinition).map((state) => {
+      const handler = route(state);
+      return [state.name, async (payload: Json) => (await handler(payload)) as Json];
+    }),
+  );
   const machine = new StateMachine(definition as unknown as StateMachineDefinition, {
     validationOptions: { checkArn: options.checkArns ?? false },
   });
   const execution = machine.run(input as Json, {
     overrides: {
-      taskResourceLocalHandlers: Object.fromEntries(
-        taskStates.map((name) => [name, async (payload: Json) => (await task(payload)) as Json]),
+      taskResourceLocalHandlers: handlers,
+      retryIntervalOverrides: Object.fromEntries(
+        retryableStatesOf(machineDefinition).map((name) => [name, options.retryIntervalMs ?? 0]),
       ),
-      // Retries of Lambda service errors wait 0 ms locally.
-      retryIntervalOverrides: Object.fromEntries(taskStates.map((name) => [name, 0])),
     },
     context: {
       Execution: { Name: options.runId, Input: input as Json, StartTime: new Date().toISOString() },
+      Task: { Token: options.taskToken ?? `local-${options.runId}` },
     },
   });
   const watching = watchStates(execution.eventLogs, options);
@@ -74,7 +130,12 @@ type EventLog = ReturnType<StateMachine['run']>['eventLogs'];
 async function watchStates(events: EventLog, options: LocalExecutionOptions): Promise<void> {
   if (!options.onStateEntered && !options.onStateExited) return;
   for await (const event of events) {
-    if (event.type === 'StateEntered') options.onStateEntered?.(event.state.name);
-    if (event.type === 'StateExited') options.onStateExited?.(event.state.name, event.state.output);
+    if (event.type !== 'StateEntered' && event.type !== 'StateExited') continue;
+    const iteration = event.index === undefined ? {} : { iteration: event.index };
+    if (event.type === 'StateEntered') {
+      options.onStateEntered?.({ name: event.state.name, data: event.state.input, ...iteration });
+    } else {
+      options.onStateExited?.({ name: event.state.name, data: event.state.output, ...iteration });
+    }
   }
 }

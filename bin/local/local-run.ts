@@ -1,6 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createDispatcher, type Dispatch } from '../../functions/dispatcher/dispatch';
+import type { ScenarioLevel } from '../../functions/engine/definition';
+import { createEngine, type Engine, type RunOutput } from '../../functions/engine/engine';
+import type { TurnState } from '../../functions/engine/events';
+import {
+  BedrockModelClient,
+  MODEL_CLIENT_SETTINGS,
+  type ModelClient,
+} from '../../functions/engine/model-client';
+import type { LevelRecord } from '../../functions/engine/records';
+import type { RunRecords } from '../../functions/engine/run-records';
+import type { WorkspaceFactory } from '../../functions/engine/workspaces';
+import { jsonByteLength } from '../../functions/runtime/bound';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { resultMaxBytes } from '../../functions/runtime/harness';
 import { logger as platformLogger } from '../../functions/runtime/logger';
@@ -12,11 +26,14 @@ import type { SecretReferenceStore } from '../../functions/runtime/secrets/refer
 import { SecretResolver } from '../../functions/runtime/secrets/resolver';
 import { toolHostServices } from '../../functions/runtime/tool-host';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { type AslDefinition, scenarioToAsl } from '../../lib/scenarios/asl';
+import { scenarioToAsl, WAIT_FOR_TASK_TOKEN_RESOURCE } from '../../lib/scenarios/asl';
+import { inlineResultBudget } from '../../lib/scenarios/budget';
+import { engineConfig, functionMemory } from '../../lib/scenarios/engine-config';
 import { levelWhitelists } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
-import { executeLocally } from './local-execution';
+import type { AnswerSource } from './local-answers';
+import { executeLocally, type StateEvent } from './local-execution';
 import { defaultLocalWorkspaceDir, localWorkspaceProvider } from './local-workspace';
 
 /**
@@ -24,6 +41,9 @@ import { defaultLocalWorkspaceDir, localWorkspaceProvider } from './local-worksp
  * Task state is answered in this process.
  */
 export const LOCAL_DISPATCHER_ARN = 'arn:aws:lambda:local:000000000000:function:etp-dispatcher';
+
+/** The engine function's ARN in a locally run definition; answered in this process too. */
+export const LOCAL_ENGINE_ARN = 'arn:aws:lambda:local:000000000000:function:etp-engine';
 
 /**
  * Time budget of one local dispatcher call, in ms: 900 s, the longest a Lambda
@@ -85,7 +105,8 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     maxResultBytes,
     requireLevel: options.requireLevel,
     workspaces: localWorkspaceProvider(options.workspaceDir ?? defaultLocalWorkspaceDir()),
-    inlineResultBytes: resultInlineBytes(),
+    // As deployed: the smaller of the configured budget and the scenarios' (lib/scenarios/budget.ts).
+    inlineResultBytes: Math.min(resultInlineBytes(), inlineResultBudget(options.scenarios, maxResultBytes)),
   });
 }
 
@@ -103,116 +124,215 @@ export function localRunId(now: Date = new Date()): string {
   return `local-${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-/** One dispatcher call of a run, as progress reports it. */
-export interface LocalCall {
-  readonly level: string;
-  readonly tool: string;
-  /** `level/index`, e.g. `collect/0`. */
-  readonly callId: string;
+/** Credentials a Converse-compatible endpoint other than Bedrock gets: it signs nothing anyone checks. */
+const ENDPOINT_CREDENTIALS = { accessKeyId: 'etp-local-model', secretAccessKey: 'etp-local-model' };
+
+/**
+ * The model client of a local run: Bedrock with the default credential chain
+ * and region, or, with `endpoint`, any Converse-compatible server (the scripted
+ * model of `etp model serve`, a proxy) over HTTP/1.1, which every server speaks,
+ * signed with placeholder credentials so your own are never sent elsewhere.
+ */
+export function localModelClient(endpoint?: string): ModelClient {
+  const region = process.env.AWS_REGION ?? 'us-east-1';
+  if (!endpoint)
+    return new BedrockModelClient(new BedrockRuntimeClient({ ...MODEL_CLIENT_SETTINGS, region }));
+  return new BedrockModelClient(
+    new BedrockRuntimeClient({
+      ...MODEL_CLIENT_SETTINGS,
+      region,
+      endpoint,
+      credentials: ENDPOINT_CREDENTIALS,
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: 120_000 }),
+    }),
+  );
 }
 
-/** What a scenario's final `Done` state outputs (see `scenarioToAsl`). */
-export interface ScenarioRunOutput {
-  readonly scenario: string;
-  /** The execution input merged over the scenario's input defaults. */
-  readonly input: Record<string, unknown>;
-  /** Each call's ToolResult under `<level>_<index>`. */
-  readonly results: Record<string, ToolResult>;
+/** What a local engine is built from. */
+export interface LocalEngineOptions {
+  readonly scenarios: readonly Scenario[];
+  readonly workspaces: WorkspaceFactory;
+  readonly records: RunRecords;
+  readonly model: ModelClient;
+  readonly logger?: Logger;
 }
 
-/** Options of {@link runScenarioLocally}. */
-export interface LocalScenarioRunOptions {
-  /** The execution input; the scenario's defaults fill what it leaves out. */
+/** The engine as deployed (functions/engine/engine.ts), configured from the scenario files in this process. */
+export function createLocalEngine(options: LocalEngineOptions): Engine {
+  return createEngine({
+    config: engineConfig(options.scenarios, functionMemory(toolCatalog)),
+    catalog: toolCatalog,
+    workspaces: options.workspaces,
+    records: options.records,
+    model: options.model,
+    logger: options.logger ?? platformLogger,
+  });
+}
+
+/** What happens in a local run, as progress reports it. */
+export type RunEvent =
+  | { readonly type: 'level_started'; readonly level: ScenarioLevel }
+  | { readonly type: 'call_ended'; readonly level: string; readonly result: ToolResult }
+  | { readonly type: 'turn'; readonly level: string; readonly turn: TurnState }
+  | { readonly type: 'question'; readonly level: string; readonly question: string }
+  | { readonly type: 'answer'; readonly level: string; readonly answer?: string }
+  | { readonly type: 'level_ended'; readonly level: string; readonly record: LevelRecord };
+
+/** What a local run needs besides the scenario. */
+export interface LocalRunOptions {
+  /** The execution input; the scenario's defaults fill what it leaves out (checked by the engine's `start`). */
   readonly input: Record<string, unknown>;
   /** The execution name (`$$.Execution.Name`), e.g. from {@link localRunId}. */
   readonly runId: string;
-  /** Answers each Task state, e.g. {@link createLocalDispatcher} with `requireLevel: true`. */
+  /** Every scenario (the dispatcher's whitelists and the inline budget are computed over all of them). */
+  readonly scenarios: readonly Scenario[];
+  /** The dispatcher core answering the dispatcher's Task states ({@link createLocalDispatcher}, `requireLevel: true`). */
   readonly dispatch: Dispatch;
-  /** Called as a call's Task state is entered. */
-  readonly onCallStart?: (call: LocalCall) => void;
-  /**
-   * Called with the call's result as stored in `$.results`, once it is there:
-   * the dispatcher's result, or the `internal_error` result of the Task's Catch
-   * (the dispatcher threw, or the Task timed out).
-   */
-  readonly onCallEnd?: (call: LocalCall, result: ToolResult) => void;
+  /** The engine answering the engine's Task states ({@link createLocalEngine}). */
+  readonly engine: Engine;
+  /** Answers `ask_user` questions. */
+  readonly answers: AnswerSource;
+  /** Milliseconds each Retry waits (throttled model calls). @default 0 */
+  readonly retryIntervalMs?: number;
+  readonly onEvent?: (event: RunEvent) => void;
+}
+
+/** A local run's output and what it took. */
+export interface LocalRunResult {
+  /** The execution's output: the `Summary` state's `{ scenario, runId, tenant, input, levels, summary }`. */
+  readonly output: RunOutput;
+  /** States entered (Map iterations' included): what Step Functions bills as transitions. */
+  readonly transitions: number;
+  /** The same, by level (`Start` and `Summary` under their own names). */
+  readonly transitionsByLevel: Readonly<Record<string, number>>;
+  /** The largest state input or output, in bytes of JSON, and the state it was at. */
+  readonly largestState: { readonly name: string; readonly bytes: number };
+}
+
+/** The error a local wait throws for "no answer": the name the definition's Catch matches, as a Task timeout. */
+function noAnswer(): Error {
+  return Object.assign(new Error('No answer'), { name: 'States.Timeout' });
 }
 
 /**
  * Runs a scenario in this process: its state machine definition (`scenarioToAsl`,
  * the one Step Functions runs) executed by the local interpreter, each Task
- * answered by `dispatch`. A failed tool is an `ok: false` result and the run
- * goes on, as deployed.
+ * state answered in this process: dispatcher states by `dispatch` (its
+ * claim-check writes to the local workspaces), engine states by `engine`, the `ask_user` wait by
+ * `answers` (an unanswered question takes the timeout's path).
  *
- * @returns the `Done` state's output.
- * @throws the interpreter's ExecutionError when the execution itself fails
- *   (e.g. the input lacks a field a state reads, such as `tenant`).
+ * @throws the interpreter's ExecutionError when the execution fails (its input
+ *   rejected by `Start`, whose Cause says why).
  */
 export async function runScenarioLocally(
   scenario: Scenario,
-  options: LocalScenarioRunOptions,
-): Promise<ScenarioRunOutput> {
-  const definition = scenarioToAsl(scenario, LOCAL_DISPATCHER_ARN);
-  const calls = localCallsOf(definition);
-  let running: { key: string; call: LocalCall } | undefined;
+  options: LocalRunOptions,
+): Promise<LocalRunResult> {
+  const definition = scenarioToAsl(scenario, {
+    dispatcherArn: LOCAL_DISPATCHER_ARN,
+    engineArn: LOCAL_ENGINE_ARN,
+  });
+  const emit = options.onEvent ?? (() => {});
+  const { dispatch } = options;
+  const levelsByName = new Map(scenario.levels.map((level) => [level.name, level]));
+  const levelClosers = new Map(
+    scenario.levels.flatMap((level) =>
+      [`${level.name}_done`, `${level.name}_done_failed`, `${level.name}_failed`].map((state) => [
+        state,
+        level.name,
+      ]),
+    ),
+  );
+  let transitions = 0;
+  const transitionsByLevel: Record<string, number> = {};
+  // State names are `<level>` or `<level>_<role>`; the longest matching level wins (`a` vs `a_b`).
+  const levelNames = scenario.levels.map((level) => level.name).sort((a, b) => b.length - a.length);
+  const levelOfState = (state: string) =>
+    levelNames.find((name) => state === name || state.startsWith(`${name}_`)) ?? state.replace(/Failed$/, '');
+  let largestState = { name: '', bytes: 0 };
+  const measure = (event: StateEvent) => {
+    const bytes = jsonByteLength(event.data);
+    if (bytes > largestState.bytes) largestState = { name: event.name, bytes };
+  };
+
   const output = await executeLocally(
     definition,
     options.input,
-    (envelope) => options.dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS)),
+    (state) => {
+      if (state.resource === LOCAL_DISPATCHER_ARN) {
+        return async (envelope) => {
+          const result = await dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS));
+          const level = (envelope as { level?: string }).level ?? '';
+          if (!state.name.endsWith('_ask_post')) emit({ type: 'call_ended', level, result });
+          return result;
+        };
+      }
+      if (state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE) {
+        return async (input) => {
+          const payload = (input as { Payload?: Record<string, unknown> }).Payload ?? {};
+          await options.engine(payload);
+          const level = String(payload.level);
+          const question = String(payload.question);
+          emit({ type: 'question', level, question });
+          const answer = await options.answers.answer({
+            scenario: scenario.name,
+            runId: options.runId,
+            level,
+            turn: Number(payload.turn),
+            question,
+            timeoutSeconds: Number(payload.timeoutSeconds),
+          });
+          emit({ type: 'answer', level, ...(answer !== undefined ? { answer } : {}) });
+          if (answer === undefined) throw noAnswer();
+          return { answered: true, text: answer, by: 'local', at: new Date().toISOString() };
+        };
+      }
+      return async (payload) => {
+        const result = await options.engine(payload);
+        const action = (payload as { action?: string }).action;
+        if ((action === 'turn' || action === 'wrapup') && (result as TurnState).status !== 'done') {
+          emit({
+            type: 'turn',
+            level: String((payload as { level?: string }).level),
+            turn: result as TurnState,
+          });
+        }
+        return result;
+      };
+    },
     {
       runId: options.runId,
-      onStateEntered: (state) => {
-        const call = calls.get(state);
-        if (!call) return;
-        running = { key: state, call };
-        options.onCallStart?.(call);
+      retryIntervalMs: options.retryIntervalMs,
+      onStateEntered: (event) => {
+        transitions++;
+        const owner = levelOfState(event.name);
+        transitionsByLevel[owner] = (transitionsByLevel[owner] ?? 0) + 1;
+        measure(event);
+        const level = event.iteration === undefined ? levelsByName.get(event.name) : undefined;
+        if (level) emit({ type: 'level_started', level });
       },
-      // A call has ended when its result is in the state: after its Task, or after its Catch's Pass state.
-      onStateExited: (_state, stateOutput) => {
-        const result = running && resultsOf(stateOutput)?.[running.key];
-        if (!running || result === undefined) return;
-        const { call } = running;
-        running = undefined;
-        options.onCallEnd?.(call, result as ToolResult);
+      onStateExited: (event) => {
+        measure(event);
+        const level = event.iteration === undefined ? levelClosers.get(event.name) : undefined;
+        const record =
+          level && (event.data as { levels?: Record<string, LevelRecord> } | null)?.levels?.[level];
+        if (level && record) emit({ type: 'level_ended', level, record });
       },
     },
   );
-  assertScenarioRunOutput(output);
-  return output;
+  assertRunOutput(output);
+  return { output, transitions, transitionsByLevel, largestState };
 }
 
-/** Each Task state's call (its Parameters' level, tool and callId), by state name. */
-function localCallsOf(definition: AslDefinition): Map<string, LocalCall> {
-  const calls = new Map<string, LocalCall>();
-  for (const [name, state] of Object.entries(definition.States)) {
-    if (state.Type !== 'Task') continue;
-    const parameters = state.Parameters as Record<string, unknown>;
-    const text = (value: unknown) => (typeof value === 'string' ? value : 'unknown');
-    calls.set(name, {
-      level: text(parameters.level),
-      tool: text(parameters.tool),
-      callId: text(parameters.callId),
-    });
-  }
-  return calls;
-}
-
-function resultsOf(state: unknown): Record<string, unknown> | undefined {
-  const results = (state as { results?: unknown } | null)?.results;
-  return results !== null && typeof results === 'object' ? (results as Record<string, unknown>) : undefined;
-}
-
-function assertScenarioRunOutput(output: unknown): asserts output is ScenarioRunOutput {
-  const fields = output as Partial<Record<keyof ScenarioRunOutput, unknown>> | null;
-  const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+function assertRunOutput(output: unknown): asserts output is RunOutput {
+  const fields = output as Partial<Record<keyof RunOutput, unknown>> | null;
   if (
-    !isObject(fields) ||
-    typeof fields?.scenario !== 'string' ||
-    !isObject(fields.input) ||
-    !isObject(fields.results)
+    !fields ||
+    typeof fields.scenario !== 'string' ||
+    typeof fields.runId !== 'string' ||
+    !fields.summary ||
+    !fields.levels
   ) {
-    throw new Error(
-      'The scenario execution ended without the { scenario, input, results } output of its Done state',
-    );
+    throw new Error('The scenario execution ended without the output of its Summary state');
   }
 }

@@ -5,30 +5,46 @@ import { resultMaxBytes } from '../runtime/harness';
 import { logger } from '../runtime/logger';
 import type { ToolResult } from '../runtime/result';
 import { resultInlineBytes } from '../runtime/result-limits';
+import type { WorkspaceProvider } from '../runtime/workspace';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';
-import { bundledDispatcherConfig, toolFunctionName } from './config';
-import { createDispatcher } from './dispatch';
+import { bundledDispatcherConfig, type DispatcherConfig, toolFunctionName } from './config';
+import { createDispatcher, type Dispatch } from './dispatch';
 import { LambdaToolInvoker } from './lambda-invoker';
 
+/**
+ * The deployed dispatcher's wiring: the catalog, the configuration's whitelists,
+ * tool functions invoked by name through `lambda`, and — when `workspaces` is
+ * given — file tools on the run workspaces and the claim-check of results over
+ * the inline budget (`RESULT_INLINE_BYTES`); without it results are shrunk to
+ * `RESULT_MAX_BYTES`. Exported so the end-to-end tests run this very wiring with
+ * a local-directory workspace in place of the bucket.
+ */
+export function createDeployedDispatcher(
+  config: DispatcherConfig,
+  lambda: LambdaClient,
+  workspaces?: WorkspaceProvider,
+): Dispatch {
+  return createDispatcher({
+    catalog: toolCatalog,
+    whitelists: config.scenarios,
+    invoker: new LambdaToolInvoker(lambda, (tool) => toolFunctionName(config.toolFunctionNamePrefix, tool)),
+    services: { logger },
+    logger,
+    maxResultBytes: resultMaxBytes(),
+    requireLevel: true,
+    ...(workspaces ? { workspaces, inlineResultBytes: resultInlineBytes() } : {}),
+  });
+}
+
 // Read once per container; a missing or invalid configuration fails the init, loudly.
-const config = bundledDispatcherConfig();
-// The run workspaces' bucket (the CDK sets it); without it results are shrunk, not claim-checked.
+// The run workspaces' bucket (RUN_BUCKET) is set by the CDK.
 const runBucket = process.env.RUN_BUCKET;
-const dispatch = createDispatcher({
-  catalog: toolCatalog,
-  whitelists: config.scenarios,
-  invoker: new LambdaToolInvoker(new LambdaClient({}), (tool) =>
-    toolFunctionName(config.toolFunctionNamePrefix, tool),
-  ),
-  services: { logger },
-  logger,
-  maxResultBytes: resultMaxBytes(),
-  requireLevel: true,
-  ...(runBucket
-    ? { workspaces: s3WorkspaceProvider(runBucket), inlineResultBytes: resultInlineBytes() }
-    : {}),
-});
+const dispatch = createDeployedDispatcher(
+  bundledDispatcherConfig(),
+  new LambdaClient({}),
+  runBucket ? s3WorkspaceProvider(runBucket) : undefined,
+);
 
 /**
  * The dispatcher Lambda: takes the native envelope (DESIGN.md, "Dispatcher

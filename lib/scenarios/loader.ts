@@ -1,76 +1,327 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import type { LevelWhitelists } from '../../functions/dispatcher/levels';
+import { ASK_USER_LEVEL, type ScenarioLevel } from '../../functions/engine/definition';
+import { inputValueProblem } from '../../functions/engine/inputs';
+import { DEFAULT_ASK_TIMEOUT_SECONDS } from '../../functions/engine/limits';
+import { soleRef, stringsIn, templateRefs } from '../../functions/engine/template';
 import type { ToolCatalog } from '../../functions/runtime/catalog';
 import { PlatformError, UnknownScenarioError } from '../../functions/runtime/errors';
-import { type Scenario, scenarioSchema } from './model';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { violationsOf } from '../../functions/runtime/schema-violations';
+import { inlineResultBudget, STATE_BUDGET_BYTES, worstCaseState } from './budget';
+import { type Scenario, type ScenarioFile, scenarioSchema } from './model';
+import { type RefUse, resolveRef } from './references';
 
 /** The folder holding the scenario YAML files. */
 export const SCENARIOS_DIR = path.join(__dirname, '../../functions/scenarios');
 
 /**
- * Loads and validates every `*.yaml` scenario in `dir`.
- *
- * @throws PlatformError (`internal_error`) naming the file and each problem: a YAML
- *   syntax error, a schema violation, a duplicate name, a level tool that is not
- *   registered (the message lists every registered name), or a call to a tool
- *   outside its level's `intra_tools` (file tools excepted).
+ * Scenario files with problems: every problem of every file, one per line,
+ * each naming its file and place and saying what is accepted.
  */
-export function loadScenarios(catalog: ToolCatalog, dir: string = SCENARIOS_DIR): Scenario[] {
-  const files = readdirSync(dir)
-    .filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'))
-    .sort();
-  const scenarios = files.map((file) => parseScenarioFile(path.join(dir, file), catalog));
-  const seen = new Set<string>();
-  for (const scenario of scenarios) {
-    if (seen.has(scenario.name))
-      throw new PlatformError('internal_error', `Scenario "${scenario.name}" is defined twice in ${dir}`);
-    seen.add(scenario.name);
+export class ScenarioValidationError extends PlatformError {
+  override readonly name = 'ScenarioValidationError';
+  /** `<file>: <where>: <problem>` lines. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      'internal_error',
+      `${problems.length} problem${problems.length === 1 ? '' : 's'} in the scenario files:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+    );
+    this.problems = problems;
   }
+}
+
+/** A scenario file read and checked: the scenario, or its problems. */
+export interface ScenarioCheck {
+  readonly file: string;
+  readonly scenario?: Scenario;
+  readonly problems: readonly string[];
+}
+
+/** The `*.yaml` / `*.yml` files of a folder, sorted. */
+function scenarioFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml') || file.endsWith('.yml'))
+    .sort()
+    .map((file) => path.join(dir, file));
+}
+
+/**
+ * Loads and checks every scenario file of `dir`.
+ *
+ * @param resultMaxBytes - the platform's result bound, for the state budget check.
+ * @throws ScenarioValidationError listing every problem of every file (see {@link checkScenarioFile}),
+ *   and scenario names defined twice.
+ */
+export function loadScenarios(
+  catalog: ToolCatalog,
+  dir: string = SCENARIOS_DIR,
+  resultMaxBytes: number = DEFAULT_RESULT_MAX_BYTES,
+): Scenario[] {
+  const checks = scenarioFiles(dir).map((file) => checkScenarioFile(file, catalog));
+  const problems = checks.flatMap((check) => check.problems);
+  const scenarios = checks.flatMap((check) => (check.scenario ? [check.scenario] : []));
+  const seen = new Map<string, string>();
+  for (const check of checks) {
+    const name = check.scenario?.name;
+    if (!name) continue;
+    const first = seen.get(name);
+    if (first)
+      problems.push(`${path.basename(check.file)}: scenario "${name}" is already defined in ${first}`);
+    else seen.set(name, path.basename(check.file));
+  }
+  problems.push(...budgetProblems(scenarios, resultMaxBytes));
+  if (problems.length > 0) throw new ScenarioValidationError(problems);
   return scenarios;
 }
 
-/** Parses and checks one scenario file; see {@link loadScenarios}. */
+/** Problems of scenarios whose worst-case state exceeds the budget with the inline budget these scenarios get. */
+function budgetProblems(scenarios: readonly Scenario[], resultMaxBytes: number): string[] {
+  const inline = inlineResultBudget(scenarios, resultMaxBytes);
+  return scenarios.flatMap((scenario) => {
+    const worst = worstCaseState(scenario, inline);
+    if (worst.bytes <= STATE_BUDGET_BYTES) return [];
+    const parts = worst.parts.map((part) => `${part.part} ${Math.ceil(part.bytes / 1024)} KiB`).join(', ');
+    return [
+      `${scenario.name}: a run's state could reach ${Math.ceil(worst.bytes / 1024)} KiB (${parts}), over the ${STATE_BUDGET_BYTES / 1024} KiB budget: split large levels or lower max_tokens`,
+    ];
+  });
+}
+
+/**
+ * Loads one scenario file.
+ *
+ * @throws ScenarioValidationError listing its problems.
+ */
 export function parseScenarioFile(file: string, catalog: ToolCatalog): Scenario {
-  const where = path.basename(file);
+  const check = checkScenarioFile(file, catalog);
+  if (!check.scenario || check.problems.length > 0) throw new ScenarioValidationError(check.problems);
+  return check.scenario;
+}
+
+/** A level's `kind` when it leaves it out: `calls` make a plan, `model` an agent. */
+function withKinds(document: unknown): unknown {
+  const levels = (document as { levels?: unknown } | null)?.levels;
+  if (!Array.isArray(levels)) return document;
+  return {
+    ...(document as object),
+    levels: levels.map((level: unknown) => {
+      if (level === null || typeof level !== 'object' || Array.isArray(level) || 'kind' in level)
+        return level;
+      if ('calls' in level) return { kind: 'plan', ...level };
+      if ('model' in level) return { kind: 'agent', ...level };
+      return level;
+    }),
+  };
+}
+
+/**
+ * Reads and checks one scenario file, collecting every problem rather than
+ * stopping at the first:
+ * - YAML syntax; the schema (unknown keys with the accepted ones, wrong types,
+ *   bounds, a level without `kind`, `calls` or `model`);
+ * - duplicate level names, the reserved level name `ask_user`;
+ * - tools: an `intra_tools` name or a call's tool that is not registered (with
+ *   every registered name), a call to a tool its level does not list;
+ * - agent prompts: neither or both of `prompt` and `prompt_file`, a prompt file
+ *   that is missing or outside the scenario's folder;
+ * - `{{…}}` references: unknown inputs, unknown or later levels, fields a run
+ *   may not have (see lib/scenarios/references.ts), references inside lists,
+ *   lists or objects formatted into text;
+ * - inputs: a default of the wrong type, `enum` on a non-string input;
+ * - call args, with input defaults in place, against the tool's schema.
+ */
+export function checkScenarioFile(file: string, catalog: ToolCatalog): ScenarioCheck {
   let document: unknown;
   try {
     document = parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new PlatformError('internal_error', `${where}: not valid YAML: ${(err as Error).message}`);
+    return {
+      file,
+      problems: [`${path.basename(file)}: not valid YAML: ${(err as Error).message.replace(/\s+/g, ' ')}`],
+    };
   }
-  const parsed = scenarioSchema.safeParse(document);
+  return checkScenarioDocument(document, file, catalog);
+}
+
+/**
+ * Checks a parsed scenario document as {@link checkScenarioFile} does; prompt
+ * files are read relative to `file`'s folder, and problems name its base name.
+ */
+export function checkScenarioDocument(document: unknown, file: string, catalog: ToolCatalog): ScenarioCheck {
+  const where = path.basename(file);
+  const problems: string[] = [];
+  const report = (text: string) => problems.push(`${where}: ${text}`);
+  const candidate = withKinds(document);
+  const parsed = scenarioSchema.safeParse(candidate);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
-    );
-    throw new PlatformError('internal_error', `${where}: ${problems.join('; ')}`);
+    for (const violation of violationsOf(parsed.error, candidate, scenarioSchema)) {
+      if (/^levels\[\d+\]\.kind$/.test(violation.path)) {
+        report(
+          `${violation.path}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`,
+        );
+      } else report(`${violation.path}: ${violation.message}`);
+    }
+    return { file, problems };
   }
-  const scenario = parsed.data;
-  for (const level of scenario.levels) {
-    try {
-      catalog.subset(level.intra_tools);
-    } catch (err) {
-      throw new PlatformError(
-        'internal_error',
-        `${where}: level "${level.name}" intra_tools: ${(err as Error).message}`,
+  const spec = parsed.data;
+  const registered = catalog.names();
+  const levelNames = spec.levels.map((level) => level.name);
+  for (const [index, name] of levelNames.entries()) {
+    if (levelNames.indexOf(name) !== index) report(`levels[${index}]: level name "${name}" is used twice`);
+    if (name === ASK_USER_LEVEL) report(`levels[${index}]: "${ASK_USER_LEVEL}" is reserved for the engine`);
+  }
+  for (const [inputName, input] of Object.entries(spec.inputs)) {
+    if (input.enum && input.type !== 'string')
+      report(`inputs.${inputName}.enum: only string inputs take enum`);
+    if (input.default !== undefined) {
+      const problem = inputValueProblem(input, input.default);
+      if (problem) report(`inputs.${inputName}.default: ${problem}`);
+    }
+  }
+
+  const levels: ScenarioLevel[] = [];
+  spec.levels.forEach((level, index) => {
+    const at = `levels[${index}] (${level.name})`;
+    const unknown = level.intra_tools.filter((tool) => !catalog.has(tool));
+    if (unknown.length > 0) {
+      report(
+        `${at}.intra_tools: ${unknown.map((tool) => `Unknown tool "${tool}"`).join(', ')}. Registered tools: ${registered.join(', ')}`,
       );
     }
-    for (const call of level.calls) {
-      if (!level.intra_tools.includes(call.tool) && !catalog.isFileTool(call.tool)) {
-        throw new PlatformError(
-          'internal_error',
-          `${where}: level "${level.name}" calls ${call.tool}, which its intra_tools (${level.intra_tools.join(', ')}) does not list`,
-        );
+    const checkText = (text: string, place: string, use: RefUse) => {
+      for (const ref of templateRefs(text)) {
+        const resolution = resolveRef(ref, { scenario: spec as unknown as Scenario, levelIndex: index, use });
+        if ('problem' in resolution) {
+          report(`${at}.${place}: ${resolution.problem}`);
+          continue;
+        }
+        const target = resolution.target;
+        if (use === 'args' && !soleRef(text) && target.kind === 'path' && !target.scalar) {
+          report(
+            `${at}.${place}: {{${ref.expression}}} is a list or an object: use it as the whole value, not inside text`,
+          );
+        }
       }
+    };
+    if (level.kind === 'plan') {
+      level.calls.forEach((call, position) => {
+        const place = `calls[${position}]`;
+        if (!catalog.has(call.tool)) {
+          // Reported once, with intra_tools, when the level lists it too.
+          if (!level.intra_tools.includes(call.tool)) {
+            report(
+              `${at}.${place}.tool: Unknown tool "${call.tool}". Registered tools: ${registered.join(', ')}`,
+            );
+          }
+          return;
+        }
+        if (!level.intra_tools.includes(call.tool) && !catalog.isFileTool(call.tool)) {
+          report(
+            `${at}.${place}: calls ${call.tool}, which the level's intra_tools (${level.intra_tools.join(', ') || 'none'}) does not list`,
+          );
+        }
+        for (const text of stringsIn(call.args, 'args')) {
+          checkText(text.text, `${place}.${text.where}`, 'args');
+          if (/\[\d+\]/.test(text.where) && templateRefs(text.text).length > 0) {
+            report(
+              `${at}.${place}.${text.where}: references inside lists are not supported: reference a list input whole`,
+            );
+          }
+        }
+        for (const violation of argsViolations(catalog, spec, call))
+          report(`${at}.${place}.args: ${violation}`);
+      });
+      levels.push({ ...level });
+      return;
     }
+    if (level.ask_user && typeof level.ask_user === 'object' && level.ask_user.slack_channel) {
+      checkText(level.ask_user.slack_channel, 'ask_user.slack_channel', 'args');
+    }
+    const prompt = promptOf(file, level, report, at);
+    if (prompt !== undefined)
+      checkText(prompt, level.prompt_file ? `prompt_file (${level.prompt_file})` : 'prompt', 'prompt');
+    levels.push({
+      ...level,
+      prompt: prompt ?? '',
+      ask_user: level.ask_user === false ? false : askSettings(level.ask_user),
+    });
+  });
+  if (problems.length > 0) return { file, problems };
+  return {
+    file,
+    problems,
+    scenario: { name: spec.name, description: spec.description, inputs: spec.inputs, levels },
+  };
+}
+
+/** `ask_user: true` or its settings, with the default timeout (24 h) filled in. */
+function askSettings(ask: { timeout_seconds: number; slack_channel?: string | undefined } | true) {
+  if (ask === true) return { timeout_seconds: DEFAULT_ASK_TIMEOUT_SECONDS };
+  return {
+    timeout_seconds: ask.timeout_seconds,
+    ...(ask.slack_channel ? { slack_channel: ask.slack_channel } : {}),
+  };
+}
+
+/** The prompt text of an agent level, reporting a missing, ambiguous or escaping prompt file. */
+function promptOf(
+  file: string,
+  level: Extract<ScenarioFile['levels'][number], { kind: 'agent' }>,
+  report: (text: string) => void,
+  at: string,
+): string | undefined {
+  if ((level.prompt === undefined) === (level.prompt_file === undefined)) {
+    report(`${at}: give exactly one of prompt (inline text) and prompt_file (a file beside the scenario)`);
+    return undefined;
   }
-  const levelNames = scenario.levels.map((l) => l.name);
-  if (new Set(levelNames).size !== levelNames.length) {
-    throw new PlatformError('internal_error', `${where}: level names must be unique`);
+  if (level.prompt !== undefined) return level.prompt;
+  const dir = path.dirname(file);
+  const promptPath = path.resolve(dir, level.prompt_file ?? '');
+  if (path.isAbsolute(level.prompt_file ?? '') || !promptPath.startsWith(`${dir}${path.sep}`)) {
+    report(`${at}.prompt_file: "${level.prompt_file}" must be a relative path inside ${path.basename(dir)}/`);
+    return undefined;
   }
-  return scenario;
+  if (!existsSync(promptPath) || !statSync(promptPath).isFile()) {
+    report(`${at}.prompt_file: ${level.prompt_file} does not exist beside ${path.basename(file)}`);
+    return undefined;
+  }
+  return readFileSync(promptPath, 'utf8');
+}
+
+/**
+ * Violations of a call's args against its tool's schema, with input defaults in
+ * place of `{{input.…}}` and args that reference levels (known only at run time) left out.
+ */
+function argsViolations(
+  catalog: ToolCatalog,
+  spec: ScenarioFile,
+  call: { tool: string; args: Record<string, unknown> },
+): string[] {
+  const runtimeOnly = new Set<string>();
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(call.args)) {
+    const sole = typeof value === 'string' ? soleRef(value) : undefined;
+    const input = sole?.path[0] === 'input' ? spec.inputs[sole.path[1] ?? ''] : undefined;
+    if (sole?.path[0] === 'input' && sole.path[1] === 'tenant') args[key] = 'tenant';
+    // A default of the wrong type is reported with the inputs, not again here.
+    else if (input?.default !== undefined && inputValueProblem(input, input.default)) runtimeOnly.add(key);
+    else if (input?.default !== undefined) args[key] = input.default;
+    else if (typeof value === 'string' && templateRefs(value).length > 0) {
+      if (sole) runtimeOnly.add(key);
+      else args[key] = value;
+    } else args[key] = value;
+  }
+  const tool = catalog.get(call.tool);
+  const parsed = tool.inputSchema.safeParse(args);
+  if (parsed.success) return [];
+  return violationsOf(parsed.error, args, tool.inputSchema)
+    .filter((violation) => !runtimeOnly.has(violation.path.split(/[.[]/)[0] ?? ''))
+    .map((violation) => `${violation.path}: ${violation.message}`);
 }
 
 /** Finds a scenario by name. @throws UnknownScenarioError listing the known names. */
@@ -84,12 +335,19 @@ export function findScenario(scenarios: readonly Scenario[], name: string): Scen
   return scenario;
 }
 
-/** `{ scenario: { level: intra_tools } }` for the dispatcher. */
+/**
+ * `{ scenario: { level: intra_tools } }` for the dispatcher, plus, for scenarios
+ * with an `ask_user` level posting to Slack, the engine's `ask_user` level
+ * allowed `slack_post_message` only (the question's post).
+ */
 export function levelWhitelists(scenarios: readonly Scenario[]): LevelWhitelists {
   return Object.fromEntries(
-    scenarios.map((scenario) => [
-      scenario.name,
-      Object.fromEntries(scenario.levels.map((l) => [l.name, [...l.intra_tools]])),
-    ]),
+    scenarios.map((scenario) => {
+      const levels: [string, string[]][] = scenario.levels.map((l) => [l.name, [...l.intra_tools]]);
+      if (scenario.levels.some((l) => l.kind === 'agent' && l.ask_user && l.ask_user.slack_channel)) {
+        levels.push([ASK_USER_LEVEL, ['slack_post_message']]);
+      }
+      return [scenario.name, Object.fromEntries(levels)];
+    }),
   );
 }

@@ -5,6 +5,7 @@ import { toolEntryPath } from '../../lib/tool-function';
 import { synthesizePlatform } from '../helpers/cdk';
 
 const DISPATCHER_ENTRY = path.join(__dirname, '../../functions/dispatcher/handler.ts');
+const ENGINE_ENTRY = path.join(__dirname, '../../functions/engine/handler.ts');
 
 const functionTools = toolCatalog.functionTools();
 
@@ -57,10 +58,11 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
     );
   }, BUNDLING_TIMEOUT_MS);
 
-  it('bundles the dispatcher and every function tool from its own entry', () => {
+  it('bundles the dispatcher, the engine and every function tool from its own entry', () => {
     // Prepare
     const entries = Object.fromEntries([
       ['dispatcher', DISPATCHER_ENTRY],
+      ['engine', ENGINE_ENTRY],
       ...functionTools.map((tool) => [tool.spec.name, toolEntryPath(tool)]),
     ]);
 

@@ -1,6 +1,7 @@
 import { toolFunctionName } from '../../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { inlineResultBudget } from '../../lib/scenarios/budget';
 import { levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
 import { logicalIdOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 
@@ -68,13 +69,13 @@ describe('the dispatcher function', () => {
     expect(build).toThrow('is not a Lambda function name (1-64 letters, digits, - or _)');
   });
 
-  it('bounds results like the tools and outlives the slowest tool it waits for', () => {
+  it('bounds results at the inline budget and outlives the slowest tool it waits for', () => {
     // Prepare
     const { dispatcher, resources } = synthesize();
     const toolTimeouts = Object.values(resources)
       .filter((resource) => (resource as { Type: string }).Type === 'AWS::Lambda::Function')
       .map((resource) => (resource as { Properties: FunctionProperties }).Properties)
-      .filter((fn) => fn !== dispatcher)
+      .filter((fn) => fn !== dispatcher && fn.Environment.Variables.POWERTOOLS_SERVICE_NAME !== 'engine')
       .map((fn) => fn.Timeout);
 
     // Act
@@ -86,7 +87,8 @@ describe('the dispatcher function', () => {
     expect(Timeout).toBeLessThanOrEqual(900);
     expect(Environment.Variables).toMatchObject({
       POWERTOOLS_SERVICE_NAME: 'dispatcher',
-      RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
+      // The scenarios' inline budget (lib/scenarios/budget.ts), under the tools' own bound.
+      RESULT_MAX_BYTES: String(inlineResultBudget(loadScenarios(toolCatalog), DEFAULT_RESULT_MAX_BYTES)),
       NODE_OPTIONS: '--enable-source-maps',
     });
   });

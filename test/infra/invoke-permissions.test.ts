@@ -80,7 +80,7 @@ describe('who may invoke what', () => {
   });
 
   it.each(loadScenarios(toolCatalog).map((scenario) => scenario.name))(
-    'lets the %s state machine invoke the dispatcher and no other function',
+    'lets the %s state machine invoke the dispatcher and the engine, and no other function',
     (scenario) => {
       // Prepare
       const { stack, template } = synthesizePlatform();
@@ -93,10 +93,10 @@ describe('who may invoke what', () => {
 
       // Assess
       expect(lambdaRights).toEqual(
-        invokeArns(logicalIdOf(stack.platform.dispatcher.lambdaFunction)).map((resource) => ({
-          action: 'lambda:InvokeFunction',
-          resource,
-        })),
+        [
+          ...invokeArns(logicalIdOf(stack.platform.dispatcher.lambdaFunction)),
+          ...invokeArns(logicalIdOf(stack.platform.engine.lambdaFunction)),
+        ].map((resource) => ({ action: 'lambda:InvokeFunction', resource })),
       );
     },
   );

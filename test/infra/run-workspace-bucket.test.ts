@@ -230,7 +230,7 @@ describe('the platform and its run-workspace bucket', () => {
     });
   });
 
-  it('takes the retentions and the inline budget as props, and refuses a budget the dispatcher would ignore', () => {
+  it('takes the retentions and the inline budget as props (the scenarios’ budget caps it), and refuses a budget the dispatcher would ignore', () => {
     // Prepare, Act
     const { stack, template } = synthesizePlatform({
       runWorkspace: { runRetention: Duration.days(30) },
@@ -242,7 +242,7 @@ describe('the platform and its run-workspace bucket', () => {
     expect(
       (dispatcher.Properties.Environment as { Variables: Record<string, unknown> }).Variables
         .RESULT_INLINE_BYTES,
-    ).toBe('16384');
+    ).toBe(String(Math.min(16 * 1024, stack.platform.inlineResultBytes)));
     template.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
         Rules: Match.arrayWith([Match.objectLike({ Id: 'expire-runs', ExpirationInDays: 30 })]),

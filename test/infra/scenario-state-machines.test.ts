@@ -1,5 +1,12 @@
 import { toolCatalog } from '../../functions/tools/catalog';
-import { DISPATCHER_ARN_PLACEHOLDER, scenarioToAsl, taskTimeoutSeconds } from '../../lib/scenarios/asl';
+import {
+  DISPATCHER_ARN_PLACEHOLDER,
+  ENGINE_ARN_PLACEHOLDER,
+  ENGINE_TASK_TIMEOUT_SECONDS,
+  scenarioToAsl,
+  taskTimeoutSeconds,
+  WAIT_FOR_TASK_TOKEN_RESOURCE,
+} from '../../lib/scenarios/asl';
 import { loadScenarios } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import {
@@ -19,8 +26,9 @@ type AslValidator = (
 ) => { isValid: boolean; errorsText: (separator?: string) => string };
 const aslValidator = require('asl-validator') as AslValidator;
 
-/** What CloudFormation puts in place of `${DispatcherArn}` in these tests. */
+/** What CloudFormation puts in place of the placeholders in these tests. */
 const DISPATCHER_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:ExternalToolsPlatform-Dispatcher';
+const ENGINE_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:ExternalToolsPlatform-Engine';
 
 /** The Step Functions actions CDK grants for logging (level ALL) and X-Ray tracing. */
 const LOGGING_AND_TRACING_ACTIONS = [
@@ -39,12 +47,29 @@ const LOGGING_AND_TRACING_ACTIONS = [
 ];
 
 type StateMachineProperties = {
+  StateMachineName: string;
   DefinitionString: unknown;
   DefinitionSubstitutions: Record<string, unknown>;
   StateMachineType: string;
   LoggingConfiguration: unknown;
   TracingConfiguration: unknown;
 };
+
+type State = {
+  Type: string;
+  Resource?: string;
+  TimeoutSeconds?: number;
+  Parameters?: { FunctionName?: string; Payload?: { action?: string }; action?: string };
+  ItemProcessor?: { States: Record<string, State> };
+};
+
+/** Every state of a definition, Map iterations' included. */
+function allStates(states: Record<string, State>): [string, State][] {
+  return Object.entries(states).flatMap(([name, state]) => [
+    [name, state] as [string, State],
+    ...(state.ItemProcessor ? allStates(state.ItemProcessor.States) : []),
+  ]);
+}
 
 const scenarios = loadScenarios(toolCatalog);
 
@@ -58,55 +83,77 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       return { stack, template, id, properties };
     }
 
-    it('is a valid ASL definition, equal to scenarioToAsl once the dispatcher ARN is substituted', () => {
+    it('is a valid ASL definition, equal to scenarioToAsl once the ARNs are substituted', () => {
       // Prepare
       const { properties } = synthesize();
 
       // Act
       const definition = JSON.parse(
-        flattenIntrinsics(properties.DefinitionString).split(DISPATCHER_ARN_PLACEHOLDER).join(DISPATCHER_ARN),
+        flattenIntrinsics(properties.DefinitionString)
+          .split(DISPATCHER_ARN_PLACEHOLDER)
+          .join(DISPATCHER_ARN)
+          .split(ENGINE_ARN_PLACEHOLDER)
+          .join(ENGINE_ARN),
       );
       const validation = aslValidator(structuredClone(definition));
 
       // Assess
       expect(validation.errorsText('\n')).toBe('');
       expect(validation.isValid).toBe(true);
-      expect(definition).toEqual(scenarioToAsl(scenario, DISPATCHER_ARN));
+      expect(definition).toEqual(
+        scenarioToAsl(scenario, { dispatcherArn: DISPATCHER_ARN, engineArn: ENGINE_ARN }),
+      );
     });
 
-    it("sends every Task state to the dispatcher, bounded by its tool's timeout and the dispatcher margin", () => {
+    it('sends tool calls to the dispatcher and bookkeeping to the engine, every Task bounded', () => {
       // Prepare
       const { stack, properties } = synthesize();
-      const calls = scenario.levels.reduce((count, level) => count + level.calls.length, 0);
+      const definition = JSON.parse(flattenIntrinsics(properties.DefinitionString)) as {
+        States: Record<string, State>;
+      };
 
       // Act
-      const states = Object.values(
-        JSON.parse(flattenIntrinsics(properties.DefinitionString)).States as Record<
-          string,
-          { Type: string; Resource?: string; TimeoutSeconds?: number; Parameters?: { tool: string } }
-        >,
-      );
-      const tasks = states.filter((state) => state.Type === 'Task');
+      const tasks = allStates(definition.States).filter(([, state]) => state.Type === 'Task');
+      const byResource = (resource: string) => tasks.filter(([, state]) => state.Resource === resource);
 
-      // Assess
-      expect(tasks).toHaveLength(calls);
-      expect(new Set(tasks.map((task) => task.Resource))).toEqual(new Set([DISPATCHER_ARN_PLACEHOLDER]));
-      for (const task of tasks)
-        expect(task.TimeoutSeconds).toBe(taskTimeoutSeconds(task.Parameters?.tool ?? ''));
+      // Assess: nothing else is called
+      expect(
+        byResource(DISPATCHER_ARN_PLACEHOLDER).length +
+          byResource(ENGINE_ARN_PLACEHOLDER).length +
+          byResource(WAIT_FOR_TASK_TOKEN_RESOURCE).length,
+      ).toBe(tasks.length);
+      for (const [, wait] of byResource(WAIT_FOR_TASK_TOKEN_RESOURCE)) {
+        expect(wait.Parameters).toMatchObject({
+          FunctionName: ENGINE_ARN_PLACEHOLDER,
+          Payload: { action: 'ask' },
+        });
+      }
+      // …each dispatcher Task within its tools' timeout plus the margin, each engine Task within the engine's
+      for (const level of scenario.levels) {
+        const tools =
+          level.kind === 'plan' ? level.calls.map((call) => call.tool) : [...level.intra_tools, 'finish'];
+        const iteration = level.kind === 'plan' ? `${level.name}_call` : `${level.name}_tool`;
+        const task = tasks.find(([stateName]) => stateName === iteration)?.[1];
+        expect(task?.TimeoutSeconds).toBe(Math.max(...tools.map(taskTimeoutSeconds)));
+      }
+      for (const [, task] of byResource(ENGINE_ARN_PLACEHOLDER))
+        expect(task.TimeoutSeconds).toBe(ENGINE_TASK_TIMEOUT_SECONDS);
       expect(properties.DefinitionSubstitutions).toEqual({
         DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.dispatcher.lambdaFunction), 'Arn'] },
+        EngineArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.engine.lambdaFunction), 'Arn'] },
       });
     });
 
-    it('is STANDARD, traced, and logs every event to its own log group without execution data', () => {
+    it('is STANDARD, named <stack>-<scenario>, traced, and logs every event without execution data', () => {
       // Prepare
       const { template, properties } = synthesize();
 
       // Act
-      const { StateMachineType, LoggingConfiguration, TracingConfiguration } = properties;
+      const { StateMachineType, StateMachineName, LoggingConfiguration, TracingConfiguration } = properties;
 
       // Assess
       expect(StateMachineType).toBe('STANDARD');
+      expect(StateMachineName).toBe(`ExternalToolsPlatform-${name}`);
       expect(TracingConfiguration).toEqual({ Enabled: true });
       expect(LoggingConfiguration).toEqual({
         Destinations: [
@@ -128,10 +175,11 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       });
     });
 
-    it('has a role that may invoke the dispatcher and deliver logs and traces, nothing more', () => {
+    it('has a role that may invoke the dispatcher and the engine and deliver logs and traces, nothing more', () => {
       // Prepare
       const { stack, template, id } = synthesize();
       const dispatcher = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
+      const engine = logicalIdOf(stack.platform.engine.lambdaFunction);
 
       // Act
       const permissions = rolePermissions(template, roleOf(template, id));
@@ -141,6 +189,8 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
         sortPermissions([
           { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>` },
           { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>:*` },
+          { action: 'lambda:InvokeFunction', resource: `<${engine}.Arn>` },
+          { action: 'lambda:InvokeFunction', resource: `<${engine}.Arn>:*` },
           ...LOGGING_AND_TRACING_ACTIONS.map((action) => ({ action, resource: '*' })),
         ]),
       );

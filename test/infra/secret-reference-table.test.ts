@@ -35,7 +35,11 @@ describe('the secret-reference table', () => {
     const { template } = synthesizePlatform();
 
     // Act
-    const [table] = Object.values(template.findResources('AWS::DynamoDB::Table'));
+    const [table] = Object.values(
+      template.findResources('AWS::DynamoDB::Table', {
+        Properties: { KeySchema: [{ AttributeName: 'tenant_id' }, { AttributeName: 'secret_name' }] },
+      }),
+    );
 
     // Assess
     expect(table?.Properties).toMatchObject({

@@ -56,19 +56,33 @@ describe('ExternalToolsStack props', () => {
     Template.fromStack(stack).resourceCountIs('AWS::StepFunctions::StateMachine', 1);
   });
 
-  it('hands resultMaxBytes to the dispatcher and every tool function', () => {
+  it('hands resultMaxBytes to every tool function, and the dispatcher the inline budget under it', () => {
     // Prepare
     const resultMaxBytes = 32 * 1024;
 
     // Act
-    const { template } = synthesizePlatform({ resultMaxBytes });
+    const { stack, template } = synthesizePlatform({ resultMaxBytes });
 
     // Assess
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions.length).toBeGreaterThan(1);
-    expect(functions.map((fn) => fn.Properties.Environment.Variables.RESULT_MAX_BYTES)).toEqual(
-      functions.map(() => String(resultMaxBytes)),
-    );
+    const bound = (service: string) =>
+      functions
+        .filter(
+          (fn) =>
+            (service === 'tool') !==
+            ['dispatcher', 'engine'].includes(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME),
+        )
+        .map((fn) => fn.Properties.Environment.Variables.RESULT_MAX_BYTES);
+    expect(bound('tool')).toEqual(toolCatalog.functionTools().map(() => String(resultMaxBytes)));
+    expect(stack.platform.inlineResultBytes).toBeLessThan(resultMaxBytes);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: {
+          POWERTOOLS_SERVICE_NAME: 'dispatcher',
+          RESULT_MAX_BYTES: String(stack.platform.inlineResultBytes),
+        },
+      },
+    });
   });
 
   it.each([1024, 4096.5, 300 * 1024])(

@@ -168,7 +168,8 @@ describe('file tools, run by the dispatcher', () => {
 
     // Assess
     expect(functions).toEqual({});
-    template.resourceCountIs('AWS::Lambda::Function', functionTools.length + 1);
+    // The tools', the dispatcher and the scenario engine.
+    template.resourceCountIs('AWS::Lambda::Function', functionTools.length + 2);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: { POWERTOOLS_SERVICE_NAME: 'dispatcher', RESULT_MAX_BYTES: Match.anyValue() },

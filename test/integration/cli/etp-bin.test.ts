@@ -3,7 +3,21 @@
  * exit codes and messages as a shell sees them. Each spawn costs about a second,
  * so only what in-process tests cannot show is here.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { loadModelScript, startScriptedModel } from '../../../bin/local/scripted-model';
 import { runEtpProcess } from '../../helpers/etp-process';
+
+let localDir: string;
+
+beforeEach(() => {
+  localDir = mkdtempSync(path.join(tmpdir(), 'etp-bin-'));
+});
+
+afterEach(() => {
+  rmSync(localDir, { recursive: true, force: true });
+});
 
 /** A run must end well within the minute `npm start` is allowed. */
 const RUN_TIMEOUT_MS = 60_000;
@@ -15,7 +29,7 @@ function etpBin(args: readonly string[]) {
 
 describe('bin/etp.js', () => {
   it.each([
-    [['nope'], "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario\n"],
+    [['nope'], "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model\n"],
     [
       ['tools', 'invoke', 'aws_ec2_inventory', '--args', '{}'],
       "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",
@@ -62,28 +76,87 @@ describe('bin/etp.js', () => {
   );
 
   it(
-    'runs aws_pulse locally without AWS credentials or a Slack secret: two per-tool errors, exit 0, no stack trace',
+    'runs aws_pulse locally without AWS credentials, model or Slack secret: a clear error per level, in seconds, exit 1',
     async () => {
       // Act
-      const outcome = await etpBin(['scenario', 'run', 'aws_pulse', '--local', '--run-id', 'bin-run-1']);
+      const outcome = await etpBin([
+        'scenario',
+        'run',
+        'aws_pulse',
+        '--local',
+        '--run-id',
+        'bin-run-1',
+        '--local-dir',
+        localDir,
+      ]);
 
       // Assess
       const lines = outcome.stdout.trimEnd().split('\n');
-      expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(lines).toHaveLength(4);
-      expect(lines[0]).toBe(
-        'Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store',
+      expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 1, stderr: '' });
+      expect(lines[0]).toMatch(
+        /^Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store, model Bedrock/,
       );
-      expect(lines[1]).toMatch(
-        /^collect {2}aws_ec2_inventory {2}… ✗ auth_failed: .*credentials.* \(\d+ ms\)$/,
+      expect(lines.filter((line) => /^ {4}aws_/.test(line))).toHaveLength(12);
+      expect(
+        lines.filter((line) => /^ {4}aws_\w+ +✗ auth_failed: No usable AWS credentials/.test(line)),
+      ).toHaveLength(12);
+      expect(lines).toContain(
+        '  collect: 12 calls: 0 ok, 12 failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)',
       );
-      expect(lines[2]).toMatch(
-        /^report {3}slack_post_message … ✗ secret_not_found: Secret "slack_default" of tenant "default" points at environment variable ETP_SLACK_DEFAULT, which is not set \(\d+ ms\)$/,
+      expect(lines.find((line) => line.startsWith('  analyse: '))).toMatch(
+        /^ {2}analyse: model_error \(auth_failed: /,
       );
-      expect(lines[3]).toMatch(
-        /^Completed aws_pulse run bin-run-1 in \d+(\.\d)? m?s: 0 ok, 2 failed \(auth_failed, secret_not_found\)\.$/,
+      expect(lines.find((line) => /^ {4}slack_post_message/.test(line))).toMatch(
+        /✗ secret_not_found: Secret "slack_default"/,
       );
-      expect(outcome.wallMs).toBeLessThan(RUN_TIMEOUT_MS);
+      expect(lines.find((line) => line.startsWith('Run summary: '))).toMatch(
+        /: incomplete \(collect, analyse, report ended without a result\)$/,
+      );
+      expect(outcome.wallMs).toBeLessThan(30_000);
+    },
+    RUN_TIMEOUT_MS + 5_000,
+  );
+
+  it(
+    'runs a whole agent run offline against the shipped scripted model, logs (--verbose) on stderr, only JSON on stdout',
+    async () => {
+      // Prepare
+      const model = await startScriptedModel(
+        loadModelScript(path.join(__dirname, '../../../bin/local/scripts/aws-pulse.yaml')),
+      );
+
+      // Act
+      const outcome = await etpBin([
+        'scenario',
+        'run',
+        'aws_pulse',
+        '--local',
+        '--verbose',
+        '--json',
+        '--run-id',
+        'bin-run-2',
+        '--local-dir',
+        localDir,
+        '--model-endpoint',
+        model.url,
+      ]).finally(() => model.stop());
+
+      // Assess: stdout is the output JSON, nothing else
+      const output = JSON.parse(outcome.stdout);
+      expect(output.levels.analyse).toMatchObject({ outcome: 'finished', turns: 2 });
+      expect(
+        output.levels.analyse.calls.map((call: { tool: string; code?: string }) => [call.tool, call.code]),
+      ).toEqual([
+        ['aws_cost_breakdown', 'tool_not_allowed'],
+        ['finish', undefined],
+      ]);
+      expect(output.levels.analyse.summary).toMatch(/^\(scripted model\) AWS Pulse/);
+      // …progress and the Powertools logs on stderr
+      expect(outcome.stderr).toContain(
+        '▸ analyse (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)',
+      );
+      expect(outcome.stderr).toMatch(/"message": "agent turn"/);
+      expect(outcome.code).toBe(1);
     },
     RUN_TIMEOUT_MS + 5_000,
   );

@@ -7,6 +7,9 @@
 // See test/unit/cli/run-etp.ts: commander is ESM-only; Node's own loader gives it to the CLI.
 jest.mock('commander', () => require('node:module')._load(require.resolve('commander'), null, false));
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { logger } from '../../../functions/runtime/logger';
 import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
 import {
@@ -59,6 +62,7 @@ const DESCRIBE_INSTANCES_XML = `<?xml version="1.0" encoding="UTF-8"?>
 const TABLE = 'etp-secret-references';
 
 let dynamo: LocalDynamoDb;
+let scenariosDir: string;
 let slack: LocalSlack;
 let ec2: ListeningServer;
 const ec2Requests: ReceivedRequest[] = [];
@@ -66,6 +70,7 @@ const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   logger.setLogLevel('SILENT');
+  scenariosDir = mkdtempSync(path.join(tmpdir(), 'etp-table-run-'));
   dynamo = await startDynalite();
   await createSecretReferenceTable(dynamo.client, TABLE);
   slack = await startSlackServer();
@@ -104,6 +109,7 @@ afterAll(async () => {
   for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
   Object.assign(process.env, savedEnv);
   await Promise.all([dynamo.stop(), slack.stop(), ec2.stop()]);
+  rmSync(scenariosDir, { recursive: true, force: true });
 });
 
 const tableEnv = { ETP_SECRET_REFS_TABLE: TABLE };
@@ -151,41 +157,59 @@ describe('etp secrets and a local run on the secret-reference table', () => {
     expect(listed.out).not.toContain('AKIAI44QH8DHBEXAMPLE');
   });
 
-  it("runs aws_pulse with the tenant's secrets from the table: EC2 with its keys, Slack with its bot token", async () => {
+  it("runs a scenario with the tenant's secrets from the table: EC2 with its keys, Slack with its bot token", async () => {
+    // Prepare: a plan-only scenario, tried from its own folder (ETP_SCENARIOS_DIR)
+    writeFileSync(
+      path.join(scenariosDir, 'inventory_post.yaml'),
+      [
+        'name: inventory_post',
+        'description: An EC2 inventory posted to Slack.',
+        'inputs:',
+        '  tenant: { type: string, description: Tenant. }',
+        '  regions: { type: regions, description: Regions., default: [eu-west-1] }',
+        'levels:',
+        '  - name: collect',
+        '    intra_tools: [aws_ec2_inventory]',
+        '    calls: [{ tool: aws_ec2_inventory, args: { regions: "{{input.regions}}" } }]',
+        '  - name: report',
+        '    intra_tools: [slack_post_message]',
+        '    calls:',
+        '      - tool: slack_post_message',
+        '        args: { channel: C0AWSPULSE, text: "Inventory of {{run.tenant}} (run {{run.id}}): {{levels.collect.results.0.summary}}" }',
+        '',
+      ].join('\n'),
+    );
+
     // Act
     const { code, out } = await etp(
       [
         'scenario',
         'run',
-        'aws_pulse',
+        'inventory_post',
         '--local',
         '--tenant',
         'acme',
-        '--input',
-        '{"regions":["eu-west-1"]}',
         '--run-id',
         'it-run-1',
         '--table',
         TABLE,
       ],
-      {},
+      { ETP_SCENARIOS_DIR: scenariosDir, ETP_LOCAL_DIR: scenariosDir },
     );
 
     // Assess
     const lines = out.trimEnd().split('\n');
     expect(code).toBe(0);
-    expect(lines[0]).toBe(
-      `Running aws_pulse locally: run it-run-1, tenant acme, secrets from table ${TABLE}`,
+    expect(lines[0]).toMatch(
+      new RegExp(`^Running inventory_post locally: run it-run-1, tenant acme, secrets from table ${TABLE}, `),
     );
-    expect(lines[1]).toMatch(
-      /^collect {2}aws_ec2_inventory {2}… ok \d+(\.\d)? m?s {2}2 EC2 instances in 1 region \(1 running\)$/,
-    );
-    expect(lines[2]).toMatch(/^report {3}slack_post_message … ok \d+(\.\d)? m?s {2}Posted to C0AWSPULSE$/);
-    expect(lines[3]).toMatch(/^Completed aws_pulse run it-run-1 in .*: 2 ok, 0 failed\.$/);
+    expect(lines).toContain('  collect: 1 call: 1 ok');
+    expect(lines).toContain('  report: 1 call: 1 ok');
+    expect(lines.find((line) => line.startsWith('Run summary:'))).toMatch(/: succeeded$/);
     expect(slack.messages).toEqual([
       expect.objectContaining({
         channel: 'C0AWSPULSE',
-        text: 'AWS pulse for tenant acme (run it-run-1): 2 EC2 instances in 1 region (1 running)',
+        text: 'Inventory of acme (run it-run-1): 2 EC2 instances in 1 region (1 running)',
       }),
     ]);
     // Signed with acme's keys from its secret, for the region it names.

@@ -1,40 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { scriptedAnswers } from '../../../bin/local/local-answers';
 import {
   createLocalDispatcher,
-  type LocalCall,
+  createLocalEngine,
+  localModelClient,
   localRunId,
+  type RunEvent,
   runScenarioLocally,
 } from '../../../bin/local/local-run';
+import { FileRunRecords } from '../../../bin/local/local-run-records';
+import { localWorkspaceProvider } from '../../../bin/local/local-workspace';
 import type { Dispatch } from '../../../functions/dispatcher/dispatch';
+import type { PlanLevelRecord } from '../../../functions/engine/records';
+import { workspacesOf } from '../../../functions/engine/workspaces';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
-import { type Scenario, scenarioSchema } from '../../../lib/scenarios/model';
+import type { Scenario } from '../../../lib/scenarios/model';
+import { scenarioOf } from '../../helpers/scenarios';
 
-/**
- * Two levels of `finish` calls; the second reads the first's summary, as aws_pulse
- * does. `collectArgs` are the first call's args.
- */
-function relayScenario(collectArgs: Record<string, unknown> = { 'summary.$': '$.input.word' }): Scenario {
-  return scenarioSchema.parse({
+/** Two levels of `finish` calls; the second reads the first's summary. `collectArgs` are the first call's args. */
+function relayScenario(collectArgs: Record<string, unknown> = { summary: '{{input.word}}' }): Scenario {
+  return scenarioOf({
     name: 'relay',
     description: 'Passes a word from one level to the next.',
     inputs: {
-      tenant: { description: 'Tenant.', default: 'default' },
-      word: { description: 'The word passed on.', default: 'hello' },
+      tenant: { type: 'string', description: 'Tenant.', default: 'default' },
+      word: { type: 'string', description: 'The word passed on.', default: 'hello' },
     },
     levels: [
-      { name: 'collect', intra_tools: ['finish'], calls: [{ tool: 'finish', args: collectArgs }] },
+      { name: 'collect', intra_tools: [], calls: [{ tool: 'finish', args: collectArgs }] },
       {
         name: 'report',
-        intra_tools: ['finish'],
+        intra_tools: [],
         calls: [
-          {
-            tool: 'finish',
-            args: {
-              'summary.$': "States.Format('{} from {}', $.results.collect_0.summary, $$.Execution.Name)",
-            },
-          },
+          { tool: 'finish', args: { summary: '{{levels.collect.results.0.summary}} from {{run.id}}' } },
         ],
       },
     ],
@@ -42,17 +45,55 @@ function relayScenario(collectArgs: Record<string, unknown> = { 'summary.$': '$.
 }
 
 const relay = relayScenario();
+let localDir: string;
 
 function dispatcherFor(scenario: Scenario, requireLevel = true) {
   return createLocalDispatcher({
     references: new InMemorySecretReferenceStore(),
     scenarios: [scenario],
     requireLevel,
+    workspaceDir: localDir,
   });
+}
+
+/** Runs `scenario` locally with `dispatch`, every event recorded as a line. */
+function run(
+  scenario: Scenario,
+  options: { input?: Record<string, unknown>; runId: string; dispatch?: Dispatch },
+) {
+  const events: string[] = [];
+  const workspaces = workspacesOf(localWorkspaceProvider(localDir));
+  const running = runScenarioLocally(scenario, {
+    input: options.input ?? {},
+    runId: options.runId,
+    scenarios: [scenario],
+    dispatch: options.dispatch ?? dispatcherFor(scenario),
+    engine: createLocalEngine({
+      scenarios: [scenario],
+      workspaces,
+      records: new FileRunRecords(localDir),
+      model: localModelClient('http://127.0.0.1:9'),
+    }),
+    answers: scriptedAnswers([]),
+    onEvent: (event: RunEvent) => {
+      if (event.type === 'level_started') events.push(`start ${event.level.name}`);
+      if (event.type === 'call_ended') events.push(`call ${event.result.callId} ${event.result.summary}`);
+      if (event.type === 'level_ended') events.push(`end ${event.level} ${event.record.summary}`);
+    },
+  });
+  return { running, events };
 }
 
 beforeAll(() => {
   logger.setLogLevel('SILENT');
+});
+
+beforeEach(() => {
+  localDir = mkdtempSync(path.join(tmpdir(), 'etp-local-run-'));
+});
+
+afterEach(() => {
+  rmSync(localDir, { recursive: true, force: true });
 });
 
 describe('localRunId', () => {
@@ -68,70 +109,70 @@ describe('localRunId', () => {
 });
 
 describe('runScenarioLocally', () => {
-  it("runs the scenario's state machine, each Task answered by the dispatcher, reporting each call as it goes", async () => {
-    // Prepare
-    const events: string[] = [];
-
+  it("runs the scenario's state machine, the dispatcher and the engine answering its Tasks, reporting as it goes", async () => {
     // Act
-    const output = await runScenarioLocally(relay, {
-      input: { word: 'bonjour' },
-      runId: 'run-7',
-      dispatch: dispatcherFor(relay),
-      onCallStart: (call: LocalCall) => events.push(`start ${call.level} ${call.tool} ${call.callId}`),
-      onCallEnd: (call: LocalCall, result: ToolResult) => events.push(`end ${call.callId} ${result.summary}`),
-    });
+    const { running, events } = run(relay, { input: { word: 'bonjour' }, runId: 'run-7' });
+    const { output, transitions, largestState } = await running;
 
     // Assess
     expect(events).toEqual([
-      'start collect finish collect/0',
-      'end collect/0 bonjour',
-      'start report finish report/0',
-      'end report/0 bonjour from run-7',
+      'start collect',
+      'call collect/0 bonjour',
+      'end collect 1 call: 1 ok',
+      'start report',
+      'call report/0 bonjour from run-7',
+      'end report 1 call: 1 ok',
     ]);
-    expect(output.scenario).toBe('relay');
+    expect(output).toMatchObject({ scenario: 'relay', runId: 'run-7', tenant: 'default' });
     expect(output.input).toEqual({ tenant: 'default', word: 'bonjour' });
-    expect(output.results.report_0).toMatchObject({
+    expect((output.levels.report as PlanLevelRecord).calls[0]).toMatchObject({
       ok: true,
-      tool: 'finish',
-      callId: 'report/0',
-      value: { finished: true, summary: 'bonjour from run-7' },
+      summary: 'bonjour from run-7',
     });
+    // Start, 2 × (Pass, Map, a call, done), Summary
+    expect(transitions).toBe(10);
+    expect(output.summary.counts.stateTransitions).toBe(transitions);
+    expect(largestState.bytes).toBeLessThan(10_000);
   });
 
   it('goes on after a failed call: the failure is the call’s result', async () => {
-    // Prepare: a finish call without its required summary fails with invalid_args.
-    const strict = relayScenario({});
-
-    // Act
-    const output = await runScenarioLocally(strict, {
-      input: {},
-      runId: 'run-8',
-      dispatch: dispatcherFor(strict),
-    });
+    // Act: an empty word makes the first finish call's summary empty: invalid_args.
+    const { output } = await run(relay, { input: { word: '' }, runId: 'run-8' }).running;
 
     // Assess
-    expect(output.results.collect_0).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
-    expect(output.results.report_0).toMatchObject({ ok: true });
+    expect(output.levels.collect).toMatchObject({
+      outcome: 'failed',
+      calls: [{ ok: false, code: 'invalid_args' }],
+    });
+    expect(output.levels.report).toMatchObject({ outcome: 'ok' });
+    expect(output.summary.outcome).toBe('incomplete');
   });
 
-  it('rejects when the execution itself fails', async () => {
-    // Prepare
-    const broken = relayScenario({ 'summary.$': '$.input.missing' });
-
+  it('rejects an input the scenario does not accept in its Start state, saying what is accepted', async () => {
     // Act
-    const run = runScenarioLocally(broken, { input: {}, runId: 'run-9', dispatch: dispatcherFor(broken) });
+    const { running } = run(relay, { input: { word: 5 }, runId: 'run-9' });
 
     // Assess
-    await expect(run).rejects.toThrow("Path expression '$.input.missing' does not point to a value");
+    await expect(running).rejects.toThrow('Invalid input for relay: word: expected a string, got number 5');
   });
 });
 
 describe('runScenarioLocally with slow or failing calls', () => {
+  /** Calls waiting on the fake clock: the clock only moves while one is. */
+  let waiting = 0;
+
   /** A dispatcher answering `finish` calls after `delayMs`, or never when `delayMs` is undefined. */
   function slowDispatch(delayMs: number | undefined): Dispatch {
     return (envelope) =>
       new Promise((resolve) => {
         const { callId } = envelope as { callId: string };
+        waiting++;
+        // A call that never answers stops waiting on the clock once its Task has timed out (90 s).
+        if (delayMs === undefined) {
+          setTimeout(() => {
+            waiting--;
+          }, 90_000);
+        }
         if (delayMs !== undefined) {
           const late: ToolResult = {
             ok: true,
@@ -143,27 +184,39 @@ describe('runScenarioLocally with slow or failing calls', () => {
             durationMs: delayMs,
             summary: 'late',
           };
-          setTimeout(() => resolve(late), delayMs);
+          setTimeout(() => {
+            waiting--;
+            resolve(late);
+          }, delayMs);
         }
       });
   }
 
-  /** Runs `relay` with `dispatch` under fake timers, advancing the clock `advanceMs`; every call's start and end. */
-  async function runWithClock(dispatch: Dispatch, advanceMs: number) {
-    const events: string[] = [];
-    const run = runScenarioLocally(relay, {
-      input: {},
-      runId: 'run-slow',
-      dispatch,
-      onCallStart: (call) => events.push(`start ${call.callId}`),
-      onCallEnd: (call, result) => events.push(`end ${call.callId} ${result.summary}`),
+  /**
+   * Runs `relay` with `dispatch` under fake timers. The clock moves a second at a
+   * time while a call waits on it (the call's timer, the Task's timeout); otherwise
+   * real I/O (the engine's file writes) is left to complete, and no other timer
+   * (the execution's own timeout) is reached.
+   */
+  async function runWithClock(dispatch: Dispatch) {
+    waiting = 0;
+    const { running, events } = run(relay, { runId: 'run-slow', dispatch });
+    let settled = false;
+    void running.finally(() => {
+      settled = true;
     });
-    await jest.advanceTimersByTimeAsync(advanceMs);
-    return { output: await run, events };
+    while (!settled) {
+      if (waiting > 0) await jest.advanceTimersByTimeAsync(1_000);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+    return { output: (await running).output, events };
   }
 
+  // The clock is fake but the engine's file I/O is real: under a loaded machine that takes seconds.
+  jest.setTimeout(30_000);
+
   beforeEach(() => {
-    // Promise jobs stay real: only the interpreter's and the dispatcher's timers are faked.
+    // Promise jobs and I/O stay real: only the interpreter's and the dispatcher's timers are faked.
     jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
   });
 
@@ -173,61 +226,53 @@ describe('runScenarioLocally with slow or failing calls', () => {
 
   it("lets a call run past 60 s, up to its tool's timeout plus the dispatcher margin (finish: 60 + 30 s)", async () => {
     // Act: each call takes 85 s; the interpreter's default Task timeout is 60 s.
-    const { output, events } = await runWithClock(slowDispatch(85_000), 2 * 85_000);
+    const { output, events } = await runWithClock(slowDispatch(85_000));
 
     // Assess
-    expect(output.results.collect_0).toMatchObject({ ok: true, durationMs: 85_000, summary: 'late' });
-    expect(output.results.report_0).toMatchObject({ ok: true, summary: 'late' });
-    expect(events).toEqual(['start collect/0', 'end collect/0 late', 'start report/0', 'end report/0 late']);
-  });
-
-  it("ends a call that outlives its Task's 90 s through the Catch, reporting it, and goes on", async () => {
-    // Act: no call ever answers.
-    const { output, events } = await runWithClock(slowDispatch(undefined), 2 * 90_000);
-
-    // Assess
-    const timedOut = {
-      ok: false,
-      tool: 'finish',
-      callId: 'collect/0',
-      durationMs: 0,
-      summary: 'timeout: The call did not finish within its Task timeout (90 s)',
-      error: {
-        code: 'timeout',
-        message: 'The call did not finish within its Task timeout (90 s)',
-        retryable: true,
-      },
-    };
-    expect(output.results.collect_0).toEqual(timedOut);
-    expect(output.results.report_0).toEqual({ ...timedOut, callId: 'report/0' });
-    expect(events).toEqual([
-      'start collect/0',
-      'end collect/0 timeout: The call did not finish within its Task timeout (90 s)',
-      'start report/0',
-      'end report/0 timeout: The call did not finish within its Task timeout (90 s)',
+    expect(output.levels.collect).toMatchObject({
+      outcome: 'ok',
+      calls: [{ durationMs: 85_000, summary: 'late' }],
+    });
+    expect(events.filter((event) => event.startsWith('call'))).toEqual([
+      'call collect/0 late',
+      'call report/0 late',
     ]);
   });
 
-  it('ends a call whose dispatcher throws through the Catch, reporting it', async () => {
+  it("ends a call that outlives its Task's 90 s through the Catch, and goes on", async () => {
+    // Act: no call ever answers.
+    const { output } = await runWithClock(slowDispatch(undefined));
+
+    // Assess
+    const timedOut = {
+      callId: 'collect/0',
+      tool: 'finish',
+      ok: false,
+      code: 'timeout',
+      summary: 'timeout: The call did not finish within its Task timeout (90 s)',
+      durationMs: 0,
+      caught: true,
+    };
+    expect((output.levels.collect as PlanLevelRecord).calls).toEqual([timedOut]);
+    expect((output.levels.report as PlanLevelRecord).calls).toEqual([{ ...timedOut, callId: 'report/0' }]);
+    expect(output.summary.counts.stateTransitions).toBe(12);
+  });
+
+  it('ends a call whose dispatcher throws through the Catch', async () => {
     // Prepare
     const crashing: Dispatch = async () => {
       throw new TypeError('boom');
     };
 
     // Act
-    const { output, events } = await runWithClock(crashing, 0);
+    const { output } = await runWithClock(crashing);
 
     // Assess
-    expect(output.results.collect_0).toMatchObject({
+    expect((output.levels.collect as PlanLevelRecord).calls[0]).toMatchObject({
       ok: false,
-      error: { code: 'internal_error', message: 'The dispatcher failed (TypeError)' },
+      code: 'internal_error',
+      summary: 'internal_error: The dispatcher failed (TypeError)',
     });
-    expect(events).toEqual([
-      'start collect/0',
-      'end collect/0 internal_error: The dispatcher failed (TypeError)',
-      'start report/0',
-      'end report/0 internal_error: The dispatcher failed (TypeError)',
-    ]);
   });
 });
 

@@ -1,13 +1,22 @@
-import { createRunProgress } from '../../../bin/cli/progress';
+import { createRunProgress, formatSummary } from '../../../bin/cli/progress';
+import type { AgentLevelRecord, PlanLevelRecord } from '../../../functions/engine/records';
+import { NO_USAGE } from '../../../functions/engine/records';
+import { summarizeRun } from '../../../functions/engine/summary';
 import { failureResult, type ToolResult } from '../../../functions/runtime/result';
-import { scenarioSchema } from '../../../lib/scenarios/model';
+import { scenarioOf } from '../../helpers/scenarios';
 
-const scenario = scenarioSchema.parse({
+const scenario = scenarioOf({
   name: 'pulse',
   description: 'Test scenario.',
+  inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
   levels: [
     { name: 'collect', intra_tools: ['aws_ec2_inventory'], calls: [{ tool: 'aws_ec2_inventory' }] },
-    { name: 'report', intra_tools: ['slack_post_message'], calls: [{ tool: 'slack_post_message' }] },
+    { name: 'analyse', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', prompt: 'Go.', max_turns: 4 },
+    {
+      name: 'report',
+      intra_tools: ['slack_post_message'],
+      calls: [{ tool: 'slack_post_message', args: { channel: 'C1', text: 'x' } }],
+    },
   ],
 });
 
@@ -16,7 +25,7 @@ const inventory: ToolResult = {
   tool: 'aws_ec2_inventory',
   callId: 'collect/0',
   value: {},
-  truncated: false,
+  truncated: true,
   resultRef: null,
   durationMs: 412,
   summary: '12 EC2 instances in 2 regions (9 running)',
@@ -27,97 +36,140 @@ const post = failureResult(
   { code: 'secret_not_found', message: 'Secret "slack_default" is not set', retryable: false },
   1,
 );
+const collect: PlanLevelRecord = {
+  kind: 'plan',
+  outcome: 'ok',
+  summary: '1 call: 1 ok',
+  calls: [
+    { callId: 'collect/0', tool: 'aws_ec2_inventory', ok: true, summary: inventory.summary, durationMs: 412 },
+  ],
+  findings: {
+    total: 3,
+    new: 1,
+    unchanged: 2,
+    resolved: 1,
+    unknown: 0,
+    bySeverity: { high: 3 },
+    estimatedMonthlyCostUsd: 7.3,
+  },
+};
+const analyse: AgentLevelRecord = {
+  kind: 'agent',
+  outcome: 'finished',
+  summary: 'All good.',
+  data: {},
+  model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+  turns: 2,
+  callCount: 1,
+  calls: [{ callId: 'analyse/0', tool: 'finish', ok: true, summary: 'All good.', durationMs: 2 }],
+  usage: {
+    ...NO_USAGE,
+    inputTokens: 3000,
+    outputTokens: 250,
+    modelCalls: 2,
+    engineInvocations: 3,
+    toolTurns: 2,
+  },
+};
+const report: PlanLevelRecord = {
+  kind: 'plan',
+  outcome: 'failed',
+  summary: '1 call: 0 ok, 1 failed (secret_not_found)',
+  calls: [
+    {
+      callId: 'report/0',
+      tool: 'slack_post_message',
+      ok: false,
+      code: 'secret_not_found',
+      summary: post.summary,
+      durationMs: 1,
+    },
+  ],
+};
 
 describe('createRunProgress', () => {
-  it('writes one aligned line per call, then a summary with the failure codes', () => {
+  it('writes a line per level, call and turn, aligned on the longest tool name', () => {
     // Prepare
     let text = '';
     const progress = createRunProgress(scenario, 'run-1', (chunk) => {
       text += chunk;
     });
+    const [collectLevel, analyseLevel] = scenario.levels;
 
     // Act
-    progress.callStarted({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' });
-    const started = text;
-    progress.callEnded({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' }, inventory);
-    progress.callStarted({ level: 'report', tool: 'slack_post_message', callId: 'report/0' });
-    progress.callEnded({ level: 'report', tool: 'slack_post_message', callId: 'report/0' }, post);
-    progress.completed(
-      { scenario: 'pulse', input: {}, results: { collect_0: inventory, report_0: post } },
-      1234,
-    );
+    if (!collectLevel || !analyseLevel) throw new Error('levels');
+    progress.onEvent({ type: 'level_started', level: collectLevel });
+    progress.onEvent({ type: 'call_ended', level: 'collect', result: inventory });
+    progress.onEvent({ type: 'level_ended', level: 'collect', record: collect });
+    progress.onEvent({ type: 'level_started', level: analyseLevel });
+    progress.onEvent({
+      type: 'turn',
+      level: 'analyse',
+      turn: {
+        level: 'analyse',
+        n: 1,
+        status: 'tool_use',
+        calls: [{ tool: 'finish', callId: 'analyse/0', args: {}, toolUseId: 't' }],
+        results: [],
+        rejected: [],
+        callCount: 1,
+        records: [],
+        usage: { ...NO_USAGE, inputTokens: 1000, outputTokens: 100 } as unknown as Record<string, unknown>,
+      },
+    });
+    progress.onEvent({ type: 'question', level: 'analyse', question: 'Which region?' });
+    progress.onEvent({ type: 'answer', level: 'analyse' });
+    progress.onEvent({ type: 'level_ended', level: 'analyse', record: analyse });
+    progress.onEvent({ type: 'call_ended', level: 'report', result: post });
 
     // Assess
-    expect(started).toBe('collect  aws_ec2_inventory  … ');
     expect(text.split('\n')).toEqual([
-      'collect  aws_ec2_inventory  … ok 412 ms  12 EC2 instances in 2 regions (9 running)',
-      'report   slack_post_message … ✗ secret_not_found: Secret "slack_default" is not set (1 ms)',
-      'Completed pulse run run-1 in 1.2 s: 1 ok, 1 failed (secret_not_found).',
+      '▸ collect (plan: 1 call)',
+      '    aws_ec2_inventory  ok 412 ms  12 EC2 instances in 2 regions (9 running) (shortened)',
+      '  collect: 1 call: 1 ok; findings: 3 (1 new, 2 unchanged, 1 resolved)',
+      '▸ analyse (agent: anthropic.claude-3-5-haiku-20241022-v1:0, at most 4 turns)',
+      '  turn 1: 1,000 tokens in, 100 out → finish',
+      '  ? analyse asks: Which region?',
+      '  ↳ no answer',
+      '  analyse: finished after 2 turns, 1 call (3,000 tokens in, 250 out)',
+      '    slack_post_message ✗ secret_not_found: Secret "slack_default" is not set (1 ms)',
       '',
     ]);
   });
+});
 
-  it('marks a truncated result and a run with no failure', () => {
+describe('formatSummary', () => {
+  it('lists each level, the failures by code, the tokens, and the cost by part with its source', () => {
     // Prepare
-    let text = '';
-    const progress = createRunProgress(scenario, 'run-2', (chunk) => {
-      text += chunk;
+    const summary = summarizeRun({
+      scenario,
+      runId: 'run-1',
+      tenant: 'default',
+      levels: { collect, analyse, report },
+      memory: {
+        engineMb: 256,
+        dispatcherMb: 256,
+        toolMb: { aws_ec2_inventory: 512, slack_post_message: 256 },
+      },
+      now: new Date('2026-01-01T00:00:00Z'),
     });
-    const partial: ToolResult = { ...inventory, truncated: true, durationMs: 2500 };
 
     // Act
-    progress.callEnded({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' }, partial);
-    progress.completed({ scenario: 'pulse', input: {}, results: { collect_0: partial } }, 2600);
+    const text = formatSummary(summary, 4200);
 
     // Assess
-    expect(text).toBe(
-      'ok 2.5 s  12 EC2 instances in 2 regions (9 running) (truncated)\n' +
-        'Completed pulse run run-2 in 2.6 s: 1 ok, 0 failed.\n',
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(
+      'Run summary: pulse run run-1 (tenant default) in 4.2 s: incomplete (report ended without a result)',
     );
-  });
-
-  it("finishes a call's line with the result of its Task's Catch", () => {
-    // Prepare: what the Catch's Pass state stores when the Task times out (functions/scenarios/asl.ts).
-    let text = '';
-    const progress = createRunProgress(scenario, 'run-3', (chunk) => {
-      text += chunk;
-    });
-    const caught: ToolResult = {
-      ok: false,
-      tool: 'aws_ec2_inventory',
-      callId: 'collect/0',
-      durationMs: 0,
-      summary: 'internal_error: the dispatcher failed (States.Timeout)',
-      error: { code: 'internal_error', message: 'The dispatcher failed (States.Timeout)', retryable: false },
-    };
-
-    // Act
-    progress.callStarted({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' });
-    progress.callEnded({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' }, caught);
-    progress.callStarted({ level: 'report', tool: 'slack_post_message', callId: 'report/0' });
-
-    // Assess
-    expect(text.split('\n')).toEqual([
-      'collect  aws_ec2_inventory  … ✗ internal_error: The dispatcher failed (States.Timeout) (0 ms)',
-      'report   slack_post_message … ',
+    expect(lines.slice(1, 5).map((line) => line.split(/ {2,}/).filter(Boolean))).toEqual([
+      ['LEVEL', 'OUTCOME', 'CALLS', 'FAILED', 'TOKENS IN/OUT'],
+      ['collect', 'ok', '1/1 ok', '-', '-'],
+      ['analyse', 'finished', '1/1 ok', '-', '3000/250'],
+      ['report', 'failed', '0/1 ok', 'secret_not_found', '-'],
     ]);
-  });
-
-  it('finishes an open line when the execution itself fails, and writes nothing when none is open', () => {
-    // Prepare
-    let text = '';
-    const progress = createRunProgress(scenario, 'run-4', (chunk) => {
-      text += chunk;
-    });
-
-    // Act
-    progress.interrupted('the execution failed');
-    const before = text;
-    progress.callStarted({ level: 'collect', tool: 'aws_ec2_inventory', callId: 'collect/0' });
-    progress.interrupted('the execution failed');
-
-    // Assess
-    expect(before).toBe('');
-    expect(text).toBe('collect  aws_ec2_inventory  … ✗ the execution failed\n');
+    expect(text).toContain('Step Functions state transitions');
+    expect(text).toContain('model tokens (analyse: anthropic.claude-3-5-haiku-20241022-v1:0)');
+    expect(text).toContain('3250 tokens (3000 in at $0.0008/1K, 250 out at $0.004/1K)');
   });
 });

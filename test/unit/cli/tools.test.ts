@@ -190,26 +190,26 @@ describe('etp tools invoke', () => {
     const { code, out } = await etp([
       'tools',
       'invoke',
-      'slack_post_message',
+      'aws_ec2_inventory',
       '--tenant',
       'default',
       '--args',
-      '{"channel":"#ops","text":"hi"}',
+      '{"regions":["eu-west-1"]}',
       '--scenario',
       'aws_pulse',
       '--level',
-      'collect',
+      'report',
     ]);
 
     // Assess
     expect(code).toBe(1);
     expect(JSON.parse(out)).toMatchObject({
       ok: false,
-      callId: 'collect/0',
+      callId: 'report/0',
       error: {
         code: 'tool_not_allowed',
         details: {
-          allowed: ['aws_ec2_inventory', 'edit_file', 'finish', 'list_files', 'read_file', 'write_file'],
+          allowed: ['slack_post_message', 'edit_file', 'finish', 'list_files', 'read_file', 'write_file'],
         },
       },
     });
@@ -238,11 +238,11 @@ describe('etp tools invoke', () => {
     ],
     [
       ['--scenario', 'nope', '--level', 'collect'],
-      'error: Unknown scenario "nope". Known scenarios: aws_pulse\n',
+      'error: Unknown scenario "nope". Known scenarios: aws_pulse, incident_response\n',
     ],
     [
       ['--scenario', 'aws_pulse', '--level', 'analyze'],
-      'error: Scenario "aws_pulse" has no level "analyze". Levels: collect, report\n',
+      'error: Scenario "aws_pulse" has no level "analyze". Levels: collect, analyse, report\n',
     ],
     [
       ['--tenant', ''],

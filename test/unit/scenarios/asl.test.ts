@@ -1,89 +1,271 @@
+import { toolTimeoutSeconds } from '../../../functions/runtime/spec';
 import { toolCatalog } from '../../../functions/tools/catalog';
-import { scenarioToAsl, TASK_TIMEOUT_MARGIN_SECONDS } from '../../../lib/scenarios/asl';
+import {
+  argsTemplate,
+  DISPATCHER_ARN_PLACEHOLDER,
+  ENGINE_ARN_PLACEHOLDER,
+  executionTimeoutSeconds,
+  SCENARIO_TIMEOUT_SECONDS,
+  scenarioToAsl,
+  TASK_TIMEOUT_MARGIN_SECONDS,
+  taskTimeoutSeconds,
+  WAIT_FOR_TASK_TOKEN_RESOURCE,
+} from '../../../lib/scenarios/asl';
 import { loadScenarios } from '../../../lib/scenarios/loader';
-import { scenarioSchema } from '../../../lib/scenarios/model';
+import { scenarioOf } from '../../helpers/scenarios';
 
-/** The Task states of a definition: name → TimeoutSeconds. */
-function taskTimeouts(definition: ReturnType<typeof scenarioToAsl>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(definition.States)
-      .filter(([, state]) => state.Type === 'Task')
-      .map(([name, state]) => [name, state.TimeoutSeconds]),
-  );
-}
-
-describe('scenarioToAsl Task timeouts', () => {
-  it("gives each Task its tool's spec timeout plus 30 s for the dispatcher", () => {
-    // Prepare: a 300 s tool, a 120 s tool, a 30 s tool and one with the default 60 s.
-    const scenario = scenarioSchema.parse({
-      name: 'timeouts',
-      description: 'One call per timeout.',
-      levels: [
+const scenario = scenarioOf({
+  name: 'layout',
+  description: 'A plan, an asking agent, a plan.',
+  inputs: {
+    tenant: { type: 'string', description: 'Tenant.', default: 'default' },
+    regions: { type: 'regions', description: 'Regions.', default: 'all' },
+    channel: { type: 'string', description: 'Channel.', default: 'C0123ABCD' },
+  },
+  levels: [
+    {
+      name: 'collect',
+      intra_tools: ['aws_ec2_inventory', 'aws_iam_audit'],
+      concurrency: 2,
+      calls: [
+        { tool: 'aws_ec2_inventory', args: { regions: '{{input.regions}}', topN: 5 } },
+        { tool: 'aws_iam_audit', args: {} },
+      ],
+    },
+    {
+      name: 'analyse',
+      model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+      prompt: 'Go.',
+      intra_tools: ['aws_ec2_inventory'],
+      ask_user: { timeout_seconds: 600, slack_channel: '#{{input.channel}}' },
+    },
+    {
+      name: 'report',
+      intra_tools: ['slack_post_message'],
+      calls: [
         {
-          name: 'collect',
-          intra_tools: ['aws_s3_inventory', 'aws_ec2_inventory'],
-          calls: [{ tool: 'aws_s3_inventory' }, { tool: 'aws_ec2_inventory' }],
-        },
-        {
-          name: 'report',
-          intra_tools: ['slack_post_message'],
-          calls: [{ tool: 'slack_post_message' }, { tool: 'finish' }],
+          tool: 'slack_post_message',
+          args: {
+            channel: '{{input.channel}}',
+            text: "It's {run.id} {{run.id}} for {{run.scenario}}: {{levels.analyse.summary}}",
+          },
         },
       ],
-    });
+    },
+  ],
+});
 
+const asl = scenarioToAsl(scenario);
+
+describe('taskTimeoutSeconds', () => {
+  it("gives each tool's Task its spec timeout plus 30 s for the dispatcher", () => {
     // Act
-    const timeouts = taskTimeouts(scenarioToAsl(scenario));
+    const timeouts = toolCatalog.names().map((name) => taskTimeoutSeconds(name));
 
     // Assess
-    expect(TASK_TIMEOUT_MARGIN_SECONDS).toBe(30);
-    expect(timeouts).toEqual({ collect_0: 330, collect_1: 150, report_0: 60, report_1: 90 });
-  });
-
-  it('bounds every Task of every shipped scenario from the catalog', () => {
-    // Prepare
-    const scenarios = loadScenarios(toolCatalog);
-
-    // Act
-    const timeouts = scenarios.map((scenario) => [scenario.name, taskTimeouts(scenarioToAsl(scenario))]);
-
-    // Assess
-    expect(Object.fromEntries(timeouts)).toEqual({ aws_pulse: { collect_0: 150, report_0: 60 } });
+    expect(timeouts).toEqual(
+      toolCatalog.list().map((spec) => toolTimeoutSeconds(spec) + TASK_TIMEOUT_MARGIN_SECONDS),
+    );
   });
 });
 
-describe('scenarioToAsl Catches', () => {
-  const [pulse] = loadScenarios(toolCatalog);
-
-  it('turns a Task timeout into a retryable timeout result and any other error into internal_error', () => {
+describe('argsTemplate', () => {
+  it('keeps a sole reference’s JSON type, formats text, writes in synth-time values and escapes literals', () => {
     // Act
-    const { States } = scenarioToAsl(pulse as NonNullable<typeof pulse>);
+    const report = scenario.levels[2];
+    const args = report?.kind === 'plan' ? argsTemplate(report.calls[0]?.args ?? {}, scenario, 2) : {};
 
     // Assess
-    expect(States.collect_0?.Catch).toEqual([
-      { ErrorEquals: ['States.Timeout'], ResultPath: '$.lastError', Next: 'collect_0_timed_out' },
-      { ErrorEquals: ['States.ALL'], ResultPath: '$.lastError', Next: 'collect_0_failed' },
-    ]);
-    expect(States.collect_0_timed_out).toEqual({
+    expect(args).toEqual({
+      'channel.$': '$.input.channel',
+      'text.$':
+        "States.Format('It\\'s \\{run.id\\} {} for layout: {}', $$.Execution.Name, $.levels.analyse.summary)",
+    });
+  });
+
+  it('follows nested objects', () => {
+    // Act
+    const args = argsTemplate({ outer: { tenant: '{{run.tenant}}', n: 1 } }, scenario, 1);
+
+    // Assess
+    expect(args).toEqual({ outer: { 'tenant.$': '$.input.tenant', n: 1 } });
+  });
+});
+
+describe('scenarioToAsl', () => {
+  it('starts with the engine checking the input, fails the execution when it is refused, and ends with the summary', () => {
+    // Assess
+    expect(asl.StartAt).toBe('Start');
+    expect(asl.States.Start).toMatchObject({
+      Type: 'Task',
+      Resource: ENGINE_ARN_PLACEHOLDER,
+      Parameters: {
+        action: 'start',
+        scenario: 'layout',
+        'runId.$': '$$.Execution.Name',
+        'input.$': '$$.Execution.Input',
+      },
+      Catch: [{ ErrorEquals: ['States.ALL'], Next: 'StartFailed' }],
+      Next: 'collect',
+    });
+    // ResultPath "$" is left out (the default): the local interpreter mishandles it.
+    expect(asl.States.Start).not.toHaveProperty('ResultPath');
+    expect(asl.States.StartFailed).toEqual({
+      Type: 'Fail',
+      Comment: expect.any(String),
+      ErrorPath: '$.Error',
+      CausePath: '$.Cause',
+    });
+    expect(asl.States.Summary).toMatchObject({
+      Resource: ENGINE_ARN_PLACEHOLDER,
+      Parameters: { action: 'summary' },
+      End: true,
+    });
+  });
+
+  it('runs a plan level as a bounded Map of dispatcher calls, results replacing args, then the engine', () => {
+    // Assess
+    expect(asl.States.collect).toMatchObject({
       Type: 'Pass',
       Parameters: {
-        ok: false,
-        tool: 'aws_ec2_inventory',
-        callId: 'collect/0',
-        durationMs: 0,
-        summary: 'timeout: The call did not finish within its Task timeout (150 s)',
-        error: {
-          code: 'timeout',
-          message: 'The call did not finish within its Task timeout (150 s)',
-          retryable: true,
+        calls: [
+          {
+            tool: 'aws_ec2_inventory',
+            callId: 'collect/0',
+            args: { 'regions.$': '$.input.regions', topN: 5 },
+          },
+          { tool: 'aws_iam_audit', callId: 'collect/1', args: {} },
+        ],
+      },
+      ResultPath: '$.pending',
+      Next: 'collect_calls',
+    });
+    expect(asl.States.collect_calls).toMatchObject({
+      Type: 'Map',
+      ItemsPath: '$.pending.calls',
+      MaxConcurrency: 2,
+      ItemSelector: {
+        'tenant.$': '$.input.tenant',
+        scenario: 'layout',
+        level: 'collect',
+        'tool.$': '$$.Map.Item.Value.tool',
+        'args.$': '$$.Map.Item.Value.args',
+        'runId.$': '$$.Execution.Name',
+        'callId.$': '$$.Map.Item.Value.callId',
+      },
+      ResultPath: '$.pending',
+      Next: 'collect_done',
+    });
+    const iteration = (asl.States.collect_calls as { ItemProcessor: { States: Record<string, unknown> } })
+      .ItemProcessor.States;
+    expect(Object.keys(iteration)).toEqual(['collect_call', 'collect_call_timed_out', 'collect_call_failed']);
+    expect(iteration.collect_call).toMatchObject({
+      Resource: DISPATCHER_ARN_PLACEHOLDER,
+      TimeoutSeconds: Math.max(taskTimeoutSeconds('aws_ec2_inventory'), taskTimeoutSeconds('aws_iam_audit')),
+    });
+    expect(iteration.collect_call_failed).toMatchObject({
+      Parameters: { ok: false, caught: true, 'tool.$': '$.tool', 'callId.$': '$.callId' },
+    });
+    expect(asl.States.collect_done).toMatchObject({
+      Parameters: { action: 'plan_done', level: 'collect', 'results.$': '$.pending' },
+      Next: 'analyse',
+    });
+  });
+
+  it('loops an agent level: the model turn, the route, the tool calls, and the question states', () => {
+    // Assess
+    expect(asl.States.analyse).toMatchObject({
+      Type: 'Pass',
+      Result: { level: 'analyse', n: 0, status: 'start' },
+      ResultPath: '$.turn',
+    });
+    expect(asl.States.analyse_model).toMatchObject({
+      Resource: ENGINE_ARN_PLACEHOLDER,
+      Parameters: { action: 'turn', level: 'analyse', 'turn.$': '$.turn' },
+      ResultPath: '$.turn',
+      Retry: [
+        expect.anything(),
+        expect.objectContaining({ ErrorEquals: ['ModelRetryable'], BackoffRate: 2 }),
+      ],
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.turn.failure', Next: 'analyse_wrapup' }],
+      Next: 'analyse_route',
+    });
+    expect(asl.States.analyse_route).toEqual({
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.turn.status', StringEquals: 'tool_use', Next: 'analyse_tools' },
+        { Variable: '$.turn.status', StringEquals: 'ask', Next: 'analyse_ask_tools' },
+      ],
+      Default: 'analyse_done',
+    });
+    expect(asl.States.analyse_tools).toMatchObject({
+      ItemsPath: '$.turn.calls',
+      ResultPath: '$.turn.results',
+      Next: 'analyse_model',
+    });
+    expect(asl.States.analyse_ask_post).toMatchObject({
+      Parameters: {
+        level: 'ask_user',
+        tool: 'slack_post_message',
+        args: { 'channel.$': "States.Format('#{}', $.input.channel)", 'text.$': '$.turn.questionText' },
+      },
+      Next: 'analyse_ask_wait',
+    });
+    expect(asl.States.analyse_ask_wait).toMatchObject({
+      Resource: WAIT_FOR_TASK_TOKEN_RESOURCE,
+      Parameters: {
+        FunctionName: ENGINE_ARN_PLACEHOLDER,
+        Payload: {
+          action: 'ask',
+          'taskToken.$': '$$.Task.Token',
+          timeoutSeconds: 600,
+          'posted.$': '$.turn.askPost.ok',
         },
       },
-      ResultPath: '$.results.collect_0',
-      Next: 'report_0',
+      TimeoutSeconds: 600,
+      Catch: [
+        { ErrorEquals: ['States.Timeout'], ResultPath: '$.turn.askError', Next: 'analyse_no_answer' },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.turn.askError', Next: 'analyse_ask_failed' },
+      ],
+      Next: 'analyse_model',
     });
-    expect(States.collect_0_failed?.Parameters).toMatchObject({
-      'summary.$': "States.Format('internal_error: The dispatcher failed ({})', $.lastError.Error)",
-      error: { code: 'internal_error', retryable: false },
+    expect(asl.States.analyse_done).toEqual({
+      Type: 'Pass',
+      InputPath: '$.turn.record',
+      ResultPath: '$.levels.analyse',
+      Next: 'report',
     });
+  });
+
+  it('gives a level that may not ask no question states, and the execution time for every wait', () => {
+    // Prepare
+    const [pulse] = loadScenarios(toolCatalog);
+    if (!pulse) throw new Error('aws_pulse');
+
+    // Act
+    const states = Object.keys(scenarioToAsl(pulse).States);
+
+    // Assess
+    expect(states.filter((name) => name.includes('ask'))).toEqual([]);
+    expect(executionTimeoutSeconds(pulse.levels)).toBe(SCENARIO_TIMEOUT_SECONDS);
+    expect(asl.TimeoutSeconds).toBe(SCENARIO_TIMEOUT_SECONDS + 3 * 600);
+  });
+
+  it('names every state once, Map iterations included, so the local runner can route each Task by name', () => {
+    // Act
+    const names: string[] = [];
+    const collect = (states: Record<string, Record<string, unknown>>) => {
+      for (const [name, state] of Object.entries(states)) {
+        names.push(name);
+        const processor = state.ItemProcessor as
+          | { States: Record<string, Record<string, unknown>> }
+          | undefined;
+        if (processor) collect(processor.States);
+      }
+    };
+    collect(asl.States);
+
+    // Assess
+    expect(new Set(names).size).toBe(names.length);
   });
 });

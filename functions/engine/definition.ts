@@ -1,0 +1,91 @@
+/**
+ * A validated scenario as the engine runs it (DESIGN.md, "Scenarios"): the
+ * shape `lib/scenarios/loader.ts` produces from a YAML file at synth time, with
+ * every agent prompt read from its file. The CDK bundles these into the engine
+ * function (`ETP_ENGINE_CONFIG`, see config.ts); local runs build them from the
+ * same files. Types only: the schema lives with the loader (lib/scenarios/model.ts).
+ */
+
+/** Input types a scenario may declare (functions/engine/inputs.ts checks values against them). */
+export type InputType = 'string' | 'integer' | 'number' | 'boolean' | 'string_list' | 'regions';
+
+/** A declared input: its type, what it is for, and the value a run uses when the input leaves it out. */
+export interface ScenarioInput {
+  readonly type: InputType;
+  readonly description: string;
+  /** Absent: the input is required. */
+  readonly default?: unknown;
+  /** For `string`: the only values accepted. */
+  readonly enum?: readonly string[];
+}
+
+/** One fixed call of a plan level. String values may hold `{{…}}` references (functions/engine/template.ts). */
+export interface PlanCall {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** A level that runs a fixed list of calls, in parallel up to `concurrency`. */
+export interface PlanLevel {
+  readonly kind: 'plan';
+  readonly name: string;
+  readonly description?: string;
+  /** Tools the level may call; file tools are always allowed. */
+  readonly intra_tools: readonly string[];
+  readonly calls: readonly PlanCall[];
+  /** Calls in flight at once (Map `MaxConcurrency`). */
+  readonly concurrency: number;
+  /**
+   * Whether the findings of the level's results are kept per tenant and scenario,
+   * so the next run can say what is new, resolved or unchanged (functions/engine/findings.ts).
+   */
+  readonly track_findings: boolean;
+}
+
+/** How an agent level may pause to ask a person. */
+export interface AskUserSettings {
+  /** Seconds the run waits for an answer before it resumes with "no answer". */
+  readonly timeout_seconds: number;
+  /** Channel the question is posted to with `slack_post_message` (may hold `{{…}}` references). */
+  readonly slack_channel?: string;
+}
+
+/** A model-driven level: a Converse loop over the level's tools until `finish`, `max_turns` or a stop. */
+export interface AgentLevel {
+  readonly kind: 'agent';
+  readonly name: string;
+  readonly description?: string;
+  readonly intra_tools: readonly string[];
+  /** A Bedrock model id, inference profile id or ARN. */
+  readonly model: string;
+  /** The prompt text (from `prompt`, or the file named by `prompt_file`), with `{{…}}` references. */
+  readonly prompt: string;
+  /** The file the prompt was read from, relative to the scenario file, when it came from one. */
+  readonly prompt_file?: string;
+  readonly max_turns: number;
+  readonly max_tokens: number;
+  readonly temperature?: number;
+  /** `false`: the model is not offered `ask_user`. */
+  readonly ask_user: false | AskUserSettings;
+}
+
+/** One level of a scenario. */
+export type ScenarioLevel = PlanLevel | AgentLevel;
+
+/** A validated scenario. */
+export interface ScenarioDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputs: Readonly<Record<string, ScenarioInput>>;
+  readonly levels: readonly ScenarioLevel[];
+}
+
+/**
+ * The level name the dispatcher's whitelists give the engine for posting an
+ * `ask_user` question to Slack (`slack_post_message` only). A scenario may not
+ * name a level of its own so.
+ */
+export const ASK_USER_LEVEL = 'ask_user';
+
+/** The engine's own tool, offered to the model where a level allows it (not a catalog tool). */
+export const ASK_USER_TOOL = 'ask_user';

@@ -1,0 +1,43 @@
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { Context } from 'aws-lambda';
+import { logger } from '../runtime/logger';
+import { s3WorkspaceProvider } from '../runtime/workspace-s3';
+import { toolCatalog } from '../tools/catalog';
+import { bundledEngineConfig } from './config';
+import { DynamoDbRunRecords } from './dynamodb-run-records';
+import { createEngine } from './engine';
+import { BedrockModelClient, MODEL_CLIENT_SETTINGS } from './model-client';
+import { workspacesOf } from './workspaces';
+
+/** Milliseconds kept back from the invocation's remaining time when a model call is cut. */
+const MODEL_CALL_MARGIN_MS = 5_000;
+
+/** A required variable, read once at load: a missing one fails the init loudly. */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`The engine function needs ${name}`);
+  return value;
+}
+
+// Configuration and clients once per container.
+const engine = createEngine({
+  config: bundledEngineConfig(),
+  catalog: toolCatalog,
+  workspaces: workspacesOf(s3WorkspaceProvider(required('WORKSPACE_BUCKET'))),
+  records: new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')),
+  model: new BedrockModelClient(new BedrockRuntimeClient(MODEL_CLIENT_SETTINGS)),
+  logger,
+});
+
+/**
+ * The scenario engine's Lambda: the bookkeeping Task states of every scenario
+ * run (functions/engine/engine.ts). A model call is aborted shortly before the
+ * invocation would time out, so the failure is reported rather than cut off.
+ */
+export async function handler(event: unknown, context: Context): Promise<unknown> {
+  logger.addContext(context);
+  const signal = AbortSignal.timeout(
+    Math.max(1_000, context.getRemainingTimeInMillis() - MODEL_CALL_MARGIN_MS),
+  );
+  return engine(event, signal);
+}

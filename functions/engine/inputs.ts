@@ -1,0 +1,119 @@
+import * as z from 'zod/mini';
+import { jsonByteLength } from '../runtime/bound';
+import { InvalidArgsError } from '../runtime/errors';
+import { identifierProblem, TENANT_ID } from '../runtime/ids';
+import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
+import { regionsList } from '../tools/aws/shared/arg-schemas';
+import type { InputType, ScenarioDefinition, ScenarioInput } from './definition';
+import '../runtime/zod-locale';
+
+/**
+ * Largest execution input accepted, in bytes of JSON: the input stays in the
+ * state for the whole run, whose every state must stay well under Step
+ * Functions' 256 KiB ("Step Functions service quotas").
+ */
+export const MAX_INPUT_BYTES = 8 * 1024;
+
+/** What each input type accepts, in words, for error messages. */
+export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  string_list: 'a list of strings',
+  regions: '"all" or a list of 1-40 AWS region names such as ["eu-west-1"]',
+};
+
+const SCHEMAS: Readonly<Record<InputType, z.ZodMiniType>> = {
+  string: z.string(),
+  integer: z.int(),
+  number: z.number(),
+  boolean: z.boolean(),
+  string_list: z.array(z.string()),
+  regions: regionsList,
+};
+
+/** Why `value` is not accepted by `input`, or undefined when it is. */
+export function inputValueProblem(input: ScenarioInput, value: unknown): string | undefined {
+  const parsed = SCHEMAS[input.type].safeParse(value);
+  if (!parsed.success) return `expected ${INPUT_TYPE_ACCEPTS[input.type]}, got ${describe(value)}`;
+  if (input.enum && !input.enum.includes(value as string)) {
+    return `expected one of ${input.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(value)}`;
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array ${truncated(JSON.stringify(value))}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${truncated(JSON.stringify(value))}`;
+}
+
+function truncated(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** The inputs every run has, declared or not: `tenant` (the Task states read `$.input.tenant`). */
+function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioInput> {
+  return {
+    tenant: { type: 'string', description: 'Tenant of the run' },
+    ...scenario.inputs,
+  };
+}
+
+/**
+ * Checks an execution input against the scenario's declared inputs and merges it
+ * over their defaults: the `$.input` of the run. Run before a run starts (the CLI)
+ * and as the first state of every execution (the engine's `start`), so a run
+ * started from the console or a schedule is held to the same rules.
+ *
+ * @returns the merged input; its `tenant` is a tenant id.
+ * @throws InvalidArgsError listing every problem: an input over {@link MAX_INPUT_BYTES}
+ *   or nested deeper than tool args may be, keys the scenario does not declare
+ *   (with the declared ones), values of the wrong type (with what each accepts), a
+ *   required input left out, a tenant that is not a tenant id.
+ * @example
+ * resolveInput(awsPulse, { regions: 5 });
+ * // InvalidArgsError: Invalid input for aws_pulse: regions: expected "all" or a list of 1-40 AWS region names …, got number 5
+ */
+export function resolveInput(scenario: ScenarioDefinition, raw: unknown): Record<string, unknown> {
+  const where = `Invalid input for ${scenario.name}`;
+  if (raw === null || raw === undefined) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new InvalidArgsError(`${where}: expected a JSON object, got ${describe(raw)}`);
+  }
+  const given = raw as Record<string, unknown>;
+  if (jsonByteLength(given) > MAX_INPUT_BYTES) {
+    throw new InvalidArgsError(`${where}: the input is over ${MAX_INPUT_BYTES} bytes of JSON`);
+  }
+  if (tooDeepAt(given, MAX_ARGS_DEPTH) !== undefined) {
+    throw new InvalidArgsError(`${where}: objects and arrays nest deeper than ${MAX_ARGS_DEPTH} levels`);
+  }
+  const declared = declaredInputs(scenario);
+  const problems: string[] = [];
+  const unknown = Object.keys(given).filter((key) => !Object.hasOwn(declared, key));
+  if (unknown.length > 0) {
+    problems.push(
+      `${unknown.join(', ')}: not declared by ${scenario.name}. Declared inputs: ${Object.keys(declared).join(', ')}`,
+    );
+  }
+  const merged: Record<string, unknown> = {};
+  for (const [name, input] of Object.entries(declared)) {
+    const value = Object.hasOwn(given, name) ? given[name] : input.default;
+    if (value === undefined) {
+      problems.push(
+        name === 'tenant'
+          ? `tenant: required (${TENANT_ID.accepted}): pass --tenant or "tenant" in the input`
+          : `${name}: required: ${INPUT_TYPE_ACCEPTS[input.type]} (${input.description})`,
+      );
+      continue;
+    }
+    const problem =
+      name === 'tenant' ? identifierProblem(TENANT_ID, value, 'tenant') : inputValueProblem(input, value);
+    if (problem) problems.push(name === 'tenant' ? problem : `${name}: ${problem}`);
+    merged[name] = value;
+  }
+  if (problems.length > 0) throw new InvalidArgsError(`${where}: ${problems.join('; ')}`);
+  return merged;
+}

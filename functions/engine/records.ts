@@ -1,0 +1,188 @@
+/**
+ * What a run's state holds between levels: the merged input and one compact
+ * record per finished level. Full results, conversations and findings live in
+ * the run's workspace; records keep what later states, prompts and the run
+ * summary read, within the bounds of limits.ts.
+ */
+import type { ErrorCode } from '../runtime/errors';
+import type { ToolErrorInfo, ToolResult } from '../runtime/result';
+import type { ResultRef } from '../runtime/workspace';
+
+/** One call of a level, as the state and the run summary keep it. */
+export interface CallRecord {
+  readonly callId: string;
+  readonly tool: string;
+  readonly ok: boolean;
+  /** The error code of a failed call. */
+  readonly code?: ErrorCode;
+  /** The result's one-line summary (`code: message` on failure). */
+  readonly summary: string;
+  readonly durationMs: number;
+  /** The value was shrunk or the tool stopped early. */
+  readonly truncated?: boolean;
+  /** Where the full value is when it was too large for the state (claim-check). */
+  readonly resultRef?: ResultRef;
+  /** Cost Explorer requests the call reported (`value.costExplorer.requests`): each is billed. */
+  readonly costExplorerRequests?: number;
+  /** The Task failed and its Catch wrote the result (one more state transition). */
+  readonly caught?: boolean;
+  /** Answered by the engine without a dispatch (over the per-turn limit). */
+  readonly rejected?: boolean;
+}
+
+/** Counts of a level's tracked findings against the tenant's previous run (functions/engine/findings.ts). */
+export interface FindingsCounts {
+  readonly total: number;
+  readonly new: number;
+  readonly unchanged: number;
+  readonly resolved: number;
+  /** Previous findings not seen this run because the tool failed or listed only its top findings. */
+  readonly unknown: number;
+  readonly bySeverity: Readonly<Record<string, number>>;
+  readonly estimatedMonthlyCostUsd: number;
+  /** The run compared against; absent on the tenant's first run of the scenario. */
+  readonly previousRunId?: string;
+}
+
+/** How a plan level ended: every call ok, some, or none. */
+export type PlanOutcome = 'ok' | 'partial' | 'failed';
+
+/** A finished plan level. */
+export interface PlanLevelRecord {
+  readonly kind: 'plan';
+  readonly outcome: PlanOutcome;
+  /** One line for people: `12 calls: 10 ok, 2 failed (access_denied, opt_in_required)`. */
+  readonly summary: string;
+  readonly calls: readonly CallRecord[];
+  readonly findings?: FindingsCounts;
+  /** Milliseconds the engine spent closing the level (its `plan_done` invocation). */
+  readonly engineMs?: number;
+}
+
+/**
+ * How an agent level ended: the model called `finish`; it reached `max_turns`;
+ * it stopped without `finish`; the model could not be called (access, model id,
+ * validation); or the loop itself failed.
+ */
+export type AgentOutcome = 'finished' | 'max_turns' | 'stopped' | 'model_error' | 'failed';
+
+/** What the model and the engine spent on one agent level. */
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Converse calls that returned. */
+  readonly modelCalls: number;
+  /** Milliseconds Converse took, summed. */
+  readonly modelMs: number;
+  /** Invocations of the engine's `turn` action (one per model turn, one to close the level). */
+  readonly engineInvocations: number;
+  /** Milliseconds those invocations ran, summed (Lambda billed time). */
+  readonly engineMs: number;
+  /** Turns that dispatched tool calls (a Map each). */
+  readonly toolTurns: number;
+  /** Turns that asked a person (`ask_user`). */
+  readonly askTurns: number;
+  /** Questions posted to Slack (a dispatcher call each). */
+  readonly askPosts: number;
+  /** Questions that got no answer (timeout or failure: one more state each). */
+  readonly unanswered: number;
+}
+
+/** A usage with nothing spent. */
+export const NO_USAGE: ModelUsage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  modelCalls: 0,
+  modelMs: 0,
+  engineInvocations: 0,
+  engineMs: 0,
+  toolTurns: 0,
+  askTurns: 0,
+  askPosts: 0,
+  unanswered: 0,
+};
+
+/** A finished agent level. */
+export interface AgentLevelRecord {
+  readonly kind: 'agent';
+  readonly outcome: AgentOutcome;
+  /** `finish`'s summary, or the engine's account of why there is none (in plain words). */
+  readonly summary: string;
+  /** `finish`'s data (bounded; the whole of it in `levels/<level>/finish.json`); `{}` without. */
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly model: string;
+  /** Model turns taken. */
+  readonly turns: number;
+  /** Tool calls dispatched over the level. */
+  readonly callCount: number;
+  /** The first calls' records (limits.ts, MAX_AGENT_CALL_RECORDS). */
+  readonly calls: readonly CallRecord[];
+  readonly usage: ModelUsage;
+  /** Why the model could not be called, for `model_error` and `failed`. */
+  readonly error?: ToolErrorInfo;
+}
+
+/** A finished level. */
+export type LevelRecord = PlanLevelRecord | AgentLevelRecord;
+
+/** The state between levels: `$.input` and `$.levels`. */
+export interface RunState {
+  readonly input: Record<string, unknown>;
+  readonly levels: Record<string, LevelRecord>;
+}
+
+/** Whether a level produced its result: a plan level with at least one call ok, an agent level that called `finish`. */
+export function levelHasResult(record: LevelRecord): boolean {
+  return record.kind === 'plan' ? record.outcome !== 'failed' : record.outcome === 'finished';
+}
+
+/** A {@link ResultRef} when `value` has its shape (`uri`, `bytes`, `sha256`). */
+export function asResultRef(value: unknown): ResultRef | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const ref = value as Record<string, unknown>;
+  return typeof ref.uri === 'string' && typeof ref.bytes === 'number' && typeof ref.sha256 === 'string'
+    ? { uri: ref.uri, bytes: ref.bytes, sha256: ref.sha256 }
+    : undefined;
+}
+
+/** `value.costExplorer.requests` of a result, as the Cost Explorer tools report it. */
+function costExplorerRequestsOf(value: unknown): number | undefined {
+  const requests = (value as { costExplorer?: { requests?: unknown } } | null)?.costExplorer?.requests;
+  return typeof requests === 'number' && Number.isFinite(requests) ? requests : undefined;
+}
+
+/** The compact record of a ToolResult (a dispatcher's, or a Catch's failure result). */
+export function callRecordOf(result: ToolResult): CallRecord {
+  const base = {
+    callId: result.callId,
+    tool: result.tool,
+    ok: result.ok,
+    summary: result.summary,
+    durationMs: result.durationMs,
+    ...((result as { caught?: unknown }).caught === true ? { caught: true } : {}),
+  };
+  if (!result.ok) return { ...base, code: result.error.code };
+  const resultRef = asResultRef(result.resultRef);
+  const requests = costExplorerRequestsOf(result.value);
+  return {
+    ...base,
+    ...(result.truncated ? { truncated: true } : {}),
+    ...(resultRef ? { resultRef } : {}),
+    ...(requests !== undefined ? { costExplorerRequests: requests } : {}),
+  };
+}
+
+/**
+ * A plan level's outcome and summary line from its call records.
+ *
+ * @example planSummary(records) // '12 calls: 10 ok, 2 failed (access_denied, opt_in_required)'
+ */
+export function planOutcome(calls: readonly CallRecord[]): { outcome: PlanOutcome; summary: string } {
+  const failed = calls.filter((call) => !call.ok);
+  const codes = [...new Set(failed.map((call) => call.code ?? 'internal_error'))];
+  const outcome: PlanOutcome =
+    failed.length === 0 ? 'ok' : failed.length === calls.length ? 'failed' : 'partial';
+  const count = `${calls.length} call${calls.length === 1 ? '' : 's'}`;
+  const detail = failed.length > 0 ? `, ${failed.length} failed (${codes.join(', ')})` : '';
+  return { outcome, summary: `${count}: ${calls.length - failed.length} ok${detail}` };
+}

@@ -1,0 +1,308 @@
+/**
+ * The run summary written at the end of every run (issue 7 item 9): per level
+ * and call, ok or failed with its code and duration, the model's tokens, and
+ * the run's estimated cost by part. Computed from the levels' compact records,
+ * so it is the same deployed (the `Summary` state) and local.
+ */
+import type { ErrorCode } from '../runtime/errors';
+import type { FunctionMemory } from './config';
+import type { ScenarioDefinition } from './definition';
+import {
+  COST_EXPLORER_REQUEST_USD,
+  COST_EXPLORER_SOURCE,
+  LAMBDA_GB_SECOND_USD,
+  LAMBDA_REQUEST_USD,
+  LAMBDA_SOURCE,
+  modelPrice,
+  STATE_TRANSITION_SOURCE,
+  STATE_TRANSITION_USD,
+} from './pricing';
+import { type CallRecord, type LevelRecord, levelHasResult } from './records';
+
+/** Milliseconds assumed for engine invocations that do not time themselves (start, ask, summary). */
+export const ENGINE_UNTIMED_MS = 50;
+/** Milliseconds the dispatcher adds around a call (validation, invoke round trip), for its GB-seconds. */
+export const DISPATCHER_OVERHEAD_MS = 10;
+
+/** One call as the summary lists it. */
+export interface CallSummary {
+  readonly callId: string;
+  readonly tool: string;
+  readonly ok: boolean;
+  readonly code?: ErrorCode;
+  readonly durationMs: number;
+}
+
+/** One level as the summary lists it. */
+export interface LevelSummary {
+  readonly name: string;
+  readonly kind: 'plan' | 'agent';
+  readonly outcome: string;
+  /** Whether the level produced its result (a plan level: a call ok; an agent level: `finish`). */
+  readonly hasResult: boolean;
+  readonly summary: string;
+  readonly calls: readonly CallSummary[];
+  /** Agent levels: turns, tokens and the model. */
+  readonly turns?: number;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly model?: string;
+}
+
+/** One part of the estimated cost. */
+export interface CostPart {
+  readonly part: string;
+  readonly quantity: number;
+  readonly unit: string;
+  readonly usd: number;
+  readonly source: string;
+}
+
+/** What the run used, counted. */
+export interface RunCounts {
+  readonly stateTransitions: number;
+  readonly lambdaInvocations: number;
+  readonly lambdaGbSeconds: number;
+  readonly modelInputTokens: number;
+  readonly modelOutputTokens: number;
+  readonly costExplorerRequests: number;
+}
+
+/** The run summary. */
+export interface RunSummary {
+  readonly scenario: string;
+  readonly runId: string;
+  readonly tenant: string;
+  /** `incomplete` when a level ended without its result. */
+  readonly outcome: 'succeeded' | 'incomplete';
+  readonly startedAt?: string;
+  readonly endedAt: string;
+  readonly levels: readonly LevelSummary[];
+  readonly counts: RunCounts;
+  readonly cost: {
+    readonly totalUsd: number;
+    readonly excludingModelUsd: number;
+    readonly parts: readonly CostPart[];
+    /** What the estimate leaves out or assumes. */
+    readonly notes: readonly string[];
+  };
+}
+
+function callSummary(call: CallRecord): CallSummary {
+  // A level the engine could not close keeps its raw results (the error's code is inside `error`).
+  const code = call.code ?? (call as { error?: { code?: CallRecord['code'] } }).error?.code;
+  return {
+    callId: call.callId,
+    tool: call.tool,
+    ok: call.ok,
+    ...(code ? { code } : {}),
+    durationMs: call.durationMs,
+  };
+}
+
+/** What one level's states, invocations and GB-seconds come to. */
+interface LevelUse {
+  transitions: number;
+  engine: { invocations: number; ms: number };
+  dispatched: CallRecord[];
+  /** Dispatched calls without a record (agent calls past the kept records). */
+  unrecorded: number;
+}
+
+/**
+ * The states a level entered, from its record, as lib/scenarios/asl.ts lays them
+ * out (bench/scenario-run.ts checks this count against the interpreter's):
+ * - plan: its Pass, its Map, one Task per call, one Catch Pass per caught call, `<level>_done`;
+ * - agent: its Pass; per `turn` invocation the Task and the route Choice; per
+ *   tool turn the Map, a Task per call and a Catch Pass per caught call; per ask
+ *   turn the Map and calls, the Slack post (and its Catch), the wait and, when
+ *   unanswered, the no-answer Pass; `<level>_done`.
+ */
+function levelUse(record: LevelRecord): LevelUse {
+  if (record.kind === 'plan') {
+    const caught = record.calls.filter((call) => call.caught).length;
+    return {
+      transitions: 3 + record.calls.length + caught,
+      engine: { invocations: 1, ms: record.engineMs ?? ENGINE_UNTIMED_MS },
+      dispatched: [...record.calls],
+      unrecorded: 0,
+    };
+  }
+  const usage = record.usage;
+  const dispatched = record.calls.filter((call) => !call.rejected);
+  const caught = dispatched.filter((call) => call.caught).length;
+  const failedTurn = record.outcome === 'failed' ? 2 : 0;
+  return {
+    transitions:
+      1 +
+      usage.engineInvocations * 2 +
+      usage.toolTurns +
+      usage.askTurns +
+      record.callCount +
+      caught +
+      usage.askPosts +
+      usage.askTurns +
+      usage.unanswered +
+      failedTurn +
+      1,
+    engine: {
+      invocations: usage.engineInvocations + usage.askTurns + (failedTurn ? 1 : 0),
+      ms: usage.engineMs + usage.askTurns * ENGINE_UNTIMED_MS,
+    },
+    dispatched,
+    unrecorded: Math.max(0, record.callCount - dispatched.length) + usage.askPosts,
+  };
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * The summary of a run from its levels' records.
+ *
+ * @param memory - the functions' memory (the engine's configuration), for GB-seconds.
+ */
+export function summarizeRun(options: {
+  readonly scenario: ScenarioDefinition;
+  readonly runId: string;
+  readonly tenant: string;
+  readonly levels: Readonly<Record<string, LevelRecord>>;
+  readonly memory: FunctionMemory;
+  readonly startedAt?: string;
+  readonly now?: Date;
+}): RunSummary {
+  const { scenario, levels, memory } = options;
+  const levelSummaries: LevelSummary[] = [];
+  // Start and Summary: one state and one engine invocation each.
+  let transitions = 2;
+  let engineInvocations = 2;
+  let engineMs = 2 * ENGINE_UNTIMED_MS;
+  let dispatcherInvocations = 0;
+  let dispatcherMs = 0;
+  let toolInvocations = 0;
+  let toolGbSeconds = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let ceRequests = 0;
+  const modelParts: CostPart[] = [];
+  const notes: string[] = [
+    `Lambda time: the calls' measured durations (dispatcher +${DISPATCHER_OVERHEAD_MS} ms each), the engine's own measured turns, ${ENGINE_UNTIMED_MS} ms for its untimed invocations; retried invocations are not counted.`,
+  ];
+  for (const level of scenario.levels) {
+    const record = levels[level.name];
+    if (!record) continue;
+    const use = levelUse(record);
+    transitions += use.transitions;
+    engineInvocations += use.engine.invocations;
+    engineMs += use.engine.ms;
+    const known = use.dispatched;
+    const averageMs =
+      known.length > 0 ? known.reduce((sum, call) => sum + call.durationMs, 0) / known.length : 0;
+    dispatcherInvocations += known.length + use.unrecorded;
+    dispatcherMs += known.reduce((sum, call) => sum + call.durationMs, 0) + use.unrecorded * averageMs;
+    dispatcherMs += (known.length + use.unrecorded) * DISPATCHER_OVERHEAD_MS;
+    for (const call of known) {
+      const toolMb = memory.toolMb[call.tool];
+      if (toolMb === undefined) continue;
+      toolInvocations++;
+      toolGbSeconds += (toolMb / 1024) * (call.durationMs / 1000);
+    }
+    ceRequests += known.reduce((sum, call) => sum + (call.costExplorerRequests ?? 0), 0);
+    const base = {
+      name: level.name,
+      kind: record.kind,
+      outcome: record.outcome,
+      hasResult: levelHasResult(record),
+      summary: record.summary,
+      calls: record.calls.map(callSummary),
+    };
+    if (record.kind === 'plan') {
+      levelSummaries.push(base);
+      continue;
+    }
+    levelSummaries.push({
+      ...base,
+      turns: record.turns,
+      inputTokens: record.usage.inputTokens,
+      outputTokens: record.usage.outputTokens,
+      model: record.model,
+    });
+    inputTokens += record.usage.inputTokens;
+    outputTokens += record.usage.outputTokens;
+    if (record.usage.inputTokens + record.usage.outputTokens === 0) continue;
+    const price = modelPrice(record.model);
+    if (!price) {
+      notes.push(`No published price is known for ${record.model}: its tokens are not priced.`);
+      continue;
+    }
+    modelParts.push({
+      part: `model tokens (${level.name}: ${record.model})`,
+      quantity: record.usage.inputTokens + record.usage.outputTokens,
+      unit: `tokens (${record.usage.inputTokens} in at $${price.inputPer1k}/1K, ${record.usage.outputTokens} out at $${price.outputPer1k}/1K)`,
+      usd:
+        (record.usage.inputTokens / 1000) * price.inputPer1k +
+        (record.usage.outputTokens / 1000) * price.outputPer1k,
+      source: price.source,
+    });
+  }
+  const lambdaGbSeconds =
+    toolGbSeconds +
+    (memory.dispatcherMb / 1024) * (dispatcherMs / 1000) +
+    (memory.engineMb / 1024) * (engineMs / 1000);
+  const lambdaInvocations = engineInvocations + dispatcherInvocations + toolInvocations;
+  const parts: CostPart[] = [
+    {
+      part: 'Step Functions state transitions',
+      quantity: transitions,
+      unit: 'transitions',
+      usd: transitions * STATE_TRANSITION_USD,
+      source: STATE_TRANSITION_SOURCE,
+    },
+    {
+      part: 'Lambda compute',
+      quantity: round(lambdaGbSeconds, 3),
+      unit: 'GB-seconds',
+      usd: lambdaGbSeconds * LAMBDA_GB_SECOND_USD,
+      source: LAMBDA_SOURCE,
+    },
+    {
+      part: 'Lambda requests',
+      quantity: lambdaInvocations,
+      unit: 'invocations',
+      usd: lambdaInvocations * LAMBDA_REQUEST_USD,
+      source: LAMBDA_SOURCE,
+    },
+    {
+      part: 'Cost Explorer API',
+      quantity: ceRequests,
+      unit: 'requests',
+      usd: ceRequests * COST_EXPLORER_REQUEST_USD,
+      source: COST_EXPLORER_SOURCE,
+    },
+    ...modelParts,
+  ];
+  const modelUsd = modelParts.reduce((sum, part) => sum + part.usd, 0);
+  const totalUsd = parts.reduce((sum, part) => sum + part.usd, 0);
+  return {
+    scenario: scenario.name,
+    runId: options.runId,
+    tenant: options.tenant,
+    outcome: levelSummaries.every((level) => level.hasResult) ? 'succeeded' : 'incomplete',
+    ...(options.startedAt ? { startedAt: options.startedAt } : {}),
+    endedAt: (options.now ?? new Date()).toISOString(),
+    levels: levelSummaries,
+    counts: {
+      stateTransitions: transitions,
+      lambdaInvocations,
+      lambdaGbSeconds: round(lambdaGbSeconds, 4),
+      modelInputTokens: inputTokens,
+      modelOutputTokens: outputTokens,
+      costExplorerRequests: ceRequests,
+    },
+    cost: {
+      totalUsd: round(totalUsd, 6),
+      excludingModelUsd: round(totalUsd - modelUsd, 6),
+      parts: parts.map((part) => ({ ...part, usd: round(part.usd, 6) })),
+      notes,
+    },
+  };
+}

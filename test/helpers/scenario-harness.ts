@@ -1,0 +1,309 @@
+/**
+ * Runs scenario state machines AS SYNTHESIZED BY CDK in the local ASL
+ * interpreter (aws-local-stepfunctions): the dispatcher's Task states go to the
+ * real dispatcher handler (configured as the CDK bundles it), which invokes the
+ * real tool handlers through a Lambda Invoke API on 127.0.0.1; the engine's go
+ * to the engine with the configuration the CDK bundles, its model a scripted
+ * Converse server on 127.0.0.1 reached by the Bedrock Runtime SDK client's own
+ * (HTTP/2) handler, its run records in dynalite, its workspaces in a temporary
+ * directory; the `ask_user` wait records the question through the engine and
+ * waits for `answer`. Slack is a Web API server on 127.0.0.1. AWS tools are
+ * stubbed at the SDK by the test.
+ *
+ * The dispatcher is the deployed wiring (`createDeployedDispatcher`) with a
+ * local-directory workspace in place of the bucket: it claim-checks results over
+ * the synthesized inline budget into the same workspaces the engine uses.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import type { Context } from 'aws-lambda';
+import { executeLocally } from '../../bin/local/local-execution';
+import { localWorkspaceProvider } from '../../bin/local/local-workspace';
+import {
+  type Responder,
+  type ScriptedModel,
+  type ScriptedResponse,
+  startScriptedModel,
+} from '../../bin/local/scripted-model';
+import { toolFunctionName } from '../../functions/dispatcher/config';
+import type { Dispatch } from '../../functions/dispatcher/dispatch';
+import { DynamoDbRunRecords } from '../../functions/engine/dynamodb-run-records';
+import { createEngine, type RunOutput } from '../../functions/engine/engine';
+import { BedrockModelClient, MODEL_CLIENT_SETTINGS } from '../../functions/engine/model-client';
+import { type WorkspaceFactory, workspacesOf } from '../../functions/engine/workspaces';
+import { deadlineIn } from '../../functions/runtime/deadline';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { logger } from '../../functions/runtime/logger';
+import type { ToolResult } from '../../functions/runtime/result';
+import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
+import { toolCatalog } from '../../functions/tools/catalog';
+import {
+  DISPATCHER_ARN_PLACEHOLDER,
+  ENGINE_ARN_PLACEHOLDER,
+  WAIT_FOR_TASK_TOKEN_RESOURCE,
+} from '../../lib/scenarios/asl';
+import { SCENARIOS_DIR } from '../../lib/scenarios/loader';
+import { flattenIntrinsics, logicalIdOf, synthesizePlatform } from './cdk';
+import {
+  createIdempotencyTable,
+  createSecretReferenceTable,
+  type LocalDynamoDb,
+  startDynalite,
+} from './dynalite';
+import { bundleDispatcherConfig } from './events';
+import { type LocalLambda, startLambdaServer } from './lambda-server';
+import { FAKE_AWS_CREDENTIALS } from './loopback-server';
+import { createRunRecordsTable } from './run-records-table';
+import { type LocalSlack, startSlackServer } from './slack-server';
+
+const ACCOUNT = '123456789012';
+const REGION = 'eu-west-1';
+const DISPATCHER_ARN = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:etp-dispatcher`;
+const ENGINE_ARN = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:etp-engine`;
+
+/** A question the run asked, as the wait state got it. */
+export interface AskedQuestion {
+  readonly runId: string;
+  readonly level: string;
+  readonly question: string;
+  readonly taskToken: string;
+}
+
+/** How one run goes. */
+export interface HarnessRunOptions {
+  readonly runId: string;
+  readonly input?: Record<string, unknown>;
+  /** The scripted model's responses (in order), or a responder. @default no model call expected */
+  readonly model?: readonly ScriptedResponse[] | Responder;
+  /**
+   * Answers a question: the answer text, the task's whole output (what SendTaskSuccess
+   * sent), or undefined for none (the wait times out). @default no answer
+   */
+  readonly answer?: (question: AskedQuestion) => Promise<string | Record<string, unknown> | undefined>;
+}
+
+/** What a run did. */
+export interface HarnessRun {
+  readonly output: RunOutput;
+  /** The Converse requests the scripted model received. */
+  readonly modelRequests: ScriptedModel['requests'];
+  /** Every dispatcher result, in completion order. */
+  readonly results: readonly ToolResult[];
+  /** States entered, Map iterations' included. */
+  readonly transitions: number;
+  /** The largest state input or output, in bytes. */
+  readonly largestStateBytes: number;
+}
+
+/** The running harness. */
+export interface ScenarioHarness {
+  readonly slack: LocalSlack;
+  readonly dynamo: LocalDynamoDb;
+  readonly lambda: LocalLambda;
+  readonly records: DynamoDbRunRecords;
+  readonly workspaces: WorkspaceFactory;
+  /** The workspaces' directory. */
+  readonly localDir: string;
+  /** The dispatcher's inline result budget, as synthesized. */
+  readonly inlineResultBytes: number;
+  /** The synthesized definitions by scenario name, ARNs filled in. */
+  readonly definitions: Readonly<Record<string, Record<string, unknown>>>;
+  run(scenario: string, options: HarnessRunOptions): Promise<HarnessRun>;
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startScenarioHarness}. */
+export interface HarnessOptions {
+  /** Extra scenario files (name → YAML text) and prompt files (`prompts/<name>` → text) beside the shipped ones. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Tenants whose secrets the table references: each gets aws_default and slack_default. @default ['default'] */
+  readonly tenants?: readonly string[];
+}
+
+/**
+ * Synthesizes the platform over the shipped scenarios (plus `options.files`),
+ * starts dynalite, the local Lambda and Slack, and wires the handlers.
+ */
+export async function startScenarioHarness(options: HarnessOptions = {}): Promise<ScenarioHarness> {
+  const scenariosDir = mkdtempSync(path.join(tmpdir(), 'etp-scenarios-'));
+  const localDir = mkdtempSync(path.join(tmpdir(), 'etp-runs-'));
+  cpSync(SCENARIOS_DIR, scenariosDir, { recursive: true });
+  for (const [name, text] of Object.entries(options.files ?? {}))
+    writeFileSync(path.join(scenariosDir, name), text);
+
+  const [dynamo, lambda, slack] = await Promise.all([
+    startDynalite(),
+    startLambdaServer(),
+    startSlackServer(),
+  ]);
+  const secretTable = await createSecretReferenceTable(dynamo.client);
+  const runTable = await createRunRecordsTable(dynamo.client);
+  const idempotencyTable = await createIdempotencyTable(dynamo.client);
+  const store = new DynamoDbSecretReferenceStore(secretTable, dynamo.client);
+  for (const tenant of options.tenants ?? ['default']) {
+    await store.put({
+      tenant_id: tenant,
+      secret_name: 'aws_default',
+      ref_kind: 'env',
+      ref_value: 'ETP_E2E_AWS',
+    });
+    await store.put({
+      tenant_id: tenant,
+      secret_name: 'slack_default',
+      ref_kind: 'env',
+      ref_value: 'ETP_E2E_SLACK',
+    });
+  }
+
+  const { stack, template } = synthesizePlatform({ scenariosDir });
+  const platform = stack.platform;
+  const definitions: Record<string, Record<string, unknown>> = {};
+  const machines = template.findResources('AWS::StepFunctions::StateMachine');
+  for (const [name, machine] of Object.entries(platform.stateMachines)) {
+    const id = logicalIdOf(machine);
+    const text = flattenIntrinsics(
+      (machines[id]?.Properties as { DefinitionString?: unknown } | undefined)?.DefinitionString,
+    )
+      .replaceAll(DISPATCHER_ARN_PLACEHOLDER, DISPATCHER_ARN)
+      .replaceAll(ENGINE_ARN_PLACEHOLDER, ENGINE_ARN);
+    definitions[name] = JSON.parse(text) as Record<string, unknown>;
+  }
+
+  bundleDispatcherConfig(platform.dispatcherConfig);
+  Object.assign(process.env, {
+    AWS_REGION: REGION,
+    AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    SECRET_REFS_TABLE: secretTable,
+    IDEMPOTENCY_TABLE: idempotencyTable,
+    SLACK_API_URL: slack.apiUrl,
+    // As the CDK sets them: tools return whole results, the dispatcher claim-checks past the inline budget.
+    RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
+    RESULT_INLINE_BYTES: String(Math.min(DEFAULT_RESULT_INLINE_BYTES, platform.inlineResultBytes)),
+    TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
+    ETP_E2E_AWS: JSON.stringify({ region: REGION }),
+    ETP_E2E_SLACK: JSON.stringify({ bot_token: slack.botToken }),
+  });
+  // Every function tool's real handler behind the local Lambda API, loaded now that their configuration is set.
+  for (const entry of toolCatalog.functionTools()) {
+    const module = jest.requireActual<{ handler: (event: unknown, context: Context) => unknown }>(
+      `../../functions/tools/${entry.implementation}`,
+    );
+    lambda.setFunction(
+      toolFunctionName(platform.dispatcherConfig.toolFunctionNamePrefix, entry.spec.name),
+      module.handler,
+    );
+  }
+  // The deployed dispatcher's very wiring, its bucket replaced by a local directory (the S3
+  // workspace itself is tested against s3rver: test/integration/workspace).
+  const { createDeployedDispatcher } = jest.requireActual<
+    typeof import('../../functions/dispatcher/handler')
+  >('../../functions/dispatcher/handler');
+  const deployed = createDeployedDispatcher(
+    platform.dispatcherConfig,
+    new LambdaClient({ endpoint: lambda.endpoint, region: REGION }),
+    localWorkspaceProvider(localDir),
+  );
+  const dispatch: Dispatch = (envelope) => deployed(envelope, deadlineIn(900_000));
+  const workspaces = workspacesOf(localWorkspaceProvider(localDir));
+  const records = new DynamoDbRunRecords(runTable, dynamo.client);
+
+  return {
+    slack,
+    dynamo,
+    lambda,
+    records,
+    workspaces,
+    localDir,
+    inlineResultBytes: platform.inlineResultBytes,
+    definitions,
+    async run(scenario, run) {
+      const definition = definitions[scenario];
+      if (!definition) throw new Error(`No state machine for ${scenario}`);
+      const model = await startScriptedModel(run.model ?? []);
+      const client = new BedrockRuntimeClient({
+        ...MODEL_CLIENT_SETTINGS,
+        region: REGION,
+        endpoint: model.url,
+        credentials: FAKE_AWS_CREDENTIALS,
+      });
+      const engine = createEngine({
+        config: platform.engine.config,
+        catalog: toolCatalog,
+        workspaces,
+        records,
+        model: new BedrockModelClient(client),
+        logger,
+      });
+      const results: ToolResult[] = [];
+      let transitions = 0;
+      let largestStateBytes = 0;
+      const measure = (data: unknown) => {
+        largestStateBytes = Math.max(largestStateBytes, Buffer.byteLength(JSON.stringify(data ?? null)));
+      };
+      try {
+        const output = await executeLocally(
+          definition,
+          run.input ?? {},
+          (state) => {
+            if (state.resource === DISPATCHER_ARN) {
+              return async (envelope) => {
+                const result = await dispatch(envelope, deadlineIn(900_000));
+                results.push(result);
+                return result;
+              };
+            }
+            if (state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE) {
+              return async (input) => {
+                const payload = (input as { Payload: Record<string, unknown> }).Payload;
+                await engine(payload);
+                const answer = await (run.answer ?? (async () => undefined))({
+                  runId: String(payload.runId),
+                  level: String(payload.level),
+                  question: String(payload.question),
+                  taskToken: String(payload.taskToken),
+                });
+                if (answer === undefined)
+                  throw Object.assign(new Error('No answer'), { name: 'States.Timeout' });
+                return typeof answer === 'string'
+                  ? { answered: true, text: answer, by: 'e2e', at: new Date().toISOString() }
+                  : answer;
+              };
+            }
+            if (state.resource === ENGINE_ARN) return (payload) => engine(payload);
+            throw new Error(`No route for Task state ${state.name} (${state.resource})`);
+          },
+          {
+            runId: run.runId,
+            checkArns: true,
+            taskToken: `e2e-task-token-${run.runId}`,
+            onStateEntered: (event) => {
+              transitions++;
+              measure(event.data);
+            },
+            onStateExited: (event) => measure(event.data),
+          },
+        );
+        return {
+          output: output as RunOutput,
+          modelRequests: model.requests,
+          results,
+          transitions,
+          largestStateBytes,
+        };
+      } finally {
+        client.destroy();
+        await model.stop();
+      }
+    },
+    async stop() {
+      await Promise.all([dynamo.stop(), lambda.stop(), slack.stop()]);
+      rmSync(scenariosDir, { recursive: true, force: true });
+      rmSync(localDir, { recursive: true, force: true });
+    },
+  };
+}

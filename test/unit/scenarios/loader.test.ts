@@ -1,0 +1,447 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import {
+  checkScenarioDocument,
+  levelWhitelists,
+  loadScenarios,
+  SCENARIOS_DIR,
+  ScenarioValidationError,
+} from '../../../lib/scenarios/loader';
+
+const REGISTERED = `Registered tools: ${toolCatalog.names().join(', ')}`;
+
+/** A scenario document as parsed YAML, edited freely by the tests. */
+// biome-ignore lint/suspicious/noExplicitAny: the tests write every shape a YAML file may hold, typos included.
+type Document = Record<string, any>;
+
+/** A valid scenario of three levels (plan, agent, plan), changed by `edit`. */
+function scenario(edit: (document: Document) => void = () => {}): Record<string, unknown> {
+  const document: Document = {
+    name: 'check',
+    description: 'A scenario for the loader tests.',
+    inputs: {
+      tenant: { type: 'string', description: 'Tenant.', default: 'default' },
+      regions: { type: 'regions', description: 'Regions.', default: 'all' },
+      channel: { type: 'string', description: 'Channel.', default: 'C0123ABCD' },
+    },
+    levels: [
+      {
+        name: 'collect',
+        intra_tools: ['aws_ec2_inventory'],
+        track_findings: true,
+        calls: [{ tool: 'aws_ec2_inventory', args: { regions: '{{input.regions}}', topN: 5 } }],
+      },
+      {
+        name: 'analyse',
+        model: 'us.anthropic.claude-3-5-haiku-20241022-v1:0',
+        prompt: 'Results: {{levels.collect.results}}\nFindings: {{findings.collect}}',
+        intra_tools: [],
+      },
+      {
+        name: 'report',
+        intra_tools: ['slack_post_message'],
+        calls: [
+          {
+            tool: 'slack_post_message',
+            args: { channel: '{{input.channel}}', text: '{{levels.analyse.summary}}' },
+          },
+        ],
+      },
+    ],
+  };
+  edit(document);
+  return document;
+}
+
+/** The problems of a document checked as `check.yaml` in `dir`. */
+function problemsOf(document: unknown, dir = SCENARIOS_DIR): readonly string[] {
+  return checkScenarioDocument(document, path.join(dir, 'check.yaml'), toolCatalog).problems;
+}
+
+describe('the shipped scenarios', () => {
+  it.each(readdirSync(SCENARIOS_DIR).filter((file) => file.endsWith('.yaml')))(
+    '%s loads without a problem',
+    (file) => {
+      // Act
+      const check = checkScenarioDocument(
+        require('yaml').parse(require('node:fs').readFileSync(path.join(SCENARIOS_DIR, file), 'utf8')),
+        path.join(SCENARIOS_DIR, file),
+        toolCatalog,
+      );
+
+      // Assess
+      expect(check.problems).toEqual([]);
+      expect(check.scenario?.levels.map((level) => level.kind)).toEqual(['plan', 'agent', 'plan']);
+    },
+  );
+
+  it('load together, each agent prompt read from its file', () => {
+    // Act
+    const scenarios = loadScenarios(toolCatalog);
+
+    // Assess
+    expect(scenarios.map((s) => s.name)).toEqual(['aws_pulse', 'incident_response']);
+    const analyse = scenarios[0]?.levels[1];
+    expect(analyse?.kind === 'agent' && analyse.prompt).toContain('{{findings.collect}}');
+  });
+
+  it('gives aws_pulse all twelve AWS audits in parallel, bounded', () => {
+    // Act
+    const [pulse] = loadScenarios(toolCatalog);
+    const collect = pulse?.levels[0];
+
+    // Assess
+    const audits = toolCatalog.names().filter((name) => name.startsWith('aws_'));
+    expect(collect?.kind === 'plan' && collect.calls.map((call) => call.tool).sort()).toEqual(audits);
+    expect(collect?.kind === 'plan' && collect.concurrency).toBe(4);
+  });
+});
+
+describe('a valid scenario', () => {
+  it('has no problem, kinds filled in and the agent defaults applied', () => {
+    // Act
+    const check = checkScenarioDocument(scenario(), path.join(SCENARIOS_DIR, 'check.yaml'), toolCatalog);
+
+    // Assess
+    expect(check.problems).toEqual([]);
+    expect(check.scenario?.levels[1]).toMatchObject({
+      kind: 'agent',
+      max_turns: 8,
+      max_tokens: 2000,
+      ask_user: false,
+    });
+    expect(check.scenario?.levels[0]).toMatchObject({ kind: 'plan', concurrency: 4, track_findings: true });
+  });
+
+  it('gives the dispatcher each level’s whitelist, and the engine’s ask_user level where questions go to Slack', () => {
+    // Prepare
+    const asking = checkScenarioDocument(
+      scenario((d) => {
+        d.levels[1].ask_user = { slack_channel: '{{input.channel}}' };
+      }),
+      path.join(SCENARIOS_DIR, 'check.yaml'),
+      toolCatalog,
+    ).scenario;
+
+    // Act
+    const whitelists = levelWhitelists(asking ? [asking] : []);
+
+    // Assess
+    expect(whitelists).toEqual({
+      check: {
+        collect: ['aws_ec2_inventory'],
+        analyse: [],
+        report: ['slack_post_message'],
+        ask_user: ['slack_post_message'],
+      },
+    });
+    expect(asking?.levels[1]).toMatchObject({
+      ask_user: { timeout_seconds: 86_400, slack_channel: '{{input.channel}}' },
+    });
+  });
+});
+
+describe('every kind of typo, each reported with what is accepted', () => {
+  it.each<[string, (document: Document) => void, string]>([
+    [
+      'an unknown key',
+      (d) => {
+        d.levles = d.levels;
+      },
+      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, levels',
+    ],
+    [
+      'a level that is neither plan nor agent',
+      (d) => {
+        d.levels[2] = { name: 'report', intra_tools: [] };
+      },
+      'check.yaml: levels[2].kind: a level needs kind (plan or agent), or calls (a plan) or model (an agent)',
+    ],
+    [
+      'an unknown tool in intra_tools',
+      (d) => {
+        d.levels[0].intra_tools = ['aws_ec2_inventroy', 'aws_ec2_inventory'];
+      },
+      `check.yaml: levels[0] (collect).intra_tools: Unknown tool "aws_ec2_inventroy". ${REGISTERED}`,
+    ],
+    [
+      'a call to an unknown tool',
+      (d) => {
+        d.levels[0].calls.push({ tool: 'aws_nope' });
+      },
+      `check.yaml: levels[0] (collect).calls[1].tool: Unknown tool "aws_nope". ${REGISTERED}`,
+    ],
+    [
+      'a call to a tool the level does not list',
+      (d) => {
+        d.levels[2].calls.push({ tool: 'aws_ec2_inventory' });
+      },
+      "check.yaml: levels[2] (report).calls[1]: calls aws_ec2_inventory, which the level's intra_tools (slack_post_message) does not list",
+    ],
+    [
+      'a level name used twice',
+      (d) => {
+        d.levels[2].name = 'collect';
+      },
+      'check.yaml: levels[2]: level name "collect" is used twice',
+    ],
+    [
+      'the reserved level name',
+      (d) => {
+        d.levels[2].name = 'ask_user';
+      },
+      'check.yaml: levels[2]: "ask_user" is reserved for the engine',
+    ],
+    [
+      'an unknown input',
+      (d) => {
+        d.levels[2].calls[0].args.channel = '{{input.chanel}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.channel: {{input.chanel}}: no input "chanel". Declared inputs: tenant, regions, channel',
+    ],
+    [
+      'an unknown level',
+      (d) => {
+        d.levels[2].calls[0].args.text = '{{levels.analyze.summary}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.text: {{levels.analyze.summary}}: no level "analyze". Earlier levels: collect, analyse',
+    ],
+    [
+      'a later level',
+      (d) => {
+        d.levels[1].prompt = '{{levels.report.summary}}';
+      },
+      'check.yaml: levels[1] (analyse).prompt: {{levels.report.summary}}: level report runs after this one. Earlier levels: collect',
+    ],
+    [
+      "a call's value, absent when the call fails",
+      (d) => {
+        d.levels[2].calls[0].args.text = '{{levels.collect.results.0.value.totalInstances}}';
+      },
+      "check.yaml: levels[2] (report).calls[0].args.text: {{levels.collect.results.0.value.totalInstances}}: a call's value is absent when the call fails; reference its summary, or let an agent level read the full result",
+    ],
+    [
+      'a call index out of range',
+      (d) => {
+        d.levels[2].calls[0].args.text = '{{levels.collect.results.3.summary}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.text: {{levels.collect.results.3.summary}}: level collect has calls 0 to 0',
+    ],
+    [
+      "a field of an agent's data",
+      (d) => {
+        d.levels[2].calls[0].args.text = '{{levels.analyse.data.top}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.text: {{levels.analyse.data.top}}: an agent level offers summary, outcome and data (whole: its fields are absent when the model did not finish)',
+    ],
+    [
+      'findings of a level that does not track them',
+      (d) => {
+        d.levels[0].track_findings = false;
+      },
+      'check.yaml: levels[1] (analyse).prompt: {{findings.collect}}: level collect does not track findings (track_findings: true)',
+    ],
+    [
+      'a prompt-only reference in args',
+      (d) => {
+        d.levels[2].calls[0].args.text = '{{findings.collect}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.text: {{findings.collect}}: a findings listing can be used in a prompt only',
+    ],
+    [
+      'a list formatted into text',
+      (d) => {
+        d.levels[2].calls[0].args.text = 'Regions: {{input.regions}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.text: {{input.regions}} is a list or an object: use it as the whole value, not inside text',
+    ],
+    [
+      'a reference inside a list',
+      (d) => {
+        d.levels[0].calls[0].args.regions = ['{{input.channel}}'];
+      },
+      'check.yaml: levels[0] (collect).calls[0].args.regions[0]: references inside lists are not supported: reference a list input whole',
+    ],
+    [
+      'a malformed reference',
+      (d) => {
+        d.levels[1].prompt = 'Hello {{ input..regions }}';
+      },
+      'check.yaml: levels[1] (analyse).prompt: {{input..regions}} is not a dotted path such as {{input.regions}}',
+    ],
+    [
+      'an unknown run field',
+      (d) => {
+        d.levels[2].calls[0].args.text = '{{run.name}}';
+      },
+      'check.yaml: levels[2] (report).calls[0].args.text: {{run.name}}: run fields are run.id, run.tenant, run.scenario',
+    ],
+    [
+      'an input default of the wrong type',
+      (d) => {
+        d.inputs.regions.default = 5;
+      },
+      'check.yaml: inputs.regions.default: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got number 5',
+    ],
+    [
+      'enum on an input that is not a string',
+      (d) => {
+        d.inputs.regions.enum = ['all'];
+      },
+      'check.yaml: inputs.regions.enum: only string inputs take enum',
+    ],
+    [
+      'args the tool refuses',
+      (d) => {
+        d.levels[0].calls[0].args.topn = 5;
+      },
+      'check.yaml: levels[0] (collect).calls[0].args: (root): Unrecognized key: "topn"; accepted keys: regions, topN',
+    ],
+    [
+      'a model id that is none',
+      (d) => {
+        d.levels[1].model = 'claude haiku';
+      },
+      'check.yaml: levels[1].model: a Bedrock model id, inference profile id or ARN (anthropic.claude-3-5-haiku-20241022-v1:0)',
+    ],
+    [
+      'both prompt and prompt_file',
+      (d) => {
+        d.levels[1].prompt_file = 'prompts/aws_pulse_analyse.md';
+      },
+      'check.yaml: levels[1] (analyse): give exactly one of prompt (inline text) and prompt_file (a file beside the scenario)',
+    ],
+    [
+      'a missing prompt file',
+      (d) => {
+        delete d.levels[1].prompt;
+        d.levels[1].prompt_file = 'prompts/nope.md';
+      },
+      'check.yaml: levels[1] (analyse).prompt_file: prompts/nope.md does not exist beside check.yaml',
+    ],
+    [
+      'a prompt file outside the folder',
+      (d) => {
+        delete d.levels[1].prompt;
+        d.levels[1].prompt_file = '../README.md';
+      },
+      'check.yaml: levels[1] (analyse).prompt_file: "../README.md" must be a relative path inside scenarios/',
+    ],
+    [
+      'an ask_user channel naming an unknown input',
+      (d) => {
+        d.levels[1].ask_user = { slack_channel: '{{input.slack}}' };
+      },
+      'check.yaml: levels[1] (analyse).ask_user.slack_channel: {{input.slack}}: no input "slack". Declared inputs: tenant, regions, channel',
+    ],
+  ])('%s', (_kind, edit, problem) => {
+    // Act
+    const problems = problemsOf(scenario(edit));
+
+    // Assess
+    expect(problems).toContain(problem);
+  });
+
+  it('reports every problem of a file at once', () => {
+    // Act
+    const problems = problemsOf(
+      scenario((d) => {
+        d.levels[0].intra_tools = ['aws_ec2_inventroy'];
+        d.levels[2].calls[0].args.channel = '{{input.chanel}}';
+        d.inputs.regions.default = 5;
+      }),
+    );
+
+    // Assess
+    expect(problems).toHaveLength(4);
+  });
+});
+
+describe('a folder of scenario files', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'etp-loader-'));
+  });
+
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports a YAML syntax error, a scenario defined twice, and the problems of every file', () => {
+    // Prepare
+    writeFileSync(path.join(dir, 'a.yaml'), stringify(scenario()));
+    writeFileSync(path.join(dir, 'b.yaml'), stringify(scenario()));
+    writeFileSync(path.join(dir, 'c.yaml'), 'name: broken\nlevels: [\n');
+
+    // Act
+    const load = () => loadScenarios(toolCatalog, dir);
+
+    // Assess
+    expect(load).toThrow(ScenarioValidationError);
+    const problems = (() => {
+      try {
+        load();
+        return [];
+      } catch (err) {
+        return [...(err as ScenarioValidationError).problems];
+      }
+    })();
+    expect(problems).toEqual([
+      expect.stringMatching(/^c\.yaml: not valid YAML: /),
+      'b.yaml: scenario "check" is already defined in a.yaml',
+    ]);
+  });
+
+  it('reads a prompt file beside the scenario', () => {
+    // Prepare
+    mkdirSync(path.join(dir, 'prompts'));
+    writeFileSync(
+      path.join(dir, 'prompts', 'analyse.md'),
+      'Read {{levels.collect.results}} for {{run.tenant}}.',
+    );
+    writeFileSync(
+      path.join(dir, 'check.yaml'),
+      stringify(
+        scenario((d) => {
+          delete d.levels[1].prompt;
+          d.levels[1].prompt_file = 'prompts/analyse.md';
+        }),
+      ),
+    );
+
+    // Act
+    const [loaded] = loadScenarios(toolCatalog, dir);
+
+    // Assess
+    expect(loaded?.levels[1]).toMatchObject({
+      prompt: 'Read {{levels.collect.results}} for {{run.tenant}}.',
+      prompt_file: 'prompts/analyse.md',
+    });
+  });
+
+  it('refuses a scenario whose state could outgrow the budget, saying by how much and why', () => {
+    // Prepare: four agent levels keep four records of up to 32 KiB each in the state.
+    writeFileSync(
+      path.join(dir, 'check.yaml'),
+      stringify(
+        scenario((d) => {
+          const agent = d.levels[1];
+          d.levels.splice(1, 1, ...['one', 'two', 'three', 'four'].map((name) => ({ ...agent, name })));
+          d.levels.at(-1).calls[0].args.text = '{{levels.four.summary}}';
+        }),
+      ),
+    );
+
+    // Act
+    const load = () => loadScenarios(toolCatalog, dir);
+
+    // Assess
+    expect(load).toThrow(
+      /check: a run's state could reach \d+ KiB \(input 8 KiB, collect record 2 KiB, one record 32 KiB, .*\), over the 180 KiB budget/,
+    );
+  });
+});
