@@ -9,6 +9,7 @@ import { assertToolInvocation, type ToolInvocation } from '../runtime/invocation
 import { normalizeError } from '../runtime/normalize-error';
 import { redact } from '../runtime/redact';
 import { failureResult, type ToolResult } from '../runtime/result';
+import { assertProfileAllows, type ProfileScope } from './access';
 import type { ToolInvoker } from './invoker';
 import { assertToolAllowed, type LevelWhitelists } from './levels';
 
@@ -32,8 +33,14 @@ export interface DispatcherOptions {
   readonly requireLevel: boolean;
 }
 
-/** Handles one envelope; never throws. */
-export type Dispatch = (envelope: unknown, deadline: Deadline) => Promise<ToolResult>;
+/**
+ * Handles one envelope; never throws. `scope` is given by the adapters of
+ * callers without a scenario (functions/dispatcher/adapters/): the call is then
+ * checked against the access profile's tools instead of a level's whitelist,
+ * and the envelope must name no scenario or level (its tenant is the profile's,
+ * set by the adapter from configuration, never from the caller's input).
+ */
+export type Dispatch = (envelope: unknown, deadline: Deadline, scope?: ProfileScope) => Promise<ToolResult>;
 
 function fieldOf(envelope: unknown, name: string): string {
   const value = (envelope as Record<string, unknown> | null)?.[name];
@@ -54,7 +61,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const fileTools = new Map(catalog.fileTools().map((tool) => [tool.name, tool]));
   const fileToolNames = [...fileTools.keys()];
 
-  return async (envelope, deadline) => {
+  return async (envelope, deadline, scope) => {
     const started = performance.now();
     const tool = fieldOf(envelope, 'tool');
     const callId = fieldOf(envelope, 'callId');
@@ -62,7 +69,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     try {
       assertToolInvocation(envelope);
       const spec = catalog.get(envelope.tool);
-      if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
+      if (scope) {
+        assertProfileScoped(envelope, scope);
+        assertProfileAllows(scope, spec.name);
+      } else if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
         if (envelope.scenario === undefined || envelope.level === undefined) {
           throw new InvalidArgsError(
             'scenario and level are required: every call is scoped to a scenario level',
@@ -97,6 +107,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     });
     return bounded;
   };
+}
+
+/** A profile-scoped call carries the profile's tenant and no scenario or level (adapters build it so). */
+function assertProfileScoped(envelope: ToolInvocation, scope: ProfileScope): void {
+  if (envelope.tenant !== scope.tenant || envelope.scenario !== undefined || envelope.level !== undefined) {
+    throw new InvalidArgsError(
+      `A call through access profile "${scope.profile}" runs for its tenant and names no scenario or level`,
+    );
+  }
 }
 
 /**
