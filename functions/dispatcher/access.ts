@@ -59,7 +59,10 @@ export const GATEWAY_TARGET_NAME = /^[0-9a-zA-Z][0-9a-zA-Z_-]{0,99}$/;
  */
 export const entryPointBindingsSchema = z.strictObject({
   bedrockAgents: z._default(
-    z.record(z.string().check(z.regex(BEDROCK_AGENT_ID, '10 letters or digits (a Bedrock agent id)')), profileName),
+    z.record(
+      z.string().check(z.regex(BEDROCK_AGENT_ID, '10 letters or digits (a Bedrock agent id)')),
+      profileName,
+    ),
     {},
   ),
   gatewayTargets: z._default(
@@ -108,7 +111,10 @@ export function assertProfileAllows(scope: ProfileScope, tool: string): void {
 export class UnboundCallerError extends PlatformError {
   override readonly name = 'UnboundCallerError';
   constructor(what: string) {
-    super('access_denied', `${what} is not bound to an access profile of this platform: nothing may be called`);
+    super(
+      'access_denied',
+      `${what} is not bound to an access profile of this platform: nothing may be called`,
+    );
   }
 }
 

@@ -60,13 +60,24 @@ function unknownProfileBindings(config: DispatcherConfig): string[] {
   const defined = Object.keys(config.accessProfiles);
   const { bedrockAgents, gatewayTargets, mcpFunctionUrl } = config.entryPoints;
   const bindings: [string, string][] = [
-    ...Object.entries(bedrockAgents).map(([id, name]): [string, string] => [`entryPoints.bedrockAgents.${id}`, name]),
-    ...Object.entries(gatewayTargets).map(([id, name]): [string, string] => [`entryPoints.gatewayTargets.${id}`, name]),
-    ...(mcpFunctionUrl !== undefined ? [['entryPoints.mcpFunctionUrl', mcpFunctionUrl] as [string, string]] : []),
+    ...Object.entries(bedrockAgents).map(([id, name]): [string, string] => [
+      `entryPoints.bedrockAgents.${id}`,
+      name,
+    ]),
+    ...Object.entries(gatewayTargets).map(([id, name]): [string, string] => [
+      `entryPoints.gatewayTargets.${id}`,
+      name,
+    ]),
+    ...(mcpFunctionUrl !== undefined
+      ? [['entryPoints.mcpFunctionUrl', mcpFunctionUrl] as [string, string]]
+      : []),
   ];
   return bindings
     .filter(([, name]) => !Object.hasOwn(config.accessProfiles, name))
-    .map(([where, name]) => `${where}: unknown access profile "${name}" (defined: ${defined.join(', ') || 'none'})`);
+    .map(
+      ([where, name]) =>
+        `${where}: unknown access profile "${name}" (defined: ${defined.join(', ') || 'none'})`,
+    );
 }
 
 /**

@@ -132,9 +132,10 @@ beforeAll(async () => {
   );
   lambda.setFunction(functionName('aws_ec2_inventory'), ec2Tool.handler);
   lambda.setFunction(functionName('slack_post_message'), slackTool.handler);
+  // A native envelope is answered with a ToolResult (the other entry points' responses are not sent here).
   dispatcher = jest.requireActual<typeof import('../../functions/dispatcher/handler')>(
     '../../functions/dispatcher/handler',
-  ).handler;
+  ).handler as Handler;
 }, 60_000);
 
 afterAll(async () => {

@@ -68,7 +68,9 @@ export class ToolFormatError extends Error {
 
 function assertName(pattern: RegExp, name: string, format: string): void {
   if (!pattern.test(name)) {
-    throw new ToolFormatError(`Tool "${name}" cannot be exported to ${format}: its name must match ${pattern}`);
+    throw new ToolFormatError(
+      `Tool "${name}" cannot be exported to ${format}: its name must match ${pattern}`,
+    );
   }
 }
 
@@ -361,7 +363,11 @@ function withDescription(definition: GatewaySchemaDefinition, description: strin
 export function toGatewayTool(spec: ToolSpec): GatewayToolDefinition {
   assertName(MODEL_TOOL_NAME, spec.name, 'AgentCore Gateway');
   const schema = toJsonSchema(spec.inputSchema);
-  return { name: spec.name, description: spec.description, inputSchema: gatewaySchema(schema, gatewayPlan(spec)) };
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: gatewaySchema(schema, gatewayPlan(spec)),
+  };
 }
 
 // ---------------------------------------------------------------- model APIs
@@ -382,7 +388,13 @@ export function toConverseToolConfig(specs: readonly ToolSpec[]): ConverseToolCo
   return {
     tools: specs.map((spec) => {
       assertName(MODEL_TOOL_NAME, spec.name, 'Bedrock Converse');
-      return { toolSpec: { name: spec.name, description: spec.description, inputSchema: { json: bareInputSchema(spec) } } };
+      return {
+        toolSpec: {
+          name: spec.name,
+          description: spec.description,
+          inputSchema: { json: bareInputSchema(spec) },
+        },
+      };
     }),
   };
 }
@@ -408,7 +420,12 @@ export function toOpenAiTools(specs: readonly ToolSpec[]): OpenAiTool[] {
     assertName(MODEL_TOOL_NAME, spec.name, 'OpenAI');
     return {
       type: 'function',
-      function: { name: spec.name, description: spec.description, parameters: bareInputSchema(spec), strict: false },
+      function: {
+        name: spec.name,
+        description: spec.description,
+        parameters: bareInputSchema(spec),
+        strict: false,
+      },
     };
   });
 }
