@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
+import { registerMcpCommand } from './mcp';
 import { registerScenarioCommands } from './scenario';
 import { registerSecretsCommands } from './secrets';
 import { registerToolsCommands } from './tools';
@@ -28,7 +29,7 @@ const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'com
 export function createProgram(run: CliRun): Command {
   const program = new Command('etp')
     .description(
-      'External Tools Platform: list, document and invoke tools, manage secret references, run scenarios locally.',
+      'External Tools Platform: list, document, export and invoke tools, manage secret references, run scenarios locally, serve MCP.',
     )
     .version(version, '--version', 'print the version')
     .option('--verbose', 'show Powertools logs and stack traces')
@@ -38,6 +39,7 @@ export function createProgram(run: CliRun): Command {
   registerToolsCommands(program, run);
   registerSecretsCommands(program, run);
   registerScenarioCommands(program, run);
+  registerMcpCommand(program, run);
   return program;
 }
 

@@ -162,7 +162,7 @@ export interface BedrockFunction {
 
 /** What `CreateAgentActionGroup` takes as `functionSchema` (Bedrock API reference, "FunctionSchema"). */
 export interface BedrockFunctionSchema {
-  readonly functions: readonly BedrockFunction[];
+  readonly functions: BedrockFunction[];
 }
 
 /**
@@ -304,7 +304,7 @@ export interface GatewaySchemaDefinition {
   readonly description?: string;
   readonly items?: GatewaySchemaDefinition;
   readonly properties?: Readonly<Record<string, GatewaySchemaDefinition>>;
-  readonly required?: readonly string[];
+  readonly required?: string[];
 }
 
 /** AgentCore Gateway `ToolDefinition` of a Lambda target (AgentCore Control API reference, "ToolDefinition"). */

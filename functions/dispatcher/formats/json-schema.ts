@@ -139,23 +139,24 @@ function plural(shape: string): string {
  * bounds, format, default), so the model still reads them.
  *
  * @example constrainedDescription({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
- *   // 'Minimum 1. Maximum 100. Default 20.'
+ *   // 'From 1 to 100. Default 20.'
  */
 export function constrainedDescription(schema: JsonSchema): string {
   const parts: string[] = [];
   if (typeof schema.description === 'string') parts.push(sentence(schema.description));
   if (Array.isArray(schema.enum)) parts.push(`One of: ${schema.enum.map(String).join(', ')}.`);
   if ('const' in schema) parts.push(`Only ${JSON.stringify(schema.const)}.`);
-  const bounds: [string, string][] = [
-    ['minimum', 'Minimum'],
-    ['maximum', 'Maximum'],
-    ['minLength', 'At least characters:'],
-    ['maxLength', 'At most characters:'],
-    ['minItems', 'At least items:'],
-    ['maxItems', 'At most items:'],
+  const ranges: [string, string, string][] = [
+    ['minimum', 'maximum', ''],
+    ['minLength', 'maxLength', ' characters'],
+    ['minItems', 'maxItems', ' items'],
   ];
-  for (const [keyword, label] of bounds) {
-    if (typeof schema[keyword] === 'number') parts.push(`${label} ${schema[keyword]}.`);
+  for (const [low, high, unit] of ranges) {
+    const min = typeof schema[low] === 'number' ? schema[low] : undefined;
+    const max = typeof schema[high] === 'number' ? schema[high] : undefined;
+    if (min !== undefined && max !== undefined) parts.push(`From ${min} to ${max}${unit}.`);
+    else if (min !== undefined) parts.push(`At least ${min}${unit}.`);
+    else if (max !== undefined) parts.push(`At most ${max}${unit}.`);
   }
   if (typeof schema.format === 'string') parts.push(`Format: ${schema.format}.`);
   if ('default' in schema) parts.push(`Default ${JSON.stringify(schema.default)}.`);
