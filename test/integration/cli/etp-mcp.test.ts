@@ -83,7 +83,9 @@ describe('etp mcp over stdio, driven by the MCP SDK client', () => {
       callId: 'mcp/0',
       value: { via: 'bot_token', channel: 'C0AWSPULSE' },
     });
-    expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '')).toEqual(result.structuredContent);
+    expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? '')).toEqual(
+      result.structuredContent,
+    );
     expect(slack.messages.map((message) => message.text)).toEqual(['posted through MCP']);
     expect(JSON.stringify(result)).not.toContain(slack.botToken);
     // The dispatcher's Powertools logs went to stderr (stdout carried only the protocol), redacted.
@@ -93,7 +95,10 @@ describe('etp mcp over stdio, driven by the MCP SDK client', () => {
 
   it('answers invalid arguments with an isError result saying what is accepted, calling nothing', async () => {
     // Act
-    const result = await client.callTool({ name: 'slack_post_message', arguments: { channel: '#aws-pulse' } });
+    const result = await client.callTool({
+      name: 'slack_post_message',
+      arguments: { channel: '#aws-pulse' },
+    });
 
     // Assess
     expect(result.isError).toBe(true);
@@ -106,7 +111,10 @@ describe('etp mcp over stdio, driven by the MCP SDK client', () => {
 
   it("answers a tool outside the profile's whitelist with tool_not_allowed, not a protocol error", async () => {
     // Act
-    const result = await client.callTool({ name: 'aws_ec2_inventory', arguments: { regions: ['eu-west-1'] } });
+    const result = await client.callTool({
+      name: 'aws_ec2_inventory',
+      arguments: { regions: ['eu-west-1'] },
+    });
 
     // Assess
     expect(result.isError).toBe(true);
