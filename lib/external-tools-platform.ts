@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -12,6 +13,7 @@ import {
 } from '../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/harness';
 import { toolCatalog } from '../functions/tools/catalog';
+import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
 import { ScenarioStateMachine } from './scenario-state-machine';
@@ -32,8 +34,17 @@ const DISPATCHER_TIMEOUT_MARGIN_SECONDS = 10;
 /** Lambda's maximum timeout, in seconds (Lambda developer guide, "Lambda quotas"). */
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 
-/** Properties of an {@link ExternalToolsPlatform}. */
-export interface ExternalToolsPlatformProps {
+/**
+ * Properties of an {@link ExternalToolsPlatform}; those of {@link EntryPointProps}
+ * (access profiles, Bedrock agents, AgentCore gateway, function URL, EventBridge
+ * triggers) are described in lib/entry-points.ts and docs/entry-points.md.
+ */
+export interface ExternalToolsPlatformProps extends EntryPointProps {
+  /**
+   * The bus every finished run publishes its `Run Completed` event on (lib/scenarios/run-events.ts).
+   * @default - a new event bus of the platform
+   */
+  readonly eventBus?: IEventBus;
   /**
    * Folder of the scenario YAML files: one state machine per file. A level whose
    * `intra_tools` names an unregistered tool fails construction (and `cdk synth`)
@@ -101,6 +112,10 @@ export class ExternalToolsPlatform extends Construct {
   public readonly scenarios: readonly Scenario[];
   /** The state machines by scenario name. */
   public readonly stateMachines: Readonly<Record<string, StateMachine>>;
+  /** The bus of the `Run Completed` events. */
+  public readonly eventBus: IEventBus;
+  /** The entry points other than the state machines (gateway, function URL, triggers). */
+  public readonly entryPoints: EntryPoints;
 
   constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
     super(scope, id);
@@ -126,6 +141,7 @@ export class ExternalToolsPlatform extends Construct {
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
+      ...entryPointConfig(props, catalog),
     });
 
     this.secretReferenceTable = new Table(this, 'SecretReferences', {
@@ -171,15 +187,24 @@ export class ExternalToolsPlatform extends Construct {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
     }
 
+    this.eventBus = runEventBus(this, props.eventBus);
     const stateMachines: Record<string, StateMachine> = {};
     for (const scenario of this.scenarios) {
       const { stateMachine } = new ScenarioStateMachine(this, `${pascalCase(scenario.name)}Scenario`, {
         scenario,
         dispatcher: this.dispatcher.lambdaFunction,
         logRetention: props.logRetention,
+        runEventBus: this.eventBus,
       });
       stateMachines[scenario.name] = stateMachine;
     }
     this.stateMachines = stateMachines;
+    this.entryPoints = new EntryPoints(this, 'EntryPoints', {
+      ...props,
+      catalog,
+      dispatcher: this.dispatcher.lambdaFunction,
+      scenarios: this.scenarios,
+      stateMachines,
+    });
   }
 }

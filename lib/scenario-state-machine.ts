@@ -1,4 +1,5 @@
 import { Stack, Validations } from 'aws-cdk-lib';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
@@ -6,6 +7,7 @@ import { Construct } from 'constructs';
 import { grantInvokeAcknowledged } from './nag';
 import { scenarioToAsl } from './scenarios/asl';
 import type { Scenario } from './scenarios/model';
+import { withRunCompletedEvent } from './scenarios/run-events';
 
 /** Properties of a {@link ScenarioStateMachine}. */
 export interface ScenarioStateMachineProps {
@@ -15,6 +17,11 @@ export interface ScenarioStateMachineProps {
   readonly dispatcher: IFunction;
   /** How long the execution log group keeps events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * The bus a finished run publishes its `Run Completed` event on (lib/scenarios/run-events.ts); the
+   * state machine may put events on it and nowhere else. @default - no event published
+   */
+  readonly runEventBus?: IEventBus;
 }
 
 /**
@@ -40,14 +47,21 @@ export class ScenarioStateMachine extends Construct {
       logGroupName: `/aws/vendedlogs/states/${Stack.of(this).stackName}/${scenario.name}`,
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
     });
+    const definition = props.runEventBus
+      ? withRunCompletedEvent(scenarioToAsl(scenario), scenario.name)
+      : scenarioToAsl(scenario);
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromString(JSON.stringify(scenarioToAsl(scenario))),
-      definitionSubstitutions: { DispatcherArn: dispatcher.functionArn },
+      definitionBody: DefinitionBody.fromString(JSON.stringify(definition)),
+      definitionSubstitutions: {
+        DispatcherArn: dispatcher.functionArn,
+        ...(props.runEventBus ? { RunEventBusName: props.runEventBus.eventBusName } : {}),
+      },
       logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: false },
       tracingEnabled: true,
     });
     grantInvokeAcknowledged(dispatcher, this.stateMachine.role, 'the dispatcher');
+    props.runEventBus?.grantPutEventsTo(this.stateMachine.role);
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

@@ -57,7 +57,13 @@ export async function executeLocally(
       retryIntervalOverrides: Object.fromEntries(taskStates.map((name) => [name, 0])),
     },
     context: {
-      Execution: { Name: options.runId, Input: input as Json, StartTime: new Date().toISOString() },
+      Execution: {
+        // As Step Functions sets it: the execution ARN (a local one here).
+        Id: `arn:aws:states:local:000000000000:execution:local:${options.runId}`,
+        Name: options.runId,
+        Input: input as Json,
+        StartTime: new Date().toISOString(),
+      },
     },
   });
   const watching = watchStates(execution.eventLogs, options);

@@ -2,6 +2,7 @@ import { toolCatalog } from '../../functions/tools/catalog';
 import { DISPATCHER_ARN_PLACEHOLDER, scenarioToAsl, taskTimeoutSeconds } from '../../lib/scenarios/asl';
 import { loadScenarios } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
+import { PUBLISH_RUN_COMPLETED_STATE, withRunCompletedEvent } from '../../lib/scenarios/run-events';
 import {
   flattenIntrinsics,
   logicalIdOf,
@@ -58,7 +59,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       return { stack, template, id, properties };
     }
 
-    it('is a valid ASL definition, equal to scenarioToAsl once the dispatcher ARN is substituted', () => {
+    it('is a valid ASL definition, equal to scenarioToAsl (with the Run Completed event) once the dispatcher ARN is substituted', () => {
       // Prepare
       const { properties } = synthesize();
 
@@ -71,7 +72,9 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       // Assess
       expect(validation.errorsText('\n')).toBe('');
       expect(validation.isValid).toBe(true);
-      expect(definition).toEqual(scenarioToAsl(scenario, DISPATCHER_ARN));
+      expect(definition).toEqual(
+        withRunCompletedEvent(scenarioToAsl(scenario, DISPATCHER_ARN), scenario.name),
+      );
     });
 
     it("sends every Task state to the dispatcher, bounded by its tool's timeout and the dispatcher margin", () => {
@@ -86,7 +89,10 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
           { Type: string; Resource?: string; TimeoutSeconds?: number; Parameters?: { tool: string } }
         >,
       );
-      const tasks = states.filter((state) => state.Type === 'Task');
+      // Every Task but the one publishing the Run Completed event (lib/scenarios/run-events.ts).
+      const tasks = states.filter(
+        (state) => state.Type === 'Task' && state.Resource !== 'arn:aws:states:::events:putEvents',
+      );
 
       // Assess
       expect(tasks).toHaveLength(calls);
@@ -95,7 +101,11 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
         expect(task.TimeoutSeconds).toBe(taskTimeoutSeconds(task.Parameters?.tool ?? ''));
       expect(properties.DefinitionSubstitutions).toEqual({
         DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.dispatcher.lambdaFunction), 'Arn'] },
+        RunEventBusName: { Ref: expect.any(String) },
       });
+      expect(JSON.parse(flattenIntrinsics(properties.DefinitionString)).States).toHaveProperty(
+        PUBLISH_RUN_COMPLETED_STATE,
+      );
     });
 
     it('is STANDARD, traced, and logs every event to its own log group without execution data', () => {
@@ -128,10 +138,11 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       });
     });
 
-    it('has a role that may invoke the dispatcher and deliver logs and traces, nothing more', () => {
+    it('has a role that may invoke the dispatcher, put run events on the platform bus, deliver logs and traces, nothing more', () => {
       // Prepare
       const { stack, template, id } = synthesize();
       const dispatcher = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
+      const bus = logicalIdOf(stack.platform.eventBus);
 
       // Act
       const permissions = rolePermissions(template, roleOf(template, id));
@@ -141,6 +152,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
         sortPermissions([
           { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>` },
           { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>:*` },
+          { action: 'events:PutEvents', resource: `<${bus}.Arn>` },
           ...LOGGING_AND_TRACING_ACTIONS.map((action) => ({ action, resource: '*' })),
         ]),
       );
