@@ -167,7 +167,7 @@ const PUBLISHED_ANYWAY = 'RunCompletedNotPublished';
  */
 export function withRunCompletedEvent(definition: AslDefinition, scenario: string): AslDefinition {
   const done = definition.States.Done;
-  if (!done || done.End !== true) {
+  if (done?.End !== true) {
     throw new Error(
       'The scenario definition has no terminal Done state to publish the Run Completed event after',
     );
