@@ -23,7 +23,16 @@ export interface LocalExecutionOptions {
   readonly onStateEntered?: (state: string) => void;
   /** Called as each state is left, with its output (the next state's input), in execution order. */
   readonly onStateExited?: (state: string, output: unknown) => void;
+  /**
+   * Receives the entries of each EventBridge `putEvents` Task (the `Run Completed`
+   * event, lib/scenarios/run-events.ts), which runs here without AWS.
+   * @default - the entries are dropped
+   */
+  readonly onPutEvents?: (entries: unknown) => void;
 }
+
+/** The optimized EventBridge integration's resource (Step Functions developer guide). */
+const PUT_EVENTS_RESOURCE = 'arn:aws:states:::events:putEvents';
 
 /**
  * Executes an ASL definition with the local interpreter (aws-local-stepfunctions),
@@ -51,7 +60,12 @@ export async function executeLocally(
   const execution = machine.run(input as Json, {
     overrides: {
       taskResourceLocalHandlers: Object.fromEntries(
-        taskStates.map((name) => [name, async (payload: Json) => (await task(payload)) as Json]),
+        taskStates.map((name) => [
+          name,
+          states[name]?.Resource === PUT_EVENTS_RESOURCE
+            ? async (payload: Json) => putEventsLocally(payload, options)
+            : async (payload: Json) => (await task(payload)) as Json,
+        ]),
       ),
       // Retries of Lambda service errors wait 0 ms locally.
       retryIntervalOverrides: Object.fromEntries(taskStates.map((name) => [name, 0])),
@@ -73,6 +87,13 @@ export async function executeLocally(
     // The log closes as the execution ends (succeeded, failed, timed out), so this ends too.
     await watching;
   }
+}
+
+/** A `putEvents` Task answered here, in the shape of the PutEvents response. */
+function putEventsLocally(payload: Json, options: LocalExecutionOptions): Json {
+  const entries = (payload as { Entries?: unknown[] } | null)?.Entries ?? [];
+  options.onPutEvents?.(entries);
+  return { FailedEntryCount: 0, Entries: entries.map((_, i) => ({ EventId: `local-${options.runId}-${i}` })) };
 }
 
 type EventLog = ReturnType<StateMachine['run']>['eventLogs'];

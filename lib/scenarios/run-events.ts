@@ -182,7 +182,9 @@ export function withRunCompletedEvent(definition: AslDefinition, scenario: strin
       [PUBLISH_RUN_COMPLETED_STATE]: runCompletedEventState({
         scenario,
         status: { value: 'SUCCEEDED' },
-        summary: { value: `${scenario} finished: ${calls} calls; their results are in the run output` },
+        summary: {
+          value: `${scenario} finished: ${calls} ${calls === 1 ? 'call' : 'calls'}; the results are in the run output`,
+        },
         cost: { value: null },
       }),
       [PUBLISHED_ANYWAY]: { Type: 'Succeed', Comment: 'The event could not be published; the run stands' },

@@ -153,3 +153,42 @@ export async function startFunctionUrl(
     response.end(result.body ?? '');
   });
 }
+
+/** The GuardDuty finding event of the EventBridge documentation (GuardDuty user guide, "EventBridge event format"). */
+export const GUARDDUTY_FINDING = {
+  version: '0',
+  id: 'c8c4daa7-a20c-2f03-0070-b7393dd542ad',
+  'detail-type': 'GuardDuty Finding',
+  source: 'aws.guardduty',
+  account: '123456789012',
+  time: '1970-01-01T00:00:00Z',
+  region: 'us-east-1',
+  resources: [],
+  detail: {
+    schemaVersion: '2.0',
+    accountId: '123456789012',
+    region: 'us-east-1',
+    partition: 'aws',
+    id: '16afba5c5c43e07c9e3e5e2e544e95df',
+    type: 'Canary:EC2/Stateless.IntegTest',
+    severity: 5,
+    title: 'Canary finding',
+  },
+};
+
+/**
+ * An EventBridge input transformer applied to an event: each `<name>` replaced by
+ * its path's value, as a JSON value outside quotes and as the raw text inside
+ * them (EventBridge user guide, "Amazon EventBridge input transformation").
+ */
+export function transformInput(template: string, paths: Record<string, string>, event: unknown): unknown {
+  const valueAt = (jsonPath: string) =>
+    jsonPath
+      .slice(2)
+      .split('.')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], event);
+  const filled = template
+    .replace(/"<([\w-]+)>"/g, (_m, name: string) => JSON.stringify(String(valueAt(paths[name] ?? ''))))
+    .replace(/<([\w-]+)>/g, (_m, name: string) => JSON.stringify(valueAt(paths[name] ?? '')));
+  return JSON.parse(filled);
+}

@@ -12,6 +12,7 @@ import {
   stateMachineId,
   synthesizePlatform,
 } from '../helpers/cdk';
+import { GUARDDUTY_FINDING, transformInput } from '../helpers/entry-point-events';
 
 /**
  * The entry points' AWS resources (lib/entry-points.ts): who may invoke the
@@ -22,28 +23,6 @@ import {
 const AGENT_ARN = 'arn:aws:bedrock:eu-west-1:123456789012:agent/AB12CD34EF';
 const FIXTURE_SCENARIOS = path.join(__dirname, '../fixtures/scenarios');
 const PROFILE_TOOLS = ['aws_iam_audit', 'slack_post_message'];
-
-/** The GuardDuty finding event of the EventBridge documentation (GuardDuty user guide, "EventBridge event format"). */
-const GUARDDUTY_FINDING = {
-  version: '0',
-  id: 'c8c4daa7-a20c-2f03-0070-b7393dd542ad',
-  'detail-type': 'GuardDuty Finding',
-  source: 'aws.guardduty',
-  account: '123456789012',
-  time: '1970-01-01T00:00:00Z',
-  region: 'us-east-1',
-  resources: [],
-  detail: {
-    schemaVersion: '2.0',
-    accountId: '123456789012',
-    region: 'us-east-1',
-    partition: 'aws',
-    id: '16afba5c5c43e07c9e3e5e2e544e95df',
-    type: 'Canary:EC2/Stateless.IntegTest',
-    severity: 5,
-    title: 'Canary finding',
-  },
-};
 
 function props(extra: Partial<ExternalToolsStackProps> = {}): ExternalToolsStackProps {
   return {
@@ -61,23 +40,6 @@ function props(extra: Partial<ExternalToolsStackProps> = {}): ExternalToolsStack
     ],
     ...extra,
   };
-}
-
-/**
- * An EventBridge input transformer applied to an event: each `<name>` replaced by
- * its path's value, as a JSON value outside quotes and as the raw text inside
- * them (EventBridge user guide, "Amazon EventBridge input transformation").
- */
-function transform(template: string, paths: Record<string, string>, event: unknown): unknown {
-  const valueAt = (jsonPath: string) =>
-    jsonPath
-      .slice(2)
-      .split('.')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], event);
-  const filled = template
-    .replace(/"<([\w-]+)>"/g, (_m, name: string) => JSON.stringify(String(valueAt(paths[name] ?? ''))))
-    .replace(/<([\w-]+)>/g, (_m, name: string) => JSON.stringify(valueAt(paths[name] ?? '')));
-  return JSON.parse(filled);
 }
 
 describe('Bedrock Agents action group permission', () => {
@@ -241,7 +203,7 @@ describe('EventBridge trigger and Run Completed events', () => {
     const [rule] = Object.values(rules) as { Properties: { EventPattern: unknown; Targets: RuleTarget[] } }[];
     const target = rule?.Properties.Targets[0];
     if (!target) throw new Error('the rule has no target');
-    const input = transform(
+    const input = transformInput(
       target.InputTransformer.InputTemplate,
       target.InputTransformer.InputPathsMap,
       GUARDDUTY_FINDING,
