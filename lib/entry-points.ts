@@ -1,4 +1,4 @@
-import { Arn, ArnFormat, CfnOutput, Token } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Token } from 'aws-cdk-lib';
 import {
   Gateway as AgentCoreGateway,
   GatewayAuthorizer,
@@ -202,7 +202,7 @@ export class EntryPoints extends Construct {
   public readonly gateway?: IGateway;
   /** The gateway target, when `agentCoreGateway` is set. */
   public readonly gatewayTarget?: GatewayTarget;
-  /** The function URL, when `mcpFunctionUrl` is set. */
+  /** The function URL, when `mcpFunctionUrl` is set; MCP is served on its `/mcp` path. */
   public readonly functionUrl?: FunctionUrl;
   /** The rules, one per trigger, in order. */
   public readonly triggerRules: readonly Rule[];
@@ -251,10 +251,6 @@ export class EntryPoints extends Construct {
     if (props.mcpFunctionUrl) {
       this.functionUrl = props.dispatcher.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
       for (const invoker of props.mcpFunctionUrl.invokers ?? []) props.dispatcher.grantInvokeUrl(invoker);
-      new CfnOutput(this, 'McpUrl', {
-        description: 'MCP endpoint (Streamable HTTP, SigV4-signed requests)',
-        value: `${this.functionUrl.url}mcp`,
-      });
     }
     this.triggerRules = (props.scenarioTriggers ?? []).map((trigger, index) =>
       this.triggerRule(trigger, index, props),

@@ -11,8 +11,8 @@ export interface ExternalToolsStackProps extends StackProps, ExternalToolsPlatfo
 
 /**
  * The platform's own stack: one {@link ExternalToolsPlatform} and its outputs,
- * `SecretReferenceTableName` and `<Scenario>StateMachineArn` per scenario
- * (`AwsPulseStateMachineArn`).
+ * `SecretReferenceTableName`, `RunEventBusName`, `McpUrl` (with `mcpFunctionUrl`)
+ * and `<Scenario>StateMachineArn` per scenario (`AwsPulseStateMachineArn`).
  *
  * @throws what {@link ExternalToolsPlatform} throws.
  */
@@ -33,5 +33,16 @@ export class ExternalToolsStack extends Stack {
       description: 'DynamoDB table of the tenants’ secret references',
       value: this.platform.secretReferenceTable.tableName,
     });
+    new CfnOutput(this, 'RunEventBusName', {
+      description: 'Event bus of the Run Completed events (docs/entry-points.md)',
+      value: this.platform.eventBus.eventBusName,
+    });
+    const functionUrl = this.platform.entryPoints.functionUrl;
+    if (functionUrl) {
+      new CfnOutput(this, 'McpUrl', {
+        description: 'MCP endpoint (Streamable HTTP, SigV4-signed requests; docs/entry-points.md)',
+        value: `${functionUrl.url}mcp`,
+      });
+    }
   }
 }

@@ -149,6 +149,11 @@ describe('MCP on the function URL', () => {
     ]);
     expect(template.findResources('AWS::Lambda::Url')).toEqual({});
     expect(withUrl.stack.platform.dispatcherConfig.entryPoints.mcpFunctionUrl).toBe('ops');
+    expect(Object.keys(withUrl.template.findOutputs('McpUrl'))).toEqual(['McpUrl']);
+    expect(flattenIntrinsics(withUrl.template.findOutputs('McpUrl').McpUrl?.Value)).toMatch(
+      /\.FunctionUrl>mcp$/,
+    );
+    expect(template.findOutputs('McpUrl')).toEqual({});
     expect(
       withUrl.template.findResources('AWS::Lambda::Permission', {
         Properties: { Action: 'lambda:InvokeFunctionUrl' },
