@@ -6,14 +6,21 @@
  * runs in a fresh Node process, as a cold Lambda container would.
  */
 import { execFileSync } from 'node:child_process';
-import { lambdaEntries, bundle, bytesByPackage } from './bundles';
+import { bundle, bytesByPackage, lambdaEntries } from './bundles';
 import { kib, quantile } from './report';
 
 /** Samples per measured figure. */
 const RUNS = 9;
 
 /** Packages only the MCP path pulls into the dispatcher bundle. */
-const MCP_PACKAGES = ['@modelcontextprotocol/sdk', 'zod', 'ajv', 'ajv-formats', 'fast-uri', 'zod-to-json-schema'];
+const MCP_PACKAGES = [
+  '@modelcontextprotocol/sdk',
+  'zod',
+  'ajv',
+  'ajv-formats',
+  'fast-uri',
+  'zod-to-json-schema',
+];
 
 /** The script a child runs: load the bundle, optionally answer one MCP `initialize` over the function URL; print ms. */
 function childScript(file: string, withMcp: boolean): string {
@@ -22,12 +29,21 @@ function childScript(file: string, withMcp: boolean): string {
     rawPath: '/mcp',
     rawQueryString: '',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    requestContext: { domainName: 'bench.local', http: { method: 'POST' }, requestId: 'bench', accountId: '123456789012' },
+    requestContext: {
+      domainName: 'bench.local',
+      http: { method: 'POST' },
+      requestId: 'bench',
+      accountId: '123456789012',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
     }),
     isBase64Encoded: false,
   };
@@ -68,12 +84,14 @@ export async function measureEntryPoints(): Promise<string> {
     .filter((item) => MCP_PACKAGES.includes(item.name))
     .reduce((sum, item) => sum + item.bytes, 0);
   const samples = (withMcp: boolean) =>
-    Array.from({ length: RUNS }, () =>
-      JSON.parse(
-        execFileSync(process.execPath, ['-e', childScript(bundled.file, withMcp)], {
-          env: { ...process.env, AWS_REGION: 'eu-west-1' },
-        }).toString(),
-      ) as { loaded: number; first: number },
+    Array.from(
+      { length: RUNS },
+      () =>
+        JSON.parse(
+          execFileSync(process.execPath, ['-e', childScript(bundled.file, withMcp)], {
+            env: { ...process.env, AWS_REGION: 'eu-west-1' },
+          }).toString(),
+        ) as { loaded: number; first: number },
     );
   const plain = samples(false);
   const mcp = samples(true);

@@ -93,7 +93,10 @@ export async function executeLocally(
 function putEventsLocally(payload: Json, options: LocalExecutionOptions): Json {
   const entries = (payload as { Entries?: unknown[] } | null)?.Entries ?? [];
   options.onPutEvents?.(entries);
-  return { FailedEntryCount: 0, Entries: entries.map((_, i) => ({ EventId: `local-${options.runId}-${i}` })) };
+  return {
+    FailedEntryCount: 0,
+    Entries: entries.map((_, i) => ({ EventId: `local-${options.runId}-${i}` })),
+  };
 }
 
 type EventLog = ReturnType<StateMachine['run']>['eventLogs'];
