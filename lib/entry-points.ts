@@ -31,6 +31,7 @@ import {
 } from '../functions/dispatcher/access';
 import { type GatewaySchemaDefinition, toGatewayTool } from '../functions/dispatcher/formats/formats';
 import type { ToolCatalog } from '../functions/runtime/catalog';
+import { assertIdentifier, TENANT_ID } from '../functions/runtime/ids';
 import { acknowledgeWildcardResources } from './nag';
 import type { Scenario } from './scenarios/model';
 
@@ -275,6 +276,7 @@ export class EntryPoints extends Construct {
         `scenarioTriggers[${index}].scenario "${trigger.scenario}" is not a scenario. Scenarios: ${props.scenarios.map((s) => s.name).join(', ')}`,
       );
     }
+    assertIdentifier(TENANT_ID, trigger.tenant, `scenarioTriggers[${index}].tenant`);
     const declared = Object.keys(scenario.inputs);
     const input: Record<string, unknown> = { tenant: trigger.tenant };
     for (const [name, path] of Object.entries(trigger.inputs ?? {})) {

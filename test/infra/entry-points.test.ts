@@ -239,6 +239,9 @@ describe('EventBridge trigger and Run Completed events', () => {
         props({ scenarioTriggers: [{ ...trigger, inputs: { tenant: '$.detail.accountId' } }] }),
       ),
     ).toThrow(/inputs\.tenant is not a declared input/);
+    expect(() =>
+      synthesizePlatform(props({ scenarioTriggers: [{ ...trigger, tenant: 'acme corp' }] })),
+    ).toThrow(/scenarioTriggers\[0\]\.tenant "acme corp" is not a tenant id/);
   });
 
   it('publishes Run Completed on the platform bus from every state machine', () => {
