@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -19,6 +20,7 @@ import {
 } from '../functions/runtime/result-limits';
 import { toolCatalog } from '../functions/tools/catalog';
 import { EngineFunction } from './engine-function';
+import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
 import { RunWorkspaceBucket, type RunWorkspaceBucketProps } from './run-workspace-bucket';
@@ -43,8 +45,17 @@ const DISPATCHER_TIMEOUT_MARGIN_SECONDS = 10;
 /** Lambda's maximum timeout, in seconds (Lambda developer guide, "Lambda quotas"). */
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 
-/** Properties of an {@link ExternalToolsPlatform}. */
-export interface ExternalToolsPlatformProps {
+/**
+ * Properties of an {@link ExternalToolsPlatform}; those of {@link EntryPointProps}
+ * (access profiles, Bedrock agents, AgentCore gateway, function URL, EventBridge
+ * triggers) are described in lib/entry-points.ts and docs/entry-points.md.
+ */
+export interface ExternalToolsPlatformProps extends EntryPointProps {
+  /**
+   * The bus every finished run publishes its `Run Completed` event on (lib/scenarios/run-events.ts).
+   * @default - a new event bus of the platform
+   */
+  readonly eventBus?: IEventBus;
   /**
    * Folder of the scenario YAML files: one state machine per file. A level whose
    * `intra_tools` names an unregistered tool fails construction (and `cdk synth`)
@@ -145,6 +156,10 @@ export class ExternalToolsPlatform extends Construct {
   public readonly inlineResultBytes: number;
   /** The scheduled runs. */
   public readonly schedules: ScenarioSchedules;
+  /** The bus of the `Run Completed` events. */
+  public readonly eventBus: IEventBus;
+  /** The entry points other than the state machines (gateway, function URL, triggers). */
+  public readonly entryPoints: EntryPoints;
 
   constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
     super(scope, id);
@@ -172,6 +187,7 @@ export class ExternalToolsPlatform extends Construct {
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
+      ...entryPointConfig(props, catalog),
     });
 
     this.secretReferenceTable = new Table(this, 'SecretReferences', {
@@ -231,6 +247,8 @@ export class ExternalToolsPlatform extends Construct {
     for (const tool of Object.values(toolFunctions)) {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
     }
+
+    this.eventBus = runEventBus(this, props.eventBus);
 
     // Run workspaces and the claim-check: the bucket, the dispatcher's access to its
     // runs/ and scratch/ prefixes only, and the sizes. Tool functions return whole
@@ -295,12 +313,20 @@ export class ExternalToolsPlatform extends Construct {
         engine: this.engine.lambdaFunction,
         stateMachineName: `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario.name}`,
         logRetention: props.logRetention,
+        runEventBus: this.eventBus,
       });
       stateMachines[scenario.name] = stateMachine;
     }
     this.stateMachines = stateMachines;
     this.schedules = new ScenarioSchedules(this, 'Schedules', {
       schedules: props.schedules ?? [],
+      scenarios: this.scenarios,
+      stateMachines,
+    });
+    this.entryPoints = new EntryPoints(this, 'EntryPoints', {
+      ...props,
+      catalog,
+      dispatcher: this.dispatcher.lambdaFunction,
       scenarios: this.scenarios,
       stateMachines,
     });

@@ -11,8 +11,8 @@ export interface ExternalToolsStackProps extends StackProps, ExternalToolsPlatfo
 
 /**
  * The platform's own stack: one {@link ExternalToolsPlatform} and its outputs,
- * `SecretReferenceTableName`, `RunRecordsTableName` and `<Scenario>StateMachineArn`
- * per scenario (`AwsPulseStateMachineArn`).
+ * `SecretReferenceTableName`, `RunRecordsTableName`, `RunEventBusName`, `McpUrl` (with
+ * `mcpFunctionUrl`) and `<Scenario>StateMachineArn` per scenario (`AwsPulseStateMachineArn`).
  *
  * @throws what {@link ExternalToolsPlatform} throws.
  */
@@ -37,5 +37,16 @@ export class ExternalToolsStack extends Stack {
       description: 'DynamoDB table of open ask_user questions and findings pointers (etp run --table)',
       value: this.platform.runRecordsTable.tableName,
     });
+    new CfnOutput(this, 'RunEventBusName', {
+      description: 'Event bus of the Run Completed events (docs/entry-points.md)',
+      value: this.platform.eventBus.eventBusName,
+    });
+    const functionUrl = this.platform.entryPoints.functionUrl;
+    if (functionUrl) {
+      new CfnOutput(this, 'McpUrl', {
+        description: 'MCP endpoint (Streamable HTTP, SigV4-signed requests; docs/entry-points.md)',
+        value: `${functionUrl.url}mcp`,
+      });
+    }
   }
 }

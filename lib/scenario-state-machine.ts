@@ -1,4 +1,5 @@
 import { Stack, Validations } from 'aws-cdk-lib';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
@@ -19,15 +20,22 @@ export interface ScenarioStateMachineProps {
   readonly stateMachineName?: string;
   /** How long the execution log group keeps events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * The bus a finished run publishes its `Run Completed` event on (lib/scenarios/run-events.ts);
+   * the state machine may put events on it and nowhere else.
+   */
+  readonly runEventBus: IEventBus;
 }
 
 /**
  * One scenario's STANDARD state machine: the definition `scenarioToAsl` writes,
- * its `${DispatcherArn}` and `${EngineArn}` filled through `definitionSubstitutions`;
+ * its `${DispatcherArn}`, `${EngineArn}` and `${RunEventBusName}` filled through
+ * `definitionSubstitutions`;
  * every execution event logged (level ALL) to its own log group without execution
  * data, since inputs and results are tenants' data; X-Ray tracing on; a role
  * allowed to invoke the dispatcher and the engine (directly and with
- * `.waitForTaskToken`) and nothing else besides log delivery and X-Ray.
+ * `.waitForTaskToken`), to put events on the run-event bus, and nothing else
+ * besides log delivery and X-Ray.
  */
 export class ScenarioStateMachine extends Construct {
   /** The state machine. */
@@ -49,12 +57,17 @@ export class ScenarioStateMachine extends Construct {
       stateMachineName: props.stateMachineName,
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromString(JSON.stringify(scenarioToAsl(scenario))),
-      definitionSubstitutions: { DispatcherArn: dispatcher.functionArn, EngineArn: engine.functionArn },
+      definitionSubstitutions: {
+        DispatcherArn: dispatcher.functionArn,
+        EngineArn: engine.functionArn,
+        RunEventBusName: props.runEventBus.eventBusName,
+      },
       logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: false },
       tracingEnabled: true,
     });
     grantInvokeAcknowledged(dispatcher, this.stateMachine.role, 'the dispatcher');
     grantInvokeAcknowledged(engine, this.stateMachine.role, 'the scenario engine');
+    props.runEventBus.grantPutEventsTo(this.stateMachine.role);
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

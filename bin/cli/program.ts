@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
+import { registerMcpCommand } from './mcp';
 import { registerModelCommands } from './model';
 import { registerRunCommands } from './run';
 import { registerScenarioCommands } from './scenario';
@@ -30,7 +31,7 @@ const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'com
 export function createProgram(run: CliRun): Command {
   const program = new Command('etp')
     .description(
-      'External Tools Platform: list, document and invoke tools, manage secret references, run and start scenarios, answer their questions.',
+      'External Tools Platform: list, document, export and invoke tools, manage secret references, run and start scenarios, answer their questions, serve MCP.',
     )
     .version(version, '--version', 'print the version')
     .option('--verbose', 'show Powertools logs and stack traces')
@@ -42,6 +43,7 @@ export function createProgram(run: CliRun): Command {
   registerScenarioCommands(program, run);
   registerRunCommands(program, run);
   registerModelCommands(program, run);
+  registerMcpCommand(program, run);
   return program;
 }
 

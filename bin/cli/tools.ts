@@ -21,6 +21,7 @@ import { clip, firstSentence, formatTable } from './text';
 const LIST_DESCRIPTION_CHARS = 120;
 
 import { TOOL_DOCS_PATH, toolCatalogMarkdown } from './tool-docs';
+import { registerToolSchemaCommand } from './tool-schema';
 
 interface InvokeOptions {
   readonly tenant: string;
@@ -78,6 +79,8 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
       writeFileSync(path.resolve(options.write), markdown);
       io.out(`Wrote ${options.write} (${toolCatalog.names().length} tools)\n`);
     });
+
+  registerToolSchemaCommand(tools, run);
 
   tools
     .command('invoke')

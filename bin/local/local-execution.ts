@@ -45,6 +45,12 @@ export interface LocalExecutionOptions {
   readonly onStateEntered?: (event: StateEvent) => void;
   /** Called as each state is left, with its output, in execution order. */
   readonly onStateExited?: (event: StateEvent) => void;
+  /**
+   * Receives the entries of each EventBridge `putEvents` Task (the `Run Completed`
+   * event, lib/scenarios/run-events.ts), which runs here without AWS.
+   * @default - the entries are dropped
+   */
+  readonly onPutEvents?: (entries: unknown) => void;
 }
 
 /** Every Task state of a definition, those of Map iterations included. */
@@ -75,6 +81,9 @@ function retryableStatesOf(definition: {
   });
 }
 
+/** The optimized EventBridge integration's resource (Step Functions developer guide). */
+const PUT_EVENTS_RESOURCE = 'arn:aws:states:::events:putEvents';
+
 /**
  * Executes an ASL definition with the local interpreter (aws-local-stepfunctions),
  * each Task state (Map iterations included) answered by the handler `route`
@@ -97,7 +106,11 @@ export async function executeLocally(
   const machineDefinition = definition as AslDefinition;
   const handlers = Object.fromEntries(
     taskStatesOf(machineDefinition).map((state) => {
-      const handler = route(state);
+      // The Run Completed event goes to `onPutEvents`, not to the caller's router.
+      const handler: TaskHandler =
+        state.resource === PUT_EVENTS_RESOURCE
+          ? async (payload) => putEventsLocally(payload as Json, options)
+          : route(state);
       return [state.name, async (payload: Json) => (await handler(payload)) as Json];
     }),
   );
@@ -112,7 +125,13 @@ export async function executeLocally(
       ),
     },
     context: {
-      Execution: { Name: options.runId, Input: input as Json, StartTime: new Date().toISOString() },
+      Execution: {
+        // As Step Functions sets it: the execution ARN (a local one here).
+        Id: `arn:aws:states:local:000000000000:execution:local:${options.runId}`,
+        Name: options.runId,
+        Input: input as Json,
+        StartTime: new Date().toISOString(),
+      },
       Task: { Token: options.taskToken ?? `local-${options.runId}` },
     },
   });
@@ -123,6 +142,16 @@ export async function executeLocally(
     // The log closes as the execution ends (succeeded, failed, timed out), so this ends too.
     await watching;
   }
+}
+
+/** A `putEvents` Task answered here, in the shape of the PutEvents response. */
+function putEventsLocally(payload: Json, options: LocalExecutionOptions): Json {
+  const entries = (payload as { Entries?: unknown[] } | null)?.Entries ?? [];
+  options.onPutEvents?.(entries);
+  return {
+    FailedEntryCount: 0,
+    Entries: entries.map((_, i) => ({ EventId: `local-${options.runId}-${i}` })),
+  };
 }
 
 type EventLog = ReturnType<StateMachine['run']>['eventLogs'];

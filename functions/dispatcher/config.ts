@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { SNAKE_CASE_NAME } from '../runtime/ids';
 import '../runtime/zod-locale';
+import { accessProfilesSchema, entryPointBindingsSchema } from './access';
 
 /**
  * The dispatcher's configuration, computed by the CDK at synth time from the
@@ -27,10 +28,17 @@ const dispatcherConfigSchema = z.strictObject({
   scenarios: z.record(name, z.record(name, z.array(name))),
   /** Tool functions are named `<prefix><tool name>` (see {@link toolFunctionName}). */
   toolFunctionNamePrefix: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, '1-40 letters, digits, - or _')),
+  /** Access profiles by name (functions/dispatcher/access.ts): tenant + tools, for callers without a scenario. */
+  accessProfiles: z._default(accessProfilesSchema, {}),
+  /** Which profile each entry point (Bedrock agent, gateway target, function URL) uses. */
+  entryPoints: z._default(entryPointBindingsSchema, { bedrockAgents: {}, gatewayTargets: {} }),
 });
 
 /** The dispatcher's deployment configuration. */
 export type DispatcherConfig = z.output<typeof dispatcherConfigSchema>;
+
+/** What {@link parseDispatcherConfig} accepts: `accessProfiles` and `entryPoints` may be left out. */
+export type DispatcherConfigInput = z.input<typeof dispatcherConfigSchema>;
 
 /**
  * Checks a configuration.
@@ -40,11 +48,36 @@ export type DispatcherConfig = z.output<typeof dispatcherConfigSchema>;
  */
 export function parseDispatcherConfig(raw: unknown): DispatcherConfig {
   const parsed = dispatcherConfigSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map(
-    (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
-  );
+  const problems = parsed.success
+    ? unknownProfileBindings(parsed.data)
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  if (parsed.success && problems.length === 0) return parsed.data;
   throw new Error(`Invalid dispatcher configuration: ${problems.join('; ')}`);
+}
+
+/** Entry-point bindings naming a profile the configuration does not define. */
+function unknownProfileBindings(config: DispatcherConfig): string[] {
+  const defined = Object.keys(config.accessProfiles);
+  const { bedrockAgents, gatewayTargets, mcpFunctionUrl } = config.entryPoints;
+  const bindings: [string, string][] = [
+    ...Object.entries(bedrockAgents).map(([id, name]): [string, string] => [
+      `entryPoints.bedrockAgents.${id}`,
+      name,
+    ]),
+    ...Object.entries(gatewayTargets).map(([id, name]): [string, string] => [
+      `entryPoints.gatewayTargets.${id}`,
+      name,
+    ]),
+    ...(mcpFunctionUrl !== undefined
+      ? [['entryPoints.mcpFunctionUrl', mcpFunctionUrl] as [string, string]]
+      : []),
+  ];
+  return bindings
+    .filter(([, name]) => !Object.hasOwn(config.accessProfiles, name))
+    .map(
+      ([where, name]) =>
+        `${where}: unknown access profile "${name}" (defined: ${defined.join(', ') || 'none'})`,
+    );
 }
 
 /**

@@ -12,6 +12,7 @@ import { redact } from '../runtime/redact';
 import { failureResult, type ToolResult } from '../runtime/result';
 import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
 import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
+import { assertProfileAllows, type ProfileScope } from './access';
 import { claimCheck } from './claim-check';
 import type { ToolInvoker } from './invoker';
 import { assertToolAllowed, type LevelWhitelists } from './levels';
@@ -50,8 +51,14 @@ export interface DispatcherOptions {
   readonly requireLevel: boolean;
 }
 
-/** Handles one envelope; never throws. */
-export type Dispatch = (envelope: unknown, deadline: Deadline) => Promise<ToolResult>;
+/**
+ * Handles one envelope; never throws. `scope` is given by the adapters of
+ * callers without a scenario (functions/dispatcher/adapters/): the call is then
+ * checked against the access profile's tools instead of a level's whitelist,
+ * and the envelope must name no scenario or level (its tenant is the profile's,
+ * set by the adapter from configuration, never from the caller's input).
+ */
+export type Dispatch = (envelope: unknown, deadline: Deadline, scope?: ProfileScope) => Promise<ToolResult>;
 
 function fieldOf(envelope: unknown, name: string): string {
   const value = (envelope as Record<string, unknown> | null)?.[name];
@@ -78,17 +85,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const fitToState = fitResult(options);
   const keptKeys = new Map(catalog.list().map((spec) => [spec.name, spec.visibleOutputKeys]));
 
-  return async (envelope, deadline) => {
+  return async (envelope, deadline, scope) => {
     const started = performance.now();
     const tool = fieldOf(envelope, 'tool');
     const callId = fieldOf(envelope, 'callId');
     let result: ToolResult;
-    let scope: WorkspaceScope | undefined;
+    let workspaceScope: WorkspaceScope | undefined;
     try {
       assertToolInvocation(envelope);
-      scope = { tenant: envelope.tenant, runId: envelope.runId, scenario: envelope.scenario };
+      workspaceScope = { tenant: envelope.tenant, runId: envelope.runId, scenario: envelope.scenario };
       const spec = catalog.get(envelope.tool);
-      if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
+      if (scope) {
+        assertProfileScoped(envelope, scope);
+        assertProfileAllows(scope, spec.name);
+      } else if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
         if (envelope.scenario === undefined || envelope.level === undefined) {
           throw new InvalidArgsError(
             'scenario and level are required: every call is scoped to a scenario level',
@@ -115,7 +125,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     // Redacted before bounding (a masked value can be longer than what it hides)
     // and before the claim-check: no secret is ever written to the workspace.
     // Keys the tool's spec keeps visible stay so here too.
-    const bounded = await fitToState(redact(result, { keepKeys: keptKeys.get(tool) }), scope, deadline);
+    const bounded = await fitToState(
+      redact(result, { keepKeys: keptKeys.get(tool) }),
+      workspaceScope,
+      deadline,
+    );
     logger.info('tool result', {
       tool,
       callId,
@@ -127,6 +141,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     });
     return bounded;
   };
+}
+
+/** A profile-scoped call carries the profile's tenant and no scenario or level (adapters build it so). */
+function assertProfileScoped(envelope: ToolInvocation, scope: ProfileScope): void {
+  if (envelope.tenant !== scope.tenant || envelope.scenario !== undefined || envelope.level !== undefined) {
+    throw new InvalidArgsError(
+      `A call through access profile "${scope.profile}" runs for its tenant and names no scenario or level`,
+    );
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { resultInlineBytes } from '../runtime/result-limits';
 import type { WorkspaceProvider } from '../runtime/workspace';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';
+import { type EntryPointResponse, routeEntryPoint } from './adapters/route';
 import { bundledDispatcherConfig, type DispatcherConfig, toolFunctionName } from './config';
 import { createDispatcher, type Dispatch } from './dispatch';
 import { LambdaToolInvoker } from './lambda-invoker';
@@ -39,18 +40,28 @@ export function createDeployedDispatcher(
 
 // Read once per container; a missing or invalid configuration fails the init, loudly.
 // The run workspaces' bucket (RUN_BUCKET) is set by the CDK.
+const config = bundledDispatcherConfig();
 const runBucket = process.env.RUN_BUCKET;
 const dispatch = createDeployedDispatcher(
-  bundledDispatcherConfig(),
+  config,
   new LambdaClient({}),
   runBucket ? s3WorkspaceProvider(runBucket) : undefined,
 );
 
 /**
  * The dispatcher Lambda: takes the native envelope (DESIGN.md, "Dispatcher
- * envelope") and returns a ToolResult, `ok: false` for every failure.
+ * envelope") and returns a ToolResult, `ok: false` for every failure; through
+ * the adapters at its edge (functions/dispatcher/adapters/route.ts), also
+ * AgentCore Gateway tool calls, Bedrock Agents action-group events and MCP
+ * requests of its function URL, each answered in its caller's format.
  */
-export async function handler(event: unknown, context: Context): Promise<ToolResult> {
+export async function handler(event: unknown, context: Context): Promise<ToolResult | EntryPointResponse> {
   logger.addContext(context);
-  return dispatch(event, deadlineIn(context.getRemainingTimeInMillis()));
+  const deadline = deadlineIn(context.getRemainingTimeInMillis());
+  return routeEntryPoint(event, context, deadline, {
+    catalog: toolCatalog,
+    dispatch,
+    profiles: config.accessProfiles,
+    bindings: config.entryPoints,
+  });
 }

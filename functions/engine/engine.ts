@@ -72,6 +72,7 @@ import {
   planOutcome,
   type RunState,
 } from './records';
+import { type RunCompletion, runCompletion } from './run-completion';
 import type { RunRecords } from './run-records';
 import { type RunSummary, summarizeRun } from './summary';
 import { ENGINE_PATHS, type RunKey, readJson, refPath, type WorkspaceFactory, writeJson } from './workspaces';
@@ -95,6 +96,8 @@ export interface RunOutput extends RunState {
   readonly runId: string;
   readonly tenant: string;
   readonly summary: RunSummary;
+  /** What the `Run Completed` event publishes (lib/scenarios/run-events.ts). */
+  readonly completion: RunCompletion;
 }
 
 /** Handles one engine event; `signal` aborts a model call when the invocation runs out of time. */
@@ -685,6 +688,7 @@ export function createEngine(deps: EngineDependencies): Engine {
       input: event.input,
       levels,
       summary: result,
+      completion: runCompletion(result),
     };
   }
 

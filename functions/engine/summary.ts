@@ -172,8 +172,9 @@ export function summarizeRun(options: {
 }): RunSummary {
   const { scenario, levels, memory } = options;
   const levelSummaries: LevelSummary[] = [];
-  // Start and Summary: one state and one engine invocation each.
-  let transitions = 2;
+  // Start and Summary: one state and one engine invocation each; then PublishRunCompleted
+  // (the Run Completed event) and Done, which follow the summary (lib/scenarios/asl.ts).
+  let transitions = 4;
   let engineInvocations = 2;
   let engineMs = 2 * ENGINE_UNTIMED_MS;
   let dispatcherInvocations = 0;

@@ -15,7 +15,8 @@
  *   the engine says `done`; `ask_user` goes through `L_ask_tools` → `L_ask_post`
  *   (Slack, through the dispatcher) → `L_ask_wait` (`.waitForTaskToken`, with its
  *   timeout) → `L_model`; `L_done` moves the level's record to `$.levels.L`.
- * - `Summary`: the run summary, the execution's output.
+ * - `Summary`: the run summary, the execution's output; then `PublishRunCompleted`
+ *   puts the `Run Completed` event (lib/scenarios/run-events.ts) and `Done` ends the run.
  *
  * State names are stable (`<level>_<role>`, unique across the definition,
  * Map iterations included): the local runner routes Task states by name
@@ -33,6 +34,7 @@ import { toolTimeoutSeconds } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import type { Scenario } from './model';
 import { resolveRef } from './references';
+import { PUBLISH_RUN_COMPLETED_STATE, runCompletedEventState } from './run-events';
 
 /** Placeholder for the dispatcher's ARN; CDK fills it through `definitionSubstitutions`. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a Step Functions definition substitution, not a template literal
@@ -568,10 +570,33 @@ class AslBuilder {
         'levels.$': '$.levels',
       },
       '$',
-      { End: true },
+      { Next: PUBLISH_RUN_COMPLETED_STATE },
       { catchTo: 'SummaryFailed', catchPath: '$.summaryError' },
     );
-    this.states.SummaryFailed = { Type: 'Pass', End: true };
+    // Every finished run tells the platform's bus (docs/entry-points.md, "Run Completed").
+    this.states[PUBLISH_RUN_COMPLETED_STATE] = runCompletedEventState(
+      {
+        scenario: this.scenario.name,
+        tenant: { path: '$.tenant' },
+        status: { path: '$.completion.status' },
+        summary: { path: '$.completion.summary' },
+        cost: { path: '$.completion.cost' },
+      },
+      'Done',
+    );
+    this.states.SummaryFailed = { Type: 'Pass', Next: 'PublishRunFailed' };
+    this.states.PublishRunFailed = runCompletedEventState(
+      {
+        scenario: this.scenario.name,
+        status: { value: 'FAILED' },
+        summary: {
+          value: `${this.scenario.name}: the run summary could not be computed (see the execution)`,
+        },
+        cost: { value: null },
+      },
+      'Done',
+    );
+    this.states.Done = { Type: 'Succeed', Comment: 'The run is over; its output is the run summary' };
   }
 }
 

@@ -25,8 +25,9 @@ import type { FindingsFile } from '../../functions/engine/findings';
 import type { AgentLevelRecord, PlanLevelRecord } from '../../functions/engine/records';
 import { ENGINE_PATHS, readJson } from '../../functions/engine/workspaces';
 import { logger } from '../../functions/runtime/logger';
+import { RUN_COMPLETED_DETAIL_SCHEMA } from '../../lib/scenarios/run-events';
 import { describeInstancesResponder } from '../helpers/ec2-pages';
-import { type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
+import { RUN_EVENT_BUS, type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
 import { etp } from '../unit/cli/run-etp';
 
 /**
@@ -598,5 +599,26 @@ describe('incident_response, end to end through the synthesized state machine', 
     ]);
     expect(run.output.summary.outcome).toBe('succeeded');
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
+    // …and the Run Completed event on the platform bus, with the schema's fields exactly
+    expect(run.events).toEqual([
+      {
+        EventBusName: RUN_EVENT_BUS,
+        Source: 'external-tools-platform',
+        DetailType: 'Run Completed',
+        Detail: {
+          tenant: 'default',
+          scenario: 'incident_response',
+          runId: 'incident-1',
+          executionArn: expect.stringContaining('incident-1'),
+          status: 'SUCCEEDED',
+          summary: expect.stringMatching(
+            /^incident_response: 3 of 3 levels with their result; \d+ calls, \d+ ok; ~\$\d/,
+          ),
+          cost: { totalUsd: run.output.summary.cost.totalUsd },
+        },
+      },
+    ]);
+    const detail = (run.events[0] as { Detail: Record<string, unknown> }).Detail;
+    expect(Object.keys(detail).sort()).toEqual([...RUN_COMPLETED_DETAIL_SCHEMA.required].sort());
   });
 });

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { DISPATCHER_CONFIG_GLOBAL, type DispatcherConfig } from '../../functions/dispatcher/config';
+import { DISPATCHER_CONFIG_GLOBAL, type DispatcherConfigInput } from '../../functions/dispatcher/config';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 
 /** A native dispatcher envelope (DESIGN.md, "Dispatcher envelope"). */
@@ -95,6 +95,6 @@ function withoutUndefined<T extends object>(value: T): T {
  * bundles into it (esbuild `define` of `ETP_DISPATCHER_CONFIG`): unbundled code
  * reads the same identifier as a global.
  */
-export function bundleDispatcherConfig(config: DispatcherConfig): void {
+export function bundleDispatcherConfig(config: DispatcherConfigInput): void {
   (globalThis as Record<string, unknown>)[DISPATCHER_CONFIG_GLOBAL] = config;
 }

@@ -47,6 +47,7 @@ import {
   WAIT_FOR_TASK_TOKEN_RESOURCE,
 } from '../../lib/scenarios/asl';
 import { SCENARIOS_DIR } from '../../lib/scenarios/loader';
+import { RUN_EVENT_BUS_PLACEHOLDER } from '../../lib/scenarios/run-events';
 import { flattenIntrinsics, logicalIdOf, synthesizePlatform } from './cdk';
 import {
   createIdempotencyTable,
@@ -64,6 +65,8 @@ const ACCOUNT = '123456789012';
 const REGION = 'eu-west-1';
 const DISPATCHER_ARN = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:etp-dispatcher`;
 const ENGINE_ARN = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:etp-engine`;
+/** The run-event bus's name in the definitions the harness runs. */
+export const RUN_EVENT_BUS = 'etp-run-events';
 
 /** A question the run asked, as the wait state got it. */
 export interface AskedQuestion {
@@ -97,6 +100,8 @@ export interface HarnessRun {
   readonly transitions: number;
   /** The largest state input or output, in bytes. */
   readonly largestStateBytes: number;
+  /** The EventBridge entries the run put (its `Run Completed` event). */
+  readonly events: readonly unknown[];
 }
 
 /** The running harness. */
@@ -169,7 +174,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       (machines[id]?.Properties as { DefinitionString?: unknown } | undefined)?.DefinitionString,
     )
       .replaceAll(DISPATCHER_ARN_PLACEHOLDER, DISPATCHER_ARN)
-      .replaceAll(ENGINE_ARN_PLACEHOLDER, ENGINE_ARN);
+      .replaceAll(ENGINE_ARN_PLACEHOLDER, ENGINE_ARN)
+      .replaceAll(RUN_EVENT_BUS_PLACEHOLDER, RUN_EVENT_BUS);
     definitions[name] = JSON.parse(text) as Record<string, unknown>;
   }
 
@@ -240,6 +246,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
         logger,
       });
       const results: ToolResult[] = [];
+      const events: unknown[] = [];
       let transitions = 0;
       let largestStateBytes = 0;
       const measure = (data: unknown) => {
@@ -286,6 +293,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
               measure(event.data);
             },
             onStateExited: (event) => measure(event.data),
+            onPutEvents: (entries) => events.push(...(entries as unknown[])),
           },
         );
         return {
@@ -294,6 +302,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
           results,
           transitions,
           largestStateBytes,
+          events,
         };
       } finally {
         client.destroy();

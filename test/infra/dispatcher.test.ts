@@ -29,6 +29,9 @@ describe('the dispatcher function', () => {
     expect(config).toEqual({
       scenarios: levelWhitelists(loadScenarios(toolCatalog)),
       toolFunctionNamePrefix: 'ExternalToolsPlatform-',
+      // No entry point configured (lib/entry-points.ts): no profile, no binding.
+      accessProfiles: {},
+      entryPoints: { bedrockAgents: {}, gatewayTargets: {} },
     });
     expect(Object.keys(config.scenarios).length).toBeGreaterThan(0);
     // Nothing of it travels in the environment (Lambda caps variables at 4 KB in all).

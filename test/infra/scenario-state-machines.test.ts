@@ -1,3 +1,4 @@
+import type { IConstruct } from 'constructs';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -9,6 +10,7 @@ import {
 } from '../../lib/scenarios/asl';
 import { loadScenarios } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
+import { PUBLISH_RUN_COMPLETED_STATE, RUN_EVENT_BUS_PLACEHOLDER } from '../../lib/scenarios/run-events';
 import {
   flattenIntrinsics,
   logicalIdOf,
@@ -93,15 +95,19 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
           .split(DISPATCHER_ARN_PLACEHOLDER)
           .join(DISPATCHER_ARN)
           .split(ENGINE_ARN_PLACEHOLDER)
-          .join(ENGINE_ARN),
+          .join(ENGINE_ARN)
+          .split(RUN_EVENT_BUS_PLACEHOLDER)
+          .join('etp-run-events'),
       );
       const validation = aslValidator(structuredClone(definition));
 
       // Assess
       expect(validation.errorsText('\n')).toBe('');
       expect(validation.isValid).toBe(true);
-      expect(definition).toEqual(
-        scenarioToAsl(scenario, { dispatcherArn: DISPATCHER_ARN, engineArn: ENGINE_ARN }),
+      expect(JSON.stringify(definition)).toEqual(
+        JSON.stringify(
+          scenarioToAsl(scenario, { dispatcherArn: DISPATCHER_ARN, engineArn: ENGINE_ARN }),
+        ).replaceAll(RUN_EVENT_BUS_PLACEHOLDER, 'etp-run-events'),
       );
     });
 
@@ -116,11 +122,17 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       const tasks = allStates(definition.States).filter(([, state]) => state.Type === 'Task');
       const byResource = (resource: string) => tasks.filter(([, state]) => state.Resource === resource);
 
-      // Assess: nothing else is called
+      // Assess: nothing else is called (but the Run Completed events, on the platform bus)
+      const putEvents = byResource('arn:aws:states:::events:putEvents');
+      expect(putEvents.map(([stateName]) => stateName).sort()).toEqual([
+        PUBLISH_RUN_COMPLETED_STATE,
+        'PublishRunFailed',
+      ]);
       expect(
         byResource(DISPATCHER_ARN_PLACEHOLDER).length +
           byResource(ENGINE_ARN_PLACEHOLDER).length +
-          byResource(WAIT_FOR_TASK_TOKEN_RESOURCE).length,
+          byResource(WAIT_FOR_TASK_TOKEN_RESOURCE).length +
+          putEvents.length,
       ).toBe(tasks.length);
       for (const [, wait] of byResource(WAIT_FOR_TASK_TOKEN_RESOURCE)) {
         expect(wait.Parameters).toMatchObject({
@@ -141,7 +153,11 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       expect(properties.DefinitionSubstitutions).toEqual({
         DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.dispatcher.lambdaFunction), 'Arn'] },
         EngineArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.engine.lambdaFunction), 'Arn'] },
+        RunEventBusName: { Ref: logicalIdOf(stack.platform.eventBus as unknown as IConstruct) },
       });
+      expect(JSON.parse(flattenIntrinsics(properties.DefinitionString)).States).toHaveProperty(
+        PUBLISH_RUN_COMPLETED_STATE,
+      );
     });
 
     it('is STANDARD, named <stack>-<scenario>, traced, and logs every event without execution data', () => {
@@ -175,11 +191,12 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       });
     });
 
-    it('has a role that may invoke the dispatcher and the engine and deliver logs and traces, nothing more', () => {
+    it('has a role that may invoke the dispatcher and the engine, put events on the run bus and deliver logs and traces, nothing more', () => {
       // Prepare
       const { stack, template, id } = synthesize();
       const dispatcher = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
       const engine = logicalIdOf(stack.platform.engine.lambdaFunction);
+      const bus = logicalIdOf(stack.platform.eventBus as unknown as IConstruct);
 
       // Act
       const permissions = rolePermissions(template, roleOf(template, id));
@@ -191,6 +208,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
           { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>:*` },
           { action: 'lambda:InvokeFunction', resource: `<${engine}.Arn>` },
           { action: 'lambda:InvokeFunction', resource: `<${engine}.Arn>:*` },
+          { action: 'events:PutEvents', resource: `<${bus}.Arn>` },
           ...LOGGING_AND_TRACING_ACTIONS.map((action) => ({ action, resource: '*' })),
         ]),
       );

@@ -58,9 +58,10 @@ beforeAll(async () => {
     '../../../functions/tools/slack/post-message',
   );
   lambda.setFunction('etp-slack_post_message', tool.handler);
+  // A native envelope is answered with a ToolResult (the other entry points' responses are not sent here).
   dispatcher = jest.requireActual<typeof import('../../../functions/dispatcher/handler')>(
     '../../../functions/dispatcher/handler',
-  ).handler;
+  ).handler as Handler;
 });
 
 afterAll(async () => {

@@ -32,12 +32,12 @@ describe('etp', () => {
   });
 
   it.each([
-    [['nope'], "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model\n"],
+    [['nope'], "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp\n"],
     [
       ['tool', 'list'],
-      "error: unknown command 'tool' (Did you mean tools?). Commands of etp: tools, secrets, scenario, run, model\n",
+      "error: unknown command 'tool' (Did you mean tools?). Commands of etp: tools, secrets, scenario, run, model, mcp\n",
     ],
-    [['tools', 'run'], "error: unknown command 'run'. Commands of etp tools: list, docs, invoke\n"],
+    [['tools', 'run'], "error: unknown command 'run'. Commands of etp tools: list, docs, schema, invoke\n"],
     [
       ['tools', 'invoke', 'finish'],
       "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",

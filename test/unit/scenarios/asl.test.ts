@@ -119,8 +119,9 @@ describe('scenarioToAsl', () => {
     expect(asl.States.Summary).toMatchObject({
       Resource: ENGINE_ARN_PLACEHOLDER,
       Parameters: { action: 'summary' },
-      End: true,
+      Next: 'PublishRunCompleted',
     });
+    expect(asl.States.Done).toEqual({ Type: 'Succeed', Comment: expect.any(String) });
   });
 
   it('runs a plan level as a bounded Map of dispatcher calls, results replacing args, then the engine', () => {

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Command } from 'commander';
+import type { ProfileScope } from '../../functions/dispatcher/access';
+import { createMcpServer } from '../../functions/dispatcher/mcp/server';
+import { deadlineIn } from '../../functions/runtime/deadline';
+import { InvalidArgsError } from '../../functions/runtime/errors';
+import { assertIdentifier, TENANT_ID } from '../../functions/runtime/ids';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { loadScenarios } from '../../lib/scenarios/loader';
+import { version } from '../../package.json';
+import { createLocalDispatcher, LOCAL_CALL_BUDGET_MS, localSecretReferences } from '../local/local-run';
+import type { CliIo, CliRun } from './io';
+import { secretRefsTable } from './options';
+import { selectTools, type ToolSelectionOptions } from './tool-selection';
+
+/** The variable naming the tenant of `etp mcp` when `--tenant` is not given. */
+export const MCP_TENANT_ENV = 'ETP_TENANT';
+/** The variable listing the tools of `etp mcp` (comma-separated) when `--tools` is not given. */
+export const MCP_TOOLS_ENV = 'ETP_MCP_TOOLS';
+/** The access profile name of an `etp mcp` server, in logs and error messages. */
+export const MCP_LOCAL_PROFILE = 'etp_mcp';
+
+interface McpOptions extends ToolSelectionOptions {
+  readonly tenant?: string;
+  readonly table?: string;
+}
+
+/**
+ * The access profile of `etp mcp`, from the command line (the operator's
+ * configuration of the client, never the model's input): the tenant from
+ * `--tenant` or `ETP_TENANT`; the tools from `--tools`, `--scenario/--level`,
+ * `ETP_MCP_TOOLS`, else every read-only tool (`sideEffects: none`, file tools
+ * excluded: they need a run's workspace). Write tools are served only when named.
+ *
+ * @throws InvalidArgsError (usage error) when no tenant is given or it is malformed.
+ */
+export function mcpProfile(options: McpOptions, env: NodeJS.ProcessEnv): ProfileScope {
+  const tenant = options.tenant ?? env[MCP_TENANT_ENV];
+  if (tenant === undefined || tenant === '') {
+    throw new InvalidArgsError(`etp mcp needs a tenant: pass --tenant <tenant> or set ${MCP_TENANT_ENV}`);
+  }
+  assertIdentifier(TENANT_ID, tenant, '--tenant');
+  const fromEnv =
+    options.tools === undefined && options.scenario === undefined ? env[MCP_TOOLS_ENV] : undefined;
+  const specs = selectTools({ ...options, tools: options.tools ?? (fromEnv || undefined) }, () =>
+    toolCatalog.list().filter((spec) => spec.sideEffects === 'none' && !toolCatalog.isFileTool(spec.name)),
+  );
+  return { profile: MCP_LOCAL_PROFILE, tenant, tools: specs.map((spec) => spec.name) };
+}
+
+/**
+ * Keeps the process's stdout for the MCP protocol alone (MCP specification,
+ * "Transports", stdio: the server must not write anything to stdout that is not
+ * an MCP message): returns a stream writing to the real stdout, and sends every
+ * other write to `process.stdout` — Powertools logs, a stray console.log — to stderr.
+ */
+export function reserveStdoutForProtocol(): Writable {
+  const protocolWrite = process.stdout.write.bind(process.stdout);
+  const protocol = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      protocolWrite(chunk, callback);
+    },
+  });
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  return protocol;
+}
+
+/** What {@link serveMcp} serves on. */
+export interface McpStreams {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: Writable;
+}
+
+/**
+ * Serves the tools of `scope` over stdio until the input ends: calls run in this
+ * process through the dispatcher core (`createLocalDispatcher`), with the
+ * secrets the CLI uses (`--table` / `ETP_SECRET_REFS_TABLE`, else the embedded store).
+ *
+ * @returns once the client has closed the connection.
+ */
+export async function serveMcp(
+  scope: ProfileScope,
+  streams: McpStreams,
+  table: string | undefined,
+): Promise<void> {
+  const dispatch = createLocalDispatcher({
+    references: localSecretReferences(table),
+    scenarios: loadScenarios(toolCatalog),
+    requireLevel: false,
+  });
+  const server = createMcpServer({
+    catalog: toolCatalog,
+    dispatch,
+    scope,
+    version,
+    session: randomUUID(),
+    callKey: (jsonRpcId) => String(jsonRpcId),
+    deadline: () => deadlineIn(LOCAL_CALL_BUDGET_MS),
+  });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  // The SDK's stdio transport takes Node's process stream types; any readable/writable pair works.
+  await server.connect(
+    new StdioServerTransport(streams.input as typeof process.stdin, streams.output as typeof process.stdout),
+  );
+  streams.input.once('end', () => void server.close());
+  await closed;
+}
+
+/** `etp mcp`: the registry served to an MCP client over stdio (docs/entry-points.md, "MCP"). */
+export function registerMcpCommand(program: Command, run: CliRun): void {
+  program
+    .command('mcp')
+    .description('Serve the tools to an MCP client over stdio (stdout is the protocol; logs go to stderr)')
+    .option('--tenant <tenant>', `tenant whose secrets the tools use (default: $${MCP_TENANT_ENV})`)
+    .option(
+      '--tools <names>',
+      `tools to serve, comma-separated (default: $${MCP_TOOLS_ENV}, else every read-only tool)`,
+    )
+    .option('--scenario <scenario>', "serve a scenario level's tools (with --level)")
+    .option('--level <level>', 'level of --scenario')
+    .option(
+      '--table <name>',
+      'secret-reference table (default: $ETP_SECRET_REFS_TABLE, else the embedded store)',
+    )
+    .action(async (options: McpOptions) => {
+      const scope = mcpProfile(options, run.io.env);
+      const output = reserveStdoutForProtocol();
+      announce(run.io, scope);
+      await serveMcp(scope, { input: process.stdin, output }, secretRefsTable(options.table, run.io.env));
+    });
+}
+
+function announce(io: CliIo, scope: ProfileScope): void {
+  io.err(
+    `etp mcp: serving ${scope.tools.length} tools for tenant ${scope.tenant} on stdio: ${scope.tools.join(', ')}\n`,
+  );
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+
+/** The entry points whose calls carry no run of their own. */
+export type EntryPointKind = 'bedrock' | 'gateway' | 'mcp';
+
+/** The call-id level of each entry point (`bedrock_agent/0`): a snake_case name, as `CALL_ID` wants. */
+const CALL_LEVEL: Readonly<Record<EntryPointKind, string>> = {
+  bedrock: 'bedrock_agent',
+  gateway: 'agentcore_gateway',
+  mcp: 'mcp',
+};
+
+function digest(text: string, hexChars: number): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, hexChars);
+}
+
+/**
+ * The `runId` and `callId` of a call without a scenario run. They identify the
+ * call as a Step Functions execution name and call index do (idempotency keys,
+ * STS session names, S3 keys), so:
+ * - `runId` = `<entry>-<12 hex of the session>-<16 hex of the call>`: the
+ *   session part groups a conversation's calls in logs and CloudTrail (session
+ *   name `etp-<runId>`), the call part keeps two calls apart (64 bits);
+ *   at most 38 characters, within `RUN_ID` (1-80 letters, digits, `-`, `_`);
+ * - `callId` = `<entry level>/0`.
+ * The same `session` and `call` keys give the same ids, so a caller's retry of
+ * one call (the same Bedrock event, the same Gateway request id) is the same
+ * call to a write tool's idempotency, and a new call never is.
+ *
+ * @param session - what groups calls (agent id + session id, gateway id, MCP connection).
+ * @param call - what identifies this call within it (see each adapter).
+ */
+export function entryCallIdentity(
+  kind: EntryPointKind,
+  session: string,
+  call: string,
+): { readonly runId: string; readonly callId: string } {
+  return { runId: `${kind}-${digest(session, 12)}-${digest(call, 16)}`, callId: `${CALL_LEVEL[kind]}/0` };
+}
+
+/** JSON with object keys sorted, so equal arguments give equal call keys whatever their order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,96 @@
+/**
+ * The platform as an MCP server (MCP specification 2025-11-25, "Tools"), on the
+ * official TypeScript SDK's low-level `Server`: `tools/list` lists the access
+ * profile's tools (functions/dispatcher/formats: `outputSchema`, annotations),
+ * `tools/call` goes through the dispatcher core like every other entry point.
+ * The SDK's `McpServer.registerTool` is not used: it validates arguments with
+ * its own zod schemas and reports violations its own way, where the dispatcher
+ * is the one validator and its `invalid_args` message is what a model fixes its
+ * call from. Transports (stdio for `etp mcp`, Streamable HTTP behind the
+ * dispatcher's function URL) are attached by the caller.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCatalog } from '../../runtime/catalog';
+import type { Deadline } from '../../runtime/deadline';
+import type { ToolResult } from '../../runtime/result';
+import type { ProfileScope } from '../access';
+import { entryCallIdentity } from '../adapters/call-identity';
+import type { Dispatch } from '../dispatch';
+import { toMcpTool } from '../formats/formats';
+
+/** The server's name in `initialize` (`serverInfo.name`). */
+export const MCP_SERVER_NAME = 'external-tools-platform';
+
+/** What an MCP server is built from. */
+export interface McpServerOptions {
+  readonly catalog: ToolCatalog;
+  readonly dispatch: Dispatch;
+  /** The access profile of the connection: its tenant and tools. */
+  readonly scope: ProfileScope;
+  /** `serverInfo.version`. */
+  readonly version: string;
+  /** What groups this connection's calls (a random id per stdio process, the caller's IAM principal over HTTP). */
+  readonly session: string;
+  /**
+   * What identifies one `tools/call` within the session: the JSON-RPC id on a
+   * stdio connection, the HTTP request id of a stateless HTTP request.
+   */
+  readonly callKey: (jsonRpcId: string | number) => string;
+  /** The deadline of one call (the Lambda invocation's remaining time, or the local call budget). */
+  readonly deadline: () => Deadline;
+}
+
+/** A ToolResult as an MCP tool result: `structuredContent`, the same JSON as text, `isError` when `ok` is false. */
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result) }],
+    structuredContent: result as unknown as Record<string, unknown>,
+    isError: !result.ok,
+  };
+}
+
+/**
+ * An MCP server for one access profile. A tool failure — invalid arguments, a
+ * tool outside the profile, an unknown tool, the tool's own error — is a tool
+ * result with `isError: true` and the normalized error (the ToolResult), never a
+ * JSON-RPC error, so the model reads it and corrects its call.
+ *
+ * @example
+ * const server = createMcpServer({ catalog: toolCatalog, dispatch, scope, version, session, callKey, deadline });
+ * await server.connect(new StdioServerTransport());
+ */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { catalog, scope } = options;
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version: options.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        `Tools of the External Tools Platform for tenant ${scope.tenant}. Each call returns a ToolResult: ` +
+        'ok true with value, or ok false with error.code (docs/errors.md) and a message saying what to fix.',
+    },
+  );
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    (): ListToolsResult => ({
+      tools: scope.tools.filter((name) => catalog.has(name)).map((name) => toMcpTool(catalog.get(name))),
+    }),
+  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = request.params.name;
+    const { runId, callId } = entryCallIdentity('mcp', options.session, options.callKey(extra.requestId));
+    const result = await options.dispatch(
+      { tenant: scope.tenant, tool, args: request.params.arguments ?? {}, runId, callId },
+      options.deadline(),
+      scope,
+    );
+    return toCallToolResult(result);
+  });
+  return server;
+}

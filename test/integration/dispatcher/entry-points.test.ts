@@ -1,0 +1,392 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Context } from 'aws-lambda';
+import type {
+  BedrockApiResponse,
+  BedrockFunctionResponse,
+} from '../../../functions/dispatcher/adapters/bedrock-agent';
+import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
+import {
+  createIdempotencyTable,
+  createSecretReferenceTable,
+  type LocalDynamoDb,
+  startDynalite,
+} from '../../helpers/dynalite';
+import {
+  bedrockApiEvent,
+  bedrockFunctionEvent,
+  gatewayContext,
+  startFunctionUrl,
+} from '../../helpers/entry-point-events';
+import { bundleDispatcherConfig, fakeLambdaContext } from '../../helpers/events';
+import { type LocalLambda, startLambdaServer } from '../../helpers/lambda-server';
+import { FAKE_AWS_CREDENTIALS, type ListeningServer } from '../../helpers/loopback-server';
+import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+
+/**
+ * The deployed dispatcher's handler (configured as the CDK bundles it, with an
+ * access profile bound to a Bedrock agent, a gateway target and the function
+ * URL) answering each entry point's documented event, every hop after it real
+ * and local: Lambda Invoke API → the slack_post_message function → its secret
+ * reference in DynamoDB (dynalite) → a Slack Web API on 127.0.0.1.
+ */
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+const PROFILE_TOOLS = ['aws_s3_inventory', 'slack_post_blocks', 'slack_post_message'];
+let dynamo: LocalDynamoDb;
+let lambda: LocalLambda;
+let slack: LocalSlack;
+let dispatcher: Handler;
+
+beforeAll(async () => {
+  [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
+  const table = await createSecretReferenceTable(dynamo.client);
+  const idempotencyTable = await createIdempotencyTable(dynamo.client);
+  await new DynamoDbSecretReferenceStore(table, dynamo.client).put({
+    tenant_id: 'acme',
+    secret_name: 'slack_default',
+    ref_kind: 'env',
+    ref_value: 'ETP_TEST_ACME_SLACK',
+  });
+  Object.assign(process.env, {
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    SECRET_REFS_TABLE: table,
+    IDEMPOTENCY_TABLE: idempotencyTable,
+    SLACK_API_URL: slack.apiUrl,
+    ETP_TEST_ACME_SLACK: JSON.stringify({ bot_token: slack.botToken }),
+  });
+  bundleDispatcherConfig({
+    scenarios: { aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] } },
+    toolFunctionNamePrefix: 'etp-',
+    accessProfiles: { ops: { tenant: 'acme', tools: PROFILE_TOOLS } },
+    entryPoints: {
+      bedrockAgents: { AGENT12345: 'ops' },
+      gatewayTargets: { 'etp-tools': 'ops' },
+      mcpFunctionUrl: 'ops',
+    },
+  });
+  const tool = jest.requireActual<typeof import('../../../functions/tools/slack/post-message')>(
+    '../../../functions/tools/slack/post-message',
+  );
+  lambda.setFunction('etp-slack_post_message', tool.handler);
+  const blocksTool = jest.requireActual<typeof import('../../../functions/tools/slack/post-blocks')>(
+    '../../../functions/tools/slack/post-blocks',
+  );
+  lambda.setFunction('etp-slack_post_blocks', blocksTool.handler);
+  dispatcher = jest.requireActual<typeof import('../../../functions/dispatcher/handler')>(
+    '../../../functions/dispatcher/handler',
+  ).handler;
+});
+
+afterAll(async () => {
+  await Promise.all([dynamo.stop(), lambda.stop(), slack.stop()]);
+});
+
+beforeEach(() => {
+  jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+const context = () => fakeLambdaContext({ functionName: 'etp-dispatcher' });
+const bodyOf = (text: string | undefined) => JSON.parse(text ?? 'null') as Record<string, unknown>;
+
+describe('Bedrock Agents, function-details form', () => {
+  it('calls the tool for the bound profile and answers in the function response format', async () => {
+    // Prepare
+    const before = lambda.invocations.length;
+    const event = bedrockFunctionEvent('slack_post_message', { channel: '#aws-pulse', text: 'deploy done' });
+
+    // Act
+    const response = (await dispatcher(event, context())) as BedrockFunctionResponse;
+
+    // Assess: the documented response shape, the session attributes handed back
+    expect(Object.keys(response).sort()).toEqual([
+      'messageVersion',
+      'promptSessionAttributes',
+      'response',
+      'sessionAttributes',
+    ]);
+    expect(response).toMatchObject({
+      messageVersion: '1.0',
+      response: { actionGroup: 'etp_tools', function: 'slack_post_message' },
+      sessionAttributes: { team: 'platform' },
+    });
+    expect(response.response.functionResponse.responseState).toBeUndefined();
+    expect(bodyOf(response.response.functionResponse.responseBody.TEXT.body)).toMatchObject({
+      ok: true,
+      tool: 'slack_post_message',
+      callId: 'bedrock_agent/0',
+      value: { channel: 'C0AWSPULSE' },
+    });
+    // …the tool ran for the profile's tenant, with no scenario, under an entry-point run id
+    expect(lambda.invocations.slice(before)).toEqual([
+      expect.objectContaining({
+        event: {
+          tenant: 'acme',
+          tool: 'slack_post_message',
+          args: { channel: '#aws-pulse', text: 'deploy done' },
+          runId: expect.stringMatching(/^bedrock-[0-9a-f]{12}-[0-9a-f]{16}$/),
+          callId: 'bedrock_agent/0',
+        },
+      }),
+    ]);
+    expect(JSON.stringify(response)).not.toContain(slack.botToken);
+  });
+
+  it('gives a re-sent event the same call identity and a new turn a new one', async () => {
+    // Prepare
+    const before = lambda.invocations.length;
+    const event = bedrockFunctionEvent('slack_post_message', { channel: '#aws-pulse', text: 'same' });
+
+    // Act
+    await dispatcher(event, context());
+    await dispatcher(event, context());
+    await dispatcher({ ...event, inputText: 'post it again' }, context());
+
+    // Assess
+    const runIds = lambda.invocations.slice(before).map((i) => (i.event as { runId: string }).runId);
+    expect(runIds[0]).toBe(runIds[1]);
+    expect(runIds[2]).not.toBe(runIds[0]);
+    expect(runIds[2]?.slice(0, 21)).toBe(runIds[0]?.slice(0, 21));
+  });
+
+  it('answers invalid arguments with REPROMPT and the invalid_args result, invoking nothing', async () => {
+    // Prepare
+    const before = lambda.invocations.length;
+
+    // Act
+    const response = (await dispatcher(
+      bedrockFunctionEvent('slack_post_message', { channel: '#aws-pulse' }),
+      context(),
+    )) as BedrockFunctionResponse;
+
+    // Assess
+    expect(response.response.functionResponse.responseState).toBe('REPROMPT');
+    expect(bodyOf(response.response.functionResponse.responseBody.TEXT.body)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_args', message: expect.stringContaining('text') },
+    });
+    expect(lambda.invocations.length).toBe(before);
+  });
+
+  it('refuses a tenant sent as an argument: the tenant comes from the profile only', async () => {
+    // Act
+    const response = (await dispatcher(
+      bedrockFunctionEvent('slack_post_message', { channel: '#aws-pulse', text: 'hi', tenant: 'other' }),
+      context(),
+    )) as BedrockFunctionResponse;
+
+    // Assess
+    expect(bodyOf(response.response.functionResponse.responseBody.TEXT.body)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_args', message: expect.stringContaining('tenant') },
+    });
+  });
+
+  it("answers a tool outside the profile with REPROMPT and tool_not_allowed listing the profile's tools", async () => {
+    // Act
+    const response = (await dispatcher(
+      bedrockFunctionEvent('aws_ec2_inventory', { regions: '["eu-west-1"]' }),
+      context(),
+    )) as BedrockFunctionResponse;
+
+    // Assess
+    expect(response.response.functionResponse.responseState).toBe('REPROMPT');
+    expect(bodyOf(response.response.functionResponse.responseBody.TEXT.body)).toMatchObject({
+      ok: false,
+      error: { code: 'tool_not_allowed', details: { allowed: PROFILE_TOOLS } },
+    });
+  });
+
+  it('answers an agent bound to no profile with FAILURE and access_denied, invoking nothing', async () => {
+    // Prepare
+    const before = lambda.invocations.length;
+    const event = bedrockFunctionEvent(
+      'slack_post_message',
+      { channel: '#aws-pulse', text: 'hi' },
+      { agent: { name: 'other', id: 'OTHER00001', alias: 'A', version: '1' } },
+    );
+
+    // Act
+    const response = (await dispatcher(event, context())) as BedrockFunctionResponse;
+
+    // Assess
+    expect(response.response.functionResponse.responseState).toBe('FAILURE');
+    expect(bodyOf(response.response.functionResponse.responseBody.TEXT.body)).toMatchObject({
+      ok: false,
+      error: { code: 'access_denied', message: expect.stringContaining('OTHER00001') },
+    });
+    expect(lambda.invocations.length).toBe(before);
+  });
+});
+
+describe('Bedrock Agents, API-schema form', () => {
+  it('answers POST /tools/<tool> in the API response format with status 200', async () => {
+    // Act
+    const response = (await dispatcher(
+      bedrockApiEvent('slack_post_message', { channel: '#aws-pulse', text: 'via OpenAPI' }),
+      context(),
+    )) as BedrockApiResponse;
+
+    // Assess
+    expect(response).toMatchObject({
+      messageVersion: '1.0',
+      response: {
+        actionGroup: 'etp_tools_api',
+        apiPath: '/tools/slack_post_message',
+        httpMethod: 'POST',
+        httpStatusCode: 200,
+      },
+    });
+    expect(bodyOf(response.response.responseBody['application/json'].body)).toMatchObject({
+      ok: true,
+      value: { channel: 'C0AWSPULSE' },
+    });
+  });
+
+  it('answers invalid arguments with status 400 and the invalid_args result', async () => {
+    // Act
+    const response = (await dispatcher(
+      bedrockApiEvent('slack_post_blocks', { channel: '#aws-pulse', text: 'x', blocks: '{"not":"a list"}' }),
+      context(),
+    )) as BedrockApiResponse;
+
+    // Assess
+    expect(response.response.httpStatusCode).toBe(400);
+    expect(bodyOf(response.response.responseBody['application/json'].body)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_args', message: expect.stringContaining('blocks') },
+    });
+  });
+});
+
+describe('AgentCore Gateway Lambda target', () => {
+  it('strips the target prefix, decodes JSON-encoded arguments and returns the ToolResult', async () => {
+    // Prepare
+    const before = slack.messages.length;
+    const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*deploy* done' } }];
+
+    // Act
+    const result = await dispatcher(
+      { channel: '#aws-pulse', text: 'deploy done', blocks: JSON.stringify(blocks) },
+      gatewayContext('etp-tools___slack_post_blocks', 'gw-request-1'),
+    );
+
+    // Assess
+    expect(result).toMatchObject({
+      ok: true,
+      tool: 'slack_post_blocks',
+      callId: 'agentcore_gateway/0',
+      value: { channel: 'C0AWSPULSE' },
+    });
+    expect(slack.messages.slice(before)).toEqual([expect.objectContaining({ text: 'deploy done', blocks })]);
+    const invocation = lambda.invocations.at(-1)?.event as { tenant: string; runId: string };
+    expect(invocation.tenant).toBe('acme');
+    expect(invocation.runId).toMatch(/^gateway-[0-9a-f]{12}-[0-9a-f]{16}$/);
+  });
+
+  it('answers invalid arguments with an ok false invalid_args result, not an error', async () => {
+    // Act
+    const result = await dispatcher(
+      { channel: '#aws-pulse' },
+      gatewayContext('etp-tools___slack_post_message'),
+    );
+
+    // Assess
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
+  });
+
+  it('refuses a tool outside the profile', async () => {
+    // Act
+    const result = await dispatcher({}, gatewayContext('etp-tools___aws_iam_audit'));
+
+    // Assess
+    expect(result).toMatchObject({ ok: false, tool: 'aws_iam_audit', error: { code: 'tool_not_allowed' } });
+  });
+
+  it('refuses a call through a target bound to no profile, invoking nothing', async () => {
+    // Prepare
+    const before = lambda.invocations.length;
+
+    // Act
+    const result = await dispatcher(
+      { channel: '#aws-pulse', text: 'hi' },
+      gatewayContext('other-target___slack_post_message'),
+    );
+
+    // Assess
+    expect(result).toMatchObject({ ok: false, error: { code: 'access_denied' } });
+    expect(lambda.invocations.length).toBe(before);
+  });
+});
+
+describe('MCP over Streamable HTTP on the function URL, driven by the MCP SDK client', () => {
+  let url: ListeningServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    url = await startFunctionUrl(dispatcher);
+    client = new Client({ name: 'etp-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url.url}/mcp`)));
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await url.stop();
+  });
+
+  it('initializes and lists the profile of the function URL', async () => {
+    // Act
+    const { tools } = await client.listTools();
+
+    // Assess
+    expect(client.getServerVersion()).toMatchObject({ name: 'external-tools-platform' });
+    expect(tools.map((tool) => tool.name).sort()).toEqual(PROFILE_TOOLS);
+    expect(tools.every((tool) => tool.outputSchema?.type === 'object')).toBe(true);
+  });
+
+  it('calls a tool for the profile tenant', async () => {
+    // Act
+    const result = await client.callTool({
+      name: 'slack_post_message',
+      arguments: { channel: '#aws-pulse', text: 'over HTTP' },
+    });
+
+    // Assess
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toMatchObject({ ok: true, callId: 'mcp/0' });
+    expect(lambda.invocations.at(-1)?.event).toMatchObject({ tenant: 'acme' });
+  });
+
+  it('answers invalid arguments and a tool outside the profile with isError results', async () => {
+    // Act
+    const invalid = await client.callTool({ name: 'slack_post_message', arguments: { text: 'no channel' } });
+    const refused = await client.callTool({ name: 'aws_ec2_inventory', arguments: {} });
+
+    // Assess
+    expect(invalid).toMatchObject({ isError: true, structuredContent: { error: { code: 'invalid_args' } } });
+    expect(refused).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'tool_not_allowed' } },
+    });
+  });
+
+  it('answers GET (no SSE stream on a buffered function URL) with 405 and other paths with 404', async () => {
+    // Act
+    const get = await fetch(`${url.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+    const elsewhere = await fetch(`${url.url}/other`, { method: 'POST', body: '{}' });
+
+    // Assess
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(elsewhere.status).toBe(404);
+  });
+});
