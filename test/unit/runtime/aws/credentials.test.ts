@@ -173,6 +173,12 @@ describe('awsAccessFromSecret()', () => {
           RoleSessionName: 'etp-aws_pulse-2024-05-01T06-00',
           ExternalId: 'etp-acme-fake',
           DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+          SourceIdentity: 'etp.acme',
+          Tags: [
+            { Key: 'etp-tenant', Value: 'acme' },
+            { Key: 'etp-scenario', Value: 'none' },
+            { Key: 'etp-run', Value: 'aws_pulse-2024-05-01T06-00' },
+          ],
         },
       ]);
       expect(ASSUME_ROLE_DURATION_SECONDS).toBe(3600);
