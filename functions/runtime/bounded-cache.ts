@@ -6,7 +6,10 @@ import type { LRUCache } from 'lru-cache';
 export interface BoundedCacheOptions<K, V> {
   /** Most entries kept; the least recently used goes first. */
   readonly max: number;
-  /** Lifetime of an entry set without its own `ttl`, ms. */
+  /**
+   * Lifetime of an entry set without its own `ttl`, ms: served while younger. (lru-cache serves an
+   * entry while its age is at most its `ttl`, hence one ms less; pass `ttl - 1` to `set` likewise.)
+   */
   readonly ttlMs: number;
   /** Clock in epoch ms (tests). @default Date.now */
   readonly now?: () => number;
@@ -33,7 +36,7 @@ export function boundedCache<K extends {}, V extends {}>(options: BoundedCacheOp
   const now = options.now ?? (() => Date.now());
   return new LRUCache<K, V>({
     max: options.max,
-    ttl: Math.max(1, Math.round(options.ttlMs)),
+    ttl: Math.max(1, Math.round(options.ttlMs) - 1),
     ttlResolution: 0,
     allowStale: false,
     perf: { now },

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
+import type { CallCredentials } from './credential-renewal';
 import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
@@ -35,10 +36,16 @@ export interface ToolContext {
   /**
    * The tenant's secret, parsed (DESIGN.md, "Secret references").
    *
+   * A tool needs no refresh logic of its own: after an auth failure the harness
+   * re-reads the secrets a call resolved and runs it once more when one changed
+   * (functions/runtime/credential-renewal.ts). A tool that recovers inside the
+   * call instead (a write tool that must not run twice) reads with `fresh`.
+   *
+   * @param options.fresh - read it again bypassing every cache (the resolver's and Powertools').
    * @throws PlatformError (`internal_error`) when the spec's `requiresSecrets` does not list the name.
    * @throws SecretNotFoundError | SecretInvalidError | UnsupportedRefKindError from the resolver.
    */
-  secret(name: string): Promise<Record<string, unknown>>;
+  secret(name: string, options?: { readonly fresh?: boolean }): Promise<Record<string, unknown>>;
   /**
    * How to reach AWS for the tenant, from its `aws_*` secret (default `aws_default`).
    *
@@ -82,13 +89,19 @@ export interface ContextToolSpec {
   readonly requiresSecrets: readonly string[];
 }
 
-/** Builds the context of one call. */
+/**
+ * Builds the context of one call.
+ *
+ * @param credentials - records the secrets and AWS access the call resolves, for a
+ *   renewal after an auth failure (`runRenewingOnce`).
+ */
 export function createToolContext(
   spec: ContextToolSpec,
   invocation: ToolInvocation,
   deadline: Deadline,
   services: ToolContextServices,
   signal: AbortSignal = deadline.signal,
+  credentials?: CallCredentials,
 ): ToolContext {
   const keys = {
     tool: spec.name,
@@ -96,7 +109,7 @@ export function createToolContext(
     runId: invocation.runId,
     callId: invocation.callId,
   };
-  const secret = async (name: string) => {
+  const secret = async (name: string, options: { readonly fresh?: boolean } = {}) => {
     if (!spec.requiresSecrets.includes(name)) {
       throw new PlatformError(
         'internal_error',
@@ -105,7 +118,10 @@ export function createToolContext(
     }
     if (!services.secrets)
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
-    return services.secrets.resolve(invocation.tenant, name);
+    const fresh = options.fresh === true;
+    const value = await services.secrets.resolve(invocation.tenant, name, { fresh });
+    credentials?.recordSecret(name, value, fresh);
+    return value;
   };
   return {
     ...keys,
@@ -129,7 +145,9 @@ export function createToolContext(
         if (!(services.awsFallbackToDefaultChain && err instanceof SecretNotFoundError)) throw err;
         payload = {};
       }
-      return services.awsAccess(payload, invocation, signal);
+      const access = services.awsAccess(payload, invocation, signal);
+      credentials?.recordAccess(access);
+      return access;
     },
   };
 }

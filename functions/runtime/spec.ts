@@ -63,6 +63,15 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly iam: readonly IamGrant[];
   /** Lambda sizing of the tool's own function (file tools, run by the dispatcher, have none). */
   readonly runtime?: ToolRuntimeSettings;
+  /**
+   * Whether the harness may run the call a second time after an auth failure once
+   * a re-read secret changed or an expired session was dropped
+   * (functions/runtime/credential-renewal.ts). A `write` tool opts in only when a
+   * second run cannot repeat its effect (its write is idempotent per call);
+   * otherwise it recovers inside the call (`ctx.secret(name, { fresh: true })`).
+   * @default true for `sideEffects: 'none'`, false for `'write'`
+   */
+  readonly retryAfterSecretRenewal?: boolean;
 }
 
 /** The arguments a tool's handler receives: the schema's output (defaults applied). */

@@ -19,9 +19,18 @@ import { toolHostServices } from './tool-host';
 function servicesFromEnvironment(toolName: string): ToolContextServices {
   const table = process.env.SECRET_REFS_TABLE;
   if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
+  const readerRoles = process.env.SECRET_READER_ROLES;
+  if (readerRoles) {
+    // Deployed: every row and secret is read through the tenant's reader session (tenant-scope.ts).
+    const scope = require('./secrets/tenant-scope') as typeof import('./secrets/tenant-scope');
+    return toolHostServices(scope.deployedSecretResolver(table, scope.parseSecretReaderRoles(readerRoles)));
+  }
   const { DynamoDbSecretReferenceStore } =
     require('./secrets/dynamodb-store') as typeof import('./secrets/dynamodb-store');
-  return toolHostServices(new SecretResolver(new DynamoDbSecretReferenceStore(table)));
+  // A function's environment is no place for secrets: no conventional-variable fallback here.
+  return toolHostServices(
+    new SecretResolver(new DynamoDbSecretReferenceStore(table), { conventionFallback: false }),
+  );
 }
 
 /**

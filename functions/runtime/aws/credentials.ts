@@ -87,7 +87,9 @@ const payloadSchemas = builtOnce(() => {
         .check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
       // STS API reference, "AssumeRole": ExternalId is 2-1,224 characters of [\w+=,.@:/-].
       external_id: z.optional(
-        z.string().check(z.regex(/^[\w+=,.@:/-]{2,1224}$/, '2-1224 characters of letters, digits, _+=,.@:/-')),
+        z
+          .string()
+          .check(z.regex(/^[\w+=,.@:/-]{2,1224}$/, '2-1224 characters of letters, digits, _+=,.@:/-')),
       ),
       region,
     }),
@@ -166,7 +168,7 @@ function checkCustomerRoleName(roleArn: string): void {
   if (!allowed || roleNameOf(roleArn) === allowed) return;
   throw new SecretInvalidError(
     `AWS secret is invalid in: role_arn. The platform may assume only the role named ${allowed} in a ` +
-      "customer's account: deploy CustomerAccessStack there and seed the role ARN it outputs (README, \"Onboarding\")",
+      'customer\'s account: deploy CustomerAccessStack there and seed the role ARN it outputs (README, "Onboarding")',
   );
 }
 

@@ -108,6 +108,16 @@ export function roleSessionName(runId: string): string {
   return stsName(`etp-${runId}`);
 }
 
+/**
+ * The `RoleSessionName` of a tenant-secrets reader session: `etp-secrets.<tenant>`
+ * (2–64 characters of `[\w+=,.@-]`).
+ *
+ * @example readerSessionName('acme') // 'etp-secrets.acme'
+ */
+export function readerSessionName(tenant: string): string {
+  return stsName(`etp-secrets.${tenant}`);
+}
+
 /** One STS session tag. */
 export interface SessionTag {
   readonly Key: string;
