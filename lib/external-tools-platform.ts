@@ -17,6 +17,7 @@ import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from
 import { ScenarioStateMachine } from './scenario-state-machine';
 import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
+import { TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
 
 /** The dispatcher's Lambda entry. */
@@ -72,7 +73,8 @@ export function pascalCase(name: string): string {
 
 /**
  * The platform (DESIGN.md, "Shape"), as one reusable construct: the DynamoDB
- * secret-reference table, one {@link ToolFunction} per function tool of the
+ * secret-reference table (deletion-protected) and its tenant-secrets reader roles
+ * ({@link TenantSecretReaders}: tenant isolation enforced by IAM), one {@link ToolFunction} per function tool of the
  * catalog (functions/tools/catalog.ts), the dispatcher (its configuration — the scenarios' level whitelists and
  * the tool functions' name prefix — bundled into its code), and one
  * {@link ScenarioStateMachine} per scenario YAML. Only the dispatcher may invoke
@@ -91,6 +93,8 @@ export function pascalCase(name: string): string {
 export class ExternalToolsPlatform extends Construct {
   /** Secret references (`tenant_id`, `secret_name`); never a secret value. */
   public readonly secretReferenceTable: Table;
+  /** One reader role per secret name: tools read a tenant's rows and secrets only through them. */
+  public readonly secretReaders: TenantSecretReaders;
   /** The tool functions by tool name. */
   public readonly toolFunctions: Readonly<Record<string, ToolFunction>>;
   /** The dispatcher. */
@@ -137,6 +141,12 @@ export class ExternalToolsPlatform extends Construct {
       // CloudTrail, no key policy to keep; the table holds references, never values.
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Deleting the table loses every tenant's references: DeleteTable is refused until this is turned off.
+      deletionProtection: true,
+    });
+    this.secretReaders = new TenantSecretReaders(this, 'TenantSecretReaders', {
+      table: this.secretReferenceTable,
+      secretNames: catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
     });
 
     const tools = new Construct(this, 'Tools');
@@ -147,6 +157,7 @@ export class ExternalToolsPlatform extends Construct {
         tool: entry,
         functionName: toolFunctionName(this.dispatcherConfig.toolFunctionNamePrefix, name),
         secretReferenceTable: this.secretReferenceTable,
+        secretReaders: this.secretReaders,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,
         settings: { ...props.functionSettings, ...props.toolFunctionSettings?.[name] },

@@ -42,10 +42,16 @@ export const TENANT_SECRET_NAME_PREFIX = 'etp/';
 export const CUSTOMER_ROLE_NAME = 'ExternalToolsPlatformAudit';
 
 /**
- * The IAM path of the AWS tool functions' roles. The customer role trusts the
- * platform account's roles under this path only (`aws:PrincipalArn`).
+ * The IAM path of every tool function's role. The tenant-secrets reader roles
+ * trust the platform account's roles under this path only (`aws:PrincipalArn`).
  */
-export const AWS_TOOL_ROLE_PATH = '/etp-aws-tools/';
+export const TOOL_ROLE_PATH = '/etp-tools/';
+
+/**
+ * The IAM path of the AWS tool functions' roles (under {@link TOOL_ROLE_PATH}).
+ * The customer role trusts the platform account's roles under this path only.
+ */
+export const AWS_TOOL_ROLE_PATH = '/etp-tools/aws/';
 
 /** Scenario tag value of a call made outside a scenario (`etp tools invoke`). */
 export const NO_SCENARIO = 'none';
