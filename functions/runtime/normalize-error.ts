@@ -285,6 +285,15 @@ function names(list: readonly string[], code: ErrorCode, retryable: boolean): Re
   return Object.fromEntries(list.map((name) => [name, { code, retryable }]));
 }
 
+/**
+ * The mapping of a name the remote service chose (an AWS error name, a Slack
+ * error string), looked up as an own property only: `constructor` or
+ * `__proto__` in an answer is an unknown name, never Object.prototype's member.
+ */
+function mappingOf(table: Record<string, Mapping>, name: string): Mapping | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
 type Fields = Record<string, unknown>;
 
 function fieldsOf(err: unknown): Fields {
@@ -374,7 +383,7 @@ function awsError(fields: Fields, message: string, service: string | undefined):
   );
   const mapping =
     explained ??
-    AWS_ERROR_NAMES[name] ??
+    mappingOf(AWS_ERROR_NAMES, name) ??
     (/NotFound|^NoSuch/.test(name) || status === 404
       ? { code: 'not_found' as const, retryable: false }
       : undefined) ??
@@ -393,7 +402,7 @@ function slackError(fields: Fields, message: string): ToolErrorInfo | undefined 
   if (!code?.startsWith('slack_')) return undefined;
   if (code === 'slack_webapi_platform_error') {
     const slack = str(fieldsOf(fields.data).error) ?? 'unknown_error';
-    const mapping = SLACK_ERRORS[slack] ?? { code: 'upstream_error' as const, retryable: false };
+    const mapping = mappingOf(SLACK_ERRORS, slack) ?? { code: 'upstream_error' as const, retryable: false };
     return info(mapping.code, `Slack API error: ${slack}`, mapping.retryable, 'slack', { slackError: slack });
   }
   if (code === 'slack_webapi_rate_limited_error') {
@@ -409,7 +418,7 @@ function slackError(fields: Fields, message: string): ToolErrorInfo | undefined 
     // Incoming webhooks answer errors as HTTP 4xx with the error string as the body
     // (Slack docs, "Handling errors" for incoming webhooks: no_service, invalid_token…).
     const body = str(fields.body)?.trim() ?? '';
-    const webhook = Object.hasOwn(SLACK_ERRORS, body) ? SLACK_ERRORS[body] : undefined;
+    const webhook = mappingOf(SLACK_ERRORS, body);
     if (webhook) {
       return info(webhook.code, `Slack error: ${body}`, webhook.retryable, 'slack', {
         slackError: body,

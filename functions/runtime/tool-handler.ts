@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { ToolContextServices } from './context';
 import { deadlineIn } from './deadline';
 import { runTool } from './harness';
-import { assertToolInvocation } from './invocation';
+import { assertToolInvocation, echoedField, invocationOf } from './invocation';
 import { logger } from './logger';
 import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
@@ -52,15 +52,14 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
     logger.addContext(context);
     try {
       assertToolInvocation(event);
-      return await runTool(tool, event, deadlineIn(context.getRemainingTimeInMillis()), services);
-    } catch (err) {
-      const callId = (event as { callId?: unknown } | null)?.callId;
-      return failureResult(
-        tool.name,
-        typeof callId === 'string' ? callId : 'unknown',
-        normalizeError(tool.name, err),
-        0,
+      return await runTool(
+        tool,
+        invocationOf(event),
+        deadlineIn(context.getRemainingTimeInMillis()),
+        services,
       );
+    } catch (err) {
+      return failureResult(tool.name, echoedField(event, 'callId'), normalizeError(tool.name, err), 0);
     }
   };
 }

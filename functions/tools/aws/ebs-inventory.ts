@@ -109,7 +109,7 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
   stats.sizeGiB += sizeGiB;
   increment(stats.byType, volumeType);
   increment(stats.byState, state);
-  stats.sizeGiBByType[volumeType] = (stats.sizeGiBByType[volumeType] ?? 0) + sizeGiB;
+  increment(stats.sizeGiBByType, volumeType, sizeGiB);
   stats.estimatedMonthlyUsd += monthlyUsd ?? 0;
 
   const common = { region, resource: volume.VolumeArn ?? volumeId, key: volumeId };

@@ -270,7 +270,9 @@ describe('slack_post_message against the local Slack Web API', () => {
     // Assess
     expect(result.error).toEqual({
       code: 'secret_not_found',
-      message: 'Tenant "default" has no secret reference named "slack_default"',
+      message:
+        'Tenant "default" has no secret reference named "slack_default" and environment variable ' +
+        'ETP_SECRET_DEFAULT__SLACK_DEFAULT is not set',
       retryable: false,
       service: 'slack',
     });

@@ -123,7 +123,9 @@ describe('etp scenario run --local', () => {
       ok: false,
       error: {
         code: 'secret_not_found',
-        message: 'Tenant "acme" has no secret reference named "slack_default"',
+        message:
+          'Tenant "acme" has no secret reference named "slack_default" and environment variable ' +
+          'ETP_SECRET_ACME__SLACK_DEFAULT is not set',
       },
     });
     expect(err).toContain('Running aws_pulse locally: run run-2, tenant acme');
