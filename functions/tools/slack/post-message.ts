@@ -2,6 +2,7 @@ import { LogLevel, type RetryOptions, WebClient } from '@slack/web-api';
 import { IncomingWebhook } from '@slack/webhook';
 import * as z from 'zod/mini';
 import { SecretInvalidError } from '../../runtime/errors';
+import { assertClearWrite, type WriteSuccess } from '../../runtime/write-answer';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { slackPostMessageSpec } from './post-message.meta';
@@ -78,6 +79,25 @@ const slackSecret = z
     }),
   );
 
+/** An incoming webhook acknowledges a post with the body `ok` ("Sending messages using incoming webhooks"). */
+const WEBHOOK_POSTED: WriteSuccess = {
+  service: 'slack',
+  write: 'post to the incoming webhook',
+  expected: 'the body "ok"',
+  acknowledges: (body) => body.trim() === 'ok',
+};
+
+/** chat.postMessage acknowledges a post with `ok: true` and the message's `ts` (its "Response" section). */
+const MESSAGE_POSTED: WriteSuccess = {
+  service: 'slack',
+  write: 'chat.postMessage',
+  expected: 'ok: true with the message ts',
+  acknowledges: (body) => {
+    const answer = JSON.parse(body) as { ok?: unknown; ts?: unknown };
+    return answer.ok === true && typeof answer.ts === 'string' && answer.ts !== '';
+  },
+};
+
 /** `slack_post_message` with its handler. */
 export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx, args) => {
   const parsed = slackSecret.safeParse(await ctx.secret('slack_default'));
@@ -106,6 +126,7 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
       ...(args.blocks ? { blocks: args.blocks } : {}),
       ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}),
     });
+    assertClearWrite({ body: JSON.stringify(response) }, MESSAGE_POSTED);
     return {
       value: { via: 'bot_token', channel: response.channel ?? args.channel, ts: response.ts ?? null },
       summary: `Posted to ${response.channel ?? args.channel}`,
@@ -115,7 +136,8 @@ export const slackPostMessageTool = defineTool(slackPostMessageSpec, async (ctx,
   const webhook = new IncomingWebhook(secret.webhook_url as string, {
     timeout: Math.min(SLACK_TIMEOUT_MS, slackRequestPolicy(ctx.deadline.remainingMs()).timeoutMs),
   });
-  await webhook.send({ text: args.text, ...(args.blocks ? { blocks: args.blocks } : {}) });
+  const answer = await webhook.send({ text: args.text, ...(args.blocks ? { blocks: args.blocks } : {}) });
+  assertClearWrite({ body: answer.text ?? '' }, WEBHOOK_POSTED);
   return {
     value: { via: 'webhook', channel: null, ts: null },
     summary: 'Posted through the incoming webhook',
