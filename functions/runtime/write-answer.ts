@@ -47,7 +47,9 @@ export class UnclearWriteError extends PlatformError {
  * assertClearWrite({ body: (await webhook.send(payload)).text }, SLACK_WEBHOOK_SUCCESS);
  */
 export function assertClearWrite(answer: WriteAnswer, success: WriteSuccess): void {
-  const html = /^text\/html\b/i.test(answer.contentType ?? '') || /^\s*<(?:!doctype\s+html|html[\s>])/i.test(answer.body);
+  const html =
+    /^text\/html\b/i.test(answer.contentType ?? '') ||
+    /^\s*<(?:!doctype\s+html|html[\s>])/i.test(answer.body);
   const statusOk = answer.status === undefined || (answer.status >= 200 && answer.status < 300);
   if (statusOk && !html && success.acknowledges(answer.body)) return;
   const what =

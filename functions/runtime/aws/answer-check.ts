@@ -45,7 +45,10 @@ function bodyText(request: HttpRequest): string {
 
 /** The service of a SigV4-signed request, from its credential scope (`…/eu-west-1/s3/aws4_request`). */
 function serviceOf(request: HttpRequest): string {
-  return /\/[a-z0-9-]+\/([a-z0-9-]+)\/aws4_request/.exec(header(request.headers, 'authorization') ?? '')?.[1] ?? 'aws';
+  return (
+    /\/[a-z0-9-]+\/([a-z0-9-]+)\/aws4_request/.exec(header(request.headers, 'authorization') ?? '')?.[1] ??
+    'aws'
+  );
 }
 
 /** The operation a request calls, for messages: the query `Action`, the JSON target, or the method and path. */
@@ -161,7 +164,8 @@ export function checkAnswer(request: HttpRequest, response: HttpResponse, body: 
     );
   };
   if (body.byteLength === 0 || (protocol !== 'cbor' && text.trim() === '')) fail('with an empty body');
-  if (/^text\/html\b/i.test(contentType) || HTML.test(text)) fail('with an HTML page instead of its API answer');
+  if (/^text\/html\b/i.test(contentType) || HTML.test(text))
+    fail('with an HTML page instead of its API answer');
   if (protocol === 'json' && /^\{\s*\}$/.test(text.trim())) fail('with no data ({})');
   if (protocol === 'cbor' && (body[0] === 0xa0 || (body[0] === 0xbf && body[1] === 0xff))) {
     fail('with no data (an empty map)');

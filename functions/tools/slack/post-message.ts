@@ -2,9 +2,9 @@ import { LogLevel, type RetryOptions, WebClient } from '@slack/web-api';
 import { IncomingWebhook } from '@slack/webhook';
 import * as z from 'zod/mini';
 import { SecretInvalidError } from '../../runtime/errors';
-import { assertClearWrite, type WriteSuccess } from '../../runtime/write-answer';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { assertClearWrite, type WriteSuccess } from '../../runtime/write-answer';
 import { slackPostMessageSpec } from './post-message.meta';
 
 /** Slack's Web API base URL (api.slack.com, "Web API basics"). */
