@@ -273,6 +273,11 @@ describe('tenant isolation, proved on the synthesized policies', () => {
         otherTenantNamedAsAcme: await readAs(get, secretArn('acme', name), tags('globex', name)),
         otherName: await readAs(get, secretArn('acme', otherName), tags('acme', otherName)),
         untagged: await readAs(get, secretArn('acme', name), {}),
+        otherAccount: await readAs(
+          get,
+          `arn:aws:secretsmanager:${REGION}:111122223333:secret:etp/acme/${name}-AbCdEf`,
+          tags('acme', name),
+        ),
         outsidePrefix: await readAs(
           get,
           `arn:aws:secretsmanager:${REGION}:${PLATFORM}:secret:prod/db-AbCdEf`,
@@ -288,6 +293,7 @@ describe('tenant isolation, proved on the synthesized policies', () => {
         otherTenantNamedAsAcme: 'ImplicitlyDenied',
         otherName: 'ImplicitlyDenied',
         untagged: 'ImplicitlyDenied',
+        otherAccount: 'ImplicitlyDenied',
         outsidePrefix: 'ImplicitlyDenied',
         describe: 'ImplicitlyDenied',
       });
