@@ -36,6 +36,10 @@ import { type LocalSlack, startSlackServer } from '../helpers/slack-server';
  */
 const ec2 = mockClient(EC2Client);
 
+// The package ships types for its ESM build only: required, typed (as bin/local/local-execution.ts does).
+type LocalStepFunctions = typeof import('aws-local-stepfunctions', { with: { 'resolution-mode': 'require' }});
+const { StateMachine }: LocalStepFunctions = require('aws-local-stepfunctions');
+
 const ACCOUNT = '123456789012';
 const REGION = 'eu-west-1';
 const CUSTOMER_ROLE = 'arn:aws:iam::210987654321:role/ExternalToolsPlatformAudit';
@@ -54,7 +58,8 @@ const SECRETS = {
   stripe_secret: 'sk_live_FAKEtestEXAMPLE51Hnever0leak9', // fake test example
   google_api_key: 'AIzaSyFAKEtestEXAMPLE-neverleak012345', // fake test example
   openai_api_key: 'sk-proj-FAKEtestEXAMPLEneverLeak0123456789abcdef', // fake test example
-  private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqFAKEtestEXAMPLEneverleak==\n-----END PRIVATE KEY-----', // fake
+  private_key:
+    '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqFAKEtestEXAMPLEneverleak==\n-----END PRIVATE KEY-----', // fake
   db_password: 'Tr0ub4dor&3-fake-test-never-leak', // fake test example
   dsn_password: 'postgres://admin:fake-test-pw-neverleak@db.example.com:5432/app', // fake test example
   jwt_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlLXRlc3QifQ.fakeTESTexampleSIG', // fake test example
@@ -73,7 +78,12 @@ let templates: string;
 let table: string;
 const saved = { ...process.env };
 
-function synthesized(): { definition: Record<string, unknown>; config: DispatcherConfig; readers: Record<string, string>; templates: string } {
+function synthesized(): {
+  definition: Record<string, unknown>;
+  config: DispatcherConfig;
+  readers: Record<string, string>;
+  templates: string;
+} {
   const { stack, template } = synthesizePlatform();
   const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
   const properties = machine?.Properties as {
@@ -86,7 +96,10 @@ function synthesized(): { definition: Record<string, unknown>; config: Dispatche
     `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${dispatcherId}`,
   );
   const readers = Object.fromEntries(
-    Object.entries(stack.platform.secretReaders.roles).map(([name]) => [name, `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`]),
+    Object.entries(stack.platform.secretReaders.roles).map(([name]) => [
+      name,
+      `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`,
+    ]),
   );
   const customer = Template.fromStack(new CustomerAccessStack(newApp(), 'ExternalToolsCustomerAccess'));
   return {
@@ -118,15 +131,30 @@ beforeAll(async () => {
       JSON.stringify({ role_arn: CUSTOMER_ROLE, external_id: EXTERNAL_ID, region: REGION }),
       { 'etp-tenant': tenant, 'etp-secret': 'aws_default' },
     );
-    await store.put({ tenant_id: tenant, secret_name: 'aws_default', ref_kind: 'secrets_manager', ref_value: aws.arn });
+    await store.put({
+      tenant_id: tenant,
+      secret_name: 'aws_default',
+      ref_kind: 'secrets_manager',
+      ref_value: aws.arn,
+    });
   }
   const slackSecret = secretsManager.create('etp/leaky/slack_default', JSON.stringify(SECRETS), {
     'etp-tenant': 'leaky',
     'etp-secret': 'slack_default',
   });
-  await store.put({ tenant_id: 'leaky', secret_name: 'slack_default', ref_kind: 'secrets_manager', ref_value: slackSecret.arn });
+  await store.put({
+    tenant_id: 'leaky',
+    secret_name: 'slack_default',
+    ref_kind: 'secrets_manager',
+    ref_value: slackSecret.arn,
+  });
   // The attack: tenant other's Slack reference points at leaky's secret.
-  await store.put({ tenant_id: 'other', secret_name: 'slack_default', ref_kind: 'secrets_manager', ref_value: slackSecret.arn });
+  await store.put({
+    tenant_id: 'other',
+    secret_name: 'slack_default',
+    ref_kind: 'secrets_manager',
+    ref_value: slackSecret.arn,
+  });
 
   bundleDispatcherConfig(synth.config);
   Object.assign(process.env, {
@@ -143,18 +171,31 @@ beforeAll(async () => {
   const functionName = (tool: string) => toolFunctionName(synth.config.toolFunctionNamePrefix, tool);
   lambda.setFunction(
     functionName('aws_ec2_inventory'),
-    jest.requireActual<typeof import('../../functions/tools/aws/ec2-inventory')>('../../functions/tools/aws/ec2-inventory').handler,
+    jest.requireActual<typeof import('../../functions/tools/aws/ec2-inventory')>(
+      '../../functions/tools/aws/ec2-inventory',
+    ).handler,
   );
   lambda.setFunction(
     functionName('slack_post_message'),
-    jest.requireActual<typeof import('../../functions/tools/slack/post-message')>('../../functions/tools/slack/post-message').handler,
+    jest.requireActual<typeof import('../../functions/tools/slack/post-message')>(
+      '../../functions/tools/slack/post-message',
+    ).handler,
   );
-  dispatcher = jest.requireActual<typeof import('../../functions/dispatcher/handler')>('../../functions/dispatcher/handler').handler;
+  dispatcher = jest.requireActual<typeof import('../../functions/dispatcher/handler')>(
+    '../../functions/dispatcher/handler',
+  ).handler;
 }, 90_000);
 
 afterAll(async () => {
   process.env = saved;
-  await Promise.all([gate.stop(), sts.stop(), secretsManager.stop(), lambda.stop(), slack.stop(), dynamo.stop()]);
+  await Promise.all([
+    gate.stop(),
+    sts.stop(),
+    secretsManager.stop(),
+    lambda.stop(),
+    slack.stop(),
+    dynamo.stop(),
+  ]);
 });
 
 /** Everything written to stdout and stderr while `act` runs: every log line. */
@@ -175,10 +216,10 @@ async function capturingLogs<T>(act: () => Promise<T>): Promise<{ value: T; logs
 }
 
 /** Runs the synthesized aws_pulse, keeping every event of its execution history. */
-async function runPulse(input: Record<string, unknown>, runId: string): Promise<{ output: unknown; history: unknown[] }> {
-  const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions', {
-    with: { 'resolution-mode': 'require' },
-  });
+async function runPulse(
+  input: Record<string, unknown>,
+  runId: string,
+): Promise<{ output: unknown; history: unknown[] }> {
   const states = definition.States as Record<string, { Type: string }>;
   const tasks = Object.keys(states).filter((name) => states[name]?.Type === 'Task');
   const machine = new StateMachine(definition as never, { validationOptions: { checkArn: true } });
@@ -187,7 +228,8 @@ async function runPulse(input: Record<string, unknown>, runId: string): Promise<
       taskResourceLocalHandlers: Object.fromEntries(
         tasks.map((name) => [
           name,
-          async (payload: unknown) => dispatcher(payload, fakeLambdaContext({ functionName: 'etp-dispatcher' })) as never,
+          async (payload: unknown) =>
+            dispatcher(payload, fakeLambdaContext({ functionName: 'etp-dispatcher' })) as never,
         ]),
       ),
       retryIntervalOverrides: Object.fromEntries(tasks.map((name) => [name, 0])),
@@ -205,7 +247,12 @@ async function runPulse(input: Record<string, unknown>, runId: string): Promise<
 
 /** Every form a secret could take in text: as is, JSON-escaped, URL-encoded, base64. */
 function formsOf(secret: string): string[] {
-  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), Buffer.from(secret).toString('base64')];
+  return [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+  ];
 }
 
 /** The secrets found in `text` (by name), in any of their forms. */
@@ -222,11 +269,14 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     ec2.on(DescribeInstancesCommand).callsFake(async (_input, getClient) => {
       const region = await mockedClientRegion(getClient);
       if (region === 'us-east-1') {
-        throw Object.assign(new Error(`Request refused: token ${SECRETS.bot_token} posted to ${SECRETS.webhook_url}`), {
-          name: 'UnauthorizedOperation',
-          $fault: 'client',
-          $metadata: { httpStatusCode: 403, requestId: 'r' },
-        });
+        throw Object.assign(
+          new Error(`Request refused: token ${SECRETS.bot_token} posted to ${SECRETS.webhook_url}`),
+          {
+            name: 'UnauthorizedOperation',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 403, requestId: 'r' },
+          },
+        );
       }
       const instance = (id: string, name: string) => ({
         InstanceId: id,
@@ -252,22 +302,40 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     // Act: leaky's run; leaky's again with a Slack that echoes its secrets in an error; then
     // other's, whose Slack row points at leaky's secret.
     const { value: runs, logs } = await capturingLogs(async () => {
-      const first = await runPulse({ tenant: 'leaky', regions: [REGION, 'us-east-1'], slack_channel: 'C0AWSPULSE' }, 'leak-run-1');
-      slack.failNext({ error: `invalid_arguments ${SECRETS.db_password} ${SECRETS.client_secret} ${SECRETS.github_token}` });
-      const echoed = await runPulse({ tenant: 'leaky', regions: [REGION], slack_channel: 'C0AWSPULSE' }, 'leak-run-2');
-      const crossed = await runPulse({ tenant: 'other', regions: [REGION], slack_channel: 'C0AWSPULSE' }, 'leak-run-3');
+      const first = await runPulse(
+        { tenant: 'leaky', regions: [REGION, 'us-east-1'], slack_channel: 'C0AWSPULSE' },
+        'leak-run-1',
+      );
+      slack.failNext({
+        error: `invalid_arguments ${SECRETS.db_password} ${SECRETS.client_secret} ${SECRETS.github_token}`,
+      });
+      const echoed = await runPulse(
+        { tenant: 'leaky', regions: [REGION], slack_channel: 'C0AWSPULSE' },
+        'leak-run-2',
+      );
+      const crossed = await runPulse(
+        { tenant: 'other', regions: [REGION], slack_channel: 'C0AWSPULSE' },
+        'leak-run-3',
+      );
       return [first, echoed, crossed];
     });
     const items = await dynamo.client.send(new ScanCommand({ TableName: table }));
 
     // Assess: the run did its work…
-    const [leaky, echoed, other] = runs.map((run) => (run.output as { results: Record<string, ToolResult> }).results);
+    const [leaky, echoed, other] = runs.map(
+      (run) => (run.output as { results: Record<string, ToolResult> }).results,
+    );
     expect(leaky?.collect_0).toMatchObject({ ok: true, value: { totalInstances: 4 } });
     expect(leaky?.report_0).toMatchObject({ ok: true, value: { via: 'bot_token' } });
-    expect(echoed?.report_0).toMatchObject({ ok: false, error: { code: 'upstream_error', message: expect.stringContaining('<redacted>') } });
+    expect(echoed?.report_0).toMatchObject({
+      ok: false,
+      error: { code: 'upstream_error', message: expect.stringContaining('<redacted>') },
+    });
     expect(other?.collect_0).toMatchObject({ ok: true });
     expect(other?.report_0).toMatchObject({ ok: false, error: { code: 'access_denied' } });
-    expect(slack.messages.map((m) => m.text)).toEqual([expect.stringContaining('AWS pulse for tenant leaky')]);
+    expect(slack.messages.map((m) => m.text)).toEqual([
+      expect.stringContaining('AWS pulse for tenant leaky'),
+    ]);
     // …the customer role was assumed per tenant, with the ExternalId, tagged, in the platform region…
     const customerSessions = sts.sessions.filter((s) => s.roleArn === CUSTOMER_ROLE);
     expect(customerSessions.map((s) => [s.tags['etp-tenant'], s.externalId, s.stsRegion])).toEqual([
@@ -292,7 +360,9 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     };
     expect(logs.length).toBeGreaterThan(1_000);
     expect(runs.every((run) => run.history.length > 10)).toBe(true);
-    expect(Object.fromEntries(Object.entries(places).map(([place, text]) => [place, leaksIn(text, secrets)]))).toEqual({
+    expect(
+      Object.fromEntries(Object.entries(places).map(([place, text]) => [place, leaksIn(text, secrets)])),
+    ).toEqual({
       templates: [],
       logs: [],
       history: [],
