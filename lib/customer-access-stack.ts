@@ -1,4 +1,11 @@
-import { CfnOutput, CfnParameter, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  CfnParameter,
+  CliCredentialsStackSynthesizer,
+  Duration,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
 import { ArnPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import {
@@ -39,7 +46,9 @@ const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:Ge
  * - for one hour at most (role chaining caps it anyway).
  *
  * Parameters: `PlatformAccountId`, `ExternalId` (NoEcho), `TenantId`. Output:
- * `AuditRoleArn`, to seed as the tenant's `aws_default` `role_arn`.
+ * `AuditRoleArn`, to seed as the tenant's `aws_default` `role_arn`. Synthesized
+ * without bootstrap resources (`CliCredentialsStackSynthesizer`): the template
+ * alone deploys with CloudFormation in an account that never ran `cdk bootstrap`.
  *
  * @example new CustomerAccessStack(app, 'ExternalToolsCustomerAccess');
  */
@@ -50,6 +59,9 @@ export class CustomerAccessStack extends Stack {
   constructor(scope: Construct, id: string, props: CustomerAccessStackProps = {}) {
     super(scope, id, {
       description: 'External Tools Platform: read-only audit role the platform assumes in this account',
+      // No assets and no bootstrap resources: the customer deploys it with their own credentials, with
+      // `cdk deploy` or the synthesized template alone (`aws cloudformation deploy`), no CDK bootstrap needed.
+      synthesizer: new CliCredentialsStackSynthesizer(),
       ...props,
     });
     const platformAccount = new CfnParameter(this, 'PlatformAccountId', {

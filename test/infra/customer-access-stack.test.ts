@@ -160,6 +160,22 @@ describe('CustomerAccessStack', () => {
     expect(new RegExp(parameters.TenantId.AllowedPattern).test('acme/../globex')).toBe(false);
   });
 
+  it('needs no CDK bootstrap in the customer account: no bootstrap parameter, rule or asset', () => {
+    // Prepare
+    const { template } = synthesizeCustomer();
+
+    // Act
+    const json = template.toJSON();
+
+    // Assess
+    expect(Object.keys(json.Parameters).sort()).toEqual(['ExternalId', 'PlatformAccountId', 'TenantId']);
+    expect(json.Rules).toBeUndefined();
+    expect(Object.values(json.Resources).map((r) => (r as { Type: string }).Type).sort()).toEqual([
+      'AWS::IAM::Policy',
+      'AWS::IAM::Role',
+    ]);
+  });
+
   it('outputs the role ARN to seed as aws_default', () => {
     // Prepare
     const { template, roleId } = synthesizeCustomer();
