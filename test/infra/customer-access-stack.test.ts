@@ -170,10 +170,11 @@ describe('CustomerAccessStack', () => {
     // Assess
     expect(Object.keys(json.Parameters).sort()).toEqual(['ExternalId', 'PlatformAccountId', 'TenantId']);
     expect(json.Rules).toBeUndefined();
-    expect(Object.values(json.Resources).map((r) => (r as { Type: string }).Type).sort()).toEqual([
-      'AWS::IAM::Policy',
-      'AWS::IAM::Role',
-    ]);
+    expect(
+      Object.values(json.Resources)
+        .map((r) => (r as { Type: string }).Type)
+        .sort(),
+    ).toEqual(['AWS::IAM::Policy', 'AWS::IAM::Role']);
   });
 
   it('outputs the role ARN to seed as aws_default', () => {
