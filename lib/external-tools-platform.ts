@@ -30,6 +30,7 @@ import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
+import { TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
 
 /** The dispatcher's Lambda entry. */
@@ -115,7 +116,8 @@ export function pascalCase(name: string): string {
 
 /**
  * The platform (DESIGN.md, "Shape"), as one reusable construct: the DynamoDB
- * secret-reference table, one {@link ToolFunction} per function tool of the
+ * secret-reference table (deletion-protected) and its tenant-secrets reader roles
+ * ({@link TenantSecretReaders}: tenant isolation enforced by IAM), one {@link ToolFunction} per function tool of the
  * catalog (functions/tools/catalog.ts), the dispatcher (its configuration — the scenarios' level whitelists and
  * the tool functions' name prefix — bundled into its code), and one
  * {@link ScenarioStateMachine} per scenario YAML. Only the dispatcher may invoke
@@ -136,6 +138,8 @@ export class ExternalToolsPlatform extends Construct {
   public readonly secretReferenceTable: Table;
   /** The exactly-once records of `write` tools' calls (key `id`, TTL `expiration`). */
   public readonly idempotencyTable: Table;
+  /** One reader role per secret name: tools read a tenant's rows and secrets only through them. */
+  public readonly secretReaders: TenantSecretReaders;
   /** The tool functions by tool name. */
   public readonly toolFunctions: Readonly<Record<string, ToolFunction>>;
   /** The dispatcher. */
@@ -199,6 +203,12 @@ export class ExternalToolsPlatform extends Construct {
       // CloudTrail, no key policy to keep; the table holds references, never values.
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Deleting the table loses every tenant's references: DeleteTable is refused until this is turned off.
+      deletionProtection: true,
+    });
+    this.secretReaders = new TenantSecretReaders(this, 'TenantSecretReaders', {
+      table: this.secretReferenceTable,
+      secretNames: catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
     });
 
     // Powertools Idempotency's default schema: partition key `id`, expiry in `expiration`.
@@ -221,6 +231,7 @@ export class ExternalToolsPlatform extends Construct {
         functionName: toolFunctionName(this.dispatcherConfig.toolFunctionNamePrefix, name),
         secretReferenceTable: this.secretReferenceTable,
         idempotencyTable: this.idempotencyTable,
+        secretReaders: this.secretReaders,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,
         settings: { ...props.functionSettings, ...props.toolFunctionSettings?.[name] },

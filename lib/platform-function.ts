@@ -70,6 +70,8 @@ export interface PlatformFunctionProps extends ToolRuntimeSettings {
   readonly bundledDefinitions?: Readonly<Record<string, string>>;
   /** How long the function's log group keeps events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /** The IAM path of the function's role (trust policies match tool roles by path). @default '/' */
+  readonly rolePath?: string;
   /** Operator overrides, applied over the props above. @default - none */
   readonly settings?: FunctionSettings;
 }
@@ -112,6 +114,7 @@ export class PlatformFunction extends Construct {
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: props.description,
+      path: props.rolePath,
     });
     // Instead of AWSLambdaBasicExecutionRole (logs on every group of the account):
     // create streams in and put events to this function's own log group only.

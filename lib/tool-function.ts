@@ -1,13 +1,18 @@
 import * as path from 'node:path';
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { CUSTOMER_ROLE_NAME_ENV } from '../functions/runtime/aws/credentials';
+import { AWS_TOOL_ROLE_PATH, CUSTOMER_ROLE_NAME, TOOL_ROLE_PATH } from '../functions/runtime/aws/trust';
 import type { FunctionToolEntry } from '../functions/runtime/catalog';
+import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
 import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
+import { CUSTOMER_ROLE_ACTIONS, isAwsTool } from './aws-tool-grants';
 import { acknowledgeWildcardResources } from './nag';
 import { type FunctionSettings, PlatformFunction } from './platform-function';
+import type { TenantSecretReaders } from './tenant-secret-readers';
 
 /** The folder the catalog's implementation paths are relative to. */
 const TOOLS_DIR = path.join(__dirname, '../functions/tools');
@@ -17,26 +22,21 @@ export function toolEntryPath(entry: FunctionToolEntry): string {
   return path.join(TOOLS_DIR, `${entry.implementation}.ts`);
 }
 
-/**
- * Tenant secrets in Secrets Manager are named `etp/<tenant>/<secret>`
- * (docs/deploying.md); a tool function may read secrets under this prefix only.
- */
-export const TENANT_SECRET_NAME_PREFIX = 'etp/';
-
 /** Actions that read and never change: the only ones a wildcard resource is acknowledged for. */
 const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
 
 /**
- * ARN pattern of every tenant secret of the stack's account and region:
- * `arn:<partition>:secretsmanager:<region>:<account>:secret:etp/*`. The trailing
- * wildcard also covers the random suffix Secrets Manager appends to secret ARNs.
+ * The customer role in every account: `arn:<partition>:iam::*:role/<CUSTOMER_ROLE_NAME>`.
+ * The account is a wildcard (each tenant's account is known at run time only, from
+ * its secret); the name is the one `CustomerAccessStack` creates, with no path.
  */
-export function tenantSecretsArn(scope: Construct): string {
+export function customerRoleArnPattern(scope: Construct): string {
   return Stack.of(scope).formatArn({
-    service: 'secretsmanager',
-    resource: 'secret',
-    resourceName: `${TENANT_SECRET_NAME_PREFIX}*`,
-    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    service: 'iam',
+    region: '',
+    account: '*',
+    resource: 'role',
+    resourceName: CUSTOMER_ROLE_NAME,
   });
 }
 
@@ -46,8 +46,10 @@ export interface ToolFunctionProps {
   readonly tool: FunctionToolEntry;
   /** The function's name (the dispatcher invokes it by this name). */
   readonly functionName: string;
-  /** The secret-reference table the tool reads its tenant's references from (GetItem only). */
+  /** The secret-reference table, read through the tenant-secrets readers. */
   readonly secretReferenceTable: ITable;
+  /** The reader roles the function reads its tenants' references and secrets through. */
+  readonly secretReaders: TenantSecretReaders;
   /**
    * Where a `write` tool records each call once (functions/runtime/idempotency.ts);
    * required for `sideEffects: 'write'`, ignored otherwise.
@@ -63,19 +65,22 @@ export interface ToolFunctionProps {
 
 /**
  * A tool's own function (a {@link PlatformFunction}) whose role holds exactly:
- * the spec's `iam` statements; `dynamodb:GetItem` on the secret-reference table;
- * for a `write` tool, the item reads and writes of its exactly-once records on the
- * idempotency table (`IDEMPOTENCY_TABLE`);
- * `secretsmanager:GetSecretValue` on `etp/*` secrets when the spec requires
- * secrets; and writes to its own log group. Nothing else: no table writes, no
- * Lambda invoke. Only the dispatcher is granted to invoke it.
+ * the spec's `iam` statements; `sts:AssumeRole`, `sts:TagSession` and
+ * `sts:SetSourceIdentity` on the tenant-secrets reader roles of the secret names
+ * its spec lists (it reads no reference row and no secret with its own role:
+ * docs/tenant-isolation.md); for an AWS tool, the same three STS actions on the
+ * customer role name in any account and no other role; and writes to its own log
+ * group. Nothing else: no table access, no Lambda invoke. Only the dispatcher is
+ * granted to invoke it. Its role lives under the path `/etp-tools/` (AWS tools:
+ * `/etp-tools/aws/`), which the readers' and the customer role's trust policies match.
+ * For a `write` tool, also the item reads and writes of its exactly-once records on
+ * the idempotency table (`IDEMPOTENCY_TABLE`).
  *
- * cdk-nag's IAM5 is acknowledged, with the reason, for the two wildcards this
- * model needs: `Resource::*` of statements whose actions are all read-only
+ * cdk-nag's IAM5 is acknowledged, with the reason, for the wildcards this model
+ * needs: `Resource::*` of statements whose actions are all read-only
  * (Describe/List/Get, whose APIs mostly support no resource-level permissions),
- * and the `etp/*` secret prefix. A wildcard on any other action stays a finding
- * and fails synthesis, so a write action on `*` needs a human decision.
-
+ * and the customer role in any account. A wildcard on any other action stays a
+ * finding and fails synthesis, so a write action on `*` needs a human decision.
  */
 export class ToolFunction extends PlatformFunction {
   /** The spec this function runs. */
@@ -83,7 +88,9 @@ export class ToolFunction extends PlatformFunction {
 
   constructor(scope: Construct, id: string, props: ToolFunctionProps) {
     const { spec } = props.tool;
+    const awsTool = isAwsTool(spec);
     super(scope, id, {
+      rolePath: awsTool ? AWS_TOOL_ROLE_PATH : TOOL_ROLE_PATH,
       entry: toolEntryPath(props.tool),
       functionName: props.functionName,
       settings: props.settings,
@@ -95,9 +102,27 @@ export class ToolFunction extends PlatformFunction {
         SECRET_REFS_TABLE: props.secretReferenceTable.tableName,
         POWERTOOLS_SERVICE_NAME: spec.name,
         RESULT_MAX_BYTES: String(props.resultMaxBytes),
+        ...(awsTool ? { [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME } : {}),
       },
     });
     this.spec = spec;
+    if (spec.requiresSecrets.length > 0) {
+      const readers = props.secretReaders.grantReadersTo(this.role, spec.requiresSecrets);
+      this.lambdaFunction.addEnvironment(SECRET_READER_ROLES_ENV, Stack.of(this).toJsonString(readers));
+    }
+    if (awsTool) {
+      const customerRole = customerRoleArnPattern(this);
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...CUSTOMER_ROLE_ACTIONS], resources: [customerRole] }),
+      );
+      acknowledgeWildcardResources(
+        this.role,
+        [customerRole],
+        `${spec.name} reads the account of the tenant it acts for, known at run time from the tenant's ` +
+          `aws_default secret: it may assume the role named ${CUSTOMER_ROLE_NAME} (which CustomerAccessStack ` +
+          'creates, trusting this platform with an ExternalId) in any account, and no other role.',
+      );
+    }
 
     for (const grant of spec.iam) {
       const resources = [...(grant.resources ?? ['*'])];
@@ -125,22 +150,6 @@ export class ToolFunction extends PlatformFunction {
         'dynamodb:DeleteItem',
       );
       this.lambdaFunction.addEnvironment('IDEMPOTENCY_TABLE', props.idempotencyTable.tableName);
-    }
-
-    props.secretReferenceTable.grant(this.role, 'dynamodb:GetItem');
-
-    if (spec.requiresSecrets.length > 0) {
-      const secrets = tenantSecretsArn(this);
-      this.role.addToPrincipalPolicy(
-        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secrets] }),
-      );
-      acknowledgeWildcardResources(
-        this.role,
-        [secrets],
-        `${spec.name} reads its tenant's ${spec.requiresSecrets.join(', ')} through references chosen per ` +
-          `tenant at run time; tenant secrets are named ${TENANT_SECRET_NAME_PREFIX}<tenant>/<secret> ` +
-          '(docs/deploying.md) and Secrets Manager appends a random suffix to every ARN, so the grant is that prefix.',
-      );
     }
   }
 }

@@ -1,8 +1,10 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
+import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, SECRET_NAME, TENANT_ID } from '../../functions/runtime/ids';
 import { redactString } from '../../functions/runtime/redact';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
+import { CONVENTION_RULE, conventionalSecretVariable } from '../../functions/runtime/secrets/providers';
 import {
   REF_KINDS,
   type RefKind,
@@ -13,6 +15,7 @@ import {
 import { localSecretReferences } from '../local/local-run';
 import { type CliRun, EXIT_FAILED } from './io';
 import { requireSecretRefsTable, SECRET_REFS_TABLE_ENV, secretRefsTable } from './options';
+import { placeTenantSecret } from './secret-placement';
 import { formatTable } from './text';
 
 interface SeedOptions {
@@ -20,9 +23,25 @@ interface SeedOptions {
   readonly secretName: string;
   /** One of REF_KINDS: commander checks the choice. */
   readonly refKind: RefKind;
-  readonly refValue: string;
+  /** Optional for `env`: the conventional variable (`ETP_SECRET_<TENANT>__<NAME>`). */
+  readonly refValue?: string;
   readonly notes?: string;
   readonly table?: string;
+  /** `--no-tag` sets false: do not tag the Secrets Manager secret. */
+  readonly tag: boolean;
+}
+
+/** `--ref-value`, or for `env` the conventional variable of the tenant and name. */
+function refValueOf(options: SeedOptions): string {
+  if (options.refValue !== undefined) return options.refValue;
+  if (options.refKind === 'env') {
+    const variable = conventionalSecretVariable(options.tenant, options.secretName);
+    if (variable) return variable;
+    throw new InvalidArgsError(
+      `--ref-value is required: ${options.tenant}/${options.secretName} has no conventional variable (${CONVENTION_RULE})`,
+    );
+  }
+  throw new InvalidArgsError('--ref-value is required for ref_kind secrets_manager: the secret ARN');
 }
 
 const TABLE_HELP = `secret-reference table (default: $${SECRET_REFS_TABLE_ENV})`;
@@ -47,12 +66,17 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
     .addOption(
       new Option('--ref-kind <kind>', 'where the value lives').choices(REF_KINDS).makeOptionMandatory(),
     )
-    .requiredOption(
+    .option(
       '--ref-value <value>',
-      'env: an environment variable name; secrets_manager: a secret ARN (never the secret itself)',
+      'env: an environment variable name (default: ETP_SECRET_<TENANT>__<NAME>); secrets_manager: a secret ARN ' +
+        '(never the secret itself)',
     )
     .option('--notes <text>', 'free text for people')
     .option('--table <name>', TABLE_HELP)
+    .option(
+      '--no-tag',
+      'do not tag the Secrets Manager secret with its tenant and name (deployed functions need the tags)',
+    )
     .action(async (options: SeedOptions) => {
       const table = requireSecretRefsTable('secrets seed', options.table, io.env);
       // Validated before the table is touched: a bad value is a usage error, not a failed write.
@@ -60,14 +84,27 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
         tenant_id: options.tenant,
         secret_name: options.secretName,
         ref_kind: options.refKind,
-        ref_value: options.refValue,
+        ref_value: refValueOf(options),
         ...(options.notes !== undefined ? { notes: options.notes } : {}),
         created_by: `etp-cli:${userName()}`,
       });
+      // Tagged first: a row whose secret deployed functions may not read is written only with --no-tag.
+      const placement =
+        row.ref_kind === 'secrets_manager'
+          ? await placeTenantSecret(row.ref_value, row.tenant_id, row.secret_name, table, options.tag)
+          : undefined;
       const saved = await new DynamoDbSecretReferenceStore(table).put(row);
       io.out(
         `Seeded ${saved.tenant_id}/${saved.secret_name} -> ${saved.ref_kind} ${saved.ref_value} in table ${table}\n`,
       );
+      if (placement?.tagged)
+        io.out(`Tagged the secret etp-tenant=${saved.tenant_id}, etp-secret=${saved.secret_name}\n`);
+      if (row.ref_kind === 'env') {
+        io.err(
+          'warning: an env reference is read by local runs only; deployed tools read secrets from Secrets Manager\n',
+        );
+      }
+      for (const warning of placement?.warnings ?? []) io.err(`warning: ${warning}\n`);
     });
 
   secrets

@@ -6,7 +6,7 @@ import type { ToolContextServices } from '../runtime/context';
 import type { Deadline } from '../runtime/deadline';
 import { InvalidArgsError } from '../runtime/errors';
 import { boundResult, runTool } from '../runtime/harness';
-import { assertToolInvocation, type ToolInvocation } from '../runtime/invocation';
+import { assertToolInvocation, echoedField, invocationOf, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
 import { redact } from '../runtime/redact';
 import { failureResult, type ToolResult } from '../runtime/result';
@@ -60,9 +60,19 @@ export interface DispatcherOptions {
  */
 export type Dispatch = (envelope: unknown, deadline: Deadline, scope?: ProfileScope) => Promise<ToolResult>;
 
-function fieldOf(envelope: unknown, name: string): string {
-  const value = (envelope as Record<string, unknown> | null)?.[name];
-  return typeof value === 'string' ? value : 'unknown';
+/**
+ * Largest args logged whole, in bytes of JSON: 2 KiB. Larger args are logged as
+ * their size and member count: a log line stays readable and cheap, whatever a
+ * caller sends (within `MAX_ARGS_BYTES`).
+ */
+export const LOGGED_ARGS_MAX_BYTES = 2048;
+
+/** Args as the `tool call` log line carries them (redacted by the logger). */
+function loggedArgs(args: unknown): unknown {
+  const bytes = jsonByteLength(args);
+  if (bytes <= LOGGED_ARGS_MAX_BYTES) return args;
+  const members = args !== null && typeof args === 'object' ? Object.keys(args).length : 0;
+  return { omitted: `${bytes} bytes of JSON, ${members} top-level members` };
 }
 
 /**
@@ -87,8 +97,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
 
   return async (envelope, deadline, scope) => {
     const started = performance.now();
-    const tool = fieldOf(envelope, 'tool');
-    const callId = fieldOf(envelope, 'callId');
+    // Echoed in a failure result and the log as received, bounded like everything else returned.
+    const tool = echoedField(envelope, 'tool');
+    const callId = echoedField(envelope, 'callId');
     let result: ToolResult;
     let workspaceScope: WorkspaceScope | undefined;
     try {
@@ -108,8 +119,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       }
       // Validated here, before any remote call; the tool validates again in its function.
       const args = parseToolArgs(spec, envelope.args);
-      logger.info('tool call', { ...envelopeKeys(envelope), args });
-      const invocation: ToolInvocation = { ...envelope, args };
+      logger.info('tool call', { ...envelopeKeys(envelope), args: loggedArgs(args) });
+      // The envelope's own fields only: an extra field never travels on to a tool function.
+      const invocation: ToolInvocation = invocationOf(envelope, args);
       const fileTool = fileTools.get(spec.name);
       result = fileTool
         ? await runTool(fileTool, invocation, deadline, services, fileToolMaxBytes)

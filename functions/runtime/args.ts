@@ -1,16 +1,79 @@
+import { jsonByteLength, STEP_FUNCTIONS_PAYLOAD_BYTES } from './bound';
 import { InvalidArgsError } from './errors';
-import { type ArgsViolation, MAX_ARGS_DEPTH, tooDeepAt, violationsOf } from './schema-violations';
+import { type ArgsViolation, MAX_ARGS_DEPTH, violationsOf } from './schema-violations';
 import type { ToolArgs, ToolInputSchema, ToolSpec } from './spec';
+
+/**
+ * Largest args accepted, in bytes of JSON (UTF-8): 256 KiB, what one Step
+ * Functions state can hold ("Step Functions service quotas"), so no args a
+ * scenario could pass are refused. Checked before a JSON string is parsed and
+ * before an object is validated, logged or redacted.
+ */
+export const MAX_ARGS_BYTES = STEP_FUNCTIONS_PAYLOAD_BYTES;
+
+/**
+ * Most values (object members and array items, at any depth) accepted in args:
+ * 10,000. The largest legitimate args hold a few hundred (50 Slack blocks, a
+ * list of regions or ids); validating, redacting and logging grow with the count
+ * (a `finish` with 100,000 keys took 9 s and wrote a 1.5 MB log line).
+ */
+export const MAX_ARGS_VALUES = 10_000;
+
+function formatBytes(bytes: number): string {
+  return bytes.toLocaleString('en-US');
+}
+
+/** What is wrong with the shape of args: nested too deep (under which top-level key), or too many values. */
+type ShapeProblem = { readonly tooDeepAt: string } | { readonly tooManyValues: true };
+
+/**
+ * One pass over args, without recursion, stopping at the first problem: objects
+ * and arrays nested deeper than `maxDepth` (the args object is level 1), or more
+ * than `maxValues` members and items in all. Keys are listed with `Object.keys`
+ * (the cheapest enumeration: a 100,000-key object costs it tens of ms).
+ */
+function shapeProblem(value: unknown, maxDepth: number, maxValues: number): ShapeProblem | undefined {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  const owners: string[] = ['(root)'];
+  let count = 0;
+  while (values.length > 0) {
+    const node = values.pop() as object;
+    const depth = depths.pop() as number;
+    const owner = owners.pop() as string;
+    if (depth > maxDepth) return { tooDeepAt: owner };
+    const keys = Array.isArray(node) ? undefined : Object.keys(node);
+    const size = keys ? keys.length : (node as unknown[]).length;
+    count += size;
+    if (count > maxValues) return { tooManyValues: true };
+    for (let i = 0; i < size; i++) {
+      const key = keys ? (keys[i] as string) : undefined;
+      const child = key === undefined ? (node as unknown[])[i] : (node as Record<string, unknown>)[key];
+      if (child === null || typeof child !== 'object') continue;
+      values.push(child);
+      depths.push(depth + 1);
+      owners.push(depth === 1 ? (key ?? `[${i}]`) : owner);
+    }
+  }
+  return undefined;
+}
 
 /**
  * Normalizes raw args: an object is used as is; a JSON string is parsed; `""`,
  * a whitespace-only string, `null` and `undefined` mean "no arguments" (`{}`).
  *
- * @throws InvalidArgsError when a string is not JSON or the args are not a JSON object.
+ * @throws InvalidArgsError when a string is not JSON or over {@link MAX_ARGS_BYTES}.
  */
 export function normalizeRawArgs(raw: unknown): unknown {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'string') return raw;
+  // Measured before parsing: JSON.parse of megabytes is the cost the cap avoids.
+  const bytes = raw.length > MAX_ARGS_BYTES / 3 ? Buffer.byteLength(raw, 'utf8') : raw.length;
+  if (bytes > MAX_ARGS_BYTES) {
+    throw new InvalidArgsError(
+      `args is ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
+    );
+  }
   if (raw.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -29,7 +92,8 @@ export function normalizeRawArgs(raw: unknown): unknown {
  * The input is never mutated; defaults are applied to a copy.
  *
  * @throws InvalidArgsError (`invalid_args`) listing every violation with its path
- *   (`details.violations`).
+ *   (`details.violations`), or for args nested deeper than `MAX_ARGS_DEPTH`, holding
+ *   more than {@link MAX_ARGS_VALUES} values or over {@link MAX_ARGS_BYTES}.
  * @example
  * parseToolArgs(ec2InventorySpec, '{"regions":["eu-west-1"]}'); // { regions: ['eu-west-1'], topN: 20 }
  */
@@ -41,14 +105,25 @@ export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw:
     );
   }
   // Before zod, and before anything logs or redacts the args: each walks them recursively.
-  const tooDeep = tooDeepAt(candidate, MAX_ARGS_DEPTH);
-  if (tooDeep !== undefined) {
+  const problem = shapeProblem(candidate, MAX_ARGS_DEPTH, MAX_ARGS_VALUES);
+  if (problem && 'tooDeepAt' in problem) {
     throw invalidArguments(spec.name, [
       {
-        path: tooDeep,
+        path: problem.tooDeepAt,
         message: `Too deeply nested: objects and arrays may nest at most ${MAX_ARGS_DEPTH} levels deep`,
       },
     ]);
+  }
+  if (problem) {
+    throw new InvalidArgsError(
+      `Arguments for ${spec.name} hold more than ${formatBytes(MAX_ARGS_VALUES)} values (object members and array items); send fewer`,
+    );
+  }
+  const bytes = jsonByteLength(candidate);
+  if (bytes > MAX_ARGS_BYTES) {
+    throw new InvalidArgsError(
+      `Arguments for ${spec.name} are ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
+    );
   }
   const parsed = spec.inputSchema.safeParse(candidate);
   if (!parsed.success)

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
+import type { CallCredentials } from './credential-renewal';
 import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
 import type { ToolInvocation } from './invocation';
@@ -37,7 +38,12 @@ export interface ToolContext {
   /**
    * The tenant's secret, parsed (DESIGN.md, "Secret references").
    *
-   * @param options.fresh - read it again, bypassing every cache (after an auth failure: a rotated token).
+   * A tool needs no refresh logic of its own: after an auth failure the harness
+   * re-reads the secrets a call resolved and runs it once more when one changed
+   * (functions/runtime/credential-renewal.ts). A tool that recovers inside the
+   * call instead (a write tool that must not run twice) reads with `fresh`.
+   *
+   * @param options.fresh - read it again bypassing every cache (the resolver's and Powertools').
    * @throws PlatformError (`internal_error`) when the spec's `requiresSecrets` does not list the name.
    * @throws SecretNotFoundError | SecretInvalidError | UnsupportedRefKindError from the resolver.
    */
@@ -106,6 +112,16 @@ export interface ToolContextServices {
   readonly workspaces?: WorkspaceProvider;
 }
 
+/** What one call contributes to its context besides the invocation. */
+export interface CallScope {
+  /** Aborted at the call's hard stop. @default the deadline's signal */
+  readonly signal?: AbortSignal;
+  /** Where resolved secret strings are recorded for exact-match masking. @default the call's set in scope, else a new one */
+  readonly secretValues?: SecretValues;
+  /** Records what the call resolves, for a renewal after an auth failure. @default - not recorded */
+  readonly credentials?: CallCredentials;
+}
+
 /** What a context needs of the tool's spec (a structural type: spec.ts depends on this module). */
 export interface ContextToolSpec {
   readonly name: string;
@@ -115,18 +131,23 @@ export interface ContextToolSpec {
 /**
  * Builds the context of one call.
  *
- * @param secretValues - where `secret()` records every string it resolved, so the
- *   call's result, error, summary and logs mask them by exact match.
- *   @default the values of the call in scope (`withSecretValues`), else a new set
+ * @param call - what the call contributes: its hard-stop `signal` (default the
+ *   deadline's), the `secretValues` set `secret()` records every resolved string
+ *   in (so the call's result, error, summary and logs mask them by exact match;
+ *   default the call's set in scope, else a new one), and `credentials`, which
+ *   records the secrets and AWS access the call resolves for a renewal after an
+ *   auth failure (`runRenewingOnce`).
  */
 export function createToolContext(
   spec: ContextToolSpec,
   invocation: ToolInvocation,
   deadline: Deadline,
   services: ToolContextServices,
-  signal: AbortSignal = deadline.signal,
-  secretValues: SecretValues = currentSecretValues() ?? new SecretValues(),
+  call: CallScope = {},
 ): ToolContext {
+  const signal = call.signal ?? deadline.signal;
+  const secretValues = call.secretValues ?? currentSecretValues() ?? new SecretValues();
+  const { credentials } = call;
   const keys = {
     tool: spec.name,
     tenant: invocation.tenant,
@@ -142,8 +163,10 @@ export function createToolContext(
     }
     if (!services.secrets)
       throw new PlatformError('internal_error', `No secret store is configured for ${spec.name}`);
-    const value = await services.secrets.resolve(invocation.tenant, name, options.fresh ?? false);
+    const fresh = options.fresh === true;
+    const value = await services.secrets.resolve(invocation.tenant, name, { fresh });
     secretValues.add(value);
+    credentials?.recordSecret(name, value, fresh);
     return value;
   };
   let workspace: Workspace | undefined;
@@ -178,7 +201,9 @@ export function createToolContext(
         if (!(services.awsFallbackToDefaultChain && err instanceof SecretNotFoundError)) throw err;
         payload = {};
       }
-      return services.awsAccess(payload, invocation, signal);
+      const access = services.awsAccess(payload, invocation, signal);
+      credentials?.recordAccess(access);
+      return access;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { parseToolArgs } from './args';
 import { STEP_FUNCTIONS_PAYLOAD_BYTES, shrinkToFit } from './bound';
 import { createToolContext, type ToolContextServices } from './context';
+import { runRenewingOnce } from './credential-renewal';
 import {
   beforeDeadline,
   type Deadline,
@@ -110,9 +111,27 @@ async function runInScope(
     const toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
     // The hard stop: when the harness gives up on the handler, its requests are aborted too.
     const hardStop = new AbortController();
-    const ctx = createToolContext(tool, invocation, toolDeadline, services, hardStop.signal, secretValues);
+    // After an auth failure the call runs once more if a re-read secret changed (credential-renewal.ts).
+    const handled = runRenewingOnce({
+      tool,
+      mayRetry: tool.retryAfterSecretRenewal ?? tool.sideEffects === 'none',
+      run: (credentials) =>
+        tool.handler(
+          createToolContext(tool, invocation, toolDeadline, services, {
+            signal: hardStop.signal,
+            secretValues,
+            credentials,
+          }),
+          args,
+        ),
+      reread: async (name) => {
+        if (!services.secrets) throw new Error('no secret store');
+        return services.secrets.resolve(invocation.tenant, name, { fresh: true });
+      },
+      logger: services.logger,
+    });
     const output = await beforeDeadline(
-      tool.handler(ctx, args),
+      handled,
       deadline,
       () => {
         const error = new DeadlineExceededError(

@@ -32,6 +32,44 @@ const OPTIONAL_FIELDS: readonly (readonly [keyof ToolInvocation, IdentifierRule]
 ];
 
 /**
+ * The invocation's own fields and nothing else: what travels on to a tool
+ * function (DESIGN.md, "Dispatcher envelope": only these fields). An extra field
+ * of the incoming event — however large or deep — is dropped here.
+ *
+ * @example invocationOf({ tool: 'finish', tenant: 't', runId: 'r', callId: 'l/0', extra: '…' })
+ * // { tool: 'finish', tenant: 't', runId: 'r', callId: 'l/0' }
+ */
+export function invocationOf(event: ToolInvocation, args: unknown = event.args): ToolInvocation {
+  const { tool, tenant, runId, callId, scenario, level } = event;
+  return {
+    tool,
+    tenant,
+    runId,
+    callId,
+    ...(scenario !== undefined ? { scenario } : {}),
+    ...(level !== undefined ? { level } : {}),
+    ...(args !== undefined ? { args } : {}),
+  };
+}
+
+/** Longest `tool` or `callId` echoed back from an event that failed to narrow, in characters. */
+export const MAX_ECHOED_CHARS = 80;
+
+/**
+ * An identifying field of an event as a failure result echoes it: the value when
+ * it is a string, cut to {@link MAX_ECHOED_CHARS} characters (`…` marks the cut);
+ * `unknown` otherwise. A 5 MB `tool` must not come back as a 5 MB result or log line.
+ *
+ * @example echoedField({ tool: 'x'.repeat(10_000) }, 'tool').length // 81
+ */
+export function echoedField(event: unknown, name: 'tool' | 'callId'): string {
+  const value =
+    event !== null && typeof event === 'object' ? (event as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'string') return 'unknown';
+  return value.length > MAX_ECHOED_CHARS ? `${value.slice(0, MAX_ECHOED_CHARS)}…` : value;
+}
+
+/**
  * Narrows an incoming event to a {@link ToolInvocation} (the native dispatcher
  * envelope has the same fields), each identifier checked against its rule in
  * functions/runtime/ids.ts.
@@ -42,11 +80,13 @@ export function assertToolInvocation(event: unknown): asserts event is ToolInvoc
   if (event === null || typeof event !== 'object' || Array.isArray(event)) {
     throw new InvalidArgsError('The event must be a JSON object with tool, tenant, runId and callId');
   }
-  const fields = event as Record<string, unknown>;
+  // Own properties only: an inherited `tool` (a prototype-polluted object) is no field.
+  const own = event as Record<string, unknown>;
+  const fields = (name: string) => (Object.hasOwn(own, name) ? own[name] : undefined);
   const problems = [
-    ...REQUIRED_FIELDS.map(([name, rule]) => identifierProblem(rule, fields[name], name)),
+    ...REQUIRED_FIELDS.map(([name, rule]) => identifierProblem(rule, fields(name), name)),
     ...OPTIONAL_FIELDS.map(([name, rule]) =>
-      fields[name] === undefined ? undefined : identifierProblem(rule, fields[name], name),
+      fields(name) === undefined ? undefined : identifierProblem(rule, fields(name), name),
     ),
   ].filter((problem) => problem !== undefined);
   if (problems.length > 0) throw new InvalidArgsError(`Invalid envelope: ${problems.join('; ')}`);

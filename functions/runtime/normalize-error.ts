@@ -205,6 +205,15 @@ function names(list: readonly string[], code: ErrorCode, retryable: boolean): Re
   return Object.fromEntries(list.map((name) => [name, { code, retryable }]));
 }
 
+/**
+ * The mapping of a name the remote service chose (an AWS error name, a Slack
+ * error string), looked up as an own property only: `constructor` or
+ * `__proto__` in an answer is an unknown name, never Object.prototype's member.
+ */
+function mappingOf(table: Record<string, Mapping>, name: string): Mapping | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
 type Fields = Record<string, unknown>;
 
 function fieldsOf(err: unknown): Fields {
@@ -294,7 +303,7 @@ function awsError(fields: Fields, message: string, service: string | undefined):
   );
   const mapping =
     explained ??
-    AWS_ERROR_NAMES[name] ??
+    mappingOf(AWS_ERROR_NAMES, name) ??
     (/NotFound|^NoSuch/.test(name) || status === 404
       ? { code: 'not_found' as const, retryable: false }
       : undefined) ??

@@ -72,6 +72,15 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
    * @default [] (none)
    */
   readonly visibleOutputKeys?: readonly string[];
+  /**
+   * Whether the harness may run the call a second time after an auth failure once
+   * a re-read secret changed or an expired session was dropped
+   * (functions/runtime/credential-renewal.ts). A `write` tool opts in only when a
+   * second run cannot repeat its effect (its write is idempotent per call);
+   * otherwise it recovers inside the call (`ctx.secret(name, { fresh: true })`).
+   * @default true for `sideEffects: 'none'`, false for `'write'`
+   */
+  readonly retryAfterSecretRenewal?: boolean;
 }
 
 /** The arguments a tool's handler receives: the schema's output (defaults applied). */

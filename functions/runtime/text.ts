@@ -34,10 +34,25 @@ export function formatUsd(amountUsd: number): string {
 }
 
 /**
- * Adds `by` (default 1) to `counts[key]`, starting from 0.
+ * Adds `by` (default 1) to `counts[key]`, starting from 0. The key is data (an
+ * instance type, a tag value, a service name): read as an own property only and
+ * written as one, so `constructor` counts from 0 and `__proto__` is a key like
+ * any other, never the object's prototype.
  *
+ * @param round - applied to the sum (`roundCents` for USD amounts).
  * @example const byState = {}; increment(byState, 'running'); // { running: 1 }
  */
-export function increment(counts: Record<string, number>, key: string, by = 1): void {
-  counts[key] = (counts[key] ?? 0) + by;
+export function increment(
+  counts: Record<string, number>,
+  key: string,
+  by = 1,
+  round: (sum: number) => number = (sum) => sum,
+): void {
+  const current = Object.hasOwn(counts, key) ? (counts[key] as number) : 0;
+  Object.defineProperty(counts, key, {
+    value: round(current + by),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { ToolContextServices } from './context';
 import { deadlineIn } from './deadline';
 import { runTool } from './harness';
-import { assertToolInvocation } from './invocation';
+import { assertToolInvocation, echoedField, invocationOf } from './invocation';
 import { logger } from './logger';
 import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
@@ -20,9 +20,18 @@ import { toolHostServices } from './tool-host';
 function servicesFromEnvironment(toolName: string): ToolContextServices {
   const table = process.env.SECRET_REFS_TABLE;
   if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
+  const readerRoles = process.env.SECRET_READER_ROLES;
+  if (readerRoles) {
+    // Deployed: every row and secret is read through the tenant's reader session (tenant-scope.ts).
+    const scope = require('./secrets/tenant-scope') as typeof import('./secrets/tenant-scope');
+    return toolHostServices(scope.deployedSecretResolver(table, scope.parseSecretReaderRoles(readerRoles)));
+  }
   const { DynamoDbSecretReferenceStore } =
     require('./secrets/dynamodb-store') as typeof import('./secrets/dynamodb-store');
-  return toolHostServices(new SecretResolver(new DynamoDbSecretReferenceStore(table)));
+  // A function's environment is no place for secrets: no conventional-variable fallback here.
+  return toolHostServices(
+    new SecretResolver(new DynamoDbSecretReferenceStore(table), { conventionFallback: false }),
+  );
 }
 
 /**
@@ -66,19 +75,13 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
       // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
       return await run(
         tool,
-        event,
+        invocationOf(event),
         deadlineIn(context.getRemainingTimeInMillis()),
         services,
         toolResultMaxBytes(),
       );
     } catch (err) {
-      const callId = (event as { callId?: unknown } | null)?.callId;
-      return failureResult(
-        tool.name,
-        typeof callId === 'string' ? callId : 'unknown',
-        normalizeError(tool.name, err),
-        0,
-      );
+      return failureResult(tool.name, echoedField(event, 'callId'), normalizeError(tool.name, err), 0);
     }
   };
 }

@@ -49,7 +49,7 @@ describe('the secret-reference table', () => {
     expect(table?.Properties.SSESpecification.KMSMasterKeyId).toBeUndefined();
   });
 
-  it('is kept when the stack is deleted or the table replaced', () => {
+  it('is kept when the stack is deleted or the table replaced, and refuses DeleteTable', () => {
     // Prepare
     const { template } = synthesizePlatform();
 
@@ -58,6 +58,7 @@ describe('the secret-reference table', () => {
 
     // Assess
     expect(table).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(table?.Properties.DeletionProtectionEnabled).toBe(true);
   });
 
   it('has its name as a stack output', () => {

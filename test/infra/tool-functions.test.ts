@@ -3,8 +3,10 @@ import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
+import type { ExternalToolsStack } from '../../lib/external-tools-stack';
 import {
   flattenIntrinsics,
+  logicalIdOf,
   type Permission,
   roleOf,
   rolePermissions,
@@ -18,11 +20,24 @@ const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
 const fileTools = toolCatalog.fileToolNames();
 const awsTools = functionTools.filter((spec) => spec.tags.includes('aws'));
 
-/** The documented prefix of tenant secrets (docs/deploying.md), as the template spells the ARN. */
-const TENANT_SECRETS_ARN = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:etp/*';
+/** The customer role in any account, as the template spells the ARN (docs/tenant-isolation.md). */
+const CUSTOMER_ROLE_ARN = 'arn:<AWS::Partition>:iam::*:role/ExternalToolsPlatformAudit';
+
+/** The STS actions a role holds on a role it may assume with session tags and a source identity. */
+const ASSUME_WITH_TAGS = ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'];
 
 /** The actions an `aws` tool may hold: reads, and the credential report IAM needs before GetCredentialReport. */
 const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:List|Describe|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
+
+/** The reader role ARN of each secret name, as the template spells it (`<ReaderId.Arn>`). */
+function readerArns(stack: ExternalToolsStack): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(stack.platform.secretReaders.roles).map(([name, role]) => [
+      name,
+      `<${logicalIdOf(role)}.Arn>`,
+    ]),
+  );
+}
 
 /** The logical IDs of a tool's function, role, log group and the secret-reference table. */
 function toolResources(template: Template, toolName: string) {
@@ -55,8 +70,9 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
   (name, spec) => {
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
-      const { template } = synthesizePlatform();
-      const { roleId, logGroupId, tableId, idempotencyTableId } = toolResources(template, name);
+      const { stack, template } = synthesizePlatform();
+      const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
+      const readers = readerArns(stack);
       const idempotency = [
         'dynamodb:DeleteItem',
         'dynamodb:GetItem',
@@ -71,10 +87,13 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ),
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
-        { action: 'dynamodb:GetItem', resource: `<${tableId}.Arn>` },
         ...TRACE_WRITES,
-        ...(spec.requiresSecrets.length > 0
-          ? [{ action: 'secretsmanager:GetSecretValue', resource: TENANT_SECRETS_ARN }]
+        // Its tenants' rows and secrets only through the readers of the names its spec lists.
+        ...spec.requiresSecrets.flatMap((secret) =>
+          ASSUME_WITH_TAGS.map((action) => ({ action, resource: readers[secret] as string })),
+        ),
+        ...(spec.tags.includes('aws')
+          ? ASSUME_WITH_TAGS.map((action) => ({ action, resource: CUSTOMER_ROLE_ARN }))
           : []),
         // A write tool records each call once (functions/runtime/idempotency.ts).
         ...(spec.sideEffects === 'write'
@@ -89,7 +108,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       expect(permissions).toEqual(sortPermissions(expected));
     });
 
-    it('has its own role, assumed by Lambda only, with no managed policy', () => {
+    it('has its own role under the tool path, assumed by Lambda only, with no managed policy', () => {
       // Prepare
       const { template } = synthesizePlatform();
       const { roleId } = toolResources(template, name);
@@ -98,6 +117,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       const role = template.toJSON().Resources[roleId].Properties;
 
       // Assess
+      expect(role.Path).toBe(spec.tags.includes('aws') ? '/etp-tools/aws/' : '/etp-tools/');
       expect(role.ManagedPolicyArns).toBeUndefined();
       expect(role.AssumeRolePolicyDocument.Statement).toEqual([
         { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
@@ -108,10 +128,11 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       expect(sharers).toHaveLength(1);
     });
 
-    it('is sized from the spec and gets the table, its service name and the result bound', () => {
+    it('is sized from the spec and gets the table, its readers, its service name and the result bound', () => {
       // Prepare
-      const { template } = synthesizePlatform();
+      const { stack, template } = synthesizePlatform();
       const { functionId, tableId, idempotencyTableId } = toolResources(template, name);
+      const readers = readerArns(stack);
 
       // Act
       const fn = template.toJSON().Resources[functionId].Properties;
@@ -123,7 +144,8 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         MemorySize: spec.runtime?.memorySizeMb ?? 256,
         Timeout: spec.runtime?.timeoutSeconds ?? 60,
       });
-      expect(fn.Environment.Variables).toEqual({
+      const { SECRET_READER_ROLES, ...variables } = fn.Environment.Variables;
+      expect(variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
@@ -131,28 +153,41 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ...(spec.sideEffects === 'write' ? { IDEMPOTENCY_TABLE: { Ref: idempotencyTableId } } : {}),
         // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
+        ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
       });
+      expect(JSON.parse(flattenIntrinsics(SECRET_READER_ROLES))).toEqual(
+        Object.fromEntries(spec.requiresSecrets.map((secret) => [secret, readers[secret]])),
+      );
     });
   },
 );
 
 describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
-  it('holds read-only actions only, besides writing to its own log group', () => {
+  it('holds read-only actions only, besides its log group and assuming its readers and the customer role', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { stack, template } = synthesizePlatform();
     const { roleId, logGroupId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
+    const assumable = new Set([...Object.values(readerArns(stack)), CUSTOMER_ROLE_ARN]);
 
     // Act
     const others = rolePermissions(template, roleId).filter(
       ({ action, resource }) =>
         !(ownLogWrites.has(action) && resource === `<${logGroupId}.Arn>`) && !traceWrites.has(action),
     );
+    const writes = others.filter(({ action }) => !READ_ONLY_ACTION.test(action));
 
-    // Assess
+    // Assess: the only non-read actions are the three STS actions, on those roles only.
     expect(others.length).toBeGreaterThan(0);
-    expect(others.filter(({ action }) => !READ_ONLY_ACTION.test(action))).toEqual([]);
+    expect(writes.length).toBeGreaterThan(0);
+    for (const { action, resource } of writes) {
+      expect(ASSUME_WITH_TAGS).toContain(action);
+      expect(assumable.has(resource)).toBe(true);
+    }
+    expect(
+      writes.filter(({ resource }) => resource === CUSTOMER_ROLE_ARN).map(({ action }) => action),
+    ).toEqual(ASSUME_WITH_TAGS);
   });
 });
 

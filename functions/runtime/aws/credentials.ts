@@ -1,11 +1,20 @@
 // Types only: STS and the default credential chain are loaded when a call first needs
 // them (a tenant on static keys needs neither), keeping them out of the cold start.
-import type { AssumeRoleCommandOutput, STSClient } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import * as z from 'zod/mini';
 import { builtOnce } from '../built-once';
-import { SecretInvalidError, ServiceCallError } from '../errors';
-import { awsRequestHandler } from './http-timeouts';
+import { SecretInvalidError } from '../errors';
+import { assumeRole, platformRegion, SessionCache } from './sts';
+import {
+  callSessionTags,
+  clampSessionDuration,
+  ROLE_CHAINING_MAX_SECONDS,
+  roleNameOf,
+  roleSessionName as sessionNameOfRun,
+  sourceIdentityOf,
+} from './trust';
+
+export { CREDENTIAL_REFRESH_MARGIN_MS, FALLBACK_REGION } from './sts';
 
 /** How a tool reaches AWS for a tenant. */
 export interface AwsAccess {
@@ -20,6 +29,11 @@ export interface AwsAccess {
   readonly credentials: AwsCredentialIdentityProvider;
   /** The role assumed, for `assume_role`. */
   readonly roleArn?: string;
+  /**
+   * `assume_role` only: forgets this session, so the next request assumes the role
+   * again (STS answered ExpiredToken before the expiration it gave).
+   */
+  readonly invalidate?: () => void;
   /** The call's hard stop: clients built with `awsClientConfig` abort every request when it fires. */
   readonly signal?: AbortSignal;
 }
@@ -27,21 +41,32 @@ export interface AwsAccess {
 /** The default credential chain (env, SSO, shared files, container/instance role), memoized by the SDK. */
 let ownRoleCredentials: AwsCredentialIdentityProvider | undefined;
 
-/** Where the session name and the cache key come from. */
+/** Where the session name, its tags and the cache key come from: the call's envelope. */
 export interface AwsAccessRequest {
   readonly tenant: string;
   readonly runId: string;
   readonly callId: string;
+  /** Tagged on customer-account sessions (`none` outside a scenario). */
+  readonly scenario?: string;
 }
 
-/** Refresh assumed-role credentials this long before they expire, in ms. */
-export const CREDENTIAL_REFRESH_MARGIN_MS = 5 * 60_000;
+/** Assumed-role session length in seconds: the role-chaining cap, 1 hour (see {@link clampSessionDuration}). */
+export const ASSUME_ROLE_DURATION_SECONDS = clampSessionDuration(ROLE_CHAINING_MAX_SECONDS);
 
-/** Assumed-role session length in seconds; role chaining caps it at 1 hour (AWS docs, "IAM roles: role chaining"). */
-export const ASSUME_ROLE_DURATION_SECONDS = 3600;
+/**
+ * Customer-account sessions kept per container. One per tenant and run (and role):
+ * a warm container serving a busy platform meets many, so the cache is bounded
+ * (least recently used out first) and expired sessions are never served.
+ */
+export const MAX_CACHED_CUSTOMER_SESSIONS = 256;
 
-/** Region used when neither the secret nor `AWS_REGION` names one. */
-export const FALLBACK_REGION = 'us-east-1';
+/**
+ * Variable naming the customer role the deployed function may assume (the CDK sets
+ * it to {@link CUSTOMER_ROLE_NAME} on AWS tool functions, whose roles may assume
+ * only that name). When set, a `role_arn` naming another role is refused before
+ * STS is called, with what to do instead; locally it is unset and any role is tried.
+ */
+export const CUSTOMER_ROLE_NAME_ENV = 'CUSTOMER_ROLE_NAME';
 
 /**
  * The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"), built on first
@@ -60,7 +85,12 @@ const payloadSchemas = builtOnce(() => {
       role_arn: z
         .string()
         .check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
-      external_id: z.optional(z.string().check(z.minLength(2), z.maxLength(1224))),
+      // STS API reference, "AssumeRole": ExternalId is 2-1,224 characters of [\w+=,.@:/-].
+      external_id: z.optional(
+        z
+          .string()
+          .check(z.regex(/^[\w+=,.@:/-]{2,1224}$/, '2-1224 characters of letters, digits, _+=,.@:/-')),
+      ),
       region,
     }),
     staticKeys: z.strictObject({
@@ -77,120 +107,110 @@ const payloadSchemas = builtOnce(() => {
 type AssumeRolePayload = z.output<ReturnType<typeof payloadSchemas>['assumeRole']>;
 
 /**
- * STS `RoleSessionName`: 2–64 characters of `[\w+=,.@-]` (STS API reference, "AssumeRole").
+ * STS `RoleSessionName` of a run: `etp-<runId>`, 2–64 characters of `[\w+=,.@-]`
+ * (STS API reference, "AssumeRole").
  *
  * @example roleSessionName('run:2024/05 #1') // 'etp-run-2024-05--1'
  */
-export function roleSessionName(runId: string): string {
-  const name = `etp-${runId}`.replace(/[^\w+=,.@-]/g, '-').slice(0, 64);
-  return name.length >= 2 ? name : 'etp-session';
+export const roleSessionName = sessionNameOfRun;
+
+let customerSessions: SessionCache | undefined;
+
+function sessions(): SessionCache {
+  customerSessions ??= new SessionCache({ max: MAX_CACHED_CUSTOMER_SESSIONS });
+  return customerSessions;
 }
 
-let sts: STSClient | undefined;
-const assumedRoles = new Map<string, { credentials: AwsCredentialIdentity; expiresAt: number }>();
-/** AssumeRole calls under way: concurrent callers (a region fan-out) share one instead of each calling STS. */
-const pendingRoles = new Map<string, Promise<AwsCredentialIdentity>>();
-
-/** Forgets cached credentials: assumed roles and the default chain (tests). */
+/** Forgets cached credentials: customer-account sessions and the default chain (tests). */
 export function clearAssumedRoleCache(): void {
-  assumedRoles.clear();
-  pendingRoles.clear();
+  customerSessions?.clear();
   ownRoleCredentials = undefined;
 }
 
-function assumeRoleProvider(
-  payload: AssumeRolePayload,
-  request: AwsAccessRequest,
-  stsRegion: string,
-): AwsCredentialIdentityProvider {
-  // Per run: the session name carries the run id, and CloudTrail attributes each call
-  // to the session whose credentials signed it, so one run never reuses another's.
-  const cacheKey = [request.tenant, request.runId, payload.role_arn, payload.external_id ?? ''].join('|');
-  return async () => {
-    const cached = assumedRoles.get(cacheKey);
-    if (cached && cached.expiresAt - CREDENTIAL_REFRESH_MARGIN_MS > Date.now()) return cached.credentials;
-    let pending = pendingRoles.get(cacheKey);
-    if (!pending) {
-      pending = assumeRole(payload, request, stsRegion, cacheKey).finally(() =>
-        pendingRoles.delete(cacheKey),
-      );
-      pendingRoles.set(cacheKey, pending);
-    }
-    return pending;
-  };
+/** Customer-account sessions held in this container (bench, tests). */
+export function cachedCustomerSessions(): number {
+  return customerSessions?.size ?? 0;
 }
 
-async function assumeRole(
-  payload: AssumeRolePayload,
-  request: AwsAccessRequest,
-  stsRegion: string,
-  cacheKey: string,
-): Promise<AwsCredentialIdentity> {
-  const { AssumeRoleCommand, STSClient } =
-    require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
-  sts ??= new STSClient({ region: stsRegion, requestHandler: awsRequestHandler() });
-  let answer: AssumeRoleCommandOutput;
-  try {
-    answer = await sts.send(
-      new AssumeRoleCommand({
-        RoleArn: payload.role_arn,
-        RoleSessionName: roleSessionName(request.runId),
-        ExternalId: payload.external_id,
-        DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
-      }),
-    );
-  } catch (err) {
-    // Raised inside an EC2 (or other) client's call: tagged so it is reported as STS's, not the tool's service's.
-    throw new ServiceCallError('sts', err);
-  }
-  const { Credentials } = answer;
-  if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey) {
-    throw new SecretInvalidError(`STS returned no credentials for ${payload.role_arn}`, { service: 'sts' });
-  }
-  const expiresAt = Credentials.Expiration?.getTime() ?? Date.now() + ASSUME_ROLE_DURATION_SECONDS * 1000;
-  const credentials: AwsCredentialIdentity = {
-    accessKeyId: Credentials.AccessKeyId,
-    secretAccessKey: Credentials.SecretAccessKey,
-    sessionToken: Credentials.SessionToken,
-    expiration: new Date(expiresAt),
-  };
-  assumedRoles.set(cacheKey, { credentials, expiresAt });
-  return credentials;
+/**
+ * The cache key of a customer-account session. Per run: the session name carries
+ * the run id and its tags the tenant, scenario and run, and CloudTrail attributes
+ * each call to the session whose credentials signed it, so a run never reuses
+ * another's; per tenant, so no tenant ever gets another tenant's session.
+ */
+function sessionKey(payload: AssumeRolePayload, request: AwsAccessRequest): string {
+  return JSON.stringify([
+    request.tenant,
+    request.scenario ?? '',
+    request.runId,
+    payload.role_arn,
+    payload.external_id ?? '',
+  ]);
+}
+
+function assumeCustomerRole(payload: AssumeRolePayload, request: AwsAccessRequest) {
+  return assumeRole({
+    RoleArn: payload.role_arn,
+    RoleSessionName: sessionNameOfRun(request.runId),
+    ExternalId: payload.external_id,
+    DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+    SourceIdentity: sourceIdentityOf(request.tenant),
+    Tags: callSessionTags(request),
+  });
+}
+
+/**
+ * Refuses a `role_arn` the deployed function may not assume (see
+ * {@link CUSTOMER_ROLE_NAME_ENV}), naming the role the customer stack creates.
+ */
+function checkCustomerRoleName(roleArn: string): void {
+  const allowed = process.env[CUSTOMER_ROLE_NAME_ENV];
+  if (!allowed || roleNameOf(roleArn) === allowed) return;
+  throw new SecretInvalidError(
+    `AWS secret is invalid in: role_arn. The platform may assume only the role named ${allowed} in a ` +
+      'customer\'s account: deploy CustomerAccessStack there and seed the role ARN it outputs (README, "Onboarding")',
+  );
 }
 
 /**
  * Turns a tenant's `aws_*` secret payload into {@link AwsAccess}.
  *
- * - `{ role_arn, external_id?, region? }`: STS AssumeRole (session `etp-<runId>`,
- *   1 hour), credentials cached per tenant, run and role until 5 minutes before
- *   expiry, one AssumeRole shared by concurrent callers;
+ * - `{ role_arn, external_id?, region? }`: STS AssumeRole in the platform's region
+ *   (`platformRegion`), session `etp-<runId>` of 1 hour (the role-chaining cap),
+ *   `SourceIdentity` `etp.<tenant>` and session tags naming tenant, scenario and
+ *   run (`callSessionTags`), so CloudTrail attributes every call; credentials
+ *   cached per tenant, scenario, run and role until 5 minutes before expiry in a
+ *   bounded cache, one AssumeRole shared by concurrent callers; `invalidate()`
+ *   drops the session;
  * - `{ access_key_id, secret_access_key, session_token?, region? }`: static keys;
  * - `{ region? }` (or `{}`) and nothing else: the function's own role / the default
  *   credential chain.
  *
  * The assume-role `credentials` provider rejects with `ServiceCallError('sts', …)`
  * when AssumeRole fails (denied, bad token, timeout), so the failure is reported
- * with service `sts` whichever client asked for the credentials. Its STS client
- * has the platform's HTTP timeouts (`awsRequestHandler`).
+ * with service `sts` whichever client asked for the credentials.
  *
  * @param signal - the call's hard stop, carried into every client built from the access.
  * @throws SecretInvalidError (`secret_invalid`) naming the fields that are wrong,
- *   never their values.
+ *   never their values, or a `role_arn` the deployed function may not assume.
  */
 export function awsAccessFromSecret(
   secret: Record<string, unknown>,
   request: AwsAccessRequest,
   signal?: AbortSignal,
 ): AwsAccess {
-  const fallbackRegion = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? FALLBACK_REGION;
+  const fallbackRegion = platformRegion();
   if ('role_arn' in secret) {
     const payload = parse(payloadSchemas().assumeRole, secret, 'role_arn, external_id?, region?');
-    const accessRegion = payload.region ?? fallbackRegion;
+    checkCustomerRoleName(payload.role_arn);
+    const key = sessionKey(payload, request);
+    const cache = sessions();
     return {
       mode: 'assume_role',
-      region: accessRegion,
+      region: payload.region ?? fallbackRegion,
       roleArn: payload.role_arn,
-      credentials: assumeRoleProvider(payload, request, accessRegion),
+      credentials: () => cache.get(key, () => assumeCustomerRole(payload, request)),
+      invalidate: () => cache.invalidate(key),
       signal,
     };
   }

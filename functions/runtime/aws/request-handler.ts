@@ -1,11 +1,28 @@
+import { Readable } from 'node:stream';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpHandlerOptions } from '@smithy/types';
+import { checkAnswer, isCheckedAnswer } from './answer-check';
 import { AWS_HTTP_TIMEOUTS, type AwsHttpTimeouts, awsRequestHandler } from './http-timeouts';
+
+/** Reads a response body stream in full. */
+async function readBody(body: unknown): Promise<Buffer> {
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  }
+  return Buffer.concat(chunks);
+}
 
 /**
  * The HTTP handler of one call's AWS clients: the platform's timeouts
  * (`awsRequestHandler`), and every request aborted when the call's hard stop
  * fires, whether or not the code that sent it passed an `abortSignal` of its own.
+ *
+ * It also checks every success answer before the SDK reads it (`checkAnswer`): an
+ * empty body, an HTML page or an answer without data fails the request with
+ * `upstream_error` instead of becoming an output with no list — "0 instances".
  *
  * Why a handler and not an `abortSignal` at each `send`: the hard stop must reach
  * every request of the call — every `send`, every page of every paginator, the
@@ -28,12 +45,18 @@ export class CallBoundRequestHandler extends NodeHttpHandler {
     super(awsRequestHandler(timeouts));
   }
 
-  override handle(request: Parameters<NodeHttpHandler['handle']>[0], options: HttpHandlerOptions = {}) {
+  override async handle(request: Parameters<NodeHttpHandler['handle']>[0], options: HttpHandlerOptions = {}) {
     const own = options.abortSignal as AbortSignal | undefined;
     const abortSignal = own ? AbortSignal.any([own, this.hardStop]) : this.hardStop;
-    return super.handle(request, {
+    const answer = await super.handle(request, {
       ...options,
       abortSignal: abortSignal as HttpHandlerOptions['abortSignal'],
     });
+    if (!isCheckedAnswer(request, answer.response)) return answer;
+    // API answers are small documents the SDK reads whole anyway; read here, checked, handed on.
+    const body = await readBody(answer.response.body);
+    checkAnswer(request, answer.response, body);
+    answer.response.body = Readable.from([body]);
+    return answer;
   }
 }

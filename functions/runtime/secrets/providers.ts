@@ -17,6 +17,37 @@ export class EnvSecretProvider implements SecretValueProvider {
   }
 }
 
+/**
+ * What a tenant id and a secret name must look like to have a conventional
+ * variable: lowercase letters and digits in runs joined by single `_`
+ * (`default`, `aws_default`). For these, upper-casing is reversible and `__`
+ * never occurs inside a part, so `ETP_SECRET_<TENANT>__<NAME>` names exactly one
+ * (tenant, name) pair: no two pairs share a variable.
+ */
+const CONVENTIONAL_PART = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
+
+/** The convention in words, for error messages and docs. */
+export const CONVENTION_RULE =
+  'ETP_SECRET_<TENANT>__<NAME>, upper-cased, for tenant ids and secret names of lowercase letters and ' +
+  'digits joined by single _';
+
+/**
+ * The environment variable a local run reads for a tenant's secret when the
+ * tenant has no reference row: `ETP_SECRET_<TENANT>__<NAME>` upper-cased, the two
+ * parts joined by a double underscore (`default` + `aws_default` →
+ * `ETP_SECRET_DEFAULT__AWS_DEFAULT`). Collisions are impossible by construction:
+ * the convention applies only to ids of lowercase letters and digits joined by
+ * single `_` ({@link CONVENTIONAL_PART}); any other id (`Acme`, `team-1`,
+ * `a__b`) has no conventional variable and needs a reference row.
+ *
+ * @returns the variable name, or undefined when either part does not fit the convention.
+ * @example conventionalSecretVariable('acme', 'slack_default') // 'ETP_SECRET_ACME__SLACK_DEFAULT'
+ */
+export function conventionalSecretVariable(tenantId: string, secretName: string): string | undefined {
+  if (!CONVENTIONAL_PART.test(tenantId) || !CONVENTIONAL_PART.test(secretName)) return undefined;
+  return `ETP_SECRET_${tenantId.toUpperCase()}__${secretName.toUpperCase()}`;
+}
+
 /** The providers a resolver uses, one per supported `ref_kind`. */
 export type SecretProviders = Readonly<Record<RefKind, SecretValueProvider>>;
 

@@ -1,6 +1,7 @@
 import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { awsRequestHandler } from '../aws/http-timeouts';
 import { SecretNotFoundError } from '../errors';
 import type { SecretReference } from './reference';
@@ -19,9 +20,20 @@ export function secretRegion(secretId: string): string | undefined {
 /** Creates the Secrets Manager client of a region (undefined: the SDK's default region). */
 export type SecretsManagerClientFactory = (region: string | undefined) => SecretsManagerClient;
 
-/** A Secrets Manager client for `region` with the platform's HTTP timeouts (`awsRequestHandler`). */
-export function secretsManagerClient(region: string | undefined): SecretsManagerClient {
-  return new SecretsManagerClient({ ...(region ? { region } : {}), requestHandler: awsRequestHandler() });
+/**
+ * A Secrets Manager client for `region` with the platform's HTTP timeouts
+ * (`awsRequestHandler`), signing with `credentials` (a tenant's reader session)
+ * or, without, the default chain.
+ */
+export function secretsManagerClient(
+  region: string | undefined,
+  credentials?: AwsCredentialIdentityProvider,
+): SecretsManagerClient {
+  return new SecretsManagerClient({
+    ...(region ? { region } : {}),
+    ...(credentials ? { credentials } : {}),
+    requestHandler: awsRequestHandler(),
+  });
 }
 
 /**

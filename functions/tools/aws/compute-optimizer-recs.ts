@@ -459,9 +459,7 @@ async function scanRegion(
       increment(stats.byFinding, `${rec.resourceType} ${rec.finding}`);
       const savings = rec.estimatedMonthlySavings;
       if (savings && savings.value > 0) {
-        stats.estimatedMonthlySavings[savings.currency] = roundCents(
-          (stats.estimatedMonthlySavings[savings.currency] ?? 0) + savings.value,
-        );
+        increment(stats.estimatedMonthlySavings, savings.currency, savings.value, roundCents);
       }
       const finding = recommendationFinding(rec, region);
       if (finding) findings.push(finding);

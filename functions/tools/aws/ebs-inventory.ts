@@ -167,7 +167,7 @@ function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[]
   stats.sizeGiB += sizeGiB;
   increment(stats.byType, volumeType);
   increment(stats.byState, state);
-  stats.sizeGiBByType[volumeType] = (stats.sizeGiBByType[volumeType] ?? 0) + sizeGiB;
+  increment(stats.sizeGiBByType, volumeType, sizeGiB);
   if (monthlyUsd === undefined) stats.volumesWithoutPrice++;
   stats.estimatedMonthlyUsd += monthlyUsd ?? 0;
 

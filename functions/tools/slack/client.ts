@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { createHttpClient, type HttpClient } from '../../runtime/http/client';
+import { assertClearWrite } from '../../runtime/write-answer';
 import { SLACK_AUTH_ERRORS, slackErrorString } from './errors';
 
 /** The secret every Slack tool reads. */
@@ -206,7 +207,8 @@ export class SlackSession {
 /**
  * Posts one payload to an incoming webhook ("Sending messages using incoming
  * webhooks"): JSON, answered `ok` or an HTTP error whose plain-text body is the
- * error string. Not repeated once sent (a webhook has no way to find a message
+ * error string; any other answer is an unknown outcome (`upstream_error`,
+ * `details.effect: 'unknown'`). Not repeated once sent (a webhook has no way to find a message
  * again); a 429 is (Slack did not post it). The URL never appears in an error
  * or a log: the HTTP client reports the host only.
  *
@@ -227,7 +229,7 @@ export async function postToWebhook(
     rateLimit: { burst: 3, perSecond: 1 },
     attemptTimeoutMs: slackAttemptTimeoutMs(ctx.deadline.remainingMs()),
   });
-  await http.requestOk({
+  const answer = await http.requestOk({
     method: 'POST',
     url: webhookUrl,
     headers: { 'content-type': 'application/json' },
@@ -235,4 +237,15 @@ export async function postToWebhook(
     idempotent: false,
     retryThrottled: true,
   });
+  // Only Slack's `ok` says it posted: an empty, HTML or other 2xx body (a proxy, a
+  // captive portal) leaves the post unknown, never reported as done.
+  assertClearWrite(
+    { status: answer.status, contentType: answer.headers['content-type'], body: answer.text },
+    {
+      service: 'slack',
+      write: 'post to the incoming webhook',
+      expected: 'the body "ok"',
+      acknowledges: (body) => body.trim() === 'ok',
+    },
+  );
 }

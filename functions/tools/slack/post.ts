@@ -12,6 +12,7 @@ import { HttpRequestError } from '../../runtime/http/errors';
 import { sharedRateLimiter } from '../../runtime/http/rate-limit';
 import { callKey } from '../../runtime/idempotency';
 import { normalizeError } from '../../runtime/normalize-error';
+import { assertClearWrite } from '../../runtime/write-answer';
 import type { Block } from './blocks';
 import { postToWebhook, type SlackSecret, SlackSession } from './client';
 import { mapSlackError } from './errors';
@@ -190,6 +191,16 @@ class BotPoster {
         },
       } as ChatPostMessageArguments;
       const response = await this.session.api((client) => client.chat.postMessage(args));
+      // A post is done when Slack names the message it made; anything less is an unknown outcome.
+      assertClearWrite(
+        { body: JSON.stringify(response) },
+        {
+          service: 'slack',
+          write: 'chat.postMessage',
+          expected: 'ok: true with the message ts',
+          acknowledges: () => response.ok === true && typeof response.ts === 'string',
+        },
+      );
       const warnings = response.response_metadata?.warnings ?? [];
       if (response.warning === 'message_truncated' || warnings.includes('message_truncated'))
         this.#truncated = true;

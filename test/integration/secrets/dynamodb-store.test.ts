@@ -258,7 +258,9 @@ describe('SecretResolver over the DynamoDB store', () => {
     // Assess
     await expect(attempt).rejects.toMatchObject({
       code: 'secret_not_found',
-      message: 'Tenant "globex" has no secret reference named "slack_default"',
+      message:
+        'Tenant "globex" has no secret reference named "slack_default" and environment variable ' +
+        'ETP_SECRET_GLOBEX__SLACK_DEFAULT is not set',
     });
   });
 });

@@ -147,8 +147,7 @@ describe('ToolContext.secret()', () => {
       toolInvocation(),
       deadline,
       toolHostServices(new SecretResolver(store)),
-      deadline.signal,
-      values,
+      { signal: deadline.signal, secretValues: values },
     );
 
     // Act

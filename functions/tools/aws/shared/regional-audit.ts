@@ -10,7 +10,7 @@ import type { PageStop, PagesRead } from '../../../runtime/aws/pagination';
 import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import type { ToolContext } from '../../../runtime/context';
 import type { ToolErrorInfo } from '../../../runtime/result';
-import { formatUsd, plural } from '../../../runtime/text';
+import { formatUsd, increment, plural } from '../../../runtime/text';
 import { buildFinding, type Finding, type FindingsSummary, findingId, summarizeFindings } from './findings';
 
 /**
@@ -193,7 +193,7 @@ export function addStats<S extends AuditStats>(empty: S, items: readonly S[]): S
         continue;
       }
       const map: Record<string, number> = typeof current === 'object' ? current : {};
-      for (const [name, n] of Object.entries(value)) map[name] = roundSum((map[name] ?? 0) + n);
+      for (const [name, n] of Object.entries(value)) increment(map, name, n, roundSum);
       total[key] = map;
     }
   }

@@ -4,9 +4,12 @@ import {
   ASSUME_ROLE_DURATION_SECONDS,
   awsAccessFromSecret,
   CREDENTIAL_REFRESH_MARGIN_MS,
+  cachedCustomerSessions,
   clearAssumedRoleCache,
+  MAX_CACHED_CUSTOMER_SESSIONS,
   roleSessionName,
 } from '../../../../functions/runtime/aws/credentials';
+import { clampSessionDuration, sourceIdentityOf } from '../../../../functions/runtime/aws/trust';
 import { SecretInvalidError } from '../../../../functions/runtime/errors';
 import { normalizeError } from '../../../../functions/runtime/normalize-error';
 import { queryError } from '../../../helpers/aws-errors';
@@ -173,6 +176,12 @@ describe('awsAccessFromSecret()', () => {
           RoleSessionName: 'etp-aws_pulse-2024-05-01T06-00',
           ExternalId: 'etp-acme-fake',
           DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+          SourceIdentity: 'etp.acme',
+          Tags: [
+            { Key: 'etp-tenant', Value: 'acme' },
+            { Key: 'etp-scenario', Value: 'none' },
+            { Key: 'etp-run', Value: 'aws_pulse-2024-05-01T06-00' },
+          ],
         },
       ]);
       expect(ASSUME_ROLE_DURATION_SECONDS).toBe(3600);
@@ -237,6 +246,53 @@ describe('awsAccessFromSecret()', () => {
       ]);
     });
 
+    it(`keeps at most ${MAX_CACHED_CUSTOMER_SESSIONS} sessions, one per run, and none once expired`, async () => {
+      // Prepare: a warm container serving many runs.
+      sts.on(AssumeRoleCommand).callsFake(async () => assumed('A1', new Date(now + 3_600_000)));
+
+      // Act
+      for (let run = 0; run < MAX_CACHED_CUSTOMER_SESSIONS + 44; run++) {
+        await awsAccessFromSecret({ role_arn: ROLE_ARN }, { ...request, runId: `run-${run}` }).credentials();
+      }
+      const held = cachedCustomerSessions();
+      now += 3_600_000;
+      const afterExpiry = cachedCustomerSessions();
+
+      // Assess
+      expect(held).toBe(MAX_CACHED_CUSTOMER_SESSIONS);
+      expect(afterExpiry).toBe(0);
+    });
+
+    it('assumes again once after invalidate() (STS said ExpiredToken), sharing nothing with other tenants', async () => {
+      // Prepare
+      sts
+        .on(AssumeRoleCommand)
+        .resolvesOnce(assumed('A1', new Date(T0 + 3_600_000)))
+        .resolves(assumed('B2', new Date(T0 + 3_600_000)));
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN }, request);
+      const first = await access.credentials();
+
+      // Act
+      access.invalidate?.();
+      const second = await access.credentials();
+      const otherTenant = await awsAccessFromSecret(
+        { role_arn: ROLE_ARN },
+        { ...request, tenant: 'globex' },
+      ).credentials();
+
+      // Assess
+      expect([first.accessKeyId, second.accessKeyId]).toEqual([
+        'ASIAFAKETESTEXAMPLA1',
+        'ASIAFAKETESTEXAMPLB2',
+      ]); // fake test
+      expect(otherTenant.accessKeyId).toBe('ASIAFAKETESTEXAMPLB2'); // fake test: a new AssumeRole, not acme's session
+      expect(sts.commandCalls(AssumeRoleCommand).map((c) => c.args[0].input.SourceIdentity)).toEqual([
+        'etp.acme',
+        'etp.acme',
+        'etp.globex',
+      ]);
+    });
+
     it('fails with secret_invalid when STS returns no credentials', async () => {
       // Prepare
       sts.on(AssumeRoleCommand).resolves({});
@@ -273,6 +329,31 @@ describe('awsAccessFromSecret()', () => {
       });
       expect(retried?.accessKeyId).toBe('ASIAFAKETESTEXAMPLA1'); // fake test example
     });
+  });
+});
+
+describe('session identity', () => {
+  it.each([
+    [43_200, 3600],
+    [3600, 3600],
+    [1800, 1800],
+    [60, 900],
+    [Number.NaN, 3600],
+  ])('clamps a session of %p s to %p s (role chaining caps it at 1 hour)', (requested, clamped) => {
+    expect(clampSessionDuration(requested)).toBe(clamped);
+  });
+
+  it('names the tenant in SourceIdentity, within 64 characters of [\\w+=,.@-], long ids kept distinct', () => {
+    // Prepare
+    const long = 'a'.repeat(100);
+
+    // Act
+    const identities = [sourceIdentityOf('acme'), sourceIdentityOf(`${long}1`), sourceIdentityOf(`${long}2`)];
+
+    // Assess
+    expect(identities[0]).toBe('etp.acme');
+    for (const identity of identities) expect(identity).toMatch(/^[\w+=,.@-]{2,64}$/);
+    expect(new Set(identities).size).toBe(3);
   });
 });
 

@@ -164,7 +164,9 @@ describe('SecretResolver', () => {
     // Assess
     await expect(resolved).rejects.toMatchObject({
       code: 'secret_not_found',
-      message: 'Tenant "acme" has no secret reference named "aws_default"',
+      message:
+        'Tenant "acme" has no secret reference named "aws_default" and environment variable ' +
+        'ETP_SECRET_ACME__AWS_DEFAULT is not set',
     });
   });
 

@@ -391,6 +391,12 @@ describe('aws_ec2_inventory', () => {
         ExternalId: 'etp-tenant-default',
         RoleSessionName: 'etp-run-2024-05-01T00-00-00Z',
         DurationSeconds: 3600,
+        SourceIdentity: 'etp.default',
+        Tags: [
+          { Key: 'etp-tenant', Value: 'default' },
+          { Key: 'etp-scenario', Value: 'aws_pulse' },
+          { Key: 'etp-run', Value: 'run-2024-05-01T00-00-00Z' },
+        ],
       },
     ]);
   });

@@ -1,0 +1,36 @@
+import type { ToolCatalog } from '../functions/runtime/catalog';
+import type { IamGrant, ToolSpec } from '../functions/runtime/spec';
+
+/** Whether a tool reads AWS accounts (tag `aws`): its role may assume the customer role. */
+export function isAwsTool(spec: Pick<ToolSpec, 'tags'>): boolean {
+  return spec.tags.includes('aws');
+}
+
+/** The STS actions an AWS tool's role holds on the customer role name, and nothing else of STS. */
+export const CUSTOMER_ROLE_ACTIONS = ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'] as const;
+
+/**
+ * What the customer-account audit role must allow: the union of every AWS
+ * tool's declared statements (DESIGN.md, "ToolSpec": the customer-account role is
+ * the union of the `aws` tools' actions), derived from the catalog so no second
+ * list is ever kept by hand. Statements with the same resources are merged;
+ * actions are de-duplicated and sorted.
+ *
+ * @example customerRoleGrants(toolCatalog) // [{ actions: ['cloudtrail:DescribeTrails', …], resources: ['*'] }]
+ */
+export function customerRoleGrants(catalog: ToolCatalog): Required<IamGrant>[] {
+  const byResources = new Map<string, Set<string>>();
+  for (const { spec } of catalog.functionTools()) {
+    if (!isAwsTool(spec)) continue;
+    for (const grant of spec.iam) {
+      const resources = [...(grant.resources ?? ['*'])].sort();
+      const key = JSON.stringify(resources);
+      const actions = byResources.get(key) ?? new Set<string>();
+      for (const action of grant.actions) actions.add(action);
+      byResources.set(key, actions);
+    }
+  }
+  return [...byResources.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, actions]) => ({ actions: [...actions].sort(), resources: JSON.parse(key) as string[] }));
+}

@@ -1,0 +1,141 @@
+import {
+  CfnOutput,
+  CfnParameter,
+  CliCredentialsStackSynthesizer,
+  Duration,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
+import { ArnPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import {
+  AWS_TOOL_ROLE_PATH,
+  CUSTOMER_ROLE_NAME,
+  ROLE_CHAINING_MAX_SECONDS,
+  RUN_TAG,
+  SCENARIO_TAG,
+  TENANT_TAG,
+} from '../functions/runtime/aws/trust';
+import type { ToolCatalog } from '../functions/runtime/catalog';
+import { TENANT_ID } from '../functions/runtime/ids';
+import { toolCatalog } from '../functions/tools/catalog';
+import { customerRoleGrants } from './aws-tool-grants';
+import { acknowledgeWildcardResources } from './nag';
+
+/** Properties of a {@link CustomerAccessStack}. */
+export interface CustomerAccessStackProps extends StackProps {
+  /** Whose AWS tools' statements the role allows. @default toolCatalog */
+  readonly catalog?: ToolCatalog;
+}
+
+/** Actions that read and never change (what the customer role may hold on `*`). */
+const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
+
+/**
+ * The stack a customer deploys in the account the platform audits (DESIGN.md,
+ * "Shape"; docs/tenant-isolation.md, "The customer stack"): one read-only role,
+ * named {@link CUSTOMER_ROLE_NAME}, whose permissions are the union of the AWS
+ * tools' declared statements ({@link customerRoleGrants}: derived from the tool
+ * catalog, never a second list) and which only the platform account's AWS tool
+ * roles (path `/etp-tools/aws/`) may assume, and only
+ *
+ * - with the ExternalId the customer chose (`sts:ExternalId`, the confused-deputy guard);
+ * - for the one tenant the customer is (`aws:RequestTag/etp-tenant`), tagging the
+ *   session with tenant, scenario and run and nothing else;
+ * - setting a SourceIdentity `etp.*`, which CloudTrail then records on every call;
+ * - for one hour at most (role chaining caps it anyway).
+ *
+ * Parameters: `PlatformAccountId`, `ExternalId` (NoEcho), `TenantId`. Output:
+ * `AuditRoleArn`, to seed as the tenant's `aws_default` `role_arn`. Synthesized
+ * without bootstrap resources (`CliCredentialsStackSynthesizer`): the template
+ * alone deploys with CloudFormation in an account that never ran `cdk bootstrap`.
+ *
+ * @example new CustomerAccessStack(app, 'ExternalToolsCustomerAccess');
+ */
+export class CustomerAccessStack extends Stack {
+  /** The read-only audit role. */
+  public readonly auditRole: Role;
+
+  constructor(scope: Construct, id: string, props: CustomerAccessStackProps = {}) {
+    super(scope, id, {
+      description: 'External Tools Platform: read-only audit role the platform assumes in this account',
+      // No assets and no bootstrap resources: the customer deploys it with their own credentials, with
+      // `cdk deploy` or the synthesized template alone (`aws cloudformation deploy`), no CDK bootstrap needed.
+      synthesizer: new CliCredentialsStackSynthesizer(),
+      ...props,
+    });
+    const platformAccount = new CfnParameter(this, 'PlatformAccountId', {
+      type: 'String',
+      description: 'The AWS account the External Tools Platform runs in (12 digits)',
+      allowedPattern: '^\\d{12}$',
+      constraintDescription: 'a 12-digit AWS account id',
+    });
+    const externalId = new CfnParameter(this, 'ExternalId', {
+      type: 'String',
+      noEcho: true,
+      description:
+        'The ExternalId the platform presents (2-1224 of [\\w+=,.@:/-]); seed the same value as external_id',
+      allowedPattern: '^[\\w+=,.@:\\/-]{2,1224}$',
+      constraintDescription: '2-1224 characters of letters, digits and _+=,.@:/-',
+    });
+    const tenant = new CfnParameter(this, 'TenantId', {
+      type: 'String',
+      description: 'The tenant id this account belongs to on the platform',
+      allowedPattern: TENANT_ID.pattern.source,
+      constraintDescription: TENANT_ID.accepted,
+    });
+
+    const toolRoles = `arn:${this.partition}:iam::${platformAccount.valueAsString}:role${AWS_TOOL_ROLE_PATH}*`;
+    const platform = new ArnPrincipal(`arn:${this.partition}:iam::${platformAccount.valueAsString}:root`);
+    const fromToolRoles = { ArnLike: { 'aws:PrincipalArn': toolRoles } };
+    const forTenant = {
+      [`aws:RequestTag/${TENANT_TAG}`]: tenant.valueAsString,
+    };
+    const onlyCallTags = {
+      'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG, SCENARIO_TAG, RUN_TAG] },
+    };
+
+    this.auditRole = new Role(this, 'AuditRole', {
+      roleName: CUSTOMER_ROLE_NAME,
+      description: 'Read-only audit role of the External Tools Platform (the union of its AWS tools actions)',
+      maxSessionDuration: Duration.seconds(ROLE_CHAINING_MAX_SECONDS),
+      assumedBy: platform.withConditions({
+        ...fromToolRoles,
+        StringEquals: { 'sts:ExternalId': externalId.valueAsString, ...forTenant },
+        StringLike: { 'sts:SourceIdentity': 'etp.*' },
+      }),
+    });
+    this.auditRole.assumeRolePolicy?.addStatements(
+      new PolicyStatement({
+        actions: ['sts:TagSession'],
+        principals: [platform],
+        conditions: { ...fromToolRoles, StringEquals: forTenant, ...onlyCallTags },
+      }),
+      new PolicyStatement({
+        actions: ['sts:SetSourceIdentity'],
+        principals: [platform],
+        conditions: { ...fromToolRoles, StringLike: { 'sts:SourceIdentity': 'etp.*' } },
+      }),
+    );
+
+    for (const grant of customerRoleGrants(props.catalog ?? toolCatalog)) {
+      this.auditRole.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...grant.actions], resources: [...grant.resources] }),
+      );
+      if (grant.resources.includes('*') && grant.actions.every((action) => READ_ONLY_ACTION.test(action))) {
+        acknowledgeWildcardResources(
+          this.auditRole,
+          ['*'],
+          'The union of the declared actions of the platform AWS tools, all read-only (Describe/List/Get and ' +
+            'GenerateCredentialReport), most of which support no resource-level permissions (Service ' +
+            'Authorization Reference, "Resource types" column empty), so IAM requires "*".',
+        );
+      }
+    }
+
+    new CfnOutput(this, 'AuditRoleArn', {
+      description: 'Seed as the aws_default of the tenant: {"role_arn": <this>, "external_id": <ExternalId>}',
+      value: this.auditRole.roleArn,
+    });
+  }
+}

@@ -1,0 +1,163 @@
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { AccountRootPrincipal, type IRole, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import {
+  ROLE_CHAINING_MAX_SECONDS,
+  SECRET_NAME_TAG,
+  TENANT_SECRET_NAME_PREFIX,
+  TENANT_TAG,
+  TOOL_ROLE_PATH,
+} from '../functions/runtime/aws/trust';
+import { acknowledgeWildcardResources } from './nag';
+
+/** The session's tenant as an IAM policy variable (IAM User Guide, "IAM policy elements: Variables and tags"). */
+export const SESSION_TENANT = `\${aws:PrincipalTag/${TENANT_TAG}}`;
+
+/**
+ * ARN pattern of every tenant secret of the stack's account and region:
+ * `arn:<partition>:secretsmanager:<region>:<account>:secret:etp/*`. The trailing
+ * wildcard also covers the random suffix Secrets Manager appends to secret ARNs.
+ */
+export function tenantSecretsArn(scope: Construct): string {
+  return Stack.of(scope).formatArn({
+    service: 'secretsmanager',
+    resource: 'secret',
+    resourceName: `${TENANT_SECRET_NAME_PREFIX}*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+}
+
+/** The ARN pattern of the platform account's tool roles (under {@link TOOL_ROLE_PATH}). */
+export function toolRolesArn(scope: Construct, path: string = TOOL_ROLE_PATH): string {
+  return Stack.of(scope).formatArn({
+    service: 'iam',
+    region: '',
+    resource: 'role',
+    resourceName: `${path.replace(/^\//, '')}*`,
+  });
+}
+
+/** Properties of {@link TenantSecretReaders}. */
+export interface TenantSecretReadersProps {
+  /** The secret-reference table. */
+  readonly table: ITable;
+  /** The secret names tools read (the union of the specs' `requiresSecrets`). */
+  readonly secretNames: readonly string[];
+}
+
+/**
+ * Tenant isolation enforced by IAM (docs/tenant-isolation.md): one reader role
+ * per secret name S. A tool function acting for tenant T assumes S's reader role
+ * with the session tag `etp-tenant=T`; the role allows only
+ *
+ * - `dynamodb:GetItem` on the reference table where every leading key (the
+ *   partition key, `tenant_id`) equals the session's tenant (`dynamodb:LeadingKeys`);
+ * - `secretsmanager:GetSecretValue` on `etp/*` secrets tagged `etp-tenant` = the
+ *   session's tenant and `etp-secret` = S.
+ *
+ * Its trust policy admits the platform account's tool roles (path `/etp-tools/`)
+ * only, and only with a non-empty `etp-tenant` tag and no other tag, for one hour
+ * at most (role chaining). Which names a tool reads is decided by its own role:
+ * {@link grantReadersTo} lets it assume the readers of its spec's names only.
+ */
+export class TenantSecretReaders extends Construct {
+  /** The reader role of each secret name. */
+  public readonly roles: Readonly<Record<string, Role>>;
+
+  constructor(scope: Construct, id: string, props: TenantSecretReadersProps) {
+    super(scope, id);
+    const platformAccount = new AccountRootPrincipal();
+    const toolRoles = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(this) } };
+    const secrets = tenantSecretsArn(this);
+    const roles: Record<string, Role> = Object.create(null);
+    for (const name of [...new Set(props.secretNames)].sort()) {
+      const role = new Role(this, `Reader${name}`, {
+        description: `Reads one tenant's ${name} reference and secret: the tenant of the session tag ${TENANT_TAG}`,
+        assumedBy: platformAccount.withConditions({
+          ...toolRoles,
+          StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
+          'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG] },
+        }),
+        maxSessionDuration: Duration.seconds(ROLE_CHAINING_MAX_SECONDS),
+      });
+      role.assumeRolePolicy?.addStatements(
+        new PolicyStatement({
+          actions: ['sts:TagSession'],
+          principals: [platformAccount],
+          conditions: {
+            ...toolRoles,
+            StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
+            'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG] },
+          },
+        }),
+        new PolicyStatement({
+          actions: ['sts:SetSourceIdentity'],
+          principals: [platformAccount],
+          conditions: { ...toolRoles, StringLike: { 'sts:SourceIdentity': 'etp.*' } },
+        }),
+      );
+      const tagged = { Null: { [`aws:PrincipalTag/${TENANT_TAG}`]: 'false' } };
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'OwnTenantReferenceRows',
+          actions: ['dynamodb:GetItem'],
+          resources: [props.table.tableArn],
+          conditions: {
+            ...tagged,
+            'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SESSION_TENANT] },
+          },
+        }),
+      );
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'OwnTenantSecret',
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [secrets],
+          conditions: {
+            ...tagged,
+            StringEquals: {
+              [`aws:ResourceTag/${TENANT_TAG}`]: SESSION_TENANT,
+              [`aws:ResourceTag/${SECRET_NAME_TAG}`]: name,
+            },
+          },
+        }),
+      );
+      acknowledgeWildcardResources(
+        role,
+        [secrets],
+        `The ${name} reader reads the secret of the tenant its session is tagged with: which secret that is ` +
+          `is decided at run time, by the secret's tags (${TENANT_TAG} = the session's tenant, ` +
+          `${SECRET_NAME_TAG} = ${name}, both required by the condition), under the ${TENANT_SECRET_NAME_PREFIX} ` +
+          'prefix; Secrets Manager appends a random suffix to every ARN, so the grant is that prefix.',
+      );
+      roles[name] = role;
+    }
+    this.roles = roles;
+  }
+
+  /**
+   * Lets `toolRole` open reader sessions for `secretNames` only: `sts:AssumeRole`,
+   * `sts:TagSession` and `sts:SetSourceIdentity` on those names' reader roles.
+   *
+   * @returns the map of each name to its reader role ARN (what the function gets as `SECRET_READER_ROLES`).
+   * @throws Error for a name no reader exists for.
+   */
+  grantReadersTo(toolRole: IRole, secretNames: readonly string[]): Record<string, string> {
+    const arns: Record<string, string> = {};
+    for (const name of secretNames) {
+      const reader = Object.hasOwn(this.roles, name) ? this.roles[name] : undefined;
+      if (!reader) throw new Error(`No tenant-secrets reader for ${name}`);
+      arns[name] = reader.roleArn;
+    }
+    if (secretNames.length > 0) {
+      toolRole.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
+          resources: Object.values(arns),
+        }),
+      );
+    }
+    return arns;
+  }
+}

@@ -1,0 +1,399 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { CustomerAccessStack } from '../../lib/customer-access-stack';
+import { logicalIdOf, newApp, roleOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
+import {
+  arnIn,
+  decide,
+  identityPoliciesOf,
+  type NamedPolicy,
+  type ResolvedTemplate,
+  resolveTemplate,
+  sessionOf,
+  trustPolicyOf,
+} from '../helpers/iam-simulation';
+
+/**
+ * Tenant isolation and the cross-account scope PROVED on the synthesized
+ * policies: the platform and customer templates are resolved for concrete
+ * accounts and evaluated request by request by an IAM policy simulator
+ * (@cloud-copilot/iam-simulate). docs/tenant-isolation.md, "Proofs".
+ */
+const PLATFORM = '123456789012';
+const CUSTOMER = '210987654321';
+const REGION = 'eu-west-1';
+const EXTERNAL_ID = 'etp-acme-3f9a1c7e';
+
+const awsTools = toolCatalog.functionTools().filter((entry) => entry.spec.tags.includes('aws'));
+const secretTools = toolCatalog.functionTools().filter((entry) => entry.spec.requiresSecrets.length > 0);
+const secretNames = [...new Set(secretTools.flatMap((entry) => entry.spec.requiresSecrets))].sort();
+
+let platform: ResolvedTemplate;
+let customer: ResolvedTemplate;
+let readerIds: Record<string, string>;
+let toolRoleIds: Record<string, string>;
+let dispatcherRoleId: string;
+let tableArn: string;
+let customerRoleId: string;
+
+beforeAll(() => {
+  const { stack, template } = synthesizePlatform();
+  platform = resolveTemplate(template, { account: PLATFORM, region: REGION });
+  readerIds = Object.fromEntries(
+    Object.entries(stack.platform.secretReaders.roles).map(([name, role]) => [name, logicalIdOf(role)]),
+  );
+  toolRoleIds = Object.fromEntries(
+    toolCatalog
+      .functionTools()
+      .map((entry) => [entry.spec.name, roleOf(template, toolFunctionId(stack, entry.spec.name))]),
+  );
+  dispatcherRoleId = roleOf(template, logicalIdOf(stack.platform.dispatcher.lambdaFunction));
+  tableArn = arnIn(platform, logicalIdOf(stack.platform.secretReferenceTable));
+  const customerStack = new CustomerAccessStack(newApp(), 'ExternalToolsCustomerAccess');
+  customer = resolveTemplate(Template.fromStack(customerStack), {
+    account: CUSTOMER,
+    region: REGION,
+    parameters: { PlatformAccountId: PLATFORM, ExternalId: EXTERNAL_ID, TenantId: 'acme' },
+  });
+  customerRoleId = logicalIdOf(customerStack.auditRole);
+});
+
+/** A tool function's role: its ARN, a session of it, its identity policies. */
+function toolRole(tool: string): { arn: string; session: string; policies: NamedPolicy[] } {
+  const id = toolRoleIds[tool] as string;
+  const arn = arnIn(platform, id);
+  return { arn, session: sessionOf(arn, tool), policies: identityPoliciesOf(platform, id) };
+}
+
+/** The reader role of a secret name. */
+function reader(name: string): { id: string; arn: string } {
+  const id = readerIds[name] as string;
+  return { id, arn: arnIn(platform, id) };
+}
+
+/** The three authorizations of one AssumeRole with session tags and a source identity. */
+async function assume(
+  caller: { arn: string; session: string; policies: readonly NamedPolicy[] },
+  target: { arn: string; account: string; trust: unknown },
+  context: Record<string, string | string[]>,
+): Promise<string[]> {
+  return Promise.all(
+    ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'].map((action) =>
+      decide({
+        principal: caller.session,
+        identityPolicies: caller.policies,
+        action,
+        resource: target.arn,
+        resourceAccount: target.account,
+        resourcePolicy: target.trust,
+        context: { 'aws:PrincipalArn': caller.arn, 'aws:PrincipalAccount': PLATFORM, ...context },
+      }),
+    ),
+  );
+}
+
+const ALLOWED3 = ['Allowed', 'Allowed', 'Allowed'];
+
+/** Request context of a reader session for `tenant`. */
+function readerTags(tenant: string): Record<string, string | string[]> {
+  return {
+    'aws:RequestTag/etp-tenant': tenant,
+    'aws:TagKeys': ['etp-tenant'],
+    'sts:SourceIdentity': `etp.${tenant}`,
+  };
+}
+
+describe('tenant isolation, proved on the synthesized policies', () => {
+  it('has one reader role per secret name the tools list', () => {
+    expect(Object.keys(readerIds).sort()).toEqual(secretNames);
+  });
+
+  describe.each(secretTools.map((entry) => [entry.spec.name, entry.spec.requiresSecrets] as const))(
+    '%s',
+    (tool, listed) => {
+      it.each(listed)(
+        'may open a session of the %s reader tagged with the tenant it acts for',
+        async (name) => {
+          // Prepare
+          const target = reader(name);
+
+          // Act
+          const decisions = await assume(
+            toolRole(tool),
+            { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
+            readerTags('acme'),
+          );
+
+          // Assess
+          expect(decisions).toEqual(ALLOWED3);
+        },
+      );
+
+      it('may not open a reader session of a secret name its spec does not list', async () => {
+        // Prepare
+        const others = secretNames.filter((name) => !listed.includes(name));
+
+        // Act
+        const decisions = await Promise.all(
+          others.map((name) =>
+            assume(
+              toolRole(tool),
+              { arn: reader(name).arn, account: PLATFORM, trust: trustPolicyOf(platform, reader(name).id) },
+              readerTags('acme'),
+            ),
+          ),
+        );
+
+        // Assess
+        for (const decision of decisions) expect(decision[0]).not.toBe('Allowed');
+      });
+
+      it('reads no reference row and no secret with its own role', async () => {
+        // Prepare
+        const role = toolRole(tool);
+
+        // Act
+        const row = await decide({
+          principal: role.session,
+          identityPolicies: role.policies,
+          action: 'dynamodb:GetItem',
+          resource: tableArn,
+          resourceAccount: PLATFORM,
+          context: { 'dynamodb:LeadingKeys': ['acme'] },
+        });
+        const secret = await decide({
+          principal: role.session,
+          identityPolicies: role.policies,
+          action: 'secretsmanager:GetSecretValue',
+          resource: `arn:aws:secretsmanager:${REGION}:${PLATFORM}:secret:etp/acme/${listed[0]}-AbCdEf`,
+          resourceAccount: PLATFORM,
+          context: {
+            'aws:ResourceTag/etp-tenant': 'acme',
+            'aws:ResourceTag/etp-secret': listed[0] as string,
+          },
+        });
+
+        // Assess
+        expect([row, secret]).toEqual(['ImplicitlyDenied', 'ImplicitlyDenied']);
+      });
+    },
+  );
+
+  it.each([
+    ['without the tenant tag', { 'aws:TagKeys': [] as string[], 'sts:SourceIdentity': 'etp.acme' }],
+    ['with an empty tenant tag', { 'aws:RequestTag/etp-tenant': '', 'aws:TagKeys': ['etp-tenant'] }],
+    [
+      'with a tag besides the tenant',
+      {
+        'aws:RequestTag/etp-tenant': 'acme',
+        'aws:RequestTag/etp-admin': 'true',
+        'aws:TagKeys': ['etp-tenant', 'etp-admin'],
+      },
+    ],
+  ])('refuses a reader session %s', async (_kind, context) => {
+    // Prepare
+    const target = reader('aws_default');
+
+    // Act
+    const [assumeRole, tagSession] = await assume(
+      toolRole('aws_ec2_inventory'),
+      { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
+      context,
+    );
+
+    // Assess: AssumeRole itself requires the tenant tag, TagSession only that one tag.
+    expect([assumeRole, tagSession]).not.toEqual(['Allowed', 'Allowed']);
+    expect(assumeRole).not.toBe('Allowed');
+  });
+
+  it('refuses a reader session to a role of the account outside the tool path (the dispatcher)', async () => {
+    // Prepare
+    const target = reader('aws_default');
+    const arn = arnIn(platform, dispatcherRoleId);
+    const generous: NamedPolicy = {
+      name: 'admin-like',
+      policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 'sts:*', Resource: '*' }] },
+    };
+
+    // Act
+    const decisions = await assume(
+      { arn, session: sessionOf(arn, 'dispatcher'), policies: [generous] },
+      { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
+      readerTags('acme'),
+    );
+
+    // Assess
+    expect(decisions).toEqual(['ImplicitlyDenied', 'ImplicitlyDenied', 'ImplicitlyDenied']);
+  });
+
+  describe.each(secretNames)('a session of the %s reader tagged etp-tenant=acme', (name) => {
+    function readAs(action: string, resource: string, context: Record<string, string | string[]>) {
+      const target = reader(name);
+      return decide({
+        principal: sessionOf(target.arn, 'etp-secrets.acme'),
+        identityPolicies: identityPoliciesOf(platform, target.id),
+        action,
+        resource,
+        resourceAccount: PLATFORM,
+        context: { 'aws:PrincipalTag/etp-tenant': 'acme', 'aws:PrincipalArn': target.arn, ...context },
+      });
+    }
+    const secretArn = (tenant: string, secret: string) =>
+      `arn:aws:secretsmanager:${REGION}:${PLATFORM}:secret:etp/${tenant}/${secret}-AbCdEf`;
+
+    it("reads acme's reference rows and no other tenant's", async () => {
+      // Act
+      const own = await readAs('dynamodb:GetItem', tableArn, { 'dynamodb:LeadingKeys': ['acme'] });
+      const other = await readAs('dynamodb:GetItem', tableArn, { 'dynamodb:LeadingKeys': ['globex'] });
+      const scan = await readAs('dynamodb:Scan', tableArn, {});
+      const query = await readAs('dynamodb:Query', tableArn, { 'dynamodb:LeadingKeys': ['acme'] });
+
+      // Assess
+      expect({ own, other, scan, query }).toEqual({
+        own: 'Allowed',
+        other: 'ImplicitlyDenied',
+        scan: 'ImplicitlyDenied',
+        query: 'ImplicitlyDenied',
+      });
+    });
+
+    it(`reads acme's ${name} secret and nothing else`, async () => {
+      // Prepare
+      const otherName = name === 'aws_default' ? 'slack_default' : 'aws_default';
+      const tags = (tenant: string, secret: string) => ({
+        'aws:ResourceTag/etp-tenant': tenant,
+        'aws:ResourceTag/etp-secret': secret,
+      });
+      const get = 'secretsmanager:GetSecretValue';
+
+      // Act
+      const decisions = {
+        own: await readAs(get, secretArn('acme', name), tags('acme', name)),
+        otherTenant: await readAs(get, secretArn('globex', name), tags('globex', name)),
+        otherTenantNamedAsAcme: await readAs(get, secretArn('acme', name), tags('globex', name)),
+        otherName: await readAs(get, secretArn('acme', otherName), tags('acme', otherName)),
+        untagged: await readAs(get, secretArn('acme', name), {}),
+        otherAccount: await readAs(
+          get,
+          `arn:aws:secretsmanager:${REGION}:111122223333:secret:etp/acme/${name}-AbCdEf`,
+          tags('acme', name),
+        ),
+        outsidePrefix: await readAs(
+          get,
+          `arn:aws:secretsmanager:${REGION}:${PLATFORM}:secret:prod/db-AbCdEf`,
+          tags('acme', name),
+        ),
+        describe: await readAs('secretsmanager:DescribeSecret', secretArn('acme', name), tags('acme', name)),
+      };
+
+      // Assess
+      expect(decisions).toEqual({
+        own: 'Allowed',
+        otherTenant: 'ImplicitlyDenied',
+        otherTenantNamedAsAcme: 'ImplicitlyDenied',
+        otherName: 'ImplicitlyDenied',
+        untagged: 'ImplicitlyDenied',
+        otherAccount: 'ImplicitlyDenied',
+        outsidePrefix: 'ImplicitlyDenied',
+        describe: 'ImplicitlyDenied',
+      });
+    });
+
+    it('reads nothing without a tenant tag on the session', async () => {
+      // Prepare
+      const target = reader(name);
+
+      // Act
+      const row = await decide({
+        principal: sessionOf(target.arn, 'untagged'),
+        identityPolicies: identityPoliciesOf(platform, target.id),
+        action: 'dynamodb:GetItem',
+        resource: tableArn,
+        resourceAccount: PLATFORM,
+        context: { 'dynamodb:LeadingKeys': ['acme'] },
+      });
+
+      // Assess
+      expect(row).toBe('ImplicitlyDenied');
+    });
+  });
+});
+
+describe('cross-account access, proved on the synthesized policies of both stacks', () => {
+  const customerRoleArn = `arn:aws:iam::${CUSTOMER}:role/ExternalToolsPlatformAudit`;
+  const callTags = (tenant: string) => ({
+    'aws:RequestTag/etp-tenant': tenant,
+    'aws:RequestTag/etp-scenario': 'aws_pulse',
+    'aws:RequestTag/etp-run': 'run-1',
+    'aws:TagKeys': ['etp-tenant', 'etp-scenario', 'etp-run'],
+    'sts:SourceIdentity': `etp.${tenant}`,
+  });
+  const customerTarget = () => ({
+    arn: arnIn(customer, customerRoleId),
+    account: CUSTOMER,
+    trust: trustPolicyOf(customer, customerRoleId),
+  });
+
+  it('names the customer role as the platform defines it', () => {
+    expect(arnIn(customer, customerRoleId)).toBe(customerRoleArn);
+  });
+
+  it.each(awsTools.map((entry) => entry.spec.name))(
+    '%s may assume the customer role with the ExternalId, its tenant and the call tags',
+    async (tool) => {
+      // Act
+      const decisions = await assume(toolRole(tool), customerTarget(), {
+        ...callTags('acme'),
+        'sts:ExternalId': EXTERNAL_ID,
+      });
+
+      // Assess
+      expect(decisions).toEqual(ALLOWED3);
+    },
+  );
+
+  it.each([
+    ['a wrong ExternalId', { ...callTags('acme'), 'sts:ExternalId': 'guessed' }],
+    ['no ExternalId', { ...callTags('acme') }],
+    ['another tenant’s session (confused deputy)', { ...callTags('globex'), 'sts:ExternalId': EXTERNAL_ID }],
+    ['no source identity', { ...callTags('acme'), 'sts:ExternalId': EXTERNAL_ID, 'sts:SourceIdentity': '' }],
+  ])('is refused the customer role with %s', async (_kind, context) => {
+    // Act
+    const [assumeRole] = await assume(toolRole('aws_ec2_inventory'), customerTarget(), context);
+
+    // Assess
+    expect(assumeRole).not.toBe('Allowed');
+  });
+
+  it('lets an AWS tool assume no other role of any account', async () => {
+    // Prepare: a role that trusts the platform account without conditions.
+    const other = `arn:aws:iam::${CUSTOMER}:role/OrganizationAccountAccessRole`;
+    const trust = {
+      Version: '2012-10-17',
+      Statement: [
+        { Effect: 'Allow', Principal: { AWS: `arn:aws:iam::${PLATFORM}:root` }, Action: 'sts:AssumeRole' },
+      ],
+    };
+
+    // Act
+    const [decision] = await assume(
+      toolRole('aws_ec2_inventory'),
+      { arn: other, account: CUSTOMER, trust },
+      callTags('acme'),
+    );
+
+    // Assess
+    expect(decision).toBe('ImplicitlyDenied');
+  });
+
+  it('refuses the customer role to a platform role outside the AWS tool path', async () => {
+    // Act
+    const decisions = await assume(toolRole('slack_post_message'), customerTarget(), {
+      ...callTags('acme'),
+      'sts:ExternalId': EXTERNAL_ID,
+    });
+
+    // Assess
+    expect(decisions[0]).toBe('ImplicitlyDenied');
+  });
+});
