@@ -7,7 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { DISPATCHER_CONFIG_GLOBAL } from '../functions/dispatcher/config';
+import { ENGINE_CONFIG_GLOBAL } from '../functions/engine/config';
 import { toolCatalog } from '../functions/tools/catalog';
+import { engineConfig, functionMemory } from '../lib/scenarios/engine-config';
 import { levelWhitelists, loadScenarios } from '../lib/scenarios/loader';
 import { toolEntryPath } from '../lib/tool-function';
 
@@ -66,19 +68,27 @@ export interface FunctionBundle extends LambdaEntry {
 }
 
 /**
- * The dispatcher (bundled with the configuration the CDK gives it: the scenario
- * files' whitelists) and every function tool of the catalog.
+ * The dispatcher and the scenario engine (each bundled with the configuration the
+ * CDK gives it, from the scenario files) and every function tool of the catalog.
  */
 export function lambdaEntries(): LambdaEntry[] {
   const config = {
     scenarios: levelWhitelists(loadScenarios(toolCatalog)),
     toolFunctionNamePrefix: 'etp-',
   };
+  const scenarios = loadScenarios(toolCatalog);
   return [
     {
       name: 'dispatcher',
       entry: path.join(PROJECT_ROOT, 'functions/dispatcher/handler.ts'),
       define: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(config) },
+    },
+    {
+      name: 'engine',
+      entry: path.join(PROJECT_ROOT, 'functions/engine/handler.ts'),
+      define: {
+        [ENGINE_CONFIG_GLOBAL]: JSON.stringify(engineConfig(scenarios, functionMemory(toolCatalog))),
+      },
     },
     ...toolCatalog.functionTools().map((tool) => ({ name: tool.spec.name, entry: toolEntryPath(tool) })),
   ];

@@ -15,11 +15,17 @@
  * 5. aws_ec2_inventory over 10,000 instances in 17 regions with 50 ms per page:
  *    wall time / ideal (target ≤ 1.3), peak memory (target ≤ 256 MB), output bytes.
  * 6. AWS API calls per run of each AWS tool.
+ * 7. `redact()` on a 64 KiB result, p50 and p99 (target p50 ≤ 2 ms; issue 8).
+ * 8. Secret resolutions for 1,000 calls over 3 tenants in a warm container (issue 8).
+ * 9. The claim-check of large results (issue 7), and the entry points' MCP path (issue 12).
+ * 10. One aws_pulse run on a generated 1,000-resource account with the scripted model:
+ *     transitions, invocations, GB-s, tokens, Cost Explorer requests, USD (issue 7).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
+import { DEFAULT_RESULT_INLINE_BYTES } from '../functions/runtime/result-limits';
 import { PLATFORM_FUNCTION_ENVIRONMENT } from '../lib/platform-function';
 import { countApiCalls } from './api-calls';
 import {
@@ -32,10 +38,15 @@ import {
   sdkClientsIn,
 } from './bundles';
 import { runInChild } from './child';
+import { type ClaimCheckFigure, measureClaimCheck } from './claim-check';
 import { baselineBundle, DEFAULT_COLD_START_RUNS, measureColdStart } from './cold-start';
 import type { DispatcherOverhead } from './dispatcher-overhead';
 import type { Ec2InventoryScale } from './ec2-inventory-scale';
+import { measureEntryPoints } from './entry-points';
+import { measureRedaction, redactionSection } from './redact';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
+import { measureScenarioRun, scenarioRunSection } from './scenario-run';
+import { benchSecrets } from './secrets';
 
 /** Clients the dispatcher may hold (DESIGN.md: it invokes tools, reads the secret table, writes claim-checks). */
 const DISPATCHER_ALLOWED_CLIENTS = [
@@ -58,6 +69,10 @@ function loadTimeEnvironment(): NodeJS.ProcessEnv {
     AWS_REGION: 'us-east-1',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     SECRET_REFS_TABLE: 'etp-secret-references',
+    // The engine's (lib/engine-function.ts) and the write tools' (lib/tool-function.ts).
+    WORKSPACE_BUCKET: 'etp-run-workspaces',
+    RUN_RECORDS_TABLE: 'etp-run-records',
+    IDEMPOTENCY_TABLE: 'etp-idempotency',
   };
 }
 
@@ -179,6 +194,18 @@ async function inventorySection(): Promise<Section> {
   };
 }
 
+function claimCheckSection(figures: readonly ClaimCheckFigure[]): Section {
+  return {
+    title: `Claim-check of large results (inline budget ${DEFAULT_RESULT_INLINE_BYTES} B, local directory)`,
+    figures: figures.flatMap((f) => [
+      { name: `${kib(f.valueBytes)} result, claim-checked`, value: `${f.claimCheckMs.toFixed(0)} ms` },
+      { name: `${kib(f.valueBytes)} result, shrunk instead`, value: `${f.shrinkMs.toFixed(0)} ms` },
+      atMost(`${kib(f.valueBytes)} result, inline bytes`, f.inlineBytes, DEFAULT_RESULT_INLINE_BYTES, 'B', 0),
+    ]),
+    notes: figures.map((f) => `stored ${f.storedBytes} B for a ${f.valueBytes} B value`),
+  };
+}
+
 async function apiCallsSection(): Promise<Section> {
   progress('AWS API calls per tool');
   const { counts, missing, unavailable } = await countApiCalls();
@@ -222,6 +249,20 @@ async function main(): Promise<void> {
   sections.push(await overheadSection());
   sections.push(await inventorySection());
   sections.push(await apiCallsSection());
+  progress('redact() on a 64 KiB result');
+  sections.push(redactionSection(await measureRedaction()));
+  progress('secret resolutions in a warm container');
+  sections.push(await benchSecrets());
+  progress('claim-check of large results');
+  sections.push(claimCheckSection(await measureClaimCheck()));
+  progress('entry points: dispatcher bundle and the MCP path');
+  sections.push({
+    title: 'Entry points (dispatcher with the MCP path)',
+    figures: [],
+    notes: (await measureEntryPoints()).split('\n'),
+  });
+  progress('aws_pulse run on a generated 1,000-resource account, scripted model');
+  sections.push(scenarioRunSection(await measureScenarioRun()));
 
   const header = [
     `etp benchmark, ${new Date().toISOString()}, node ${process.version} (${process.execPath}), esbuild ${esbuildVersion}`,
