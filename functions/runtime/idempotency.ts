@@ -40,10 +40,11 @@ import { parseToolArgs } from './args';
 import { awsRequestHandler } from './aws/http-timeouts';
 import type { ToolContextServices } from './context';
 import { DEADLINE_SAFETY_MARGIN_MS, type Deadline, hardStopGraceMs } from './deadline';
+import { MAX_ERROR_MESSAGE_CHARS } from './error-sources/error-info';
 import { type ErrorCode, PlatformError } from './errors';
 import { runTool } from './harness';
 import type { ToolInvocation } from './invocation';
-import { MAX_ERROR_MESSAGE_CHARS, normalizeError } from './normalize-error';
+import { normalizeError } from './normalize-error';
 import { failureResult, oneLineSummary, type ToolFailure, type ToolResult } from './result';
 import { type Tool, toolTimeoutSeconds } from './spec';
 

@@ -4,28 +4,26 @@
  * `normalizeError` through each Slack tool's `mapError` (see `defineSlackTool`),
  * so the runtime holds no Slack error string.
  */
-import type { ErrorCode } from '../../runtime/errors';
+import {
+  type ErrorFields,
+  type ErrorMeaning,
+  fieldsOf,
+  meaningIn,
+  meaningOfEach,
+  stringField,
+} from '../../runtime/error-sources/error-info';
 import { PlatformError } from '../../runtime/errors';
 import { HttpStatusError } from '../../runtime/http/errors';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
-
-interface Mapping {
-  readonly code: ErrorCode;
-  readonly retryable: boolean;
-}
-
-function names(list: readonly string[], code: ErrorCode, retryable: boolean): Record<string, Mapping> {
-  return Object.fromEntries(list.map((name) => [name, { code, retryable }]));
-}
 
 /**
  * Slack `error` strings ("Errors" on each method's page of api.slack.com, and the
  * incoming-webhook errors of "Sending messages using incoming webhooks").
  * Codes and retryable flags as `docs/errors.md` documents them.
  */
-export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
-  ...names(
+export const SLACK_ERRORS: Readonly<Record<string, ErrorMeaning>> = {
+  ...meaningOfEach(
     [
       'not_authed',
       'invalid_auth',
@@ -40,7 +38,7 @@ export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
     'auth_failed',
     false,
   ),
-  ...names(
+  ...meaningOfEach(
     [
       'missing_scope',
       'not_in_channel',
@@ -60,7 +58,7 @@ export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
     'access_denied',
     false,
   ),
-  ...names(
+  ...meaningOfEach(
     [
       'channel_not_found',
       'user_not_found',
@@ -75,8 +73,8 @@ export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
     'not_found',
     false,
   ),
-  ...names(['ratelimited', 'rate_limited', 'message_limit_exceeded'], 'throttled', true),
-  ...names(
+  ...meaningOfEach(['ratelimited', 'rate_limited', 'message_limit_exceeded'], 'throttled', true),
+  ...meaningOfEach(
     [
       'invalid_blocks',
       'invalid_blocks_format',
@@ -109,7 +107,7 @@ export const SLACK_ERRORS: Readonly<Record<string, Mapping>> = {
     'invalid_args',
     false,
   ),
-  ...names(
+  ...meaningOfEach(
     ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'],
     'upstream_error',
     true,
@@ -183,28 +181,16 @@ export function slackBlockViolations(data: Record<string, unknown>): SlackBlockV
   return violations;
 }
 
-type Fields = Record<string, unknown>;
-
-function fieldsOf(value: unknown): Fields {
-  return value !== null && typeof value === 'object' ? (value as Fields) : {};
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
 function described(prefix: string, slack: string): string {
   const explanation = Object.hasOwn(EXPLANATIONS, slack) ? EXPLANATIONS[slack] : undefined;
   return explanation ? `${prefix}: ${slack}: ${explanation}` : `${prefix}: ${slack}`;
 }
 
 /** A Web API `{ ok: false, error }` answer (`WebAPIPlatformError`). */
-function platformError(data: Fields): ToolErrorInfo {
-  const slack = str(data.error) ?? 'unknown_error';
-  const mapping = Object.hasOwn(SLACK_ERRORS, slack)
-    ? (SLACK_ERRORS[slack] as Mapping)
-    : { code: 'upstream_error' as const, retryable: false };
-  const details: Fields = { slackError: slack };
+function platformError(data: ErrorFields): ToolErrorInfo {
+  const slack = stringField(data.error) ?? 'unknown_error';
+  const mapping = meaningIn(SLACK_ERRORS, slack) ?? { code: 'upstream_error' as const, retryable: false };
+  const details: ErrorFields = { slackError: slack };
   let message = described('Slack API error', slack);
   if (slack === 'missing_scope') {
     if (typeof data.needed === 'string') details.needed = data.needed;
@@ -230,8 +216,8 @@ function platformError(data: Fields): ToolErrorInfo {
  */
 function httpError(status: number | undefined, body: string, retryAfter?: number): ToolErrorInfo {
   const slack = body.trim();
-  if (Object.hasOwn(SLACK_ERRORS, slack)) {
-    const mapping = SLACK_ERRORS[slack] as Mapping;
+  const mapping = meaningIn(SLACK_ERRORS, slack);
+  if (mapping) {
     return {
       code: mapping.code,
       message: described('Slack error', slack),
@@ -285,7 +271,7 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
     return httpError(err.status, err.body, err.retryAfterSeconds);
   }
   const fields = fieldsOf(err);
-  const code = str(fields.code);
+  const code = stringField(fields.code);
   if (!code?.startsWith('slack_')) return undefined;
   if (code === 'slack_webapi_platform_error') return platformError(fieldsOf(fields.data));
   if (code === 'slack_webapi_rate_limited_error') {
@@ -300,7 +286,7 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
   }
   if (code.endsWith('_http_error')) {
     const status = typeof fields.statusCode === 'number' ? fields.statusCode : undefined;
-    return httpError(status, str(fields.body) ?? '');
+    return httpError(status, stringField(fields.body) ?? '');
   }
   if (code.endsWith('_request_error')) {
     // No answer: `original` is what the transport threw (the HTTP client's typed error,
@@ -312,7 +298,7 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
   }
   return {
     code: 'upstream_error',
-    message: str(fields.message) ?? code,
+    message: stringField(fields.message) ?? code,
     retryable: false,
     service: 'slack',
     details: { slackCode: code },
@@ -330,5 +316,5 @@ export const SLACK_AUTH_ERRORS: ReadonlySet<string> = new Set([
 /** The Web API `error` string of a `WebAPIPlatformError`, if it is one. */
 export function slackErrorString(err: unknown): string | undefined {
   const fields = fieldsOf(err);
-  return fields.code === 'slack_webapi_platform_error' ? str(fieldsOf(fields.data).error) : undefined;
+  return fields.code === 'slack_webapi_platform_error' ? stringField(fieldsOf(fields.data).error) : undefined;
 }

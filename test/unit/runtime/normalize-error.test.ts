@@ -1,4 +1,11 @@
 import {
+  ProvisionedThroughputExceededException,
+  ResourceNotFoundException,
+  TransactionInProgressException,
+} from '@aws-sdk/client-dynamodb';
+import { ExpiredTokenException } from '@aws-sdk/client-sts';
+import { MAX_ERROR_MESSAGE_CHARS } from '../../../functions/runtime/error-sources/error-info';
+import {
   DeadlineExceededError,
   InvalidArgsError,
   SecretInvalidError,
@@ -6,7 +13,7 @@ import {
   ServiceCallError,
   UnknownToolError,
 } from '../../../functions/runtime/errors';
-import { MAX_ERROR_MESSAGE_CHARS, normalizeError } from '../../../functions/runtime/normalize-error';
+import { normalizeError } from '../../../functions/runtime/normalize-error';
 import { REDACTED } from '../../../functions/runtime/redact';
 import {
   credentialsProviderError,
@@ -185,6 +192,97 @@ describe('normalizeError() with AWS SDK v3 errors', () => {
 
       // Assess
       expect(info).toMatchObject({ code, retryable: true, service: 'ec2', details: { errno } });
+    },
+  );
+});
+
+describe("normalizeError() with the SDK's own exception classes and traits", () => {
+  const metadata = { httpStatusCode: 400, requestId: 'req-1', attempts: 3, totalRetryDelay: 0 };
+
+  it.each([
+    [
+      'ProvisionedThroughputExceededException',
+      () =>
+        new ProvisionedThroughputExceededException({
+          message: 'Rate of requests exceeds',
+          $metadata: metadata,
+        }),
+      'throttled',
+      true,
+    ],
+    [
+      'ResourceNotFoundException',
+      () => new ResourceNotFoundException({ message: 'Requested resource not found', $metadata: metadata }),
+      'not_found',
+      false,
+    ],
+    [
+      'ExpiredTokenException',
+      () =>
+        new ExpiredTokenException({
+          message: 'The security token included in the request is expired',
+          $metadata: metadata,
+        }),
+      'auth_failed',
+      false,
+    ],
+  ] as const)('maps the SDK class %s as its meaning', (_name, build, code, retryable) => {
+    // Act
+    const info = normalizeError(TOOL, build(), 'dynamodb');
+
+    // Assess
+    expect(info).toMatchObject({ code, retryable, details: { awsError: _name, requestId: 'req-1' } });
+  });
+
+  it('maps an error name the SDK knows as throttling (TransactionInProgressException) to throttled', () => {
+    // Act
+    const info = normalizeError(
+      TOOL,
+      new TransactionInProgressException({ message: 'in progress', $metadata: metadata }),
+      'dynamodb',
+    );
+
+    // Assess
+    expect(info).toMatchObject({ code: 'throttled', retryable: true });
+  });
+
+  it("maps an unknown error name by the SDK's $retryable throttling trait", () => {
+    // Arrange: a service model marks the error @retryable(throttling: true)
+    const err = Object.assign(ec2Error('BrandNewSlowDownError', 'Slow down'), {
+      $retryable: { throttling: true },
+    });
+
+    // Act
+    const info = normalizeError(TOOL, err, 'ec2');
+
+    // Assess
+    expect(info).toMatchObject({
+      code: 'throttled',
+      retryable: true,
+      message: 'BrandNewSlowDownError: Slow down',
+    });
+  });
+
+  it("maps S3's RequestTimeout answer to timeout, retryable", () => {
+    // Act
+    const info = normalizeError(
+      TOOL,
+      ec2Error('RequestTimeout', 'Your socket connection to the server was not read'),
+      's3',
+    );
+
+    // Assess
+    expect(info).toMatchObject({ code: 'timeout', retryable: true, service: 's3' });
+  });
+
+  it.each(['constructor', '__proto__', 'toString'])(
+    'treats the error name %s as unknown, not as an Object.prototype member',
+    (name) => {
+      // Act
+      const info = normalizeError(TOOL, ec2Error(name, 'odd'), 'ec2');
+
+      // Assess
+      expect(info).toMatchObject({ code: 'upstream_error', retryable: false });
     },
   );
 });
