@@ -80,7 +80,7 @@ import {
   describeInstancesResponder,
   mockedClientRegion,
 } from '../test/helpers/ec2-pages';
-import { BENCH_ACCOUNT } from './aws-fixtures';
+import { ACCOUNT_ID, BENCH_ACCOUNT, CREATED, rdsInstance } from './aws-fixtures';
 
 /** An SDK v3 client class, as `mockClient` takes it. */
 export type ClientClass = Parameters<typeof mockClient>[0];
@@ -98,9 +98,7 @@ export interface ApiCallCase {
   arrange(stubOf: StubOf): void;
 }
 
-const ACCOUNT_ID = '123456789012';
 const HOME_REGIONS: readonly string[] = ['us-east-1', 'eu-west-1'];
-const CREATED = new Date('2024-03-01T09:00:00Z');
 
 /** A `callsFake` answering `home(region)` in the home regions and `elsewhere` in the others. */
 function byRegion<T>(home: (region: string) => T, elsewhere: T) {
@@ -449,23 +447,7 @@ export const API_CALL_CASES: readonly ApiCallCase[] = [
               DBInstances: [
                 { id: 'orders', hardened: true },
                 { id: 'reporting', hardened: false },
-              ].map(({ id, hardened }) => ({
-                DBInstanceIdentifier: `${id}-db`,
-                DBInstanceArn: `arn:aws:rds:${region}:${ACCOUNT_ID}:db:${id}-db`,
-                Engine: 'postgres',
-                EngineVersion: '16.3',
-                DBInstanceClass: 'db.m6g.large',
-                DBInstanceStatus: 'available',
-                AllocatedStorage: 100,
-                StorageType: 'gp3',
-                AvailabilityZone: `${region}a`,
-                InstanceCreateTime: CREATED,
-                MultiAZ: hardened,
-                StorageEncrypted: hardened,
-                PubliclyAccessible: !hardened,
-                BackupRetentionPeriod: hardened ? 7 : 0,
-                DeletionProtection: hardened,
-              })),
+              ].map(({ id, hardened }) => rdsInstance(`${id}-db`, region, hardened)),
             }),
             { DBInstances: [] },
           ),

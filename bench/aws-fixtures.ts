@@ -35,3 +35,34 @@ export function staticKeyServices(): ToolContextServices {
   };
   return toolHostServices(new SecretResolver(store, { providers }));
 }
+
+/** The account id of every generated ARN. */
+export const ACCOUNT_ID = '123456789012';
+
+/** When every generated resource was created. */
+export const CREATED = new Date('2024-03-01T09:00:00Z');
+
+/**
+ * One `DBInstance` of DescribeDBInstances (RDS API Reference, "DBInstance"): a
+ * hardened one is Multi-AZ, encrypted, private, backed up 7 days and protected
+ * from deletion; the other is none of these.
+ */
+export function rdsInstance(identifier: string, region: string, hardened: boolean, engine = 'postgres') {
+  return {
+    DBInstanceIdentifier: identifier,
+    DBInstanceArn: `arn:aws:rds:${region}:${ACCOUNT_ID}:db:${identifier}`,
+    Engine: engine,
+    EngineVersion: '16.3',
+    DBInstanceClass: 'db.m6g.large',
+    DBInstanceStatus: 'available',
+    AllocatedStorage: 100,
+    StorageType: 'gp3',
+    AvailabilityZone: `${region}a`,
+    InstanceCreateTime: CREATED,
+    MultiAZ: hardened,
+    StorageEncrypted: hardened,
+    PubliclyAccessible: !hardened,
+    BackupRetentionPeriod: hardened ? 7 : 0,
+    DeletionProtection: hardened,
+  };
+}

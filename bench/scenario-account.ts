@@ -21,9 +21,7 @@ import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { CREDENTIAL_REPORT_HEADER, credentialReportOutput } from '../test/helpers/credential-report';
 import { describeInstancesResponder, mockedClientRegion } from '../test/helpers/ec2-pages';
 import { API_CALL_CASES, type StubOf } from './api-call-cases';
-
-const ACCOUNT_ID = '123456789012';
-const CREATED = new Date('2024-03-01T09:00:00Z');
+import { ACCOUNT_ID, CREATED, rdsInstance } from './aws-fixtures';
 
 /** Where the account's resources live: its home regions (the other enabled regions are empty). */
 export const HOME_REGIONS = ['us-east-1', 'eu-west-1', 'us-west-2', 'ap-southeast-2'] as const;
@@ -161,26 +159,9 @@ function networkInterfaces(region: string) {
 
 function databases(region: string) {
   return {
-    DBInstances: inRegion(ACCOUNT_SIZE.databases, region, (n) => {
-      const hardened = n % 3 !== 0;
-      return {
-        DBInstanceIdentifier: `db-${n}`,
-        DBInstanceArn: `arn:aws:rds:${region}:${ACCOUNT_ID}:db:db-${n}`,
-        Engine: n % 2 ? 'postgres' : 'mysql',
-        EngineVersion: '16.3',
-        DBInstanceClass: 'db.m6g.large',
-        DBInstanceStatus: 'available',
-        AllocatedStorage: 100,
-        StorageType: 'gp3',
-        AvailabilityZone: `${region}a`,
-        InstanceCreateTime: CREATED,
-        MultiAZ: hardened,
-        StorageEncrypted: hardened,
-        PubliclyAccessible: !hardened,
-        BackupRetentionPeriod: hardened ? 7 : 0,
-        DeletionProtection: hardened,
-      };
-    }),
+    DBInstances: inRegion(ACCOUNT_SIZE.databases, region, (n) =>
+      rdsInstance(`db-${n}`, region, n % 3 !== 0, n % 2 ? 'postgres' : 'mysql'),
+    ),
   };
 }
 

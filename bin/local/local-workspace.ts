@@ -24,6 +24,7 @@ import {
   sliceText,
   UTF8_LOOKAHEAD_BYTES,
   WorkspaceConflictError,
+  writtenFile,
 } from '../../functions/runtime/workspace-content';
 import {
   workspaceKey,
@@ -202,12 +203,7 @@ export class LocalDirectoryWorkspace implements Workspace {
     } finally {
       await rm(temp, { force: true });
     }
-    return {
-      path: relative,
-      bytes: body.byteLength,
-      sha256: sha256Hex(body),
-      lastModified: new Date().toISOString(),
-    };
+    return writtenFile(relative, body);
   }
 
   async list(prefix?: string, options: WorkspaceListOptions = {}): Promise<WorkspaceFile[]> {

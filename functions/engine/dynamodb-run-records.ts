@@ -1,13 +1,13 @@
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   paginateQuery,
   paginateScan,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { awsRequestHandler } from '../runtime/aws/http-timeouts';
+import { platformDocumentClient } from '../runtime/aws/document-client';
 import {
   type FindingsPointer,
   findingsKey,
@@ -75,15 +75,13 @@ export class DynamoDbRunRecords implements RunRecords, QuestionRecords {
   readonly #documents: DynamoDBDocumentClient;
 
   /**
-   * @param client - by default one with the platform's HTTP timeouts (`awsRequestHandler`).
+   * @param client - by default one with the platform's HTTP timeouts ({@link platformDocumentClient}).
    */
   constructor(
     readonly tableName: string,
-    client: DynamoDBClient = new DynamoDBClient({ requestHandler: awsRequestHandler() }),
+    client?: DynamoDBClient,
   ) {
-    this.#documents = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    this.#documents = platformDocumentClient(client);
   }
 
   async swapLatestFindings(

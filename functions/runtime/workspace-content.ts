@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidArgsError, PlatformError } from './errors';
-import type { WorkspaceRead, WorkspaceWriteOptions } from './workspace';
+import type { WorkspaceFile, WorkspaceRead, WorkspaceWriteOptions } from './workspace';
 
 /** The content type of a file written without one. */
 export const DEFAULT_CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -28,6 +28,11 @@ export function contentBytes(content: string | Uint8Array): Uint8Array {
 /** Hex SHA-256 of `bytes`. */
 export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** What a write reports: the file's path, size (bytes), SHA-256 and the time it was written. */
+export function writtenFile(path: string, body: Uint8Array): WorkspaceFile {
+  return { path, bytes: body.byteLength, sha256: sha256Hex(body), lastModified: new Date().toISOString() };
 }
 
 /**

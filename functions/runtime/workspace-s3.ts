@@ -17,10 +17,10 @@ import {
   DEFAULT_LIST_LIMIT,
   fileNotFound,
   readRange,
-  sha256Hex,
   sliceText,
   UTF8_LOOKAHEAD_BYTES,
   WorkspaceConflictError,
+  writtenFile,
 } from './workspace-content';
 import { workspaceKey, workspacePath, workspacePrefix, workspaceRoot } from './workspace-path';
 
@@ -195,12 +195,7 @@ export class S3Workspace implements Workspace {
       }
       throw err;
     }
-    return {
-      path: relative,
-      bytes: body.byteLength,
-      sha256: sha256Hex(body),
-      lastModified: new Date().toISOString(),
-    };
+    return writtenFile(relative, body);
   }
 
   async list(prefix?: string, options: WorkspaceListOptions = {}): Promise<WorkspaceFile[]> {

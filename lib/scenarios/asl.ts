@@ -29,6 +29,7 @@ import {
   type ScenarioLevel,
 } from '../../functions/engine/definition';
 import { AGENT_TOOL_CONCURRENCY, MAX_QUESTIONS_PER_LEVEL } from '../../functions/engine/limits';
+import { NO_USAGE } from '../../functions/engine/records';
 import { parseTemplate, soleRef } from '../../functions/engine/template';
 import { toolTimeoutSeconds } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
@@ -434,18 +435,7 @@ class AslBuilder {
         turns: 0,
         callCount: 0,
         calls: [],
-        usage: {
-          inputTokens: 0,
-          outputTokens: 0,
-          modelCalls: 0,
-          modelMs: 0,
-          engineInvocations: 0,
-          engineMs: 0,
-          toolTurns: 0,
-          askTurns: 0,
-          askPosts: 0,
-          unanswered: 0,
-        },
+        usage: NO_USAGE,
       },
       ResultPath: `$.levels.${level.name}`,
       Next: next,

@@ -1,13 +1,13 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   paginateQuery,
   paginateScan,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { awsRequestHandler } from '../aws/http-timeouts';
+import { platformDocumentClient } from '../aws/document-client';
 import type { SecretReference, SecretReferenceStore } from './reference';
 import { referenceInputOf, validateReference } from './reference';
 
@@ -25,17 +25,13 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
 
   /**
    * @param tableName - the table's name (`SECRET_REFS_TABLE` in deployed functions).
-   * @param client - a DynamoDB client; by default one per store, with the platform's
-   *   HTTP timeouts (`awsRequestHandler`), so an unreachable table fails each call
-   *   with `timeout` instead of hanging for the SDK's minutes-long default.
+   * @param client - a DynamoDB client; by default one per store ({@link platformDocumentClient}).
    */
   constructor(
     readonly tableName: string,
-    client: DynamoDBClient = new DynamoDBClient({ requestHandler: awsRequestHandler() }),
+    client?: DynamoDBClient,
   ) {
-    this.#documents = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    this.#documents = platformDocumentClient(client);
   }
 
   async get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
 import { SLACK_LIMITS } from './limits';
-import { blocksArg, postChannelArg, TEXT_DESCRIPTION, textArg } from './schemas';
+import { blocksArg, postChannelArg, SLACK_POST_SETTINGS, TEXT_DESCRIPTION, textArg } from './schemas';
 
 /** `slack_post_blocks`: Block Kit blocks, checked before sending, split into a thread when too long. */
 export const slackPostBlocksSpec = defineToolSpec({
@@ -25,10 +25,5 @@ export const slackPostBlocksSpec = defineToolSpec({
         .optional(textArg)
         .check(z.describe(`Notification fallback; default: the first block's text. ${TEXT_DESCRIPTION}`)),
     }),
-  tags: ['slack', 'write'],
-  service: 'slack',
-  requiresSecrets: ['slack_default'],
-  sideEffects: 'write',
-  iam: [],
-  runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
+  ...SLACK_POST_SETTINGS,
 });

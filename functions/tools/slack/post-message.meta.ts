@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
-import { postChannelArg, TEXT_DESCRIPTION, textArg } from './schemas';
+import { postChannelArg, SLACK_POST_SETTINGS, TEXT_DESCRIPTION, textArg } from './schemas';
 
 /** `slack_post_message`: text to a channel, by bot token or incoming webhook, at most once per call. */
 export const slackPostMessageSpec = defineToolSpec({
@@ -16,10 +16,5 @@ export const slackPostMessageSpec = defineToolSpec({
       channel: postChannelArg,
       text: textArg.check(z.describe(TEXT_DESCRIPTION)),
     }),
-  tags: ['slack', 'write'],
-  service: 'slack',
-  requiresSecrets: ['slack_default'],
-  sideEffects: 'write',
-  iam: [],
-  runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
+  ...SLACK_POST_SETTINGS,
 });

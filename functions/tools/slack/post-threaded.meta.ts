@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
-import { messageTsArg, postChannelArg, TEXT_DESCRIPTION, textArg } from './schemas';
+import { messageTsArg, postChannelArg, SLACK_POST_SETTINGS, TEXT_DESCRIPTION, textArg } from './schemas';
 
 /** `slack_post_threaded`: a reply in a message's thread (bot token only). */
 export const slackPostThreadedSpec = defineToolSpec({
@@ -21,10 +21,5 @@ export const slackPostThreadedSpec = defineToolSpec({
         .optional(z.boolean())
         .check(z.describe('Also show the reply in the channel (reply_broadcast). Default false.')),
     }),
-  tags: ['slack', 'write'],
-  service: 'slack',
-  requiresSecrets: ['slack_default'],
-  sideEffects: 'write',
-  iam: [],
-  runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
+  ...SLACK_POST_SETTINGS,
 });

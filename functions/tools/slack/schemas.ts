@@ -95,3 +95,17 @@ export const TEXT_DESCRIPTION =
 export const blocksArg = z
   .array(z.looseObject({ type: z.string().check(z.minLength(1)) }))
   .check(z.minLength(1), z.maxLength(SLACK_LIMITS.blocksPerMessage * SLACK_LIMITS.messagesPerCall));
+
+/**
+ * What every posting tool declares besides its name, description and schema: a
+ * write (exactly once through the idempotency table) with the tenant's
+ * `slack_default` secret, no AWS permissions, 256 MB and 30 s.
+ */
+export const SLACK_POST_SETTINGS = {
+  tags: ['slack', 'write'],
+  service: 'slack',
+  requiresSecrets: ['slack_default'],
+  sideEffects: 'write',
+  iam: [],
+  runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
+} as const;
