@@ -3,7 +3,7 @@ import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
 import type { CallCredentials } from './credential-renewal';
 import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
-import type { ToolInvocation } from './invocation';
+import type { CallIdentity, ToolInvocation } from './invocation';
 import { currentSecretValues, SecretValues } from './secret-values';
 import type { SecretResolver } from './secrets/resolver';
 import type { Workspace, WorkspaceProvider } from './workspace';
@@ -15,13 +15,7 @@ export const DEFAULT_AWS_SECRET = 'aws_default';
  * Everything a tool handler may use besides its args. Secrets and credentials
  * are resolved on demand and never leave the tool's function.
  */
-export interface ToolContext {
-  readonly tool: string;
-  readonly tenant: string;
-  readonly runId: string;
-  readonly callId: string;
-  readonly scenario?: string;
-  readonly level?: string;
+export interface ToolContext extends CallIdentity {
   /** Powertools Logger with `tool`, `tenant`, `runId`, `callId` keys; every item is redacted. */
   readonly logger: Logger;
   /**

@@ -5,7 +5,13 @@ import { CALL_ID, type IdentifierRule, identifierProblem, RUN_ID, SNAKE_CASE_NAM
  * What the dispatcher sends a tool's function (and the in-process invoker a
  * tool): the native envelope's fields, args as received. Secrets are never in it.
  */
-export interface ToolInvocation {
+export interface ToolInvocation extends CallIdentity {
+  /** Object, JSON string, or null/empty for "no arguments"; validated by the tool's schema. */
+  readonly args?: unknown;
+}
+
+/** Who a call is for and where it stands: the identifying fields of an invocation and of its ToolContext. */
+export interface CallIdentity {
   readonly tool: string;
   /** A tenant id (functions/runtime/ids.ts, `TENANT_ID`). */
   readonly tenant: string;
@@ -15,8 +21,6 @@ export interface ToolInvocation {
   readonly callId: string;
   readonly scenario?: string;
   readonly level?: string;
-  /** Object, JSON string, or null/empty for "no arguments"; validated by the tool's schema. */
-  readonly args?: unknown;
 }
 
 /** The envelope's identifying fields and the rule each follows. */
