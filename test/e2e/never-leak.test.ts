@@ -359,6 +359,30 @@ function leaksIn(text: string, forms: ReadonlyMap<string, readonly string[]>): s
     .map(([name]) => name);
 }
 
+/** Characters of a piece: a secret cut by a bound (a summary, a slice, an error message) keeps one. */
+const PIECE_CHARS = 16;
+
+/** Every {@link PIECE_CHARS}-character piece of each secret's forms, to the secret's name. */
+function piecesOf(forms: ReadonlyMap<string, readonly string[]>): Map<string, string> {
+  const pieces = new Map<string, string>();
+  for (const [name, encoded] of forms) {
+    for (const form of encoded) {
+      for (let i = 0; i + PIECE_CHARS <= form.length; i++) pieces.set(form.slice(i, i + PIECE_CHARS), name);
+    }
+  }
+  return pieces;
+}
+
+/** The secrets a piece of which is in `text` (by name). */
+function piecesIn(text: string, pieces: ReadonlyMap<string, string>): string[] {
+  const found = new Set<string>();
+  for (let i = 0; i + PIECE_CHARS <= text.length; i++) {
+    const name = pieces.get(text.slice(i, i + PIECE_CHARS));
+    if (name !== undefined) found.add(name);
+  }
+  return [...found].sort();
+}
+
 describe('never leak: aws_pulse end to end as deployed', () => {
   it('does its work, masks what the account and Slack echo, and leaks no secret anywhere', async () => {
     // Prepare
@@ -482,5 +506,16 @@ describe('never leak: aws_pulse end to end as deployed', () => {
       Object.entries(places).map(([place, text]) => [place, leaksIn(text, forms)]),
     );
     expect(hits).toEqual(Object.fromEntries(Object.keys(places).map((place) => [place, []])));
+    // …nor a piece of one that is secret as a whole (each corpus form's secret part, the ExternalIds,
+    // the STS credentials), so no bound cut one and left its start.
+    const whole = new Set([
+      ...SECRET_FORMS.map((form) => `corpus: ${form.name}`),
+      ...[...secrets.keys()].filter((name) => name.startsWith('external_id') || name.startsWith('sts ')),
+    ]);
+    const pieces = piecesOf(new Map([...forms].filter(([name]) => whole.has(name))));
+    const pieceHits = Object.fromEntries(
+      Object.entries(places).map(([place, text]) => [place, piecesIn(text, pieces)]),
+    );
+    expect(pieceHits).toEqual(Object.fromEntries(Object.keys(places).map((place) => [place, []])));
   }, 60_000);
 });
