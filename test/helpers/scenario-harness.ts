@@ -13,14 +13,21 @@
  * The dispatcher is the deployed wiring (`createDeployedDispatcher`) with a
  * local-directory workspace in place of the bucket: it claim-checks results over
  * the synthesized inline budget into the same workspaces the engine uses.
+ *
+ * Secrets are `env` references by default; with `deployedSecrets` they are read
+ * as a deployed tool function reads them: through the synthesized reader roles
+ * (SECRET_READER_ROLES), a local STS, Secrets Manager and a DynamoDB gate that
+ * apply the tenant-scope rules (test/helpers/local-iam.ts), the customer role
+ * assumed for AWS tools.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import type { Template } from 'aws-cdk-lib/assertions';
 import type { Context } from 'aws-lambda';
-import { executeLocally } from '../../bin/local/local-execution';
+import { executeLocally, type StateEvent } from '../../bin/local/local-execution';
 import { localWorkspaceProvider } from '../../bin/local/local-workspace';
 import {
   type Responder,
@@ -34,12 +41,15 @@ import { DynamoDbRunRecords } from '../../functions/engine/dynamodb-run-records'
 import { createEngine, type RunOutput } from '../../functions/engine/engine';
 import { BedrockModelClient, MODEL_CLIENT_SETTINGS } from '../../functions/engine/model-client';
 import { type WorkspaceFactory, workspacesOf } from '../../functions/engine/workspaces';
+import { CUSTOMER_ROLE_NAME_ENV } from '../../functions/runtime/aws/credentials';
+import { CUSTOMER_ROLE_NAME } from '../../functions/runtime/aws/trust';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { logger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
 import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
+import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -57,9 +67,17 @@ import {
 } from './dynalite';
 import { bundleDispatcherConfig } from './events';
 import { type LocalLambda, startLambdaServer } from './lambda-server';
+import {
+  type LocalDynamoGate,
+  type LocalSecretsManager,
+  type LocalSts,
+  startDynamoGate,
+  startLocalSecretsManager,
+  startLocalSts,
+} from './local-iam';
 import { FAKE_AWS_CREDENTIALS } from './loopback-server';
 import { createRunRecordsTable } from './run-records-table';
-import { type LocalSlack, startSlackServer } from './slack-server';
+import { type LocalSlack, type SlackServerOptions, startSlackServer } from './slack-server';
 
 const ACCOUNT = '123456789012';
 const REGION = 'eu-west-1';
@@ -87,6 +105,13 @@ export interface HarnessRunOptions {
    * sent), or undefined for none (the wait times out). @default no answer
    */
   readonly answer?: (question: AskedQuestion) => Promise<string | Record<string, unknown> | undefined>;
+  /** Keep every state's input and output in {@link HarnessRun.states}. @default false (only their sizes are measured) */
+  readonly keepStates?: boolean;
+}
+
+/** A state entered (its input) or left (its output), as the interpreter reported it. */
+export interface StateRecord extends StateEvent {
+  readonly event: 'entered' | 'exited';
 }
 
 /** What a run did. */
@@ -102,6 +127,22 @@ export interface HarnessRun {
   readonly largestStateBytes: number;
   /** The EventBridge entries the run put (its `Run Completed` event). */
   readonly events: readonly unknown[];
+  /** Every state entered and left, in order, with its data (empty unless `keepStates`). */
+  readonly states: readonly StateRecord[];
+}
+
+/**
+ * Secret access as deployed ({@link HarnessOptions.deployedSecrets}): the local
+ * IAM-emulating services, and the reference table as the operator's CLI writes it.
+ */
+export interface DeployedSecretAccess {
+  readonly sts: LocalSts;
+  readonly secretsManager: LocalSecretsManager;
+  readonly gate: LocalDynamoGate;
+  /** The reference table through the operator's own client (not a reader session): seeds rows. */
+  readonly store: DynamoDbSecretReferenceStore;
+  /** Secret name → its reader role's ARN, as the tool functions get it in SECRET_READER_ROLES. */
+  readonly readerRoles: Readonly<Record<string, string>>;
 }
 
 /** The running harness. */
@@ -117,6 +158,10 @@ export interface ScenarioHarness {
   readonly inlineResultBytes: number;
   /** The synthesized definitions by scenario name, ARNs filled in. */
   readonly definitions: Readonly<Record<string, Record<string, unknown>>>;
+  /** The synthesized platform stack. */
+  readonly template: Template;
+  /** With `deployedSecrets`: the services secrets are read through. */
+  readonly deployed?: DeployedSecretAccess;
   run(scenario: string, options: HarnessRunOptions): Promise<HarnessRun>;
   stop(): Promise<void>;
 }
@@ -127,6 +172,57 @@ export interface HarnessOptions {
   readonly files?: Readonly<Record<string, string>>;
   /** Tenants whose secrets the table references: each gets aws_default and slack_default. @default ['default'] */
   readonly tenants?: readonly string[];
+  /**
+   * Read secrets as a deployed tool function does: through the synthesized reader
+   * roles (SECRET_READER_ROLES), sessions from a local STS, rows through a DynamoDB
+   * gate and values from a local Secrets Manager that apply the tenant-scope rules,
+   * and the customer role (CUSTOMER_ROLE_NAME) assumed for AWS tools. No reference
+   * row is written and `tenants` is ignored: the test seeds secrets and rows
+   * through {@link ScenarioHarness.deployed}.
+   * @default false (`env` references for `tenants`)
+   */
+  readonly deployedSecrets?: boolean;
+  /** Options of the local Slack (the bot token a seeded secret holds). @default its defaults */
+  readonly slack?: SlackServerOptions;
+}
+
+/** A reader role ARN per secret name the synthesized readers serve (the local STS issues sessions for any ARN). */
+function readerRoleArns(names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`]));
+}
+
+/** Starts the local STS, Secrets Manager and DynamoDB gate, with the environment that routes a tool function to them. */
+async function startDeployedSecretAccess(
+  dynamo: LocalDynamoDb,
+  secretTable: string,
+  readerNames: readonly string[],
+): Promise<{ access: DeployedSecretAccess; env: Record<string, string> }> {
+  const readerRoles = readerRoleArns(readerNames);
+  const sts = await startLocalSts();
+  const [gate, secretsManager] = await Promise.all([
+    startDynamoGate(dynamo.endpoint, sts),
+    startLocalSecretsManager(
+      sts,
+      (role) => Object.entries(readerRoles).find(([, arn]) => arn === role)?.[0],
+      REGION,
+    ),
+  ]);
+  return {
+    access: {
+      sts,
+      secretsManager,
+      gate,
+      store: new DynamoDbSecretReferenceStore(secretTable, dynamo.client),
+      readerRoles,
+    },
+    env: {
+      AWS_ENDPOINT_URL_DYNAMODB: gate.endpoint,
+      AWS_ENDPOINT_URL_STS: sts.endpoint,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
+      [SECRET_READER_ROLES_ENV]: JSON.stringify(readerRoles),
+      [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME,
+    },
+  };
 }
 
 /**
@@ -143,13 +239,13 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   const [dynamo, lambda, slack] = await Promise.all([
     startDynalite(),
     startLambdaServer(),
-    startSlackServer(),
+    startSlackServer(options.slack),
   ]);
   const secretTable = await createSecretReferenceTable(dynamo.client);
   const runTable = await createRunRecordsTable(dynamo.client);
   const idempotencyTable = await createIdempotencyTable(dynamo.client);
   const store = new DynamoDbSecretReferenceStore(secretTable, dynamo.client);
-  for (const tenant of options.tenants ?? ['default']) {
+  for (const tenant of options.deployedSecrets ? [] : (options.tenants ?? ['default'])) {
     await store.put({
       tenant_id: tenant,
       secret_name: 'aws_default',
@@ -179,6 +275,10 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     definitions[name] = JSON.parse(text) as Record<string, unknown>;
   }
 
+  const deployed = options.deployedSecrets
+    ? await startDeployedSecretAccess(dynamo, secretTable, Object.keys(platform.secretReaders.roles))
+    : undefined;
+
   bundleDispatcherConfig(platform.dispatcherConfig);
   Object.assign(process.env, {
     AWS_REGION: REGION,
@@ -191,8 +291,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
     RESULT_INLINE_BYTES: String(Math.min(DEFAULT_RESULT_INLINE_BYTES, platform.inlineResultBytes)),
     TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
-    ETP_E2E_AWS: JSON.stringify({ region: REGION }),
-    ETP_E2E_SLACK: JSON.stringify({ bot_token: slack.botToken }),
+    ...(deployed
+      ? deployed.env
+      : {
+          ETP_E2E_AWS: JSON.stringify({ region: REGION }),
+          ETP_E2E_SLACK: JSON.stringify({ bot_token: slack.botToken }),
+        }),
   });
   // Every function tool's real handler behind the local Lambda API, loaded now that their configuration is set.
   for (const entry of toolCatalog.functionTools()) {
@@ -209,12 +313,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   const { createDeployedDispatcher } = jest.requireActual<
     typeof import('../../functions/dispatcher/handler')
   >('../../functions/dispatcher/handler');
-  const deployed = createDeployedDispatcher(
+  const deployedDispatcher = createDeployedDispatcher(
     platform.dispatcherConfig,
     new LambdaClient({ endpoint: lambda.endpoint, region: REGION }),
     localWorkspaceProvider(localDir),
   );
-  const dispatch: Dispatch = (envelope) => deployed(envelope, deadlineIn(900_000));
+  const dispatch: Dispatch = (envelope) => deployedDispatcher(envelope, deadlineIn(900_000));
   const workspaces = workspacesOf(localWorkspaceProvider(localDir));
   const records = new DynamoDbRunRecords(runTable, dynamo.client);
 
@@ -227,6 +331,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     localDir,
     inlineResultBytes: platform.inlineResultBytes,
     definitions,
+    template,
+    ...(deployed ? { deployed: deployed.access } : {}),
     async run(scenario, run) {
       const definition = definitions[scenario];
       if (!definition) throw new Error(`No state machine for ${scenario}`);
@@ -247,6 +353,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       });
       const results: ToolResult[] = [];
       const events: unknown[] = [];
+      const states: StateRecord[] = [];
       let transitions = 0;
       let largestStateBytes = 0;
       const measure = (data: unknown) => {
@@ -291,8 +398,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
             onStateEntered: (event) => {
               transitions++;
               measure(event.data);
+              if (run.keepStates) states.push({ event: 'entered', ...event });
             },
-            onStateExited: (event) => measure(event.data),
+            onStateExited: (event) => {
+              measure(event.data);
+              if (run.keepStates) states.push({ event: 'exited', ...event });
+            },
             onPutEvents: (entries) => events.push(...(entries as unknown[])),
           },
         );
@@ -303,6 +414,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
           transitions,
           largestStateBytes,
           events,
+          states,
         };
       } finally {
         client.destroy();
@@ -310,7 +422,13 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       }
     },
     async stop() {
-      await Promise.all([dynamo.stop(), lambda.stop(), slack.stop()]);
+      const access = deployed?.access;
+      await Promise.all([
+        dynamo.stop(),
+        lambda.stop(),
+        slack.stop(),
+        ...(access ? [access.gate.stop(), access.sts.stop(), access.secretsManager.stop()] : []),
+      ]);
       rmSync(scenariosDir, { recursive: true, force: true });
       rmSync(localDir, { recursive: true, force: true });
     },
