@@ -1,5 +1,6 @@
 import type { ToolCatalog } from '../functions/runtime/catalog';
 import type { IamGrant, ToolSpec } from '../functions/runtime/spec';
+import { compareText } from '../functions/runtime/text';
 
 /** Whether a tool reads AWS accounts (tag `aws`): its role may assume the customer role. */
 export function isAwsTool(spec: Pick<ToolSpec, 'tags'>): boolean {
@@ -31,6 +32,6 @@ export function customerRoleGrants(catalog: ToolCatalog): Required<IamGrant>[] {
     }
   }
   return [...byResources.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([key, actions]) => ({ actions: [...actions].sort(), resources: JSON.parse(key) as string[] }));
 }

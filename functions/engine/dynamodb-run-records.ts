@@ -8,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { platformDocumentClient } from '../runtime/aws/document-client';
+import { compareText } from '../runtime/text';
 import {
   type FindingsPointer,
   findingsKey,
@@ -206,7 +207,7 @@ export class DynamoDbRunRecords implements RunRecords, QuestionRecords {
     for await (const page of pages) {
       for (const item of page.Items ?? []) questions.push(summaryOf(item as QuestionItem));
     }
-    return questions.sort((a, b) => a.askedAt.localeCompare(b.askedAt));
+    return questions.sort((a, b) => compareText(a.askedAt, b.askedAt));
   }
 
   async claimQuestion(

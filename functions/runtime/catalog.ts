@@ -1,6 +1,7 @@
 import { PlatformError } from './errors';
 import { ToolRegistry } from './registry';
 import type { Tool, ToolSpec } from './spec';
+import { compareText } from './text';
 
 /**
  * A tool that runs in its own Lambda function: its spec, and where its
@@ -86,7 +87,7 @@ export class ToolCatalog extends ToolRegistry<ToolSpec> {
         functions.push(entry);
       }
     }
-    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    const byName = (a: { name: string }, b: { name: string }) => compareText(a.name, b.name);
     this.#functionTools = functions.sort((a, b) => byName(a.spec, b.spec));
     this.#fileTools = files.sort(byName);
   }

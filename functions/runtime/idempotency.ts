@@ -25,7 +25,6 @@
  *   with `ctx.idempotency.resumed`, and a tool looks for its earlier effect
  *   first (Slack: the message metadata) instead of acting again.
  */
-import { createHash } from 'node:crypto';
 import {
   IdempotencyConfig,
   IdempotencyItemAlreadyExistsError,
@@ -38,6 +37,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { parseToolArgs } from './args';
 import { awsRequestHandler } from './aws/http-timeouts';
+import { callKey } from './call-key';
 import type { ToolContextServices } from './context';
 import { DEADLINE_SAFETY_MARGIN_MS, type Deadline, hardStopGraceMs } from './deadline';
 import { MAX_ERROR_MESSAGE_CHARS } from './error-sources/error-info';
@@ -75,17 +75,6 @@ export function effectOf(failure: ToolFailure): Effect {
   const declared = failure.error.details?.effect;
   if (declared === 'none' || declared === 'unknown' || declared === 'partial') return declared;
   return UNKNOWN_EFFECT_CODES.has(failure.error.code) ? 'unknown' : 'none';
-}
-
-/**
- * The public key of a call: 32 hex characters of SHA-256 over tenant, run, call
- * and tool. Carried in what a write tool leaves behind (Slack message metadata) so
- * an attempt can recognise an earlier attempt's effect; reveals nothing.
- *
- * @example callKey('acme', 'run-1', 'report/0', 'slack_post_message') // '3f1c…' (32 hex)
- */
-export function callKey(tenant: string, runId: string, callId: string, tool: string): string {
-  return createHash('sha256').update([tenant, runId, callId, tool].join('\u0000')).digest('hex').slice(0, 32);
 }
 
 /** A persistence layer for one call that tells whether it took over an earlier attempt's record. */

@@ -8,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { platformDocumentClient } from '../aws/document-client';
+import { compareText } from '../text';
 import type { SecretReference, SecretReferenceStore } from './reference';
 import { referenceInputOf, validateReference } from './reference';
 
@@ -61,7 +62,7 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
           );
     for await (const page of pages) rows.push(...((page.Items ?? []) as SecretReference[]));
     return rows.sort(
-      (a, b) => a.tenant_id.localeCompare(b.tenant_id) || a.secret_name.localeCompare(b.secret_name),
+      (a, b) => compareText(a.tenant_id, b.tenant_id) || compareText(a.secret_name, b.secret_name),
     );
   }
 

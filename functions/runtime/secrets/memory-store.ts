@@ -1,3 +1,4 @@
+import { compareText } from '../text';
 import type { SecretReference, SecretReferenceInput, SecretReferenceStore } from './reference';
 import { referenceInputOf, validateReference } from './reference';
 
@@ -43,7 +44,7 @@ export class InMemorySecretReferenceStore implements SecretReferenceStore {
   async list(tenantId?: string): Promise<SecretReference[]> {
     return [...this.#rows.values()]
       .filter((row) => tenantId === undefined || row.tenant_id === tenantId)
-      .sort((a, b) => key(a.tenant_id, a.secret_name).localeCompare(key(b.tenant_id, b.secret_name)))
+      .sort((a, b) => compareText(key(a.tenant_id, a.secret_name), key(b.tenant_id, b.secret_name)))
       .map((row) => structuredClone(row));
   }
 

@@ -5,7 +5,7 @@ import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../runtime/concurrency';
 import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
-import { plural } from '../../runtime/text';
+import { compareText, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { type RegionCoverage, regionCoverage, regionFindings, trailFindings } from './cloudtrail/coverage';
 import { describedTrail, readTrail, type TrailReport } from './cloudtrail/trail-report';
@@ -160,7 +160,7 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
     totalTrails: distinct.size,
     organizationTrails: trails.filter((t) => t.trail.organizationTrail).map((t) => t.trail.name),
     trails: trails
-      .sort((a, b) => a.worst - b.worst || a.trail.arn.localeCompare(b.trail.arn))
+      .sort((a, b) => a.worst - b.worst || compareText(a.trail.arn, b.trail.arn))
       .slice(0, args.topN)
       .map((t) => t.trail),
     findings: summary,

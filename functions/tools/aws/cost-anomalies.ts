@@ -1,7 +1,7 @@
 import { type Anomaly, paginateGetAnomalies, type RootCause } from '@aws-sdk/client-cost-explorer';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
-import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
+import { compareText, formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   COST_ANOMALIES_DEFAULT_DAYS,
@@ -151,7 +151,7 @@ function toFinding(anomaly: Anomaly, unrecognised: UnrecognisedValues): AnomalyF
 
 /** Highest impact first, then by id: a stable order. */
 function byImpact(a: AnomalyFinding, b: AnomalyFinding): number {
-  return impactOf(b.details) - impactOf(a.details) || a.id.localeCompare(b.id);
+  return impactOf(b.details) - impactOf(a.details) || compareText(a.id, b.id);
 }
 
 /** What `aws_cost_anomalies` returns. */

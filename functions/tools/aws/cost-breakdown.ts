@@ -10,7 +10,7 @@ import { PlatformError } from '../../runtime/errors';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool, type ToolArgs } from '../../runtime/spec';
-import { formatUsd, plural } from '../../runtime/text';
+import { compareText, formatUsd, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   COST_BREAKDOWN_DEFAULT_DAYS,
@@ -261,7 +261,7 @@ function percentOf(part: bigint, whole: bigint): number | null {
 }
 
 function byAmountDescending(a: [string, bigint], b: [string, bigint]): number {
-  return a[1] === b[1] ? a[0].localeCompare(b[0]) : a[1] > b[1] ? -1 : 1;
+  return a[1] === b[1] ? compareText(a[0], b[0]) : a[1] > b[1] ? -1 : 1;
 }
 
 function signed(amount: number): string {
@@ -349,7 +349,7 @@ export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args)
     topGroups,
     otherGroupsAmount: toCents(current.total - topSum),
     byPeriod: [...current.byPeriod]
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => compareText(a, b))
       .map(([start, slot]) => ({
         start,
         end: slot.end,

@@ -4,7 +4,7 @@ import { resolveRegions } from '../../runtime/aws/enabled-regions';
 import { readPages } from '../../runtime/aws/pagination';
 import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { defineTool } from '../../runtime/spec';
-import { increment, plural } from '../../runtime/text';
+import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ec2InventorySpec } from './ec2-inventory.meta';
 import { FirstSeen } from './shared/findings';
@@ -58,11 +58,6 @@ function toInventoryInstance(instance: Instance, region: string, state: string):
     publicIpAddress: instance.PublicIpAddress ?? null,
     platform: instance.PlatformDetails ?? instance.Platform ?? 'Linux/UNIX',
   };
-}
-
-/** Plain code-unit order: ISO timestamps and instance ids sort correctly, much faster than localeCompare. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Running first, then oldest launch first, then by id: a stable order. */

@@ -5,7 +5,7 @@ import { PlatformError } from '../../runtime/errors';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
-import { plural } from '../../runtime/text';
+import { compareText, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import {
   type AccessKeyReport,
@@ -255,7 +255,7 @@ export const iamAuditTool = defineTool(iamAuditSpec, async (ctx, args) => {
     organization,
     ...counts,
     usersWithFindings: users
-      .sort((a, b) => a.worst - b.worst || a.report.user.localeCompare(b.report.user))
+      .sort((a, b) => a.worst - b.worst || compareText(a.report.user, b.report.user))
       .slice(0, args.topN)
       .map((u) => u.report),
     passwordPolicy,

@@ -5,7 +5,7 @@ import type { AwsAccess } from '../../runtime/aws/credentials';
 import { type PagesRead, readPages } from '../../runtime/aws/pagination';
 import type { Deadline } from '../../runtime/deadline';
 import { defineTool } from '../../runtime/spec';
-import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
+import { compareText, formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { natGatewaysAuditSpec } from './nat-gateways-audit.meta';
 import { readPart, regionalAuditSummary } from './shared/audit-parts';
@@ -309,7 +309,7 @@ function idleFinding(usage: NatGatewayUsage, threshold: number): Finding {
 function byCost(a: NatGatewayUsage, b: NatGatewayUsage): number {
   return (
     (b.estimatedMonthlyUsd ?? -1) - (a.estimatedMonthlyUsd ?? -1) ||
-    a.natGatewayId.localeCompare(b.natGatewayId)
+    compareText(a.natGatewayId, b.natGatewayId)
   );
 }
 

@@ -2,7 +2,7 @@ import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sd
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
-import { increment, plural } from '../../runtime/text';
+import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { rdsInventorySpec } from './rds-inventory.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
@@ -224,8 +224,8 @@ function byConcern(a: RdsInstanceSummary, b: RdsInstanceSummary): number {
   return (
     rank(a) - rank(b) ||
     b.findings.length - a.findings.length ||
-    a.dbInstanceIdentifier.localeCompare(b.dbInstanceIdentifier) ||
-    a.region.localeCompare(b.region)
+    compareText(a.dbInstanceIdentifier, b.dbInstanceIdentifier) ||
+    compareText(a.region, b.region)
   );
 }
 

@@ -7,7 +7,7 @@ import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
-import { increment, plural } from '../../runtime/text';
+import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { type RegionAccessPoints, readRegionAccessPoints } from './s3/access-points';
 import { type BucketReport, type BucketSettings, type ListedBucket, readBucket } from './s3/bucket-report';
@@ -145,7 +145,7 @@ interface RankedBucket {
 
 function byRisk(a: RankedBucket, b: RankedBucket): number {
   return (
-    a.worst - b.worst || Number(b.failed) - Number(a.failed) || a.bucket.name.localeCompare(b.bucket.name)
+    a.worst - b.worst || Number(b.failed) - Number(a.failed) || compareText(a.bucket.name, b.bucket.name)
   );
 }
 

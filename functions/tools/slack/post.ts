@@ -6,11 +6,11 @@
  * `include_all_metadata`) instead of being sent again (docs/slack.md, "Exactly once").
  */
 import type { ChatPostMessageArguments } from '@slack/web-api';
+import { callKey } from '../../runtime/call-key';
 import type { ToolContext } from '../../runtime/context';
 import { InvalidArgsError, PlatformError } from '../../runtime/errors';
 import { HttpRequestError } from '../../runtime/http/errors';
 import { sharedRateLimiter } from '../../runtime/http/rate-limit';
-import { callKey } from '../../runtime/idempotency';
 import { normalizeError } from '../../runtime/normalize-error';
 import { assertClearWrite } from '../../runtime/write-answer';
 import type { Block } from './blocks';

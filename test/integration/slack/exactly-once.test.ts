@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { callKey } from '../../../functions/runtime/call-key';
 import { sharedRateLimiter } from '../../../functions/runtime/http/rate-limit';
-import { callKey } from '../../../functions/runtime/idempotency';
 import type { ToolInvocation } from '../../../functions/runtime/invocation';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';

@@ -1,12 +1,8 @@
 import * as z from 'zod/mini';
+import { callKey } from '../../../functions/runtime/call-key';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { PlatformError } from '../../../functions/runtime/errors';
-import {
-  callKey,
-  effectOf,
-  InMemoryIdempotencyStore,
-  runToolOnce,
-} from '../../../functions/runtime/idempotency';
+import { effectOf, InMemoryIdempotencyStore, runToolOnce } from '../../../functions/runtime/idempotency';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolFailure } from '../../../functions/runtime/result';
 import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtime/spec';

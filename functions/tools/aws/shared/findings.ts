@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { increment, roundCents } from '../../../runtime/text';
+import { compareText, increment, roundCents } from '../../../runtime/text';
 import { CIS_VERSION, controlsFor, type FindingControls } from './controls';
 
 /** Finding severities, most severe first (the order `rankFindings` uses). */
@@ -69,7 +69,7 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
     (a, b) =>
       SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
       (b.monthlyCost?.usd ?? 0) - (a.monthlyCost?.usd ?? 0) ||
-      a.id.localeCompare(b.id),
+      compareText(a.id, b.id),
   );
 }
 
