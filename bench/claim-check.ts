@@ -5,7 +5,7 @@
  * the sizes that reach the state. S3 request latency is not included (no AWS
  * here): add one PutObject per claim-checked call, tens of ms in-region.
  *
- * `POWERTOOLS_LOG_LEVEL=ERROR npx tsx bench/claim-check.ts` prints the figures; `measureClaimCheck()` returns
+ * `npx tsx bench/claim-check.ts` prints the figures; `measureClaimCheck()` returns
  * them for a report.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -69,6 +69,8 @@ async function median(call: () => Promise<unknown>): Promise<number> {
 export async function measureClaimCheck(
   sizes: readonly number[] = [450_000, 1_450_000],
 ): Promise<ClaimCheckFigure[]> {
+  // What is measured is the claim-check, not logging; log lines would also mix with the report on stdout.
+  logger.setLogLevel('SILENT');
   const baseDir = await mkdtemp(path.join(tmpdir(), 'etp-bench-claim-check-'));
   const figures: ClaimCheckFigure[] = [];
   try {
