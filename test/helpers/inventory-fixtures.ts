@@ -56,7 +56,9 @@ export interface WrittenReport {
 }
 
 /** The configuration folder in the destination: `[prefix/]source/config/`. */
-export function reportBase(spec: Pick<ReportSpec, 'destinationPrefix' | 'sourceBucket' | 'configurationId'>): string {
+export function reportBase(
+  spec: Pick<ReportSpec, 'destinationPrefix' | 'sourceBucket' | 'configurationId'>,
+): string {
   return `${spec.destinationPrefix ? `${spec.destinationPrefix}/` : ''}${spec.sourceBucket}/${spec.configurationId}/`;
 }
 
@@ -67,7 +69,16 @@ export function fixtureUuid(...parts: readonly (string | number)[]): string {
 }
 
 const CSV_FIELDS = ['Bucket', 'Key', 'Size', 'LastModifiedDate', 'ETag'];
-const CSV_VERSION_FIELDS = ['Bucket', 'Key', 'VersionId', 'IsLatest', 'IsDeleteMarker', 'Size', 'LastModifiedDate', 'ETag'];
+const CSV_VERSION_FIELDS = [
+  'Bucket',
+  'Key',
+  'VersionId',
+  'IsLatest',
+  'IsDeleteMarker',
+  'Size',
+  'LastModifiedDate',
+  'ETag',
+];
 
 /** The manifest's `fileSchema` for a format. */
 export function fileSchemaOf(format: ReportSpec['format'], versioned: boolean): string {
@@ -107,11 +118,21 @@ export function csvLine(bucket: string, o: InventoryObject, versioned: boolean):
 }
 
 /** A Parquet data file of `objects`, with S3's columns. */
-export function parquetBytes(bucket: string, objects: readonly InventoryObject[], versioned: boolean, rowGroupSize = 1000): Buffer {
+export function parquetBytes(
+  bucket: string,
+  objects: readonly InventoryObject[],
+  versioned: boolean,
+  rowGroupSize = 1000,
+): Buffer {
   return Buffer.from(parquetWriteBuffer(parquetOptions(bucket, objects, versioned, rowGroupSize)));
 }
 
-function parquetOptions(bucket: string, objects: readonly InventoryObject[], versioned: boolean, rowGroupSize: number) {
+function parquetOptions(
+  bucket: string,
+  objects: readonly InventoryObject[],
+  versioned: boolean,
+  rowGroupSize: number,
+) {
   const text = (name: string, repetition: 'REQUIRED' | 'OPTIONAL') => ({
     name,
     type: 'BYTE_ARRAY' as const,
@@ -130,7 +151,12 @@ function parquetOptions(bucket: string, objects: readonly InventoryObject[], ver
         ]
       : []),
     { name: 'size', type: 'INT64' as const, repetition_type: 'OPTIONAL' as const },
-    { name: 'last_modified_date', type: 'INT64' as const, converted_type: 'TIMESTAMP_MILLIS' as const, repetition_type: 'OPTIONAL' as const },
+    {
+      name: 'last_modified_date',
+      type: 'INT64' as const,
+      converted_type: 'TIMESTAMP_MILLIS' as const,
+      repetition_type: 'OPTIONAL' as const,
+    },
     text('e_tag', 'OPTIONAL'),
   ];
   const column = <T>(name: string, pick: (o: InventoryObject) => T) => ({ name, data: objects.map(pick) });
@@ -155,23 +181,38 @@ function md5(bytes: Buffer): string {
   return createHash('md5').update(bytes).digest('hex');
 }
 
-function manifestOf(spec: ReportSpec, files: { key: string; size: number; MD5checksum: string }[]): Record<string, unknown> {
+function manifestOf(
+  spec: Omit<ReportSpec, 'objects'>,
+  files: { key: string; size: number; MD5checksum: string }[],
+): Record<string, unknown> {
   return {
     sourceBucket: spec.sourceBucket,
     destinationBucket: `arn:aws:s3:::${spec.destinationBucket}`,
     version: '2016-11-30',
-    creationTimestamp: String(Date.parse(`${spec.reportTime.slice(0, 10)}T${spec.reportTime.slice(11, 13)}:${spec.reportTime.slice(14, 16)}:00Z`)),
+    creationTimestamp: String(
+      Date.parse(
+        `${spec.reportTime.slice(0, 10)}T${spec.reportTime.slice(11, 13)}:${spec.reportTime.slice(14, 16)}:00Z`,
+      ),
+    ),
     fileFormat: spec.format,
     fileSchema: fileSchemaOf(spec.format, spec.versioned ?? false),
     files,
   };
 }
 
-function putManifest(server: LocalS3Server, spec: ReportSpec, manifest: Record<string, unknown>): string {
+function putManifest(
+  server: LocalS3Server,
+  spec: Omit<ReportSpec, 'objects'>,
+  manifest: Record<string, unknown>,
+): string {
   const key = `${reportBase(spec)}${spec.reportTime}/manifest.json`;
   const bytes = Buffer.from(JSON.stringify(manifest, null, 2));
   server.putObject(spec.destinationBucket, key, bytes);
-  server.putObject(spec.destinationBucket, `${reportBase(spec)}${spec.reportTime}/manifest.checksum`, Buffer.from(md5(bytes)));
+  server.putObject(
+    spec.destinationBucket,
+    `${reportBase(spec)}${spec.reportTime}/manifest.checksum`,
+    Buffer.from(md5(bytes)),
+  );
   return key;
 }
 
@@ -203,7 +244,10 @@ export function writeReport(server: LocalS3Server, spec: ReportSpec): WrittenRep
  */
 export async function writeReportToDisk(
   server: LocalS3Server,
-  spec: Omit<ReportSpec, 'objects'> & { readonly count: number; readonly objectAt: (i: number) => InventoryObject },
+  spec: Omit<ReportSpec, 'objects'> & {
+    readonly count: number;
+    readonly objectAt: (i: number) => InventoryObject;
+  },
   dir: string,
 ): Promise<WrittenReport> {
   const perFile = spec.objectsPerFile ?? 250_000;
@@ -229,14 +273,17 @@ export async function writeReportToDisk(
       await once(out, 'finish');
     } else {
       const objects = Array.from({ length: end - start }, (_, i) => spec.objectAt(start + i));
-      parquetWriteFile({ filename: path, ...parquetOptions(spec.sourceBucket, objects, versioned, spec.rowGroupSize ?? 100_000) });
+      parquetWriteFile({
+        filename: path,
+        ...parquetOptions(spec.sourceBucket, objects, versioned, spec.rowGroupSize ?? 100_000),
+      });
     }
     const bytes = await readFile(path);
     const key = `${reportBase(spec)}data/${uuid}.${spec.format === 'CSV' ? 'csv.gz' : 'parquet'}`;
     server.putObject(spec.destinationBucket, key, { file: path });
     files.push({ key, size: bytes.length, MD5checksum: md5(bytes) });
   }
-  const manifest = manifestOf({ ...spec, objects: [] }, files);
+  const manifest = manifestOf(spec, files);
   return { manifestKey: putManifest(server, spec, manifest), dataKeys: files.map((f) => f.key), manifest };
 }
 
@@ -312,7 +359,8 @@ export function generateHistory(options: HistoryOptions): HistoryDay[] {
   const live = new Map<string, InventoryObject>();
   const create = (ms: number, key?: string): InventoryObject => {
     const id = nextId++;
-    const name = key ?? `projects/team-${id % 20}/docs/file-${String(id).padStart(7, '0')}.${pickExtension()}`;
+    const name =
+      key ?? `projects/team-${id % 20}/docs/file-${String(id).padStart(7, '0')}.${pickExtension()}`;
     return {
       key: name,
       size: 1024 + Math.floor(random() * 4 * 1024 * 1024),
@@ -323,7 +371,8 @@ export function generateHistory(options: HistoryOptions): HistoryDay[] {
   const pickKeys = (count: number) => {
     const keys = [...live.keys()];
     const chosen = new Set<string>();
-    while (chosen.size < Math.min(count, keys.length)) chosen.add(keys[Math.floor(random() * keys.length)] as string);
+    while (chosen.size < Math.min(count, keys.length))
+      chosen.add(keys[Math.floor(random() * keys.length)] as string);
     return [...chosen];
   };
   const days: HistoryDay[] = [];
@@ -356,8 +405,12 @@ export function generateHistory(options: HistoryOptions): HistoryDay[] {
         live.set(note.key, note);
       }
     }
-    if (options.massDeletion?.day === day) for (const key of pickKeys(options.massDeletion.files)) live.delete(key);
-    days.push({ reportTime, objects: [...live.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) });
+    if (options.massDeletion?.day === day)
+      for (const key of pickKeys(options.massDeletion.files)) live.delete(key);
+    days.push({
+      reportTime,
+      objects: [...live.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    });
   }
   return days;
 }

@@ -10,7 +10,13 @@ import { deadlineIn } from '../../runtime/deadline';
 import { runTool } from '../../runtime/harness';
 import { assertToolInvocation, type ToolInvocation } from '../../runtime/invocation';
 import { ToolRegistry } from '../../runtime/registry';
-import { type PublicToolSpec, publicSpec, type Tool, toJsonSchema, toolTimeoutSeconds } from '../../runtime/spec';
+import {
+  type PublicToolSpec,
+  publicSpec,
+  type Tool,
+  toJsonSchema,
+  toolTimeoutSeconds,
+} from '../../runtime/spec';
 import { diffSnapshotsTool } from './diff-snapshots';
 import { inspectFindingTool } from './inspect-finding';
 import { listSnapshotsTool } from './list-snapshots';
@@ -38,7 +44,13 @@ export interface RunnerOptions {
 
 /** The five snapshot tools as deployed. */
 export function snapshotTools(): Tool[] {
-  return [listSnapshotsTool, snapshotStatsTool, diffSnapshotsTool, inspectFindingTool, scanSnapshotsTool] as Tool[];
+  return [
+    listSnapshotsTool,
+    snapshotStatsTool,
+    diffSnapshotsTool,
+    inspectFindingTool,
+    scanSnapshotsTool,
+  ] as Tool[];
 }
 
 /**

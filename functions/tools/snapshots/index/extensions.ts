@@ -34,6 +34,16 @@ export function extensionOf(key: string): string {
   return EXTENSION_CHARS.test(extension) ? extension : NO_EXTENSION;
 }
 
+/** Whether `key[from…]` lower-cased equals `raw` (already lower-case). */
+function sameLowerCase(raw: string, key: string, from: number): boolean {
+  if (key.length - from !== raw.length) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = key.charCodeAt(from + i);
+    if ((c >= 65 && c <= 90 ? c | 32 : c) !== raw.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
 /**
  * Gives each distinct extension an id (0, 1, 2…), shared by the reports a call
  * compares so their histograms line up.
@@ -46,20 +56,33 @@ export function extensionOf(key: string): string {
 export class ExtensionTable {
   private readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
-  /** By the raw text after the last dot, so the common case skips `extensionOf`'s work. */
-  private readonly byRaw = new Map<string, number>();
+  /**
+   * By a 32-bit hash of the text after the last dot, with that text (lower-case)
+   * to confirm: the common case makes no string and hashes no string key.
+   */
+  private readonly byHash = new Map<number, { readonly raw: string; readonly id: number }>();
 
   /** The id of a key's extension. */
   idOf(key: string): number {
     const dot = key.lastIndexOf('.');
-    // Cacheable: a dot inside the last segment, not its first character (where it starts a hidden name).
-    const cacheable = dot > 0 && key.charCodeAt(dot - 1) !== 47 && key.indexOf('/', dot) === -1;
-    if (!cacheable) return this.idOfName(extensionOf(key));
-    const raw = key.slice(dot);
-    const cached = this.byRaw.get(raw);
-    if (cached !== undefined) return cached;
+    const length = key.length - dot - 1;
+    // Not cacheable: no dot, a dot starting the last segment (a hidden name), or too long to be an extension.
+    if (dot <= 0 || key.charCodeAt(dot - 1) === 47 || length < 1 || length > MAX_EXTENSION_LENGTH) {
+      return this.idOfName(extensionOf(key));
+    }
+    let hash = 0x811c9dc5;
+    for (let i = dot + 1; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c === 47) return this.idOfName(NO_EXTENSION); // the dot is in a folder name
+      hash = Math.imul(hash ^ (c >= 65 && c <= 90 ? c | 32 : c), 0x01000193);
+    }
+    hash = (hash ^ length) >>> 0;
+    const cached = this.byHash.get(hash);
+    if (cached !== undefined && sameLowerCase(cached.raw, key, dot + 1)) return cached.id;
     const id = this.idOfName(extensionOf(key));
-    if (this.byRaw.size < MAX_EXTENSIONS) this.byRaw.set(raw, id);
+    if (cached === undefined && this.byHash.size < MAX_EXTENSIONS) {
+      this.byHash.set(hash, { raw: key.slice(dot + 1).toLowerCase(), id });
+    }
     return id;
   }
 

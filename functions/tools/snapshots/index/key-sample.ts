@@ -25,6 +25,14 @@ interface Entry {
   readonly lastModifiedMs: number;
 }
 
+/**
+ * A copy of `text` that shares no memory with a larger string: keys sliced from
+ * a 64 KiB chunk of CSV would otherwise keep the whole chunk alive while sampled.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 function greater(a: Entry, hi: number, lo: number): boolean {
   return a.hi > hi || (a.hi === hi && a.lo > lo);
 }
@@ -50,11 +58,11 @@ export class BottomK {
     if (heap.length === this.k) {
       const root = heap[0] as Entry;
       if (!greater(root, hi, lo)) return;
-      heap[0] = { hi, lo, key, versionId, size, lastModifiedMs };
+      heap[0] = { hi, lo, key: detached(key), versionId: detached(versionId), size, lastModifiedMs };
       this.siftDown(0);
       return;
     }
-    heap.push({ hi, lo, key, versionId, size, lastModifiedMs });
+    heap.push({ hi, lo, key: detached(key), versionId: detached(versionId), size, lastModifiedMs });
     this.siftUp(heap.length - 1);
   }
 

@@ -26,15 +26,34 @@ import {
 } from './rows';
 
 const QUOTE = 34;
+const COMMA = 44;
 
-/** The fields of an S3-shaped line (`"a","b",""`), or undefined when it has another shape. */
-function splitQuotedLine(line: string, count: number): string[] | undefined {
-  const last = line.length - 1;
-  if (last < 1 || line.charCodeAt(0) !== QUOTE || line.charCodeAt(last) !== QUOTE) return undefined;
-  const fields = line.slice(1, last).split('","');
-  if (fields.length !== count) return undefined;
-  for (const field of fields) if (field.indexOf('"') !== -1) return undefined;
-  return fields;
+/**
+ * Finds the fields of an S3-shaped line (`"a","b",""`) in `text[from, to)`:
+ * field i is `text[bounds[2i], bounds[2i+1])`. One `indexOf` per field, no
+ * string made. False when the line has another shape (a quote inside a field,
+ * an unquoted field, another field count): csv-parse reads it then.
+ */
+function quotedFieldBounds(
+  text: string,
+  from: number,
+  to: number,
+  count: number,
+  bounds: Int32Array,
+): boolean {
+  const last = to - 1;
+  if (last <= from || text.charCodeAt(from) !== QUOTE || text.charCodeAt(last) !== QUOTE) return false;
+  let start = from + 1;
+  for (let field = 0; field < count; field++) {
+    const quote = text.indexOf('"', start);
+    if (quote === -1 || quote > last) return false;
+    bounds[2 * field] = start;
+    bounds[2 * field + 1] = quote;
+    if (quote === last) return field === count - 1;
+    if (text.charCodeAt(quote + 1) !== COMMA || text.charCodeAt(quote + 2) !== QUOTE) return false;
+    start = quote + 3;
+  }
+  return false;
 }
 
 /** Options of {@link readCsvDataFile}. */
@@ -70,41 +89,51 @@ export async function readCsvDataFile(
 ): Promise<number> {
   const integrity = new FileIntegrity(file, options.reportId);
   const decoder = new StringDecoder('utf8');
+  const bounds = new Int32Array(positions.count * 2);
   let pending = '';
   let rows = 0;
   let lineNumber = 0;
 
-  const handleLine = (raw: string) => {
-    lineNumber++;
-    const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
-    if (line.length === 0) return;
-    let fields = splitQuotedLine(line, positions.count);
-    if (!fields) {
-      let records: string[][];
-      try {
-        records = parseCsv(line, { relax_column_count: true }) as string[][];
-      } catch (err) {
-        throw malformed(
-          options.reportId,
-          file,
-          lineNumber,
-          err instanceof Error ? err.message : 'unreadable',
-        );
-      }
-      fields = records[0];
-      if (records.length !== 1 || fields?.length !== positions.count) {
-        throw malformed(options.reportId, file, lineNumber, `expected ${positions.count} fields`);
-      }
+  /** The fields csv-parse reads from a line of another shape; written into `bounds` over the returned text. */
+  const parseOddLine = (line: string): string => {
+    let records: string[][];
+    try {
+      records = parseCsv(line, { relax_column_count: true }) as string[][];
+    } catch (err) {
+      throw malformed(options.reportId, file, lineNumber, err instanceof Error ? err.message : 'unreadable');
     }
-    const size = positions.size >= 0 ? fields[positions.size] : '';
-    const marker = positions.isDeleteMarker >= 0 && fields[positions.isDeleteMarker] === 'true';
+    const fields = records[0];
+    if (records.length !== 1 || fields?.length !== positions.count) {
+      throw malformed(options.reportId, file, lineNumber, `expected ${positions.count} fields`);
+    }
+    let joined = '';
+    fields.forEach((field, i) => {
+      bounds[2 * i] = joined.length;
+      joined += field;
+      bounds[2 * i + 1] = joined.length;
+    });
+    return joined;
+  };
+
+  const field = (text: string, index: number) =>
+    index < 0 ? '' : text.slice(bounds[2 * index] as number, bounds[2 * index + 1] as number);
+
+  /** One line: `text[from, to)`, without its newline. */
+  const handleLine = (line: string, from: number, lineEnd: number) => {
+    lineNumber++;
+    const to = lineEnd > from && line.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    if (to === from) return;
+    const text = quotedFieldBounds(line, from, to, positions.count, bounds)
+      ? line
+      : parseOddLine(line.slice(from, to));
+    const size = field(text, positions.size);
     sink.row(
-      decodeCsvKey(fields[positions.key] as string),
-      positions.versionId >= 0 ? (fields[positions.versionId] as string) : '',
-      marker,
+      decodeCsvKey(field(text, positions.key)),
+      field(text, positions.versionId),
+      field(text, positions.isDeleteMarker) === 'true',
       size ? Number(size) : 0,
-      positions.lastModified >= 0 ? parseInventoryTime(fields[positions.lastModified] as string) : Number.NaN,
-      positions.eTag >= 0 ? (fields[positions.eTag] as string) : '',
+      positions.lastModified >= 0 ? parseInventoryTime(field(text, positions.lastModified)) : Number.NaN,
+      field(text, positions.eTag),
     );
     rows++;
     if (rows % ROWS_PER_DEADLINE_CHECK === 0) {
@@ -116,13 +145,14 @@ export async function readCsvDataFile(
     let start = 0;
     let newline = text.indexOf('\n');
     if (newline !== -1 && pending.length > 0) {
-      handleLine(pending + text.slice(0, newline));
+      const line = pending + text.slice(0, newline);
       pending = '';
+      handleLine(line, 0, line.length);
       start = newline + 1;
       newline = text.indexOf('\n', start);
     }
     while (newline !== -1) {
-      handleLine(text.slice(start, newline));
+      handleLine(text, start, newline);
       start = newline + 1;
       newline = text.indexOf('\n', start);
     }
@@ -142,7 +172,7 @@ export async function readCsvDataFile(
       async (source: AsyncIterable<Buffer>) => {
         for await (const chunk of source) consume(decoder.write(chunk));
         consume(decoder.end());
-        if (pending.length > 0) handleLine(pending);
+        if (pending.length > 0) handleLine(pending, 0, pending.length);
       },
       { signal: options.deadline.signal },
     );

@@ -45,6 +45,7 @@ export function checkReadDeadline(deadline: Deadline, reportId: string, rowsRead
 }
 
 const DIGIT_0 = 48;
+const DAY_MS = 86_400_000;
 
 function digits(text: string, from: number, count: number): number {
   let value = 0;
@@ -56,25 +57,51 @@ function digits(text: string, from: number, count: number): number {
   return value;
 }
 
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`), arithmetic only. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
 /**
  * Milliseconds since 1970 of an inventory timestamp. The CSV form
- * `2016-11-06T21:32:30.000Z` is read digit by digit (a tenth of `Date.parse`'s
- * cost); any other ISO-8601 form falls back to `Date.parse`. Empty gives NaN.
+ * `2016-11-06T21:32:30.000Z` is computed from its digits (a tenth of
+ * `Date.parse`'s cost, which matters at millions of rows); any other ISO-8601
+ * form falls back to `Date.parse`. Empty gives NaN.
  *
  * @example parseInventoryTime('2016-11-06T21:32:30.000Z') // 1478467950000
  */
 export function parseInventoryTime(text: string): number {
   if (text.length === 24 && text.charCodeAt(23) === 90 /* Z */ && text.charCodeAt(10) === 84 /* T */) {
-    const ms = Date.UTC(
-      digits(text, 0, 4),
-      digits(text, 5, 2) - 1,
-      digits(text, 8, 2),
-      digits(text, 11, 2),
-      digits(text, 14, 2),
-      digits(text, 17, 2),
-      digits(text, 20, 3),
-    );
-    if (!Number.isNaN(ms)) return ms;
+    const month = digits(text, 5, 2);
+    const day = digits(text, 8, 2);
+    const hour = digits(text, 11, 2);
+    const minute = digits(text, 14, 2);
+    const second = digits(text, 17, 2);
+    const ms = digits(text, 20, 3);
+    // NaN fails every comparison, so a non-digit falls through too.
+    if (
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= 31 &&
+      hour < 24 &&
+      minute < 60 &&
+      second < 61 &&
+      ms >= 0
+    ) {
+      return (
+        daysFromCivil(digits(text, 0, 4), month, day) * DAY_MS +
+        hour * 3_600_000 +
+        minute * 60_000 +
+        second * 1000 +
+        ms
+      );
+    }
   }
   return text.length === 0 ? Number.NaN : Date.parse(text);
 }
@@ -88,9 +115,10 @@ export function parseInventoryTime(text: string): number {
  * @example decodeCsvKey('my+photos/caf%C3%A9.jpg') // 'my photos/café.jpg'
  */
 export function decodeCsvKey(raw: string): string {
-  if (raw.indexOf('%') === -1 && raw.indexOf('+') === -1) return raw;
+  const spaced = raw.indexOf('+') === -1 ? raw : raw.replace(/\+/g, ' ');
+  if (spaced.indexOf('%') === -1) return spaced;
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    return decodeURIComponent(spaced);
   } catch {
     return raw;
   }

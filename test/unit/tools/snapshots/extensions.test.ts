@@ -1,0 +1,103 @@
+import { looksLikeRansomNote } from '../../../../functions/tools/snapshots/findings/ransomware';
+import {
+  ExtensionCounts,
+  ExtensionTable,
+  extensionOf,
+  histogram,
+  NO_EXTENSION,
+} from '../../../../functions/tools/snapshots/index/extensions';
+import { BottomK } from '../../../../functions/tools/snapshots/index/key-sample';
+
+describe('extensionOf', () => {
+  it.each([
+    ['photos/2024/IMG_001.JPG', 'jpg'],
+    ['docs/report.pdf.locked', 'locked'],
+    ['archive.tar.gz', 'gz'],
+    ['home/.bashrc', NO_EXTENSION],
+    ['README', NO_EXTENSION],
+    ['folder.v1/file', NO_EXTENSION],
+    ['trailing.', NO_EXTENSION],
+    ['notes.this-is-far-too-long-to-be-a-type', NO_EXTENSION],
+    ['odd.ext with space', NO_EXTENSION],
+  ])('%s → %s', (key, extension) => {
+    expect(extensionOf(key)).toBe(extension);
+  });
+});
+
+describe('ExtensionTable', () => {
+  it('gives one id per extension whatever the case, and the same answers as extensionOf from its cache', () => {
+    const table = new ExtensionTable();
+    const keys = ['a/b.JPG', 'c.jpg', 'x/.hidden.jpg', 'y/.jpg', 'dir.jpg/file', 'z.Jpg', 'w.pdf', 'v.jpeg'];
+
+    const names = [...keys, ...keys].map((key) => table.name(table.idOf(key)));
+
+    expect(names).toEqual([...keys, ...keys].map(extensionOf));
+    expect(table.idOf('a/b.JPG')).toBe(table.idOf('c.jpg'));
+    expect(table.size).toBe(4); // jpg, (none), pdf, jpeg
+  });
+});
+
+describe('histogram', () => {
+  it('lists the top extensions by files and folds the rest into "(other)"', () => {
+    const table = new ExtensionTable();
+    const counts = new ExtensionCounts();
+    for (const [key, times] of [
+      ['a.pdf', 5],
+      ['b.jpg', 3],
+      ['c.txt', 2],
+      ['d.csv', 1],
+    ] as const) {
+      for (let i = 0; i < times; i++) counts.add(table.idOf(key), 10);
+    }
+
+    expect(histogram(counts, table, 2)).toEqual([
+      { extension: 'pdf', files: 5, bytes: 50 },
+      { extension: 'jpg', files: 3, bytes: 30 },
+      { extension: '(other)', files: 3, bytes: 30 },
+    ]);
+  });
+});
+
+describe('BottomK', () => {
+  it('keeps the k smallest hashes whatever the order offered, and returns them by key', () => {
+    const offers = Array.from({ length: 100 }, (_, i) => ({
+      hi: (i * 7919) % 100,
+      lo: 0,
+      key: `k${(i * 7919) % 100}`,
+    }));
+    const forward = new BottomK(5);
+    const backward = new BottomK(5);
+    for (const o of offers) forward.offer(o.hi, o.lo, o.key, '', 1, Date.UTC(2026, 0, 1));
+    for (const o of [...offers].reverse()) backward.offer(o.hi, o.lo, o.key, '', 1, Number.NaN);
+
+    expect(forward.objects().map((o) => o.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
+    expect(backward.objects().map((o) => o.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
+    expect(forward.objects()[0]).toEqual({ key: 'k0', size: 1, lastModified: '2026-01-01T00:00:00.000Z' });
+    expect(backward.objects()[0]?.lastModified).toBeNull();
+    expect(forward.wouldKeep(50, 0)).toBe(false);
+    expect(forward.wouldKeep(4, 1)).toBe(false);
+    expect(forward.wouldKeep(3, 99)).toBe(true);
+  });
+});
+
+describe('looksLikeRansomNote', () => {
+  it.each([
+    'finance/HOW_TO_DECRYPT_FILES.txt',
+    'a/b/_readme.txt',
+    'x/@Please_Read_Me@.txt',
+    'x/Restore-My-Files.txt',
+    'x/3r9zmtqz.README.txt',
+    'x/README_TO_DECRYPT.html',
+    'x/recover-a1b2c3-FILES.txt',
+    'x/info.hta',
+  ])('flags %s', (key) => {
+    expect(looksLikeRansomNote(key)).toBe(true);
+  });
+
+  it.each(['docs/README.txt', 'docs/readme.md', 'how-to/install.txt', 'restore/plan.pdf', 'src/decrypt.ts'])(
+    'leaves %s alone',
+    (key) => {
+      expect(looksLikeRansomNote(key)).toBe(false);
+    },
+  );
+});
