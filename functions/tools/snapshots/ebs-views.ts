@@ -17,6 +17,7 @@ import {
   sourceOfSnapshot,
 } from './ebs';
 import { type EbsSnapshotRef, ebsSnapshotId } from './ids';
+import { inService } from './service';
 
 /** Block indexes kept per sample. */
 const BLOCK_SAMPLE_SIZE = 10;
@@ -58,12 +59,13 @@ export async function ebsStats(
   ref: EbsSnapshotRef,
   deadline: Deadline,
 ): Promise<{ readonly value: EbsStats; readonly truncated: boolean }> {
-  const snapshot = await describeSnapshot(ec2, ref.region, ref.snapshotId, deadline);
+  const snapshot = await inService('ec2', () => describeSnapshot(ec2, ref.region, ref.snapshotId, deadline));
   requireListable(snapshot, ref.region);
-  const blocks = await countSnapshotBlocks(ebs, ref.snapshotId, deadline);
-  const previous = await previousSnapshot(ec2, snapshot, deadline);
-  const changed = previous?.SnapshotId
-    ? await listChangedBlocks(ebs, previous.SnapshotId, ref.snapshotId, deadline, 0)
+  const blocks = await inService('ebs', () => countSnapshotBlocks(ebs, ref.snapshotId, deadline));
+  const previous = await inService('ec2', () => previousSnapshot(ec2, snapshot, deadline));
+  const first = previous?.SnapshotId;
+  const changed = first
+    ? await inService('ebs', () => listChangedBlocks(ebs, first, ref.snapshotId, deadline, 0))
     : undefined;
   const newBlocks = changed ? changed.changed + changed.added : blocks.blocks;
   return {
@@ -128,10 +130,12 @@ export async function ebsDiff(
   b: EbsSnapshotRef,
   deadline: Deadline,
 ): Promise<{ readonly value: EbsDiff; readonly truncated: boolean }> {
-  const [first, second] = await Promise.all([
-    describeSnapshot(ec2, a.region, a.snapshotId, deadline),
-    describeSnapshot(ec2, b.region, b.snapshotId, deadline),
-  ]);
+  const [first, second] = await inService('ec2', () =>
+    Promise.all([
+      describeSnapshot(ec2, a.region, a.snapshotId, deadline),
+      describeSnapshot(ec2, b.region, b.snapshotId, deadline),
+    ]),
+  );
   requireListable(first, a.region);
   requireListable(second, b.region);
   const volumes = [first.VolumeId, second.VolumeId];
@@ -142,7 +146,9 @@ export async function ebsDiff(
         `and ${ebsSnapshotId(b.region, b.snapshotId)} of ${second.VolumeId}`,
     );
   }
-  const changed = await listChangedBlocks(ebs, a.snapshotId, b.snapshotId, deadline, BLOCK_SAMPLE_SIZE);
+  const changed = await inService('ebs', () =>
+    listChangedBlocks(ebs, a.snapshotId, b.snapshotId, deadline, BLOCK_SAMPLE_SIZE),
+  );
   const part = (blocks: number, samples: number[]) => ({
     blocks,
     bytes: blocks * changed.blockSize,

@@ -23,6 +23,7 @@ import type { InventoryConfigurationView } from './inventory/configuration';
 import { listReportTimes, openReport } from './inventory/report';
 import { listSnapshotsSpec } from './list-snapshots.meta';
 import { sinceMs } from './schemas';
+import { inService } from './service';
 import { findInventoryConfigurations, regionSnapshots } from './sources';
 
 /** One snapshot as `list_snapshots` shows it. */

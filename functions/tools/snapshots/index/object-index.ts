@@ -11,12 +11,14 @@
  * | extension id | Uint16 | 2 |
  *
  * Entries go into one of 256 partitions by the hash's top 8 bits as they
- * arrive, each partition growing by a quarter when full, so no array ever has
- * to be copied whole (a single growing array would need old + new, 2.25× its
- * size, while it grows). {@link ObjectIndex.seal} trims each partition, sorts it
- * in place (MSD radix on the hash, no extra memory) and builds a small prefix
- * table, after which a lookup is a few probes in one partition. Ten million
- * objects take about 220 MB, the one-byte "matched" flags 10 MB more.
+ * arrive, each partition filling blocks (64 entries, doubling up to 4,096) that
+ * are never copied while it grows: a single growing array would need old + new,
+ * up to 2.5× its size, at each growth, and would leave up to half of itself
+ * unused. {@link ObjectIndex.seal} copies each partition into exact-size
+ * columns (one partition at a time), sorts it in place (MSD radix on the hash,
+ * no extra memory) and builds a small prefix table, after which a lookup is a
+ * few probes in one partition. Ten million objects take about 220 MB (at most
+ * 23 MB more while being added), the one-byte "matched" flags 10 MB more.
  */
 
 /** Entries in one index at most: 50 million objects, 1.1 GB of index; more needs the Athena or Distributed Map route (docs/snapshot-tools.md). */
@@ -50,16 +52,17 @@ function allocate(capacity: number): Columns {
   };
 }
 
-function copyInto(from: Columns, to: Columns, length: number): void {
-  to.hi.set(from.hi.subarray(0, length));
-  to.lo.set(from.lo.subarray(0, length));
-  to.size.set(from.size.subarray(0, length));
-  to.fp.set(from.fp.subarray(0, length));
-  to.ext.set(from.ext.subarray(0, length));
-}
+/** Entries of a partition's first block; blocks double up to {@link MAX_BLOCK}. */
+const FIRST_BLOCK = 64;
+/** 4,096 entries (90 KB): the most a partition leaves unused while it grows (23 MB over 256 partitions). */
+const MAX_BLOCK = 4096;
 
 class Partition {
-  columns: Columns = allocate(INITIAL_CAPACITY);
+  /** While adding: filled blocks, then the one being filled; never copied as they grow. */
+  private blocks: Columns[] = [];
+  private blockUsed = 0;
+  /** After seal: every entry, contiguous and sorted. */
+  columns: Columns = allocate(0);
   length = 0;
   /** Set by seal: `starts[v]..starts[v+1]` holds the entries whose next `prefixBits` hash bits are `v`. */
   starts: Uint32Array = new Uint32Array(1);
@@ -67,21 +70,36 @@ class Partition {
   matched: Uint8Array = new Uint8Array(0);
 
   add(hi: number, lo: number, size: number, fp: number, ext: number): void {
-    if (this.length === this.columns.hi.length)
-      this.resize(this.length + Math.max(INITIAL_CAPACITY, this.length >>> 2));
-    const c = this.columns;
-    const i = this.length++;
-    c.hi[i] = hi;
-    c.lo[i] = lo;
-    c.size[i] = size;
-    c.fp[i] = fp;
-    c.ext[i] = ext;
+    let block = this.blocks[this.blocks.length - 1];
+    if (!block || this.blockUsed === block.hi.length) {
+      block = allocate(Math.min(MAX_BLOCK, FIRST_BLOCK << this.blocks.length));
+      this.blocks.push(block);
+      this.blockUsed = 0;
+    }
+    const i = this.blockUsed++;
+    block.hi[i] = hi;
+    block.lo[i] = lo;
+    block.size[i] = size;
+    block.fp[i] = fp;
+    block.ext[i] = ext;
+    this.length++;
   }
 
-  resize(capacity: number): void {
-    const next = allocate(capacity);
-    copyInto(this.columns, next, this.length);
-    this.columns = next;
+  /** Copies the blocks into one exact-size set of columns (one partition at a time: a 1/256 transient). */
+  consolidate(): void {
+    const columns = allocate(this.length);
+    let offset = 0;
+    for (const block of this.blocks) {
+      const used = Math.min(block.hi.length, this.length - offset);
+      columns.hi.set(block.hi.subarray(0, used), offset);
+      columns.lo.set(block.lo.subarray(0, used), offset);
+      columns.size.set(block.size.subarray(0, used), offset);
+      columns.fp.set(block.fp.subarray(0, used), offset);
+      columns.ext.set(block.ext.subarray(0, used), offset);
+      offset += used;
+    }
+    this.blocks = [];
+    this.columns = columns;
   }
 }
 
@@ -224,7 +242,7 @@ export class ObjectIndex {
     if (this.sealed) return;
     this.sealed = true;
     for (const part of this.parts) {
-      if (part.length < part.columns.hi.length) part.resize(part.length);
+      part.consolidate();
       radixSort(part.columns, 0, part.length, 1);
       buildPrefixTable(part);
       part.matched = new Uint8Array(part.length);

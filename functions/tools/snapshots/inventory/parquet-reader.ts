@@ -126,18 +126,56 @@ function planGroups(metadata: FileMetaData, columns: readonly string[]): GroupPl
   return plans.sort((a, b) => a.start - b.start);
 }
 
-/** An AsyncBuffer serving only `[windowStart, windowStart + window.length)`: hyparquet reads nothing else. */
-function windowBuffer(fileSize: number, windowStart: number, window: Buffer): AsyncBuffer {
+/** The bytes held of the file: pieces in file order, the first starting at `from`. */
+interface Held {
+  from: number;
+  pieces: Buffer[];
+  length: number;
+}
+
+/**
+ * An AsyncBuffer serving `[start, end)` from the held pieces, copying only the
+ * range asked (a column chunk): hyparquet reads nothing else of a row group, and
+ * no copy of the whole row group is ever made.
+ */
+function heldBuffer(fileSize: number, held: Held): AsyncBuffer {
   return {
     byteLength: fileSize,
     slice(start: number, end = fileSize) {
-      if (start < windowStart || end > windowStart + window.length) {
+      if (start < held.from || end > held.from + held.length) {
         throw new Error(`read outside the row group's bytes: [${start}, ${end})`);
       }
-      const from = window.byteOffset + start - windowStart;
-      return window.buffer.slice(from, from + (end - start)) as ArrayBuffer;
+      const out = new Uint8Array(end - start);
+      let pieceStart = held.from;
+      for (const piece of held.pieces) {
+        const pieceEnd = pieceStart + piece.length;
+        if (pieceEnd > start && pieceStart < end) {
+          const from = Math.max(start, pieceStart);
+          const to = Math.min(end, pieceEnd);
+          out.set(piece.subarray(from - pieceStart, to - pieceStart), from - start);
+        }
+        if (pieceEnd >= end) break;
+        pieceStart = pieceEnd;
+      }
+      return out.buffer;
     },
   };
+}
+
+/** Drops the held bytes before `position`. */
+function dropBefore(held: Held, position: number): void {
+  while (held.pieces.length > 0 && held.from + (held.pieces[0] as Buffer).length <= position) {
+    const piece = held.pieces.shift() as Buffer;
+    held.from += piece.length;
+    held.length -= piece.length;
+  }
+  const first = held.pieces[0];
+  if (first && held.from < position) {
+    held.pieces[0] = first.subarray(position - held.from);
+    held.length -= position - held.from;
+    held.from = position;
+  }
+  if (held.pieces.length === 0) held.from = position;
 }
 
 /** Column values as hyparquet hands them: arrays of values, or typed arrays (BigInt64Array for INT64). */
@@ -147,12 +185,12 @@ async function decodeGroup(
   metadata: FileMetaData,
   fileSize: number,
   plan: GroupPlan,
-  window: Buffer,
+  held: Held,
   columns: readonly string[],
 ): Promise<Map<string, ColumnValues>> {
   const pieces = new Map<string, { rowStart: number; data: ColumnValues }[]>();
   await parquetRead({
-    file: windowBuffer(fileSize, plan.start, window),
+    file: heldBuffer(fileSize, held),
     metadata,
     columns: [...columns],
     rowStart: plan.rowStart,
@@ -235,32 +273,22 @@ export async function readParquetDataFile(
   let position = 0;
   let next = 0;
   let rows = 0;
-  let held: Buffer[] = [];
-  let heldFrom = 0;
+  const held: Held = { from: 0, pieces: [], length: 0 };
 
   const completeGroups = async () => {
     for (let plan = plans[next]; plan && position >= plan.end; plan = plans[next]) {
-      const joined = Buffer.concat(held);
-      const window = joined.subarray(plan.start - heldFrom, plan.end - heldFrom);
       let values: Map<string, ColumnValues>;
       try {
-        values = await decodeGroup(metadata, file.size, plan, window, columns);
+        values = await decodeGroup(metadata, file.size, plan, held, columns);
       } catch (err) {
-        throw unreadable(
-          options.reportId,
-          file,
-          err instanceof Error ? err.message : 'undecodable row group',
-          err,
-        );
+        throw unreadable(options.reportId, file, err instanceof Error ? err.message : 'undecodable row group', err);
       }
       emitGroup(values, plan.rowEnd - plan.rowStart, sink);
       rows += plan.rowEnd - plan.rowStart;
       checkReadDeadline(options.deadline, options.reportId, options.rowsBefore + rows);
       next++;
       // Keep only the bytes from the next group's span on.
-      const following = plans[next];
-      held = following && following.start < position ? [joined.subarray(following.start - heldFrom)] : [];
-      heldFrom = following && following.start < position ? following.start : position;
+      dropBefore(held, plans[next]?.start ?? position);
     }
   };
 
@@ -272,8 +300,10 @@ export async function readParquetDataFile(
     const plan = plans[next];
     if (plan && position > plan.start) {
       const from = Math.max(0, plan.start - chunkStart);
-      if (held.length === 0) heldFrom = chunkStart + from;
-      held.push(from > 0 ? chunk.subarray(from) : chunk);
+      if (held.pieces.length === 0) held.from = chunkStart + from;
+      const kept = from > 0 ? chunk.subarray(from) : chunk;
+      held.pieces.push(kept);
+      held.length += kept.length;
     }
     await completeGroups();
   }

@@ -11,6 +11,7 @@ import type { ChangeStep, SnapshotFacts, SourceHistory } from '../findings/heuri
 import { median } from '../findings/heuristics';
 import type { SnapshotThresholds } from '../findings/thresholds';
 import { ebsSnapshotId, ebsSourceId } from '../ids';
+import { inService } from '../service';
 import { chainOf, type HistoryResult } from './chain';
 
 /** Block indexes kept per step as evidence. */
@@ -62,7 +63,9 @@ export async function ebsHistory(
   for (let i = 1; i < chain.length; i++) {
     const older = chain[i - 1] as SnapshotFacts;
     const newer = chain[i] as SnapshotFacts;
-    const blocks = await listChangedBlocks(ebs, older.name, newer.name, options.deadline, BLOCK_SAMPLES);
+    const blocks = await inService('ebs', () =>
+      listChangedBlocks(ebs, older.name, newer.name, options.deadline, BLOCK_SAMPLES),
+    );
     if (blocks.truncated)
       notes.push(`${newer.id}: changed blocks listing cut short; its figures are lower bounds`);
     const units = blocks.changed + blocks.added;
