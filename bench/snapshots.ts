@@ -52,6 +52,10 @@ interface ChildFigures {
   readonly cpuMs: number;
   readonly peakRssBytes: number;
   readonly startRssBytes: number;
+  /** Highest V8 heap total sampled (JS objects, strings; garbage until collected). */
+  readonly peakHeapBytes: number;
+  /** Highest off-heap ArrayBuffer memory sampled (the index's typed arrays, buffers). */
+  readonly peakArrayBufferBytes: number;
   readonly rows: number;
   readonly summary: string;
 }
@@ -87,8 +91,13 @@ async function measureInChild(): Promise<ChildFigures> {
   globalThis.gc?.();
   const startRss = process.memoryUsage().rss;
   let peak = startRss;
+  let peakHeap = 0;
+  let peakBuffers = 0;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    const usage = process.memoryUsage();
+    peak = Math.max(peak, usage.rss);
+    peakHeap = Math.max(peakHeap, usage.heapTotal);
+    peakBuffers = Math.max(peakBuffers, usage.arrayBuffers);
   }, 5);
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -116,6 +125,8 @@ async function measureInChild(): Promise<ChildFigures> {
     cpuMs: (used.user + used.system) / 1000,
     peakRssBytes: peak,
     startRssBytes: startRss,
+    peakHeapBytes: peakHeap,
+    peakArrayBufferBytes: peakBuffers,
     rows,
     summary: result.summary ?? '',
   };
@@ -182,7 +193,8 @@ async function bundleChild(dir: string): Promise<string> {
 
 function runChild(bundle: string, env: Record<string, string>): Promise<ChildFigures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', bundle], {
+    const nodeOptions = (process.env.SNAPSHOT_BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, ['--expose-gc', ...nodeOptions, bundle], {
       env: { ...process.env, ...env, SNAPSHOT_BENCH_CHILD: '1', POWERTOOLS_LOG_LEVEL: 'ERROR' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -203,7 +215,8 @@ async function measureSize(objects: number, dir: string, bundle: string): Promis
   try {
     server.createBucket(SOURCE);
     server.createBucket(DESTINATION);
-    for (const format of ['CSV', 'Parquet'] as const) {
+    const formats = (process.env.SNAPSHOT_BENCH_FORMATS ?? 'CSV,Parquet').split(',') as ('CSV' | 'Parquet')[];
+    for (const format of formats) {
       const config = `bench-${format.toLowerCase()}-${objects}`;
       server.putInventoryConfiguration(SOURCE, { id: config, destinationBucket: DESTINATION, format });
       const common = {

@@ -9,7 +9,11 @@
  *   `aws ebs list-changed-blocks`): BlockSize 524288, VolumeSize 32, block
  *   tokens of that form, pages with NextToken.
  */
-import type { ChangedBlock, ListChangedBlocksCommandOutput, ListSnapshotBlocksCommandOutput } from '@aws-sdk/client-ebs';
+import type {
+  ChangedBlock,
+  ListChangedBlocksCommandOutput,
+  ListSnapshotBlocksCommandOutput,
+} from '@aws-sdk/client-ebs';
 import type { Snapshot } from '@aws-sdk/client-ec2';
 
 /** The documented DescribeSnapshots example snapshot. */
@@ -36,17 +40,40 @@ export const DOCUMENTED_BLOCK_TOKENS = [
 ];
 
 /** The documented next-page token form. */
-export const DOCUMENTED_NEXT_TOKEN = 'AAADARqElNng/sV98CYk/bJDCXeLJmLJHnNSkHvLzVaO0zsPH/QM3Bi3zF//O6Mdi/BbJarBnp8h';
+export const DOCUMENTED_NEXT_TOKEN =
+  'AAADARqElNng/sV98CYk/bJDCXeLJmLJHnNSkHvLzVaO0zsPH/QM3Bi3zF//O6Mdi/BbJarBnp8h';
 
-const METADATA = { $metadata: { httpStatusCode: 200, requestId: 'c1d2e3f4-0000-4000-8000-00000000abcd', attempts: 1, totalRetryDelay: 0 } };
+const METADATA = {
+  $metadata: {
+    httpStatusCode: 200,
+    requestId: 'c1d2e3f4-0000-4000-8000-00000000abcd',
+    attempts: 1,
+    totalRetryDelay: 0,
+  },
+};
 
 /** A snapshot of the documented shape with another id, volume and time. */
-export function snapshotOf(id: string, volumeId: string, startTime: string, overrides: Partial<Snapshot> = {}): Snapshot {
-  return { ...DOCUMENTED_SNAPSHOT, SnapshotId: id, VolumeId: volumeId, StartTime: new Date(startTime), ...overrides };
+export function snapshotOf(
+  id: string,
+  volumeId: string,
+  startTime: string,
+  overrides: Partial<Snapshot> = {},
+): Snapshot {
+  return {
+    ...DOCUMENTED_SNAPSHOT,
+    SnapshotId: id,
+    VolumeId: volumeId,
+    StartTime: new Date(startTime),
+    ...overrides,
+  };
 }
 
 /** A ListSnapshotBlocks page of `count` blocks from `first`, as documented. */
-export function snapshotBlocksPage(first: number, count: number, nextToken?: string): ListSnapshotBlocksCommandOutput {
+export function snapshotBlocksPage(
+  first: number,
+  count: number,
+  nextToken?: string,
+): ListSnapshotBlocksCommandOutput {
   return {
     ...METADATA,
     Blocks: Array.from({ length: count }, (_, i) => ({
@@ -62,7 +89,12 @@ export function snapshotBlocksPage(first: number, count: number, nextToken?: str
 
 /** A ListChangedBlocks page: `changed` blocks in both snapshots, `added` only in the second, `removed` only in the first. */
 export function changedBlocksPage(
-  counts: { readonly changed?: number; readonly added?: number; readonly removed?: number; readonly first?: number },
+  counts: {
+    readonly changed?: number;
+    readonly added?: number;
+    readonly removed?: number;
+    readonly first?: number;
+  },
   nextToken?: string,
 ): ListChangedBlocksCommandOutput {
   const blocks: ChangedBlock[] = [];
@@ -71,8 +103,10 @@ export function changedBlocksPage(
   for (let i = 0; i < (counts.changed ?? 0); i++) {
     blocks.push({ BlockIndex: index++, FirstBlockToken: token(i), SecondBlockToken: token(i + 1) });
   }
-  for (let i = 0; i < (counts.added ?? 0); i++) blocks.push({ BlockIndex: index++, SecondBlockToken: token(i) });
-  for (let i = 0; i < (counts.removed ?? 0); i++) blocks.push({ BlockIndex: index++, FirstBlockToken: token(i) });
+  for (let i = 0; i < (counts.added ?? 0); i++)
+    blocks.push({ BlockIndex: index++, SecondBlockToken: token(i) });
+  for (let i = 0; i < (counts.removed ?? 0); i++)
+    blocks.push({ BlockIndex: index++, FirstBlockToken: token(i) });
   return {
     ...METADATA,
     BlockSize: 524_288,

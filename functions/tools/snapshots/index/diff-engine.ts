@@ -24,7 +24,7 @@ import {
   histogram,
 } from './extensions';
 import { attributeFingerprint, type HashOut, type HashSeed, hashKey } from './key-hash';
-import { BottomK, type SampledObject } from './key-sample';
+import { BottomK, type SampledObject, sampleRank } from './key-sample';
 import { IndexFullError, MAX_INDEX_OBJECTS, ObjectIndex } from './object-index';
 
 /** What a comparison shares: the hash seed, the extension ids, and which attributes make a change. */
@@ -134,8 +134,10 @@ export class ReportIndexBuilder implements InventoryRowSink {
     this.objects++;
     this.bytes += size;
     this.byExtension.add(extension, size);
-    if (this.candidates.wouldKeep(hi, lo))
-      this.candidates.offer(hi, lo, key, versionId, size, lastModifiedMs);
+    const rank = sampleRank(key, versionId);
+    if (this.candidates.wouldKeep(rank, key, versionId)) {
+      this.candidates.offer(rank, hi, lo, key, versionId, size, lastModifiedMs);
+    }
   }
 
   /** Ends the build: sorts the index for lookups. */
@@ -159,19 +161,12 @@ export class ChangeTally {
     this.sample = new BottomK(sampleSize);
   }
 
-  add(
-    hi: number,
-    lo: number,
-    key: string,
-    versionId: string,
-    size: number,
-    lastModifiedMs: number,
-    extension: number,
-  ) {
+  /** Counts one object; `rank` is its sample rank (`sampleRank`). */
+  add(rank: number, key: string, versionId: string, size: number, lastModifiedMs: number, extension: number) {
     this.count++;
     this.bytes += size;
     this.byExtension.add(extension, size);
-    if (this.sample.wouldKeep(hi, lo)) this.sample.offer(hi, lo, key, versionId, size, lastModifiedMs);
+    this.sample.offer(rank, 0, 0, key, versionId, size, lastModifiedMs);
   }
 }
 
@@ -274,8 +269,7 @@ export class ReportComparer implements InventoryRowSink {
       this.markers++;
       if (handle < 0) {
         this.markersAdded++;
-        if (this.deleteMarkers.wouldKeep(hi, lo))
-          this.deleteMarkers.offer(hi, lo, key, versionId, 0, lastModifiedMs);
+        this.deleteMarkers.offer(sampleRank(key, versionId), 0, 0, key, versionId, 0, lastModifiedMs);
       }
       return;
     }
@@ -287,19 +281,19 @@ export class ReportComparer implements InventoryRowSink {
       this.unchangedBytes += size;
       return;
     }
+    const rank = sampleRank(key, versionId);
     if (handle >= 0) {
-      this.changed.add(hi, lo, key, versionId, size, lastModifiedMs, extension);
+      this.changed.add(rank, key, versionId, size, lastModifiedMs, extension);
       this.changedBefore += index.sizeOf(handle);
     } else {
-      this.added.add(hi, lo, key, versionId, size, lastModifiedMs, extension);
+      this.added.add(rank, key, versionId, size, lastModifiedMs, extension);
     }
-    this.newOrChanged(hi, lo, key, versionId, size, lastModifiedMs, extension);
+    this.newOrChanged(rank, key, versionId, size, lastModifiedMs, extension);
   }
 
   /** Evidence kept for a new or changed file: samples per extension, ransom-note-like names. */
   private newOrChanged(
-    hi: number,
-    lo: number,
+    rank: number,
     key: string,
     versionId: string,
     size: number,
@@ -311,12 +305,12 @@ export class ReportComparer implements InventoryRowSink {
       perExtension = new BottomK(PER_EXTENSION_SAMPLE);
       this.byExtensionSamples.set(extension, perExtension);
     }
-    if (perExtension.wouldKeep(hi, lo)) perExtension.offer(hi, lo, key, versionId, size, lastModifiedMs);
+    perExtension.offer(rank, 0, 0, key, versionId, size, lastModifiedMs);
     if (looksLikeRansomNote(key)) {
       this.noteCount++;
       if (this.noteFolders.size < MAX_NOTE_FOLDERS)
         this.noteFolders.add(key.slice(0, key.lastIndexOf('/') + 1));
-      if (this.notes.wouldKeep(hi, lo)) this.notes.offer(hi, lo, key, versionId, size, lastModifiedMs);
+      this.notes.offer(rank, 0, 0, key, versionId, size, lastModifiedMs);
     }
   }
 

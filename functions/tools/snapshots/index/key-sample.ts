@@ -1,9 +1,10 @@
 /**
  * Bounded samples of object keys. A diff of ten million objects keeps its
- * counts in typed arrays and only a few keys as examples: the `k` whose identity
- * hashes are smallest ("bottom-k"). That is a uniform random sample of the keys
- * offered, the same whichever order they arrive in, and costs one comparison per
- * key once full.
+ * counts in typed arrays and only a few keys as examples: the `k` with the
+ * smallest rank, a fixed hash of key and version id ("bottom-k"). That is a
+ * uniform sample of the keys offered, the same whichever order they arrive in
+ * and on every run (unlike the identity hashes, whose seed is new each call),
+ * and costs one comparison per key once full.
  */
 
 /** One sampled object: key-level metadata only. */
@@ -17,6 +18,9 @@ export interface SampledObject {
 }
 
 interface Entry {
+  /** The rank: smaller is kept. */
+  readonly rank: number;
+  /** The object's identity hash, carried for callers that look it up again. */
   readonly hi: number;
   readonly lo: number;
   readonly key: string;
@@ -33,45 +37,76 @@ function detached(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-function greater(a: Entry, hi: number, lo: number): boolean {
-  return a.hi > hi || (a.hi === hi && a.lo > lo);
+/**
+ * The rank of an object in samples: FNV-1a (32 bits, fixed offset basis) of
+ * its key and version id, mixed. Ties fall back to comparing the strings.
+ *
+ * @example sampleRank('photos/a.jpg', '') === sampleRank('photos/a.jpg', '') // true
+ */
+export function sampleRank(key: string, versionId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < versionId.length; i++) h = Math.imul(h ^ versionId.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** Whether `a` ranks after (rank, key, versionId): evicted first. */
+function after(a: Entry, rank: number, key: string, versionId: string): boolean {
+  if (a.rank !== rank) return a.rank > rank;
+  return a.key !== key ? a.key > key : a.versionId > versionId;
 }
 
 /**
- * Keeps the `k` offered objects with the smallest hashes.
+ * Keeps the `k` offered objects of smallest rank ({@link sampleRank}).
  *
  * @example
  * const sample = new BottomK(10);
- * sample.offer(hash.hi, hash.lo, key, '', size, mtime);
+ * const rank = sampleRank(key, '');
+ * if (sample.wouldKeep(rank, key, '')) sample.offer(rank, hash.hi, hash.lo, key, '', size, mtime);
  * sample.objects(); // ≤ 10, ordered by key
  */
 export class BottomK {
-  /** A max-heap on the hash: the root is the entry to evict first. */
+  /** A max-heap on the rank: the root is the entry to evict first. */
   private readonly heap: Entry[] = [];
 
   constructor(readonly k: number) {}
 
-  /** Offers an object; kept when among the `k` smallest hashes so far. */
-  offer(hi: number, lo: number, key: string, versionId: string, size: number, lastModifiedMs: number): void {
-    if (this.k <= 0) return;
+  /**
+   * Offers an object; kept when among the `k` smallest ranks so far.
+   *
+   * @param hi - with `lo`, the object's identity hash, returned by {@link entries}.
+   */
+  offer(
+    rank: number,
+    hi: number,
+    lo: number,
+    key: string,
+    versionId: string,
+    size: number,
+    lastModifiedMs: number,
+  ): void {
+    if (!this.wouldKeep(rank, key, versionId)) return;
+    const entry = { rank, hi, lo, key: detached(key), versionId: detached(versionId), size, lastModifiedMs };
     const heap = this.heap;
     if (heap.length === this.k) {
-      const root = heap[0] as Entry;
-      if (!greater(root, hi, lo)) return;
-      heap[0] = { hi, lo, key: detached(key), versionId: detached(versionId), size, lastModifiedMs };
+      heap[0] = entry;
       this.siftDown(0);
       return;
     }
-    heap.push({ hi, lo, key: detached(key), versionId: detached(versionId), size, lastModifiedMs });
+    heap.push(entry);
     this.siftUp(heap.length - 1);
   }
 
-  /** Whether an object of this hash would be kept now (lets callers skip building its key). */
-  wouldKeep(hi: number, lo: number): boolean {
-    return this.k > 0 && (this.heap.length < this.k || greater(this.heap[0] as Entry, hi, lo));
+  /** Whether an object of this rank would be kept now (lets callers skip the rest of the work). */
+  wouldKeep(rank: number, key: string, versionId: string): boolean {
+    if (this.k <= 0) return false;
+    return this.heap.length < this.k || after(this.heap[0] as Entry, rank, key, versionId);
   }
 
-  /** Entries kept, with their hashes, for callers that filter them later (removed objects). */
+  /** Entries kept, with their identity hashes, for callers that filter them later (removed objects). */
   entries(): readonly { readonly hi: number; readonly lo: number; readonly object: SampledObject }[] {
     return this.heap.map((e) => ({ hi: e.hi, lo: e.lo, object: toObject(e) }));
   }
@@ -88,7 +123,7 @@ export class BottomK {
       const parent = (i - 1) >> 1;
       const p = heap[parent] as Entry;
       const c = heap[i] as Entry;
-      if (!greater(c, p.hi, p.lo)) return;
+      if (!after(c, p.rank, p.key, p.versionId)) return;
       heap[parent] = c;
       heap[i] = p;
       i = parent;
@@ -105,9 +140,9 @@ export class BottomK {
       const l = heap[left];
       const r = heap[right];
       const big = heap[largest] as Entry;
-      if (l && greater(l, big.hi, big.lo)) largest = left;
+      if (l && after(l, big.rank, big.key, big.versionId)) largest = left;
       const now = heap[largest] as Entry;
-      if (r && greater(r, now.hi, now.lo)) largest = right;
+      if (r && after(r, now.rank, now.key, now.versionId)) largest = right;
       if (largest === i) return;
       heap[i] = heap[largest] as Entry;
       heap[largest] = big;

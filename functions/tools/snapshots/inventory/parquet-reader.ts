@@ -281,7 +281,12 @@ export async function readParquetDataFile(
       try {
         values = await decodeGroup(metadata, file.size, plan, held, columns);
       } catch (err) {
-        throw unreadable(options.reportId, file, err instanceof Error ? err.message : 'undecodable row group', err);
+        throw unreadable(
+          options.reportId,
+          file,
+          err instanceof Error ? err.message : 'undecodable row group',
+          err,
+        );
       }
       emitGroup(values, plan.rowEnd - plan.rowStart, sink);
       rows += plan.rowEnd - plan.rowStart;

@@ -4,16 +4,24 @@ import {
   ListChangedBlocksCommand,
   ListSnapshotBlocksCommand,
 } from '@aws-sdk/client-ebs';
-import { DescribeSnapshotsCommand, type DescribeSnapshotsCommandInput, EC2Client, type Snapshot } from '@aws-sdk/client-ec2';
+import {
+  DescribeSnapshotsCommand,
+  type DescribeSnapshotsCommandInput,
+  EC2Client,
+  type Snapshot,
+} from '@aws-sdk/client-ec2';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { defaultSnapshotClients } from '../../../../functions/tools/snapshots/clients';
 import { createDiffSnapshotsTool } from '../../../../functions/tools/snapshots/diff-snapshots';
 import { MemoryFindingsStore } from '../../../../functions/tools/snapshots/findings/store';
 import { createInspectFindingTool } from '../../../../functions/tools/snapshots/inspect-finding';
 import { createListSnapshotsTool } from '../../../../functions/tools/snapshots/list-snapshots';
-import { createScanSnapshotsTool, type FindingsToolDeps } from '../../../../functions/tools/snapshots/scan-snapshots';
+import {
+  createScanSnapshotsTool,
+  type FindingsToolDeps,
+} from '../../../../functions/tools/snapshots/scan-snapshots';
 import { createSnapshotStatsTool } from '../../../../functions/tools/snapshots/snapshot-stats';
-import { defaultSnapshotClients } from '../../../../functions/tools/snapshots/clients';
 import { ec2Error, responseMetadata } from '../../../helpers/aws-errors';
 import { expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import {
@@ -38,10 +46,12 @@ const id = (s: Snapshot) => `ebs:eu-west-1:${s.SnapshotId}`;
 /** DescribeSnapshots answered from `snapshots` as EC2 filters them (ids, volume-id, public). */
 function describeSnapshots(snapshots: Snapshot[], publicIds: string[] = []): void {
   ec2.on(DescribeSnapshotsCommand).callsFake((input: DescribeSnapshotsCommandInput) => {
-    if (input.SnapshotIds) return { Snapshots: snapshots.filter((s) => input.SnapshotIds?.includes(s.SnapshotId ?? '')) };
+    if (input.SnapshotIds)
+      return { Snapshots: snapshots.filter((s) => input.SnapshotIds?.includes(s.SnapshotId ?? '')) };
     const volumes = input.Filters?.find((f) => f.Name === 'volume-id')?.Values;
     let listed = volumes ? snapshots.filter((s) => volumes.includes(s.VolumeId ?? '')) : snapshots;
-    if (input.RestorableByUserIds?.includes('all')) listed = listed.filter((s) => publicIds.includes(s.SnapshotId ?? ''));
+    if (input.RestorableByUserIds?.includes('all'))
+      listed = listed.filter((s) => publicIds.includes(s.SnapshotId ?? ''));
     return { Snapshots: listed };
   });
 }
@@ -62,7 +72,11 @@ describe('snapshot_stats of an EBS snapshot', () => {
 
   it('counts written blocks over every page and new blocks against the previous snapshot of the volume', async () => {
     describeSnapshots([A, B, C]);
-    const pages = [snapshotBlocksPage(0, 5, 'page-2'), snapshotBlocksPage(0, 0, DOCUMENTED_NEXT_TOKEN), snapshotBlocksPage(5, 5)];
+    const pages = [
+      snapshotBlocksPage(0, 5, 'page-2'),
+      snapshotBlocksPage(0, 0, DOCUMENTED_NEXT_TOKEN),
+      snapshotBlocksPage(5, 5),
+    ];
     // Tokens as sent: the SDK paginator reuses one input object, so recorded inputs all show the last token.
     const tokens: (string | undefined)[] = [];
     ebs.on(ListSnapshotBlocksCommand).callsFake((input: { NextToken?: string }) => {
@@ -97,13 +111,18 @@ describe('snapshot_stats of an EBS snapshot', () => {
     expect(DOCUMENTED_BLOCK_TOKENS.filter((token) => text.includes(token))).toEqual([]);
   });
 
-  it('counts every block as new for a volume\'s first snapshot', async () => {
+  it("counts every block as new for a volume's first snapshot", async () => {
     describeSnapshots([A, B]);
     ebs.on(ListSnapshotBlocksCommand).resolves(snapshotBlocksPage(0, 4));
 
     const result = expectSuccess<Record<string, unknown>>(await runAwsTool(tool, { id: id(A) }));
 
-    expect(result.value).toMatchObject({ bytes: 4 * 524_288, new_bytes: 4 * 524_288, baseline: null, changedBlocks: null });
+    expect(result.value).toMatchObject({
+      bytes: 4 * 524_288,
+      new_bytes: 4 * 524_288,
+      baseline: null,
+      changedBlocks: null,
+    });
     expect(result.value.note).toContain('every block counts as new');
     expect(changedBlocksCalls()).toEqual([]);
   });
@@ -113,14 +132,17 @@ describe('snapshot_stats of an EBS snapshot', () => {
 
     const failure = expectFailure(await runAwsTool(tool, { id: id(B) }));
 
-    expect(failure.error).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('is pending') });
+    expect(failure.error).toMatchObject({
+      code: 'invalid_args',
+      message: expect.stringContaining('is pending'),
+    });
     expect(ebs.commandCalls(ListSnapshotBlocksCommand)).toEqual([]);
   });
 
   it('reports a snapshot that does not exist as not_found', async () => {
-    ec2.on(DescribeSnapshotsCommand).rejects(
-      ec2Error('InvalidSnapshot.NotFound', "The snapshot 'snap-0000000000000000b' does not exist."),
-    );
+    ec2
+      .on(DescribeSnapshotsCommand)
+      .rejects(ec2Error('InvalidSnapshot.NotFound', "The snapshot 'snap-0000000000000000b' does not exist."));
 
     const failure = expectFailure(await runAwsTool(tool, { id: id(B) }));
 
@@ -139,7 +161,10 @@ describe('snapshot_stats of an EBS snapshot', () => {
 
     const failure = expectFailure(await runAwsTool(tool, { id: id(B) }));
 
-    expect(failure.error).toMatchObject({ code: 'access_denied', details: { awsError: 'AccessDeniedException' } });
+    expect(failure.error).toMatchObject({
+      code: 'access_denied',
+      details: { awsError: 'AccessDeniedException' },
+    });
   });
 });
 
@@ -179,11 +204,26 @@ describe('diff_snapshots of EBS snapshots', () => {
   });
 
   it.each([
-    [{ a: 'ebs:eu-west-1:snap-0000000000000000a', b: 's3_inventory:photos/daily/2026-03-01T01-00Z' }, 'same kind'],
-    [{ a: 'ebs:eu-west-1:snap-0000000000000000a', b: 'ebs:us-east-1:snap-0000000000000000b' }, 'in one region'],
-    [{ a: 's3_inventory:photos/daily/2026-03-01T01-00Z', b: 's3_inventory:photos/weekly/2026-03-02T01-00Z' }, 'same inventory configuration'],
-    [{ a: 's3_inventory:photos/daily/2026-03-01T01-00Z', b: 's3_inventory:other/daily/2026-03-02T01-00Z' }, 'same inventory configuration'],
-    [{ a: 'ebs:eu-west-1:snap-0000000000000000a', b: 'ebs:eu-west-1:snap-0000000000000000a' }, 'same snapshot'],
+    [
+      { a: 'ebs:eu-west-1:snap-0000000000000000a', b: 's3_inventory:photos/daily/2026-03-01T01-00Z' },
+      'same kind',
+    ],
+    [
+      { a: 'ebs:eu-west-1:snap-0000000000000000a', b: 'ebs:us-east-1:snap-0000000000000000b' },
+      'in one region',
+    ],
+    [
+      { a: 's3_inventory:photos/daily/2026-03-01T01-00Z', b: 's3_inventory:photos/weekly/2026-03-02T01-00Z' },
+      'same inventory configuration',
+    ],
+    [
+      { a: 's3_inventory:photos/daily/2026-03-01T01-00Z', b: 's3_inventory:other/daily/2026-03-02T01-00Z' },
+      'same inventory configuration',
+    ],
+    [
+      { a: 'ebs:eu-west-1:snap-0000000000000000a', b: 'ebs:eu-west-1:snap-0000000000000000a' },
+      'same snapshot',
+    ],
   ])('refuses %j before any remote call', async (args, problem) => {
     const failure = expectFailure(await runAwsTool(tool, args));
 
@@ -197,7 +237,7 @@ describe('diff_snapshots of EBS snapshots', () => {
 describe('list_snapshots of EBS snapshots', () => {
   const tool = createListSnapshotsTool(defaultSnapshotClients);
 
-  it('lists a volume\'s snapshots newest first with their state, encryption and public flag', async () => {
+  it("lists a volume's snapshots newest first with their state, encryption and public flag", async () => {
     describeSnapshots([A, B, C], [A.SnapshotId as string]);
 
     const result = expectSuccess<{ snapshots: Record<string, unknown>[]; matched: number }>(
@@ -206,7 +246,13 @@ describe('list_snapshots of EBS snapshots', () => {
 
     expect(result.value.matched).toBe(2);
     expect(result.value.snapshots).toEqual([
-      expect.objectContaining({ id: id(B), kind: 'ebs', public: false, encrypted: false, state: 'completed' }),
+      expect.objectContaining({
+        id: id(B),
+        kind: 'ebs',
+        public: false,
+        encrypted: false,
+        state: 'completed',
+      }),
       expect.objectContaining({
         id: id(A),
         source: `ebs:eu-west-1:${VOLUME}`,
@@ -219,7 +265,7 @@ describe('list_snapshots of EBS snapshots', () => {
     expect(s3.calls()).toEqual([]);
   });
 
-  it('applies since and limit over the account\'s snapshots and S3 inventories', async () => {
+  it("applies since and limit over the account's snapshots and S3 inventories", async () => {
     describeSnapshots([A, B, C]);
 
     const result = expectSuccess<{ snapshots: { id: string }[]; matched: number }>(
@@ -234,7 +280,11 @@ describe('list_snapshots of EBS snapshots', () => {
 
 describe('scan_snapshots and inspect_finding over an EBS volume', () => {
   const days = Array.from({ length: 10 }, (_, d) =>
-    snapshotOf(`snap-00000000000000${String(d).padStart(2, '0')}`, VOLUME, new Date(Date.UTC(2026, 2, 1 + d, 2)).toISOString()),
+    snapshotOf(
+      `snap-00000000000000${String(d).padStart(2, '0')}`,
+      VOLUME,
+      new Date(Date.UTC(2026, 2, 1 + d, 2)).toISOString(),
+    ),
   );
   const now = Date.UTC(2026, 2, 10, 6);
 
@@ -255,16 +305,20 @@ describe('scan_snapshots and inspect_finding over an EBS volume', () => {
     const store = new MemoryFindingsStore();
     const scan = createScanSnapshotsTool(deps(store));
 
-    const result = expectSuccess<{ findings: { total: number; top: { id: string; check: string; severity: string }[] } }>(
-      await runAwsTool(scan, { sources: [`ebs:eu-west-1:${VOLUME}`], since: '2026-03-10' }),
-    );
+    const result = expectSuccess<{
+      findings: { total: number; top: { id: string; check: string; severity: string }[] };
+    }>(await runAwsTool(scan, { sources: [`ebs:eu-west-1:${VOLUME}`], since: '2026-03-10' }));
 
     expect(result.value.findings.top.map((f) => `${f.check}:${f.severity}`)).toEqual([
       'public_snapshot:critical',
       'change_spike:high',
       'unencrypted_snapshot:medium',
     ]);
-    const stored = await store.get({ tenant: 'default', scenario: 'aws_pulse', runId: 'run-2024-05-01T00-00-00Z' });
+    const stored = await store.get({
+      tenant: 'default',
+      scenario: 'aws_pulse',
+      runId: 'run-2024-05-01T00-00-00Z',
+    });
     const spike = stored?.findings.find((f) => f.check === 'change_spike');
     expect(spike?.evidence).toMatchObject({
       newBytes: 10_000 * 524_288,
@@ -272,7 +326,9 @@ describe('scan_snapshots and inspect_finding over an EBS volume', () => {
       baseline: { medianNewBytes: 100 * 524_288 },
       sampleBlockIndexes: ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'],
     });
-    expect(spike?.verify[0]).toContain(`--first-snapshot-id ${days[8]?.SnapshotId} --second-snapshot-id ${days[9]?.SnapshotId}`);
+    expect(spike?.verify[0]).toContain(
+      `--first-snapshot-id ${days[8]?.SnapshotId} --second-snapshot-id ${days[9]?.SnapshotId}`,
+    );
 
     const inspect = createInspectFindingTool({ findingsStore: () => store });
     const inspected = expectSuccess(await runAwsTool(inspect, { id: spike?.id }));
@@ -282,7 +338,9 @@ describe('scan_snapshots and inspect_finding over an EBS volume', () => {
   it('keeps the findings of a run: a second scan reuses them without calling AWS', async () => {
     const store = new MemoryFindingsStore();
     const scan = createScanSnapshotsTool(deps(store));
-    const first = expectSuccess<{ findings: { total: number } }>(await runAwsTool(scan, { sources: [`ebs:eu-west-1:${VOLUME}`], since: '2026-03-10' }));
+    const first = expectSuccess<{ findings: { total: number } }>(
+      await runAwsTool(scan, { sources: [`ebs:eu-west-1:${VOLUME}`], since: '2026-03-10' }),
+    );
     ec2.resetHistory();
     ebs.resetHistory();
 
@@ -301,22 +359,40 @@ describe('scan_snapshots and inspect_finding over an EBS volume', () => {
     const inspect = createInspectFindingTool({ findingsStore: () => store });
 
     const before = expectFailure(await runAwsTool(inspect, { id: 'change_spike:0123456789abcdef' }));
-    await runAwsTool(createScanSnapshotsTool(deps(store)), { sources: [`ebs:eu-west-1:${VOLUME}`], since: '2026-03-10' });
+    await runAwsTool(createScanSnapshotsTool(deps(store)), {
+      sources: [`ebs:eu-west-1:${VOLUME}`],
+      since: '2026-03-10',
+    });
     const unknown = expectFailure(await runAwsTool(inspect, { id: 'change_spike:0123456789abcdef' }));
 
-    expect(before.error).toMatchObject({ code: 'not_found', message: expect.stringContaining('scan_snapshots computes them') });
-    expect(unknown.error).toMatchObject({ code: 'not_found', message: expect.stringContaining('public_snapshot:') });
+    expect(before.error).toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('scan_snapshots computes them'),
+    });
+    expect(unknown.error).toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('public_snapshot:'),
+    });
   });
 
   it('refuses a malformed finding id or source before reading anything', async () => {
     const store = new MemoryFindingsStore();
     const get = jest.spyOn(store, 'get');
 
-    const badId = expectFailure(await runAwsTool(createInspectFindingTool({ findingsStore: () => store }), { id: 'spike' }));
-    const badSource = expectFailure(await runAwsTool(createScanSnapshotsTool(deps(store)), { sources: ['ebs:eu-west-1:snap-0000000000000000a'] }));
+    const badId = expectFailure(
+      await runAwsTool(createInspectFindingTool({ findingsStore: () => store }), { id: 'spike' }),
+    );
+    const badSource = expectFailure(
+      await runAwsTool(createScanSnapshotsTool(deps(store)), {
+        sources: ['ebs:eu-west-1:snap-0000000000000000a'],
+      }),
+    );
 
     expect(badId.error.code).toBe('invalid_args');
-    expect(badSource.error).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('is not an EBS volume id') });
+    expect(badSource.error).toMatchObject({
+      code: 'invalid_args',
+      message: expect.stringContaining('is not an EBS volume id'),
+    });
     expect(get).not.toHaveBeenCalled();
     expect(ec2.calls()).toEqual([]);
   });

@@ -1,7 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findingsStoreFromEnvironment, runKeyOf } from '../../../../functions/tools/snapshots/findings/environment';
+import {
+  findingsStoreFromEnvironment,
+  runKeyOf,
+} from '../../../../functions/tools/snapshots/findings/environment';
 import type { FindingsDocument, RunKey } from '../../../../functions/tools/snapshots/findings/model';
 import { S3FindingsStore } from '../../../../functions/tools/snapshots/findings/s3-store';
 import {
@@ -23,7 +26,16 @@ function documentOf(label: string, run: RunKey = RUN): FindingsDocument {
     callId: 'scan/0',
     scope: { since: '2026-03-07T02:00:00.000Z', sources: ['s3_inventory:photos/daily'], truncated: false },
     thresholds: DEFAULT_THRESHOLDS,
-    sources: [{ source: 's3_inventory:photos/daily', ok: true, snapshotsExamined: 3, snapshotsRead: 11, findings: 1, notes: [] }],
+    sources: [
+      {
+        source: 's3_inventory:photos/daily',
+        ok: true,
+        snapshotsExamined: 3,
+        snapshotsRead: 11,
+        findings: 1,
+        notes: [],
+      },
+    ],
     findings: [
       {
         id: 'change_spike:0123456789abcdef',
@@ -101,22 +113,40 @@ describe('findings keys', () => {
   });
 
   it('use "adhoc" for calls made outside a scenario', () => {
-    expect(runKeyOf({ tenant: 'acme', runId: 'r1' })).toEqual({ tenant: 'acme', scenario: 'adhoc', runId: 'r1' });
+    expect(runKeyOf({ tenant: 'acme', runId: 'r1' })).toEqual({
+      tenant: 'acme',
+      scenario: 'adhoc',
+      runId: 'r1',
+    });
   });
 
   it('are written where the local store says, as JSON', async () => {
     const dir = tempDir();
     await new LocalDirFindingsStore(dir).put(RUN, documentOf('on disk'));
 
-    const file = path.join(dir, 'runs', 'acme', 'snapshot_forensics', 'run-2026-03-10', 'snapshots', 'findings.json');
+    const file = path.join(
+      dir,
+      'runs',
+      'acme',
+      'snapshot_forensics',
+      'run-2026-03-10',
+      'snapshots',
+      'findings.json',
+    );
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(documentOf('on disk'));
   });
 });
 
 describe('findingsStoreFromEnvironment', () => {
   it('uses the workspace bucket when set, else the local directory, else fails naming both', () => {
-    expect(findingsStoreFromEnvironment({ RUN_WORKSPACE_BUCKET: 'etp-workspace' })).toBeInstanceOf(S3FindingsStore);
-    expect(findingsStoreFromEnvironment({ ETP_WORKSPACE_DIR: tempDir() })).toBeInstanceOf(LocalDirFindingsStore);
-    expect(() => findingsStoreFromEnvironment({})).toThrow('RUN_WORKSPACE_BUCKET (deployed) or ETP_WORKSPACE_DIR');
+    expect(findingsStoreFromEnvironment({ RUN_WORKSPACE_BUCKET: 'etp-workspace' })).toBeInstanceOf(
+      S3FindingsStore,
+    );
+    expect(findingsStoreFromEnvironment({ ETP_WORKSPACE_DIR: tempDir() })).toBeInstanceOf(
+      LocalDirFindingsStore,
+    );
+    expect(() => findingsStoreFromEnvironment({})).toThrow(
+      'RUN_WORKSPACE_BUCKET (deployed) or ETP_WORKSPACE_DIR',
+    );
   });
 });
