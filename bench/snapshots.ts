@@ -264,7 +264,8 @@ export async function measureSnapshotTools(
   const dir = mkdtempSync(path.join(os.tmpdir(), 'etp-snapshot-bench-'));
   try {
     const bundle = await bundleChild(dir);
-    const small = await measureSize(SMALL_OBJECTS, dir, bundle);
+    // At 10 million and more the figures are measured, not projected: no small run needed.
+    const small = objects >= PROJECTED_OBJECTS ? [] : await measureSize(SMALL_OBJECTS, dir, bundle);
     const large = await measureSize(objects, dir, bundle);
     const figures: Figure[] = [];
     const notes: string[] = [];
@@ -287,7 +288,8 @@ export async function measureSnapshotTools(
           : []),
       );
       notes.push(
-        `${name}: ${c.summary} (start RSS ${mb(c.startRssBytes)}, ${(perObject).toFixed(1)} bytes/object above it)`,
+        `${name}: ${c.summary} (start RSS ${mb(c.startRssBytes)}; peak V8 heap ${mb(c.peakHeapBytes)}, ` +
+          `peak array buffers ${mb(c.peakArrayBufferBytes)}; RSS grows ${perObject.toFixed(1)} bytes/object from ${SMALL_OBJECTS.toLocaleString('en-US')} objects)`,
       );
     }
     return [{ title: 'Snapshot tools over S3 Inventory reports', figures, notes }];

@@ -45,6 +45,30 @@ const COMPRESSORS: Compressors = {
 /** Timestamps as ms numbers: hyparquet's default makes a `Date` per row. */
 const PARSERS = { timestampFromMilliseconds: (millis: bigint) => Number(millis) };
 
+/** Units of an INT64 timestamp per millisecond. */
+const PER_MS = { MILLIS: 1, MICROS: 1000, NANOS: 1_000_000 } as const;
+
+/**
+ * The metadata with `last_modified_date` read as its raw INT64 values: for an
+ * INT64 timestamp hyparquet otherwise converts each value through
+ * `Array.from(…).map(…)`, a BigInt object and two arrays per row group row,
+ * most of the garbage a row group leaves. Returns how many units make a ms
+ * (null: left as it was, e.g. a legacy INT96 timestamp, and converted by hyparquet).
+ */
+function withRawTimestamps(metadata: FileMetaData): { readonly metadata: FileMetaData; readonly perMs: number | null } {
+  const index = metadata.schema.findIndex((e) => e.name === 'last_modified_date');
+  const element = metadata.schema[index];
+  if (!element || element.type !== 'INT64') return { metadata, perMs: null };
+  const logical = element.logical_type?.type === 'TIMESTAMP' ? element.logical_type.unit : undefined;
+  const converted =
+    element.converted_type === 'TIMESTAMP_MILLIS' ? 'MILLIS' : element.converted_type === 'TIMESTAMP_MICROS' ? 'MICROS' : undefined;
+  const unit = logical ?? converted;
+  if (!unit) return { metadata, perMs: null };
+  const schema = [...metadata.schema];
+  schema[index] = { ...element, converted_type: undefined, logical_type: undefined };
+  return { metadata: { ...metadata, schema }, perMs: PER_MS[unit] };
+}
+
 /** One row group's place in the file and in the rows. */
 interface GroupPlan {
   readonly rowStart: number;
@@ -217,8 +241,8 @@ async function decodeGroup(
   return values;
 }
 
-/** Hands one decoded row group's rows to the sink. */
-function emitGroup(values: Map<string, ColumnValues>, rows: number, sink: InventoryRowSink): void {
+/** Hands one decoded row group's rows to the sink; raw timestamps are divided by `perMs` units. */
+function emitGroup(values: Map<string, ColumnValues>, rows: number, sink: InventoryRowSink, perMs: number | null): void {
   const keys = values.get('key') as ColumnValues;
   const versions = values.get('version_id');
   const markers = values.get('is_delete_marker');
@@ -233,7 +257,7 @@ function emitGroup(values: Map<string, ColumnValues>, rows: number, sink: Invent
       (versions?.[i] as string | null | undefined) ?? '',
       markers?.[i] === true,
       size === null || size === undefined ? 0 : Number(size),
-      time === null || time === undefined ? Number.NaN : Number(time),
+      time === null || time === undefined ? Number.NaN : perMs === null || perMs === 1 ? Number(time) : Number(time) / perMs,
       (eTags?.[i] as string | null | undefined) ?? '',
     );
   }
@@ -254,7 +278,8 @@ export async function readParquetDataFile(
   sink: InventoryRowSink,
   options: ParquetReadOptions,
 ): Promise<number> {
-  const metadata = await readFooter(reader, file, options.reportId);
+  const footer = await readFooter(reader, file, options.reportId);
+  const { metadata, perMs } = withRawTimestamps(footer);
   const present = new Set(metadata.schema.map((element) => element.name));
   const columns = WANTED.filter((name) => present.has(name));
   if (!present.has('key')) throw unreadable(options.reportId, file, 'no key column');
@@ -288,7 +313,7 @@ export async function readParquetDataFile(
           err,
         );
       }
-      emitGroup(values, plan.rowEnd - plan.rowStart, sink);
+      emitGroup(values, plan.rowEnd - plan.rowStart, sink, perMs);
       rows += plan.rowEnd - plan.rowStart;
       checkReadDeadline(options.deadline, options.reportId, options.rowsBefore + rows);
       next++;
