@@ -55,13 +55,20 @@ const PER_MS = { MILLIS: 1, MICROS: 1000, NANOS: 1_000_000 } as const;
  * most of the garbage a row group leaves. Returns how many units make a ms
  * (null: left as it was, e.g. a legacy INT96 timestamp, and converted by hyparquet).
  */
-function withRawTimestamps(metadata: FileMetaData): { readonly metadata: FileMetaData; readonly perMs: number | null } {
+function withRawTimestamps(metadata: FileMetaData): {
+  readonly metadata: FileMetaData;
+  readonly perMs: number | null;
+} {
   const index = metadata.schema.findIndex((e) => e.name === 'last_modified_date');
   const element = metadata.schema[index];
   if (!element || element.type !== 'INT64') return { metadata, perMs: null };
   const logical = element.logical_type?.type === 'TIMESTAMP' ? element.logical_type.unit : undefined;
   const converted =
-    element.converted_type === 'TIMESTAMP_MILLIS' ? 'MILLIS' : element.converted_type === 'TIMESTAMP_MICROS' ? 'MICROS' : undefined;
+    element.converted_type === 'TIMESTAMP_MILLIS'
+      ? 'MILLIS'
+      : element.converted_type === 'TIMESTAMP_MICROS'
+        ? 'MICROS'
+        : undefined;
   const unit = logical ?? converted;
   if (!unit) return { metadata, perMs: null };
   const schema = [...metadata.schema];
@@ -242,7 +249,12 @@ async function decodeGroup(
 }
 
 /** Hands one decoded row group's rows to the sink; raw timestamps are divided by `perMs` units. */
-function emitGroup(values: Map<string, ColumnValues>, rows: number, sink: InventoryRowSink, perMs: number | null): void {
+function emitGroup(
+  values: Map<string, ColumnValues>,
+  rows: number,
+  sink: InventoryRowSink,
+  perMs: number | null,
+): void {
   const keys = values.get('key') as ColumnValues;
   const versions = values.get('version_id');
   const markers = values.get('is_delete_marker');
@@ -257,7 +269,11 @@ function emitGroup(values: Map<string, ColumnValues>, rows: number, sink: Invent
       (versions?.[i] as string | null | undefined) ?? '',
       markers?.[i] === true,
       size === null || size === undefined ? 0 : Number(size),
-      time === null || time === undefined ? Number.NaN : perMs === null || perMs === 1 ? Number(time) : Number(time) / perMs,
+      time === null || time === undefined
+        ? Number.NaN
+        : perMs === null || perMs === 1
+          ? Number(time)
+          : Number(time) / perMs,
       (eTags?.[i] as string | null | undefined) ?? '',
     );
   }
