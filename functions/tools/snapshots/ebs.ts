@@ -22,9 +22,9 @@ import { ebsSnapshotId, ebsSourceId } from './ids';
 const BLOCK_PAGE_SIZE = 10_000;
 /** 3,300 pages × 10,000 blocks × 512 KiB covers a 16 TiB volume, the largest gp3 (EBS User Guide, "Volume types"). */
 const MAX_BLOCK_PAGES = 3_300;
-/** DescribeSnapshots returns at most 1,000 a page (EC2 API reference). */
-const SNAPSHOT_PAGE_SIZE = 1000;
-/** Snapshots of one volume read at most: 20,000. */
+/** DescribeSnapshots returns at most 1,000 a page (EC2 API reference, "DescribeSnapshots", MaxResults). */
+export const SNAPSHOT_PAGE_SIZE = 1000;
+/** Snapshots of one volume read at most: 20 pages, 20,000. */
 const MAX_VOLUME_SNAPSHOT_PAGES = 20;
 /** The block size the EBS direct APIs report today (512 KiB), used only when a response omits it. */
 const DEFAULT_BLOCK_SIZE = 524_288;

@@ -147,11 +147,13 @@ export function inventorySourceOf(ref: InventoryReportRef): string {
 export function parseSnapshotId(id: string): SnapshotRef {
   const [kind, ...rest] = id.split(':');
   if (kind === 'ebs' && rest.length === 2) {
-    const [region = '', snapshotId = ''] = rest;
-    if (!REGION.test(region)) throw invalid(id, `"${region}" is not an AWS region name`, SNAPSHOT_ID_FORMS);
-    if (!SNAPSHOT_ID.test(snapshotId)) {
-      throw invalid(id, `"${snapshotId}" is not an EBS snapshot id (snap-<8 or 17 hex>)`, SNAPSHOT_ID_FORMS);
-    }
+    const [region, snapshotId] = ebsParts(
+      id,
+      rest,
+      SNAPSHOT_ID,
+      'an EBS snapshot id (snap-<8 or 17 hex>)',
+      SNAPSHOT_ID_FORMS,
+    );
     return { kind: 'ebs', region, snapshotId };
   }
   if (kind === 's3_inventory' && rest.length === 1) {
@@ -180,11 +182,13 @@ export function parseSnapshotId(id: string): SnapshotRef {
 export function parseSourceId(id: string): SourceRef {
   const [kind, ...rest] = id.split(':');
   if (kind === 'ebs' && rest.length === 2) {
-    const [region = '', volumeId = ''] = rest;
-    if (!REGION.test(region)) throw invalid(id, `"${region}" is not an AWS region name`, SOURCE_ID_FORMS);
-    if (!VOLUME_ID.test(volumeId)) {
-      throw invalid(id, `"${volumeId}" is not an EBS volume id (vol-<8 or 17 hex>)`, SOURCE_ID_FORMS);
-    }
+    const [region, volumeId] = ebsParts(
+      id,
+      rest,
+      VOLUME_ID,
+      'an EBS volume id (vol-<8 or 17 hex>)',
+      SOURCE_ID_FORMS,
+    );
     return { kind: 'ebs', region, volumeId };
   }
   if (kind === 's3_inventory' && rest.length === 1) {
@@ -207,6 +211,20 @@ export function parseSourceId(id: string): SourceRef {
 export function reportTimeToIso(reportTime: string): string {
   const [date, time = ''] = reportTime.split('T');
   return `${date}T${time.slice(0, 2)}:${time.slice(3, 5)}:00.000Z`;
+}
+
+/** The region and resource id of an `ebs:<region>:<id>` form, checked. */
+function ebsParts(
+  id: string,
+  rest: readonly string[],
+  pattern: RegExp,
+  what: string,
+  forms: string,
+): [string, string] {
+  const [region = '', resource = ''] = rest;
+  if (!REGION.test(region)) throw invalid(id, `"${region}" is not an AWS region name`, forms);
+  if (!pattern.test(resource)) throw invalid(id, `"${resource}" is not ${what}`, forms);
+  return [region, resource];
 }
 
 function invalid(id: string, problem: string, forms: string): InvalidArgsError {

@@ -14,9 +14,11 @@ import {
   type DiffFigures,
   IndexFullError,
   MAX_INDEX_OBJECTS,
+  type NoteNames,
   ReportComparer,
   ReportCounter,
   ReportIndexBuilder,
+  type Sampled,
   tallyView,
 } from './index/diff-engine';
 import { ExtensionTable, type HistogramEntry, histogram } from './index/extensions';
@@ -226,12 +228,8 @@ export interface InventoryDiff {
   readonly removed: ChangeSetView;
   readonly changed: ChangeSetView & { readonly bytesBefore: number };
   readonly unchanged: { readonly count: number; readonly bytes: number };
-  readonly deleteMarkersAdded: { readonly count: number; readonly samples: SampledObject[] };
-  readonly ransomNoteNames: {
-    readonly count: number;
-    readonly folders: number;
-    readonly samples: SampledObject[];
-  };
+  readonly deleteMarkersAdded: Sampled;
+  readonly ransomNoteNames: NoteNames;
   /** `key`, or `key+version_id` for inventories of every version. */
   readonly identity: string;
   readonly comparedOn: string[];
@@ -274,21 +272,14 @@ export async function inventoryDiff(
       },
     },
     added: view(figures.added, figures.added.sample.objects()),
-    removed: view(figures.removed, figures.removed.sample),
+    removed: view(figures.removed, figures.removed.samples),
     changed: {
       ...view(figures.changed, figures.changed.sample.objects()),
       bytesBefore: figures.changedBytesBefore,
     },
     unchanged: figures.unchanged,
-    deleteMarkersAdded: {
-      count: figures.deleteMarkersAdded.count,
-      samples: figures.deleteMarkersAdded.sample,
-    },
-    ransomNoteNames: {
-      count: figures.ransomNotes.count,
-      folders: figures.ransomNotes.folders,
-      samples: figures.ransomNotes.sample,
-    },
+    deleteMarkersAdded: figures.deleteMarkersAdded,
+    ransomNoteNames: figures.ransomNotes,
     identity: context.useVersionIds ? 'key+version_id' : 'key',
     comparedOn: comparedOn(context),
   };

@@ -13,21 +13,20 @@ import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../runtime/result';
 import type { SnapshotClients } from './clients';
+import { SNAPSHOT_PAGE_SIZE } from './ebs';
 import {
   type InventoryConfigurationView,
   listInventoryConfigurations,
   readInventoryConfiguration,
 } from './inventory/configuration';
 
-/** DescribeSnapshots returns at most 1,000 a page (EC2 API reference). */
-const SNAPSHOT_PAGE_SIZE = 1000;
-/** 100 pages: 100,000 snapshots per region before the listing is marked truncated. */
-const MAX_SNAPSHOT_PAGES = 100;
-/** Public snapshots listed per region at most: 10 pages, 10,000 (already an incident). */
-const MAX_PUBLIC_PAGES = 10;
-/** ListBuckets: 1,000 a page, 10 pages (the default quota is 10,000 buckets; S3 User Guide, "Bucket quotas"). */
-const BUCKET_PAGE_SIZE = 1000;
-const MAX_BUCKET_PAGES = 10;
+/**
+ * Page caps, in pages of {@link SNAPSHOT_PAGE_SIZE} snapshots or 1,000 buckets:
+ * 100,000 of the account's snapshots per region, 10,000 public ones (already an
+ * incident), 10,000 buckets (the default quota; S3 User Guide, "Bucket quotas").
+ * Beyond, listings are marked truncated.
+ */
+const MAX_PAGES = { snapshots: 100, publicSnapshots: 10, buckets: 10 } as const;
 /** Buckets whose inventory configurations are read at once. */
 const BUCKET_CONCURRENCY = 8;
 
@@ -63,7 +62,7 @@ export async function regionSnapshots(
       { OwnerIds: ['self'], Filters: filters },
     ),
     (page) => snapshots.push(...(page.Snapshots ?? [])),
-    { maxPages: MAX_SNAPSHOT_PAGES, deadline },
+    { maxPages: MAX_PAGES.snapshots, deadline },
   );
   const publicIds = new Set<string>();
   const publicRead = await readPages(
@@ -75,7 +74,7 @@ export async function regionSnapshots(
       for (const snapshot of page.Snapshots ?? [])
         if (snapshot.SnapshotId) publicIds.add(snapshot.SnapshotId);
     },
-    { maxPages: MAX_PUBLIC_PAGES, deadline },
+    { maxPages: MAX_PAGES.publicSnapshots, deadline },
   );
   return {
     snapshots,
@@ -129,14 +128,14 @@ export async function findInventoryConfigurations(
   const s3 = clients.s3(access, access.region);
   const buckets: { name: string; region: string }[] = [];
   const read = await readPages(
-    paginateListBuckets({ client: s3, pageSize: BUCKET_PAGE_SIZE }, {}),
+    paginateListBuckets({ client: s3, pageSize: 1000 }, {}),
     (page) => {
       for (const bucket of page.Buckets ?? []) {
         if (bucket.Name) buckets.push({ name: bucket.Name, region: bucket.BucketRegion || access.region });
       }
     },
     // ListBuckets answers its next token as ContinuationToken (see readPages).
-    { maxPages: MAX_BUCKET_PAGES, deadline, nextToken: (page) => page.ContinuationToken },
+    { maxPages: MAX_PAGES.buckets, deadline, nextToken: (page) => page.ContinuationToken },
   );
   const { settled, skipped } = await mapBounded(
     buckets,

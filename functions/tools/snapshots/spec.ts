@@ -3,26 +3,18 @@
  * no SDK client.
  */
 import { DEFAULT_AWS_SECRET } from '../../runtime/context';
-import {
-  defineToolSpec,
-  type IamGrant,
-  type ToolInputSchema,
-  type ToolRuntimeSettings,
-  type ToolSpec,
-} from '../../runtime/spec';
+import { defineToolSpec, type ToolInputSchema, type ToolSpec } from '../../runtime/spec';
+import type { AwsReadOnlySpecProps } from '../aws/read-only-spec';
 
 /** Tags of every snapshot tool; `no_content` marks the roles that carry the content Deny (iam.ts). */
 export const SNAPSHOT_TAGS = ['snapshots', 'aws', 'no_content'] as const;
 
-/** What a snapshot tool's spec states for itself. */
-export interface SnapshotSpecProps<S extends ToolInputSchema> {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: () => S;
-  /** The service its errors name when they do not say (`s3`, `ec2`, `ebs`). */
-  readonly service: string;
-  readonly iam: readonly IamGrant[];
-  readonly runtime: ToolRuntimeSettings;
+/**
+ * What a snapshot tool's spec states for itself: an AWS read-only spec's fields
+ * (`service` names the service its errors carry when they do not say), plus its
+ * side effects and tags.
+ */
+export interface SnapshotSpecProps<S extends ToolInputSchema> extends AwsReadOnlySpecProps<S> {
   /** @default 'none' */
   readonly sideEffects?: 'none' | 'write';
   /** Added to {@link SNAPSHOT_TAGS}. @default ['read_only'] */

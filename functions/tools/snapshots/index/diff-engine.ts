@@ -59,22 +59,34 @@ export interface ReportTotals {
   readonly deleteMarkers: number;
 }
 
-/** Shared by the builder and the comparer: hashing one row once. */
+/** Shared by the builder and the comparer: what one row hashes to, computed once. */
 class RowHasher {
-  readonly hash: HashOut = { hi: 0, lo: 0 };
+  private readonly hash: HashOut = { hi: 0, lo: 0 };
+  hi = 0;
+  lo = 0;
+  fingerprint = 0;
+  extension = 0;
   constructor(private readonly context: DiffContext) {}
 
-  identity(key: string, versionId: string): HashOut {
-    hashKey(this.context.seed, key, this.context.useVersionIds ? versionId : '', this.hash);
-    return this.hash;
-  }
-
-  fingerprint(lastModifiedMs: number, eTag: string): number {
-    return attributeFingerprint(
-      this.context.seed,
-      this.context.compareLastModified && !Number.isNaN(lastModifiedMs) ? lastModifiedMs : 0,
-      this.context.compareETag ? eTag : '',
+  /** Hashes a row's identity and attributes and finds its extension id, into this object's fields. */
+  prepare(
+    key: string,
+    versionId: string,
+    isDeleteMarker: boolean,
+    lastModifiedMs: number,
+    eTag: string,
+  ): this {
+    const { context } = this;
+    hashKey(context.seed, key, context.useVersionIds ? versionId : '', this.hash);
+    this.hi = this.hash.hi;
+    this.lo = this.hash.lo;
+    this.fingerprint = attributeFingerprint(
+      context.seed,
+      context.compareLastModified && !Number.isNaN(lastModifiedMs) ? lastModifiedMs : 0,
+      context.compareETag ? eTag : '',
     );
+    this.extension = isDeleteMarker ? DELETE_MARKER_EXTENSION : context.extensions.idOf(key);
+    return this;
   }
 }
 
@@ -100,32 +112,27 @@ export class ReportIndexBuilder implements InventoryRowSink {
     this.hasher = new RowHasher(context);
   }
 
-  row(
-    key: string,
-    versionId: string,
-    isDeleteMarker: boolean,
-    size: number,
-    lastModifiedMs: number,
-    eTag: string,
-  ): void {
-    const { hi, lo } = this.hasher.identity(key, versionId);
-    const fingerprint = this.hasher.fingerprint(lastModifiedMs, eTag);
-    const extension = isDeleteMarker ? DELETE_MARKER_EXTENSION : this.context.extensions.idOf(key);
-    this.addHashed(hi, lo, key, versionId, isDeleteMarker, size, lastModifiedMs, fingerprint, extension);
+  row(key: string, version: string, marker: boolean, size: number, modified: number, eTag: string): void {
+    this.addPrepared(
+      this.hasher.prepare(key, version, marker, modified, eTag),
+      key,
+      version,
+      marker,
+      size,
+      modified,
+    );
   }
 
   /** Adds a row already hashed (by a comparer building the next index in the same pass). */
-  addHashed(
-    hi: number,
-    lo: number,
+  addPrepared(
+    row: RowHasher,
     key: string,
     versionId: string,
     isDeleteMarker: boolean,
     size: number,
     lastModifiedMs: number,
-    fingerprint: number,
-    extension: number,
   ): void {
+    const { hi, lo, fingerprint, extension } = row;
     this.index.add(hi, lo, size, fingerprint, extension);
     if (isDeleteMarker) {
       this.deleteMarkers++;
@@ -170,7 +177,18 @@ export class ChangeTally {
   }
 }
 
-/** The raw figures of a comparison; `diffView` makes the tools' output of them. */
+/** A count and a bounded sample of the objects counted. */
+export interface Sampled {
+  readonly count: number;
+  readonly samples: SampledObject[];
+}
+
+/** Ransom-note-like names among new and changed files, and the folders they are in. */
+export interface NoteNames extends Sampled {
+  readonly folders: number;
+}
+
+/** The raw figures of a comparison; the tools' views are made from them. */
 export interface DiffFigures {
   readonly older: ReportTotals;
   readonly newer: ReportTotals;
@@ -182,19 +200,10 @@ export interface DiffFigures {
   readonly changed: ChangeTally;
   /** Bytes the changed objects had before. */
   readonly changedBytesBefore: number;
-  readonly removed: {
-    readonly count: number;
-    readonly bytes: number;
-    readonly byExtension: ExtensionCounts;
-    readonly sample: SampledObject[];
-  };
+  readonly removed: Sampled & { readonly bytes: number; readonly byExtension: ExtensionCounts };
   readonly unchanged: { readonly count: number; readonly bytes: number };
-  readonly deleteMarkersAdded: { readonly count: number; readonly sample: SampledObject[] };
-  readonly ransomNotes: {
-    readonly count: number;
-    readonly folders: number;
-    readonly sample: SampledObject[];
-  };
+  readonly deleteMarkersAdded: Sampled;
+  readonly ransomNotes: NoteNames;
   /** Up to 3 keys per extension among added and changed files. */
   readonly samplesByExtension: ReadonlyMap<number, SampledObject[]>;
   /** Rows of the newer report that matched an older entry already matched (repeated identity). */
@@ -236,28 +245,10 @@ export class ReportComparer implements InventoryRowSink {
     this.notes = new BottomK(context.sampleSize);
   }
 
-  row(
-    key: string,
-    versionId: string,
-    isDeleteMarker: boolean,
-    size: number,
-    lastModifiedMs: number,
-    eTag: string,
-  ): void {
-    const { hi, lo } = this.hasher.identity(key, versionId);
-    const fingerprint = this.hasher.fingerprint(lastModifiedMs, eTag);
-    const extension = isDeleteMarker ? DELETE_MARKER_EXTENSION : this.context.extensions.idOf(key);
-    this.newerIndex?.addHashed(
-      hi,
-      lo,
-      key,
-      versionId,
-      isDeleteMarker,
-      size,
-      lastModifiedMs,
-      fingerprint,
-      extension,
-    );
+  row(key: string, version: string, marker: boolean, size: number, modified: number, eTag: string): void {
+    const prepared = this.hasher.prepare(key, version, marker, modified, eTag);
+    const { hi, lo, fingerprint, extension } = prepared;
+    this.newerIndex?.addPrepared(prepared, key, version, marker, size, modified);
     const index = this.older.index;
     let handle = index.find(hi, lo);
     if (handle >= 0 && index.isMarked(handle)) {
@@ -265,11 +256,11 @@ export class ReportComparer implements InventoryRowSink {
       handle = -1;
     }
     if (handle >= 0) index.mark(handle);
-    if (isDeleteMarker) {
+    if (marker) {
       this.markers++;
       if (handle < 0) {
         this.markersAdded++;
-        this.deleteMarkers.offer(sampleRank(key, versionId), 0, 0, key, versionId, 0, lastModifiedMs);
+        this.deleteMarkers.offer(sampleRank(key, version), 0, 0, key, version, 0, modified);
       }
       return;
     }
@@ -281,14 +272,14 @@ export class ReportComparer implements InventoryRowSink {
       this.unchangedBytes += size;
       return;
     }
-    const rank = sampleRank(key, versionId);
+    const rank = sampleRank(key, version);
     if (handle >= 0) {
-      this.changed.add(rank, key, versionId, size, lastModifiedMs, extension);
+      this.changed.add(rank, key, version, size, modified, extension);
       this.changedBefore += index.sizeOf(handle);
     } else {
-      this.added.add(rank, key, versionId, size, lastModifiedMs, extension);
+      this.added.add(rank, key, version, size, modified, extension);
     }
-    this.newOrChanged(rank, key, versionId, size, lastModifiedMs, extension);
+    this.newOrChanged(rank, key, version, size, modified, extension);
   }
 
   /** Evidence kept for a new or changed file: samples per extension, ransom-note-like names. */
@@ -347,11 +338,11 @@ export class ReportComparer implements InventoryRowSink {
         count: removedCount,
         bytes: removedBytes,
         byExtension: removedByExtension,
-        sample: removedSample,
+        samples: removedSample,
       },
       unchanged: { count: this.unchangedCount, bytes: this.unchangedBytes },
-      deleteMarkersAdded: { count: this.markersAdded, sample: this.deleteMarkers.objects() },
-      ransomNotes: { count: this.noteCount, folders: this.noteFolders.size, sample: this.notes.objects() },
+      deleteMarkersAdded: { count: this.markersAdded, samples: this.deleteMarkers.objects() },
+      ransomNotes: { count: this.noteCount, folders: this.noteFolders.size, samples: this.notes.objects() },
       samplesByExtension: new Map([...this.byExtensionSamples].map(([id, sample]) => [id, sample.objects()])),
       repeatedRows: this.repeated,
     };

@@ -136,23 +136,20 @@ function digitOf(c: Columns, i: number, level: number): number {
     : ((c.lo[i] as number) >>> (56 - level * 8)) & 255;
 }
 
+/** Swaps two entries of one column. */
+function swapIn(column: Uint32Array | Float64Array | Uint16Array, i: number, j: number): void {
+  const t = column[i] as number;
+  column[i] = column[j] as number;
+  column[j] = t;
+}
+
+/** Swaps two entries across every column. */
 function swap(c: Columns, i: number, j: number): void {
-  const { hi, lo, size, fp, ext } = c;
-  let t = hi[i] as number;
-  hi[i] = hi[j] as number;
-  hi[j] = t;
-  t = lo[i] as number;
-  lo[i] = lo[j] as number;
-  lo[j] = t;
-  const s = size[i] as number;
-  size[i] = size[j] as number;
-  size[j] = s;
-  t = fp[i] as number;
-  fp[i] = fp[j] as number;
-  fp[j] = t;
-  t = ext[i] as number;
-  ext[i] = ext[j] as number;
-  ext[j] = t;
+  swapIn(c.hi, i, j);
+  swapIn(c.lo, i, j);
+  swapIn(c.size, i, j);
+  swapIn(c.fp, i, j);
+  swapIn(c.ext, i, j);
 }
 
 /** Scratch count arrays, one set per radix level (at most 8), so recursion allocates nothing. */

@@ -78,7 +78,7 @@ function stepOf(
   known: ReadonlySet<string>,
 ): ChangeStep {
   const newKeys = [...figures.added.sample.objects(), ...figures.changed.sample.objects()].map((o) => o.key);
-  const goneKeys = [...figures.removed.sample, ...figures.deleteMarkersAdded.sample].map((o) => o.key);
+  const goneKeys = [...figures.removed.samples, ...figures.deleteMarkersAdded.samples].map((o) => o.key);
   return {
     snapshot: newer.id,
     snapshotName: newer.reportTime,
@@ -96,7 +96,7 @@ function stepOf(
     ransomNotes: {
       count: figures.ransomNotes.count,
       folders: figures.ransomNotes.folders,
-      samples: figures.ransomNotes.sample.map((o) => o.key),
+      samples: figures.ransomNotes.samples.map((o) => o.key),
     },
     samples: { new: newKeys.slice(0, EVIDENCE_SAMPLES), removed: goneKeys.slice(0, EVIDENCE_SAMPLES) },
   };

@@ -73,7 +73,7 @@ describe('ReportComparer', () => {
     expect(figures.removed).toMatchObject({
       count: 1,
       bytes: 50,
-      sample: [{ key: 'gone.pdf', size: 50, lastModified: '2026-03-01T00:00:00.000Z' }],
+      samples: [{ key: 'gone.pdf', size: 50, lastModified: '2026-03-01T00:00:00.000Z' }],
     });
     expect(figures.older).toEqual({ objects: 5, bytes: 90, deleteMarkers: 0 });
     expect(figures.newer).toEqual({ objects: 5, bytes: 120, deleteMarkers: 0 });
@@ -113,7 +113,7 @@ describe('ReportComparer', () => {
     expect(figures.removed.count).toBe(0);
     expect(figures.deleteMarkersAdded).toEqual({
       count: 1,
-      sample: [{ key: 'old.txt', versionId: 'dm1', size: 0, lastModified: expect.any(String) }],
+      samples: [{ key: 'old.txt', versionId: 'dm1', size: 0, lastModified: expect.any(String) }],
     });
     expect(figures.newer).toEqual({ objects: 3, bytes: 27, deleteMarkers: 1 });
   });
@@ -155,7 +155,7 @@ describe('ReportComparer', () => {
     expect(figures.ransomNotes).toEqual({
       count: 2,
       folders: 2,
-      sample: [
+      samples: [
         expect.objectContaining({ key: 'docs/HOW_TO_DECRYPT_FILES.txt' }),
         expect.objectContaining({ key: 'other/HOW_TO_DECRYPT_FILES.txt' }),
       ],
@@ -179,7 +179,7 @@ describe('ReportComparer', () => {
     const figures = third.finish();
 
     expect(second.totals()).toEqual({ objects: 2, bytes: 3, deleteMarkers: 0 });
-    expect(figures.removed.sample.map((o) => o.key)).toEqual(['a.txt']);
+    expect(figures.removed.samples.map((o) => o.key)).toEqual(['a.txt']);
     expect(figures.unchanged.count).toBe(1);
   });
 });
