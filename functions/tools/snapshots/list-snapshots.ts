@@ -261,13 +261,8 @@ export function createListSnapshotsTool(clients: SnapshotClients = defaultSnapsh
       truncated ||= ebs.truncated;
     }
     if (!source || source.kind === 's3_inventory') {
-      const inventories = await listInventories(
-        ctx,
-        clients,
-        access,
-        source?.kind === 's3_inventory' ? source : undefined,
-        errors,
-      );
+      const only = source?.kind === 's3_inventory' ? source : undefined;
+      const inventories = await inService('s3', () => listInventories(ctx, clients, access, only, errors));
       summaries.push(...inventories.summaries);
       configurations = inventories.configurations;
       truncated ||= inventories.truncated;

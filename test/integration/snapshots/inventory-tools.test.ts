@@ -10,6 +10,7 @@ import type { ToolResult } from '../../../functions/runtime/result';
 import type { Tool } from '../../../functions/runtime/spec';
 import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
 import { createListSnapshotsTool } from '../../../functions/tools/snapshots/list-snapshots';
+import type { InventoryDiff } from '../../../functions/tools/snapshots/s3-inventory';
 import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
 import {
   awsToolServices,
@@ -221,7 +222,7 @@ describe('diff_snapshots of two inventory reports', () => {
   it('counts added, removed and changed objects as the history says, with bounded samples and ransom-note names', async () => {
     const truth = groundTruth(world.photos[8]?.objects ?? [], world.photos[9]?.objects ?? []);
 
-    const result = expectSuccess<Record<string, any>>(
+    const result = expectSuccess<InventoryDiff>(
       await run(tools.diff, {
         a: report('photos/daily-csv', '2026-03-09'),
         b: report('photos/daily-csv', '2026-03-10'),
@@ -239,8 +240,8 @@ describe('diff_snapshots of two inventory reports', () => {
     });
     expect(result.value.added.byExtension[0]).toMatchObject({ extension: 'locked', files: 1500 });
     expect(result.value.added.samples).toHaveLength(10);
-    expect(result.value.added.samples.every((s: { key: string }) => truth.addedKeys.has(s.key))).toBe(true);
-    expect(result.value.ransomNoteNames.samples[0].key).toMatch(
+    expect(result.value.added.samples.every((s) => truth.addedKeys.has(s.key))).toBe(true);
+    expect(result.value.ransomNoteNames.samples[0]?.key).toMatch(
       /^projects\/team-\d+\/docs\/HOW_TO_DECRYPT_FILES\.txt$/,
     );
   });
@@ -248,7 +249,7 @@ describe('diff_snapshots of two inventory reports', () => {
   it('runs backwards too: what b lacks is removed', async () => {
     const truth = groundTruth(world.records[9]?.objects ?? [], world.records[8]?.objects ?? []);
 
-    const result = expectSuccess<Record<string, any>>(
+    const result = expectSuccess<InventoryDiff>(
       await run(tools.diff, {
         a: report('records/daily-parquet', '2026-03-10'),
         b: report('records/daily-parquet', '2026-03-09'),

@@ -17,6 +17,7 @@ import { createInspectFindingTool } from '../../../functions/tools/snapshots/ins
 import {
   createScanSnapshotsTool,
   type FindingsToolDeps,
+  type scanView,
 } from '../../../functions/tools/snapshots/scan-snapshots';
 import {
   awsToolServices,
@@ -39,6 +40,9 @@ import { LocalS3Server } from '../../helpers/s3-server';
 import { localS3Clients } from '../../helpers/snapshot-tools';
 
 jest.setTimeout(180_000);
+
+/** What scan_snapshots returns. */
+type ScanView = ReturnType<typeof scanView>;
 
 const WORKSPACE = 'etp-workspace';
 const SOURCES = [
@@ -101,7 +105,7 @@ afterAll(() => server.stop());
 
 describe('scan_snapshots over the generated histories', () => {
   it("scans every source asked and writes the document to the run's workspace", () => {
-    const result = expectSuccess<Record<string, any>>(scanned);
+    const result = expectSuccess<ScanView>(scanned);
 
     expect(result.value.reused).toBe(false);
     expect(server.keys(WORKSPACE)).toEqual([
@@ -113,9 +117,7 @@ describe('scan_snapshots over the generated histories', () => {
       ['s3_inventory:stale/daily', true, 0, 0],
     ]);
     expect(result.value.findings.total).toBe(document.findings.length);
-    expect(result.value.findings.top.map((f: { id: string }) => f.id)).toEqual(
-      document.findings.map((f) => f.id),
-    );
+    expect(result.value.findings.top.map((f) => f.id)).toEqual(document.findings.map((f) => f.id));
   });
 
   it('finds the encryption wave: change spike, known ransomware extension, ransom notes, and the renamed originals gone', () => {
@@ -213,9 +215,7 @@ describe('findings stay fixed for the run', () => {
   it('returns the written findings to a second scan without reading any inventory', async () => {
     server.clearRequests();
 
-    const second = expectSuccess<Record<string, any>>(
-      await runIn(scan, { sources: ['s3_inventory:photos/broken'] }),
-    );
+    const second = expectSuccess<ScanView>(await runIn(scan, { sources: ['s3_inventory:photos/broken'] }));
 
     expect(second.value.reused).toBe(true);
     expect(second.value.findings.total).toBe(document.findings.length);
@@ -254,7 +254,7 @@ describe('scan failures', () => {
   it('records a source that cannot be read and scans the others', async () => {
     server.deny({ bucket: DESTINATION, keyPrefix: 'records/' });
     try {
-      const result = expectSuccess<Record<string, any>>(
+      const result = expectSuccess<ScanView>(
         await runIn(
           scan,
           {
@@ -298,7 +298,7 @@ describe('scan failures', () => {
       { services: services() },
     );
 
-    expect(expectSuccess<Record<string, any>>(result).value.findings.byCheck).toEqual({
+    expect(expectSuccess<ScanView>(result).value.findings.byCheck).toEqual({
       public_snapshot: 1,
       snapshots_stopped: 1,
     });

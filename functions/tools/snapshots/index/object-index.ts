@@ -26,7 +26,6 @@ export const MAX_INDEX_OBJECTS = 50_000_000;
 
 const PARTITION_BITS = 8;
 const PARTITIONS = 1 << PARTITION_BITS;
-const INITIAL_CAPACITY = 64;
 /** Local indexes use 24 bits of a handle. */
 const LOCAL_BITS = 24;
 const LOCAL_SPAN = 2 ** LOCAL_BITS;

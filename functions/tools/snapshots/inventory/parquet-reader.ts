@@ -61,7 +61,7 @@ function withRawTimestamps(metadata: FileMetaData): {
 } {
   const index = metadata.schema.findIndex((e) => e.name === 'last_modified_date');
   const element = metadata.schema[index];
-  if (!element || element.type !== 'INT64') return { metadata, perMs: null };
+  if (element?.type !== 'INT64') return { metadata, perMs: null };
   const logical = element.logical_type?.type === 'TIMESTAMP' ? element.logical_type.unit : undefined;
   const converted =
     element.converted_type === 'TIMESTAMP_MILLIS'

@@ -34,7 +34,8 @@ describe('SnapshotToolRunner', () => {
     const all = r.all();
     all.pop();
     (all[0] as { name: string }).name = 'renamed';
-    (all[0]?.iam as { actions: string[] }[])[0]?.actions.push('s3:*');
+    const grants = (all[0] as unknown as { iam: { actions: string[] }[] }).iam;
+    grants[0]?.actions.push('s3:*');
     const schema = r.schema('snapshot_stats');
     (schema.properties as Record<string, unknown>).injected = { type: 'string' };
 
