@@ -5,11 +5,12 @@
  * server by giving a factory an `endpoint` and `forcePathStyle`; production
  * code has no such option to set, so nothing can redirect a deployed tool.
  */
-import { EBSClient } from '@aws-sdk/client-ebs';
-import { EC2Client } from '@aws-sdk/client-ec2';
+import type { EBSClient } from '@aws-sdk/client-ebs';
+import type { EC2Client } from '@aws-sdk/client-ec2';
 import { S3Client } from '@aws-sdk/client-s3';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import type { AwsAccess } from '../../runtime/aws/credentials';
+import { ebsSdk, ec2Sdk } from './lazy-sdk';
 
 /** Creates the clients of one call, for one region each. */
 export interface SnapshotClients {
@@ -23,6 +24,7 @@ export interface SnapshotClients {
 /** The clients deployed tools use: AWS's public endpoints with the platform's retry and timeout policy. */
 export const defaultSnapshotClients: SnapshotClients = {
   s3: (access, region) => new S3Client({ ...awsClientConfig(access, region), followRegionRedirects: true }),
-  ec2: (access, region) => new EC2Client(awsClientConfig(access, region)),
-  ebs: (access, region) => new EBSClient(awsClientConfig(access, region)),
+  // EC2 and EBS are loaded on first use (lazy-sdk.ts): the inventory paths never pay for their models.
+  ec2: (access, region) => new (ec2Sdk().EC2Client)(awsClientConfig(access, region)),
+  ebs: (access, region) => new (ebsSdk().EBSClient)(awsClientConfig(access, region)),
 };

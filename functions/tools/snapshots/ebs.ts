@@ -6,17 +6,13 @@
  * here, never kept or returned, and GetSnapshotBlock is denied to the tools'
  * roles (iam.ts).
  */
-import { type EBSClient, paginateListChangedBlocks, paginateListSnapshotBlocks } from '@aws-sdk/client-ebs';
-import {
-  DescribeSnapshotsCommand,
-  type EC2Client,
-  paginateDescribeSnapshots,
-  type Snapshot,
-} from '@aws-sdk/client-ec2';
+import type { EBSClient } from '@aws-sdk/client-ebs';
+import type { EC2Client, Snapshot } from '@aws-sdk/client-ec2';
 import { readPages } from '../../runtime/aws/pagination';
 import type { Deadline } from '../../runtime/deadline';
 import { InvalidArgsError, PlatformError } from '../../runtime/errors';
 import { ebsSnapshotId, ebsSourceId } from './ids';
+import { ebsSdk, ec2Sdk } from './lazy-sdk';
 
 /** ListSnapshotBlocks / ListChangedBlocks return at most 10,000 blocks a page (EBS direct APIs reference, MaxResults). */
 const BLOCK_PAGE_SIZE = 10_000;
@@ -42,7 +38,7 @@ export async function describeSnapshot(
   snapshotId: string,
   deadline: Deadline,
 ): Promise<Snapshot> {
-  const out = await ec2.send(new DescribeSnapshotsCommand({ SnapshotIds: [snapshotId] }), {
+  const out = await ec2.send(new (ec2Sdk().DescribeSnapshotsCommand)({ SnapshotIds: [snapshotId] }), {
     abortSignal: deadline.signal,
   });
   const snapshot = out.Snapshots?.[0];
@@ -83,7 +79,7 @@ export async function snapshotsOfVolume(
 ): Promise<{ readonly snapshots: Snapshot[]; readonly truncated: boolean }> {
   const snapshots: Snapshot[] = [];
   const read = await readPages(
-    paginateDescribeSnapshots(
+    ec2Sdk().paginateDescribeSnapshots(
       { client: ec2, pageSize: SNAPSHOT_PAGE_SIZE },
       { OwnerIds: ['self'], Filters: [{ Name: 'volume-id', Values: [volumeId] }] },
     ),
@@ -142,7 +138,10 @@ export async function countSnapshotBlocks(
   let blockSize = 0;
   let volumeSizeGiB: number | null = null;
   const read = await readPages(
-    paginateListSnapshotBlocks({ client: ebs, pageSize: BLOCK_PAGE_SIZE }, { SnapshotId: snapshotId }),
+    ebsSdk().paginateListSnapshotBlocks(
+      { client: ebs, pageSize: BLOCK_PAGE_SIZE },
+      { SnapshotId: snapshotId },
+    ),
     (page) => {
       blocks += page.Blocks?.length ?? 0;
       blockSize ||= page.BlockSize ?? 0;
@@ -193,7 +192,7 @@ export async function listChangedBlocks(
   let blockSize = 0;
   let volumeSizeGiB: number | null = null;
   const read = await readPages(
-    paginateListChangedBlocks(
+    ebsSdk().paginateListChangedBlocks(
       { client: ebs, pageSize: BLOCK_PAGE_SIZE },
       { FirstSnapshotId: first, SecondSnapshotId: second },
     ),

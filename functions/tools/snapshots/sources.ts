@@ -4,7 +4,7 @@
  * call), and S3 Inventory configurations per bucket (ListBuckets, then
  * ListBucketInventoryConfigurations per bucket in its own region).
  */
-import { paginateDescribeSnapshots, type Snapshot } from '@aws-sdk/client-ec2';
+import type { Snapshot } from '@aws-sdk/client-ec2';
 import { paginateListBuckets } from '@aws-sdk/client-s3';
 import type { AwsAccess } from '../../runtime/aws/credentials';
 import { readPages } from '../../runtime/aws/pagination';
@@ -19,6 +19,7 @@ import {
   listInventoryConfigurations,
   readInventoryConfiguration,
 } from './inventory/configuration';
+import { ec2Sdk } from './lazy-sdk';
 
 /**
  * Page caps, in pages of {@link SNAPSHOT_PAGE_SIZE} snapshots or 1,000 buckets:
@@ -57,7 +58,7 @@ export async function regionSnapshots(
   const filters = volumeId ? [{ Name: 'volume-id', Values: [volumeId] }] : undefined;
   const snapshots: Snapshot[] = [];
   const read = await readPages(
-    paginateDescribeSnapshots(
+    ec2Sdk().paginateDescribeSnapshots(
       { client: ec2, pageSize: SNAPSHOT_PAGE_SIZE },
       { OwnerIds: ['self'], Filters: filters },
     ),
@@ -66,7 +67,7 @@ export async function regionSnapshots(
   );
   const publicIds = new Set<string>();
   const publicRead = await readPages(
-    paginateDescribeSnapshots(
+    ec2Sdk().paginateDescribeSnapshots(
       { client: ec2, pageSize: SNAPSHOT_PAGE_SIZE },
       { OwnerIds: ['self'], RestorableByUserIds: ['all'], Filters: filters },
     ),
