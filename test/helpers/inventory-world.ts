@@ -5,7 +5,7 @@
  *
  * | source / configuration | format | what happens |
  * |---|---|---|
- * | photos / daily-csv | CSV, prefix `inv` | ordinary churn; on 03-10 an encryption wave: 1,500 files rewritten as `<key>.locked`, a ransom note per folder |
+ * | photos / daily-csv | CSV, prefix `inv` | ordinary churn; on 03-10 an encryption wave: 2,500 files rewritten as `<key>.locked`, a ransom note per folder |
  * | records / daily-parquet | Parquet | ordinary churn; on 03-10 a mass deletion of 1,500 files |
  * | photos / broken | CSV | 03-01 fine; 03-02's manifest lists a deleted data file; 03-03's data file fails its MD5 |
  * | legacy / weekly-orc | ORC | one report |
@@ -55,7 +55,7 @@ export function buildInventoryWorld(server: LocalS3Server): InventoryWorld {
   const photos = generateHistory({
     ...CHURN,
     days: 10,
-    encryptionWave: { day: 9, files: 1500, extension: 'locked' },
+    encryptionWave: { day: 9, files: 2500, extension: 'locked' },
     seed: 11,
   });
   const records = generateHistory({ ...CHURN, days: 10, massDeletion: { day: 9, files: 1500 }, seed: 12 });

@@ -193,7 +193,7 @@ describe('snapshot_stats of an inventory report', () => {
 
     expect(result.value.file_type_histogram[0]).toEqual({
       extension: 'locked',
-      files: 1500,
+      files: 2500,
       bytes: expect.any(Number),
     });
     expect(result.value.file_type_histogram.map((h) => h.extension)).toEqual(
@@ -238,7 +238,7 @@ describe('diff_snapshots of two inventory reports', () => {
       deleteMarkersAdded: { count: 0, samples: [] },
       ransomNoteNames: { count: 20, folders: 20 },
     });
-    expect(result.value.added.byExtension[0]).toMatchObject({ extension: 'locked', files: 1500 });
+    expect(result.value.added.byExtension[0]).toMatchObject({ extension: 'locked', files: 2500 });
     expect(result.value.added.samples).toHaveLength(10);
     expect(result.value.added.samples.every((s) => truth.addedKeys.has(s.key))).toBe(true);
     expect(result.value.ransomNoteNames.samples[0]?.key).toMatch(

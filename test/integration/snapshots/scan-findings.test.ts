@@ -138,7 +138,7 @@ describe('scan_snapshots over the generated histories', () => {
     expect(findingsOf('ransomware_extension', photos)).toEqual([
       expect.objectContaining({
         severity: 'critical',
-        evidence: expect.objectContaining({ extension: 'locked', files: 1500, previousFiles: 0 }),
+        evidence: expect.objectContaining({ extension: 'locked', files: 2500, previousFiles: 0 }),
       }),
     ]);
     expect(findingsOf('ransom_note_names', photos)).toEqual([
