@@ -220,20 +220,23 @@ async function decodeGroup(
   columns: readonly string[],
 ): Promise<Map<string, ColumnValues>> {
   const pieces = new Map<string, { rowStart: number; data: ColumnValues }[]>();
-  await parquetRead({
-    file: heldBuffer(fileSize, held),
-    metadata,
-    columns: [...columns],
-    rowStart: plan.rowStart,
-    rowEnd: plan.rowEnd,
-    compressors: COMPRESSORS,
-    parsers: PARSERS,
-    onChunk: (chunk) => {
-      const list = pieces.get(chunk.columnName) ?? [];
-      list.push({ rowStart: chunk.rowStart, data: chunk.columnData as ColumnValues });
-      pieces.set(chunk.columnName, list);
-    },
-  });
+  // One column at a time: a column's pages and intermediate arrays are garbage before the next is decoded.
+  for (const column of columns) {
+    await parquetRead({
+      file: heldBuffer(fileSize, held),
+      metadata,
+      columns: [column],
+      rowStart: plan.rowStart,
+      rowEnd: plan.rowEnd,
+      compressors: COMPRESSORS,
+      parsers: PARSERS,
+      onChunk: (chunk) => {
+        const list = pieces.get(chunk.columnName) ?? [];
+        list.push({ rowStart: chunk.rowStart, data: chunk.columnData as ColumnValues });
+        pieces.set(chunk.columnName, list);
+      },
+    });
+  }
   const values = new Map<string, ColumnValues>();
   for (const [name, list] of pieces) {
     list.sort((a, b) => a.rowStart - b.rowStart);
