@@ -11,6 +11,17 @@ import { defineSnapshotSpec } from './spec';
  */
 export const REPORT_READER_RUNTIME = { memorySizeMb: 1769, timeoutSeconds: 600 } as const;
 
+/**
+ * `NODE_OPTIONS` for the functions that read whole reports (`snapshot_stats`,
+ * `diff_snapshots`, `scan_snapshots`), for the CDK to set. Decoding a Parquet
+ * row group makes short-lived strings and arrays; node's default young
+ * generation lets ~100 MB of them pile up between collections, and its default
+ * heap limit (from the memory it sees) lets the old generation grow lazily.
+ * These bounds keep the V8 heap near 60 MB while leaving a 100,000-row group
+ * ample room (bench/snapshots.ts, docs/snapshot-tools.md, "Memory model").
+ */
+export const REPORT_READER_NODE_OPTIONS = '--max-semi-space-size=8 --max-old-space-size=256';
+
 /** `snapshot_stats`: one snapshot's size and what is new in it. */
 export const snapshotStatsSpec = defineSnapshotSpec({
   name: 'snapshot_stats',
