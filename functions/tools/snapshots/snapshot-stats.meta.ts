@@ -6,7 +6,7 @@ import { defineSnapshotSpec } from './spec';
 /**
  * Sizing of the tools that read whole inventory reports: 1,769 MB is one full
  * vCPU (Lambda allocates CPU in proportion to memory, "Configure Lambda function
- * memory") and holds a 10-million-object index (about 220 MB) with room to spare;
+ * memory") and holds a 10-million-object index (about 200 MB) with room to spare;
  * 600 s reads about 100 million rows at the measured rate (bench/snapshots.ts).
  */
 export const REPORT_READER_RUNTIME = { memorySizeMb: 1769, timeoutSeconds: 600 } as const;

@@ -1,7 +1,7 @@
 /**
  * Compares two inventory reports without holding either in memory as strings.
  *
- * The older report is read first into an {@link ObjectIndex} (22 bytes per
+ * The older report is read first into an {@link ObjectIndex} (20 bytes per
  * object: identity hash, size, fingerprint of last-modified + ETag, extension
  * id). The newer report is then streamed against it: each row is hashed and
  * looked up, so it is added (absent), changed (size or fingerprint differs) or

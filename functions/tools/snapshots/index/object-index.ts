@@ -1,12 +1,13 @@
 /**
  * The index of one inventory report that a diff compares the next report
- * against: per object, 22 bytes in typed arrays, never a string.
+ * against: per object, 20 bytes in typed arrays, never a string.
  *
  * | field | type | bytes |
  * |---|---|---|
  * | identity hash, high 32 bits | Uint32 | 4 |
  * | identity hash, low 32 bits | Uint32 | 4 |
- * | size | Float64 (exact to 2⁵³ bytes) | 8 |
+ * | size, low 32 bits | Uint32 | 4 |
+ * | size, high 16 bits (S3's largest object, 5 TiB, needs 43 bits) | Uint16 | 2 |
  * | attribute fingerprint (last-modified + ETag) | Uint32 | 4 |
  * | extension id | Uint16 | 2 |
  *
@@ -17,8 +18,8 @@
  * unused. {@link ObjectIndex.seal} copies each partition into exact-size
  * columns (one partition at a time), sorts it in place (MSD radix on the hash,
  * no extra memory) and builds a small prefix table, after which a lookup is a
- * few probes in one partition. Ten million objects take about 220 MB (at most
- * 23 MB more while being added), the one-byte "matched" flags 10 MB more.
+ * few probes in one partition. Ten million objects take about 200 MB (at most
+ * 21 MB more while being added), the "matched" bits 1.25 MB more.
  */
 
 /** Entries in one index at most: 50 million objects, 1.1 GB of index; more needs the Athena or Distributed Map route (docs/snapshot-tools.md). */
@@ -36,7 +37,8 @@ const INSERTION_SORT_MAX = 24;
 interface Columns {
   hi: Uint32Array;
   lo: Uint32Array;
-  size: Float64Array;
+  sizeLo: Uint32Array;
+  sizeHi: Uint16Array;
   fp: Uint32Array;
   ext: Uint16Array;
 }
@@ -45,15 +47,24 @@ function allocate(capacity: number): Columns {
   return {
     hi: new Uint32Array(capacity),
     lo: new Uint32Array(capacity),
-    size: new Float64Array(capacity),
+    sizeLo: new Uint32Array(capacity),
+    sizeHi: new Uint16Array(capacity),
     fp: new Uint32Array(capacity),
     ext: new Uint16Array(capacity),
   };
 }
 
+/** Sizes are split at 2³² into a Uint32 and a Uint16: exact up to 2⁴⁸ bytes (256 TiB). */
+const SIZE_SPLIT = 2 ** 32;
+
+/** Whether bit `i` of `bits` is set. */
+function isSet(bits: Uint8Array, i: number): boolean {
+  return ((bits[i >>> 3] as number) & (1 << (i & 7))) !== 0;
+}
+
 /** Entries of a partition's first block; blocks double up to {@link MAX_BLOCK}. */
 const FIRST_BLOCK = 64;
-/** 4,096 entries (90 KB): the most a partition leaves unused while it grows (23 MB over 256 partitions). */
+/** 4,096 entries (80 KB): the most a partition leaves unused while it grows (21 MB over 256 partitions). */
 const MAX_BLOCK = 4096;
 
 class Partition {
@@ -66,6 +77,7 @@ class Partition {
   /** Set by seal: `starts[v]..starts[v+1]` holds the entries whose next `prefixBits` hash bits are `v`. */
   starts: Uint32Array = new Uint32Array(1);
   prefixBits = 0;
+  /** One bit per entry. */
   matched: Uint8Array = new Uint8Array(0);
 
   add(hi: number, lo: number, size: number, fp: number, ext: number): void {
@@ -78,7 +90,8 @@ class Partition {
     const i = this.blockUsed++;
     block.hi[i] = hi;
     block.lo[i] = lo;
-    block.size[i] = size;
+    block.sizeLo[i] = size % SIZE_SPLIT;
+    block.sizeHi[i] = Math.floor(size / SIZE_SPLIT);
     block.fp[i] = fp;
     block.ext[i] = ext;
     this.length++;
@@ -92,7 +105,8 @@ class Partition {
       const used = Math.min(block.hi.length, this.length - offset);
       columns.hi.set(block.hi.subarray(0, used), offset);
       columns.lo.set(block.lo.subarray(0, used), offset);
-      columns.size.set(block.size.subarray(0, used), offset);
+      columns.sizeLo.set(block.sizeLo.subarray(0, used), offset);
+      columns.sizeHi.set(block.sizeHi.subarray(0, used), offset);
       columns.fp.set(block.fp.subarray(0, used), offset);
       columns.ext.set(block.ext.subarray(0, used), offset);
       offset += used;
@@ -104,25 +118,28 @@ class Partition {
 
 /** Insertion sort of `[from, to)` by (hi, lo), moving every column. */
 function insertionSort(c: Columns, from: number, to: number): void {
-  const { hi, lo, size, fp, ext } = c;
+  const { hi, lo, sizeLo, sizeHi, fp, ext } = c;
   for (let i = from + 1; i < to; i++) {
     const h = hi[i] as number;
     const l = lo[i] as number;
-    const s = size[i] as number;
+    const sl = sizeLo[i] as number;
+    const sh = sizeHi[i] as number;
     const f = fp[i] as number;
     const e = ext[i] as number;
     let j = i - 1;
     while (j >= from && ((hi[j] as number) > h || ((hi[j] as number) === h && (lo[j] as number) > l))) {
       hi[j + 1] = hi[j] as number;
       lo[j + 1] = lo[j] as number;
-      size[j + 1] = size[j] as number;
+      sizeLo[j + 1] = sizeLo[j] as number;
+      sizeHi[j + 1] = sizeHi[j] as number;
       fp[j + 1] = fp[j] as number;
       ext[j + 1] = ext[j] as number;
       j--;
     }
     hi[j + 1] = h;
     lo[j + 1] = l;
-    size[j + 1] = s;
+    sizeLo[j + 1] = sl;
+    sizeHi[j + 1] = sh;
     fp[j + 1] = f;
     ext[j + 1] = e;
   }
@@ -136,7 +153,7 @@ function digitOf(c: Columns, i: number, level: number): number {
 }
 
 /** Swaps two entries of one column. */
-function swapIn(column: Uint32Array | Float64Array | Uint16Array, i: number, j: number): void {
+function swapIn(column: Uint32Array | Uint16Array, i: number, j: number): void {
   const t = column[i] as number;
   column[i] = column[j] as number;
   column[j] = t;
@@ -146,7 +163,8 @@ function swapIn(column: Uint32Array | Float64Array | Uint16Array, i: number, j: 
 function swap(c: Columns, i: number, j: number): void {
   swapIn(c.hi, i, j);
   swapIn(c.lo, i, j);
-  swapIn(c.size, i, j);
+  swapIn(c.sizeLo, i, j);
+  swapIn(c.sizeHi, i, j);
   swapIn(c.fp, i, j);
   swapIn(c.ext, i, j);
 }
@@ -241,7 +259,7 @@ export class ObjectIndex {
       part.consolidate();
       radixSort(part.columns, 0, part.length, 1);
       buildPrefixTable(part);
-      part.matched = new Uint8Array(part.length);
+      part.matched = new Uint8Array((part.length + 7) >>> 3);
     }
   }
 
@@ -270,7 +288,7 @@ export class ObjectIndex {
         while (first > 0 && his[first - 1] === hi && los[first - 1] === lo) first--;
         let pick = first;
         while (pick < part.length && his[pick] === hi && los[pick] === lo) {
-          if (part.matched[pick] === 0) return p * LOCAL_SPAN + pick;
+          if (!isSet(part.matched, pick)) return p * LOCAL_SPAN + pick;
           pick++;
         }
         return p * LOCAL_SPAN + first;
@@ -281,17 +299,21 @@ export class ObjectIndex {
 
   /** Whether the entry was marked. */
   isMarked(handle: number): boolean {
-    return this.partOf(handle).matched[handle % LOCAL_SPAN] === 1;
+    return isSet(this.partOf(handle).matched, handle % LOCAL_SPAN);
   }
 
   /** Marks the entry as seen in the other report. */
   mark(handle: number): void {
-    this.partOf(handle).matched[handle % LOCAL_SPAN] = 1;
+    const local = handle % LOCAL_SPAN;
+    const bits = this.partOf(handle).matched;
+    bits[local >>> 3] = (bits[local >>> 3] as number) | (1 << (local & 7));
   }
 
   /** The entry's size in bytes. */
   sizeOf(handle: number): number {
-    return this.partOf(handle).columns.size[handle % LOCAL_SPAN] as number;
+    const { sizeLo, sizeHi } = this.partOf(handle).columns;
+    const local = handle % LOCAL_SPAN;
+    return (sizeHi[local] as number) * SIZE_SPLIT + (sizeLo[local] as number);
   }
 
   /** The entry's attribute fingerprint. */
@@ -307,9 +329,10 @@ export class ObjectIndex {
   /** Calls `visit` with the size and extension id of every entry never marked. */
   forEachUnmarked(visit: (size: number, extension: number) => void): void {
     for (const part of this.parts) {
-      const { size, ext } = part.columns;
+      const { sizeLo, sizeHi, ext } = part.columns;
       for (let i = 0; i < part.length; i++)
-        if (part.matched[i] === 0) visit(size[i] as number, ext[i] as number);
+        if (!isSet(part.matched, i))
+          visit((sizeHi[i] as number) * SIZE_SPLIT + (sizeLo[i] as number), ext[i] as number);
     }
   }
 
@@ -317,7 +340,7 @@ export class ObjectIndex {
   byteSize(): number {
     let bytes = 0;
     for (const part of this.parts)
-      bytes += part.columns.hi.length * 22 + part.matched.length + part.starts.byteLength;
+      bytes += part.columns.hi.length * 20 + part.matched.length + part.starts.byteLength;
     return bytes;
   }
 

@@ -92,7 +92,9 @@ describe('the no-content rail, in code', () => {
         ...(specifier.startsWith('@aws-sdk/')
           ? names
               // A whole-module load is allowed only to the lazy SDK loaders, whose exposed names are checked below.
-              .filter((n) => CONTENT_OPERATIONS.has(n) || (n === '*' && !rel(m.file).endsWith('/lazy-sdk.ts')))
+              .filter(
+                (n) => CONTENT_OPERATIONS.has(n) || (n === '*' && !rel(m.file).endsWith('/lazy-sdk.ts')),
+              )
               .map((n) => `${rel(m.file)} imports ${n} from ${specifier}`)
           : []),
       ]),

@@ -70,6 +70,20 @@ describe('ObjectIndex', () => {
     expect(left).toEqual([[300, 2]]);
   });
 
+  it("keeps sizes exact up to S3's largest object (5 TiB) and beyond 2^32", () => {
+    const index = new ObjectIndex();
+    const sizes = [0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 5 * 2 ** 40 + 123, 2 ** 47];
+    sizes.forEach((size, i) => {
+      index.add(i + 1, i + 1, size, 0, 0);
+    });
+    index.seal();
+    const unmarked: number[] = [];
+    index.forEachUnmarked((size) => unmarked.push(size));
+
+    expect(sizes.map((_, i) => index.sizeOf(index.find(i + 1, i + 1)))).toEqual(sizes);
+    expect(unmarked.sort((a, b) => a - b)).toEqual(sizes);
+  });
+
   it('refuses entries once sealed', () => {
     const index = new ObjectIndex();
     index.seal();
@@ -77,13 +91,13 @@ describe('ObjectIndex', () => {
     expect(() => index.add(1, 1, 1, 1, 1)).toThrow('sealed');
   });
 
-  it('holds 22 bytes per entry plus a flag byte once sealed', () => {
+  it('holds 20 bytes per entry plus a matched bit once sealed', () => {
     const index = new ObjectIndex();
     for (const [hi, lo] of randomHashes(100_000, 3)) index.add(hi, lo, 1, 1, 1);
     index.seal();
 
-    expect(index.byteSize()).toBeGreaterThanOrEqual(100_000 * 23);
-    expect(index.byteSize()).toBeLessThan(100_000 * 23 + 256 * 1024 * 4);
+    expect(index.byteSize()).toBeGreaterThanOrEqual(100_000 * 20 + 100_000 / 8);
+    expect(index.byteSize()).toBeLessThan(100_000 * 20 + 100_000 / 8 + 256 * (1024 * 4 + 1));
   });
 });
 
