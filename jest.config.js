@@ -2,11 +2,22 @@
 // 127.0.0.1), infra (CDK Template assertions and cdk-nag) and e2e (the synthesized
 // state machine run by a local ASL interpreter). Type checking is `tsc --noEmit`
 // in `npm test`; ts-jest only transpiles (isolatedModules) so the suite stays fast.
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+// hyparquet and hyparquet-writer ship ES modules only; Jest's CommonJS runtime loads
+// ESM natively only under --experimental-vm-modules, so they are transpiled to CommonJS.
+const esmPackages = ['hyparquet', 'hyparquet-writer'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+  [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: [
+    'ts-jest',
+    { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2023' } },
+  ],
+};
+const transformIgnorePatterns = [`/node_modules/(?!(${esmPackages.join('|')})/)`];
 const project = (name, extra = {}) => ({
   displayName: name,
   testEnvironment: 'node',
   transform,
+  transformIgnorePatterns,
   testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
   setupFiles: ['<rootDir>/test/helpers/fake-aws-environment.ts'],
   ...extra,

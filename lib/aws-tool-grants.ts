@@ -1,5 +1,5 @@
 import type { ToolCatalog } from '../functions/runtime/catalog';
-import type { IamGrant, ToolSpec } from '../functions/runtime/spec';
+import type { IamDeny, IamGrant, ToolSpec } from '../functions/runtime/spec';
 import { compareText } from '../functions/runtime/text';
 
 /** Whether a tool reads AWS accounts (tag `aws`): its role may assume the customer role. */
@@ -34,4 +34,29 @@ export function customerRoleGrants(catalog: ToolCatalog): Required<IamGrant>[] {
   return [...byResources.entries()]
     .sort(([a], [b]) => compareText(a, b))
     .map(([key, actions]) => ({ actions: [...actions].sort(), resources: JSON.parse(key) as string[] }));
+}
+
+/**
+ * The explicit Deny statements the customer-account role carries: every AWS
+ * tool's `iamDeny` (the snapshot tools': no content read), once each by `sid`.
+ * The role is shared by all AWS tools, and no AWS tool reads content, so the
+ * Deny holds for the whole role.
+ *
+ * @throws Error when two tools declare different statements under one `sid`.
+ */
+export function customerRoleDenies(catalog: ToolCatalog): IamDeny[] {
+  const bySid = new Map<string, IamDeny>();
+  for (const { spec } of catalog.functionTools()) {
+    if (!isAwsTool(spec)) continue;
+    for (const deny of spec.iamDeny ?? []) {
+      const known = bySid.get(deny.sid);
+      if (known && JSON.stringify(known) !== JSON.stringify(deny)) {
+        throw new Error(
+          `Two AWS tools declare different Deny statements under the sid ${deny.sid} (${spec.name})`,
+        );
+      }
+      bySid.set(deny.sid, deny);
+    }
+  }
+  return [...bySid.values()];
 }

@@ -19,17 +19,14 @@ import {
 import type { ToolCatalog } from '../functions/runtime/catalog';
 import { TENANT_ID } from '../functions/runtime/ids';
 import { toolCatalog } from '../functions/tools/catalog';
-import { customerRoleGrants } from './aws-tool-grants';
-import { acknowledgeWildcardResources } from './nag';
+import { customerRoleDenies, customerRoleGrants } from './aws-tool-grants';
+import { allowGrant, denyStatement } from './iam-statements';
 
 /** Properties of a {@link CustomerAccessStack}. */
 export interface CustomerAccessStackProps extends StackProps {
   /** Whose AWS tools' statements the role allows. @default toolCatalog */
   readonly catalog?: ToolCatalog;
 }
-
-/** Actions that read and never change (what the customer role may hold on `*`). */
-const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
 
 /**
  * The stack a customer deploys in the account the platform audits (DESIGN.md,
@@ -118,20 +115,15 @@ export class CustomerAccessStack extends Stack {
       }),
     );
 
-    for (const grant of customerRoleGrants(props.catalog ?? toolCatalog)) {
+    const catalog = props.catalog ?? toolCatalog;
+    for (const grant of customerRoleGrants(catalog)) {
       this.auditRole.addToPrincipalPolicy(
-        new PolicyStatement({ actions: [...grant.actions], resources: [...grant.resources] }),
+        allowGrant(this.auditRole, grant, 'The customer role (the union of the AWS tools)'),
       );
-      if (grant.resources.includes('*') && grant.actions.every((action) => READ_ONLY_ACTION.test(action))) {
-        acknowledgeWildcardResources(
-          this.auditRole,
-          ['*'],
-          'The union of the declared actions of the platform AWS tools, all read-only (Describe/List/Get and ' +
-            'GenerateCredentialReport), most of which support no resource-level permissions (Service ' +
-            'Authorization Reference, "Resource types" column empty), so IAM requires "*".',
-        );
-      }
     }
+
+    // What no AWS tool may do with this role, whatever an administrator grants it later (the snapshot tools: read content).
+    for (const deny of customerRoleDenies(catalog)) this.auditRole.addToPrincipalPolicy(denyStatement(deny));
 
     new CfnOutput(this, 'AuditRoleArn', {
       description: 'Seed as the aws_default of the tenant: {"role_arn": <this>, "external_id": <ExternalId>}',

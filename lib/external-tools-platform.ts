@@ -222,6 +222,9 @@ export class ExternalToolsPlatform extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    // Run workspaces: created before the tools, some of which keep a run's derived data there.
+    this.runWorkspace = new RunWorkspaceBucket(this, 'RunWorkspace', props.runWorkspace);
+
     const tools = new Construct(this, 'Tools');
     const toolFunctions: Record<string, ToolFunction> = {};
     for (const entry of catalog.functionTools()) {
@@ -231,6 +234,7 @@ export class ExternalToolsPlatform extends Construct {
         functionName: toolFunctionName(this.dispatcherConfig.toolFunctionNamePrefix, name),
         secretReferenceTable: this.secretReferenceTable,
         idempotencyTable: this.idempotencyTable,
+        runWorkspace: this.runWorkspace,
         secretReaders: this.secretReaders,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,
@@ -243,6 +247,16 @@ export class ExternalToolsPlatform extends Construct {
       DEFAULT_TIMEOUT_SECONDS,
       ...Object.values(toolFunctions).map((tool) => tool.lambdaFunction.timeout?.toSeconds() ?? 0),
     );
+    for (const tool of Object.values(toolFunctions)) {
+      const timeout = tool.lambdaFunction.timeout?.toSeconds() ?? 0;
+      if (timeout + DISPATCHER_TIMEOUT_MARGIN_SECONDS > LAMBDA_MAX_TIMEOUT_SECONDS) {
+        throw new Error(
+          `Tool ${tool.spec.name} has a ${timeout} s timeout: the dispatcher waits for it synchronously and needs ` +
+            `${DISPATCHER_TIMEOUT_MARGIN_SECONDS} s more within Lambda's ${LAMBDA_MAX_TIMEOUT_SECONDS} s maximum; ` +
+            `at most ${LAMBDA_MAX_TIMEOUT_SECONDS - DISPATCHER_TIMEOUT_MARGIN_SECONDS} s is accepted`,
+        );
+      }
+    }
     this.dispatcher = new PlatformFunction(this, 'Dispatcher', {
       entry: DISPATCHER_ENTRY,
       description: 'External Tools Platform dispatcher: level whitelist, argument validation, tool invoke',
@@ -274,7 +288,6 @@ export class ExternalToolsPlatform extends Construct {
           `inline; the claim-check needs at least ${MIN_RESULT_INLINE_BYTES}: split the largest level's calls`,
       );
     }
-    this.runWorkspace = new RunWorkspaceBucket(this, 'RunWorkspace', props.runWorkspace);
     this.runWorkspace.grantWorkspaceAccess(this.dispatcher.role);
     this.dispatcher.lambdaFunction.addEnvironment('RUN_BUCKET', this.runWorkspace.bucket.bucketName);
     // The smaller of the operator's budget and the scenarios' (every state under its budget).

@@ -152,10 +152,7 @@ export class RunWorkspaceBucket extends Construct {
    * acknowledged for the two prefix wildcards, with the reason.
    */
   grantWorkspaceAccess(role: Role): void {
-    const objects = this.workspaceObjectArns();
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: objects }),
-    );
+    this.grantObjectAccess(role, 'read_write');
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:ListBucket'],
@@ -163,11 +160,23 @@ export class RunWorkspaceBucket extends Construct {
         conditions: { StringLike: { 's3:prefix': [`${RUNS_PREFIX}*`, `${SCRATCH_PREFIX}*`] } },
       }),
     );
+  }
+
+  /**
+   * Lets `role` read (`read`), or read and write (`read_write`), the objects of
+   * `runs/*` and `scratch/*`, and nothing else of the bucket: for a tool that
+   * keeps a run's derived data there with its own role (ToolSpec.workspaceAccess).
+   * cdk-nag's IAM5 is acknowledged for the two prefix wildcards, with the reason.
+   */
+  grantObjectAccess(role: Role, access: 'read' | 'read_write'): void {
+    const objects = this.workspaceObjectArns();
+    const actions = access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'];
+    role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: objects }));
     acknowledgeWildcardResources(
       role,
       objects,
       'Run workspaces are created per tenant, scenario and run at run time (runs/<tenant>/<scenario>/<runId>/, ' +
-        'scratch/<tenant>/<runId>/); the grant is those two prefixes of the one workspace bucket, read and write only.',
+        `scratch/<tenant>/<runId>/); the grant is those two prefixes of the one workspace bucket, ${actions.join(' and ')} only.`,
     );
   }
 }

@@ -10,8 +10,10 @@ import type { FunctionToolEntry } from '../functions/runtime/catalog';
 import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
 import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
 import { CUSTOMER_ROLE_ACTIONS, isAwsTool } from './aws-tool-grants';
+import { allowGrant, denyStatement } from './iam-statements';
 import { acknowledgeWildcardResources } from './nag';
-import { type FunctionSettings, PlatformFunction } from './platform-function';
+import { type FunctionSettings, PLATFORM_FUNCTION_ENVIRONMENT, PlatformFunction } from './platform-function';
+import type { RunWorkspaceBucket } from './run-workspace-bucket';
 import type { TenantSecretReaders } from './tenant-secret-readers';
 
 /** The folder the catalog's implementation paths are relative to. */
@@ -21,9 +23,6 @@ const TOOLS_DIR = path.join(__dirname, '../functions/tools');
 export function toolEntryPath(entry: FunctionToolEntry): string {
   return path.join(TOOLS_DIR, `${entry.implementation}.ts`);
 }
-
-/** Actions that read and never change: the only ones a wildcard resource is acknowledged for. */
-const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
 
 /**
  * The customer role in every account: `arn:<partition>:iam::*:role/<CUSTOMER_ROLE_NAME>`.
@@ -55,6 +54,11 @@ export interface ToolFunctionProps {
    * required for `sideEffects: 'write'`, ignored otherwise.
    */
   readonly idempotencyTable?: ITable;
+  /**
+   * The platform's run workspaces; required for a spec with `workspaceAccess`
+   * (its objects granted, `RUN_BUCKET` set), ignored otherwise.
+   */
+  readonly runWorkspace?: RunWorkspaceBucket;
   /** Bound on one ToolResult in bytes, handed over as `RESULT_MAX_BYTES`. */
   readonly resultMaxBytes: number;
   /** How long the log group keeps events. @default RetentionDays.ONE_MONTH */
@@ -74,11 +78,14 @@ export interface ToolFunctionProps {
  * granted to invoke it. Its role lives under the path `/etp-tools/` (AWS tools:
  * `/etp-tools/aws/`), which the readers' and the customer role's trust policies match.
  * For a `write` tool, also the item reads and writes of its exactly-once records on
- * the idempotency table (`IDEMPOTENCY_TABLE`).
+ * the idempotency table (`IDEMPOTENCY_TABLE`). For a spec with `workspaceAccess`,
+ * the objects of the run workspaces (`runs/*`, `scratch/*`; `RUN_BUCKET`). The
+ * spec's `iamDeny` statements, as explicit Deny (the workspace excepted from a
+ * `notResources` for a tool with `workspaceAccess`). Spec ARNs are written in the
+ * stack's partition.
  *
  * cdk-nag's IAM5 is acknowledged, with the reason, for the wildcards this model
- * needs: `Resource::*` of statements whose actions are all read-only
- * (Describe/List/Get, whose APIs mostly support no resource-level permissions),
+ * needs: those of statements whose actions are all read-only ({@link allowGrant}),
  * and the customer role in any account. A wildcard on any other action stays a
  * finding and fails synthesis, so a write action on `*` needs a human decision.
  */
@@ -103,6 +110,9 @@ export class ToolFunction extends PlatformFunction {
         POWERTOOLS_SERVICE_NAME: spec.name,
         RESULT_MAX_BYTES: String(props.resultMaxBytes),
         ...(awsTool ? { [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME } : {}),
+        ...(spec.runtime?.nodeOptions
+          ? { NODE_OPTIONS: `${PLATFORM_FUNCTION_ENVIRONMENT.NODE_OPTIONS} ${spec.runtime.nodeOptions}` }
+          : {}),
       },
     });
     this.spec = spec;
@@ -124,18 +134,7 @@ export class ToolFunction extends PlatformFunction {
       );
     }
 
-    for (const grant of spec.iam) {
-      const resources = [...(grant.resources ?? ['*'])];
-      this.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...grant.actions], resources }));
-      if (resources.includes('*') && grant.actions.every((action) => READ_ONLY_ACTION.test(action))) {
-        acknowledgeWildcardResources(
-          this.role,
-          ['*'],
-          `${spec.name} calls ${grant.actions.join(', ')}: read-only APIs that support no resource-level ` +
-            'permissions (Service Authorization Reference, "Resource types" column empty), so IAM requires "*".',
-        );
-      }
-    }
+    for (const grant of spec.iam) this.role.addToPrincipalPolicy(allowGrant(this.role, grant, spec.name));
 
     if (spec.sideEffects === 'write') {
       if (!props.idempotencyTable) {
@@ -151,5 +150,16 @@ export class ToolFunction extends PlatformFunction {
       );
       this.lambdaFunction.addEnvironment('IDEMPOTENCY_TABLE', props.idempotencyTable.tableName);
     }
+
+    const workspaceObjects: string[] = [];
+    if (spec.workspaceAccess) {
+      if (!props.runWorkspace)
+        throw new Error(`Tool ${spec.name} keeps data in the run workspace: it needs the bucket`);
+      props.runWorkspace.grantObjectAccess(this.role, spec.workspaceAccess);
+      this.lambdaFunction.addEnvironment('RUN_BUCKET', props.runWorkspace.bucket.bucketName);
+      workspaceObjects.push(...props.runWorkspace.workspaceObjectArns());
+    }
+    for (const deny of spec.iamDeny ?? [])
+      this.role.addToPrincipalPolicy(denyStatement(deny, workspaceObjects));
   }
 }

@@ -17,6 +17,7 @@ import type { WorkspaceFactory } from '../../functions/engine/workspaces';
 import { jsonByteLength } from '../../functions/runtime/bound';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { resultMaxBytes } from '../../functions/runtime/harness';
+import { defaultLocalWorkspaceDir } from '../../functions/runtime/local-workspace-dir';
 import { logger as platformLogger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
 import { FULL_RESULT_MAX_BYTES, resultInlineBytes } from '../../functions/runtime/result-limits';
@@ -34,7 +35,7 @@ import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
 import type { AnswerSource } from './local-answers';
 import { executeLocally, type StateEvent } from './local-execution';
-import { defaultLocalWorkspaceDir, localWorkspaceProvider } from './local-workspace';
+import { localWorkspaceProvider } from './local-workspace';
 
 /**
  * The dispatcher ARN written into a locally run definition. Never called: every

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { defaultLocalWorkspaceDir } from '../../functions/runtime/local-workspace-dir';
 import type {
   Workspace,
   WorkspaceFile,
@@ -32,11 +32,6 @@ import {
   workspacePrefix,
   workspaceRoot,
 } from '../../functions/runtime/workspace-path';
-
-/** Where local runs keep their workspaces: `ETP_WORKSPACE_DIR` when set, else `<OS temp dir>/etp-workspaces`. */
-export function defaultLocalWorkspaceDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ETP_WORKSPACE_DIR || path.join(tmpdir(), 'etp-workspaces');
-}
 
 /**
  * Folders of the base directory beside `runs/` and `scratch/`: files being

@@ -15,12 +15,32 @@ export interface IamGrant {
   readonly resources?: readonly string[];
 }
 
+/**
+ * One explicit Deny statement a tool's role carries (and, for an `aws` tool, the
+ * customer-account role too): a Deny beats any Allow (IAM User Guide, "Policy
+ * evaluation logic"), so a role an administrator later widens still cannot do
+ * it. `resources` or `notResources`, as IAM's `Resource` / `NotResource`.
+ */
+export interface IamDeny {
+  /** The statement id (`DenySnapshotBlockContent`): letters and digits only, as IAM requires. */
+  readonly sid: string;
+  readonly actions: readonly string[];
+  readonly resources?: readonly string[];
+  readonly notResources?: readonly string[];
+}
+
 /** How the tool's function is sized. Units: MB and seconds, as Lambda takes them. */
 export interface ToolRuntimeSettings {
   /** Lambda memory in MB. @default 256 */
   readonly memorySizeMb?: number;
   /** Lambda timeout in seconds; the tool's deadline is derived from it. @default {@link DEFAULT_TOOL_TIMEOUT_SECONDS} */
   readonly timeoutSeconds?: number;
+  /**
+   * Node.js options of the function (`NODE_OPTIONS`, after the platform's own),
+   * such as heap limits that keep a large streaming read within its memory.
+   * @default none
+   */
+  readonly nodeOptions?: string;
 }
 
 /** A tool's timeout when its spec sets none, in seconds. */
@@ -62,6 +82,21 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly sideEffects: 'none' | 'write';
   /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
   readonly iam: readonly IamGrant[];
+  /**
+   * What the tool's role must never do, whatever it is granted later (the
+   * snapshot tools: no content read). For an `aws` tool the customer-account
+   * role carries the same Deny. The run workspace a tool keeps data in
+   * (`workspaceAccess`) is excepted from a Deny's `notResources`.
+   * @default [] (none)
+   */
+  readonly iamDeny?: readonly IamDeny[];
+  /**
+   * The run workspace's objects (`runs/*` of the platform's bucket, `RUN_BUCKET`)
+   * the tool's function reads, or reads and writes, with its own role: for tools
+   * that keep a run's derived data there (snapshot findings). Function tools only.
+   * @default none
+   */
+  readonly workspaceAccess?: 'read' | 'read_write';
   /** Lambda sizing of the tool's own function (file tools, run by the dispatcher, have none). */
   readonly runtime?: ToolRuntimeSettings;
   /**

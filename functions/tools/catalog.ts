@@ -26,6 +26,11 @@ import { slackChannelHistorySpec } from './slack/channel-history.meta';
 import { slackPostBlocksSpec } from './slack/post-blocks.meta';
 import { slackPostMessageSpec } from './slack/post-message.meta';
 import { slackPostThreadedSpec } from './slack/post-threaded.meta';
+import { diffSnapshotsSpec } from './snapshots/diff-snapshots.meta';
+import { inspectFindingSpec } from './snapshots/inspect-finding.meta';
+import { listSnapshotsSpec } from './snapshots/list-snapshots.meta';
+import { scanSnapshotsSpec } from './snapshots/scan-snapshots.meta';
+import { snapshotStatsSpec } from './snapshots/snapshot-stats.meta';
 
 /** Every registered tool. */
 export const toolCatalog = new ToolCatalog([
@@ -45,6 +50,11 @@ export const toolCatalog = new ToolCatalog([
   functionTool(slackPostBlocksSpec, 'slack/post-blocks'),
   functionTool(slackPostThreadedSpec, 'slack/post-threaded'),
   functionTool(slackChannelHistorySpec, 'slack/channel-history'),
+  functionTool(scanSnapshotsSpec, 'snapshots/scan-snapshots'),
+  functionTool(listSnapshotsSpec, 'snapshots/list-snapshots'),
+  functionTool(snapshotStatsSpec, 'snapshots/snapshot-stats'),
+  functionTool(diffSnapshotsSpec, 'snapshots/diff-snapshots'),
+  functionTool(inspectFindingSpec, 'snapshots/inspect-finding'),
   fileTool(finishTool),
   fileTool(readFileTool),
   fileTool(writeFileTool),

@@ -112,7 +112,22 @@ export const TRACE_WRITES: readonly Permission[] = [
   { action: 'xray:PutTraceSegments', resource: '*' },
 ];
 
-type PolicyDocument = { Statement: { Effect: string; Action: string | string[]; Resource: unknown }[] };
+type PolicyStatementJson = {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource?: unknown;
+  NotResource?: unknown;
+};
+type PolicyDocument = { Statement: PolicyStatementJson[] };
+
+/** One explicit Deny of a role, with its resources flattened to text. */
+export interface Deny {
+  readonly sid?: string;
+  readonly actions: string[];
+  readonly resources?: string[];
+  readonly notResources?: string[];
+}
 
 /** Permissions sorted by action, then resource: the order {@link rolePermissions} returns. */
 export function sortPermissions(permissions: readonly Permission[]): Permission[] {
@@ -125,12 +140,8 @@ function asArray<T>(value: T | T[]): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/**
- * Every (action, resource) pair a role allows: its inline policies and every
- * AWS::IAM::Policy attached to it, sorted. Deny statements are reported as
- * errors (none is expected), so an allow can never hide behind one.
- */
-export function rolePermissions(template: Template, roleLogicalId: string): Permission[] {
+/** Every statement of a role: its inline policies and every AWS::IAM::Policy attached to it. */
+function roleStatements(template: Template, roleLogicalId: string): PolicyStatementJson[] {
   const role = template.toJSON().Resources[roleLogicalId] as {
     Properties: { Policies?: { PolicyDocument: PolicyDocument }[] };
   };
@@ -145,9 +156,22 @@ export function rolePermissions(template: Template, roleLogicalId: string): Perm
     );
     if (attached) documents.push(policy.Properties.PolicyDocument);
   }
+  return documents.flatMap((document) => document.Statement);
+}
+
+/**
+ * Every (action, resource) pair a role allows: its inline policies and every
+ * AWS::IAM::Policy attached to it, sorted. Deny statements only take away, so
+ * this is what the role may do at most; {@link roleDenies} lists them. An Allow
+ * with `NotResource` is reported as an error (none is expected).
+ */
+export function rolePermissions(template: Template, roleLogicalId: string): Permission[] {
   const permissions: Permission[] = [];
-  for (const statement of documents.flatMap((document) => document.Statement)) {
-    if (statement.Effect !== 'Allow') throw new Error(`Unexpected ${statement.Effect} statement`);
+  for (const statement of roleStatements(template, roleLogicalId)) {
+    if (statement.Effect === 'Deny') continue;
+    if (statement.Effect !== 'Allow' || statement.Resource === undefined) {
+      throw new Error(`Unexpected ${statement.Effect} statement without Resource`);
+    }
     for (const action of asArray(statement.Action)) {
       for (const resource of asArray(statement.Resource)) {
         permissions.push({ action, resource: flattenIntrinsics(resource) });
@@ -155,6 +179,22 @@ export function rolePermissions(template: Template, roleLogicalId: string): Perm
     }
   }
   return permissions.sort((a, b) => a.action.localeCompare(b.action) || a.resource.localeCompare(b.resource));
+}
+
+/** The explicit Deny statements of a role, in order, actions sorted (as CDK writes them), resources flattened to text. */
+export function roleDenies(template: Template, roleLogicalId: string): Deny[] {
+  return roleStatements(template, roleLogicalId)
+    .filter((statement) => statement.Effect === 'Deny')
+    .map((statement) => ({
+      ...(statement.Sid ? { sid: statement.Sid } : {}),
+      actions: [...asArray(statement.Action)].sort(),
+      ...(statement.Resource === undefined
+        ? {}
+        : { resources: asArray(statement.Resource).map((r) => flattenIntrinsics(r)) }),
+      ...(statement.NotResource === undefined
+        ? {}
+        : { notResources: asArray(statement.NotResource).map((r) => flattenIntrinsics(r)) }),
+    }));
 }
 
 /** The logical ID of the role a resource's `Role` property points at (`Fn::GetAtt [role, Arn]`). */

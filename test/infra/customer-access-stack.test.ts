@@ -4,7 +4,14 @@ import { functionTool, ToolCatalog } from '../../functions/runtime/catalog';
 import { defineToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
-import { logicalIdOf, newApp, type Permission, rolePermissions, sortPermissions } from '../helpers/cdk';
+import {
+  logicalIdOf,
+  newApp,
+  type Permission,
+  roleDenies,
+  rolePermissions,
+  sortPermissions,
+} from '../helpers/cdk';
 
 /** The customer stack synthesized from `catalog`. */
 function synthesizeCustomer(catalog: ToolCatalog = toolCatalog) {
@@ -20,7 +27,12 @@ function declaredByAwsTools(catalog: ToolCatalog): Permission[] {
     if (!spec.tags.includes('aws')) continue;
     for (const grant of spec.iam) {
       for (const action of grant.actions) {
-        for (const resource of grant.resources ?? ['*']) pairs.add(JSON.stringify({ action, resource }));
+        for (const resource of grant.resources ?? ['*']) {
+          // Spec ARNs are written in the stack's partition (lib/iam-statements.ts).
+          pairs.add(
+            JSON.stringify({ action, resource: resource.replace(/^arn:aws:/, 'arn:<AWS::Partition>:') }),
+          );
+        }
       }
     }
   }
@@ -41,6 +53,28 @@ describe('CustomerAccessStack', () => {
     expect(permissions.some(({ action }) => action.startsWith('slack') || action.startsWith('sts:'))).toBe(
       false,
     );
+  });
+
+  it('carries the AWS tools’ explicit Deny once: no snapshot block or object content, whatever is granted later', () => {
+    // Prepare
+    const { template, roleId } = synthesizeCustomer();
+
+    // Act
+    const denies = roleDenies(template, roleId);
+
+    // Assess
+    expect(denies).toEqual([
+      { sid: 'DenySnapshotBlockContent', actions: ['ebs:GetSnapshotBlock'], resources: ['*'] },
+      {
+        sid: 'DenyObjectContentOutsideInventories',
+        actions: ['s3:GetObject', 's3:GetObjectTorrent', 's3:GetObjectVersion'],
+        notResources: [
+          'arn:<AWS::Partition>:s3:::*/????-??-??T??-??Z/manifest.json',
+          'arn:<AWS::Partition>:s3:::*/data/????????-????-????-????-????????????.csv.gz',
+          'arn:<AWS::Partition>:s3:::*/data/????????-????-????-????-????????????.parquet',
+        ],
+      },
+    ]);
   });
 
   it('follows the catalog: a new AWS tool’s action reaches the role, a tool without the aws tag never does', () => {

@@ -8,6 +8,7 @@ import {
   flattenIntrinsics,
   logicalIdOf,
   type Permission,
+  roleDenies,
   roleOf,
   rolePermissions,
   sortPermissions,
@@ -28,6 +29,18 @@ const ASSUME_WITH_TAGS = ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSes
 
 /** The actions an `aws` tool may hold: reads, and the credential report IAM needs before GetCredentialReport. */
 const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:List|Describe|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
+
+/** A spec's ARN as the template spells it: in the stack's partition (lib/iam-statements.ts). */
+const inTemplate = (resource: string) => resource.replace(/^arn:aws:/, 'arn:<AWS::Partition>:');
+
+/** The objects of the run workspaces (`runs/*`, `scratch/*`), as the template spells the ARNs. */
+function workspaceObjects(stack: ExternalToolsStack): string[] {
+  const bucket = logicalIdOf(stack.platform.runWorkspace.bucket);
+  return [`<${bucket}.Arn>/runs/*`, `<${bucket}.Arn>/scratch/*`];
+}
+
+/** The actions a spec's `workspaceAccess` grants on the run workspaces' objects. */
+const WORKSPACE_ACTIONS = { read: ['s3:GetObject'], read_write: ['s3:GetObject', 's3:PutObject'] } as const;
 
 /** The reader role ARN of each secret name, as the template spells it (`<ReaderId.Arn>`). */
 function readerArns(stack: ExternalToolsStack): Record<string, string> {
@@ -82,9 +95,15 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       const expected: Permission[] = [
         ...spec.iam.flatMap((grant) =>
           grant.actions.flatMap((action) =>
-            (grant.resources ?? ['*']).map((resource) => ({ action, resource })),
+            (grant.resources ?? ['*']).map((resource) => ({ action, resource: inTemplate(resource) })),
           ),
         ),
+        // A tool that keeps a run's derived data (snapshot findings) reads or writes the run workspaces' objects.
+        ...(spec.workspaceAccess
+          ? WORKSPACE_ACTIONS[spec.workspaceAccess].flatMap((action) =>
+              workspaceObjects(stack).map((resource) => ({ action, resource })),
+            )
+          : []),
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
         ...TRACE_WRITES,
@@ -106,6 +125,27 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 
       // Assess
       expect(permissions).toEqual(sortPermissions(expected));
+    });
+
+    it("carries the spec's explicit Deny, the run workspace excepted where the tool keeps data", () => {
+      // Prepare
+      const { stack, template } = synthesizePlatform();
+      const { roleId } = toolResources(template, name);
+      const excepted = spec.workspaceAccess ? workspaceObjects(stack) : [];
+
+      // Act
+      const denies = roleDenies(template, roleId);
+
+      // Assess
+      expect(denies).toEqual(
+        (spec.iamDeny ?? []).map((deny) => ({
+          sid: deny.sid,
+          actions: [...deny.actions].sort(),
+          ...(deny.notResources
+            ? { notResources: [...deny.notResources.map(inTemplate), ...excepted] }
+            : { resources: (deny.resources ?? ['*']).map(inTemplate) }),
+        })),
+      );
     });
 
     it('has its own role under the tool path, assumed by Lambda only, with no managed policy', () => {
@@ -132,6 +172,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       // Prepare
       const { stack, template } = synthesizePlatform();
       const { functionId, tableId, idempotencyTableId } = toolResources(template, name);
+      const workspaceBucket = logicalIdOf(stack.platform.runWorkspace.bucket);
       const readers = readerArns(stack);
 
       // Act
@@ -146,11 +187,12 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       });
       const { SECRET_READER_ROLES, ...variables } = fn.Environment.Variables;
       expect(variables).toEqual({
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: ['--enable-source-maps', spec.runtime?.nodeOptions].filter(Boolean).join(' '),
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
         ...(spec.sideEffects === 'write' ? { IDEMPOTENCY_TABLE: { Ref: idempotencyTableId } } : {}),
+        ...(spec.workspaceAccess ? { RUN_BUCKET: { Ref: workspaceBucket } } : {}),
         // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
         ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
@@ -163,18 +205,22 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 );
 
 describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
-  it('holds read-only actions only, besides its log group and assuming its readers and the customer role', () => {
+  it('holds read-only actions only, besides its log group, its platform records and assuming its readers and the customer role', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
-    const { roleId, logGroupId } = toolResources(template, name);
+    const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
     const assumable = new Set([...Object.values(readerArns(stack)), CUSTOMER_ROLE_ARN]);
+    // The platform's own account: a `write` tool's exactly-once records and the run workspace it keeps findings in.
+    const platformRecords = new Set([`<${idempotencyTableId}.Arn>`, ...workspaceObjects(stack)]);
 
     // Act
     const others = rolePermissions(template, roleId).filter(
       ({ action, resource }) =>
-        !(ownLogWrites.has(action) && resource === `<${logGroupId}.Arn>`) && !traceWrites.has(action),
+        !(ownLogWrites.has(action) && resource === `<${logGroupId}.Arn>`) &&
+        !traceWrites.has(action) &&
+        !platformRecords.has(resource),
     );
     const writes = others.filter(({ action }) => !READ_ONLY_ACTION.test(action));
 

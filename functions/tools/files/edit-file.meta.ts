@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
-import { workspacePathArg } from './workspace-args';
+import { PLATFORM_PATHS, workspacePathArg } from './workspace-args';
 import { WRITE_FILE_MAX_BYTES } from './write-file.meta';
 
 /** Largest file `edit_file` edits, in bytes, before and after the edit: 1 MiB. */
@@ -22,8 +22,8 @@ export const editFileSpec = defineToolSpec({
     "Edits a text file of this run's workspace by exact replacement: old_string must appear in the file exactly " +
     '(white space and line breaks included) and exactly once, unless replace_all is true, which replaces every ' +
     'occurrence. Zero or several matches fail with invalid_args saying how many were found: read_file the file and ' +
-    "copy more surrounding text. results/ and levels/ are the platform's and cannot be edited. A retried call is " +
-    'not applied twice. Free: no remote service is called.',
+    `copy more surrounding text. ${PLATFORM_PATHS.join(', ')} are the platform's and cannot be edited. A retried ` +
+    'call is not applied twice. Free: no remote service is called.',
   inputSchema: () =>
     z.strictObject({
       path: workspacePathArg('The file to edit, e.g. reports/pulse.md.', { writable: true }),

@@ -11,7 +11,7 @@ import { MAX_WORKSPACE_PATH_BYTES, workspacePathProblem } from '../../runtime/wo
  * before any workspace request. The workspaces check it again.
  *
  * @param description - for the model: what the file is, with an example.
- * @param options.writable - also refuse the {@link PLATFORM_FOLDERS}. @default false
+ * @param options.writable - also refuse the {@link PLATFORM_PATHS}. @default false
  */
 export function workspacePathArg(description: string, options: { readonly writable?: boolean } = {}) {
   return z.string().check(
@@ -44,24 +44,37 @@ export function requireWorkspace(ctx: ToolContext): Workspace {
 }
 
 /**
- * Top-level folders the platform writes and file tools only read: `results/`
- * (claim-checked results) and `levels/` (each level's `finish` answer and the
- * scenario engine's own files), so a model cannot rewrite what later levels and
- * reports trust.
+ * Top-level names of the workspace the platform writes and file tools only
+ * read, so a model cannot rewrite what later levels, reports and tools trust:
+ * `results/` (claim-checked results), `levels/` (each level's calls, findings and
+ * `finish` answer), `conversations/` (the engine's model turns), `snapshots/`
+ * (the snapshot findings `inspect_finding` returns) and `summary.json` (the run
+ * summary). test/unit/tools/files/platform-paths.test.ts holds every writer's
+ * path against this list.
  */
-export const PLATFORM_FOLDERS: readonly string[] = ['results', 'levels'];
+export const PLATFORM_PATHS: readonly string[] = [
+  'results/',
+  'levels/',
+  'conversations/',
+  'snapshots/',
+  'summary.json',
+];
 
 function writableProblem(path: string): string | undefined {
-  const top = path.normalize('NFKC').split('/')[0] ?? '';
-  if (!PLATFORM_FOLDERS.includes(top)) return undefined;
+  const normalized = path.normalize('NFKC');
+  const top = normalized.split('/')[0] ?? '';
+  const reserved = PLATFORM_PATHS.some((name) =>
+    name.endsWith('/') ? `${top}/` === name : normalized === name,
+  );
+  if (!reserved) return undefined;
   return (
-    `the path ${JSON.stringify(path)} is refused: ${PLATFORM_FOLDERS.map((folder) => `${folder}/`).join(' and ')} ` +
+    `the path ${JSON.stringify(path)} is refused: ${PLATFORM_PATHS.join(', ')} ` +
     'are written by the platform and can only be read. Write your files elsewhere, e.g. notes/ or reports/'
   );
 }
 
 /**
- * @throws InvalidArgsError when `path` lies in a {@link PLATFORM_FOLDERS} folder.
+ * @throws InvalidArgsError when `path` is one of the {@link PLATFORM_PATHS} or lies in one.
  */
 export function assertWritablePath(path: string): void {
   const problem = writableProblem(path);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
-import { workspacePathArg } from './workspace-args';
+import { PLATFORM_PATHS, workspacePathArg } from './workspace-args';
 
 /**
  * Largest content `write_file` takes, in UTF-8 bytes: 64 KiB. The content arrives
@@ -15,7 +15,7 @@ export const writeFileSpec = defineToolSpec({
   name: 'write_file',
   description:
     "Creates or replaces a UTF-8 text file in this run's workspace (notes, drafts, reports) that later calls and " +
-    `levels can read with read_file. At most ${WRITE_FILE_MAX_BYTES} bytes; results/ and levels/ are the ` +
+    `levels can read with read_file. At most ${WRITE_FILE_MAX_BYTES} bytes; ${PLATFORM_PATHS.join(', ')} are the ` +
     "platform's and cannot be written. Writing the same content again is harmless. Free: no remote service is called.",
   inputSchema: () =>
     z.strictObject({

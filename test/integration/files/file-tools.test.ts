@@ -187,7 +187,9 @@ describe.each(WORKSPACE_BACKENDS)(
 
         // Assess
         expect(platform.error.code).toBe('invalid_args');
-        expect(platform.error.message).toContain('results/ and levels/ are written by the platform');
+        expect(platform.error.message).toContain(
+          'results/, levels/, conversations/, snapshots/, summary.json are written by the platform',
+        );
         expect(tooBig.error.message).toContain('content: Too big: expected at most 65536 bytes of UTF-8');
       });
     });

@@ -13,6 +13,9 @@ function metaModules(dir = TOOLS_DIR): string[] {
   });
 }
 
+/** IAM actions that only read (Describe/List/Get, and IAM's credential report generation). */
+const READ_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
+
 describe('the tool catalog', () => {
   it('registers the twelve AWS tools, the Slack tools and the five file tools (and may hold more)', () => {
     expect(toolCatalog.names()).toEqual(
@@ -74,11 +77,19 @@ describe('the tool catalog', () => {
   );
 
   it.each(toolCatalog.list().filter((spec) => spec.tags.includes('aws')))(
-    '$name needs the aws_default secret and has no side effects',
+    '$name needs the aws_default secret and writes nothing in the account it reads',
     (spec) => {
       expect(spec.requiresSecrets).toEqual(['aws_default']);
-      expect(spec.sideEffects).toBe('none');
-      expect(spec.tags).toContain('read_only');
+      // The one AWS tool with a side effect writes the platform's own run workspace, never the customer's account.
+      if (spec.sideEffects === 'write') {
+        expect(spec.tags).toContain('workspace_write');
+        expect(spec.workspaceAccess).toBe('read_write');
+      } else {
+        expect(spec.tags).toContain('read_only');
+      }
+      expect(
+        spec.iam.flatMap((grant) => grant.actions).filter((action) => !READ_ACTION.test(action)),
+      ).toEqual([]);
     },
   );
 });

@@ -1,0 +1,22 @@
+import * as z from 'zod/mini';
+import { EBS_BLOCK_LIST, EC2_SNAPSHOT_READ, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ } from './iam';
+import { snapshotIdArg } from './schemas';
+import { REPORT_READER_RUNTIME } from './snapshot-stats.meta';
+import { defineSnapshotSpec } from './spec';
+
+/** `diff_snapshots`: what changed between two snapshots of one source. */
+export const diffSnapshotsSpec = defineSnapshotSpec({
+  name: 'diff_snapshots',
+  description:
+    'What changed from snapshot `a` to snapshot `b` of the same source (ids from list_snapshots): {added, removed, ' +
+    'changed}. Two S3 Inventory reports of one configuration: counts, bytes, files by extension and up to 10 sample ' +
+    'keys each (an object whose size, last-modified time or ETag differs is changed; in an inventory of every ' +
+    'version, identity is key + version id and new delete markers are counted apart), plus ransom-note-like file ' +
+    'names among added and changed files. Two EBS snapshots of one volume: blocks and bytes added, removed and ' +
+    'changed (ListChangedBlocks) with sample block indexes. Different kinds, configurations or volumes are ' +
+    'invalid_args. Never reads a file or block. Cost: S3 reads both reports in full; EBS one call per 10,000 blocks.',
+  inputSchema: () => z.strictObject({ a: snapshotIdArg, b: snapshotIdArg }),
+  service: 's3',
+  iam: [EC2_SNAPSHOT_READ, EBS_BLOCK_LIST, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ],
+  runtime: REPORT_READER_RUNTIME,
+});

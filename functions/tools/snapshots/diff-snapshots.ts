@@ -1,0 +1,91 @@
+import { InvalidArgsError } from '../../runtime/errors';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { defaultSnapshotClients, type SnapshotClients } from './clients';
+import { diffSnapshotsSpec } from './diff-snapshots.meta';
+import { ebsDiff } from './ebs-views';
+import { inventorySourceOf, parseSnapshotId, type SnapshotRef } from './ids';
+import { readInventoryConfiguration } from './inventory/configuration';
+import { inventoryDiff } from './s3-inventory';
+
+/**
+ * Checks that two ids can be compared, before any remote call.
+ *
+ * @throws InvalidArgsError for the same snapshot twice, different kinds, EBS
+ *   regions, or inventory configurations.
+ */
+export function comparablePair(a: string, b: string): [SnapshotRef, SnapshotRef] {
+  const first = parseSnapshotId(a);
+  const second = parseSnapshotId(b);
+  if (a === b)
+    throw new InvalidArgsError(
+      `a and b are the same snapshot (${a}); pass two different snapshots of one source`,
+    );
+  if (first.kind !== second.kind) {
+    throw new InvalidArgsError(
+      `a is ${first.kind === 'ebs' ? 'an EBS snapshot' : 'an S3 Inventory report'} and b ${second.kind === 'ebs' ? 'an EBS snapshot' : 'an S3 Inventory report'}: ` +
+        'diff_snapshots compares two snapshots of the same kind and source',
+    );
+  }
+  if (first.kind === 'ebs' && second.kind === 'ebs' && first.region !== second.region) {
+    throw new InvalidArgsError(
+      `a is in ${first.region} and b in ${second.region}: diff_snapshots compares snapshots of one volume, in one region`,
+    );
+  }
+  if (first.kind === 's3_inventory' && second.kind === 's3_inventory') {
+    const [sourceA, sourceB] = [inventorySourceOf(first), inventorySourceOf(second)];
+    if (sourceA !== sourceB) {
+      throw new InvalidArgsError(
+        `a is a report of ${sourceA} and b of ${sourceB}: diff_snapshots compares two reports of the same inventory configuration`,
+      );
+    }
+  }
+  return [first, second];
+}
+
+/**
+ * `diff_snapshots` with injectable clients.
+ *
+ * API calls: EBS: 2 DescribeSnapshots, one ListChangedBlocks per 10,000
+ * differing blocks. S3: 1 GetBucketInventoryConfiguration, 2 manifest
+ * GetObjects, one GetObject per data file of both reports (Parquet: one more
+ * each for its footer).
+ */
+export function createDiffSnapshotsTool(clients: SnapshotClients = defaultSnapshotClients) {
+  return defineTool(diffSnapshotsSpec, async (ctx, args) => {
+    const [a, b] = comparablePair(args.a, args.b);
+    const access = await ctx.aws();
+    if (a.kind === 'ebs' && b.kind === 'ebs') {
+      const { value, truncated } = await ebsDiff(
+        clients.ec2(access, a.region),
+        clients.ebs(access, a.region),
+        a,
+        b,
+        ctx.deadline,
+      );
+      return {
+        value,
+        truncated,
+        summary: `${value.a} → ${value.b}: ${value.added.blocks} blocks added, ${value.changed.blocks} changed, ${value.removed.blocks} removed`,
+      };
+    }
+    if (a.kind !== 's3_inventory' || b.kind !== 's3_inventory')
+      throw new InvalidArgsError('unreachable: kinds checked');
+    const s3 = clients.s3(access, access.region);
+    const configuration = await readInventoryConfiguration(s3, a.bucket, a.configurationId, ctx.deadline);
+    const value = await inventoryDiff(s3, configuration, a.reportTime, b.reportTime, ctx.deadline);
+    return {
+      value,
+      summary:
+        `${value.a} → ${value.b}: ${value.added.count} added, ${value.changed.count} changed, ${value.removed.count} removed` +
+        (value.deleteMarkersAdded.count > 0 ? `, ${value.deleteMarkersAdded.count} new delete markers` : '') +
+        (value.ransomNoteNames.count > 0 ? `, ${value.ransomNoteNames.count} ransom-note-like names` : ''),
+    };
+  });
+}
+
+/** `diff_snapshots`. */
+export const diffSnapshotsTool = createDiffSnapshotsTool();
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(diffSnapshotsTool);

@@ -1,0 +1,70 @@
+/**
+ * Which findings store a tool function uses, from its environment, decided on
+ * first use (so tests and the CLI can import the tools):
+ *
+ * - `RUN_BUCKET` (the same variable as the dispatcher's): the S3 store in the
+ *   platform's workspace bucket, read and written with the function's own role
+ *   (the platform's credentials, never a tenant's);
+ * - else, outside Lambda: the local workspaces' directory (`ETP_WORKSPACE_DIR`,
+ *   else `<OS temp dir>/etp-workspaces`), as local runs and `etp tools invoke` use;
+ * - in a Lambda function without `RUN_BUCKET`: the call fails with
+ *   `internal_error` (a container's /tmp would lose the run's findings).
+ */
+import { S3Client } from '@aws-sdk/client-s3';
+import { AWS_MAX_ATTEMPTS } from '../../../runtime/aws/client-config';
+import { awsRequestHandler } from '../../../runtime/aws/http-timeouts';
+import { PlatformError } from '../../../runtime/errors';
+import { defaultLocalWorkspaceDir } from '../../../runtime/local-workspace-dir';
+import type { RunKey } from './model';
+import { S3FindingsStore } from './s3-store';
+import { type FindingsStore, LocalDirFindingsStore } from './store';
+
+/** The variable naming the platform's workspace bucket (set by the CDK on the functions that keep findings). */
+export const RUN_BUCKET_ENV = 'RUN_BUCKET';
+
+let cached: { readonly key: string; readonly store: FindingsStore } | undefined;
+
+/**
+ * The store the environment names.
+ *
+ * @throws PlatformError (`internal_error`) in a Lambda function without `RUN_BUCKET`.
+ */
+export function findingsStoreFromEnvironment(env: NodeJS.ProcessEnv = process.env): FindingsStore {
+  const bucket = env[RUN_BUCKET_ENV];
+  if (!bucket && env.AWS_LAMBDA_FUNCTION_NAME) {
+    throw new PlatformError(
+      'internal_error',
+      `No findings store is configured: this function has no ${RUN_BUCKET_ENV} (the platform's workspace bucket)`,
+    );
+  }
+  const dir = defaultLocalWorkspaceDir(env);
+  const key = bucket ? `s3:${bucket}` : `dir:${dir}`;
+  if (cached?.key === key) return cached.store;
+  // The platform's own workspace: the function's role, one client per container.
+  const store = bucket
+    ? new S3FindingsStore(
+        new S3Client({
+          ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
+          maxAttempts: AWS_MAX_ATTEMPTS,
+          retryMode: 'standard',
+          requestHandler: awsRequestHandler(),
+        }),
+        { bucket },
+      )
+    : new LocalDirFindingsStore(dir);
+  cached = { key, store };
+  return store;
+}
+
+/** The run key of a call: its tenant, run id and scenario (none outside one). */
+export function runKeyOf(ctx: {
+  readonly tenant: string;
+  readonly scenario?: string;
+  readonly runId: string;
+}): RunKey {
+  return {
+    tenant: ctx.tenant,
+    runId: ctx.runId,
+    ...(ctx.scenario === undefined ? {} : { scenario: ctx.scenario }),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * An S3 Inventory report's `manifest.json` (S3 User Guide, "Inventory
+ * manifest"): which data files make up the report, their sizes and MD5
+ * checksums, their format and the columns they hold (`fileSchema`).
+ *
+ * ```json
+ * { "sourceBucket": "example-source-bucket",
+ *   "destinationBucket": "arn:aws:s3:::example-inventory-destination-bucket",
+ *   "version": "2016-11-30", "creationTimestamp": "1514944800000",
+ *   "fileFormat": "CSV",
+ *   "fileSchema": "Bucket, Key, VersionId, IsLatest, IsDeleteMarker, Size, LastModifiedDate, ETag, …",
+ *   "files": [ { "key": "…/data/939c6d46-85a9-4ba8-87bd-9db705a579ce.csv.gz", "size": 2147483647,
+ *                "MD5checksum": "f11166069f1990abeb9c97ace9cdfabc" } ] }
+ * ```
+ *
+ * Parquet and ORC manifests give `fileSchema` as a schema
+ * (`message s3.inventory { required binary bucket (STRING); required binary key (STRING); … }`,
+ * `struct<bucket:string,key:string,…>`).
+ */
+import * as z from 'zod/mini';
+import { PlatformError } from '../../../runtime/errors';
+import type { InventoryConfigurationView } from './configuration';
+import { isDataFileKey } from './layout';
+
+/** One data file the manifest lists. */
+export interface ManifestFile {
+  readonly key: string;
+  /** Bytes, as stored (compressed for CSV). */
+  readonly size: number;
+  /** MD5 of the stored bytes, 32 lower-case hex digits. */
+  readonly md5: string;
+}
+
+/** The columns the tools use, by their Parquet names (CSV names map onto them: `ETag` → `e_tag`). */
+export type InventoryColumn =
+  | 'bucket'
+  | 'key'
+  | 'version_id'
+  | 'is_latest'
+  | 'is_delete_marker'
+  | 'size'
+  | 'last_modified_date'
+  | 'e_tag';
+
+/** A parsed, checked manifest. */
+export interface InventoryManifest {
+  readonly sourceBucket: string;
+  readonly destinationBucket: string;
+  /** When S3 created the report, ms since 1970. */
+  readonly createdAtMs: number;
+  /** `CSV`, `ORC` or `Parquet`. */
+  readonly fileFormat: string;
+  /** The schema's column names, snake_case, in file order. */
+  readonly columns: readonly string[];
+  readonly files: readonly ManifestFile[];
+  /** Sum of the files' sizes: the report's stored bytes (not the bucket's). */
+  readonly reportBytes: number;
+}
+
+const manifestShape = z.object({
+  sourceBucket: z.string(),
+  destinationBucket: z.string(),
+  creationTimestamp: z.string().check(z.regex(/^\d{1,16}$/)),
+  fileFormat: z.string(),
+  fileSchema: z.string(),
+  files: z.array(
+    z.object({
+      key: z.string(),
+      size: z.number().check(z.int(), z.nonnegative()),
+      MD5checksum: z.string().check(z.regex(/^[0-9a-fA-F]{32}$/)),
+    }),
+  ),
+});
+
+/**
+ * A CSV field name in snake_case, as Parquet names it.
+ *
+ * @example snakeCase('ETag') // 'e_tag'
+ * @example snakeCase('LastModifiedDate') // 'last_modified_date'
+ */
+export function snakeCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
+}
+
+/** The column names of a `fileSchema`, snake_case, in file order. */
+export function schemaColumns(fileFormat: string, fileSchema: string): string[] {
+  if (fileFormat === 'Parquet') {
+    return [...fileSchema.matchAll(/\b(?:required|optional|repeated)\s+\w+\s+(\w+)/g)].map(
+      (m) => m[1] as string,
+    );
+  }
+  if (fileFormat === 'ORC') {
+    const inner = fileSchema.replace(/^struct<|>$/g, '');
+    return inner
+      .split(',')
+      .map((field) => field.split(':')[0]?.trim() ?? '')
+      .filter(Boolean);
+  }
+  return fileSchema
+    .split(',')
+    .map((name) => snakeCase(name.trim()))
+    .filter(Boolean);
+}
+
+function broken(reportId: string, problem: string, details: Record<string, unknown> = {}): PlatformError {
+  return new PlatformError('upstream_error', `Inventory report ${reportId}: ${problem}`, {
+    service: 's3',
+    details: { report: reportId, ...details },
+  });
+}
+
+/**
+ * Parses and checks a manifest: its shape, that it belongs to the
+ * configuration's source and destination buckets, that every file it lists is
+ * a data file in the configuration's folder (the no-content rail), and that its
+ * schema has `key` and `size`.
+ *
+ * @throws PlatformError (`upstream_error`) naming what is wrong.
+ */
+export function parseManifest(
+  bytes: Buffer,
+  configuration: InventoryConfigurationView,
+  reportId: string,
+): InventoryManifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw broken(reportId, 'manifest.json is not valid JSON');
+  }
+  const parsed = manifestShape.safeParse(json);
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))];
+    throw broken(reportId, `manifest.json does not have the documented shape (at ${fields.join(', ')})`);
+  }
+  const manifest = parsed.data;
+  if (manifest.sourceBucket !== configuration.bucket) {
+    throw broken(
+      reportId,
+      `manifest.json is for bucket ${manifest.sourceBucket}, not ${configuration.bucket}`,
+    );
+  }
+  const destination = manifest.destinationBucket.replace(/^arn:[^:]+:s3:::/, '');
+  if (destination !== configuration.destinationBucket) {
+    throw broken(
+      reportId,
+      `manifest.json names destination ${destination}, not ${configuration.destinationBucket}`,
+    );
+  }
+  const outside = manifest.files.find((file) => !isDataFileKey(configuration.base, file.key));
+  if (outside) {
+    throw new PlatformError(
+      'upstream_error',
+      `Inventory report ${reportId}: manifest.json lists ${outside.key}, which is not a data file of this inventory (${configuration.base}data/<uuid>.csv.gz|.parquet): refused`,
+      { service: 's3', details: { report: reportId, rail: 'no_content', key: outside.key } },
+    );
+  }
+  const columns = schemaColumns(manifest.fileFormat, manifest.fileSchema);
+  for (const required of ['key', 'size'] as const) {
+    if (!columns.includes(required)) {
+      throw broken(
+        reportId,
+        `its fileSchema has no ${required === 'size' ? 'Size' : 'Key'} field (${manifest.fileSchema}); add the Size optional field to the inventory configuration`,
+        { fileSchema: manifest.fileSchema },
+      );
+    }
+  }
+  const files = manifest.files.map((file) => ({
+    key: file.key,
+    size: file.size,
+    md5: file.MD5checksum.toLowerCase(),
+  }));
+  return {
+    sourceBucket: manifest.sourceBucket,
+    destinationBucket: destination,
+    createdAtMs: Number(manifest.creationTimestamp),
+    fileFormat: manifest.fileFormat,
+    columns,
+    files,
+    reportBytes: files.reduce((sum, file) => sum + file.size, 0),
+  };
+}
+
+/**
+ * Refuses formats the tools cannot read: ORC (no well-kept pure-JavaScript
+ * reader exists; configure CSV or Parquet) and anything unknown.
+ *
+ * @throws PlatformError (`upstream_error`, not retryable, `details.reason: "unsupported_format"`).
+ */
+export function requireReadableFormat(manifest: InventoryManifest, reportId: string): 'CSV' | 'Parquet' {
+  if (manifest.fileFormat === 'CSV' || manifest.fileFormat === 'Parquet') return manifest.fileFormat;
+  throw new PlatformError(
+    'upstream_error',
+    `Inventory report ${reportId} is in ${manifest.fileFormat} format, which the snapshot tools do not read: ` +
+      "they read CSV and Parquet. Change the inventory configuration's output format to CSV or Parquet (takes effect from the next report), or query this report with Athena",
+    {
+      service: 's3',
+      details: {
+        report: reportId,
+        reason: 'unsupported_format',
+        format: manifest.fileFormat,
+        supported: ['CSV', 'Parquet'],
+      },
+    },
+  );
+}

@@ -1,0 +1,363 @@
+/**
+ * Streams a Parquet inventory data file with hyparquet, one row group at a time.
+ *
+ * Parquet keeps its metadata in a footer at the end of the file, so the footer
+ * is read first (one ranged GET). The file is then read once, front to back, in
+ * a single GET whose bytes are hashed and counted as they arrive (the MD5 check
+ * needs every byte anyway); only the byte span of the current row group's
+ * wanted columns is kept, and as soon as it is complete that row group is
+ * decoded, its rows handed on and its bytes dropped. Memory is thus bounded by
+ * one row group's wanted columns (and their decoded values), never the file.
+ *
+ * Codecs: hyparquet decodes Snappy and uncompressed pages itself; GZIP, Brotli
+ * and ZSTD pages are decompressed with node:zlib. LZO and LZ4 are refused by name.
+ */
+import type { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
+import {
+  type AsyncBuffer,
+  type Compressors,
+  type FileMetaData,
+  parquetMetadata,
+  parquetRead,
+} from 'hyparquet';
+import type { Deadline } from '../../../runtime/deadline';
+import { PlatformError } from '../../../runtime/errors';
+import { FileIntegrity, openListedFile } from './data-file';
+import type { InventoryObjectReader } from './guarded-reader';
+import type { ManifestFile } from './manifest';
+import { checkReadDeadline, type InventoryRowSink } from './rows';
+
+/** Bytes read from a file's end to find its footer; a longer footer costs one more ranged GET. */
+const FOOTER_GUESS_BYTES = 256 * 1024;
+/** Parquet's magic number `PAR1`, little-endian. */
+const PARQUET_MAGIC = 0x31524150;
+
+/** The Parquet columns the tools read, when present. */
+const WANTED = ['key', 'version_id', 'is_delete_marker', 'size', 'last_modified_date', 'e_tag'] as const;
+
+const COMPRESSORS: Compressors = {
+  GZIP: (input) => new Uint8Array(gunzipSync(input)),
+  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
+  ZSTD: (input) => new Uint8Array(zstdDecompressSync(input)),
+};
+
+/** Timestamps as ms numbers: hyparquet's default makes a `Date` per row. */
+const PARSERS = { timestampFromMilliseconds: (millis: bigint) => Number(millis) };
+
+/** Units of an INT64 timestamp per millisecond. */
+const PER_MS = { MILLIS: 1, MICROS: 1000, NANOS: 1_000_000 } as const;
+
+/**
+ * The metadata with `last_modified_date` read as its raw INT64 values: for an
+ * INT64 timestamp hyparquet otherwise converts each value through
+ * `Array.from(…).map(…)`, a BigInt object and two arrays per row group row,
+ * most of the garbage a row group leaves. Returns how many units make a ms
+ * (null: left as it was, e.g. a legacy INT96 timestamp, and converted by hyparquet).
+ */
+function withRawTimestamps(metadata: FileMetaData): {
+  readonly metadata: FileMetaData;
+  readonly perMs: number | null;
+} {
+  const index = metadata.schema.findIndex((e) => e.name === 'last_modified_date');
+  const element = metadata.schema[index];
+  if (element?.type !== 'INT64') return { metadata, perMs: null };
+  const logical = element.logical_type?.type === 'TIMESTAMP' ? element.logical_type.unit : undefined;
+  const converted =
+    element.converted_type === 'TIMESTAMP_MILLIS'
+      ? 'MILLIS'
+      : element.converted_type === 'TIMESTAMP_MICROS'
+        ? 'MICROS'
+        : undefined;
+  const unit = logical ?? converted;
+  if (!unit) return { metadata, perMs: null };
+  const schema = [...metadata.schema];
+  schema[index] = { ...element, converted_type: undefined, logical_type: undefined };
+  return { metadata: { ...metadata, schema }, perMs: PER_MS[unit] };
+}
+
+/** One row group's place in the file and in the rows. */
+interface GroupPlan {
+  readonly rowStart: number;
+  readonly rowEnd: number;
+  /** Byte span of the wanted columns' chunks, `[start, end)`. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Options of {@link readParquetDataFile}. */
+export interface ParquetReadOptions {
+  readonly reportId: string;
+  readonly deadline: Deadline;
+  /** Rows read before this file, for deadline messages. */
+  readonly rowsBefore: number;
+}
+
+function unreadable(reportId: string, file: ManifestFile, why: string, cause?: unknown): PlatformError {
+  return new PlatformError(
+    'upstream_error',
+    `Inventory report ${reportId}: data file ${file.key} is not a readable Parquet file (${why})`,
+    { service: 's3', cause, details: { report: reportId, key: file.key } },
+  );
+}
+
+async function readFooter(
+  reader: InventoryObjectReader,
+  file: ManifestFile,
+  reportId: string,
+): Promise<FileMetaData> {
+  if (file.size < 12) throw unreadable(reportId, file, `${file.size} bytes is too short`);
+  const guess = Math.min(file.size, FOOTER_GUESS_BYTES);
+  let tail = await readRange(reader, file, reportId, file.size - guess, file.size);
+  if (tail.readUInt32LE(tail.length - 4) !== PARQUET_MAGIC)
+    throw unreadable(reportId, file, 'no PAR1 footer');
+  const metadataLength = tail.readUInt32LE(tail.length - 8);
+  if (metadataLength + 8 > file.size) throw unreadable(reportId, file, 'footer longer than the file');
+  if (metadataLength + 8 > tail.length) {
+    tail = await readRange(reader, file, reportId, file.size - metadataLength - 8, file.size);
+  }
+  try {
+    return parquetMetadata(tail, { parsers: PARSERS });
+  } catch (err) {
+    throw unreadable(reportId, file, err instanceof Error ? err.message : 'bad footer', err);
+  }
+}
+
+async function readRange(
+  reader: InventoryObjectReader,
+  file: ManifestFile,
+  reportId: string,
+  start: number,
+  end: number,
+): Promise<Buffer> {
+  const body = await openListedFile(reader, file, reportId, { start, end });
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The row groups' spans over the wanted columns, in file order. */
+function planGroups(metadata: FileMetaData, columns: readonly string[]): GroupPlan[] {
+  const plans: GroupPlan[] = [];
+  let rowStart = 0;
+  for (const group of metadata.row_groups) {
+    let start = Number.POSITIVE_INFINITY;
+    let end = 0;
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      if (!meta || !columns.includes(meta.path_in_schema[0] ?? '')) continue;
+      const offset = Number(meta.dictionary_page_offset || meta.data_page_offset);
+      start = Math.min(start, offset);
+      end = Math.max(end, offset + Number(meta.total_compressed_size));
+    }
+    const rows = Number(group.num_rows);
+    if (rows > 0) plans.push({ rowStart, rowEnd: rowStart + rows, start, end });
+    rowStart += rows;
+  }
+  return plans.sort((a, b) => a.start - b.start);
+}
+
+/** The bytes held of the file: pieces in file order, the first starting at `from`. */
+interface Held {
+  from: number;
+  pieces: Buffer[];
+  length: number;
+}
+
+/**
+ * An AsyncBuffer serving `[start, end)` from the held pieces, copying only the
+ * range asked (a column chunk): hyparquet reads nothing else of a row group, and
+ * no copy of the whole row group is ever made.
+ */
+function heldBuffer(fileSize: number, held: Held): AsyncBuffer {
+  return {
+    byteLength: fileSize,
+    slice(start: number, end = fileSize) {
+      if (start < held.from || end > held.from + held.length) {
+        throw new Error(`read outside the row group's bytes: [${start}, ${end})`);
+      }
+      const out = new Uint8Array(end - start);
+      let pieceStart = held.from;
+      for (const piece of held.pieces) {
+        const pieceEnd = pieceStart + piece.length;
+        if (pieceEnd > start && pieceStart < end) {
+          const from = Math.max(start, pieceStart);
+          const to = Math.min(end, pieceEnd);
+          out.set(piece.subarray(from - pieceStart, to - pieceStart), from - start);
+        }
+        if (pieceEnd >= end) break;
+        pieceStart = pieceEnd;
+      }
+      return out.buffer;
+    },
+  };
+}
+
+/** Drops the held bytes before `position`. */
+function dropBefore(held: Held, position: number): void {
+  while (held.pieces.length > 0 && held.from + (held.pieces[0] as Buffer).length <= position) {
+    const piece = held.pieces.shift() as Buffer;
+    held.from += piece.length;
+    held.length -= piece.length;
+  }
+  const first = held.pieces[0];
+  if (first && held.from < position) {
+    held.pieces[0] = first.subarray(position - held.from);
+    held.length -= position - held.from;
+    held.from = position;
+  }
+  if (held.pieces.length === 0) held.from = position;
+}
+
+/** Column values as hyparquet hands them: arrays of values, or typed arrays (BigInt64Array for INT64). */
+type ColumnValues = ArrayLike<unknown>;
+
+async function decodeGroup(
+  metadata: FileMetaData,
+  fileSize: number,
+  plan: GroupPlan,
+  held: Held,
+  columns: readonly string[],
+): Promise<Map<string, ColumnValues>> {
+  const pieces = new Map<string, { rowStart: number; data: ColumnValues }[]>();
+  // One column at a time: a column's pages and intermediate arrays are garbage before the next is decoded.
+  for (const column of columns) {
+    await parquetRead({
+      file: heldBuffer(fileSize, held),
+      metadata,
+      columns: [column],
+      rowStart: plan.rowStart,
+      rowEnd: plan.rowEnd,
+      compressors: COMPRESSORS,
+      parsers: PARSERS,
+      onChunk: (chunk) => {
+        const list = pieces.get(chunk.columnName) ?? [];
+        list.push({ rowStart: chunk.rowStart, data: chunk.columnData as ColumnValues });
+        pieces.set(chunk.columnName, list);
+      },
+    });
+  }
+  const values = new Map<string, ColumnValues>();
+  for (const [name, list] of pieces) {
+    list.sort((a, b) => a.rowStart - b.rowStart);
+    const first = list[0];
+    if (list.length === 1 && first && first.rowStart === plan.rowStart) values.set(name, first.data);
+    else {
+      const joined: unknown[] = [];
+      for (const piece of list) for (let i = 0; i < piece.data.length; i++) joined.push(piece.data[i]);
+      values.set(name, joined.slice(plan.rowStart - (first?.rowStart ?? plan.rowStart)));
+    }
+  }
+  return values;
+}
+
+/** Hands one decoded row group's rows to the sink; raw timestamps are divided by `perMs` units. */
+function emitGroup(
+  values: Map<string, ColumnValues>,
+  rows: number,
+  sink: InventoryRowSink,
+  perMs: number | null,
+): void {
+  const keys = values.get('key') as ColumnValues;
+  const versions = values.get('version_id');
+  const markers = values.get('is_delete_marker');
+  const sizes = values.get('size');
+  const times = values.get('last_modified_date');
+  const eTags = values.get('e_tag');
+  for (let i = 0; i < rows; i++) {
+    const size = sizes?.[i];
+    const time = times?.[i];
+    sink.row(
+      String(keys[i] ?? ''),
+      (versions?.[i] as string | null | undefined) ?? '',
+      markers?.[i] === true,
+      size === null || size === undefined ? 0 : Number(size),
+      time === null || time === undefined
+        ? Number.NaN
+        : perMs === null || perMs === 1
+          ? Number(time)
+          : Number(time) / perMs,
+      (eTags?.[i] as string | null | undefined) ?? '',
+    );
+  }
+}
+
+/**
+ * Reads one Parquet data file into `sink`, then checks its size and MD5.
+ *
+ * @returns the rows read.
+ * @throws PlatformError (`upstream_error`) for a file that is not Parquet, lacks
+ *   the `key` column, uses a codec no decoder here reads, or fails its size/MD5
+ *   check; `not_found` when the file is gone (`openListedFile`).
+ * @throws DeadlineExceededError when the call's deadline passes.
+ */
+export async function readParquetDataFile(
+  reader: InventoryObjectReader,
+  file: ManifestFile,
+  sink: InventoryRowSink,
+  options: ParquetReadOptions,
+): Promise<number> {
+  const footer = await readFooter(reader, file, options.reportId);
+  const { metadata, perMs } = withRawTimestamps(footer);
+  const present = new Set(metadata.schema.map((element) => element.name));
+  const columns = WANTED.filter((name) => present.has(name));
+  if (!present.has('key')) throw unreadable(options.reportId, file, 'no key column');
+  const codecs = new Set(
+    metadata.row_groups.flatMap((g) => g.columns.map((c) => c.meta_data?.codec ?? 'UNCOMPRESSED')),
+  );
+  const unsupported = [...codecs].filter(
+    (codec) => codec !== 'SNAPPY' && codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS),
+  );
+  if (unsupported.length > 0)
+    throw unreadable(options.reportId, file, `${unsupported.join(', ')} compression is not supported`);
+
+  const plans = planGroups(metadata, columns);
+  const integrity = new FileIntegrity(file, options.reportId);
+  const body = await openListedFile(reader, file, options.reportId);
+  let position = 0;
+  let next = 0;
+  let rows = 0;
+  const held: Held = { from: 0, pieces: [], length: 0 };
+
+  const completeGroups = async () => {
+    for (let plan = plans[next]; plan && position >= plan.end; plan = plans[next]) {
+      let values: Map<string, ColumnValues>;
+      try {
+        values = await decodeGroup(metadata, file.size, plan, held, columns);
+      } catch (err) {
+        throw unreadable(
+          options.reportId,
+          file,
+          err instanceof Error ? err.message : 'undecodable row group',
+          err,
+        );
+      }
+      emitGroup(values, plan.rowEnd - plan.rowStart, sink, perMs);
+      rows += plan.rowEnd - plan.rowStart;
+      checkReadDeadline(options.deadline, options.reportId, options.rowsBefore + rows);
+      next++;
+      // Keep only the bytes from the next group's span on.
+      dropBefore(held, plans[next]?.start ?? position);
+    }
+  };
+
+  for await (const data of body as Readable) {
+    const chunk = data as Buffer;
+    integrity.update(chunk);
+    const chunkStart = position;
+    position += chunk.length;
+    const plan = plans[next];
+    if (plan && position > plan.start) {
+      const from = Math.max(0, plan.start - chunkStart);
+      if (held.pieces.length === 0) held.from = chunkStart + from;
+      const kept = from > 0 ? chunk.subarray(from) : chunk;
+      held.pieces.push(kept);
+      held.length += kept.length;
+    }
+    await completeGroups();
+  }
+  if (next < plans.length)
+    throw unreadable(options.reportId, file, `ended before row group ${next + 1} of ${plans.length}`);
+  integrity.verify();
+  return rows;
+}

@@ -1,0 +1,150 @@
+/**
+ * What the inventory readers hand on: one call per listed object, with
+ * positional arguments so that ten million rows allocate no row objects.
+ */
+import type { Deadline } from '../../../runtime/deadline';
+import { DeadlineExceededError } from '../../../runtime/errors';
+
+/** Receives a report's rows in file order. */
+export interface InventoryRowSink {
+  /**
+   * One listed object, version or delete marker.
+   *
+   * @param key - the object key, decoded.
+   * @param versionId - empty for an inventory of current versions only (and for objects written while versioning was off).
+   * @param size - bytes; 0 for a delete marker.
+   * @param lastModifiedMs - ms since 1970; NaN when the report does not list it.
+   * @param eTag - empty when the report does not list it.
+   */
+  row(
+    key: string,
+    versionId: string,
+    isDeleteMarker: boolean,
+    size: number,
+    lastModifiedMs: number,
+    eTag: string,
+  ): void;
+}
+
+/** Rows read between two deadline checks. */
+export const ROWS_PER_DEADLINE_CHECK = 65_536;
+
+/**
+ * Throws once the deadline has passed: a partial report would give wrong
+ * counts, so a report too large for the call's time fails as a whole.
+ *
+ * @throws DeadlineExceededError (`timeout`) naming the report and the rows read.
+ */
+export function checkReadDeadline(deadline: Deadline, reportId: string, rowsRead: number): void {
+  if (deadline.expired()) {
+    throw new DeadlineExceededError(
+      `Deadline reached after ${rowsRead} rows of inventory report ${reportId}; a report this large needs a longer ` +
+        'timeout or the Athena / Distributed Map route (docs/snapshot-tools.md)',
+    );
+  }
+}
+
+const DIGIT_0 = 48;
+const DAY_MS = 86_400_000;
+
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - DIGIT_0;
+    if (d < 0 || d > 9) return Number.NaN;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`), arithmetic only. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/**
+ * Milliseconds since 1970 of an inventory timestamp. The CSV form
+ * `2016-11-06T21:32:30.000Z` is computed from its digits (a tenth of
+ * `Date.parse`'s cost, which matters at millions of rows); any other ISO-8601
+ * form falls back to `Date.parse`. Empty gives NaN.
+ *
+ * @example parseInventoryTime('2016-11-06T21:32:30.000Z') // 1478467950000
+ */
+export function parseInventoryTime(text: string): number {
+  if (text.length === 24 && text.charCodeAt(23) === 90 /* Z */ && text.charCodeAt(10) === 84 /* T */) {
+    const month = digits(text, 5, 2);
+    const day = digits(text, 8, 2);
+    const hour = digits(text, 11, 2);
+    const minute = digits(text, 14, 2);
+    const second = digits(text, 17, 2);
+    const ms = digits(text, 20, 3);
+    // NaN fails every comparison, so a non-digit falls through too.
+    if (
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= 31 &&
+      hour < 24 &&
+      minute < 60 &&
+      second < 61 &&
+      ms >= 0
+    ) {
+      return (
+        daysFromCivil(digits(text, 0, 4), month, day) * DAY_MS +
+        hour * 3_600_000 +
+        minute * 60_000 +
+        second * 1000 +
+        ms
+      );
+    }
+  }
+  return text.length === 0 ? Number.NaN : Date.parse(text);
+}
+
+/**
+ * An object key as a CSV report writes it, decoded. CSV reports URL-encode keys
+ * (S3 User Guide, "Amazon S3 Inventory list": "the key name is URL-encoded and
+ * must be decoded"), as form values: a space is `+`, a plus `%2B`. A key that
+ * does not decode is kept as written.
+ *
+ * @example decodeCsvKey('my+photos/caf%C3%A9.jpg') // 'my photos/café.jpg'
+ */
+export function decodeCsvKey(raw: string): string {
+  const spaced = raw.indexOf('+') === -1 ? raw : raw.replace(/\+/g, ' ');
+  if (spaced.indexOf('%') === -1) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return raw;
+  }
+}
+
+/** Where each column the tools use sits in a row; -1 when the report does not have it. */
+export interface ColumnPositions {
+  readonly key: number;
+  readonly versionId: number;
+  readonly isDeleteMarker: number;
+  readonly size: number;
+  readonly lastModified: number;
+  readonly eTag: number;
+  /** Columns per row. */
+  readonly count: number;
+}
+
+/** The positions of the columns in a schema's (snake_case) column list. */
+export function columnPositions(columns: readonly string[]): ColumnPositions {
+  return {
+    key: columns.indexOf('key'),
+    versionId: columns.indexOf('version_id'),
+    isDeleteMarker: columns.indexOf('is_delete_marker'),
+    size: columns.indexOf('size'),
+    lastModified: columns.indexOf('last_modified_date'),
+    eTag: columns.indexOf('e_tag'),
+    count: columns.length,
+  };
+}

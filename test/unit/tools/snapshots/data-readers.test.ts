@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { deadlineIn } from '../../../../functions/runtime/deadline';
+import { PlatformError } from '../../../../functions/runtime/errors';
+import { readCsvDataFile } from '../../../../functions/tools/snapshots/inventory/csv-reader';
+import type { InventoryObjectReader } from '../../../../functions/tools/snapshots/inventory/guarded-reader';
+import type { ManifestFile } from '../../../../functions/tools/snapshots/inventory/manifest';
+import { readParquetDataFile } from '../../../../functions/tools/snapshots/inventory/parquet-reader';
+import {
+  columnPositions,
+  decodeCsvKey,
+  type InventoryRowSink,
+  parseInventoryTime,
+} from '../../../../functions/tools/snapshots/inventory/rows';
+import { csvLine, type InventoryObject, parquetBytes } from '../../../helpers/inventory-fixtures';
+
+type Row = [string, string, boolean, number, number, string];
+
+function collector(): InventoryRowSink & { rows: Row[] } {
+  const rows: Row[] = [];
+  return { rows, row: (...args) => rows.push(args) };
+}
+
+function fileOf(bytes: Buffer, md5 = createHash('md5').update(bytes).digest('hex')): ManifestFile {
+  return {
+    key: 'inv/photos/daily/data/939c6d46-85a9-4ba8-87bd-9db705a579ce.csv.gz',
+    size: bytes.length,
+    md5,
+  };
+}
+
+/** The bytes as a stream of `chunk`-byte pieces, so lines and row groups straddle chunks. */
+function chunked(bytes: Buffer, chunk: number): Readable {
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += chunk) pieces.push(bytes.subarray(i, i + chunk));
+  return Readable.from(pieces);
+}
+
+const options = () => ({
+  reportId: 's3_inventory:photos/daily/2026-03-01T01-00Z',
+  deadline: deadlineIn(30_000),
+  rowsBefore: 0,
+});
+const CSV_COLUMNS = columnPositions(['bucket', 'key', 'size', 'last_modified_date', 'e_tag']);
+const VERSIONED_COLUMNS = columnPositions([
+  'bucket',
+  'key',
+  'version_id',
+  'is_latest',
+  'is_delete_marker',
+  'size',
+  'last_modified_date',
+  'e_tag',
+]);
+
+const objects: InventoryObject[] = [
+  {
+    key: 'photos/summer 2024/beach+sun.jpg',
+    size: 1024,
+    lastModifiedMs: Date.UTC(2024, 6, 1, 12, 0, 0, 5),
+    eTag: 'a'.repeat(32),
+  },
+  { key: 'docs/café/résumé.pdf', size: 2048, lastModifiedMs: Date.UTC(2024, 1, 29), eTag: 'b'.repeat(32) },
+  {
+    key: 'plain.txt',
+    size: 0,
+    lastModifiedMs: Date.UTC(2025, 11, 31, 23, 59, 59, 999),
+    eTag: 'c'.repeat(32),
+  },
+];
+
+describe('inventory row helpers', () => {
+  it.each([
+    ['2016-11-06T21:32:30.000Z', Date.UTC(2016, 10, 6, 21, 32, 30)],
+    ['2024-02-29T00:00:00.123Z', Date.UTC(2024, 1, 29, 0, 0, 0, 123)],
+    ['1999-12-31T23:59:59.999Z', Date.UTC(1999, 11, 31, 23, 59, 59, 999)],
+    ['2016-11-06T21:32:30Z', Date.UTC(2016, 10, 6, 21, 32, 30)],
+  ])('reads %s as Date.UTC does', (text, ms) => {
+    expect(parseInventoryTime(text)).toBe(ms);
+  });
+
+  it('reads an empty time as NaN', () => {
+    expect(parseInventoryTime('')).toBeNaN();
+  });
+
+  it('decodes form-URL-encoded keys and keeps undecodable ones', () => {
+    expect(decodeCsvKey('my+photos%2Fcaf%C3%A9.jpg')).toBe('my photos/café.jpg');
+    expect(decodeCsvKey('a%2Bb.txt')).toBe('a+b.txt');
+    expect(decodeCsvKey('broken%E0%A4.txt')).toBe('broken%E0%A4.txt');
+  });
+});
+
+describe('readCsvDataFile', () => {
+  it('reads every row, across chunk boundaries and CRLF line ends, decoding keys', async () => {
+    const text = objects.map((o) => csvLine('photos', o, false).replace('\n', '\r\n')).join('');
+    const bytes = gzipSync(Buffer.from(text));
+    const sink = collector();
+
+    const count = await readCsvDataFile(chunked(bytes, 7), fileOf(bytes), CSV_COLUMNS, sink, options());
+
+    expect(count).toBe(3);
+    expect(sink.rows).toEqual(objects.map((o) => [o.key, '', false, o.size, o.lastModifiedMs, o.eTag]));
+  });
+
+  it('reads versions and delete markers', async () => {
+    const rows: InventoryObject[] = [
+      {
+        key: 'a.txt',
+        versionId: 'v2',
+        isLatest: false,
+        isDeleteMarker: true,
+        size: 0,
+        lastModifiedMs: 1000,
+        eTag: '',
+      },
+      { key: 'a.txt', versionId: 'v1', isLatest: false, size: 5, lastModifiedMs: 500, eTag: 'd'.repeat(32) },
+    ];
+    const bytes = gzipSync(Buffer.from(rows.map((o) => csvLine('photos', o, true)).join('')));
+    const sink = collector();
+
+    await readCsvDataFile(chunked(bytes, 64), fileOf(bytes), VERSIONED_COLUMNS, sink, options());
+
+    expect(sink.rows).toEqual([
+      ['a.txt', 'v2', true, 0, 1000, ''],
+      ['a.txt', 'v1', false, 5, 500, 'd'.repeat(32)],
+    ]);
+  });
+
+  it('hands a line of another shape to csv-parse (an escaped quote, unquoted fields)', async () => {
+    const bytes = gzipSync(
+      Buffer.from(
+        '"photos","say ""hi"".txt","3","2024-01-01T00:00:00.000Z","e"\nphotos,plain.bin,4,2024-01-01T00:00:00.000Z,f\n',
+      ),
+    );
+    const sink = collector();
+
+    await readCsvDataFile(chunked(bytes, 1000), fileOf(bytes), CSV_COLUMNS, sink, options());
+
+    expect(sink.rows.map((r) => [r[0], r[3], r[5]])).toEqual([
+      ['say "hi".txt', 3, 'e'],
+      ['plain.bin', 4, 'f'],
+    ]);
+  });
+
+  it('refuses a line with another field count, naming the file and line', async () => {
+    const bytes = gzipSync(
+      Buffer.from(`${csvLine('photos', objects[0] as InventoryObject, false)}"photos","only-two"\n`),
+    );
+
+    const read = readCsvDataFile(chunked(bytes, 1000), fileOf(bytes), CSV_COLUMNS, collector(), options());
+
+    await expect(read).rejects.toMatchObject({
+      code: 'upstream_error',
+      message: expect.stringContaining('line 2 of inv/photos'),
+    });
+  });
+
+  it("fails a file whose MD5 is not the manifest's, after reading it", async () => {
+    const bytes = gzipSync(Buffer.from(objects.map((o) => csvLine('photos', o, false)).join('')));
+
+    const read = readCsvDataFile(
+      chunked(bytes, 100),
+      fileOf(bytes, 'f'.repeat(32)),
+      CSV_COLUMNS,
+      collector(),
+      options(),
+    );
+
+    await expect(read).rejects.toMatchObject({
+      code: 'upstream_error',
+      details: { reason: 'checksum_mismatch', expectedMd5: 'f'.repeat(32) },
+    });
+  });
+
+  it('fails a file that is not gzip with a clear error', async () => {
+    const bytes = Buffer.from(objects.map((o) => csvLine('photos', o, false)).join(''));
+
+    const read = readCsvDataFile(chunked(bytes, 100), fileOf(bytes), CSV_COLUMNS, collector(), options());
+
+    await expect(read).rejects.toMatchObject({ code: 'upstream_error', details: { reason: 'not_gzip' } });
+  });
+});
+
+/** A reader serving one file's bytes in `chunk`-byte pieces (ranges too), as the guarded reader hands S3 bodies on. */
+function fakeReader(bytes: Buffer, chunk: number, opened: { count: number }): InventoryObjectReader {
+  return {
+    configuration: { destinationPrefix: 'inv' },
+    openDataFile: async (_key: string, range?: { start: number; end: number }) => {
+      opened.count++;
+      const part = range ? bytes.subarray(range.start, range.end) : bytes;
+      return { body: chunked(part, chunk), contentLength: part.length };
+    },
+  } as unknown as InventoryObjectReader;
+}
+
+describe('readParquetDataFile', () => {
+  const many: InventoryObject[] = Array.from({ length: 1050 }, (_, i) => ({
+    key: `dept-${i % 7}/file-${i}.${i % 3 === 0 ? 'pdf' : 'jpg'}`,
+    size: i * 1000,
+    lastModifiedMs: Date.UTC(2026, 0, 1) + i,
+    eTag: createHash('md5').update(String(i)).digest('hex'),
+    versionId: `v${i}`,
+    isDeleteMarker: i % 100 === 99,
+  }));
+
+  it.each([
+    [100, 4096],
+    [1000, 97],
+    [5000, 1 << 20],
+  ])('reads every row with row groups of %i rows from %i-byte chunks', async (rowGroupSize, chunk) => {
+    const bytes = parquetBytes('photos', many, true, rowGroupSize);
+    const sink = collector();
+    const opened = { count: 0 };
+
+    const count = await readParquetDataFile(fakeReader(bytes, chunk, opened), fileOf(bytes), sink, options());
+
+    expect(count).toBe(1050);
+    expect(opened.count).toBe(2); // the footer, then the file once
+    expect(sink.rows).toEqual(
+      many.map((o) => [
+        o.key,
+        o.versionId,
+        o.isDeleteMarker,
+        o.isDeleteMarker ? 0 : o.size,
+        o.lastModifiedMs,
+        o.isDeleteMarker ? '' : o.eTag,
+      ]),
+    );
+  });
+
+  it("fails a file whose MD5 is not the manifest's", async () => {
+    const bytes = parquetBytes('photos', many.slice(0, 10), false);
+
+    const read = readParquetDataFile(
+      fakeReader(bytes, 512, { count: 0 }),
+      fileOf(bytes, '0'.repeat(32)),
+      collector(),
+      options(),
+    );
+
+    await expect(read).rejects.toMatchObject({
+      code: 'upstream_error',
+      details: { reason: 'checksum_mismatch' },
+    });
+  });
+
+  it('refuses a file that is not Parquet', async () => {
+    const bytes = Buffer.from('this is not a parquet file at all');
+
+    const read = readParquetDataFile(
+      fakeReader(bytes, 512, { count: 0 }),
+      fileOf(bytes),
+      collector(),
+      options(),
+    );
+
+    await expect(read).rejects.toThrow(PlatformError);
+    await expect(read).rejects.toThrow('no PAR1 footer');
+  });
+});

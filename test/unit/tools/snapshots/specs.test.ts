@@ -1,0 +1,168 @@
+import * as path from 'node:path';
+import { parseToolArgs } from '../../../../functions/runtime/args';
+import { isStrictObject, publicSpec, type ToolSpec, toJsonSchema } from '../../../../functions/runtime/spec';
+import { toolCatalog } from '../../../../functions/tools/catalog';
+import { diffSnapshotsSpec } from '../../../../functions/tools/snapshots/diff-snapshots.meta';
+import { inspectFindingSpec } from '../../../../functions/tools/snapshots/inspect-finding.meta';
+import { listSnapshotsSpec } from '../../../../functions/tools/snapshots/list-snapshots.meta';
+import { scanSnapshotsSpec } from '../../../../functions/tools/snapshots/scan-snapshots.meta';
+import { snapshotStatsSpec } from '../../../../functions/tools/snapshots/snapshot-stats.meta';
+import { reachableModules } from '../../../helpers/import-graph';
+
+const SPECS: ToolSpec[] = [
+  listSnapshotsSpec,
+  snapshotStatsSpec,
+  diffSnapshotsSpec,
+  inspectFindingSpec,
+  scanSnapshotsSpec,
+];
+const INVENTORY_OBJECTS = [
+  'arn:aws:s3:::*/????-??-??T??-??Z/manifest.json',
+  'arn:aws:s3:::*/data/????????-????-????-????-????????????.csv.gz',
+  'arn:aws:s3:::*/data/????????-????-????-????-????????????.parquet',
+];
+
+describe('snapshot tool specs', () => {
+  it('are the five named tools, strict, reading aws_default, tagged no_content', () => {
+    const registered = toolCatalog.list().filter((spec) => spec.tags.includes('snapshots'));
+    expect(registered.map((s) => s.name).sort()).toEqual(SPECS.map((s) => s.name).sort());
+    for (const spec of SPECS) {
+      expect(isStrictObject(spec.inputSchema)).toBe(true);
+      expect(toJsonSchema(spec.inputSchema).additionalProperties).toBe(false);
+      expect(spec.requiresSecrets).toEqual(['aws_default']);
+      expect(spec.tags).toEqual(expect.arrayContaining(['snapshots', 'aws', 'no_content']));
+      expect(spec.description.length).toBeGreaterThan(200);
+    }
+    expect(SPECS.filter((s) => s.sideEffects === 'write').map((s) => s.name)).toEqual(['scan_snapshots']);
+  });
+
+  it('grant exactly the read actions each tool calls', () => {
+    const actions = Object.fromEntries(
+      SPECS.map((s) => [
+        s.name,
+        publicSpec(s)
+          .iam.flatMap((g) => g.actions)
+          .sort(),
+      ]),
+    );
+
+    expect(actions).toEqual({
+      list_snapshots: [
+        'ec2:DescribeRegions',
+        'ec2:DescribeSnapshots',
+        's3:GetInventoryConfiguration',
+        's3:GetObject',
+        's3:ListAllMyBuckets',
+        's3:ListBucket',
+      ],
+      snapshot_stats: [
+        'ebs:ListChangedBlocks',
+        'ebs:ListSnapshotBlocks',
+        'ec2:DescribeRegions',
+        'ec2:DescribeSnapshots',
+        's3:GetInventoryConfiguration',
+        's3:GetObject',
+        's3:ListBucket',
+      ],
+      diff_snapshots: [
+        'ebs:ListChangedBlocks',
+        'ebs:ListSnapshotBlocks',
+        'ec2:DescribeRegions',
+        'ec2:DescribeSnapshots',
+        's3:GetInventoryConfiguration',
+        's3:GetObject',
+        's3:ListBucket',
+      ],
+      inspect_finding: [],
+      scan_snapshots: [
+        'ebs:ListChangedBlocks',
+        'ebs:ListSnapshotBlocks',
+        'ec2:DescribeRegions',
+        'ec2:DescribeSnapshots',
+        's3:GetBucketPolicyStatus',
+        's3:GetInventoryConfiguration',
+        's3:GetObject',
+        's3:ListAllMyBuckets',
+        's3:ListBucket',
+      ],
+    });
+  });
+
+  it('allow s3:GetObject only on inventory manifests and UUID-named data files', () => {
+    const resources = publicSpec(snapshotStatsSpec).iam.find((g) =>
+      g.actions.includes('s3:GetObject'),
+    )?.resources;
+
+    expect(resources).toEqual(INVENTORY_OBJECTS);
+  });
+
+  it('carry the explicit Deny: block content everywhere, object content outside inventory reports', () => {
+    for (const spec of SPECS) {
+      expect(spec.iamDeny).toEqual([
+        { sid: 'DenySnapshotBlockContent', actions: ['ebs:GetSnapshotBlock'], resources: ['*'] },
+        {
+          sid: 'DenyObjectContentOutsideInventories',
+          actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTorrent'],
+          notResources: INVENTORY_OBJECTS,
+        },
+      ]);
+    }
+  });
+
+  it('reach the run workspace only where findings are kept: scan writes, inspect reads', () => {
+    expect(Object.fromEntries(SPECS.map((s) => [s.name, s.workspaceAccess ?? 'none']))).toEqual({
+      list_snapshots: 'none',
+      snapshot_stats: 'none',
+      diff_snapshots: 'none',
+      inspect_finding: 'read',
+      scan_snapshots: 'read_write',
+    });
+  });
+
+  it('load no AWS SDK client and no Parquet reader (the dispatcher bundles every spec)', () => {
+    const root = path.resolve(__dirname, '../../../../functions/tools/snapshots');
+    const modules = reachableModules(
+      SPECS.map((spec) => path.join(root, `${spec.name.replace(/_/g, '-')}.meta.ts`)),
+    );
+
+    const heavy = modules.flatMap((m) =>
+      [...m.imports.keys()]
+        .filter(
+          (specifier) =>
+            specifier.startsWith('@aws-sdk/') || specifier === 'hyparquet' || specifier === 'csv-parse/sync',
+        )
+        .map((specifier) => `${path.basename(m.file)} → ${specifier}`),
+    );
+
+    expect(heavy).toEqual([]);
+  });
+
+  it.each([
+    ['list_snapshots', { limit: 0 }, 'limit', listSnapshotsSpec],
+    ['list_snapshots', { since: 'yesterday' }, 'since', listSnapshotsSpec],
+    ['list_snapshots', { source: 'vol-0123456789abcdef0' }, 'source', listSnapshotsSpec],
+    ['snapshot_stats', { id: 'snap-0123456789abcdef0' }, 'id', snapshotStatsSpec],
+    ['diff_snapshots', { a: 'ebs:eu-west-1:snap-0123456789abcdef0' }, 'b', diffSnapshotsSpec],
+    ['inspect_finding', { id: 'change_spike' }, 'id', inspectFindingSpec],
+    [
+      'scan_snapshots',
+      { thresholds: { changeSpikeFactor: 0.5 } },
+      'thresholds.changeSpikeFactor',
+      scanSnapshotsSpec,
+    ],
+    ['scan_snapshots', { thresholds: { typo: 1 } }, 'thresholds', scanSnapshotsSpec],
+  ])('%s refuses %j, naming %s', (_name, args, path, spec) => {
+    expect(() => parseToolArgs(spec as ToolSpec, args)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_args',
+        details: expect.objectContaining({
+          violations: expect.arrayContaining([expect.objectContaining({ path })]),
+        }),
+      }),
+    );
+  });
+
+  it('defaults list_snapshots to 50 snapshots', () => {
+    expect(parseToolArgs(listSnapshotsSpec as ToolSpec, {})).toEqual({ limit: 50 });
+  });
+});
