@@ -83,7 +83,7 @@ describe('the shipped scenarios', () => {
     const scenarios = loadScenarios(toolCatalog);
 
     // Assess
-    expect(scenarios.map((s) => s.name)).toEqual(['aws_pulse', 'incident_response']);
+    expect(scenarios.map((s) => s.name)).toEqual(['aws_pulse', 'incident_response', 'snapshot_forensics']);
     const analyse = scenarios[0]?.levels[1];
     expect(analyse?.kind === 'agent' && analyse.prompt).toContain('{{findings.collect}}');
   });
@@ -97,6 +97,28 @@ describe('the shipped scenarios', () => {
     const audits = toolCatalog.names().filter((name) => name.startsWith('aws_'));
     expect(collect?.kind === 'plan' && collect.calls.map((call) => call.tool).sort()).toEqual(audits);
     expect(collect?.kind === 'plan' && collect.concurrency).toBe(4);
+  });
+});
+
+describe('snapshot_forensics', () => {
+  it('scans once in a plan level, then offers the agent the content-free snapshot tools only', () => {
+    // Act
+    const forensics = loadScenarios(toolCatalog).find((s) => s.name === 'snapshot_forensics');
+    const [scan, investigate, report] = forensics?.levels ?? [];
+
+    // Assess
+    expect(scan?.kind === 'plan' && scan.calls.map((call) => call.tool)).toEqual(['scan_snapshots']);
+    expect(investigate?.kind).toBe('agent');
+    expect([...(investigate?.intra_tools ?? [])].sort()).toEqual([
+      'diff_snapshots',
+      'inspect_finding',
+      'list_snapshots',
+      'snapshot_stats',
+    ]);
+    for (const tool of investigate?.intra_tools ?? []) {
+      expect(toolCatalog.get(tool)?.tags).toContain('no_content');
+    }
+    expect(report?.kind === 'plan' && report.calls.map((call) => call.tool)).toEqual(['slack_post_message']);
   });
 });
 
