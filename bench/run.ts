@@ -47,6 +47,7 @@ import { measureRedaction, redactionSection } from './redact';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
 import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
+import { measureSnapshotTools } from './snapshots';
 
 /** Clients the dispatcher may hold (DESIGN.md: it invokes tools, reads the secret table, writes claim-checks). */
 const DISPATCHER_ALLOWED_CLIENTS = [
@@ -263,6 +264,8 @@ async function main(): Promise<void> {
   });
   progress('aws_pulse run on a generated 1,000-resource account, scripted model');
   sections.push(scenarioRunSection(await measureScenarioRun()));
+  progress('snapshot tools over two inventory reports of 1,000,000 objects each (about 10 minutes)');
+  sections.push(...(await measureSnapshotTools()));
 
   const header = [
     `etp benchmark, ${new Date().toISOString()}, node ${process.version} (${process.execPath}), esbuild ${esbuildVersion}`,

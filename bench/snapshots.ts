@@ -33,6 +33,7 @@ import type { ToolResult } from '../functions/runtime/result';
 import { defaultSnapshotClients } from '../functions/tools/snapshots/clients';
 import { createDiffSnapshotsTool } from '../functions/tools/snapshots/diff-snapshots';
 import { createSnapshotStatsTool } from '../functions/tools/snapshots/snapshot-stats';
+import { REPORT_READER_NODE_OPTIONS } from '../functions/tools/snapshots/snapshot-stats.meta';
 import { awsToolServices } from '../test/helpers/aws-tool';
 import { writeReportToDisk } from '../test/helpers/inventory-fixtures';
 import { LocalS3Server } from '../test/helpers/inventory-s3-server';
@@ -194,9 +195,14 @@ async function bundleChild(dir: string): Promise<string> {
   return outfile;
 }
 
+/** The child's node flags: `SNAPSHOT_BENCH_NODE_OPTIONS`, else those the deployed report readers run with. */
+function childNodeOptions(): string {
+  return process.env.SNAPSHOT_BENCH_NODE_OPTIONS ?? REPORT_READER_NODE_OPTIONS;
+}
+
 function runChild(bundle: string, env: Record<string, string>): Promise<ChildFigures> {
   return new Promise((resolve, reject) => {
-    const nodeOptions = (process.env.SNAPSHOT_BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+    const nodeOptions = childNodeOptions().split(' ').filter(Boolean);
     const child = spawn(process.execPath, ['--expose-gc', ...nodeOptions, bundle], {
       env: { ...process.env, ...env, SNAPSHOT_BENCH_CHILD: '1', POWERTOOLS_LOG_LEVEL: 'ERROR' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -288,7 +294,7 @@ export async function measureSnapshotTools(
           `peak array buffers ${mb(c.peakArrayBufferBytes)}; ${(c.cpuMs / 1000).toFixed(1)} s CPU)`,
       );
     }
-    const flags = process.env.SNAPSHOT_BENCH_NODE_OPTIONS;
+    const flags = childNodeOptions();
     notes.push(
       `load average ${os
         .loadavg()

@@ -109,6 +109,11 @@ describe('etp scenario list', () => {
         'gather (plan) -> triage (agent) -> notify (plan)',
         'tenant="default", incident="Unexpected activity reported in the AWS account.", regions="all", slack_channel="#incidents"',
       ],
+      [
+        'snapshot_forensics',
+        'scan (plan) -> investigate (agent) -> report (plan)',
+        'tenant="default", regions="all", slack_channel="#backup-forensics"',
+      ],
     ]);
   });
 });
@@ -270,7 +275,7 @@ describe('etp scenario run --local', () => {
     ],
     [
       ['aws_nope', '--local'],
-      'error: Unknown scenario "aws_nope". Known scenarios: aws_pulse, incident_response\n',
+      'error: Unknown scenario "aws_nope". Known scenarios: aws_pulse, incident_response, snapshot_forensics\n',
     ],
     [
       ['aws_pulse', '--local', '--input', '{"regions":5}'],

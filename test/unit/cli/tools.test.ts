@@ -238,7 +238,7 @@ describe('etp tools invoke', () => {
     ],
     [
       ['--scenario', 'nope', '--level', 'collect'],
-      'error: Unknown scenario "nope". Known scenarios: aws_pulse, incident_response\n',
+      'error: Unknown scenario "nope". Known scenarios: aws_pulse, incident_response, snapshot_forensics\n',
     ],
     [
       ['--scenario', 'aws_pulse', '--level', 'analyze'],
