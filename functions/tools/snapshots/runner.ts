@@ -27,7 +27,7 @@ import { snapshotStatsTool } from './snapshot-stats';
 export interface RunnerInvocation {
   readonly tenant: string;
   readonly runId: string;
-  /** @default 'adhoc' run folder for findings (no scenario) */
+  /** @default none: the run's scratch workspace keeps its findings */
   readonly scenario?: string;
   /** @default 'runner' */
   readonly level?: string;
@@ -42,7 +42,11 @@ export interface RunnerOptions {
   readonly tools?: readonly Tool[];
 }
 
-/** The five snapshot tools as deployed. */
+/**
+ * The five snapshot tools as deployed: their implementations, which the catalog
+ * registers by spec and module path (test/unit/tools/snapshots/runner.test.ts
+ * holds the two lists equal).
+ */
 export function snapshotTools(): Tool[] {
   return [
     listSnapshotsTool,

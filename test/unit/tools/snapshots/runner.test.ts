@@ -2,7 +2,8 @@ import { EBSClient } from '@aws-sdk/client-ebs';
 import { DescribeSnapshotsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { UnknownToolError } from '../../../../functions/runtime/errors';
-import { SnapshotToolRunner } from '../../../../functions/tools/snapshots/runner';
+import { toolCatalog } from '../../../../functions/tools/catalog';
+import { SnapshotToolRunner, snapshotTools } from '../../../../functions/tools/snapshots/runner';
 import { awsToolServices } from '../../../helpers/aws-tool';
 import { snapshotOf } from '../../../helpers/ebs-fixtures';
 
@@ -27,6 +28,17 @@ describe('SnapshotToolRunner', () => {
         .all()
         .map((t) => t.name),
     ).toEqual(['diff_snapshots', 'inspect_finding', 'list_snapshots', 'scan_snapshots', 'snapshot_stats']);
+  });
+
+  it('runs the very specs the catalog registers as snapshot tools', () => {
+    const registered = toolCatalog.list().filter((spec) => spec.tags.includes('snapshots'));
+
+    expect(
+      snapshotTools()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(registered.map((spec) => spec.name).sort());
+    for (const tool of snapshotTools()) expect(tool.inputSchema).toBe(toolCatalog.get(tool.name).inputSchema);
   });
 
   it('hands out copies: changing what all() or schema() returned changes nothing', () => {
