@@ -1,10 +1,22 @@
 /**
  * Arguments shared by the snapshot tools' schemas (zod/mini, no SDK: spec files
- * import this). Ids are checked by shape here and parsed by `ids.ts` in the
- * handler, both before any remote call.
+ * import this). Ids are parsed whole by `ids.ts` while the args are validated, so
+ * a malformed one is `invalid_args` from the dispatcher, before the tool's
+ * function is invoked; handlers parse them again into their parts.
  */
 import * as z from 'zod/mini';
-import { SNAPSHOT_ID_FORMS, SOURCE_ID_FORMS } from './ids';
+import { parseSnapshotId, parseSourceId, SNAPSHOT_ID_FORMS, SOURCE_ID_FORMS } from './ids';
+
+/** A zod check that runs an id parser and reports its message as the violation. */
+function parsedBy(parse: (id: string) => unknown) {
+  return z.superRefine<string>((value, ctx) => {
+    try {
+      parse(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message, input: value });
+    }
+  });
+}
 
 /** A snapshot id (see `ids.ts`). */
 export const snapshotIdArg = z
@@ -13,6 +25,7 @@ export const snapshotIdArg = z
     z.minLength(5),
     z.maxLength(300),
     z.regex(/^(ebs|s3_inventory):/, `a snapshot id: ${SNAPSHOT_ID_FORMS}`),
+    parsedBy(parseSnapshotId),
     z.describe(`Snapshot id as list_snapshots returns it: ${SNAPSHOT_ID_FORMS}.`),
   );
 
@@ -23,6 +36,7 @@ export const sourceIdArg = z
     z.minLength(5),
     z.maxLength(200),
     z.regex(/^(ebs|s3_inventory):/, `a source id: ${SOURCE_ID_FORMS}`),
+    parsedBy(parseSourceId),
     z.describe(`Source id: ${SOURCE_ID_FORMS}.`),
   );
 

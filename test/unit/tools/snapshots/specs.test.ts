@@ -142,6 +142,10 @@ describe('snapshot tool specs', () => {
     ['list_snapshots', { since: 'yesterday' }, 'since', listSnapshotsSpec],
     ['list_snapshots', { source: 'vol-0123456789abcdef0' }, 'source', listSnapshotsSpec],
     ['snapshot_stats', { id: 'snap-0123456789abcdef0' }, 'id', snapshotStatsSpec],
+    // Parsed whole while validating: the dispatcher refuses it before the tool's function is invoked.
+    ['snapshot_stats', { id: 'ebs:eu-west-1:snap-123' }, 'id', snapshotStatsSpec],
+    ['snapshot_stats', { id: 's3_inventory:photos/daily/yesterday' }, 'id', snapshotStatsSpec],
+    ['scan_snapshots', { sources: ['ebs:eu-west-1:vol-1'] }, 'sources[0]', scanSnapshotsSpec],
     ['diff_snapshots', { a: 'ebs:eu-west-1:snap-0123456789abcdef0' }, 'b', diffSnapshotsSpec],
     ['inspect_finding', { id: 'change_spike' }, 'id', inspectFindingSpec],
     [
