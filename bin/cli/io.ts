@@ -12,9 +12,9 @@ export const EXIT_USAGE = 2;
  * from `process.env`.
  */
 export interface CliIo {
-  /** Results: tables, JSON, Markdown, progress of a run. Each call writes the text as given. */
+  /** Results: tables, JSON, Markdown, a run's summary. Each call writes the text as given. */
   readonly out: (text: string) => void;
-  /** Errors, and the progress of a run whose result goes to `out` as JSON. */
+  /** Errors, warnings and the progress of a run. */
   readonly err: (text: string) => void;
   /** The CLI's own variables (`ETP_SECRET_REFS_TABLE`). */
   readonly env: NodeJS.ProcessEnv;

@@ -18,6 +18,7 @@ const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
   'invalid_args',
   'unknown_scenario',
   'unknown_level',
+  'unknown_tool',
 ]);
 
 /** commander's "help was shown on request" and "version was shown" outcomes: not errors. */

@@ -12,8 +12,8 @@ export interface RunProgress {
   onEvent(event: RunEvent): void;
   /** `✗ <reason>` when the execution itself failed. */
   interrupted(reason: string): void;
-  /** The run summary: per level and call, tokens, and the estimated cost by part. */
-  completed(output: RunOutput, elapsedMs: number): void;
+  /** The run's last progress line: finished, succeeded or incomplete (the summary itself is the command's result). */
+  completed(output: RunOutput): void;
 }
 
 /** Longest summary printed on a call line, in characters. */
@@ -167,9 +167,9 @@ export function createRunProgress(
     interrupted(reason) {
       write(`✗ ${reason}\n`);
     },
-    completed(output, elapsedMs) {
-      write(`${formatSummary(output.summary, elapsedMs)}`);
-      write(`Completed ${output.scenario} run ${runId}.\n`);
+    completed(output) {
+      const outcome = output.summary.outcome === 'succeeded' ? 'succeeded' : 'incomplete';
+      write(`Finished ${output.scenario} run ${runId}: ${outcome}.\n`);
     },
   };
 }

@@ -9,6 +9,7 @@ import { workspacesOf } from '../../functions/engine/workspaces';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
+import { LOCAL_WORKSPACE_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   checkScenarioFile,
@@ -31,7 +32,7 @@ import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
-import { createRunProgress } from './progress';
+import { createRunProgress, formatSummary } from './progress';
 import { formatTable } from './text';
 
 /** The variable naming a Converse-compatible endpoint for local runs when `--model-endpoint` is not given. */
@@ -200,10 +201,13 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       const table = secretRefsTable(options.table, io.env);
       const endpoint = options.modelEndpoint ?? io.env[MODEL_ENDPOINT_ENV];
       const localDir = options.localDir ?? io.env[LOCAL_DIR_ENV] ?? path.join(tmpdir(), 'etp-local');
-      // The engine's files and the dispatcher's (file tools, claim-checked results) share one local bucket.
+      // The engine's files and the dispatcher's (file tools, claim-checked results) share one local bucket;
+      // the tools run in this process read it from their environment as a deployed function reads
+      // RUN_BUCKET (the snapshot findings store), so they keep a run's data in the same workspaces.
       const workspaces = workspacesOf(localWorkspaceProvider(localDir));
-      // With --json, stdout carries only the output JSON; people still see progress on stderr.
-      const report = options.json ? io.err : io.out;
+      process.env[LOCAL_WORKSPACE_DIR_ENV] = localDir;
+      // Progress goes to stderr; stdout carries the result: the run summary, or with --json the output JSON.
+      const report = io.err;
       const progress = createRunProgress(chosen, runId, report);
       report(
         `Running ${chosen.name} locally: run ${runId}, tenant ${String(input.tenant)}, secrets from ${table ? `table ${table}` : 'the embedded default store'}, ` +
@@ -232,8 +236,12 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
         progress.interrupted(`the execution failed: ${err instanceof Error ? err.message : String(err)}`);
         throw err;
       });
-      progress.completed(result.output, performance.now() - started);
-      if (options.json) io.out(`${JSON.stringify(result.output, null, 2)}\n`);
+      progress.completed(result.output);
+      io.out(
+        options.json
+          ? `${JSON.stringify(result.output, null, 2)}\n`
+          : formatSummary(result.output.summary, performance.now() - started),
+      );
       if (result.output.summary.outcome !== 'succeeded') run.exitCode = EXIT_FAILED;
     });
 

@@ -24,6 +24,8 @@ export interface EtpProcessOptions {
   readonly nodeArgs?: readonly string[];
   /** The child is killed (code null) past this, ms. @default 60_000 */
   readonly timeoutMs?: number;
+  /** Close the read end of stdout once this many bytes arrived, as `| head -c N` does. @default never */
+  readonly closeStdoutAfterBytes?: number;
 }
 
 /**
@@ -64,6 +66,9 @@ export function runEtpProcess(
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
+      if (options.closeStdoutAfterBytes !== undefined && stdout.length >= options.closeStdoutAfterBytes) {
+        child.stdout.destroy();
+      }
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');

@@ -59,6 +59,10 @@ describe('bin/etp.js', () => {
       "error: option '--input <json>' argument '[\"eu-west-1\"]' is invalid. Expected a JSON object such as " +
         `'{"regions":["eu-west-1"]}', got an array. (see: etp scenario run --help)\n`,
     ],
+    [
+      ['tools', 'schema', '--format', 'mcp', '--tools', 'nope'],
+      expect.stringMatching(/^error: Unknown tool "nope"\. Registered tools: [a-z0-9_, ]+\n$/),
+    ],
   ])(
     'exits 2 with one line on stderr for %j',
     async (args, message) => {
@@ -71,6 +75,22 @@ describe('bin/etp.js', () => {
         stdout: '',
         stderr: message,
       });
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'exits 0, quietly, when the reader closes the pipe early (etp tools list --json | head -c 100)',
+    async () => {
+      // Act
+      const outcome = await runEtpProcess(['tools', 'list', '--json'], {
+        timeoutMs: RUN_TIMEOUT_MS,
+        closeStdoutAfterBytes: 100,
+      });
+
+      // Assess
+      expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(outcome.stdout.startsWith('[')).toBe(true);
     },
     RUN_TIMEOUT_MS,
   );
@@ -90,9 +110,9 @@ describe('bin/etp.js', () => {
         localDir,
       ]);
 
-      // Assess
-      const lines = outcome.stdout.trimEnd().split('\n');
-      expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 1, stderr: '' });
+      // Assess: progress on stderr, the run summary alone on stdout.
+      const lines = outcome.stderr.trimEnd().split('\n');
+      expect(outcome.code).toBe(1);
       expect(lines[0]).toMatch(
         /^Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store, model Bedrock/,
       );
@@ -109,9 +129,10 @@ describe('bin/etp.js', () => {
       expect(lines.find((line) => /^ {4}slack_post_message/.test(line))).toMatch(
         /✗ secret_not_found: Secret "slack_default"/,
       );
-      expect(lines.find((line) => line.startsWith('Run summary: '))).toMatch(
-        /: incomplete \(collect, analyse, report ended without a result\)$/,
+      expect(outcome.stdout.split('\n')[0]).toMatch(
+        /^Run summary: .*: incomplete \(collect, analyse, report ended without a result\)$/,
       );
+      expect(lines.at(-1)).toBe('Finished aws_pulse run bin-run-1: incomplete.');
       expect(outcome.wallMs).toBeLessThan(30_000);
     },
     RUN_TIMEOUT_MS + 5_000,

@@ -181,7 +181,7 @@ describe('etp secrets and a local run on the secret-reference table', () => {
     );
 
     // Act
-    const { code, out } = await etp(
+    const { code, out, err } = await etp(
       [
         'scenario',
         'run',
@@ -198,14 +198,14 @@ describe('etp secrets and a local run on the secret-reference table', () => {
     );
 
     // Assess
-    const lines = out.trimEnd().split('\n');
+    const lines = err.trimEnd().split('\n');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(
       new RegExp(`^Running inventory_post locally: run it-run-1, tenant acme, secrets from table ${TABLE}, `),
     );
     expect(lines).toContain('  collect: 1 call: 1 ok');
     expect(lines).toContain('  report: 1 call: 1 ok');
-    expect(lines.find((line) => line.startsWith('Run summary:'))).toMatch(/: succeeded$/);
+    expect(out.split('\n')[0]).toMatch(/^Run summary: .*: succeeded$/);
     expect(slack.messages).toEqual([
       expect.objectContaining({
         channel: 'C0AWSPULSE',

@@ -174,13 +174,13 @@ describe('etp scenario validate', () => {
 });
 
 describe('etp scenario run --local', () => {
-  it('prints each level, turn and call, then the run summary, and exits 1 when a level has no result', async () => {
+  it('prints each level, turn and call on stderr, the run summary on stdout, and exits 1 when a level has no result', async () => {
     // Act
     const { code, out, err } = await etp(['scenario', 'run', 'mini', '--local', '--run-id', 'run-1'], env);
 
-    // Assess
-    const lines = out.trimEnd().split('\n');
-    expect({ code, err }).toEqual({ code: 1, err: '' });
+    // Assess: progress on stderr…
+    const lines = err.trimEnd().split('\n');
+    expect(code).toBe(1);
     expect(lines[0]).toBe(
       `Running mini locally: run run-1, tenant default, secrets from the embedded default store, model Bedrock (us-east-1), workspace ${path.join(localDir, 'runs/default/mini/run-1')}`,
     );
@@ -200,12 +200,14 @@ describe('etp scenario run --local', () => {
       /^ {4}slack_post_message +✗ secret_not_found: Secret "slack_default" of tenant "default"/,
     );
     expect(lines[10]).toBe('  report: 1 call: 0 ok, 1 failed (secret_not_found)');
-    expect(lines[11]).toMatch(
+    expect(lines.at(-1)).toBe('Finished mini run run-1: incomplete.');
+    // …and the result, the run summary, alone on stdout.
+    expect(out.split('\n')[0]).toMatch(
       /^Run summary: mini run run-1 \(tenant default\) in .*: incomplete \(report ended without a result\)$/,
     );
     expect(out).toContain('model tokens (analyse: anthropic.claude-3-5-haiku-20241022-v1:0)');
     expect(out).toContain('Amazon Bedrock pricing, on-demand, us-east-1, Claude 3.5 Haiku');
-    expect(lines.at(-1)).toBe('Completed mini run run-1.');
+    expect(err).not.toContain('Run summary');
   });
 
   it('prints only the output JSON on stdout with --json, progress on stderr, and applies --input and --tenant', async () => {
@@ -253,7 +255,7 @@ describe('etp scenario run --local', () => {
       ['report', false],
     ]);
     expect(err).toContain('Running mini locally: run run-2, tenant acme');
-    expect(err).toContain('Run summary: mini run run-2');
+    expect(err).toContain('Finished mini run run-2: incomplete.');
   });
 
   it('exits 0 when every level produced its result', async () => {
