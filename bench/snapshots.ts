@@ -287,7 +287,10 @@ export async function measureSnapshotTools(
         { name: `${name} wall`, value: `${(c.wallMs / 1000).toFixed(2)} s` },
         // The target is per core (CPU time); wall time also holds the local S3 server, which runs in
         // the same process, and whatever else the shared machine runs: shown, not judged.
-        { name: `${name} rows/s (wall)`, value: Math.round(c.rows / (c.wallMs / 1000)).toLocaleString('en-US') },
+        {
+          name: `${name} rows/s (wall)`,
+          value: Math.round(c.rows / (c.wallMs / 1000)).toLocaleString('en-US'),
+        },
         atLeast(`${name} rows/s per core (CPU time)`, c.rows / (c.cpuMs / 1000), ROWS_PER_SECOND_TARGET),
         atMost(`${name} peak RSS`, c.peakRssBytes / MB, PEAK_RSS_TARGET_MB, 'MB', 0),
       );

@@ -85,7 +85,8 @@ describe('snapshot_forensics, end to end through the synthesized state machine',
     let fullResult = '';
     const model = (request: ReceivedConverse, index: number): ScriptedResponse => {
       if (index === 0) {
-        const prompt = String((request.body.messages?.[0]?.content[0] as { text?: string }).text);
+        const first = request.body.messages?.[0]?.content[0] as { text?: string } | undefined;
+        const prompt = String(first?.text);
         fullResult = /full result: (levels\/scan\/\S+\.json)/.exec(prompt)?.[1] ?? 'missing';
         return call({ name: 'read_file', input: { path: fullResult } });
       }
