@@ -61,7 +61,8 @@ export const PLATFORM_PATHS: readonly string[] = [
 ];
 
 function writableProblem(path: string): string | undefined {
-  const normalized = path.normalize('NFKC');
+  // Case-blind: on a case-insensitive file system (macOS, Windows local runs) Results/ is results/.
+  const normalized = path.normalize('NFKC').toLowerCase();
   const top = normalized.split('/')[0] ?? '';
   const reserved = PLATFORM_PATHS.some((name) =>
     name.endsWith('/') ? `${top}/` === name : normalized === name,

@@ -67,6 +67,18 @@ const VOLUME_ID = /^vol-[0-9a-f]{8}(?:[0-9a-f]{9})?$/;
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 /** The report folder S3 writes: `YYYY-MM-DDTHH-MMZ` (S3 User Guide, "Locating your inventory list"). */
 export const REPORT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}Z$/;
+/**
+ * Whether `value` is a report folder name of a time that exists: the shape of
+ * {@link REPORT_TIME}, and a calendar date and time (no month 13, day 30 of
+ * February or hour 24), so an impossible id is refused before any remote call.
+ */
+export function isReportTime(value: string): boolean {
+  if (!REPORT_TIME.test(value)) return false;
+  const iso = reportTimeToIso(value);
+  const parsed = new Date(iso);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString() === iso;
+}
+
 /** An inventory configuration id, 1-64 characters (S3 API reference, "InventoryConfiguration", Id). */
 const MAX_CONFIGURATION_ID = 64;
 
@@ -161,7 +173,7 @@ export function parseSnapshotId(id: string): SnapshotRef {
     if (parts.length !== 3) throw invalid(id, 'expected bucket/configuration/time', SNAPSHOT_ID_FORMS);
     const [bucket = '', encoded = '', reportTime = ''] = parts;
     if (!BUCKET.test(bucket)) throw invalid(id, `"${bucket}" is not an S3 bucket name`, SNAPSHOT_ID_FORMS);
-    if (!REPORT_TIME.test(reportTime)) {
+    if (!isReportTime(reportTime)) {
       throw invalid(id, `"${reportTime}" is not a report time YYYY-MM-DDTHH-MMZ`, SNAPSHOT_ID_FORMS);
     }
     return {

@@ -26,7 +26,8 @@ export function createInspectFindingTool(
     if (!document) {
       throw new PlatformError(
         'not_found',
-        `No findings have been computed for run ${run.runId} (scenario ${run.scenario}): scan_snapshots computes them once per run`,
+        `No findings have been computed for run ${run.runId}${run.scenario === undefined ? '' : ` of scenario ${run.scenario}`}: ` +
+          'scan_snapshots computes them once per run',
       );
     }
     const finding = document.findings.find((f) => f.id === args.id);

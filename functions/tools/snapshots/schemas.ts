@@ -40,14 +40,27 @@ export const sourceIdArg = z
     z.describe(`Source id: ${SOURCE_ID_FORMS}.`),
   );
 
-/** An ISO-8601 date or date-time, inclusive lower bound. */
-export const sinceArg = z.union(
-  [
-    z.iso.date('a date YYYY-MM-DD'),
-    z.iso.datetime({ offset: true, error: 'an ISO-8601 date-time such as 2026-03-01T00:00:00Z' }),
-  ],
-  { error: 'Expected a date YYYY-MM-DD or an ISO-8601 date-time such as 2026-03-01T00:00:00Z' },
-);
+/** How far past this machine's clock a `since` may lie (clock skew between the caller and Lambda), in ms. */
+const SINCE_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * An ISO-8601 date or date-time, inclusive lower bound, not in the future: a
+ * `since` after now can only select nothing, so it is an argument to correct,
+ * refused before any remote call.
+ */
+export const sinceArg = z
+  .union(
+    [
+      z.iso.date('a date YYYY-MM-DD'),
+      z.iso.datetime({ offset: true, error: 'an ISO-8601 date-time such as 2026-03-01T00:00:00Z' }),
+    ],
+    { error: 'Expected a date YYYY-MM-DD or an ISO-8601 date-time such as 2026-03-01T00:00:00Z' },
+  )
+  .check(
+    z.refine((since) => sinceMs(since) <= Date.now() + SINCE_CLOCK_SKEW_MS, {
+      error: 'is in the future: give a date or date-time at or before now',
+    }),
+  );
 
 /** `since` as ms since 1970 (a date means its start, UTC). */
 export function sinceMs(since: string): number {

@@ -18,7 +18,14 @@ function platformWrittenPaths(): string[] {
 }
 
 describe('platform paths of a run workspace', () => {
-  it.each(platformWrittenPaths())('refuse file-tool writes to %s', (path) => {
+  it.each([
+    ...platformWrittenPaths(),
+    // Whatever the case: a case-insensitive file system (macOS, Windows local runs) maps them onto the same files.
+    'Results/call-1.json',
+    'SUMMARY.JSON',
+    'Snapshots/findings.json',
+    'LEVELS/scan/findings.json',
+  ])('refuse file-tool writes to %s', (path) => {
     expect(() => assertWritablePath(path)).toThrow(
       expect.objectContaining({
         code: 'invalid_args',

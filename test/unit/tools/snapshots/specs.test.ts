@@ -145,6 +145,11 @@ describe('snapshot tool specs', () => {
     // Parsed whole while validating: the dispatcher refuses it before the tool's function is invoked.
     ['snapshot_stats', { id: 'ebs:eu-west-1:snap-123' }, 'id', snapshotStatsSpec],
     ['snapshot_stats', { id: 's3_inventory:photos/daily/yesterday' }, 'id', snapshotStatsSpec],
+    // Times that do not exist, and a since that can only select nothing.
+    ['snapshot_stats', { id: 's3_inventory:photos/daily/2026-13-45T99-99Z' }, 'id', snapshotStatsSpec],
+    ['snapshot_stats', { id: 's3_inventory:photos/daily/2026-02-30T01-00Z' }, 'id', snapshotStatsSpec],
+    ['list_snapshots', { since: '2999-01-01' }, 'since', listSnapshotsSpec],
+    ['scan_snapshots', { since: '2999-01-01T00:00:00Z' }, 'since', scanSnapshotsSpec],
     ['scan_snapshots', { sources: ['ebs:eu-west-1:vol-1'] }, 'sources[0]', scanSnapshotsSpec],
     ['diff_snapshots', { a: 'ebs:eu-west-1:snap-0123456789abcdef0' }, 'b', diffSnapshotsSpec],
     ['inspect_finding', { id: 'change_spike' }, 'id', inspectFindingSpec],
@@ -164,6 +169,20 @@ describe('snapshot tool specs', () => {
         }),
       }),
     );
+  });
+
+  it('accepts a real report time and a since of today', () => {
+    const today = new Date().toISOString().slice(0, 10);
+
+    expect(
+      parseToolArgs(snapshotStatsSpec as ToolSpec, { id: 's3_inventory:photos/daily/2024-02-29T01-00Z' }),
+    ).toEqual({
+      id: 's3_inventory:photos/daily/2024-02-29T01-00Z',
+    });
+    expect(parseToolArgs(listSnapshotsSpec as ToolSpec, { since: today })).toEqual({
+      limit: 50,
+      since: today,
+    });
   });
 
   it('defaults list_snapshots to 50 snapshots', () => {
