@@ -58,7 +58,9 @@ export function normalizeError(
       );
     }
     if (err instanceof PlatformError) {
-      return errorInfo(err.code, err.message, err.retryable, err.service ?? service, err.details);
+      // An argument error is the caller's, not a service's answer: it names a service only when one said it.
+      const defaultService = err.code === 'invalid_args' ? undefined : service;
+      return errorInfo(err.code, err.message, err.retryable, err.service ?? defaultService, err.details);
     }
     const fields = fieldsOf(err);
     const message = stringField(fields.message) ?? (typeof err === 'string' ? err : 'Unknown error');

@@ -8,6 +8,7 @@ import { MAX_ERROR_MESSAGE_CHARS } from '../../../functions/runtime/error-source
 import {
   DeadlineExceededError,
   InvalidArgsError,
+  PlatformError,
   SecretInvalidError,
   SecretNotFoundError,
   ServiceCallError,
@@ -371,6 +372,26 @@ describe('normalizeError() with platform and unknown errors', () => {
     expect(info.code).toBe(code);
     expect(info.retryable).toBe(retryable);
     expect(info.message).toBe(err.message);
+  });
+
+  it("names no service for an argument error the tool found itself, the tool's service for its other errors", () => {
+    // Act
+    const args = normalizeError(
+      TOOL,
+      new InvalidArgsError('a is an EBS snapshot and b an S3 Inventory report'),
+      's3',
+    );
+    const missing = normalizeError(TOOL, new PlatformError('not_found', 'No findings for run r1'), 's3');
+    const said = normalizeError(TOOL, new InvalidArgsError('bad key', { service: 's3' }), 'ec2');
+
+    // Assess
+    expect(args).toEqual({
+      code: 'invalid_args',
+      message: 'a is an EBS snapshot and b an S3 Inventory report',
+      retryable: false,
+    });
+    expect(missing.service).toBe('s3');
+    expect(said.service).toBe('s3');
   });
 
   it('keeps a platform error service and redacted details', () => {
