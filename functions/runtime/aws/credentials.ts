@@ -4,6 +4,7 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-
 import * as z from 'zod/mini';
 import { builtOnce } from '../built-once';
 import { SecretInvalidError } from '../errors';
+import { notJsonObjectProblem } from '../secrets/secret-shape';
 import { assumeRole, platformRegion, SessionCache } from './sts';
 import {
   callSessionTags,
@@ -256,6 +257,8 @@ function parse<T extends z.ZodMiniType>(
 ): z.output<T> {
   const parsed = schema.safeParse(secret);
   if (parsed.success) return parsed.data;
+  const shape = notJsonObjectProblem(secret);
+  if (shape) throw new SecretInvalidError(`AWS secret is invalid: ${shape}. Accepted fields: ${accepted}`);
   // Field names only: zod's messages may quote the values, which are secrets.
   const fields = [
     ...new Set(

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { createHttpClient, type HttpClient } from '../../runtime/http/client';
+import { notJsonObjectProblem } from '../../runtime/secrets/secret-shape';
 import { assertClearWrite } from '../../runtime/write-answer';
 import { SLACK_AUTH_ERRORS, slackErrorString } from './errors';
 
@@ -62,8 +63,14 @@ const ACCEPTED_SECRET =
  * @throws SecretInvalidError naming the faulty fields, never their values.
  */
 export async function readSlackSecret(ctx: ToolContext, fresh = false): Promise<SlackSecret> {
-  const parsed = slackSecretSchema.safeParse(await ctx.secret(SLACK_SECRET, { fresh }));
+  const secret = await ctx.secret(SLACK_SECRET, { fresh });
+  const parsed = slackSecretSchema.safeParse(secret);
   if (parsed.success) return parsed.data;
+  const shape = notJsonObjectProblem(secret);
+  if (shape)
+    throw new SecretInvalidError(`Slack secret is invalid: ${shape}. ${ACCEPTED_SECRET}`, {
+      service: 'slack',
+    });
   const fields = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(value)'))];
   throw new SecretInvalidError(`Slack secret is invalid in: ${fields.join(', ')}. ${ACCEPTED_SECRET}`, {
     service: 'slack',

@@ -347,6 +347,28 @@ describe('slack_post_message: errors keep their meaning', () => {
     expect(slack.requests).toEqual([]);
   });
 
+  it.each([
+    [
+      'a truncated JSON object',
+      '{"bot_token":"xoxb-000000000001-000000000002-truncatedtoken01"',
+      'it starts with { but does not parse as JSON',
+    ],
+    ['a bare token', 'xoxb-000000000001-000000000002-baretokenvalue001', 'plain text'],
+  ])('says a secret that is %s is not a JSON object, without showing it', async (_label, raw, problem) => {
+    // Act
+    const result = failure(await post(MESSAGE, raw));
+
+    // Assess
+    expect(result.error).toEqual({
+      code: 'secret_invalid',
+      message: `Slack secret is invalid: it is not a JSON object${problem.startsWith('it') ? `: ${problem}` : ` but ${problem}`}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
+      retryable: false,
+      service: 'slack',
+    });
+    expect(JSON.stringify(result)).not.toContain(raw.slice(raw.indexOf('xoxb-')));
+    expect(slack.requests).toEqual([]);
+  });
+
   it('rejects invalid args before any call', async () => {
     // Act
     const result = failure(await post({ channel: 'C0AWSPULSE', text: [{ user: 'not-an-id' }] }, botSecret()));

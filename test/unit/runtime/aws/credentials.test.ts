@@ -144,15 +144,24 @@ describe('awsAccessFromSecret()', () => {
     });
 
     it.each([
-      ['a typo (role_arm)', { role_arm: ROLE_ARN }, 'role_arm'],
-      ['a plain string read as { value }', { value: 'fake-test-plain-secret' }, 'value'],
-    ])('refuses %s instead of silently using the own role', (_kind, secret, field) => {
+      ['a typo (role_arm)', { role_arm: ROLE_ARN }, ' in: role_arm'],
+      [
+        'a plain string read as { value }',
+        { value: 'fake-test-plain-secret' },
+        ': it is not a JSON object but plain text',
+      ],
+      [
+        'a truncated JSON object read as { value }',
+        { value: '{"access_key_id":"AKIAIOSFODNN7EXAMPLE","secret_access_key":"fake-test-plain-secret"' },
+        ': it is not a JSON object: it starts with { but does not parse as JSON',
+      ],
+    ])('refuses %s instead of silently using the own role', (_kind, secret, problem) => {
       // Act
       const err = invalid(secret);
 
       // Assess
       expect(err.message).toBe(
-        `AWS secret is invalid in: ${field}. Accepted fields: region? (the function's own role); ` +
+        `AWS secret is invalid${problem}. Accepted fields: region? (the function's own role); ` +
           'to assume a role: role_arn, external_id?, region?; ' +
           'for static keys: access_key_id, secret_access_key, session_token?, region?',
       );
