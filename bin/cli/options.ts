@@ -1,3 +1,5 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 
@@ -53,4 +55,68 @@ export function requireSecretRefsTable(
     );
   }
   return table;
+}
+
+/**
+ * An http(s) URL given by `option` (or the variable standing in for it), checked
+ * before anything runs.
+ *
+ * @throws InvalidArgsError (a usage error, exit code 2) saying what is accepted.
+ * @example httpUrl('http://127.0.0.1:8080', '--model-endpoint') // 'http://127.0.0.1:8080'
+ */
+export function httpUrl(value: string, option: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new InvalidArgsError(
+      `${option} ${JSON.stringify(value)} is not an http(s) URL; give one such as http://127.0.0.1:8080 (etp model serve prints it)`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A directory given by `option` that the run can write, created if missing, one
+ * level at a time from the nearest existing parent (Node's recursive mkdir never
+ * returns under some pseudo file systems, /proc among them).
+ *
+ * @throws InvalidArgsError (a usage error, exit code 2) when it is a file, cannot be created or is not writable.
+ */
+export function writableDirectory(dir: string, option: string): string {
+  const absolute = path.resolve(dir);
+  const missing: string[] = [];
+  let existing = absolute;
+  while (!exists(existing)) {
+    missing.unshift(existing);
+    existing = path.dirname(existing);
+  }
+  const refuse = (why: string) =>
+    new InvalidArgsError(`${option} ${dir} ${why}; give a directory you can write`);
+  if (!statSync(existing).isDirectory()) throw refuse(`cannot be used: ${existing} is not a directory`);
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (err) {
+      throw refuse(`cannot be created (${(err as NodeJS.ErrnoException).code ?? 'error'} at ${level})`);
+    }
+  }
+  try {
+    accessSync(absolute, constants.W_OK);
+  } catch {
+    throw refuse('is not writable');
+  }
+  return dir;
+}
+
+function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }

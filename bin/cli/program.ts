@@ -79,9 +79,27 @@ function reportError(err: unknown, command: Command, verbose: boolean, io: CliIo
   // The platform's messages already say what is accepted (the known scenarios, the allowed kinds).
   const usage = err instanceof PlatformError && USAGE_ERROR_CODES.has(err.code);
   const message = err instanceof Error ? err.message : String(err);
-  io.err(`error: ${oneLine(message)}\n`);
+  io.err(`error: ${oneLine(message)}${awsSetupHint(err)}\n`);
   if (verbose && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
   return usage ? EXIT_USAGE : EXIT_FAILED;
+}
+
+/**
+ * What to set when the AWS SDK could not even start a request: it names no
+ * variable itself ("Region is missing", "Could not load credentials from any
+ * providers"), and the commands that reach deployed resources (`secrets … --table`,
+ * `scenario start`, `run …`) need both.
+ */
+function awsSetupHint(err: unknown): string {
+  const name = err instanceof Error ? err.name : '';
+  const message = err instanceof Error ? err.message : '';
+  if (/^Region is missing/.test(message)) {
+    return ' (set AWS_REGION, or a region in your AWS profile: AWS_PROFILE)';
+  }
+  if (name === 'CredentialsProviderError' || /Could not load credentials/.test(message)) {
+    return ' (set AWS credentials: AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)';
+  }
+  return '';
 }
 
 /** What is accepted, after commander's own message: the subcommands, or where the help is. */

@@ -31,7 +31,7 @@ import {
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
-import { jsonObjectArgument, secretRefsTable } from './options';
+import { httpUrl, jsonObjectArgument, secretRefsTable, writableDirectory } from './options';
 import { createRunProgress, formatSummary } from './progress';
 import { formatTable } from './text';
 
@@ -199,8 +199,15 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
           : scriptedAnswers([]);
       const runId = options.runId ?? localRunId();
       const table = secretRefsTable(options.table, io.env);
-      const endpoint = options.modelEndpoint ?? io.env[MODEL_ENDPOINT_ENV];
-      const localDir = options.localDir ?? io.env[LOCAL_DIR_ENV] ?? path.join(tmpdir(), 'etp-local');
+      const endpointOption = options.modelEndpoint ?? io.env[MODEL_ENDPOINT_ENV];
+      const endpoint =
+        endpointOption === undefined
+          ? undefined
+          : httpUrl(endpointOption, options.modelEndpoint ? '--model-endpoint' : MODEL_ENDPOINT_ENV);
+      const localDir = writableDirectory(
+        options.localDir ?? io.env[LOCAL_DIR_ENV] ?? path.join(tmpdir(), 'etp-local'),
+        options.localDir ? '--local-dir' : 'the local directory',
+      );
       // The engine's files and the dispatcher's (file tools, claim-checked results) share one local bucket;
       // the tools run in this process read it from their environment as a deployed function reads
       // RUN_BUCKET (the snapshot findings store), so they keep a run's data in the same workspaces.

@@ -79,6 +79,32 @@ describe('bin/etp.js', () => {
     RUN_TIMEOUT_MS,
   );
 
+  it.each([
+    [{}, 'error: Region is missing (set AWS_REGION, or a region in your AWS profile: AWS_PROFILE)\n'],
+    [
+      { AWS_REGION: 'eu-west-1' },
+      'error: Could not load credentials from any providers (set AWS credentials: AWS_PROFILE, aws sso login, ' +
+        'or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n',
+    ],
+  ])(
+    'says what to set when the AWS SDK cannot start a request (%j), exit 1',
+    async (env, message) => {
+      // Act
+      const outcome = await runEtpProcess(['secrets', 'list', '--table', 'etp-secret-references'], {
+        env,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+
+      // Assess
+      expect({ code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: message,
+      });
+    },
+    RUN_TIMEOUT_MS,
+  );
+
   it(
     'exits 0, quietly, when the reader closes the pipe early (etp tools list --json | head -c 100)',
     async () => {

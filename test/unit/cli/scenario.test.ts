@@ -296,6 +296,22 @@ describe('etp scenario run --local', () => {
       `error: --tenant "a b" is not a tenant id: ${TENANT_RULE}\n`,
     ],
     [
+      ['aws_pulse', '--local', '--model-endpoint', 'notaurl'],
+      'error: --model-endpoint "notaurl" is not an http(s) URL; give one such as http://127.0.0.1:8080 (etp model serve prints it)\n',
+    ],
+    [
+      ['aws_pulse', '--local', '--model-endpoint', 'ftp://127.0.0.1:21'],
+      'error: --model-endpoint "ftp://127.0.0.1:21" is not an http(s) URL; give one such as http://127.0.0.1:8080 (etp model serve prints it)\n',
+    ],
+    [
+      ['aws_pulse', '--local', '--local-dir', __filename],
+      `error: --local-dir ${__filename} cannot be used: ${__filename} is not a directory; give a directory you can write\n`,
+    ],
+    [
+      ['aws_pulse', '--local', '--local-dir', path.join(__filename, 'runs')],
+      `error: --local-dir ${path.join(__filename, 'runs')} cannot be used: ${__filename} is not a directory; give a directory you can write\n`,
+    ],
+    [
       ['aws_pulse', '--local', '--run-id', 'my run/1:x'],
       `error: --run-id "my run/1:x" is not a run id: ${RUN_RULE}\n`,
     ],
