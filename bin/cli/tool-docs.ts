@@ -98,7 +98,8 @@ function typeOf(schema: JsonSchema): string {
   if (type === 'string') {
     constraints.push(range(schema.minLength, schema.maxLength, ' chars'));
     if (typeof schema.format === 'string') constraints.push(`format ${schema.format}`);
-    if (typeof schema.pattern === 'string') constraints.push(`pattern \`${schema.pattern}\``);
+    // A format says it already: zod writes its full regex for `date` and `date-time` too.
+    else if (typeof schema.pattern === 'string') constraints.push(`pattern \`${schema.pattern}\``);
   }
   if (type === 'integer' || type === 'number') constraints.push(range(schema.minimum, schema.maximum, ''));
   return [type, ...constraints.filter(Boolean)].join(', ');

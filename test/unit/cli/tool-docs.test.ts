@@ -17,6 +17,7 @@ const demoSpec = defineToolSpec({
     ids: z.optional(z.array(z.string()).check(z.minLength(1))),
     options: z.optional(z.record(z.string(), z.unknown())),
     dryRun: z.optional(z.boolean()),
+    day: z.optional(z.iso.date()),
   }),
   tags: ['demo', 'write'],
   requiresSecrets: ['demo_default', 'aws_default'],
@@ -50,6 +51,8 @@ describe('toolCatalogMarkdown', () => {
       '| `ids` | array of string (at least 1 items) | no |  |  |',
       '| `options` | object | no |  |  |',
       '| `dryRun` | boolean | no |  |  |',
+      // A format, not the regex zod writes for it.
+      '| `day` | string, format date | no |  |  |',
     ]);
   });
 
