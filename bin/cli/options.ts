@@ -87,6 +87,8 @@ export function httpUrl(value: string, option: string): string {
  * @throws InvalidArgsError (a usage error, exit code 2) when it is a file, cannot be created or is not writable.
  */
 export function writableDirectory(dir: string, option: string): string {
+  // An empty name would resolve to the current directory: never what was meant.
+  if (dir.trim() === '') throw new InvalidArgsError(`${option} is empty; give a directory you can write`);
   const absolute = path.resolve(dir);
   const missing: string[] = [];
   let existing = absolute;

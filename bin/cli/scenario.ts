@@ -9,7 +9,8 @@ import { workspacesOf } from '../../functions/engine/workspaces';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
-import { LOCAL_WORKSPACE_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
+import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
+import { redactString } from '../../functions/runtime/redact';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   checkScenarioFile,
@@ -38,7 +39,6 @@ import { formatTable } from './text';
 /** The variable naming a Converse-compatible endpoint for local runs when `--model-endpoint` is not given. */
 export const MODEL_ENDPOINT_ENV = 'ETP_MODEL_ENDPOINT';
 /** The variable naming the folder of local runs' workspaces and records when `--local-dir` is not given. */
-export const LOCAL_DIR_ENV = 'ETP_LOCAL_DIR';
 /** The variable naming the folder of scenario files, for trying a scenario before it joins functions/scenarios. */
 export const SCENARIOS_DIR_ENV = 'ETP_SCENARIOS_DIR';
 /** The platform stack's default name (bin/app.ts): state machines are named `<stack>-<scenario>`. */
@@ -203,22 +203,25 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       const endpoint =
         endpointOption === undefined
           ? undefined
-          : httpUrl(endpointOption, options.modelEndpoint ? '--model-endpoint' : MODEL_ENDPOINT_ENV);
+          : httpUrl(
+              endpointOption,
+              options.modelEndpoint !== undefined ? '--model-endpoint' : MODEL_ENDPOINT_ENV,
+            );
       const localDir = writableDirectory(
-        options.localDir ?? io.env[LOCAL_DIR_ENV] ?? path.join(tmpdir(), 'etp-local'),
-        options.localDir ? '--local-dir' : 'the local directory',
+        options.localDir ?? defaultLocalDir(io.env),
+        options.localDir !== undefined ? '--local-dir' : LOCAL_DIR_ENV,
       );
       // The engine's files and the dispatcher's (file tools, claim-checked results) share one local bucket;
       // the tools run in this process read it from their environment as a deployed function reads
       // RUN_BUCKET (the snapshot findings store), so they keep a run's data in the same workspaces.
       const workspaces = workspacesOf(localWorkspaceProvider(localDir));
-      process.env[LOCAL_WORKSPACE_DIR_ENV] = localDir;
+      process.env[LOCAL_DIR_ENV] = localDir;
       // Progress goes to stderr; stdout carries the result: the run summary, or with --json the output JSON.
       const report = io.err;
       const progress = createRunProgress(chosen, runId, report);
       report(
         `Running ${chosen.name} locally: run ${runId}, tenant ${String(input.tenant)}, secrets from ${table ? `table ${table}` : 'the embedded default store'}, ` +
-          `model ${endpoint ? `at ${endpoint}` : `Bedrock (${io.env.AWS_REGION ?? process.env.AWS_REGION ?? 'us-east-1'})`}, workspace ${path.join(localDir, 'runs', String(input.tenant), chosen.name, runId)}\n`,
+          `model ${endpoint ? `at ${redactString(endpoint)}` : `Bedrock (${io.env.AWS_REGION ?? process.env.AWS_REGION ?? 'us-east-1'})`}, workspace ${path.join(localDir, 'runs', String(input.tenant), chosen.name, runId)}\n`,
       );
       const started = performance.now();
       const result = await runScenarioLocally(chosen, {

@@ -17,7 +17,7 @@ import type { WorkspaceFactory } from '../../functions/engine/workspaces';
 import { jsonByteLength } from '../../functions/runtime/bound';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { resultMaxBytes } from '../../functions/runtime/harness';
-import { defaultLocalWorkspaceDir } from '../../functions/runtime/local-workspace-dir';
+import { defaultLocalDir } from '../../functions/runtime/local-workspace-dir';
 import { logger as platformLogger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
 import { FULL_RESULT_MAX_BYTES, resultInlineBytes } from '../../functions/runtime/result-limits';
@@ -75,7 +75,7 @@ export interface LocalDispatcherOptions {
   /**
    * Base directory of the runs' workspaces (the local bucket): file tools and
    * claim-checked results go to `<dir>/runs/<tenant>/<scenario>/<runId>/`.
-   * @default defaultLocalWorkspaceDir() (`ETP_WORKSPACE_DIR`, else <OS temp dir>/etp-workspaces)
+   * @default defaultLocalDir() (`ETP_LOCAL_DIR`, else <OS temp dir>/etp-local)
    */
   readonly workspaceDir?: string;
 }
@@ -105,7 +105,7 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     logger,
     maxResultBytes,
     requireLevel: options.requireLevel,
-    workspaces: localWorkspaceProvider(options.workspaceDir ?? defaultLocalWorkspaceDir()),
+    workspaces: localWorkspaceProvider(options.workspaceDir ?? defaultLocalDir()),
     // As deployed: the smaller of the configured budget and the scenarios' (lib/scenarios/budget.ts).
     inlineResultBytes: Math.min(resultInlineBytes(), inlineResultBudget(options.scenarios, maxResultBytes)),
   });

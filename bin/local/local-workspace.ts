@@ -4,7 +4,7 @@ import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, writeFile 
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgsError } from '../../functions/runtime/errors';
-import { defaultLocalWorkspaceDir } from '../../functions/runtime/local-workspace-dir';
+import { defaultLocalDir } from '../../functions/runtime/local-workspace-dir';
 import type {
   Workspace,
   WorkspaceFile,
@@ -45,7 +45,7 @@ const PRIVATE_DIR_MODE = 0o700;
 
 /** Options of a {@link LocalDirectoryWorkspace}. */
 export interface LocalWorkspaceOptions {
-  /** The local stand-in for the bucket. @default {@link defaultLocalWorkspaceDir}() */
+  /** The local stand-in for the bucket. @default {@link defaultLocalDir}() */
   readonly baseDir?: string;
   /** Whose workspace: its root is `<baseDir>/<workspaceRoot(scope)>`. */
   readonly scope: WorkspaceScope;
@@ -72,7 +72,7 @@ function isMissing(err: unknown): boolean {
  *
  * @example
  * const workspace = new LocalDirectoryWorkspace({ scope: { tenant: 'default', scenario: 'aws_pulse', runId: 'local-1' } });
- * await workspace.write('notes.md', 'hello'); // <tmp>/etp-workspaces/runs/default/aws_pulse/local-1/notes.md
+ * await workspace.write('notes.md', 'hello'); // <tmp>/etp-local/runs/default/aws_pulse/local-1/notes.md
  */
 export class LocalDirectoryWorkspace implements Workspace {
   readonly uri: string;
@@ -82,7 +82,7 @@ export class LocalDirectoryWorkspace implements Workspace {
 
   /** @throws InvalidArgsError when the scope's identifiers break their rules. */
   constructor(options: LocalWorkspaceOptions) {
-    this.#base = path.resolve(options.baseDir ?? defaultLocalWorkspaceDir());
+    this.#base = path.resolve(options.baseDir ?? defaultLocalDir());
     this.#root = workspaceRoot(options.scope);
     this.uri = `${pathToFileURL(path.join(this.#base, ...this.#root.split('/'))).href}/`;
   }
@@ -240,8 +240,8 @@ export class LocalDirectoryWorkspace implements Workspace {
  * Opens local-directory workspaces under `baseDir`: what a local run's dispatcher
  * uses instead of the bucket.
  *
- * @example const workspaces = localWorkspaceProvider(); // under <OS temp dir>/etp-workspaces
+ * @example const workspaces = localWorkspaceProvider(); // under <OS temp dir>/etp-local
  */
-export function localWorkspaceProvider(baseDir: string = defaultLocalWorkspaceDir()): WorkspaceProvider {
+export function localWorkspaceProvider(baseDir: string = defaultLocalDir()): WorkspaceProvider {
   return (scope) => new LocalDirectoryWorkspace({ baseDir, scope });
 }

@@ -44,19 +44,14 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEE2E000000',
     AWS_SECRET_ACCESS_KEY: 'e2e-secret-access-key-not-a-secret-00000',
     // Findings are kept in the run's workspace, here the harness's local directory.
-    ETP_WORKSPACE_DIR: harness.localDir,
+    ETP_LOCAL_DIR: harness.localDir,
   };
   for (const name of Object.keys(variables)) saved[name] = process.env[name];
   Object.assign(process.env, variables);
 }, 120_000);
 
 afterAll(async () => {
-  for (const name of [
-    'AWS_ENDPOINT_URL_S3',
-    'AWS_ACCESS_KEY_ID',
-    'AWS_SECRET_ACCESS_KEY',
-    'ETP_WORKSPACE_DIR',
-  ]) {
+  for (const name of ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'ETP_LOCAL_DIR']) {
     delete process.env[name];
   }
   await harness.stop();

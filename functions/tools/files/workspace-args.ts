@@ -62,11 +62,10 @@ export const PLATFORM_PATHS: readonly string[] = [
 
 function writableProblem(path: string): string | undefined {
   // Case-blind: on a case-insensitive file system (macOS, Windows local runs) Results/ is results/.
-  const normalized = path.normalize('NFKC').toLowerCase();
-  const top = normalized.split('/')[0] ?? '';
-  const reserved = PLATFORM_PATHS.some((name) =>
-    name.endsWith('/') ? `${top}/` === name : normalized === name,
-  );
+  const top = path.normalize('NFKC').toLowerCase().split('/')[0] ?? '';
+  // A name is reserved as a file and as a folder alike: a file named `results`, or a folder named
+  // `summary.json`, would keep the platform from writing its own there.
+  const reserved = PLATFORM_PATHS.some((name) => name.replace(/\/$/, '') === top);
   if (!reserved) return undefined;
   return (
     `the path ${JSON.stringify(path)} is refused: ${PLATFORM_PATHS.join(', ')} ` +

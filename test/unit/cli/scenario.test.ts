@@ -210,6 +210,28 @@ describe('etp scenario run --local', () => {
     expect(err).not.toContain('Run summary');
   });
 
+  it('never prints credentials a --model-endpoint URL carries', async () => {
+    // Act
+    const { err } = await etp(
+      [
+        'scenario',
+        'run',
+        'mini',
+        '--local',
+        '--run-id',
+        'run-4',
+        '--model-endpoint',
+        'http://admin:fake-endpoint-password-01@127.0.0.1:9/?api_key=fake-endpoint-key-0001',
+      ],
+      env,
+    );
+
+    // Assess
+    expect(err.split('\n')[0]).toContain('model at http://admin:<redacted>@127.0.0.1:9/?api_key=<redacted>,');
+    expect(err).not.toContain('fake-endpoint-password-01');
+    expect(err).not.toContain('fake-endpoint-key-0001');
+  });
+
   it('prints only the output JSON on stdout with --json, progress on stderr, and applies --input and --tenant', async () => {
     // Act
     const { code, out, err } = await etp(
@@ -302,6 +324,10 @@ describe('etp scenario run --local', () => {
     [
       ['aws_pulse', '--local', '--model-endpoint', 'ftp://127.0.0.1:21'],
       'error: --model-endpoint "ftp://127.0.0.1:21" is not an http(s) URL; give one such as http://127.0.0.1:8080 (etp model serve prints it)\n',
+    ],
+    [
+      ['aws_pulse', '--local', '--local-dir', ''],
+      'error: --local-dir is empty; give a directory you can write\n',
     ],
     [
       ['aws_pulse', '--local', '--local-dir', __filename],

@@ -5,8 +5,8 @@
  * - `RUN_BUCKET` (the same variable as the dispatcher's): the S3 store in the
  *   platform's workspace bucket, read and written with the function's own role
  *   (the platform's credentials, never a tenant's);
- * - else, outside Lambda: the local workspaces' directory (`ETP_WORKSPACE_DIR`,
- *   else `<OS temp dir>/etp-workspaces`), as local runs and `etp tools invoke` use;
+ * - else, outside Lambda: the local directory (`ETP_LOCAL_DIR`, else
+ *   `<OS temp dir>/etp-local`), as local runs and `etp tools invoke` use;
  * - in a Lambda function without `RUN_BUCKET`: the call fails with
  *   `internal_error` (a container's /tmp would lose the run's findings).
  */
@@ -14,7 +14,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { AWS_MAX_ATTEMPTS } from '../../../runtime/aws/client-config';
 import { awsRequestHandler } from '../../../runtime/aws/http-timeouts';
 import { PlatformError } from '../../../runtime/errors';
-import { defaultLocalWorkspaceDir } from '../../../runtime/local-workspace-dir';
+import { defaultLocalDir } from '../../../runtime/local-workspace-dir';
 import type { RunKey } from './model';
 import { S3FindingsStore } from './s3-store';
 import { type FindingsStore, LocalDirFindingsStore } from './store';
@@ -37,7 +37,7 @@ export function findingsStoreFromEnvironment(env: NodeJS.ProcessEnv = process.en
       `No findings store is configured: this function has no ${RUN_BUCKET_ENV} (the platform's workspace bucket)`,
     );
   }
-  const dir = defaultLocalWorkspaceDir(env);
+  const dir = defaultLocalDir(env);
   const key = bucket ? `s3:${bucket}` : `dir:${dir}`;
   if (cached?.key === key) return cached.store;
   // The platform's own workspace: the function's role, one client per container.

@@ -25,6 +25,10 @@ describe('platform paths of a run workspace', () => {
     'SUMMARY.JSON',
     'Snapshots/findings.json',
     'LEVELS/scan/findings.json',
+    // …and as a file for a folder name, a folder for a file name: either would block the platform's own write.
+    'summary.json/x',
+    'results',
+    'snapshots',
   ])('refuse file-tool writes to %s', (path) => {
     expect(() => assertWritablePath(path)).toThrow(
       expect.objectContaining({

@@ -140,7 +140,7 @@ describe('findingsStoreFromEnvironment', () => {
   it("uses the workspace bucket when set, else (outside Lambda) the local workspaces' directory", async () => {
     expect(findingsStoreFromEnvironment({ RUN_BUCKET: 'etp-workspace' })).toBeInstanceOf(S3FindingsStore);
     const dir = tempDir();
-    const local = findingsStoreFromEnvironment({ ETP_WORKSPACE_DIR: dir });
+    const local = findingsStoreFromEnvironment({ ETP_LOCAL_DIR: dir });
     expect(local).toBeInstanceOf(LocalDirFindingsStore);
     await local.put(RUN, documentOf('local'));
     expect(readFileSync(path.join(dir, ...findingsKey(RUN).split('/')), 'utf8')).toContain('local');
