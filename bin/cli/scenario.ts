@@ -1,5 +1,4 @@
 import { existsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
