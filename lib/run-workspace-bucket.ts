@@ -138,9 +138,15 @@ export class RunWorkspaceBucket extends Construct {
     });
   }
 
-  /** ARNs of the objects workspaces may hold: `<bucket>/runs/*` and `<bucket>/scratch/*`. */
-  workspaceObjectArns(): string[] {
-    return [RUNS_PREFIX, SCRATCH_PREFIX].map((prefix) => this.bucket.arnForObjects(`${prefix}*`));
+  /**
+   * ARNs of the objects workspaces may hold: `<bucket>/runs/*` and `<bucket>/scratch/*`,
+   * or, given `paths` (relative to a run's workspace), those files in every run
+   * (`<bucket>/runs/*\/<path>`, `<bucket>/scratch/*\/<path>`).
+   */
+  workspaceObjectArns(paths: readonly string[] = ['']): string[] {
+    return [RUNS_PREFIX, SCRATCH_PREFIX].flatMap((prefix) =>
+      paths.map((file) => this.bucket.arnForObjects(file ? `${prefix}*/${file}` : `${prefix}*`)),
+    );
   }
 
   /**
@@ -164,12 +170,13 @@ export class RunWorkspaceBucket extends Construct {
 
   /**
    * Lets `role` read (`read`), or read and write (`read_write`), the objects of
-   * `runs/*` and `scratch/*`, and nothing else of the bucket: for a tool that
-   * keeps a run's derived data there with its own role (ToolSpec.workspaceAccess).
-   * cdk-nag's IAM5 is acknowledged for the two prefix wildcards, with the reason.
+   * `runs/*` and `scratch/*` (given `paths`, only those files of each run's
+   * workspace), and nothing else of the bucket: for a tool that keeps a run's
+   * derived data there with its own role (ToolSpec.workspaceAccess). cdk-nag's
+   * IAM5 is acknowledged for the prefix wildcards, with the reason.
    */
-  grantObjectAccess(role: Role, access: 'read' | 'read_write'): void {
-    const objects = this.workspaceObjectArns();
+  grantObjectAccess(role: Role, access: 'read' | 'read_write', paths?: readonly string[]): void {
+    const objects = this.workspaceObjectArns(paths);
     const actions = access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'];
     role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: objects }));
     acknowledgeWildcardResources(

@@ -155,9 +155,13 @@ export class ToolFunction extends PlatformFunction {
     if (spec.workspaceAccess) {
       if (!props.runWorkspace)
         throw new Error(`Tool ${spec.name} keeps data in the run workspace: it needs the bucket`);
-      props.runWorkspace.grantObjectAccess(this.role, spec.workspaceAccess);
+      props.runWorkspace.grantObjectAccess(
+        this.role,
+        spec.workspaceAccess.access,
+        spec.workspaceAccess.paths,
+      );
       this.lambdaFunction.addEnvironment('RUN_BUCKET', props.runWorkspace.bucket.bucketName);
-      workspaceObjects.push(...props.runWorkspace.workspaceObjectArns());
+      workspaceObjects.push(...props.runWorkspace.workspaceObjectArns(spec.workspaceAccess.paths));
     }
     for (const deny of spec.iamDeny ?? [])
       this.role.addToPrincipalPolicy(denyStatement(deny, workspaceObjects));

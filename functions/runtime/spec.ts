@@ -29,6 +29,17 @@ export interface IamDeny {
   readonly notResources?: readonly string[];
 }
 
+/**
+ * The files of run workspaces a tool's own role may reach: `paths` relative to
+ * a run's workspace root, granted in every run (`runs/*\/<path>`, `scratch/*\/<path>`).
+ */
+export interface WorkspaceAccess {
+  /** `read`: s3:GetObject; `read_write`: s3:GetObject and s3:PutObject. */
+  readonly access: 'read' | 'read_write';
+  /** Relative paths (`snapshots/findings.json`); IAM wildcards allowed. */
+  readonly paths: readonly string[];
+}
+
 /** How the tool's function is sized. Units: MB and seconds, as Lambda takes them. */
 export interface ToolRuntimeSettings {
   /** Lambda memory in MB. @default 256 */
@@ -91,12 +102,12 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
    */
   readonly iamDeny?: readonly IamDeny[];
   /**
-   * The run workspace's objects (`runs/*` of the platform's bucket, `RUN_BUCKET`)
-   * the tool's function reads, or reads and writes, with its own role: for tools
-   * that keep a run's derived data there (snapshot findings). Function tools only.
+   * Files of every run's workspace (in the platform's bucket, `RUN_BUCKET`) the
+   * tool's function reads, or reads and writes, with its own role: for tools that
+   * keep a run's derived data there (snapshot findings). Function tools only.
    * @default none
    */
-  readonly workspaceAccess?: 'read' | 'read_write';
+  readonly workspaceAccess?: WorkspaceAccess;
   /** Lambda sizing of the tool's own function (file tools, run by the dispatcher, have none). */
   readonly runtime?: ToolRuntimeSettings;
   /**

@@ -151,7 +151,7 @@ describe('snapshot content is out of reach, proved on the synthesized policies',
     ['scan_snapshots', ['Allowed', 'Allowed']],
     ['snapshot_stats', ['ExplicitlyDenied', 'ImplicitlyDenied']],
   ])(
-    '%s reaches the run workspace as its spec says (GetObject, PutObject), widened or not',
+    '%s reaches the runs’ findings file as its spec says (GetObject, PutObject), widened or not',
     async (tool, expected) => {
       // Prepare
       const findings = `${workspaceBucket}/runs/acme/snapshot_forensics/r1/snapshots/findings.json`;
@@ -167,6 +167,32 @@ describe('snapshot content is out of reach, proved on the synthesized policies',
       // Assess
       expect(own).toEqual(expected);
       expect(widened).toBe(expected[0] === 'Allowed' ? 'Allowed' : 'ExplicitlyDenied');
+    },
+  );
+
+  it.each(['inspect_finding', 'scan_snapshots'])(
+    '%s reads and writes no other file of a run’s workspace, even widened',
+    async (tool) => {
+      // Prepare: what an agent wrote, and what the engine keeps.
+      const others = ['notes/report.md', 'conversations/investigate/turn-1.json', 'results/scan/0.json'].map(
+        (file) => `${workspaceBucket}/runs/acme/snapshot_forensics/r1/${file}`,
+      );
+
+      // Act
+      const own = await Promise.all(
+        others.flatMap((file) =>
+          ['s3:GetObject', 's3:PutObject'].map((action) =>
+            decision(principal(tool, false), action, file, PLATFORM),
+          ),
+        ),
+      );
+      const widened = await Promise.all(
+        others.map((file) => decision(principal(tool, true), 's3:GetObject', file, PLATFORM)),
+      );
+
+      // Assess
+      expect(own.every((result) => result !== 'Allowed')).toBe(true);
+      expect(widened).toEqual(others.map(() => 'ExplicitlyDenied'));
     },
   );
 });

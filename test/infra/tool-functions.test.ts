@@ -33,10 +33,10 @@ const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:List|Describe|Get)[A-Za-z0-9]*$|^iam:Ge
 /** A spec's ARN as the template spells it: in the stack's partition (lib/iam-statements.ts). */
 const inTemplate = (resource: string) => resource.replace(/^arn:aws:/, 'arn:<AWS::Partition>:');
 
-/** The objects of the run workspaces (`runs/*`, `scratch/*`), as the template spells the ARNs. */
-function workspaceObjects(stack: ExternalToolsStack): string[] {
+/** The files `paths` of every run workspace (`runs/*\/<path>`, `scratch/*\/<path>`), as the template spells the ARNs. */
+function workspaceObjects(stack: ExternalToolsStack, paths: readonly string[]): string[] {
   const bucket = logicalIdOf(stack.platform.runWorkspace.bucket);
-  return [`<${bucket}.Arn>/runs/*`, `<${bucket}.Arn>/scratch/*`];
+  return ['runs', 'scratch'].flatMap((prefix) => paths.map((file) => `<${bucket}.Arn>/${prefix}/*/${file}`));
 }
 
 /** The actions a spec's `workspaceAccess` grants on the run workspaces' objects. */
@@ -100,8 +100,11 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ),
         // A tool that keeps a run's derived data (snapshot findings) reads or writes the run workspaces' objects.
         ...(spec.workspaceAccess
-          ? WORKSPACE_ACTIONS[spec.workspaceAccess].flatMap((action) =>
-              workspaceObjects(stack).map((resource) => ({ action, resource })),
+          ? WORKSPACE_ACTIONS[spec.workspaceAccess.access].flatMap((action) =>
+              workspaceObjects(stack, spec.workspaceAccess?.paths ?? []).map((resource) => ({
+                action,
+                resource,
+              })),
             )
           : []),
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
@@ -131,7 +134,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       // Prepare
       const { stack, template } = synthesizePlatform();
       const { roleId } = toolResources(template, name);
-      const excepted = spec.workspaceAccess ? workspaceObjects(stack) : [];
+      const excepted = spec.workspaceAccess ? workspaceObjects(stack, spec.workspaceAccess.paths) : [];
 
       // Act
       const denies = roleDenies(template, roleId);
@@ -197,14 +200,17 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
         ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
       });
-      expect(JSON.parse(flattenIntrinsics(SECRET_READER_ROLES))).toEqual(
-        Object.fromEntries(spec.requiresSecrets.map((secret) => [secret, readers[secret]])),
+      // A tool that reads no secret gets no reader roles at all.
+      expect(SECRET_READER_ROLES && JSON.parse(flattenIntrinsics(SECRET_READER_ROLES))).toEqual(
+        spec.requiresSecrets.length > 0
+          ? Object.fromEntries(spec.requiresSecrets.map((secret) => [secret, readers[secret]]))
+          : undefined,
       );
     });
   },
 );
 
-describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
+describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, spec) => {
   it('holds read-only actions only, besides its log group, its platform records and assuming its readers and the customer role', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
@@ -213,7 +219,10 @@ describe.each(awsTools.map((spec) => spec.name))('aws tool %s', (name) => {
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
     const assumable = new Set([...Object.values(readerArns(stack)), CUSTOMER_ROLE_ARN]);
     // The platform's own account: a `write` tool's exactly-once records and the run workspace it keeps findings in.
-    const platformRecords = new Set([`<${idempotencyTableId}.Arn>`, ...workspaceObjects(stack)]);
+    const platformRecords = new Set([
+      `<${idempotencyTableId}.Arn>`,
+      ...workspaceObjects(stack, spec.workspaceAccess?.paths ?? []),
+    ]);
 
     // Act
     const others = rolePermissions(template, roleId).filter(

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { FINDINGS_PATH } from './findings/model';
 import { defineSnapshotSpec } from './spec';
 
 /** A finding id: `<check>:<16 hex>`. */
@@ -22,8 +23,9 @@ export const inspectFindingSpec = defineSnapshotSpec({
         ),
     }),
   service: 's3',
-  // Only the run workspace: the CDK grants its objects on the platform's bucket.
+  // Only the run's findings: the CDK grants that file of the workspaces on the platform's bucket.
+  readsAccount: false,
   iam: [],
-  workspaceAccess: 'read',
+  workspaceAccess: { access: 'read', paths: [FINDINGS_PATH] },
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
 });

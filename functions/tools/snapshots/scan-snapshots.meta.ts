@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { regionsArg } from '../aws/shared/arg-schemas';
+import { FINDINGS_PATH } from './findings/model';
 import { thresholdsArg } from './findings/thresholds';
 import {
   EBS_BLOCK_LIST,
@@ -49,7 +50,7 @@ export const scanSnapshotsSpec = defineSnapshotSpec({
   sideEffects: 'write',
   // Its write is create-only per run (scan-snapshots.ts): a second run after a renewed secret repeats nothing.
   retryAfterSecretRenewal: true,
-  workspaceAccess: 'read_write',
+  workspaceAccess: { access: 'read_write', paths: [FINDINGS_PATH] },
   tags: ['workspace_write'],
   iam: [
     EC2_SNAPSHOT_READ,

@@ -24,21 +24,29 @@ export interface SnapshotSpecProps<S extends ToolInputSchema> extends AwsReadOnl
   readonly workspaceAccess?: ToolSpec['workspaceAccess'];
   /** ToolSpec.retryAfterSecretRenewal. @default true for 'none', false for 'write' */
   readonly retryAfterSecretRenewal?: boolean;
+  /**
+   * Whether the tool reads the tenant's account (`aws_default`, tag `aws`: its role
+   * may assume the customer role). `inspect_finding` reads only the run's findings.
+   * @default true
+   */
+  readonly readsAccount?: boolean;
 }
 
 /**
- * Declares a snapshot tool's spec: it reads the tenant's `aws_default`, is
- * tagged `snapshots`, `aws`, `no_content` plus its own tags, and its role (and
- * the customer role) carries the explicit content Deny ({@link snapshotContentDeny}).
+ * Declares a snapshot tool's spec: it reads the tenant's `aws_default` (unless
+ * `readsAccount: false`), is tagged `snapshots`, `aws` (when it reads the
+ * account), `no_content` plus its own tags, and its role (and the customer
+ * role) carries the explicit content Deny ({@link snapshotContentDeny}).
  */
 export function defineSnapshotSpec<S extends ToolInputSchema>(props: SnapshotSpecProps<S>): ToolSpec<S> {
+  const readsAccount = props.readsAccount ?? true;
   return defineToolSpec({
     name: props.name,
     description: props.description,
     inputSchema: props.inputSchema,
-    tags: [...SNAPSHOT_TAGS, ...(props.tags ?? ['read_only'])],
+    tags: [...SNAPSHOT_TAGS.filter((tag) => readsAccount || tag !== 'aws'), ...(props.tags ?? ['read_only'])],
     service: props.service,
-    requiresSecrets: [DEFAULT_AWS_SECRET],
+    requiresSecrets: readsAccount ? [DEFAULT_AWS_SECRET] : [],
     sideEffects: props.sideEffects ?? 'none',
     iam: props.iam,
     iamDeny: snapshotContentDeny(),

@@ -83,7 +83,7 @@ describe('the tool catalog', () => {
       // The one AWS tool with a side effect writes the platform's own run workspace, never the customer's account.
       if (spec.sideEffects === 'write') {
         expect(spec.tags).toContain('workspace_write');
-        expect(spec.workspaceAccess).toBe('read_write');
+        expect(spec.workspaceAccess?.access).toBe('read_write');
       } else {
         expect(spec.tags).toContain('read_only');
       }

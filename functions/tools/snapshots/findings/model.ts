@@ -60,6 +60,9 @@ export interface SourceScanReport {
  */
 export type RunKey = WorkspaceScope;
 
+/** Where a run's findings document lives, relative to the run's workspace root. */
+export const FINDINGS_PATH = 'snapshots/findings.json';
+
 /** Format version of {@link FindingsDocument}. */
 export const FINDINGS_DOCUMENT_VERSION = 1;
 

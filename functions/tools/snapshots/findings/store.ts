@@ -15,7 +15,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { PlatformError } from '../../../runtime/errors';
 import { workspaceRoot } from '../../../runtime/workspace-path';
-import type { FindingsDocument, RunKey } from './model';
+import { FINDINGS_PATH, type FindingsDocument, type RunKey } from './model';
 
 /** A store of findings documents by run. */
 export interface FindingsStore {
@@ -37,9 +37,6 @@ export interface FindingsStore {
   ): Promise<{ readonly document: FindingsDocument; readonly created: boolean }>;
 }
 
-/** The folder of the run's workspace the platform keeps snapshot findings in. */
-export const FINDINGS_FOLDER = 'snapshots';
-
 /**
  * The document's object key in the platform's bucket (a path below the local
  * workspace directory): `<workspace root>snapshots/findings.json`. The root's
@@ -51,7 +48,7 @@ export const FINDINGS_FOLDER = 'snapshots';
  * // 'runs/acme/snapshot_forensics/r1/snapshots/findings.json'
  */
 export function findingsKey(run: RunKey): string {
-  return `${workspaceRoot(run)}${FINDINGS_FOLDER}/findings.json`;
+  return `${workspaceRoot(run)}${FINDINGS_PATH}`;
 }
 
 /** Parses a stored document; a damaged one is an error, never "no findings". */

@@ -23,14 +23,16 @@ const INVENTORY_OBJECTS = [
 ];
 
 describe('snapshot tool specs', () => {
-  it('are the five named tools, strict, reading aws_default, tagged no_content', () => {
+  it('are the five named tools, strict, tagged no_content; all but inspect_finding read the account (aws_default)', () => {
     const registered = toolCatalog.list().filter((spec) => spec.tags.includes('snapshots'));
     expect(registered.map((s) => s.name).sort()).toEqual(SPECS.map((s) => s.name).sort());
     for (const spec of SPECS) {
       expect(isStrictObject(spec.inputSchema)).toBe(true);
       expect(toJsonSchema(spec.inputSchema).additionalProperties).toBe(false);
-      expect(spec.requiresSecrets).toEqual(['aws_default']);
-      expect(spec.tags).toEqual(expect.arrayContaining(['snapshots', 'aws', 'no_content']));
+      const readsAccount = spec.name !== 'inspect_finding';
+      expect(spec.requiresSecrets).toEqual(readsAccount ? ['aws_default'] : []);
+      expect(spec.tags.includes('aws')).toBe(readsAccount);
+      expect(spec.tags).toEqual(expect.arrayContaining(['snapshots', 'no_content']));
       expect(spec.description.length).toBeGreaterThan(200);
     }
     expect(SPECS.filter((s) => s.sideEffects === 'write').map((s) => s.name)).toEqual(['scan_snapshots']);
@@ -114,8 +116,8 @@ describe('snapshot tool specs', () => {
       list_snapshots: 'none',
       snapshot_stats: 'none',
       diff_snapshots: 'none',
-      inspect_finding: 'read',
-      scan_snapshots: 'read_write',
+      inspect_finding: { access: 'read', paths: ['snapshots/findings.json'] },
+      scan_snapshots: { access: 'read_write', paths: ['snapshots/findings.json'] },
     });
   });
 
