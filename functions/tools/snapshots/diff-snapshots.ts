@@ -4,7 +4,7 @@ import { createToolHandler } from '../../runtime/tool-handler';
 import { defaultSnapshotClients, type SnapshotClients } from './clients';
 import { diffSnapshotsSpec } from './diff-snapshots.meta';
 import { ebsDiff } from './ebs-views';
-import { inventorySourceOf, parseSnapshotId, type SnapshotRef } from './ids';
+import { formatSnapshotId, inventorySourceOf, parseSnapshotId, type SnapshotRef } from './ids';
 import { readInventoryConfiguration } from './inventory/configuration';
 import { inventoryDiff } from './s3-inventory';
 
@@ -17,9 +17,10 @@ import { inventoryDiff } from './s3-inventory';
 export function comparablePair(a: string, b: string): [SnapshotRef, SnapshotRef] {
   const first = parseSnapshotId(a);
   const second = parseSnapshotId(b);
-  if (a === b)
+  // Compared in canonical form: `daily` and `d%61ily` name the same configuration.
+  if (formatSnapshotId(first) === formatSnapshotId(second))
     throw new InvalidArgsError(
-      `a and b are the same snapshot (${a}); pass two different snapshots of one source`,
+      `a and b are the same snapshot (${formatSnapshotId(first)}); pass two different snapshots of one source`,
     );
   if (first.kind !== second.kind) {
     throw new InvalidArgsError(

@@ -64,20 +64,46 @@ const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const SNAPSHOT_ID = /^snap-[0-9a-f]{8}(?:[0-9a-f]{9})?$/;
 const VOLUME_ID = /^vol-[0-9a-f]{8}(?:[0-9a-f]{9})?$/;
 /** S3 bucket names: 3-63 of `a-z 0-9 . -` (S3 User Guide, "Bucket naming rules"). */
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const BUCKET_SHAPE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/**
+ * Whether `name` is a general purpose bucket name S3 accepts (S3 User Guide,
+ * "General purpose bucket naming rules"): 3-63 of `a-z 0-9 . -`, starting and
+ * ending with a letter or digit, no `..`, not an IP address, none of the
+ * reserved prefixes (`xn--`, `sthree-`, `amzn-s3-demo-`) and suffixes
+ * (`-s3alias`, `--ol-s3`, `.mrap`, `--x-s3`, `--table-s3`).
+ */
+function isBucketName(name: string): boolean {
+  return (
+    BUCKET_SHAPE.test(name) &&
+    !name.includes('..') &&
+    !/^\d+\.\d+\.\d+\.\d+$/.test(name) &&
+    !/^(xn--|sthree-|amzn-s3-demo-)/.test(name) &&
+    !/(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$/.test(name)
+  );
+}
 /** The report folder S3 writes: `YYYY-MM-DDTHH-MMZ` (S3 User Guide, "Locating your inventory list"). */
 export const REPORT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}Z$/;
 /**
  * Whether `value` is a report folder name of a time that exists: the shape of
- * {@link REPORT_TIME}, and a calendar date and time (no month 13, day 30 of
- * February or hour 24), so an impossible id is refused before any remote call.
+ * {@link REPORT_TIME}, a calendar date and time (no month 13, day 30 of
+ * February or hour 24) and not in the future, so an impossible id is refused
+ * before any remote call.
  */
 export function isReportTime(value: string): boolean {
   if (!REPORT_TIME.test(value)) return false;
   const iso = reportTimeToIso(value);
   const parsed = new Date(iso);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString() === iso;
+  // A day ahead at most: clocks differ, a report of the future does not exist.
+  return (
+    !Number.isNaN(parsed.getTime()) &&
+    parsed.toISOString() === iso &&
+    parsed.getTime() <= Date.now() + 86_400_000
+  );
 }
+
+/** The characters a configuration id may hold here: printable ASCII (no control character). */
+const CONFIGURATION_ID = /^[\x20-\x7e]+$/;
 
 /** An inventory configuration id, 1-64 characters (S3 API reference, "InventoryConfiguration", Id). */
 const MAX_CONFIGURATION_ID = 64;
@@ -113,6 +139,13 @@ function decodeConfigurationId(encoded: string, id: string, forms: string): stri
   if (decoded.length === 0 || decoded.length > MAX_CONFIGURATION_ID) {
     throw new InvalidArgsError(
       `"${id}": an inventory configuration id has 1-${MAX_CONFIGURATION_ID} characters. Expected ${forms}`,
+    );
+  }
+  // S3 writes reports under `<bucket>/<configuration id>/`: a control character or a `..`
+  // segment would name no inventory's folder.
+  if (!CONFIGURATION_ID.test(decoded) || decoded.split('/').some((part) => part === '..' || part === '.')) {
+    throw new InvalidArgsError(
+      `"${id}": an inventory configuration id is printable ASCII with no "." or ".." segment. Expected ${forms}`,
     );
   }
   return decoded;
@@ -172,7 +205,7 @@ export function parseSnapshotId(id: string): SnapshotRef {
     const parts = (rest[0] ?? '').split('/');
     if (parts.length !== 3) throw invalid(id, 'expected bucket/configuration/time', SNAPSHOT_ID_FORMS);
     const [bucket = '', encoded = '', reportTime = ''] = parts;
-    if (!BUCKET.test(bucket)) throw invalid(id, `"${bucket}" is not an S3 bucket name`, SNAPSHOT_ID_FORMS);
+    if (!isBucketName(bucket)) throw invalid(id, `"${bucket}" is not an S3 bucket name`, SNAPSHOT_ID_FORMS);
     if (!isReportTime(reportTime)) {
       throw invalid(id, `"${reportTime}" is not a report time YYYY-MM-DDTHH-MMZ`, SNAPSHOT_ID_FORMS);
     }
@@ -207,7 +240,7 @@ export function parseSourceId(id: string): SourceRef {
     const parts = (rest[0] ?? '').split('/');
     const [bucket = '', encoded] = parts;
     if (parts.length > 2) throw invalid(id, 'expected bucket or bucket/configuration', SOURCE_ID_FORMS);
-    if (!BUCKET.test(bucket)) throw invalid(id, `"${bucket}" is not an S3 bucket name`, SOURCE_ID_FORMS);
+    if (!isBucketName(bucket)) throw invalid(id, `"${bucket}" is not an S3 bucket name`, SOURCE_ID_FORMS);
     return encoded === undefined
       ? { kind: 's3_inventory', bucket }
       : {

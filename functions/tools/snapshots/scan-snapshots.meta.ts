@@ -28,24 +28,39 @@ export const scanSnapshotsSpec = defineSnapshotSpec({
     'Inventory reports examined plus their baseline in full; EBS one ListChangedBlocks per 10,000 changed blocks ' +
     'per snapshot pair. Meant for a plan level at the start of a run.',
   inputSchema: () =>
-    z.strictObject({
-      sources: z
-        .optional(z.array(sourceIdArg).check(z.minLength(1), z.maxLength(MAX_SCAN_SOURCES)))
-        .check(
-          z.describe(
-            'Source ids to scan; every EBS volume (in `regions`) and inventory configuration when omitted.',
+    z
+      .strictObject({
+        sources: z
+          .optional(
+            z.array(sourceIdArg).check(
+              z.minLength(1),
+              z.maxLength(MAX_SCAN_SOURCES),
+              z.refine((ids) => new Set(ids).size === ids.length, 'lists a source twice: give each once'),
+            ),
+          )
+          .check(
+            z.describe(
+              'Source ids to scan; every EBS volume (in `regions`) and inventory configuration when omitted.',
+            ),
           ),
-        ),
-      since: z
-        .optional(sinceArg)
-        .check(
-          z.describe(
-            'Examine snapshots taken at or after this date or date-time; default 72 hours before now.',
+        since: z
+          .optional(sinceArg)
+          .check(
+            z.describe(
+              'Examine snapshots taken at or after this date or date-time; default 72 hours before now.',
+            ),
           ),
-        ),
-      regions: regionsArg,
-      thresholds: thresholdsArg,
-    }),
+        regions: regionsArg,
+        thresholds: thresholdsArg,
+      })
+      .check(
+        // An EBS source names its region, and inventories are found in every bucket: regions would be ignored.
+        z.refine((args) => args.sources === undefined || args.regions === undefined, {
+          path: ['regions'],
+          message:
+            'applies only without sources (an EBS source names its own region): give sources or regions',
+        }),
+      ),
   service: 's3',
   sideEffects: 'write',
   // Its write is create-only per run (scan-snapshots.ts): a second run after a renewed secret repeats nothing.

@@ -224,6 +224,13 @@ describe('diff_snapshots of EBS snapshots', () => {
       { a: 'ebs:eu-west-1:snap-0000000000000000a', b: 'ebs:eu-west-1:snap-0000000000000000a' },
       'same snapshot',
     ],
+    [
+      {
+        a: 's3_inventory:photos/daily/2026-03-01T01-00Z',
+        b: 's3_inventory:photos/d%61ily/2026-03-01T01-00Z',
+      },
+      'same snapshot',
+    ],
   ])('refuses %j before any remote call', async (args, problem) => {
     const failure = expectFailure(await runAwsTool(tool, args));
 

@@ -54,6 +54,15 @@ describe('snapshot ids', () => {
     ['s3_inventory:photos/daily/2026-03-01', 'is not a report time YYYY-MM-DDTHH-MMZ'],
     ['s3_inventory:Photos_Bucket/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
     ['s3_inventory:photos/%E0%A4%A/2026-03-01T01-00Z', 'malformed configuration id'],
+    // Ids S3 cannot have: control characters, `..` segments, non-ASCII; bucket names S3 refuses; times to come.
+    ['s3_inventory:photos/daily%00/2026-03-01T01-00Z', 'printable ASCII'],
+    ['s3_inventory:photos/..%2F..%2Fx/2026-03-01T01-00Z', 'printable ASCII'],
+    ['s3_inventory:photos/d%C3%A4ily/2026-03-01T01-00Z', 'printable ASCII'],
+    ['s3_inventory:192.168.1.1/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
+    ['s3_inventory:a..b/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
+    ['s3_inventory:xn--photos/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
+    ['s3_inventory:photos-s3alias/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
+    ['s3_inventory:photos/daily/2999-03-01T01-00Z', 'is not a report time'],
     ['snap-0123456789abcdef0', 'unknown form'],
   ])('refuses %s naming the problem and the accepted forms', (id, problem) => {
     const attempt = () => parseSnapshotId(id);
@@ -61,6 +70,12 @@ describe('snapshot ids', () => {
     expect(attempt).toThrow(InvalidArgsError);
     expect(attempt).toThrow(problem);
     expect(attempt).toThrow('ebs:<region>:snap-<hex>');
+  });
+
+  it('tells the same report apart from a look-alike by its canonical form', () => {
+    expect(formatSnapshotId(parseSnapshotId('s3_inventory:photos/d%61ily/2026-03-01T01-00Z'))).toBe(
+      's3_inventory:photos/daily/2026-03-01T01-00Z',
+    );
   });
 
   it('refuses a source with too many parts', () => {

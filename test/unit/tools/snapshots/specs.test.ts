@@ -162,6 +162,31 @@ describe('snapshot tool specs', () => {
       scanSnapshotsSpec,
     ],
     ['scan_snapshots', { thresholds: { typo: 1 } }, 'thresholds', scanSnapshotsSpec],
+    // Settings that contradict each other or would be ignored.
+    [
+      'scan_snapshots',
+      { thresholds: { minBaselineSnapshots: 9 } },
+      'thresholds.minBaselineSnapshots',
+      scanSnapshotsSpec,
+    ],
+    [
+      'scan_snapshots',
+      { thresholds: { baselineSnapshots: 2, minBaselineSnapshots: 3 } },
+      'thresholds.minBaselineSnapshots',
+      scanSnapshotsSpec,
+    ],
+    [
+      'scan_snapshots',
+      { sources: ['s3_inventory:photos', 's3_inventory:photos'] },
+      'sources',
+      scanSnapshotsSpec,
+    ],
+    [
+      'scan_snapshots',
+      { sources: ['s3_inventory:photos'], regions: ['eu-west-1'] },
+      'regions',
+      scanSnapshotsSpec,
+    ],
   ])('%s refuses %j, naming %s', (_name, args, path, spec) => {
     expect(() => parseToolArgs(spec as ToolSpec, args)).toThrow(
       expect.objectContaining({
