@@ -54,6 +54,7 @@ import {
   type ModelClient,
   ModelRetryableError,
   type ModelTool,
+  modelRetryableCause,
   normalizeModelError,
 } from './model-client';
 import { agentEndInWords, fallbackReport, plainReason } from './plain-words';
@@ -495,7 +496,7 @@ export function createEngine(deps: EngineDependencies): Engine {
       const error = normalizeModelError(err, level.model);
       deps.logger.warn('model call failed', { ...run, scenarioLevel: level.name, turn: n + 1, error });
       if (error.retryable) {
-        throw new ModelRetryableError(error.code, error.message, { retryable: true, service: 'bedrock' });
+        throw new ModelRetryableError(error);
       }
       return finishLevel('model_error', { error });
     }
@@ -598,11 +599,13 @@ export function createEngine(deps: EngineDependencies): Engine {
     const parsed = turnStateSchema.safeParse(event.turn);
     const state = parsed.success ? parsed.data : undefined;
     const failure = state?.failure?.Error ?? 'an error inside the platform';
+    // The last model error, as the retries left it: connection refused is not throttling.
+    const last = failure === 'ModelRetryable' ? modelRetryableCause(state?.failure?.Cause) : undefined;
     const error: ToolErrorInfo = {
-      code: failure === 'ModelRetryable' ? 'throttled' : 'internal_error',
+      code: failure === 'ModelRetryable' ? (last?.code ?? 'throttled') : 'internal_error',
       message:
         failure === 'ModelRetryable'
-          ? `Model ${level.model} kept failing with a retryable error (throttling or timeouts) after every retry`
+          ? `Model ${level.model} kept failing with a retryable error after every retry${last ? `; the last: ${last.message}` : ''}`
           : `The ${level.name} level's turn failed (${failure})`,
       retryable: false,
     };

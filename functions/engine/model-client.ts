@@ -3,7 +3,7 @@ import {
   ConverseCommand,
   type ConverseCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { PlatformError } from '../runtime/errors';
+import { type ErrorCode, isErrorCode, PlatformError } from '../runtime/errors';
 import { normalizeError } from '../runtime/normalize-error';
 import type { ToolErrorInfo } from '../runtime/result';
 
@@ -184,6 +184,30 @@ export function normalizeModelError(err: unknown, modelId: string): ToolErrorInf
  */
 export class ModelRetryableError extends PlatformError {
   override readonly name = 'ModelRetryable';
+
+  /** @param error - the normalized model error; the message carries its code (`throttled: …`), as the state's Cause will. */
+  constructor(error: { readonly code: ErrorCode; readonly message: string }) {
+    super(error.code, `${error.code}: ${error.message}`, { retryable: true, service: 'bedrock' });
+  }
+}
+
+/**
+ * The model error a state's Catch of {@link ModelRetryableError} carries in its
+ * `Cause` (the Lambda error's JSON, `errorMessage` = `<code>: <message>`, or that
+ * text itself), or undefined when the Cause says nothing readable.
+ */
+export function modelRetryableCause(
+  cause: string | undefined,
+): { code: ErrorCode; message: string } | undefined {
+  let text = cause ?? '';
+  try {
+    const parsed = JSON.parse(text) as { errorMessage?: unknown };
+    if (typeof parsed.errorMessage === 'string') text = parsed.errorMessage;
+  } catch {
+    // not JSON: the message itself
+  }
+  const match = /^([a-z_]+): ([\s\S]+)$/.exec(text);
+  return match && isErrorCode(match[1]) ? { code: match[1], message: match[2] as string } : undefined;
 }
 
 /**

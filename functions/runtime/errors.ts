@@ -33,6 +33,11 @@ export const ERROR_CODES = [
 /** One normalized error code; see {@link ERROR_CODES}. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** Whether `value` is one of the {@link ERROR_CODES}. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(value);
+}
+
 /** Options shared by every {@link PlatformError}. */
 export interface PlatformErrorOptions {
   /** Whether the same call may succeed when retried later. @default false */

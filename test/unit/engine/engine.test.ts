@@ -406,6 +406,46 @@ describe('turn', () => {
     });
   });
 
+  it.each([
+    [
+      'a Lambda error Cause',
+      JSON.stringify({
+        errorType: 'ModelRetryable',
+        errorMessage: 'network_error: connect ECONNREFUSED 127.0.0.1:1',
+      }),
+      'network_error',
+      '; the last: connect ECONNREFUSED 127.0.0.1:1',
+    ],
+    ['a plain Cause', 'throttled: Too many requests', 'throttled', '; the last: Too many requests'],
+    ['no readable Cause', 'States.Timeout', 'throttled', ''],
+  ])(
+    'ends the level with the last model error after the retries, from %s',
+    async (_kind, cause, code, last) => {
+      // Prepare
+      const engine = engineWith(scriptedModel([]));
+
+      // Act
+      const ended = (await engine({
+        action: 'wrapup',
+        ...base,
+        runId: 'r1',
+        level: 'analyse',
+        input: { tenant: 'default' },
+        levels: {},
+        turn: { level: 'analyse', n: 1, status: 'start', failure: { Error: 'ModelRetryable', Cause: cause } },
+      })) as TurnState;
+
+      // Assess
+      expect(ended.record).toMatchObject({
+        outcome: 'failed',
+        error: {
+          code,
+          message: `Model anthropic.claude-3-5-haiku-20241022-v1:0 kept failing with a retryable error after every retry${last}`,
+        },
+      });
+    },
+  );
+
   it('asks one question per turn and at most three per level', async () => {
     // Prepare
     const ask = (question: string): [string, unknown] => ['ask_user', { question }];
