@@ -106,10 +106,8 @@ export function describeShape(schema: JsonSchema): string {
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   if (Array.isArray(schema.anyOf)) {
-    return schema.anyOf
-      .filter(isRecord)
-      .map((option) => describeShape(option))
-      .join(' or ');
+    // Each shape once: a date or a date-time are both "a string" here.
+    return [...new Set(schema.anyOf.filter(isRecord).map((option) => describeShape(option)))].join(' or ');
   }
   switch (schema.type) {
     case 'array':
@@ -121,6 +119,7 @@ export function describeShape(schema: JsonSchema): string {
     case 'integer':
       return 'an integer';
     case 'string':
+      return typeof schema.format === 'string' ? `a string (${schema.format})` : 'a string';
     case 'number':
     case 'boolean':
       return `a ${schema.type}`;

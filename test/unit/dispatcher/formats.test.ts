@@ -18,7 +18,7 @@ import {
   toMcpTool,
   toOpenAiTools,
 } from '../../../functions/dispatcher/formats/formats';
-import { decodeByPlan } from '../../../functions/dispatcher/formats/json-schema';
+import { decodeByPlan, describeShape } from '../../../functions/dispatcher/formats/json-schema';
 import { parseToolArgs } from '../../../functions/runtime/args';
 import { toolCatalog } from '../../../functions/tools/catalog';
 
@@ -279,5 +279,22 @@ describe('model API tool definitions', () => {
     for (const format of TOOL_FORMATS) {
       expect(JSON.stringify(exportTools(format, eleven)).length).toBeGreaterThan(100);
     }
+  });
+});
+
+describe('describeShape', () => {
+  it('names each shape of a union once, with its string format', () => {
+    expect(
+      describeShape({
+        anyOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', format: 'date-time' },
+          { type: 'string', format: 'date' },
+        ],
+      }),
+    ).toBe('a string (date) or a string (date-time)');
+    expect(describeShape({ anyOf: [{ type: 'string' }, { type: 'string' }, { type: 'integer' }] })).toBe(
+      'a string or an integer',
+    );
   });
 });
