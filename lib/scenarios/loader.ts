@@ -104,6 +104,30 @@ export function parseScenarioFile(file: string, catalog: ToolCatalog): Scenario 
 }
 
 /** A level's `kind` when it leaves it out: `calls` make a plan, `model` an agent. */
+/**
+ * Tool names of a document the schema refused, checked against the catalog:
+ * each level's `intra_tools` and `calls[].tool` that are strings.
+ */
+function unknownToolsIn(levels: unknown, catalog: ToolCatalog): string[] {
+  if (!Array.isArray(levels)) return [];
+  const problems: string[] = [];
+  const unknown = (name: unknown) => typeof name === 'string' && !catalog.has(name);
+  levels.forEach((level: unknown, index) => {
+    if (level === null || typeof level !== 'object') return;
+    const { intra_tools: intra, calls } = level as { intra_tools?: unknown; calls?: unknown };
+    const names = [
+      ...(Array.isArray(intra) ? intra : []),
+      ...(Array.isArray(calls) ? calls.map((call) => (call as { tool?: unknown } | null)?.tool) : []),
+    ].filter(unknown);
+    for (const name of new Set(names)) {
+      problems.push(
+        `levels[${index}]: Unknown tool "${String(name)}". Registered tools: ${catalog.names().join(', ')}`,
+      );
+    }
+  });
+  return problems;
+}
+
 function withKinds(document: unknown): unknown {
   const levels = (document as { levels?: unknown } | null)?.levels;
   if (!Array.isArray(levels)) return document;
@@ -159,13 +183,22 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
   const candidate = withKinds(document);
   const parsed = scenarioSchema.safeParse(candidate);
   if (!parsed.success) {
+    const levels = (candidate as { levels?: unknown } | null)?.levels;
     for (const violation of violationsOf(parsed.error, candidate, scenarioSchema)) {
-      if (/^levels\[\d+\]\.kind$/.test(violation.path)) {
+      const kind = /^levels\[(\d+)\]\.kind$/.exec(violation.path);
+      if (kind) {
+        const given = Array.isArray(levels)
+          ? (levels[Number(kind[1])] as { kind?: unknown } | null)?.kind
+          : undefined;
         report(
-          `${violation.path}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`,
+          given === undefined
+            ? `${violation.path}: a level needs kind (plan or agent), or calls (a plan) or model (an agent)`
+            : `${violation.path}: ${JSON.stringify(given)} is not a kind: plan or agent`,
         );
       } else report(`${violation.path}: ${violation.message}`);
     }
+    // Unknown tools are found without the schema, so one round of fixes covers them too.
+    for (const problem of unknownToolsIn(levels, catalog)) report(problem);
     return { file, problems };
   }
   const spec = parsed.data;

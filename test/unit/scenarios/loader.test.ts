@@ -100,6 +100,31 @@ describe('the shipped scenarios', () => {
   });
 });
 
+describe('a document the schema refuses', () => {
+  it('still reports its unknown tools, and names a kind that is not one, in the same round', () => {
+    // Prepare
+    const document = scenario((d) => {
+      d.levels[1].kind = 'agnt';
+      d.levels[1].intra_tools = ['aws_ec2_inventorz'];
+      d.levels[2].max_turnz = 3;
+      d.levels[2].calls = [{ tool: 'slack_post_mesage' }];
+    });
+
+    // Act
+    const problems = problemsOf(document);
+
+    // Assess
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'check.yaml: levels[1].kind: "agnt" is not a kind: plan or agent',
+        `check.yaml: levels[1]: Unknown tool "aws_ec2_inventorz". ${REGISTERED}`,
+        `check.yaml: levels[2]: Unknown tool "slack_post_mesage". ${REGISTERED}`,
+      ]),
+    );
+    expect(problems.some((problem) => problem.includes('max_turnz'))).toBe(true);
+  });
+});
+
 describe('snapshot_forensics', () => {
   it('scans once in a plan level, then offers the agent the content-free snapshot tools only', () => {
     // Act
