@@ -69,7 +69,7 @@ import {
   S3ControlClient,
 } from '@aws-sdk/client-s3-control';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import type { mockClient } from 'aws-sdk-client-mock';
+import { mockClient } from 'aws-sdk-client-mock';
 import {
   CREDENTIAL_REPORT_HEADER,
   credentialReportOutput,
@@ -87,6 +87,43 @@ export type ClientClass = Parameters<typeof mockClient>[0];
 
 /** Returns the stub of a client class, reset before each case (a class is mocked once per process). */
 export type StubOf = (client: ClientClass) => ReturnType<typeof mockClient>;
+
+/** Every SDK client the AWS audit tools use: what a run of all of them stubs. */
+export const AUDIT_CLIENTS: readonly ClientClass[] = [
+  EC2Client,
+  STSClient,
+  CloudTrailClient,
+  S3Client,
+  S3ControlClient,
+  IAMClient,
+  CostExplorerClient,
+  ComputeOptimizerClient,
+  RDSClient,
+  CloudWatchClient,
+];
+
+/**
+ * Stubs of SDK client classes (aws-sdk-client-mock): `clients` stubbed at once,
+ * so no call of theirs can leave the process, any other on first `stubOf`.
+ *
+ * @param clients - stubbed at once. @default AUDIT_CLIENTS
+ * @returns the stubs made so far (to reset or count) and `stubOf`.
+ */
+export function clientStubs(clients: readonly ClientClass[] = AUDIT_CLIENTS): {
+  readonly stubs: ReadonlyMap<ClientClass, ReturnType<typeof mockClient>>;
+  readonly stubOf: StubOf;
+} {
+  const stubs = new Map(clients.map((client) => [client, mockClient(client)]));
+  const stubOf: StubOf = (client) => {
+    let stub = stubs.get(client);
+    if (!stub) {
+      stub = mockClient(client);
+      stubs.set(client, stub);
+    }
+    return stub;
+  };
+  return { stubs, stubOf };
+}
 
 /** One tool's representative run. */
 export interface ApiCallCase {

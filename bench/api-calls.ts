@@ -1,16 +1,10 @@
-/**
- * AWS API calls per run of each AWS tool: every case of bench/api-call-cases.ts
- * runs the real tool through `runTool`, and the commands its mocked SDK clients
- * received are counted.
- */
-import { mockClient } from 'aws-sdk-client-mock';
 import { loadTool } from '../bin/local/load-tool';
 import { deadlineIn } from '../functions/runtime/deadline';
 import { runTool } from '../functions/runtime/harness';
 import type { Tool } from '../functions/runtime/spec';
 import { toolCatalog } from '../functions/tools/catalog';
 import { toolInvocation } from '../test/helpers/events';
-import { API_CALL_CASES, type ApiCallCase, type ClientClass, type StubOf } from './api-call-cases';
+import { API_CALL_CASES, type ApiCallCase, clientStubs } from './api-call-cases';
 import { staticKeyServices } from './aws-fixtures';
 
 /** Calls one tool made, by command. */
@@ -46,15 +40,7 @@ export async function countApiCalls(
   cases: readonly ApiCallCase[] = API_CALL_CASES,
   tools: ToolSource = REGISTERED,
 ): Promise<{ counts: ApiCallCount[]; missing: string[]; unavailable: string[] }> {
-  const stubs = new Map<ClientClass, ReturnType<typeof mockClient>>();
-  const stubOf: StubOf = (client) => {
-    let stub = stubs.get(client);
-    if (!stub) {
-      stub = mockClient(client);
-      stubs.set(client, stub);
-    }
-    return stub;
-  };
+  const { stubs, stubOf } = clientStubs([]);
   const services = staticKeyServices();
   const counts: ApiCallCount[] = [];
   try {

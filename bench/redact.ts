@@ -17,6 +17,7 @@
 import * as os from 'node:os';
 import { REDACTED, redact, redactString } from '../functions/runtime/redact';
 import { SecretValues } from '../functions/runtime/secret-values';
+import { fakeText } from '../test/helpers/fake-text';
 import { atMost, type Figure, formatReport, quantile, type Section } from './report';
 
 /** Target of issue 8: p50 of one `redact()` of a 64 KiB result, in ms. */
@@ -30,21 +31,6 @@ const ADVERSARIAL_CHARS = 1024 * 1024;
 /** A 1 MB string taking longer than this is a backtracking bug, not a slow machine. */
 const ADVERSARIAL_LIMIT_MS = 1_000;
 
-/** Deterministic pseudo-random characters (xorshift32), so every run redacts the same data. */
-function chars(length: number, alphabet: string, seed: number): string {
-  let state = seed >>> 0 || 1;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    out += alphabet[state % alphabet.length];
-  }
-  return out;
-}
-
 const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const REGIONS = ['us-east-1', 'eu-west-1', 'eu-central-1', 'ap-southeast-2'];
@@ -53,21 +39,21 @@ const STATES = ['running', 'stopped', 'running', 'running'];
 /** One instance as an inventory tool reports it; every 10th carries a secret in a tag or its user data. */
 function instance(i: number): Record<string, unknown> {
   const region = REGIONS[i % REGIONS.length] as string;
-  const id = `i-0${chars(16, HEX, i + 1)}`;
+  const id = `i-0${fakeText(16, HEX, i + 1)}`;
   const tags: { Key: string; Value: string }[] = [
     { Key: 'Name', Value: `web-${i}` },
     { Key: 'team', Value: i % 2 ? 'platform' : 'payments' },
     {
       Key: 'aws:cloudformation:stack-id',
-      Value: `arn:aws:cloudformation:${region}:123456789012:stack/app/${chars(8, HEX, i)}-0000-11ef-8000-${chars(12, HEX, i + 7)}`,
+      Value: `arn:aws:cloudformation:${region}:123456789012:stack/app/${fakeText(8, HEX, i)}-0000-11ef-8000-${fakeText(12, HEX, i + 7)}`,
     },
   ];
   if (i % 10 === 3)
-    tags.push({ Key: 'db', Value: `postgres://app:Fk${chars(14, ALNUM, i)}@db.internal:5432/app` });
+    tags.push({ Key: 'db', Value: `postgres://app:Fk${fakeText(14, ALNUM, i)}@db.internal:5432/app` });
   if (i % 10 === 7)
     tags.push({
       Key: 'deploy-note',
-      Value: `bot xoxb-${chars(11, '0123456789', i)}-${chars(12, '0123456789', i + 1)}-${chars(24, ALNUM, i + 2)}`,
+      Value: `bot xoxb-${fakeText(11, '0123456789', i)}-${fakeText(12, '0123456789', i + 1)}-${fakeText(24, ALNUM, i + 2)}`,
     });
   return {
     InstanceId: id,
@@ -76,16 +62,16 @@ function instance(i: number): Record<string, unknown> {
     State: STATES[i % STATES.length],
     Region: region,
     LaunchTime: new Date(Date.UTC(2024, 0, 1 + (i % 28), i % 24)).toISOString(),
-    ImageId: `ami-0${chars(16, HEX, i + 2)}`,
-    SubnetId: `subnet-0${chars(16, HEX, i + 3)}`,
-    SecurityGroups: [{ GroupId: `sg-0${chars(16, HEX, i + 4)}`, GroupName: 'web' }],
+    ImageId: `ami-0${fakeText(16, HEX, i + 2)}`,
+    SubnetId: `subnet-0${fakeText(16, HEX, i + 3)}`,
+    SecurityGroups: [{ GroupId: `sg-0${fakeText(16, HEX, i + 4)}`, GroupName: 'web' }],
     Volumes: [
-      { VolumeId: `vol-0${chars(16, HEX, i + 5)}`, SizeGiB: 8 + (i % 5) * 10, Encrypted: i % 4 !== 0 },
+      { VolumeId: `vol-0${fakeText(16, HEX, i + 5)}`, SizeGiB: 8 + (i % 5) * 10, Encrypted: i % 4 !== 0 },
     ],
     Monitoring: i % 5 ? 'Basic monitoring' : 'Detailed monitoring',
-    UserDataSha256: chars(64, HEX, i + 6),
+    UserDataSha256: fakeText(64, HEX, i + 6),
     ...(i % 25 === 11
-      ? { UserData: `export AWS_ACCESS_KEY_ID=AKIA${chars(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', i)}` }
+      ? { UserData: `export AWS_ACCESS_KEY_ID=AKIA${fakeText(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', i)}` }
       : {}),
     Tags: tags,
     MonthlyCostUsd: Math.round((i % 7) * 1234.5) / 100,
@@ -116,7 +102,7 @@ export function realisticResult(bytes = RESULT_BYTES): Record<string, unknown> {
     instances.push(instance(i));
     if (i % 8 === 0) {
       result.value.findings.push({
-        id: `ec2-stopped:${chars(16, HEX, i)}`,
+        id: `ec2-stopped:${fakeText(16, HEX, i)}`,
         severity: 'medium',
         resource: instances[i]?.Arn,
         detail: `Instance stopped since 2024-01-${String(1 + (i % 28)).padStart(2, '0')}; its volumes still cost money.`,
@@ -206,7 +192,7 @@ export async function measureRedaction(): Promise<RedactionBench> {
     throw new Error(`${survived} planted secrets survived redaction`);
 
   const secretValues = new SecretValues();
-  for (let i = 0; i < 50; i++) secretValues.add({ value: `Fk${chars(30, ALNUM, 9_000 + i)}` });
+  for (let i = 0; i < 50; i++) secretValues.add({ value: `Fk${fakeText(30, ALNUM, 9_000 + i)}` });
 
   const adversarial = adversarialInputs().map(({ name, text }) => {
     const started = performance.now();

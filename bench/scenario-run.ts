@@ -15,17 +15,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CloudTrailClient } from '@aws-sdk/client-cloudtrail';
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { ComputeOptimizerClient } from '@aws-sdk/client-compute-optimizer';
-import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
-import { EC2Client } from '@aws-sdk/client-ec2';
-import { IAMClient } from '@aws-sdk/client-iam';
-import { RDSClient } from '@aws-sdk/client-rds';
-import { S3Client } from '@aws-sdk/client-s3';
-import { S3ControlClient } from '@aws-sdk/client-s3-control';
-import { STSClient } from '@aws-sdk/client-sts';
-import { mockClient } from 'aws-sdk-client-mock';
 import { scriptedAnswers } from '../bin/local/local-answers';
 import {
   createLocalDispatcher,
@@ -44,7 +33,7 @@ import { InMemorySecretReferenceStore } from '../functions/runtime/secrets/memor
 import { toolCatalog } from '../functions/tools/catalog';
 import { findScenario, loadScenarios } from '../lib/scenarios/loader';
 import { startSlackServer } from '../test/helpers/slack-server';
-import type { ClientClass } from './api-call-cases';
+import { clientStubs } from './api-call-cases';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
 import { arrangeAccount, RESOURCE_COUNT } from './scenario-account';
 
@@ -69,19 +58,6 @@ export interface ScenarioRunFigures {
   readonly summary: RunSummary;
 }
 
-const CLIENTS: readonly ClientClass[] = [
-  EC2Client,
-  STSClient,
-  CloudTrailClient,
-  S3Client,
-  S3ControlClient,
-  IAMClient,
-  CostExplorerClient,
-  ComputeOptimizerClient,
-  RDSClient,
-  CloudWatchClient,
-];
-
 /**
  * Runs aws_pulse once (`runs` times, each compared with the previous) and measures the last run.
  *
@@ -89,12 +65,7 @@ const CLIENTS: readonly ClientClass[] = [
  */
 export async function measureScenarioRun(runs = 1): Promise<ScenarioRunFigures> {
   logger.setLogLevel('SILENT');
-  const stubs = new Map(CLIENTS.map((client) => [client, mockClient(client)]));
-  const stubOf = (client: ClientClass) => {
-    const stub = stubs.get(client);
-    if (!stub) throw new Error(`No stub for ${String(client)}`);
-    return stub;
-  };
+  const { stubs, stubOf } = clientStubs();
   arrangeAccount(stubOf);
   const slack = await startSlackServer();
   const localDir = mkdtempSync(path.join(tmpdir(), 'etp-bench-pulse-'));

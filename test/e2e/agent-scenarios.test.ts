@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CloudTrailClient } from '@aws-sdk/client-cloudtrail';
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { ComputeOptimizerClient } from '@aws-sdk/client-compute-optimizer';
-import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeAddressesCommand,
@@ -12,22 +8,23 @@ import {
   DescribeSecurityGroupsCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
-import { IAMClient } from '@aws-sdk/client-iam';
-import { RDSClient } from '@aws-sdk/client-rds';
-import { S3Client } from '@aws-sdk/client-s3';
-import { S3ControlClient } from '@aws-sdk/client-s3-control';
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
-import { STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import { API_CALL_CASES, type ClientClass } from '../../bench/api-call-cases';
-import type { ReceivedConverse, ScriptedResponse } from '../../bin/local/scripted-model';
+import { API_CALL_CASES, clientStubs } from '../../bench/api-call-cases';
+import type { ScriptedResponse } from '../../bin/local/scripted-model';
 import type { FindingsFile } from '../../functions/engine/findings';
 import type { AgentLevelRecord, PlanLevelRecord } from '../../functions/engine/records';
 import { ENGINE_PATHS, readJson } from '../../functions/engine/workspaces';
 import { logger } from '../../functions/runtime/logger';
 import { RUN_COMPLETED_DETAIL_SCHEMA } from '../../lib/scenarios/run-events';
 import { describeInstancesResponder } from '../helpers/ec2-pages';
-import { RUN_EVENT_BUS, type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
+import {
+  firstPrompt,
+  RUN_EVENT_BUS,
+  type ScenarioHarness,
+  startScenarioHarness,
+  toolResultsOf,
+} from '../helpers/scenario-harness';
 import { etp } from '../unit/cli/run-etp';
 
 /**
@@ -37,25 +34,7 @@ import { etp } from '../unit/cli/run-etp';
  * Converse server; AWS stubbed at the SDK with the API references' shapes.
  */
 
-const clients: readonly ClientClass[] = [
-  EC2Client,
-  STSClient,
-  CloudTrailClient,
-  S3Client,
-  S3ControlClient,
-  IAMClient,
-  CostExplorerClient,
-  ComputeOptimizerClient,
-  RDSClient,
-  CloudWatchClient,
-];
-type Stub = ReturnType<typeof mockClient>;
-const stubs = new Map<ClientClass, Stub>(clients.map((client) => [client, mockClient(client)]));
-const stubOf = (client: ClientClass) => {
-  const stub = stubs.get(client);
-  if (!stub) throw new Error(`No stub for ${String(client)}`);
-  return stub;
-};
+const { stubs, stubOf } = clientStubs();
 const ec2 = stubOf(EC2Client);
 const sfn = mockClient(SFNClient);
 
@@ -113,23 +92,6 @@ beforeEach(() => {
 const call = (name: string, input: unknown): ScriptedResponse => ({ tool_use: [{ name, input }] });
 const finish = (summary: string, data?: Record<string, unknown>): ScriptedResponse =>
   call('finish', { summary, ...(data ? { data } : {}) });
-
-/** The toolResult blocks of the last user message of a Converse request. */
-function toolResultsOf(
-  request: ReceivedConverse | undefined,
-): { status?: string; json: Record<string, unknown> }[] {
-  const last = request?.body.messages?.at(-1);
-  return (last?.content ?? []).flatMap((block) => {
-    const result = block.toolResult as
-      | { status?: string; content: { json: Record<string, unknown> }[] }
-      | undefined;
-    return result ? [{ status: result.status, json: result.content[0]?.json ?? {} }] : [];
-  });
-}
-
-function firstPrompt(request: ReceivedConverse | undefined): string {
-  return String((request?.body.messages?.[0]?.content[0] as { text?: string } | undefined)?.text ?? '');
-}
 
 describe('an agent level, end to end through the synthesized state machine', () => {
   it('corrects a call to a tool outside its level after the tool_not_allowed result', async () => {

@@ -1,21 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
-import { CloudTrailClient } from '@aws-sdk/client-cloudtrail';
-import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { ComputeOptimizerClient } from '@aws-sdk/client-compute-optimizer';
-import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
 import { ListTablesCommand, paginateScan } from '@aws-sdk/client-dynamodb';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { IAMClient } from '@aws-sdk/client-iam';
-import { RDSClient } from '@aws-sdk/client-rds';
-import { S3Client } from '@aws-sdk/client-s3';
-import { S3ControlClient } from '@aws-sdk/client-s3-control';
 import { STSClient } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { Template } from 'aws-cdk-lib/assertions';
-import { mockClient } from 'aws-sdk-client-mock';
-import { API_CALL_CASES, type ClientClass } from '../../bench/api-call-cases';
+import { API_CALL_CASES, clientStubs } from '../../bench/api-call-cases';
 import type { ReceivedConverse, ScriptedResponse } from '../../bin/local/scripted-model';
 import type { AgentLevelRecord, PlanLevelRecord } from '../../functions/engine/records';
 import { logger } from '../../functions/runtime/logger';
@@ -41,26 +32,7 @@ import { SECRET_FORMS } from '../unit/runtime/redaction-corpus';
  * a secret could land is scanned for every secret in every encoding: zero hits.
  */
 
-const clients: readonly ClientClass[] = [
-  EC2Client,
-  STSClient,
-  CloudTrailClient,
-  S3Client,
-  S3ControlClient,
-  IAMClient,
-  CostExplorerClient,
-  ComputeOptimizerClient,
-  RDSClient,
-  CloudWatchClient,
-];
-const stubs = new Map<ClientClass, ReturnType<typeof mockClient>>(
-  clients.map((client) => [client, mockClient(client)]),
-);
-const stubOf = (client: ClientClass) => {
-  const stub = stubs.get(client);
-  if (!stub) throw new Error(`No stub for ${String(client)}`);
-  return stub;
-};
+const { stubs, stubOf } = clientStubs();
 
 const REGION = 'eu-west-1';
 const CUSTOMER_ROLE = 'arn:aws:iam::210987654321:role/ExternalToolsPlatformAudit';

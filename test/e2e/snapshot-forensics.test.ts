@@ -6,7 +6,12 @@ import type { FindingsDocument } from '../../functions/tools/snapshots/findings/
 import { findingsKey } from '../../functions/tools/snapshots/findings/store';
 import { LocalS3Server } from '../helpers/inventory-s3-server';
 import { buildInventoryWorld, DESTINATION, PUBLIC_DESTINATION } from '../helpers/inventory-world';
-import { type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
+import {
+  firstPrompt,
+  type ScenarioHarness,
+  startScenarioHarness,
+  toolResultsOf,
+} from '../helpers/scenario-harness';
 
 /**
  * The snapshot investigation, end to end: the shipped snapshot_forensics levels
@@ -60,19 +65,6 @@ afterAll(async () => {
 
 const call = (...uses: { name: string; input: unknown }[]): ScriptedResponse => ({ tool_use: uses });
 
-/** The toolResult blocks of the last message of a Converse request. */
-function toolResultsOf(
-  request: ReceivedConverse | undefined,
-): { status?: string; json: Record<string, unknown> }[] {
-  const last = request?.body.messages?.at(-1);
-  return (last?.content ?? []).flatMap((block) => {
-    const result = block.toolResult as
-      | { status?: string; content: { json: Record<string, unknown> }[] }
-      | undefined;
-    return result ? [{ status: result.status, json: result.content[0]?.json ?? {} }] : [];
-  });
-}
-
 describe('snapshot_forensics, end to end through the synthesized state machine', () => {
   it('scans once, lets the agent inspect a finding and diff two reports, refuses a forged findings file, posts the conclusion', async () => {
     // Prepare: the model inspects the first ransomware finding the scan showed it, then diffs the last two reports.
@@ -80,8 +72,7 @@ describe('snapshot_forensics, end to end through the synthesized state machine',
     let fullResult = '';
     const model = (request: ReceivedConverse, index: number): ScriptedResponse => {
       if (index === 0) {
-        const first = request.body.messages?.[0]?.content[0] as { text?: string } | undefined;
-        const prompt = String(first?.text);
+        const prompt = firstPrompt(request);
         fullResult = /full result: (levels\/scan\/\S+\.json)/.exec(prompt)?.[1] ?? 'missing';
         return call({ name: 'read_file', input: { path: fullResult } });
       }

@@ -73,6 +73,34 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
 }
 
 /**
+ * Creates an on-demand table keyed by string attributes (`hash`, and `range` when
+ * given) and resolves once it is ACTIVE: the shape of every platform table.
+ *
+ * @returns the table name.
+ */
+async function createStringKeyedTable(
+  client: DynamoDBClient,
+  tableName: string,
+  hash: string,
+  range?: string,
+): Promise<string> {
+  const keys = range ? [hash, range] : [hash];
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: keys.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: keys.map((name, index) => ({
+        AttributeName: name,
+        KeyType: index === 0 ? 'HASH' : 'RANGE',
+      })),
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  await waitActive(client, tableName);
+  return tableName;
+}
+
+/**
  * Creates the secret-reference table as the platform stack defines it
  * (DESIGN.md, "Secret references"): `tenant_id` HASH, `secret_name` RANGE,
  * on-demand billing. Resolves once the table is ACTIVE.
@@ -80,26 +108,25 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
  * @param tableName - @default 'etp-secret-references'
  * @returns the table name.
  */
-export async function createSecretReferenceTable(
+export function createSecretReferenceTable(
   client: DynamoDBClient,
   tableName = 'etp-secret-references',
 ): Promise<string> {
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      AttributeDefinitions: [
-        { AttributeName: 'tenant_id', AttributeType: 'S' },
-        { AttributeName: 'secret_name', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'tenant_id', KeyType: 'HASH' },
-        { AttributeName: 'secret_name', KeyType: 'RANGE' },
-      ],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
-  await waitActive(client, tableName);
-  return tableName;
+  return createStringKeyedTable(client, tableName, 'tenant_id', 'secret_name');
+}
+
+/**
+ * Creates the run-records table as the platform defines it (lib/external-tools-platform.ts):
+ * `tenant_id` HASH, `record_id` RANGE, on-demand. Resolves once the table is ACTIVE.
+ *
+ * @param tableName - @default 'etp-run-records'
+ * @returns the table name.
+ */
+export function createRunRecordsTable(
+  client: DynamoDBClient,
+  tableName = 'etp-run-records',
+): Promise<string> {
+  return createStringKeyedTable(client, tableName, 'tenant_id', 'record_id');
 }
 
 /**
@@ -110,20 +137,11 @@ export async function createSecretReferenceTable(
  * @param tableName - @default 'etp-idempotency'
  * @returns the table name.
  */
-export async function createIdempotencyTable(
+export function createIdempotencyTable(
   client: DynamoDBClient,
   tableName = 'etp-idempotency',
 ): Promise<string> {
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
-  await waitActive(client, tableName);
-  return tableName;
+  return createStringKeyedTable(client, tableName, 'id');
 }
 
 async function waitActive(client: DynamoDBClient, tableName: string): Promise<void> {

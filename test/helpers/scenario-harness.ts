@@ -30,6 +30,7 @@ import type { Context } from 'aws-lambda';
 import { executeLocally, type StateEvent } from '../../bin/local/local-execution';
 import { localWorkspaceProvider } from '../../bin/local/local-workspace';
 import {
+  type ReceivedConverse,
   type Responder,
   type ScriptedModel,
   type ScriptedResponse,
@@ -61,6 +62,7 @@ import { RUN_EVENT_BUS_PLACEHOLDER } from '../../lib/scenarios/run-events';
 import { flattenIntrinsics, logicalIdOf, synthesizePlatform } from './cdk';
 import {
   createIdempotencyTable,
+  createRunRecordsTable,
   createSecretReferenceTable,
   type LocalDynamoDb,
   startDynalite,
@@ -76,7 +78,6 @@ import {
   startLocalSts,
 } from './local-iam';
 import { FAKE_AWS_CREDENTIALS } from './loopback-server';
-import { createRunRecordsTable } from './run-records-table';
 import { type LocalSlack, type SlackServerOptions, startSlackServer } from './slack-server';
 
 const ACCOUNT = '123456789012';
@@ -433,4 +434,22 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       rmSync(localDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The toolResult blocks of the last user message of a Converse request. */
+export function toolResultsOf(
+  request: ReceivedConverse | undefined,
+): { status?: string; json: Record<string, unknown> }[] {
+  const last = request?.body.messages?.at(-1);
+  return (last?.content ?? []).flatMap((block) => {
+    const result = block.toolResult as
+      | { status?: string; content: { json: Record<string, unknown> }[] }
+      | undefined;
+    return result ? [{ status: result.status, json: result.content[0]?.json ?? {} }] : [];
+  });
+}
+
+/** The text of the first message of a Converse request: the level's prompt. */
+export function firstPrompt(request: ReceivedConverse | undefined): string {
+  return String((request?.body.messages?.[0]?.content[0] as { text?: string } | undefined)?.text ?? '');
 }

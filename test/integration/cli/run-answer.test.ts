@@ -1,8 +1,7 @@
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbRunRecords } from '../../../functions/engine/dynamodb-run-records';
-import { type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
-import { createRunRecordsTable } from '../../helpers/run-records-table';
+import { createRunRecordsTable, type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
 import { etp } from '../../unit/cli/run-etp';
 
 const sfn = mockClient(SFNClient);

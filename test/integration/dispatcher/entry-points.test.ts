@@ -1,27 +1,24 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Context } from 'aws-lambda';
 import type {
   BedrockApiResponse,
   BedrockFunctionResponse,
 } from '../../../functions/dispatcher/adapters/bedrock-agent';
-import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
 import {
-  createIdempotencyTable,
-  createSecretReferenceTable,
-  type LocalDynamoDb,
-  startDynalite,
-} from '../../helpers/dynalite';
+  type DispatcherChain,
+  type DispatcherHandler,
+  startDispatcherChain,
+} from '../../helpers/dispatcher-chain';
 import {
   bedrockApiEvent,
   bedrockFunctionEvent,
   gatewayContext,
   startFunctionUrl,
 } from '../../helpers/entry-point-events';
-import { bundleDispatcherConfig, fakeLambdaContext } from '../../helpers/events';
-import { type LocalLambda, startLambdaServer } from '../../helpers/lambda-server';
-import { FAKE_AWS_CREDENTIALS, type ListeningServer } from '../../helpers/loopback-server';
-import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+import { fakeLambdaContext } from '../../helpers/events';
+import type { LocalLambda } from '../../helpers/lambda-server';
+import type { ListeningServer } from '../../helpers/loopback-server';
+import type { LocalSlack } from '../../helpers/slack-server';
 
 /**
  * The deployed dispatcher's handler (configured as the CDK bundles it, with an
@@ -30,61 +27,31 @@ import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
  * and local: Lambda Invoke API → the slack_post_message function → its secret
  * reference in DynamoDB (dynalite) → a Slack Web API on 127.0.0.1.
  */
-type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 const PROFILE_TOOLS = ['aws_s3_inventory', 'slack_post_blocks', 'slack_post_message'];
-let dynamo: LocalDynamoDb;
 let lambda: LocalLambda;
 let slack: LocalSlack;
-let dispatcher: Handler;
+let dispatcher: DispatcherHandler;
+let chain: DispatcherChain;
 
 beforeAll(async () => {
-  [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
-  const table = await createSecretReferenceTable(dynamo.client);
-  const idempotencyTable = await createIdempotencyTable(dynamo.client);
-  await new DynamoDbSecretReferenceStore(table, dynamo.client).put({
-    tenant_id: 'acme',
-    secret_name: 'slack_default',
-    ref_kind: 'env',
-    ref_value: 'ETP_TEST_ACME_SLACK',
-  });
-  Object.assign(process.env, {
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    SECRET_REFS_TABLE: table,
-    IDEMPOTENCY_TABLE: idempotencyTable,
-    SLACK_API_URL: slack.apiUrl,
-    ETP_TEST_ACME_SLACK: JSON.stringify({ bot_token: slack.botToken }),
-  });
-  bundleDispatcherConfig({
-    scenarios: { aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] } },
-    toolFunctionNamePrefix: 'etp-',
-    accessProfiles: { ops: { tenant: 'acme', tools: PROFILE_TOOLS } },
-    entryPoints: {
-      bedrockAgents: { AGENT12345: 'ops' },
-      gatewayTargets: { 'etp-tools': 'ops' },
-      mcpFunctionUrl: 'ops',
+  chain = await startDispatcherChain({
+    tenant: 'acme',
+    tools: ['slack_post_message', 'slack_post_blocks'],
+    config: {
+      scenarios: { aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] } },
+      accessProfiles: { ops: { tenant: 'acme', tools: PROFILE_TOOLS } },
+      entryPoints: {
+        bedrockAgents: { AGENT12345: 'ops' },
+        gatewayTargets: { 'etp-tools': 'ops' },
+        mcpFunctionUrl: 'ops',
+      },
     },
   });
-  const tool = jest.requireActual<typeof import('../../../functions/tools/slack/post-message')>(
-    '../../../functions/tools/slack/post-message',
-  );
-  lambda.setFunction('etp-slack_post_message', tool.handler);
-  const blocksTool = jest.requireActual<typeof import('../../../functions/tools/slack/post-blocks')>(
-    '../../../functions/tools/slack/post-blocks',
-  );
-  lambda.setFunction('etp-slack_post_blocks', blocksTool.handler);
-  dispatcher = jest.requireActual<typeof import('../../../functions/dispatcher/handler')>(
-    '../../../functions/dispatcher/handler',
-  ).handler;
+  ({ lambda, slack, dispatcher } = chain);
 });
 
-afterAll(async () => {
-  await Promise.all([dynamo.stop(), lambda.stop(), slack.stop()]);
-});
+afterAll(() => chain.stop());
 
 beforeEach(() => {
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);

@@ -1,16 +1,9 @@
 import type { Context } from 'aws-lambda';
 import type { ToolResult } from '../../../functions/runtime/result';
-import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
-import {
-  createIdempotencyTable,
-  createSecretReferenceTable,
-  type LocalDynamoDb,
-  startDynalite,
-} from '../../helpers/dynalite';
-import { bundleDispatcherConfig, fakeLambdaContext, nativeEnvelope } from '../../helpers/events';
-import { type LocalLambda, startLambdaServer } from '../../helpers/lambda-server';
-import { FAKE_AWS_CREDENTIALS } from '../../helpers/loopback-server';
-import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+import { type DispatcherChain, startDispatcherChain } from '../../helpers/dispatcher-chain';
+import { fakeLambdaContext, nativeEnvelope } from '../../helpers/events';
+import type { LocalLambda } from '../../helpers/lambda-server';
+import type { LocalSlack } from '../../helpers/slack-server';
 
 /**
  * The deployed chain, every hop real and local: the dispatcher Lambda handler
@@ -21,52 +14,23 @@ import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
  */
 type Handler = (event: unknown, context: Context) => Promise<ToolResult>;
 
-let dynamo: LocalDynamoDb;
 let lambda: LocalLambda;
 let slack: LocalSlack;
 let dispatcher: Handler;
+let chain: DispatcherChain;
 
 beforeAll(async () => {
-  [dynamo, lambda, slack] = await Promise.all([startDynalite(), startLambdaServer(), startSlackServer()]);
-  const table = await createSecretReferenceTable(dynamo.client);
-  // slack_post_message is a write tool: its function records each call once.
-  const idempotencyTable = await createIdempotencyTable(dynamo.client);
-  await new DynamoDbSecretReferenceStore(table, dynamo.client).put({
-    tenant_id: 'default',
-    secret_name: 'slack_default',
-    ref_kind: 'env',
-    ref_value: 'ETP_TEST_SLACK_DEFAULT',
+  chain = await startDispatcherChain({
+    tenant: 'default',
+    tools: ['slack_post_message'],
+    config: { scenarios: { aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] } } },
   });
-  Object.assign(process.env, {
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: FAKE_AWS_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    SECRET_REFS_TABLE: table,
-    IDEMPOTENCY_TABLE: idempotencyTable,
-    SLACK_API_URL: slack.apiUrl,
-    ETP_TEST_SLACK_DEFAULT: JSON.stringify({ bot_token: slack.botToken }),
-  });
-  bundleDispatcherConfig({
-    scenarios: { aws_pulse: { collect: ['aws_ec2_inventory'], report: ['slack_post_message'] } },
-    toolFunctionNamePrefix: 'etp-',
-  });
-  // Both handlers read their configuration when loaded: load them now that it is set
-  // (with require: Jest runs CommonJS, and `import()` needs its experimental VM modules).
-  const tool = jest.requireActual<typeof import('../../../functions/tools/slack/post-message')>(
-    '../../../functions/tools/slack/post-message',
-  );
-  lambda.setFunction('etp-slack_post_message', tool.handler);
+  ({ lambda, slack } = chain);
   // A native envelope is answered with a ToolResult (the other entry points' responses are not sent here).
-  dispatcher = jest.requireActual<typeof import('../../../functions/dispatcher/handler')>(
-    '../../../functions/dispatcher/handler',
-  ).handler as Handler;
+  dispatcher = chain.dispatcher as Handler;
 });
 
-afterAll(async () => {
-  await Promise.all([dynamo.stop(), lambda.stop(), slack.stop()]);
-});
+afterAll(() => chain.stop());
 
 beforeEach(() => {
   // Both handlers log each call: keep the output to the test results.

@@ -1,7 +1,6 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDbRunRecords } from '../../../functions/engine/dynamodb-run-records';
-import { type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
-import { createRunRecordsTable } from '../../helpers/run-records-table';
+import { createRunRecordsTable, type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
 
 let dynamo: LocalDynamoDb;
 let records: DynamoDbRunRecords;

@@ -4,6 +4,8 @@
  * on its line so secret scanners recognise it.
  */
 
+import { fakeText } from '../../helpers/fake-text';
+
 /** One corpus entry. */
 export interface RedactionCase {
   readonly name: string;
@@ -170,44 +172,25 @@ const HEX = '0123456789abcdef';
 const B64 = `${ALNUM}+/`;
 const B64URL = `${ALNUM}-_`;
 
-/**
- * A deterministic fake of `length` characters from `alphabet`: generated here so no
- * credential-shaped literal sits in the source, and every run tests the same values.
- */
-export function fake(length: number, alphabet: string, seed: number): string {
-  let state = (seed * 2654435761) >>> 0 || 1;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    // xorshift32
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    out += alphabet[state % alphabet.length];
-  }
-  return out;
-}
-
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 /** A fake password with digits, symbols and a space-free shape. */
-const pw = (seed: number) => `Fk${fake(14, ALNUM, seed)}-9`;
-const hex = (n: number, seed: number) => fake(n, HEX, seed);
-const alnum = (n: number, seed: number) => fake(n, ALNUM, seed);
-const b64url = (n: number, seed: number) => fake(n, B64URL, seed);
-const akia = (seed: number) => `AKIA${fake(16, UPPER_DIGITS, seed)}`;
+const pw = (seed: number) => `Fk${fakeText(14, ALNUM, seed)}-9`;
+const hex = (n: number, seed: number) => fakeText(n, HEX, seed);
+const alnum = (n: number, seed: number) => fakeText(n, ALNUM, seed);
+const b64url = (n: number, seed: number) => fakeText(n, B64URL, seed);
+const akia = (seed: number) => `AKIA${fakeText(16, UPPER_DIGITS, seed)}`;
 const awsSecret = (seed: number) =>
-  `${fake(18, ALNUM, seed)}/${fake(11, ALNUM, seed + 1)}+${fake(9, ALNUM, seed + 2)}`;
+  `${fakeText(18, ALNUM, seed)}/${fakeText(11, ALNUM, seed + 1)}+${fakeText(9, ALNUM, seed + 2)}`;
 const pem = (label: string, seed: number) =>
-  `-----BEGIN ${label}-----\n${fake(64, B64, seed)}\n${fake(40, B64, seed + 1)}==\n-----END ${label}-----`;
+  `-----BEGIN ${label}-----\n${fakeText(64, B64, seed)}\n${fakeText(40, B64, seed + 1)}==\n-----END ${label}-----`;
 const jwt = (seed: number) =>
   `${b64url(20, seed).replace(/^.../, 'eyJ')}.${b64url(40, seed + 1).replace(/^.../, 'eyJ')}.${b64url(43, seed + 2)}`;
-const sessionToken = (prefix: string, seed: number) => `${prefix}${fake(300, B64, seed)}==`;
+const sessionToken = (prefix: string, seed: number) => `${prefix}${fakeText(300, B64, seed)}==`;
 const uuid = (seed: number) =>
   `${hex(8, seed)}-${hex(4, seed + 1)}-4${hex(3, seed + 2)}-a${hex(3, seed + 3)}-${hex(12, seed + 4)}`;
 /** A Discord bot token: base64 of an 18-digit user id, a timestamp part, an HMAC part. */
 const discordToken = (seed: number) =>
-  `${Buffer.from(`1${fake(17, '0123456789', seed)}`)
+  `${Buffer.from(`1${fakeText(17, '0123456789', seed)}`)
     .toString('base64')
     .replace(/=+$/, '')}.${b64url(6, seed + 1)}.${b64url(38, seed + 2)}`;
 
@@ -280,7 +263,7 @@ function syntaxForms(): SecretForm[] {
   add('auth: value', s, `auth: ${s}`);
   s = `https://${hex(32, seed++)}@o12345.ingest.sentry.io/67890`;
   add('SENTRY_DSN=', s, `SENTRY_DSN=${s}`);
-  s = fake(64, B64, seed++);
+  s = fakeText(64, B64, seed++);
   add('private_key=', s, `private_key=${s}`);
   s = p();
   add('client_secret in a form body', s, `grant_type=client_credentials&client_id=app-1&client_secret=${s}`);
@@ -304,7 +287,7 @@ function syntaxForms(): SecretForm[] {
   );
   s = hex(40, seed++);
   add('Authorization: Token', s, `Authorization: Token ${s}`);
-  s = fake(60, B64, seed++);
+  s = fakeText(60, B64, seed++);
   add('Authorization: Negotiate', s, `Authorization: Negotiate ${s}`);
   s = `00${b64url(40, seed++)}`;
   add('Authorization with a custom scheme (Okta SSWS)', s, `Authorization: SSWS ${s}`);
@@ -330,7 +313,7 @@ function syntaxForms(): SecretForm[] {
     s,
     `https://b.s3.amazonaws.com/k?X-Amz-Security-Token=${s}&x-id=GetObject`,
   );
-  s = encodeURIComponent(fake(43, B64, seed++));
+  s = encodeURIComponent(fakeText(43, B64, seed++));
   add(
     'sig in an Azure SAS URL',
     s,
@@ -368,13 +351,13 @@ function syntaxForms(): SecretForm[] {
   );
   s = awsSecret(seed++);
   add('AWS_SECRET_ACCESS_KEY export', s, `export AWS_SECRET_ACCESS_KEY=${s}`);
-  s = fake(86, B64, seed++);
+  s = fakeText(86, B64, seed++);
   add(
     'AccountKey in an Azure storage connection string',
     s,
     `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s}==;EndpointSuffix=core.windows.net`,
   );
-  s = fake(43, B64, seed++);
+  s = fakeText(43, B64, seed++);
   add(
     'SharedAccessKey in an Azure Service Bus connection string',
     s,
@@ -388,7 +371,7 @@ function syntaxForms(): SecretForm[] {
   add('Twilio auth token env', s, `TWILIO_AUTH_TOKEN=${s}`);
   s = uuid(seed++);
   add('Heroku API key env', s, `HEROKU_API_KEY=${s}`);
-  s = fake(1200, B64, seed++);
+  s = fakeText(1200, B64, seed++);
   add('kubeconfig client-key-data', s, `users:\n- name: admin\n  user:\n    client-key-data: ${s}`);
   return forms;
 }
@@ -401,39 +384,39 @@ function tokenForms(): SecretForm[] {
   return [
     token(
       'Slack bot token (xoxb)',
-      `xoxb-${fake(12, '0123456789', n())}-${fake(13, '0123456789', n())}-${alnum(24, n())}`,
+      `xoxb-${fakeText(12, '0123456789', n())}-${fakeText(13, '0123456789', n())}-${alnum(24, n())}`,
     ),
     token(
       'Slack user token (xoxp)',
-      `xoxp-${fake(12, '0123456789', n())}-${fake(12, '0123456789', n())}-${fake(13, '0123456789', n())}-${hex(32, n())}`,
+      `xoxp-${fakeText(12, '0123456789', n())}-${fakeText(12, '0123456789', n())}-${fakeText(13, '0123456789', n())}-${hex(32, n())}`,
     ),
-    token('Slack workspace token (xoxa)', `xoxa-2-${fake(12, '0123456789', n())}-${hex(32, n())}`),
-    token('Slack refresh token (xoxr)', `xoxr-${fake(12, '0123456789', n())}-${alnum(40, n())}`),
+    token('Slack workspace token (xoxa)', `xoxa-2-${fakeText(12, '0123456789', n())}-${hex(32, n())}`),
+    token('Slack refresh token (xoxr)', `xoxr-${fakeText(12, '0123456789', n())}-${alnum(40, n())}`),
     token(
       'Slack legacy token (xoxs)',
-      `xoxs-${fake(10, '0123456789', n())}-${fake(10, '0123456789', n())}-${fake(10, '0123456789', n())}-${hex(10, n())}`,
+      `xoxs-${fakeText(10, '0123456789', n())}-${fakeText(10, '0123456789', n())}-${fakeText(10, '0123456789', n())}-${hex(10, n())}`,
     ),
     token(
       'Slack app-level token (xapp)',
-      `xapp-1-A${fake(10, UPPER_DIGITS, n())}-${fake(13, '0123456789', n())}-${hex(64, n())}`,
+      `xapp-1-A${fakeText(10, UPPER_DIGITS, n())}-${fakeText(13, '0123456789', n())}-${hex(64, n())}`,
     ),
     token('Slack rotating access token (xoxe.xoxb)', `xoxe.xoxb-1-${alnum(165, n())}`),
     token('Slack rotating access token (xoxe.xoxp)', `xoxe.xoxp-1-${alnum(163, n())}`),
     token('Slack rotating refresh token (xoxe-)', `xoxe-1-${alnum(146, n())}`),
     token(
       'Slack incoming webhook',
-      `https://hooks.slack.com/services/T${fake(8, UPPER_DIGITS, n())}/B${fake(10, UPPER_DIGITS, n())}/${alnum(24, n())}`,
+      `https://hooks.slack.com/services/T${fakeText(8, UPPER_DIGITS, n())}/B${fakeText(10, UPPER_DIGITS, n())}/${alnum(24, n())}`,
     ),
     token(
       'Slack workflow webhook',
-      `https://hooks.slack.com/workflows/T${fake(8, UPPER_DIGITS, n())}/A${fake(10, UPPER_DIGITS, n())}/${fake(18, '0123456789', n())}/${alnum(24, n())}`,
+      `https://hooks.slack.com/workflows/T${fakeText(8, UPPER_DIGITS, n())}/A${fakeText(10, UPPER_DIGITS, n())}/${fakeText(18, '0123456789', n())}/${alnum(24, n())}`,
     ),
     token(
       'Slack trigger webhook',
-      `https://hooks.slack.com/triggers/T${fake(8, UPPER_DIGITS, n())}/${fake(13, '0123456789', n())}/${hex(32, n())}`,
+      `https://hooks.slack.com/triggers/T${fakeText(8, UPPER_DIGITS, n())}/${fakeText(13, '0123456789', n())}/${hex(32, n())}`,
     ),
     token('AWS access key id (AKIA)', akia(n())),
-    token('AWS temporary access key id (ASIA)', `ASIA${fake(16, UPPER_DIGITS, n())}`),
+    token('AWS temporary access key id (ASIA)', `ASIA${fakeText(16, UPPER_DIGITS, n())}`),
     token('AWS session token (IQoJb3JpZ2lu…)', sessionToken('IQoJb3JpZ2luX2Vj', n())),
     token('AWS session token (FwoGZXIvYXdz…)', sessionToken('FwoGZXIvYXdzE', n())),
     token('Alibaba access key id', `LTAI${alnum(20, n())}`),
@@ -485,11 +468,11 @@ function tokenForms(): SecretForm[] {
     token('private key with escaped line breaks (JSON)', pem('PRIVATE KEY', n()).replace(/\n/g, '\\n')),
     token(
       'PuTTY private key',
-      `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n${fake(64, B64, n())}\nPrivate-Lines: 1\n${fake(48, B64, n())}\nPrivate-MAC: ${hex(64, n())}`,
+      `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\n${fakeText(64, B64, n())}\nPrivate-Lines: 1\n${fakeText(48, B64, n())}\nPrivate-MAC: ${hex(64, n())}`,
     ),
     token(
       'age secret key',
-      `AGE-SECRET-KEY-1${fake(58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.toUpperCase(), n())}`,
+      `AGE-SECRET-KEY-1${fakeText(58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.toUpperCase(), n())}`,
     ),
     token('JWT', jwt(n())),
     token('npm token', `npm_${alnum(36, n())}`),
@@ -500,11 +483,11 @@ function tokenForms(): SecretForm[] {
     token('SendGrid API key', `SG.${b64url(22, n())}.${b64url(43, n())}`),
     token('Mailgun API key', `key-${hex(32, n())}`),
     token('Mailchimp API key', `${hex(32, n())}-us21`),
-    token('Telegram bot token', `${fake(10, '123456789', n())}:AA${b64url(33, n())}`),
+    token('Telegram bot token', `${fakeText(10, '123456789', n())}:AA${b64url(33, n())}`),
     token('Discord bot token', discordToken(n())),
     token(
       'Discord webhook',
-      `https://discord.com/api/webhooks/${fake(18, '0123456789', n())}/${b64url(68, n())}`,
+      `https://discord.com/api/webhooks/${fakeText(18, '0123456789', n())}/${b64url(68, n())}`,
     ),
     token(
       'Microsoft Teams webhook',
@@ -521,12 +504,12 @@ function tokenForms(): SecretForm[] {
     token('Pulumi token', `pul-${hex(40, n())}`),
     token('PlanetScale token', `pscale_tkn_${b64url(43, n())}`),
     token('Supabase token', `sbp_${hex(40, n())}`),
-    token('Fly.io token', `fm2_${fake(120, B64, n())}`),
+    token('Fly.io token', `fm2_${fakeText(120, B64, n())}`),
     token('Tailscale key', `tskey-auth-k${alnum(16, n())}-${alnum(32, n())}`),
     token('Grafana service account token', `glsa_${alnum(32, n())}_${hex(8, n())}`),
     token('Sentry token', `sntrys_${b64url(160, n())}`),
-    token('New Relic user key', `NRAK-${fake(27, UPPER_DIGITS, n())}`),
-    token('Dynatrace token', `dt0c01.${fake(24, UPPER_DIGITS, n())}.${fake(64, UPPER_DIGITS, n())}`),
+    token('New Relic user key', `NRAK-${fakeText(27, UPPER_DIGITS, n())}`),
+    token('Dynatrace token', `dt0c01.${fakeText(24, UPPER_DIGITS, n())}.${fakeText(64, UPPER_DIGITS, n())}`),
     token('Linear API key', `lin_api_${alnum(40, n())}`),
     token('Postman API key', `PMAK-${hex(24, n())}-${hex(34, n())}`),
     token('Notion token', `ntn_${alnum(46, n())}`),
