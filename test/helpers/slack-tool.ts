@@ -6,6 +6,7 @@
  */
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { runTool } from '../../functions/runtime/harness';
+import { sharedRateLimiter } from '../../functions/runtime/http/rate-limit';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 import { logger } from '../../functions/runtime/logger';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../functions/runtime/result';
@@ -14,6 +15,7 @@ import { defaultProviders, EnvSecretProvider } from '../../functions/runtime/sec
 import { SecretResolver } from '../../functions/runtime/secrets/resolver';
 import type { Tool } from '../../functions/runtime/spec';
 import { toolInvocation } from './events';
+import { type LocalSlack, type SlackServerOptions, startSlackServer } from './slack-server';
 
 /** Tenants whose `slack_default` the helper's secret store knows, and their variables. */
 const TENANT_VARIABLES: Readonly<Record<string, string>> = {
@@ -89,4 +91,50 @@ export function success(result: ToolResult): ToolSuccess<Record<string, unknown>
 export function failure(result: ToolResult): ToolFailure {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
   return result;
+}
+
+/** The local Slack of the running test ({@link useLocalSlack}). */
+export interface LocalSlackPerTest {
+  /** The current test's server. @throws Error outside a test */
+  current(): LocalSlack;
+  /** Replaces the current test's server by one started with `options` (a rotated token, truncation…). */
+  restart(options: SlackServerOptions): Promise<LocalSlack>;
+}
+
+/**
+ * A fresh local Slack for each test of the calling file (Jest hooks): full
+ * per-channel rate buckets (they are per container, like a warm Lambda's),
+ * `SLACK_API_URL` pointing at it, the harness's failure logs kept out of the
+ * output; stopped after the test.
+ *
+ * @example const slack = useLocalSlack(); … slack.current().messages
+ */
+export function useLocalSlack(options?: SlackServerOptions): LocalSlackPerTest {
+  let slack: LocalSlack | undefined;
+  const start = async (with_?: SlackServerOptions) => {
+    slack = await startSlackServer(with_);
+    process.env.SLACK_API_URL = slack.apiUrl;
+    return slack;
+  };
+  beforeEach(async () => {
+    sharedRateLimiter.clear();
+    await start(options);
+    jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    delete process.env.SLACK_API_URL;
+    await slack?.stop();
+    slack = undefined;
+  });
+  return {
+    current: () => {
+      if (!slack) throw new Error('useLocalSlack: no test is running');
+      return slack;
+    },
+    restart: async (with_) => {
+      await slack?.stop();
+      return start(with_);
+    },
+  };
 }

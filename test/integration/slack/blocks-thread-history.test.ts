@@ -1,10 +1,9 @@
-import { sharedRateLimiter } from '../../../functions/runtime/http/rate-limit';
 import type { Tool } from '../../../functions/runtime/spec';
 import { slackChannelHistoryTool } from '../../../functions/tools/slack/channel-history';
 import { slackPostBlocksTool } from '../../../functions/tools/slack/post-blocks';
 import { slackPostThreadedTool } from '../../../functions/tools/slack/post-threaded';
-import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
-import { callSlackTool, failure, slackSecrets, success } from '../../helpers/slack-tool';
+import type { LocalSlack } from '../../helpers/slack-server';
+import { callSlackTool, failure, slackSecrets, success, useLocalSlack } from '../../helpers/slack-tool';
 
 const blocksTool = slackPostBlocksTool as unknown as Tool;
 const threadedTool = slackPostThreadedTool as unknown as Tool;
@@ -15,17 +14,9 @@ const bot = () => slackSecrets(JSON.stringify({ bot_token: slack.botToken }));
 const webhookOnly = () => slackSecrets(JSON.stringify({ webhook_url: slack.webhookUrl }));
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 
-beforeEach(async () => {
-  sharedRateLimiter.clear();
-  slack = await startSlackServer();
-  process.env.SLACK_API_URL = slack.apiUrl;
-  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-});
-
-afterEach(async () => {
-  jest.restoreAllMocks();
-  delete process.env.SLACK_API_URL;
-  await slack.stop();
+const localSlack = useLocalSlack();
+beforeEach(() => {
+  slack = localSlack.current();
 });
 
 describe('slack_post_blocks', () => {

@@ -1,9 +1,15 @@
-import { sharedRateLimiter } from '../../../functions/runtime/http/rate-limit';
 import type { Tool } from '../../../functions/runtime/spec';
 import { slackPostMessageTool } from '../../../functions/tools/slack/post-message';
 import { type SilentServer, startSilentServer } from '../../helpers/silent-server';
-import { DEFAULT_WEBHOOK_PATH, type LocalSlack, startSlackServer } from '../../helpers/slack-server';
-import { callSlackTool, failure, type SlackSecrets, slackSecrets, success } from '../../helpers/slack-tool';
+import { DEFAULT_WEBHOOK_PATH, type LocalSlack } from '../../helpers/slack-server';
+import {
+  callSlackTool,
+  failure,
+  type SlackSecrets,
+  slackSecrets,
+  success,
+  useLocalSlack,
+} from '../../helpers/slack-tool';
 
 const tool = slackPostMessageTool as unknown as Tool;
 const POST = '/api/chat.postMessage';
@@ -19,22 +25,12 @@ function post(args: unknown, secrets: SlackSecrets | string, budgetMs?: number) 
   });
 }
 
-beforeEach(async () => {
-  // Each test starts with full per-channel buckets (they are per container, like a warm Lambda's).
-  sharedRateLimiter.clear();
-  slack = await startSlackServer({
-    channelErrors: { C0ARCHIVED: 'is_archived', C0NOTIN: 'not_in_channel' },
-    channels: { C0123ABCD: 'general', C0AWSPULSE: 'aws-pulse', C0ARCHIVED: 'old', C0NOTIN: 'private-ops' },
-  });
-  process.env.SLACK_API_URL = slack.apiUrl;
-  // The harness logs each failure (stderr): keep the output to the test results.
-  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+const localSlack = useLocalSlack({
+  channelErrors: { C0ARCHIVED: 'is_archived', C0NOTIN: 'not_in_channel' },
+  channels: { C0123ABCD: 'general', C0AWSPULSE: 'aws-pulse', C0ARCHIVED: 'old', C0NOTIN: 'private-ops' },
 });
-
-afterEach(async () => {
-  jest.restoreAllMocks();
-  delete process.env.SLACK_API_URL;
-  await slack.stop();
+beforeEach(() => {
+  slack = localSlack.current();
 });
 
 describe('slack_post_message: routing and escaping', () => {
@@ -133,10 +129,8 @@ describe('slack_post_message: routing and escaping', () => {
 
   it('accepts a rotating token (xoxe.xoxb-…)', async () => {
     // Prepare
-    await slack.stop();
     const rotating = 'xoxe.xoxb-1-MS0yLTIyMjQ0NTY3ODkwLTM0NTY3ODkwMTIzNC01Njc4OTAxMjM0NTYtYWJjZGVmZ2hp';
-    slack = await startSlackServer({ botToken: rotating });
-    process.env.SLACK_API_URL = slack.apiUrl;
+    slack = await localSlack.restart({ botToken: rotating });
 
     // Act
     const result = success(await post(MESSAGE, JSON.stringify({ bot_token: rotating })));
@@ -175,9 +169,7 @@ describe('slack_post_message: routing and escaping', () => {
 
   it('reports Slack truncating a message (message_truncated) as truncated: true', async () => {
     // Prepare: a server that truncates at 100 characters, as Slack does at 40,000.
-    await slack.stop();
-    slack = await startSlackServer({ truncateTextAt: 100 });
-    process.env.SLACK_API_URL = slack.apiUrl;
+    slack = await localSlack.restart({ truncateTextAt: 100 });
 
     // Act
     const result = success(await post({ channel: 'C0AWSPULSE', text: 'x'.repeat(300) }, botSecret()));
