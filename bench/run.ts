@@ -15,7 +15,10 @@
  * 5. aws_ec2_inventory over 10,000 instances in 17 regions with 50 ms per page:
  *    wall time / ideal (target ≤ 1.3), peak memory (target ≤ 256 MB), output bytes.
  * 6. AWS API calls per run of each AWS tool.
- * 7. `redact()` on a 64 KiB result, p50 and p99 (target p50 ≤ 2 ms; issue 8).
+ * 7. `redact()` on a 64 KiB result, p50 and p99 (target p50 ≤ 2 ms; issue 8), and
+ *    `redactString()` over a 10 MB log of the platform's output side by side with
+ *    secretlint (wall ratio ≤ 1, every planted credential found, ≤ 0.1 % of lines
+ *    altered without one; issues 18 and 22).
  * 8. Secret resolutions for 1,000 calls over 3 tenants in a warm container (issue 8).
  * 9. The claim-check of large results (issue 7), and the entry points' MCP path (issue 12).
  * 10. One aws_pulse run on a generated 1,000-resource account with the scripted model:
@@ -44,6 +47,7 @@ import type { DispatcherOverhead } from './dispatcher-overhead';
 import type { Ec2InventoryScale } from './ec2-inventory-scale';
 import { measureEntryPoints } from './entry-points';
 import { measureRedaction, redactionSection } from './redact';
+import { measureRedactionScan, redactionScanSection } from './redact-scan';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
 import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
@@ -252,6 +256,8 @@ async function main(): Promise<void> {
   sections.push(await apiCallsSection());
   progress('redact() on a 64 KiB result');
   sections.push(redactionSection(await measureRedaction()));
+  progress("redaction vs secretlint on a 10 MB log of the platform's output");
+  sections.push(redactionScanSection(await measureRedactionScan()));
   progress('secret resolutions in a warm container');
   sections.push(await benchSecrets());
   progress('claim-check of large results');

@@ -1,17 +1,13 @@
 /**
- * The text layers of redaction (docs/redaction.md): credentials recognised in a
- * string whatever its key.
+ * The self-identifying credential formats of redaction (docs/redaction.md):
+ * tokens whose prefix or shape says what they are (Slack, AWS, GitHub, GitLab,
+ * Stripe, Google, model providers, PEM/PGP private keys, JWTs…), plus HTTP auth
+ * schemes that carry a credential after their name (Bearer, Basic, Digest,
+ * Negotiate). `mask-credentials.ts` applies them with the other text layers.
  *
- * 1. **Self-identifying formats** ({@link TOKEN_RULES}): tokens whose prefix or
- *    shape says what they are (Slack, AWS, GitHub, GitLab, Stripe, Google, model
- *    providers, PEM/PGP private keys, JWTs…), plus HTTP auth schemes that carry a
- *    credential after their name (Bearer, Basic, Digest, Negotiate).
- * 2. **Syntax that carries a credential**: a password in a URL
- *    (`scheme://user:pass@host`), and `key=value` / `key: value` / `"key":"value"`
- *    whose key is sensitive by the key rule (`sensitive-keys.ts`) — which covers
- *    `Authorization:` and `Proxy-Authorization:` headers of every scheme,
- *    `Cookie:`/`Set-Cookie:`, and sensitive query parameters (`X-Amz-Signature`,
- *    `sig`, `access_token`, `client_secret`…).
+ * Adding a format is one entry in {@link TOKEN_RULES}: its anchors (the literals
+ * every match holds) are derived from its source, and a line holding none of a
+ * rule's anchors never runs that rule's regex.
  *
  * The patterns are written for this platform (not copied from a scanner), listed
  * against gitleaks' rule set and detect-secrets' plugins for coverage. Every
@@ -19,33 +15,32 @@
  * like repetition, so a string is scanned in linear time (bench/redact.ts runs a
  * 1 MB adversarial string).
  */
-import { REDACTED } from './secret-values';
-import { isSensitiveKey } from './sensitive-keys';
 
 /** One self-identifying credential format. */
 export interface TokenRule {
   /** What it is (`github-token`); tests and docs list them by name. */
   readonly name: string;
-  /** Regular expression source without capturing groups or flags (all rules form one case-sensitive regex). */
+  /** Regular expression source without capturing groups or flags (the rules a string's anchors name form one case-sensitive regex). */
   readonly source: string;
   /** A check on the whole match (a decoding, a mix of characters); masked when absent or true. */
   readonly accept?: (match: string) => boolean;
   /**
-   * Literals one of which every match contains, for the prefilter that skips the
-   * combined regex on strings holding none. @default the literal the source starts with
+   * Literals (2+ characters) one of which every match contains, for the prefilter:
+   * the rule runs only on strings holding one. @default its {@link leadingLiterals}
    */
   readonly anchors?: readonly string[];
   /**
-   * A literal every match contains. A rule that starts with a character class
-   * (it would be tried at almost every position of every string) runs in its own
-   * pass, only on strings that contain its guard.
+   * A literal every match contains, for a rule that starts with a character class
+   * (it has no leading literal): the rule runs only on strings that hold it. A
+   * guard of 2+ characters is found by the prefilter like an anchor; a 1-character
+   * one (`.`) by `includes`, in a pass of its own.
    */
   readonly guard?: string;
-}
-
-/** The three usual casings of a word (HTTP scheme names are case-insensitive). */
-function casings(word: string): string[] {
-  return [word, word[0]?.toUpperCase() + word.slice(1), word.toUpperCase()];
+  /**
+   * Anchors found without regard to letter case (HTTP scheme names: RFC 9110
+   * §11.1); the source must match every case itself (write it with `ci()`).
+   */
+  readonly ignoreCase?: true;
 }
 
 /** Case-insensitive letters without the `i` flag (the rules share one regex): `ci('ab')` is `[Aa][Bb]`. */
@@ -246,23 +241,27 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     name: 'bearer-credential',
     source: raw`\b${ci('bearer')}\s+[A-Za-z0-9\-._~+/]{8,}=*`,
     accept: isBearerCredential,
-    anchors: casings('bearer'),
+    anchors: ['bearer'],
+    ignoreCase: true,
   },
   {
     name: 'basic-credential',
     source: raw`\b${ci('basic')}\s+[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])`,
     accept: isBasicCredential,
-    anchors: casings('basic'),
+    anchors: ['basic'],
+    ignoreCase: true,
   },
   {
     name: 'digest-credential',
     source: raw`\b${ci('digest')}\s+(?:username|realm|nonce|uri|response|opaque|qop|cnonce)\s*=[^\r\n]*`,
-    anchors: casings('digest'),
+    anchors: ['digest'],
+    ignoreCase: true,
   },
   {
     name: 'negotiate-credential',
-    source: raw`\b(?:${ci('negotiate')}|NTLM|${ci('kerberos')})\s+[A-Za-z0-9+/]{16,}={0,2}`,
-    anchors: [...casings('negotiate'), 'NTLM', ...casings('kerberos')],
+    source: raw`\b(?:${ci('negotiate')}|${ci('ntlm')}|${ci('kerberos')})\s+[A-Za-z0-9+/]{16,}={0,2}`,
+    anchors: ['negotiate', 'ntlm', 'kerberos'],
+    ignoreCase: true,
   },
 ];
 
@@ -277,397 +276,51 @@ export function leadingLiteral(source: string): string {
   return (quantified ? literal.replace(/(?:\\.|.)$/, '') : literal).replace(/\\(.)/g, '$1');
 }
 
-/** A rule's anchors: declared, else its leading literal. */
-export function anchorsOf(rule: TokenRule): readonly string[] {
-  return rule.anchors ?? [leadingLiteral(rule.source)];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-}
-
-/** Rules scanned together: one regex, each rule in its own group, so a string is scanned once. */
-const COMBINED_RULES = TOKEN_RULES.filter((rule) => rule.guard === undefined);
-const AWS_KEY_ID_RULE = COMBINED_RULES.findIndex((rule) => rule.name === 'aws-access-key-id');
-const TOKENS = new RegExp(COMBINED_RULES.map((rule) => `(${rule.source})`).join('|'), 'g');
+/** One character of a literal in a rule's source: plain, or escaped. */
+const LITERAL_CHAR = String.raw`(?:[A-Za-z0-9_\-:/~]|\\[./-])`;
+/** A `(?:ab|cd)` group of literals only. */
+const LITERAL_GROUP = new RegExp(String.raw`^\(\?:(${LITERAL_CHAR}+(?:\|${LITERAL_CHAR}+)*)\)`);
+/** A `[pousr]` class of a few single characters (no range). */
+const SMALL_CLASS = /^\[([A-Za-z0-9_:~]{1,8})\]/;
+/** Most anchors one rule expands to. */
+const MAX_ANCHORS = 32;
 
 /**
- * Every anchor of the combined rules: a string holding none of them cannot match
- * any, and most strings of a result (ids, ARNs, dates, names) hold none. Testing
- * these literals costs a fraction of the combined regex.
- */
-const ANCHORS = new RegExp([...new Set(COMBINED_RULES.flatMap(anchorsOf))].map(escapeRegExp).join('|'));
-
-/** Rules led by a character class, each run alone on strings holding its guard. */
-const GUARDED_RULES = TOKEN_RULES.filter((rule) => rule.guard !== undefined).map((rule) => ({
-  guard: rule.guard as string,
-  pattern: new RegExp(rule.source, 'g'),
-  accept: rule.accept,
-}));
-
-/**
- * A 40-character AWS secret access key, masked only in a text that also held an
- * access key id (a CSV line, a CLI dump): alone it is indistinguishable from
- * other base64. Elsewhere the key rule (`aws_secret_access_key=`) or the exact
- * match of resolved secrets masks it.
- */
-const AWS_SECRET_ACCESS_KEY = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
-
-function looksLikeAwsSecretKey(candidate: string): boolean {
-  return /[A-Z]/.test(candidate) && /[a-z]/.test(candidate) && /[0-9/+]/.test(candidate);
-}
-
-/**
- * A URL, from its scheme to the next space or quote (RFC 3986 §3). Taken whole
- * (nothing is required after the greedy part, so nothing backtracks) and parsed
- * by {@link maskUrlPassword}.
- */
-const URL_TOKEN = /\b[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s"'<>]*/g;
-
-/** What follows a userinfo `@`: a host and optional port, then the path, query, fragment or end. */
-const HOST_AFTER_AT = /^[A-Za-z0-9.[\]:%-]*?(?::\d+)?(?:[/?#]|$)/;
-
-/**
- * Index of the `@` that ends the userinfo in `rest` (the URL after `://`), or -1:
- * the last `@` a host follows, skipping those inside the query (after a `?` and
- * a later `=`, as in `?email=a@b.com`); when all are, the last one (masking too
- * much rather than too little).
- */
-function userinfoEnd(rest: string): number {
-  const question = rest.indexOf('?');
-  const queryEquals = question < 0 ? -1 : rest.indexOf('=', question);
-  let fallback = -1;
-  for (let at = rest.lastIndexOf('@'); at >= 0; at = at > 0 ? rest.lastIndexOf('@', at - 1) : -1) {
-    if (!HOST_AFTER_AT.test(rest.slice(at + 1, at + 300))) continue;
-    if (queryEquals < 0 || queryEquals > at) return at;
-    if (fallback < 0) fallback = at;
-  }
-  return fallback;
-}
-
-/**
- * Masks the password of a URL's userinfo (RFC 3986 §3.2.1), any scheme:
- * `postgres://`, `mongodb+srv://`, `redis://:pass@`, `amqps://`, `https://`. The
- * password runs to the last `@` a host follows outside the query, so an
- * unencoded `@`, `/` or `?` in it is masked too. The user name stays.
- */
-function maskUrlPassword(url: string): string {
-  const schemeEnd = url.indexOf('://') + 3;
-  const rest = url.slice(schemeEnd);
-  const at = userinfoEnd(rest);
-  if (at < 0) return url;
-  const colon = rest.indexOf(':');
-  if (colon < 0 || colon > at || rest.slice(0, colon).includes('/')) return url;
-  const password = rest.slice(colon + 1, at);
-  if (password.length === 0 || password === REDACTED) return url;
-  return `${url.slice(0, schemeEnd)}${rest.slice(0, colon + 1)}${REDACTED}${rest.slice(at)}`;
-}
-
-/** One regex per depth: a rejected match is scanned again once (see {@link maskTokens}). */
-const TOKENS_AGAIN = new RegExp(TOKENS.source, 'g');
-
-/**
- * Masks the self-identifying formats; tells whether an AWS access key id was
- * among them. A match its rule's `accept` rejects is kept, and scanned once more
- * from its second character, so a token inside it (an access key id after the
- * word "Basic") is still found; that second scan does not recurse, which keeps
- * the work linear.
- */
-function maskTokens(text: string, again = false): { readonly text: string; readonly sawAwsKeyId: boolean } {
-  let sawAwsKeyId = false;
-  const masked = !ANCHORS.test(text)
-    ? text
-    : text.replace(again ? TOKENS_AGAIN : TOKENS, (match: string, ...groups: unknown[]) => {
-        const index = groups.findIndex((group) => group !== undefined);
-        if (index === AWS_KEY_ID_RULE) sawAwsKeyId = true;
-        const accept = COMBINED_RULES[index]?.accept;
-        if (accept === undefined || accept(match)) {
-          // A sentence's full stop after a token is not part of it.
-          const dots = /\.*$/.exec(match)?.[0] ?? '';
-          return `${REDACTED}${dots}`;
-        }
-        if (again) return match;
-        const inner = maskTokens(match.slice(1), true);
-        sawAwsKeyId ||= inner.sawAwsKeyId;
-        return match[0] + inner.text;
-      });
-  let out = masked;
-  if (!again) {
-    for (const { guard, pattern, accept } of GUARDED_RULES) {
-      if (!out.includes(guard)) continue;
-      out = out.replace(pattern, (match) => (accept === undefined || accept(match) ? REDACTED : match));
-    }
-  }
-  return { text: out, sawAwsKeyId };
-}
-
-/**
- * Masks the credential-looking parts of one string: self-identifying formats,
- * URL passwords, and values of sensitive `key=value` / `key: value` pairs.
+ * The literals a rule's source starts with (after `\b`): its leading literal,
+ * continued through small character classes (`gh[pousr]_` gives `ghp_`, `gho_`…)
+ * and groups of literals (`(?:sk|rk)_` gives `sk_`, `rk_`), up to the first other
+ * metacharacter; a unit followed by a quantifier ends the literals before it.
  *
- * @param keepKeys - normalized keys kept visible (a tool spec's `visibleOutputKeys`).
- * @example maskCredentials('postgres://app:fake-test-pw@db.example.com/x')
- * // => 'postgres://app:<redacted>@db.example.com/x'
+ * @example leadingLiterals(String.raw`\bdo[por]_v1_[a-f0-9]{64}`) // ['dop_v1_', 'doo_v1_', 'dor_v1_']
  */
-export function maskCredentials(text: string, keepKeys?: ReadonlySet<string>): string {
-  const tokens = maskTokens(text);
-  let out = tokens.text;
-  if (tokens.sawAwsKeyId) {
-    out = out.replace(AWS_SECRET_ACCESS_KEY, (match) => (looksLikeAwsSecretKey(match) ? REDACTED : match));
+export function leadingLiterals(source: string): string[] {
+  const body = source.replace(/^\\[bB]/, '');
+  let literals = [''];
+  let i = 0;
+  while (i < body.length) {
+    const rest = body.slice(i);
+    let unit: string[] | undefined;
+    let width = 0;
+    const char = new RegExp(`^${LITERAL_CHAR}`).exec(rest);
+    const group = LITERAL_GROUP.exec(rest);
+    const small = SMALL_CLASS.exec(rest);
+    if (char) [unit, width] = [[(char[0] as string).replace(/^\\/, '')], char[0].length];
+    else if (group)
+      [unit, width] = [
+        (group[1] as string).split('|').map((a) => a.replace(/\\(.)/g, '$1')),
+        group[0].length,
+      ];
+    else if (small) [unit, width] = [[...(small[1] as string)], small[0].length];
+    if (unit === undefined || /^[?*+{]/.test(rest.slice(width))) break;
+    if (literals.length * unit.length > MAX_ANCHORS) break;
+    const units = unit;
+    literals = literals.flatMap((prefix) => units.map((u) => prefix + u));
+    i += width;
   }
-  if (out.includes('://')) out = out.replace(URL_TOKEN, maskUrlPassword);
-  return maskKeyValues(out, keepKeys);
+  return literals;
 }
 
-// --- key=value, key: value and "key": "value" ---------------------------------------
-
-/** Longest key looked for before a separator: longer runs are data, not a key. */
-const MAX_KEY_CHARS = 64;
-/** Spaces allowed around a separator (`password = x`, `"password" : "x"`). */
-const MAX_PAD_CHARS = 8;
-
-/** Headers whose whole value is a credential, spaces and `;` included (RFC 9110 §11.6.2, RFC 6265). */
-const WHOLE_LINE_KEYS: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-]);
-
-/** Values that carry no secret: nothing to mask. */
-const NOT_SECRET = /^(?:true|false|null|none|undefined|<redacted>)$/i;
-
-/**
- * A spaced value that reads as a sentence about the key, not as the key's value:
- * it opens with an English function word or a verdict and goes on with more words
- * (`bot token: the tenant's slack_default has only webhook_url`, `password: must be
- * at least 8 characters`, `api key: not set`). Error messages say such things of
- * credentials all the time; masking them hides what went wrong. A credential that
- * follows such a word is still caught by its own format (the second layer).
- */
-const READS_AS_PROSE =
-  /^(?:the|a|an|this|that|these|those|it|its|is|are|was|were|be|been|has|have|had|not|no|none|missing|required|invalid|expired|revoked|must|should|may|can|cannot|could|would|will|does|did|do|only|see|set|unset|empty|unknown|please|use|check|expected|got|from|for|of|in|on|at|to|with|without)\s+\S/i;
-
-/**
- * A placeholder rather than a value: an elided example (`"xoxb-…"`,
- * `"https://hooks.slack.com/…"`) with no run of 8 letters or digits (a cut real
- * token keeps one, and stays masked), `***` or `<your-token>`.
- */
-function isPlaceholder(value: string): boolean {
-  if (value.endsWith('…') || value.endsWith('...')) return !/[A-Za-z0-9]{8}/.test(value);
-  return /^(?:\*+|<[A-Za-z _-]{1,40}>)$/.test(value);
-}
-
-/** A YAML block scalar header (`|`, `>-`, `|2`): the value is on the lines below. */
-const YAML_BLOCK = /^[|>][-+]?\d?$/;
-
-function isKeyChar(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 95 || // _
-    code === 45 || // -
-    code === 46 // .
-  );
-}
-
-function isPad(char: string | undefined): boolean {
-  return char === ' ' || char === '\t';
-}
-
-/** A `:` or `=` (plain or percent-encoded) at `index`, `length` characters long. */
-interface Separator {
-  readonly index: number;
-  readonly length: number;
-  readonly colon: boolean;
-}
-
-interface KeyBefore {
-  readonly name: string;
-  /** Where the key's name starts. */
-  readonly start: number;
-  /** The quote around the key (`"`, `'`, `\"`), or '' for a bare key. */
-  readonly quote: string;
-  /** The character before the key (and its opening quote); '' at the start. */
-  readonly before: string;
-}
-
-/** The key ending just before the separator at `sep`, if there is one. */
-function keyBefore(text: string, sep: number): KeyBefore | undefined {
-  let i = sep - 1;
-  for (let pad = 0; pad < MAX_PAD_CHARS && isPad(text[i]); pad++) i--;
-  let quote = '';
-  if (text[i] === '"' || text[i] === "'") {
-    quote = text[i] as string;
-    i--;
-    if (text[i] === '\\') {
-      quote = `\\${quote}`;
-      i--;
-    }
-  }
-  const end = i + 1;
-  while (i >= 0 && end - i <= MAX_KEY_CHARS && isKeyChar(text.charCodeAt(i))) i--;
-  const start = i + 1;
-  if (start === end || end - start > MAX_KEY_CHARS || (i >= 0 && isKeyChar(text.charCodeAt(i))))
-    return undefined;
-  if (quote) {
-    if (!text.startsWith(quote, start - quote.length)) return undefined;
-    i = start - quote.length - 1;
-  }
-  return { name: text.slice(start, end), start, quote, before: i >= 0 ? (text[i] as string) : '' };
-}
-
-/**
- * Whether `key:` introduces a value. A quoted key (JSON) or a colon followed by a
- * space (YAML, HTTP headers) does; a bare `a:b` does only when it is not part of
- * a colon or slash chain (`arn:aws:secretsmanager:…`, `host:port`).
- */
-function colonStartsValue(text: string, sep: Separator, key: KeyBefore): boolean {
-  if (key.quote) return true;
-  const next = text[sep.index + sep.length];
-  if (next === ' ' || next === '\t' || next === '\n' || next === '\r') return true;
-  return key.before !== ':' && key.before !== '/' && !key.name.includes('.');
-}
-
-/** Where a value starting at `from` ends, given the characters that end it. */
-function scanTo(text: string, from: number, stops: RegExp): number {
-  stops.lastIndex = from;
-  const stop = stops.exec(text);
-  return stop ? stop.index : text.length;
-}
-
-/** A value's end for `key=value` and `key:value` (query strings, env, connection strings), also percent-encoded. */
-const EQUALS_VALUE_END = /[\s"'&;,)\]}]|\\[nrt"\\]|%2[026Cc]|%3[Bb]/g;
-/** A value's end for `key: value` (YAML, headers: may hold spaces). */
-const COLON_VALUE_END = /[\r\n"',;}\]]|\\[nrt"\\]/g;
-/** A header's end: the line. */
-const LINE_END = /[\r\n"]|\\[nr"]/g;
-
-/** Deepest nesting followed in a bracketed value before giving up (the rest of the text is masked). */
-const MAX_BRACKET_DEPTH = 64;
-
-/**
- * Just past the bracket closing the one at `open` (`{…}` or `[…]`, JSON strings
- * skipped), or the end of the text when it is not closed: a sensitive key's
- * whole structured value is masked, as an object key's would be.
- */
-function closingBracket(text: string, open: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = open; i < text.length; i++) {
-    const char = text[i];
-    if (inString) {
-      if (char === '\\') i++;
-      else if (char === '"') inString = false;
-    } else if (char === '"') inString = true;
-    else if (char === '{' || char === '[') {
-      depth++;
-      if (depth > MAX_BRACKET_DEPTH) break;
-    } else if (char === '}' || char === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  // Unclosed (or deeper than followed): all that follows belongs to the sensitive key.
-  return text.length;
-}
-
-/** Width of the indentation of the line holding `index`. */
-function indentOf(text: string, index: number): number {
-  let start = text.lastIndexOf('\n', index - 1) + 1;
-  let width = 0;
-  while (isPad(text[start++])) width++;
-  return width;
-}
-
-/**
- * The end of a YAML block scalar (`password: |` then indented lines): the
- * following lines that are blank or indented deeper than the key.
- */
-function blockEnd(text: string, key: KeyBefore, from: number): number {
-  const keyIndent = indentOf(text, key.start);
-  let end = from;
-  for (let line = text.indexOf('\n', from); line >= 0 && line + 1 < text.length; ) {
-    const next = text.indexOf('\n', line + 1);
-    const lineEnd = next < 0 ? text.length : next;
-    const content = text.slice(line + 1, lineEnd);
-    if (content.trim() !== '' && indentOf(text, line + 1) <= keyIndent) break;
-    end = lineEnd;
-    line = next;
-  }
-  return end;
-}
-
-/** The range of the value after the separator (empty when there is none). */
-function valueAfter(text: string, sep: Separator, key: KeyBefore): { start: number; end: number } {
-  let start = sep.index + sep.length;
-  for (let pad = 0; pad < MAX_PAD_CHARS && isPad(text[start]); pad++) start++;
-  const open = text[start] === '\\' && text[start + 1] === '"' ? '\\"' : text[start];
-  if (open === '"' || open === "'" || open === '\\"') {
-    start += open.length;
-    let end = text.indexOf(open, start);
-    // A JSON string ends at an unescaped quote.
-    while (open === '"' && end > 0 && text[end - 1] === '\\') end = text.indexOf(open, end + 1);
-    return { start, end: end < 0 ? scanTo(text, start, LINE_END) : end };
-  }
-  if (text[start] === '{' || text[start] === '[') return { start, end: closingBracket(text, start) };
-  const name = key.name.toLowerCase();
-  // `key: value` (a space after the colon) may hold spaces; `key=value` and `key:value` end at one.
-  const spaced = sep.colon && start > sep.index + sep.length;
-  const stops = WHOLE_LINE_KEYS.has(name) ? LINE_END : spaced ? COLON_VALUE_END : EQUALS_VALUE_END;
-  const end = scanTo(text, start, stops);
-  // YAML: `key: |` or `key:` alone on its line holds the indented lines below.
-  const inline = text.slice(start, end).trim();
-  const nextLine = inline === '' && /^[ \t]*\r?\n/.test(text.slice(start, start + MAX_PAD_CHARS + 2));
-  if (sep.colon && (YAML_BLOCK.test(inline) || nextLine)) return { start, end: blockEnd(text, key, end) };
-  return { start, end };
-}
-
-const COLON = 58;
-const EQUALS = 61;
-const PERCENT = 37;
-
-/**
- * The next `=` or `:` at or after `from`, also percent-encoded (`%3D`, `%3A`: a
- * query string inside a query parameter). A character loop, not a regex: a text
- * of separators only costs no allocation per separator.
- */
-function nextSeparator(text: string, from: number): Separator | undefined {
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === COLON || code === EQUALS) return { index: i, length: 1, colon: code === COLON };
-    if (code === PERCENT && text[i + 1] === '3') {
-      const kind = text[i + 2];
-      if (kind === 'D' || kind === 'd') return { index: i, length: 3, colon: false };
-      if (kind === 'A' || kind === 'a') return { index: i, length: 3, colon: true };
-    }
-  }
-  return undefined;
-}
-
-/** Masks the value of every sensitive `key=value`, `key: value` and `"key": "value"` in `text`. */
-export function maskKeyValues(text: string, keepKeys?: ReadonlySet<string>): string {
-  if (!text.includes('=') && !text.includes(':') && !text.includes('%3')) return text;
-  const parts: string[] = [];
-  let copied = 0;
-  for (let sep = nextSeparator(text, 0); sep; sep = nextSeparator(text, sep.index + sep.length)) {
-    const key = keyBefore(text, sep.index);
-    if (!key || !isSensitiveKey(key.name, keepKeys)) continue;
-    if (sep.colon && !colonStartsValue(text, sep, key)) continue;
-    const value = valueAfter(text, sep, key);
-    // Trailing spaces of a `key: value` stay.
-    let end = value.end;
-    while (end > value.start && isPad(text[end - 1])) end--;
-    const found = text.slice(value.start, end);
-    if (found.length === 0 || NOT_SECRET.test(found) || isPlaceholder(found)) continue;
-    if (!key.quote && READS_AS_PROSE.test(found)) continue;
-    parts.push(text.slice(copied, value.start), REDACTED);
-    copied = end;
-    // Go on after the value (the loop steps past the separator found there).
-    sep = { index: end, length: 0, colon: false };
-  }
-  if (parts.length === 0) return text;
-  parts.push(text.slice(copied));
-  return parts.join('');
+/** A rule's anchors: declared, else its {@link leadingLiterals}. */
+export function anchorsOf(rule: TokenRule): readonly string[] {
+  return rule.anchors ?? leadingLiterals(rule.source);
 }

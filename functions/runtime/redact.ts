@@ -10,9 +10,14 @@
  *   resolved from a secret;
  * - **bytes**: Buffers, typed arrays and ArrayBuffers become `<binary N bytes>`.
  */
-import { maskCredentials } from './credential-patterns';
+import { maskCredentials } from './mask-credentials';
 import { currentSecretValues, REDACTED, type SecretValues } from './secret-values';
-import { isSensitiveKey as isSensitiveKeyName, normalizeKey, VISIBLE_KEYS } from './sensitive-keys';
+import {
+  isSensitiveKey as isSensitiveKeyName,
+  namesCount,
+  normalizeKey,
+  VISIBLE_KEYS,
+} from './sensitive-keys';
 
 export { REDACTED, VISIBLE_KEYS };
 
@@ -102,7 +107,8 @@ export function redactString(text: string, options?: RedactOptions): string {
  *
  * - a property whose key is sensitive (see {@link isSensitiveKey}) has its whole
  *   value replaced by `"<redacted>"`, even when that value is an object or array;
- *   a boolean or null under such a key stays (it carries no secret);
+ *   a boolean or null under such a key stays (it carries no secret), and so does
+ *   a number under a plural key (`tokens: 1532`, a count: `namesCount`);
  * - every string anywhere (array items, object values and keys, `Error` messages)
  *   has credential-looking parts masked by {@link redactString}, and the strings
  *   the current call resolved from secrets masked by exact match;
@@ -159,7 +165,7 @@ function redactValue(value: unknown, ancestors: WeakSet<object>, state: Redactio
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(source)) {
       const outKey = redactText(key, state);
-      if (isSensitiveKeyName(key, state.keepKeys) && child !== null && typeof child !== 'boolean') {
+      if (isSensitiveKeyName(key, state.keepKeys) && !carriesNoSecret(key, child)) {
         if (child !== undefined) out[outKey] = REDACTED;
         continue;
       }
@@ -170,6 +176,11 @@ function redactValue(value: unknown, ancestors: WeakSet<object>, state: Redactio
   } finally {
     ancestors.delete(value);
   }
+}
+
+/** A boolean or null carries no secret, nor a number under a plural key (`tokens: 1532` is a count). */
+function carriesNoSecret(key: string, value: unknown): boolean {
+  return value === null || typeof value === 'boolean' || (typeof value === 'number' && namesCount(key));
 }
 
 function errorFields(error: Error): Record<string, unknown> {

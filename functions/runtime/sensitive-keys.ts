@@ -24,11 +24,11 @@
  * `authtoken`, `clientsecret`) or starts with `password`/`passwd` (`passwordhash`).
  * Ends-with, so `secretsmanager`, `tokenizer` and `secretary` are not credentials.
  */
-const CREDENTIAL_WORD =
+export const CREDENTIAL_WORD =
   /(?:secrets?|tokens?|passwords?|passwd|passphrases?|credentials?|cookies?|signatures?|apikeys?|accesskeys?|privatekeys?|secretkeys?|authorization|bearer)$|^passw(?:or)?d/;
 
 /** Short words that name a credential only as a whole word (`db_pass`, `basic_auth`, `sentry_dsn`, `?sig=`). */
-const WEAK_CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
+export const WEAK_CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
   'pass',
   'pwd',
   'auth',
@@ -48,7 +48,7 @@ const WEAK_CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
  * `webhook url`, `connection string`). The second word is part of the credential,
  * so `session_id` stays sensitive while `access_key_id` is an id of one.
  */
-const CREDENTIAL_COMPOUNDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+export const CREDENTIAL_COMPOUNDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ...[
     'api',
     'access',
@@ -210,6 +210,39 @@ export const VISIBLE_KEYS: ReadonlySet<string> = new Set(
   ].map(normalizeKey),
 );
 
+/**
+ * Lower-case stems one of which every sensitive key holds, whatever its case or
+ * separators: each credential word, weak word and compound above contains one
+ * (`passwd` and `passphrase` hold `pass`, `signature` holds `sig`, `api key`
+ * holds `key`…). A key holding none is not sensitive without further work, and
+ * redaction's prefilter looks for these in text before it looks for keys
+ * (credential-patterns.ts). A new credential word needs its stem here; the unit
+ * test checks every word.
+ */
+export const KEY_STEMS: readonly string[] = [
+  'secret',
+  'token',
+  'pass',
+  'pwd',
+  'cred',
+  'cookie',
+  'sig',
+  'key',
+  'auth',
+  'bearer',
+  'dsn',
+  'jwt',
+  'otp',
+  'webhook',
+  'session',
+  'connection',
+];
+
+function holdsStem(lowered: string): boolean {
+  for (const stem of KEY_STEMS) if (lowered.includes(stem)) return true;
+  return false;
+}
+
 /** `NextToken`, `next_token` and `next-token` are one key: lower case, separators removed. */
 export function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -234,36 +267,97 @@ export function keyWords(key: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** Index just past the last credential word or compound in `words`, and where the first one starts; -1 when none. */
-function credentialSpan(words: readonly string[]): { readonly first: number; readonly end: number } {
+/**
+ * Index just past the last credential word or compound in `words`, where the
+ * first one starts (-1 when none), and whether the last one is a plural
+ * (`tokens`, `api_keys`, `secrets`: it names several, so a number after it is a count).
+ */
+function credentialSpan(words: readonly string[]): {
+  readonly first: number;
+  readonly end: number;
+  readonly plural: boolean;
+} {
   let first = -1;
   let end = -1;
+  let plural = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
     const next = words[i + 1];
     if (next !== undefined && CREDENTIAL_COMPOUNDS.get(word)?.has(next)) {
       if (first < 0) first = i;
       end = i + 2;
+      plural = next === 'keys';
       i++;
     } else if (WEAK_CREDENTIAL_WORDS.has(word) || CREDENTIAL_WORD.test(word)) {
       if (first < 0) first = i;
       end = i + 1;
+      plural = isPlural(word);
     }
   }
-  return { first, end };
+  return { first, end, plural };
 }
 
+/** `tokens`, `secrets`, `webhooks`: a credential word whose singular is one too (`pass` and `access` are not plurals). */
+function isPlural(word: string): boolean {
+  if (!word.endsWith('s') || word.endsWith('ss')) return false;
+  const singular = word.slice(0, -1);
+  return WEAK_CREDENTIAL_WORDS.has(singular) || CREDENTIAL_WORD.test(singular);
+}
+
+/** No credential word at all; or a credential word that is (not) sensitive, and whether it is a plural. */
+const NONE = 0;
+const NOT_SENSITIVE = 1;
+const SENSITIVE = 2;
+const SENSITIVE_PLURAL = 3;
+
 /** Memo of the base rule: keys repeat (every item of a list has the same ones). Bounded: keys may come from input. */
-const memo = new Map<string, boolean>();
+const memo = new Map<string, number>();
 const MEMO_MAX_ENTRIES = 4096;
 
-function matchesRule(key: string): boolean {
-  const words = keyWords(key);
-  const { first, end } = credentialSpan(words);
-  if (first < 0) return false;
-  for (let i = end; i < words.length; i++) if (DESCRIPTOR_WORDS.has(words[i] as string)) return false;
-  for (let i = 0; i < first; i++) if (MODIFIER_WORDS.has(words[i] as string)) return false;
-  return !VISIBLE_KEYS.has(normalizeKey(key));
+function readWords(words: readonly string[]): number {
+  const { first, end, plural } = credentialSpan(words);
+  if (first < 0) return NONE;
+  for (let i = end; i < words.length; i++) if (DESCRIPTOR_WORDS.has(words[i] as string)) return NOT_SENSITIVE;
+  for (let i = 0; i < first; i++) if (MODIFIER_WORDS.has(words[i] as string)) return NOT_SENSITIVE;
+  return plural ? SENSITIVE_PLURAL : SENSITIVE;
+}
+
+/**
+ * The rule on a key: read as words split at its separators and case boundaries
+ * (`NextToken` → `next token`); a key whose case marks no words that way
+ * (`aUtHoRiZaTiOn`, `X-aUtH-tOkEn`) is read again in lower case, split at its
+ * separators only, so letter case never hides a credential name.
+ */
+function matchesRule(key: string): number {
+  const lowered = key.toLowerCase();
+  if (!holdsStem(lowered) || VISIBLE_KEYS.has(normalizeKey(key))) return NOT_SENSITIVE;
+  const read = readWords(keyWords(key));
+  if (read !== NONE) return read;
+  const again = readWords(lowered.split(/[^a-z0-9]+/).filter((word) => word.length > 0));
+  return again === NONE ? NOT_SENSITIVE : again;
+}
+
+function ruleOf(key: string): number {
+  let read = memo.get(key);
+  if (read === undefined) {
+    read = matchesRule(key);
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+    memo.set(key, read);
+  }
+  return read;
+}
+
+/**
+ * Whether a sensitive `key` names several credentials (`tokens`, `api_keys`,
+ * `secrets`): a plain number under it is a count, not a secret (`tokens=1532`
+ * in a usage line), and stays visible. A singular key (`token`, `password`,
+ * `otp`) keeps even a number masked: a PIN or a one-time code is a number.
+ *
+ * @example namesCount('tokens') // true
+ * @example namesCount('otp') // false
+ */
+export function namesCount(key: string): boolean {
+  return ruleOf(key) === SENSITIVE_PLURAL;
 }
 
 /**
@@ -277,11 +371,8 @@ function matchesRule(key: string): boolean {
  * @example isSensitiveKey('MinimumPasswordLength') // false
  */
 export function isSensitiveKey(key: string, keepKeys?: ReadonlySet<string>): boolean {
-  let sensitive = memo.get(key);
-  if (sensitive === undefined) {
-    sensitive = matchesRule(key);
-    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
-    memo.set(key, sensitive);
-  }
-  return sensitive && !(keepKeys !== undefined && keepKeys.size > 0 && keepKeys.has(normalizeKey(key)));
+  return (
+    ruleOf(key) >= SENSITIVE &&
+    !(keepKeys !== undefined && keepKeys.size > 0 && keepKeys.has(normalizeKey(key)))
+  );
 }

@@ -1,9 +1,10 @@
 import {
   anchorsOf,
   leadingLiteral,
-  maskCredentials,
+  leadingLiterals,
   TOKEN_RULES,
 } from '../../../functions/runtime/credential-patterns';
+import { maskCredentials } from '../../../functions/runtime/mask-credentials';
 import { SECRET_FORMS } from './redaction-corpus';
 
 const R = '<redacted>';
@@ -37,7 +38,9 @@ describe('TOKEN_RULES', () => {
           .map((m) => m[0])
           .filter((match) =>
             rule.guard === undefined
-              ? !anchorsOf(rule).some((a) => match.includes(a))
+              ? !anchorsOf(rule).some((a) =>
+                  rule.ignoreCase ? match.toLowerCase().includes(a.toLowerCase()) : match.includes(a),
+                )
               : !match.includes(rule.guard),
           )
           .map((match) => `${rule.name}: ${match.slice(0, 40)}`),
@@ -65,6 +68,31 @@ describe('TOKEN_RULES', () => {
     [String.raw`\bA{22}`, ''],
   ])('leadingLiteral(%s) is %s', (source, literal) => {
     expect(leadingLiteral(source)).toBe(literal);
+  });
+});
+
+describe('leadingLiterals()', () => {
+  it.each([
+    [String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}`, ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_']],
+    [String.raw`\b(?:sk|rk)_(?:live|test)_[0-9]`, ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_']],
+    [String.raw`\bdo[por]_v1_[a-f0-9]{64}`, ['dop_v1_', 'doo_v1_', 'dor_v1_']],
+    [String.raw`\bxox(?:e\.xox)?[a-z]-`, ['xox']],
+    [String.raw`\bpat[A-Za-z0-9]{14}\.`, ['pat']],
+    [String.raw`\bA{22}`, ['']],
+  ])('leadingLiterals(%s)', (source, literals) => {
+    expect(leadingLiterals(source)).toEqual(literals);
+  });
+
+  it('gives every anchored rule anchors of 3 characters or more, but for a few uppercase prefixes', () => {
+    const short = TOKEN_RULES.filter((rule) => rule.guard === undefined)
+      .flatMap((rule) =>
+        anchorsOf(rule)
+          .filter((a) => a.length < 3)
+          .map((a) => `${rule.name}: ${a}`),
+      )
+      .sort();
+
+    expect(short).toEqual(['cli-secret-flag: --', 'cli-user-password: -u', 'twilio-api-key: SK']);
   });
 });
 
@@ -146,6 +174,43 @@ describe('maskCredentials()', () => {
       'SessionId=ssm-user-0a1b2c',
     );
     expect(maskCredentials('SessionId=ssm-user-0a1b2c')).toBe(`SessionId=${R}`);
+  });
+
+  it.each([
+    ['aUtHoRiZaTiOn: Basic ZmFrZS11c2VyOmV4YW1wbGUtcGFzcw==', `aUtHoRiZaTiOn: ${R}`], // fake test
+    ['PROXY-AUTHORIZATION: SSWS 00fakeTESTexample', `PROXY-AUTHORIZATION: ${R}`],
+    ['sent bEaReR fakeTESTexampleTOKEN12345', `sent ${R}`],
+    ['sent BASIC ZmFrZS11c2VyOmV4YW1wbGUtcGFzcw==', `sent ${R}`],
+    ['X-aUtH-tOkEn=fakeTESTvalue&page=2', `X-aUtH-tOkEn=${R}&page=2`],
+    ['{"PaSsWoRd":"fake-test-pw"}', `{"PaSsWoRd":"${R}"}`],
+  ])('matches names without regard to case: %s', (input, expected) => {
+    expect(maskCredentials(input)).toBe(expected);
+  });
+
+  it.each([
+    'turn 6 tokens=1532 in=1412 out=120',
+    'tokens: 1532, secrets: 3',
+    '{"tokens":1532,"api_keys":2}',
+    'run done: Tokens=15320 cost_usd=0.0421',
+  ])('keeps counts under plural keys visible: %s', (line) => {
+    expect(maskCredentials(line)).toBe(line);
+  });
+
+  it.each([
+    ['otp=123456', `otp=${R}`],
+    ['token=1532', `token=${R}`],
+    ['password: 12345678', `password: ${R}`],
+    ['tokens=abc123def456', `tokens=${R}`],
+  ])('masks a number under a singular key, and a non-number under a plural one: %s', (input, expected) => {
+    expect(maskCredentials(input)).toBe(expected);
+  });
+
+  it('masks JSON in a string logged as JSON again (quotes escaped twice)', () => {
+    const line = JSON.stringify({ message: `upstream said {"client_secret":"fake-test-value","id":1}` });
+
+    expect(maskCredentials(line)).toBe(
+      JSON.stringify({ message: `upstream said {"client_secret":"${R}","id":1}` }),
+    );
   });
 
   it('masks an unterminated PEM private key to the end of the text', () => {

@@ -1,11 +1,20 @@
 import {
+  CREDENTIAL_COMPOUNDS,
   DESCRIPTOR_WORDS,
   isSensitiveKey,
+  KEY_STEMS,
   keyWords,
   MODIFIER_WORDS,
+  namesCount,
   normalizeKey,
   VISIBLE_KEYS,
+  WEAK_CREDENTIAL_WORDS,
 } from '../../../functions/runtime/sensitive-keys';
+
+/** Every letter in alternating case: `authorization` → `aUtHoRiZaTiOn`. */
+function alternatingCase(key: string): string {
+  return [...key].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join('');
+}
 
 describe('keyWords()', () => {
   it.each([
@@ -201,5 +210,65 @@ describe('isSensitiveKey()', () => {
 
     expect(isSensitiveKey('db_pass')).toBe(true);
     expect(isSensitiveKey('NextToken')).toBe(false);
+  });
+
+  it.each([
+    'authorization',
+    'proxy-authorization',
+    'password',
+    'client_secret',
+    'x-api-key',
+    'set-cookie',
+    'x-auth-token',
+    'private_key',
+  ])('masks %s in any letter case, mixed case included', (key) => {
+    for (const spelling of [
+      key,
+      key.toUpperCase(),
+      alternatingCase(key),
+      alternatingCase(key.toUpperCase()),
+    ]) {
+      expect({ spelling, sensitive: isSensitiveKey(spelling) }).toEqual({ spelling, sensitive: true });
+    }
+  });
+
+  it('holds one of its stems in every credential word, weak word and compound', () => {
+    const words = [
+      ...WEAK_CREDENTIAL_WORDS,
+      ...[...CREDENTIAL_COMPOUNDS].flatMap(([first, seconds]) =>
+        [...seconds].map((second) => `${first}_${second}`),
+      ),
+      // the stems of the credential-word pattern, singular and plural
+      ...['secret', 'token', 'password', 'passwd', 'passphrase', 'credential', 'cookie', 'signature'],
+      ...['apikey', 'accesskey', 'privatekey', 'secretkey', 'authorization', 'bearer', 'tokens', 'secrets'],
+    ];
+    for (const word of words) {
+      expect({ word, stem: KEY_STEMS.some((stem) => word.includes(stem)) }).toEqual({ word, stem: true });
+      expect({ word, sensitive: isSensitiveKey(word) }).toEqual({ word, sensitive: true });
+    }
+  });
+});
+
+describe('namesCount()', () => {
+  it.each(['tokens', 'Tokens', 'api_keys', 'secrets', 'passwords', 'credentials', 'cookies', 'webhooks'])(
+    '%s names several credentials: a number under it is a count',
+    (key) => {
+      expect(namesCount(key)).toBe(true);
+      expect(isSensitiveKey(key)).toBe(true);
+    },
+  );
+
+  it.each([
+    'token',
+    'password',
+    'otp',
+    'pass',
+    'access_key',
+    'session',
+    'NextToken',
+    'input_tokens',
+    'region',
+  ])('%s is not a plural credential key', (key) => {
+    expect(namesCount(key)).toBe(false);
   });
 });
