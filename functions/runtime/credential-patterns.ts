@@ -278,6 +278,7 @@ export function leadingLiteral(source: string): string {
 
 /** One character of a literal in a rule's source: plain, or escaped. */
 const LITERAL_CHAR = String.raw`(?:[A-Za-z0-9_\-:/~]|\\[./-])`;
+const ONE_LITERAL_CHAR = new RegExp(`^${LITERAL_CHAR}`);
 /** A `(?:ab|cd)` group of literals only. */
 const LITERAL_GROUP = new RegExp(String.raw`^\(\?:(${LITERAL_CHAR}+(?:\|${LITERAL_CHAR}+)*)\)`);
 /** A `[pousr]` class of a few single characters (no range). */
@@ -301,7 +302,7 @@ export function leadingLiterals(source: string): string[] {
     const rest = body.slice(i);
     let unit: string[] | undefined;
     let width = 0;
-    const char = new RegExp(`^${LITERAL_CHAR}`).exec(rest);
+    const char = ONE_LITERAL_CHAR.exec(rest);
     const group = LITERAL_GROUP.exec(rest);
     const small = SMALL_CLASS.exec(rest);
     if (char) [unit, width] = [[(char[0] as string).replace(/^\\/, '')], char[0].length];

@@ -232,8 +232,8 @@ const COLON = 58;
 const EQUALS = 61;
 const PERCENT = 37;
 
-/** The stems of sensitive keys, looked for without case (`aUtHoRiZaTiOn` holds `auth`). */
-const STEMS = new LiteralScanner(KEY_STEMS.map((text) => ({ text, ignoreCase: true })));
+/** The stems of sensitive keys, looked for without case (`aUtHoRiZaTiOn` holds `auth`); built on first use. */
+let stems: LiteralScanner | undefined;
 
 /**
  * Positions of the key stems ({@link KEY_STEMS}) in `text`, in order: where a
@@ -241,7 +241,8 @@ const STEMS = new LiteralScanner(KEY_STEMS.map((text) => ({ text, ignoreCase: tr
  */
 export function stemPositions(text: string): number[] {
   const hits: number[] = [];
-  STEMS.scan(text, hits);
+  stems ??= new LiteralScanner(KEY_STEMS.map((text) => ({ text, ignoreCase: true })));
+  stems.scan(text, hits);
   const positions: number[] = [];
   for (let k = 1; k < hits.length; k += 2) positions.push(hits[k] as number);
   return positions;

@@ -40,21 +40,32 @@ const AWS_KEY_ID_RULE = ANCHORED_RULES.findIndex((rule) => rule.name === 'aws-ac
 const STEM = -1;
 const SCHEME_SEPARATOR = -2;
 
-const LITERALS: ScanLiteral[] = [];
+/** What each literal of {@link scanner} stands for, by its index. */
 const LITERAL_MEANS: number[] = [];
-ANCHORED_RULES.forEach((rule, index) => {
-  for (const text of rule.guard === undefined ? anchorsOf(rule) : [rule.guard]) {
-    LITERALS.push({ text, ignoreCase: rule.ignoreCase });
-    LITERAL_MEANS.push(index);
-  }
-});
-for (const text of KEY_STEMS) {
-  LITERALS.push({ text, ignoreCase: true });
-  LITERAL_MEANS.push(STEM);
+let built: LiteralScanner | undefined;
+
+/**
+ * The scanner of every anchor, stem and `://`, built on first use: deriving the
+ * anchors of every rule is work a function's init phase need not do (cold start,
+ * bench/cold-start.ts).
+ */
+function scanner(): LiteralScanner {
+  if (built !== undefined) return built;
+  const literals: ScanLiteral[] = [];
+  const add = (literal: ScanLiteral, means: number) => {
+    literals.push(literal);
+    LITERAL_MEANS.push(means);
+  };
+  ANCHORED_RULES.forEach((rule, index) => {
+    for (const text of rule.guard === undefined ? anchorsOf(rule) : [rule.guard]) {
+      add({ text, ignoreCase: rule.ignoreCase }, index);
+    }
+  });
+  for (const text of KEY_STEMS) add({ text, ignoreCase: true }, STEM);
+  add({ text: '://' }, SCHEME_SEPARATOR);
+  built = new LiteralScanner(literals);
+  return built;
 }
-LITERALS.push({ text: '://' });
-LITERAL_MEANS.push(SCHEME_SEPARATOR);
-const SCANNER = new LiteralScanner(LITERALS);
 
 /** The rules a string's anchors name, compiled as one regex (each rule in its own group). */
 interface RuleSet {
@@ -100,7 +111,7 @@ interface Found {
 function scan(text: string): Found {
   const hits: number[] = [];
   const found: Found = { rules: [], stems: [], url: false };
-  if (SCANNER.scan(text, hits) === 0) return found;
+  if (scanner().scan(text, hits) === 0) return found;
   let url = false;
   for (let k = 0; k < hits.length; k += 2) {
     const means = LITERAL_MEANS[hits[k] as number] as number;
