@@ -44,9 +44,9 @@ const PEAK_RSS_TARGET_MB = 512;
 const ROWS_PER_SECOND_TARGET = 250_000;
 const MB = 1024 * 1024;
 
-const SOURCE = 'bench-source';
-const DESTINATION = 'bench-inventory';
-const TIMES = ['2026-03-01T01-00Z', '2026-03-02T01-00Z'] as const;
+export const SOURCE = 'bench-source';
+export const DESTINATION = 'bench-inventory';
+export const TIMES = ['2026-03-01T01-00Z', '2026-03-02T01-00Z'] as const;
 
 /** What one child measured. */
 interface ChildFigures {
@@ -62,6 +62,72 @@ interface ChildFigures {
   readonly peakArrayBufferBytes: number;
   readonly rows: number;
   readonly summary: string;
+  /** The figures both sides of bench/snapshots-duckdb.ts must agree on. */
+  readonly answer: SnapshotAnswer;
+}
+
+/**
+ * What a stats or diff answered, in figures any engine can compute: totals of
+ * each report, and the count and bytes of added, removed and changed objects
+ * (for stats: the report against its previous one).
+ */
+export interface SnapshotAnswer {
+  readonly aFiles: number;
+  readonly aBytes: number;
+  readonly bFiles: number;
+  readonly bBytes: number;
+  readonly added: number;
+  readonly addedBytes: number;
+  readonly removed: number;
+  readonly removedBytes: number | null;
+  readonly changed: number;
+  readonly changedBytes: number;
+}
+
+/** The figures of a stats or diff value (see {@link SnapshotAnswer}). */
+function answerOf(tool: string, value: Record<string, unknown>): SnapshotAnswer {
+  if (tool === 'diff_snapshots') {
+    const v = value as unknown as {
+      totals: { a: { files: number; bytes: number }; b: { files: number; bytes: number } };
+      added: { count: number; bytes: number };
+      removed: { count: number; bytes: number };
+      changed: { count: number; bytes: number };
+    };
+    return {
+      aFiles: v.totals.a.files,
+      aBytes: v.totals.a.bytes,
+      bFiles: v.totals.b.files,
+      bBytes: v.totals.b.bytes,
+      added: v.added.count,
+      addedBytes: v.added.bytes,
+      removed: v.removed.count,
+      removedBytes: v.removed.bytes,
+      changed: v.changed.count,
+      changedBytes: v.changed.bytes,
+    };
+  }
+  const v = value as unknown as {
+    files: number;
+    bytes: number;
+    new_bytes: number;
+    new_files: number;
+    changed_files: number;
+    removed_files: number;
+    baseline: { files: number; bytes: number };
+  };
+  return {
+    aFiles: v.baseline?.files ?? 0,
+    aBytes: v.baseline?.bytes ?? 0,
+    bFiles: v.files,
+    bBytes: v.bytes,
+    added: v.new_files,
+    // stats gives added and changed bytes together (new_bytes)
+    addedBytes: v.new_bytes,
+    removed: v.removed_files,
+    removedBytes: null,
+    changed: v.changed_files,
+    changedBytes: 0,
+  };
 }
 
 /** One measured case. */
@@ -133,13 +199,14 @@ async function measureInChild(): Promise<ChildFigures> {
     peakArrayBufferBytes: peakBuffers,
     rows,
     summary: result.summary ?? '',
+    answer: answerOf(tool.name, value),
   };
 }
 
 // --------------------------------------------------------------- parent side
 
 /** The i-th object of the older report: about 60-character keys over 50 departments, six extensions. */
-function objectAt(i: number) {
+export function objectAt(i: number) {
   const extensions = ['pdf', 'docx', 'jpg', 'xlsx', 'txt', 'csv'];
   const key = `dept-${i % 50}/project-${(i >>> 6) % 1000}/file-${i.toString(36).padStart(8, '0')}.${extensions[i % 6]}`;
   const hash = Math.imul(i + 1, 0x9e3779b1) >>> 0;
@@ -152,7 +219,7 @@ function objectAt(i: number) {
 }
 
 /** The newer report: 2% changed, 1% deleted, 1% new. */
-function newerObjectAt(count: number) {
+export function newerObjectAt(count: number) {
   const kept: number[] = [];
   for (let i = 0; i < count; i++) if (i % 100 !== 1) kept.push(i);
   const extra = Math.floor(count / 100);
@@ -179,7 +246,7 @@ function newerObjectAt(count: number) {
  * minified) so a child runs plain node, as Lambda does: no TypeScript loader in
  * its memory figures.
  */
-async function bundleChild(dir: string): Promise<string> {
+export async function bundleChild(dir: string): Promise<string> {
   const outfile = path.join(dir, 'snapshot-bench-child.js');
   await build({
     entryPoints: [__filename],
@@ -200,7 +267,7 @@ function childNodeOptions(): string {
   return process.env.SNAPSHOT_BENCH_NODE_OPTIONS ?? REPORT_READER_NODE_OPTIONS;
 }
 
-function runChild(bundle: string, env: Record<string, string>): Promise<ChildFigures> {
+export function runChild(bundle: string, env: Record<string, string>): Promise<ChildFigures> {
   return new Promise((resolve, reject) => {
     const nodeOptions = childNodeOptions().split(' ').filter(Boolean);
     const child = spawn(process.execPath, ['--expose-gc', ...nodeOptions, bundle], {
