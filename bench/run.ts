@@ -23,6 +23,8 @@
  * 9. The claim-check of large results (issue 7), and the entry points' MCP path (issue 12).
  * 10. One aws_pulse run on a generated 1,000-resource account with the scripted model:
  *     transitions, invocations, GB-s, tokens, Cost Explorer requests, USD (issue 7).
+ * 11. The snapshot tools over 1,000,000-object inventory reports (issue 11), and side by
+ *     side with DuckDB on the same reports (bench/snapshots-duckdb.ts, issue 22).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -52,6 +54,7 @@ import { atMost, type Figure, formatReport, kib, type Section } from './report';
 import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
 import { measureSnapshotTools } from './snapshots';
+import { measureAgainstDuckDb } from './snapshots-duckdb';
 
 /** Clients the dispatcher may hold (DESIGN.md: it invokes tools, reads the secret table, writes claim-checks). */
 const DISPATCHER_ALLOWED_CLIENTS = [
@@ -258,6 +261,8 @@ async function main(): Promise<void> {
   sections.push(scenarioRunSection(await measureScenarioRun()));
   progress('snapshot tools over two inventory reports of 1,000,000 objects each (about 10 minutes)');
   sections.push(...(await measureSnapshotTools()));
+  progress('snapshot tools side by side with DuckDB on the same reports');
+  sections.push(await measureAgainstDuckDb());
 
   const header = [
     `etp benchmark, ${new Date().toISOString()}, node ${process.version} (${process.execPath}), esbuild ${esbuildVersion}`,
