@@ -192,6 +192,35 @@ describe('isSensitiveKey()', () => {
     for (const key of VISIBLE_KEYS) expect(key).toMatch(/^[a-z0-9]+$/);
   });
 
+  it('masks a key whatever its letter case, at any depth', () => {
+    // Act
+    const out = redact({
+      headers: { aUtHoRiZaTiOn: 'SSWS 00fakeTESTexample', 'X-aPi-KeY': 'fake-test-key', Accept: '*/*' },
+      items: [{ PaSsWoRd: 'fake-test-pw', name: 'db' }],
+    });
+
+    // Assess
+    expect(out).toEqual({
+      headers: { aUtHoRiZaTiOn: REDACTED, 'X-aPi-KeY': REDACTED, Accept: '*/*' },
+      items: [{ PaSsWoRd: REDACTED, name: 'db' }],
+    });
+  });
+
+  it('keeps a count under a plural key and masks a number under a singular one', () => {
+    // Act
+    const out = redact({ usage: { tokens: 1532, api_keys: 2, secrets: 0 }, token: 123456, otp: 424242 });
+
+    // Assess
+    expect(out).toEqual({ usage: { tokens: 1532, api_keys: 2, secrets: 0 }, token: REDACTED, otp: REDACTED });
+  });
+
+  it('masks a string under a plural key: only numbers are counts', () => {
+    expect(redact({ tokens: ['fake-test-1'], secrets: 'fake-test-2' })).toEqual({
+      tokens: REDACTED,
+      secrets: REDACTED,
+    });
+  });
+
   it('takes keys to keep for one call', () => {
     expect(isSensitiveKey('SessionId')).toBe(true);
     expect(isSensitiveKey('SessionId', ['session_id'])).toBe(false);
