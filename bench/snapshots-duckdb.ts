@@ -121,7 +121,10 @@ export async function measureAgainstDuckDb(
     const [ours, duck] = await Promise.all([bundleChild(dir), bundleDuckChild(dir)]);
     server.createBucket(SOURCE);
     server.createBucket(DESTINATION);
-    const formats = (process.env.SNAPSHOT_DUCKDB_FORMATS ?? 'CSV,Parquet').split(',') as ('CSV' | 'Parquet')[];
+    const formats = (process.env.SNAPSHOT_DUCKDB_FORMATS ?? 'CSV,Parquet').split(',') as (
+      | 'CSV'
+      | 'Parquet'
+    )[];
     for (const format of formats) {
       const config = `duck-${format.toLowerCase()}-${objects}`;
       server.putInventoryConfiguration(SOURCE, { id: config, destinationBucket: DESTINATION, format });
