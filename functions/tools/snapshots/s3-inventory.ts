@@ -163,9 +163,18 @@ export async function inventoryStats(
   reportTime: string,
   deadline: Deadline,
 ): Promise<InventoryStats> {
-  const current = await openReport(s3, configuration, reportTime, deadline);
-  const { times } = await listReportTimes(s3, configuration, deadline);
-  const previous = await openPrevious(s3, configuration, times, reportTime, deadline);
+  // The report's manifest and the earlier one are read at once: two S3 round trips fewer in sequence.
+  const [opened, previousOpened] = await Promise.allSettled([
+    openReport(s3, configuration, reportTime, deadline),
+    listReportTimes(s3, configuration, deadline).then(({ times }) =>
+      openPrevious(s3, configuration, times, reportTime, deadline),
+    ),
+  ]);
+  // The report's own error first (a missing manifest is `not_found` whatever the listing did).
+  if (opened.status === 'rejected') throw opened.reason;
+  if (previousOpened.status === 'rejected') throw previousOpened.reason;
+  const current = opened.value;
+  const previous = previousOpened.value;
   const extensions = new ExtensionTable();
   const common = {
     id: current.id,
