@@ -13,6 +13,7 @@
  * so no client, session or Powertools cache of one tenant serves another.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { awsRequestHandler } from '../aws/http-timeouts';
 import { assumeRole, SessionCache } from '../aws/sts';
@@ -224,6 +225,36 @@ export class TenantScopedSecretsManager implements SecretValueProvider {
 }
 
 /**
+ * `ref_kind: inline` as a deployed tool function reads it: KMS Decrypt with the
+ * (tenant, secret name) pair's reader session, one client per pair. The key
+ * policy lets only reader sessions decrypt, and only under the context of their
+ * own tenant tag and name (docs/inline-secrets.md), so a row of U holding T's
+ * ciphertext decrypts nothing: the row's own (tenant, name) is the context asked.
+ */
+export class TenantScopedInline implements SecretValueProvider {
+  readonly #clients;
+
+  constructor(private readonly sessions: TenantSecretSessions) {
+    this.#clients = boundedCache<string, KMSClient>({
+      max: MAX_TENANT_SESSIONS,
+      ttlMs: 24 * 3_600_000,
+      dispose: (client) => client.destroy(),
+    });
+  }
+
+  read(reference: SecretReference): Promise<string> {
+    const loaded = require('./inline-kms') as typeof import('./inline-kms');
+    const key = scopeKey(reference.tenant_id, reference.secret_name);
+    let client = this.#clients.get(key);
+    if (!client) {
+      client = loaded.kmsClient(this.sessions.credentials(reference.tenant_id, reference.secret_name));
+      this.#clients.set(key, client);
+    }
+    return loaded.openInlineValue(client, reference);
+  }
+}
+
+/**
  * `ref_kind: env` in a deployed function: refused. An environment variable of
  * the function is readable by every tenant's calls and no IAM policy tells them
  * apart; deployed secrets live in Secrets Manager (local runs read env refs).
@@ -241,8 +272,8 @@ export const DEPLOYED_ENV_PROVIDER: SecretValueProvider = {
 };
 
 /**
- * The secret resolver of a deployed tool function: reference rows and Secrets
- * Manager values read through tenant-scoped reader sessions, `env` references
+ * The secret resolver of a deployed tool function: reference rows, Secrets
+ * Manager values and inline values (KMS) read through tenant-scoped reader sessions, `env` references
  * refused, no environment-variable convention fallback.
  *
  * @example
@@ -256,7 +287,11 @@ export function deployedSecretResolver(
   const sessions = new TenantSecretSessions(roles, { now: options.now });
   return new SecretResolver(new TenantScopedReferenceStore(tableName, sessions), {
     ...options,
-    providers: { env: DEPLOYED_ENV_PROVIDER, secrets_manager: new TenantScopedSecretsManager(sessions) },
+    providers: {
+      env: DEPLOYED_ENV_PROVIDER,
+      secrets_manager: new TenantScopedSecretsManager(sessions),
+      inline: new TenantScopedInline(sessions),
+    },
     conventionFallback: false,
   });
 }
