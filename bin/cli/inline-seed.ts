@@ -7,7 +7,7 @@
  * fingerprint are written.
  */
 import { readFile } from 'node:fs/promises';
-import { InvalidArgsError } from '../../functions/runtime/errors';
+import { InvalidArgsError, SecretInvalidError } from '../../functions/runtime/errors';
 import { assertIdentifier, SECRET_NAME, TENANT_ID } from '../../functions/runtime/ids';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import {
@@ -91,6 +91,20 @@ async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<st
 }
 
 /**
+ * Whether the value fits its name's family (false: no family covers the name).
+ *
+ * @throws InvalidArgsError (exit 2) with the family's own words (fields named, never values).
+ */
+function checkedPayload(secretName: string, value: string): boolean {
+  try {
+    return checkSecretPayload(secretName, parseSecretValue(value));
+  } catch (err) {
+    if (!(err instanceof SecretInvalidError)) throw err;
+    throw new InvalidArgsError(`the value does not fit ${secretName}: ${err.message}`);
+  }
+}
+
+/**
  * Seals and writes an inline reference; prints the row's kind and fingerprint, never the value or ciphertext.
  *
  * @throws InvalidArgsError (exit 2) for `--ref-value` (a value on the command line), a missing
@@ -114,7 +128,7 @@ export async function seedInline(options: InlineSeedOptions, run: CliRun): Promi
   assertIdentifier(SECRET_NAME, options.secretName, '--secret-name');
   const table = requireSecretRefsTable('secrets seed', options.table, io.env);
   const value = await readValue(options.valueFile, io);
-  const known = checkSecretPayload(options.secretName, parseSecretValue(value));
+  const known = checkedPayload(options.secretName, value);
   const keyId = options.kmsKeyId ?? (io.env[INLINE_KEY_ENV] || INLINE_SECRET_KEY_ALIAS);
   const { kmsClient, sealInlineValue } =
     require('../../functions/runtime/secrets/inline-kms') as typeof import('../../functions/runtime/secrets/inline-kms');

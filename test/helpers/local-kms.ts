@@ -17,10 +17,18 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { signingKeyOf } from './local-iam';
 import { FAKE_AWS_CREDENTIALS, listenOnLoopback, sendJson } from './loopback-server';
 
 /** The states of a key the tests switch between. */
 export type LocalKeyState = 'Enabled' | 'Disabled' | 'PendingDeletion';
+
+/**
+ * Who may decrypt, for tests of the deployed path: given the request's signing
+ * access key and the encryption context asked, whether the key policy would
+ * allow it (false: `AccessDeniedException`). @default everyone
+ */
+export type DecryptAuthorizer = (accessKeyId: string, context: Readonly<Record<string, string>>) => boolean;
 
 /** A running local KMS. */
 export interface LocalKms {
@@ -74,7 +82,7 @@ function contextBytes(context: Record<string, string> | undefined): Buffer {
  * // …
  * await kms.stop();
  */
-export async function startLocalKms(): Promise<LocalKms> {
+export async function startLocalKms(authorizeDecrypt: DecryptAuthorizer = () => true): Promise<LocalKms> {
   const keyArn = `arn:aws:kms:${REGION}:${ACCOUNT}:key/${KEY_ID}`;
   const names = new Set([
     keyArn,
@@ -119,7 +127,7 @@ export async function startLocalKms(): Promise<LocalKms> {
     }
   };
 
-  const operations: Record<string, (request: KmsRequest) => Record<string, unknown>> = {
+  const operations: Record<string, (request: KmsRequest, accessKeyId: string) => Record<string, unknown>> = {
     Encrypt(request) {
       usable(request.KeyId);
       const plaintext = Buffer.from(request.Plaintext ?? '', 'base64');
@@ -142,7 +150,13 @@ export async function startLocalKms(): Promise<LocalKms> {
         KeyId: keyArn,
       };
     },
-    Decrypt(request) {
+    Decrypt(request, accessKeyId) {
+      if (!authorizeDecrypt(accessKeyId, request.EncryptionContext ?? {})) {
+        throw new KmsError(
+          'AccessDeniedException',
+          `${accessKeyId} is not authorized to perform: kms:Decrypt`,
+        );
+      }
       usable(request.KeyId);
       const plaintext = open(Buffer.from(request.CiphertextBlob ?? '', 'base64'), request.EncryptionContext);
       return {
@@ -163,7 +177,7 @@ export async function startLocalKms(): Promise<LocalKms> {
       return;
     }
     try {
-      sendJson(response, 200, run(JSON.parse(request.body || '{}') as KmsRequest));
+      sendJson(response, 200, run(JSON.parse(request.body || '{}') as KmsRequest, signingKeyOf(request)));
     } catch (err) {
       if (!(err instanceof KmsError)) throw err;
       sendJson(response, 400, { __type: err.type, message: err.message });
