@@ -139,36 +139,58 @@ function scopeKey(tenant: string, secretName: string, ...more: string[]): string
 }
 
 /**
+ * One object per (tenant, secret name) — a client, a store, a provider — built on
+ * first use with that pair's reader session and kept, bounded and least recently
+ * used out first, so no client or cache of one pair serves another.
+ */
+function perReaderSession<T extends {}>(
+  sessions: TenantSecretSessions,
+  build: (credentials: AwsCredentialIdentityProvider) => T,
+  dispose?: (value: T) => void,
+): (tenant: string, secretName: string) => T {
+  const built = boundedCache<string, T>({
+    max: MAX_TENANT_SESSIONS,
+    ttlMs: 24 * 3_600_000,
+    ...(dispose ? { dispose } : {}),
+  });
+  return (tenant, secretName) => {
+    const key = scopeKey(tenant, secretName);
+    let value = built.get(key);
+    if (!value) {
+      value = build(sessions.credentials(tenant, secretName));
+      built.set(key, value);
+    }
+    return value;
+  };
+}
+
+/**
  * The reference table as a deployed tool function reads it: each (tenant, secret
  * name) through its own reader session and client, so IAM checks the partition
  * key against the session's tenant. Reads only: a tool never lists or writes.
  */
 export class TenantScopedReferenceStore implements SecretReferenceStore {
-  readonly #stores;
+  readonly #storeOf;
 
   constructor(
     readonly tableName: string,
-    private readonly sessions: TenantSecretSessions,
-    private readonly createClient: ScopedDynamoDbClientFactory = dynamoDbClientWith,
+    sessions: TenantSecretSessions,
+    createClient: ScopedDynamoDbClientFactory = dynamoDbClientWith,
   ) {
-    this.#stores = boundedCache<string, { store: DynamoDbSecretReferenceStore; client: DynamoDBClient }>({
-      max: MAX_TENANT_SESSIONS,
-      ttlMs: 24 * 3_600_000,
-      dispose: ({ client }) => client.destroy(),
-    });
+    this.#storeOf = perReaderSession(
+      sessions,
+      (credentials) => {
+        const { DynamoDbSecretReferenceStore } =
+          require('./dynamodb-store') as typeof import('./dynamodb-store');
+        const client = createClient(credentials);
+        return { store: new DynamoDbSecretReferenceStore(tableName, client), client };
+      },
+      ({ client }) => client.destroy(),
+    );
   }
 
-  async get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
-    const key = scopeKey(tenantId, secretName);
-    let entry = this.#stores.get(key);
-    if (!entry) {
-      const { DynamoDbSecretReferenceStore } =
-        require('./dynamodb-store') as typeof import('./dynamodb-store');
-      const client = this.createClient(this.sessions.credentials(tenantId, secretName));
-      entry = { store: new DynamoDbSecretReferenceStore(this.tableName, client), client };
-      this.#stores.set(key, entry);
-    }
-    return entry.store.get(tenantId, secretName);
+  get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
+    return this.#storeOf(tenantId, secretName).store.get(tenantId, secretName);
   }
 
   list(): Promise<SecretReference[]> {
@@ -200,27 +222,19 @@ function readOnly(operation: string): PlatformError {
  * Secrets Manager with U's session, and IAM refuses it.
  */
 export class TenantScopedSecretsManager implements SecretValueProvider {
-  readonly #providers;
+  readonly #providerOf;
 
-  constructor(private readonly sessions: TenantSecretSessions) {
-    this.#providers = boundedCache<string, SecretsManagerSecretProvider>({
-      max: MAX_TENANT_SESSIONS,
-      ttlMs: 24 * 3_600_000,
+  constructor(sessions: TenantSecretSessions) {
+    this.#providerOf = perReaderSession(sessions, (credentials): SecretsManagerSecretProvider => {
+      const loaded = require('./secrets-manager-provider') as typeof import('./secrets-manager-provider');
+      return new loaded.SecretsManagerSecretProvider((region) =>
+        loaded.secretsManagerClient(region, credentials),
+      );
     });
   }
 
   read(reference: SecretReference, maxAgeSeconds: number): Promise<string> {
-    const key = scopeKey(reference.tenant_id, reference.secret_name);
-    let provider = this.#providers.get(key);
-    if (!provider) {
-      const loaded = require('./secrets-manager-provider') as typeof import('./secrets-manager-provider');
-      const credentials = this.sessions.credentials(reference.tenant_id, reference.secret_name);
-      provider = new loaded.SecretsManagerSecretProvider((region) =>
-        loaded.secretsManagerClient(region, credentials),
-      );
-      this.#providers.set(key, provider);
-    }
-    return provider.read(reference, maxAgeSeconds);
+    return this.#providerOf(reference.tenant_id, reference.secret_name).read(reference, maxAgeSeconds);
   }
 }
 
@@ -232,25 +246,20 @@ export class TenantScopedSecretsManager implements SecretValueProvider {
  * ciphertext decrypts nothing: the row's own (tenant, name) is the context asked.
  */
 export class TenantScopedInline implements SecretValueProvider {
-  readonly #clients;
+  readonly #clientOf;
 
-  constructor(private readonly sessions: TenantSecretSessions) {
-    this.#clients = boundedCache<string, KMSClient>({
-      max: MAX_TENANT_SESSIONS,
-      ttlMs: 24 * 3_600_000,
-      dispose: (client) => client.destroy(),
-    });
+  constructor(sessions: TenantSecretSessions) {
+    this.#clientOf = perReaderSession(
+      sessions,
+      (credentials): KMSClient =>
+        (require('./inline-kms') as typeof import('./inline-kms')).kmsClient(credentials),
+      (client) => client.destroy(),
+    );
   }
 
   read(reference: SecretReference): Promise<string> {
-    const loaded = require('./inline-kms') as typeof import('./inline-kms');
-    const key = scopeKey(reference.tenant_id, reference.secret_name);
-    let client = this.#clients.get(key);
-    if (!client) {
-      client = loaded.kmsClient(this.sessions.credentials(reference.tenant_id, reference.secret_name));
-      this.#clients.set(key, client);
-    }
-    return loaded.openInlineValue(client, reference);
+    const { openInlineValue } = require('./inline-kms') as typeof import('./inline-kms');
+    return openInlineValue(this.#clientOf(reference.tenant_id, reference.secret_name), reference);
   }
 }
 

@@ -9,9 +9,7 @@ jest.mock('commander', () => require('node:module')._load(require.resolve('comma
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { runCli } from '../../../bin/cli/program';
 import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
 import { inlineFingerprint } from '../../../functions/runtime/secrets/inline-blob';
 import { InlineSecretProvider } from '../../../functions/runtime/secrets/inline-kms';
@@ -19,6 +17,7 @@ import { SecretResolver } from '../../../functions/runtime/secrets/resolver';
 import { createSecretReferenceTable, type LocalDynamoDb, startDynalite } from '../../helpers/dynalite';
 import { type LocalKms, startLocalKms } from '../../helpers/local-kms';
 import { FAKE_AWS_CREDENTIALS } from '../../helpers/loopback-server';
+import { etp as runEtp } from '../../unit/cli/run-etp';
 
 const TABLE = 'etp-secret-references';
 const VALUE = '{"bot_token":"xoxb-2222222222-3333333333333-AbCdEfGhIjKlMnOpQrStUvWx"}';
@@ -55,22 +54,9 @@ afterAll(async () => {
   await Promise.all([dynamo.stop(), kms.stop()]);
 });
 
-/** `etp <argv>` in process with `stdin` as standard input. */
-async function etp(argv: readonly string[], stdin = '') {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, {
-    out: (text) => {
-      out += text;
-    },
-    err: (text) => {
-      err += text;
-    },
-    env: { ETP_SECRET_REFS_TABLE: TABLE, ETP_INLINE_SECRET_KEY: kms.keyArn },
-    stdin: Readable.from([stdin]),
-  });
-  return { code, out, err };
-}
+/** `etp <argv>` in process, the table and key named, with `stdin` as standard input. */
+const etp = (argv: readonly string[], stdin = '') =>
+  runEtp(argv, { ETP_SECRET_REFS_TABLE: TABLE, ETP_INLINE_SECRET_KEY: kms.keyArn }, stdin);
 
 const SEED = [
   'secrets',
