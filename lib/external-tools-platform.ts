@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -21,6 +22,7 @@ import {
 import { toolCatalog } from '../functions/tools/catalog';
 import { EngineFunction } from './engine-function';
 import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
+import { InlineSecretKey } from './inline-secret-key';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
 import { RunWorkspaceBucket, type RunWorkspaceBucketProps } from './run-workspace-bucket';
@@ -140,6 +142,8 @@ export class ExternalToolsPlatform extends Construct {
   public readonly idempotencyTable: Table;
   /** One reader role per secret name: tools read a tenant's rows and secrets only through them. */
   public readonly secretReaders: TenantSecretReaders;
+  /** The KMS key of `inline` secret references: only reader sessions decrypt, each its own tenant's (docs/inline-secrets.md). */
+  public readonly inlineSecretKey: IKey;
   /** The tool functions by tool name. */
   public readonly toolFunctions: Readonly<Record<string, ToolFunction>>;
   /** The dispatcher. */
@@ -210,6 +214,9 @@ export class ExternalToolsPlatform extends Construct {
       table: this.secretReferenceTable,
       secretNames: catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
     });
+    this.inlineSecretKey = new InlineSecretKey(this, 'InlineSecrets', {
+      readers: this.secretReaders.roles,
+    }).key;
 
     // Powertools Idempotency's default schema: partition key `id`, expiry in `expiration`.
     // Records are transient (24 h) and hold call outcomes, never a secret.

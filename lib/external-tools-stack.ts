@@ -33,6 +33,10 @@ export class ExternalToolsStack extends Stack {
       description: 'DynamoDB table of the tenants’ secret references',
       value: this.platform.secretReferenceTable.tableName,
     });
+    new CfnOutput(this, 'InlineSecretKeyArn', {
+      description: 'KMS key of inline secret references (etp secrets seed --ref-kind inline --kms-key-id)',
+      value: this.platform.inlineSecretKey.keyArn,
+    });
     new CfnOutput(this, 'RunRecordsTableName', {
       description: 'DynamoDB table of open ask_user questions and findings pointers (etp run --table)',
       value: this.platform.runRecordsTable.tableName,

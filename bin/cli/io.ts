@@ -18,6 +18,8 @@ export interface CliIo {
   readonly err: (text: string) => void;
   /** The CLI's own variables (`ETP_SECRET_REFS_TABLE`). */
   readonly env: NodeJS.ProcessEnv;
+  /** Standard input, for values read from `-` (`etp secrets seed --value-file -`); absent: empty. */
+  readonly stdin?: NodeJS.ReadableStream;
   /**
    * The terminal a local run asks `ask_user` questions on (the process's stdin and
    * stderr); absent, or stdin not a TTY: questions get "no answer" unless `--answers` is given.
@@ -41,6 +43,7 @@ export function processIo(): CliIo {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     env: process.env,
+    stdin: process.stdin,
     terminal: { input: process.stdin, output: process.stderr },
   };
 }

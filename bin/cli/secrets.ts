@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, SECRET_NAME, TENANT_ID } from '../../functions/runtime/ids';
@@ -13,6 +12,8 @@ import {
   validateReference,
 } from '../../functions/runtime/secrets/reference';
 import { localSecretReferences } from '../local/local-run';
+import { cliCreatedBy } from './created-by';
+import { INLINE_KEY_ENV, INLINE_SECRET_KEY_ALIAS, seedInline } from './inline-seed';
 import { type CliRun, EXIT_FAILED } from './io';
 import { requireSecretRefsTable, SECRET_REFS_TABLE_ENV, secretRefsTable } from './options';
 import { placeTenantSecret } from './secret-placement';
@@ -23,8 +24,12 @@ interface SeedOptions {
   readonly secretName: string;
   /** One of REF_KINDS: commander checks the choice. */
   readonly refKind: RefKind;
-  /** Optional for `env`: the conventional variable (`ETP_SECRET_<TENANT>__<NAME>`). */
+  /** Optional for `env`: the conventional variable (`ETP_SECRET_<TENANT>__<NAME>`). Refused for `inline`. */
   readonly refValue?: string;
+  /** `inline` only: the file holding the value, `-` for standard input. */
+  readonly valueFile?: string;
+  /** `inline` only: the KMS key to seal with. */
+  readonly kmsKeyId?: string;
   readonly notes?: string;
   readonly table?: string;
   /** `--no-tag` sets false: do not tag the Secrets Manager secret. */
@@ -71,6 +76,14 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
       'env: an environment variable name (default: ETP_SECRET_<TENANT>__<NAME>); secrets_manager: a secret ARN ' +
         '(never the secret itself)',
     )
+    .option(
+      '--value-file <path>',
+      'inline: the file holding the value (- for standard input); never on the command line',
+    )
+    .option(
+      '--kms-key-id <key>',
+      `inline: the KMS key to seal with (default: $${INLINE_KEY_ENV}, else ${INLINE_SECRET_KEY_ALIAS})`,
+    )
     .option('--notes <text>', 'free text for people')
     .option('--table <name>', TABLE_HELP)
     .option(
@@ -78,6 +91,13 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
       'do not tag the Secrets Manager secret with its tenant and name (deployed functions need the tags)',
     )
     .action(async (options: SeedOptions) => {
+      if (options.refKind === 'inline') {
+        await seedInline(options, run);
+        return;
+      }
+      if (options.valueFile !== undefined || options.kmsKeyId !== undefined) {
+        throw new InvalidArgsError('--value-file and --kms-key-id belong to --ref-kind inline only');
+      }
       const table = requireSecretRefsTable('secrets seed', options.table, io.env);
       // Validated before the table is touched: a bad value is a usage error, not a failed write.
       const row = validateReference({
@@ -86,7 +106,7 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
         ref_kind: options.refKind,
         ref_value: refValueOf(options),
         ...(options.notes !== undefined ? { notes: options.notes } : {}),
-        created_by: `etp-cli:${userName()}`,
+        created_by: cliCreatedBy(),
       });
       // Tagged first: a row whose secret deployed functions may not read is written only with --no-tag.
       const placement =
@@ -138,9 +158,14 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
             ...(malformed ? ['problem'] : []),
           ],
           rows.map((row, index) => [
-            ...[row.tenant_id, row.secret_name, row.ref_kind, row.ref_value, row.notes, row.updated_at].map(
-              cellOf,
-            ),
+            ...[
+              row.tenant_id,
+              row.secret_name,
+              row.ref_kind,
+              refValueCell(row),
+              row.notes,
+              row.updated_at,
+            ].map(cellOf),
             ...(malformed ? [problems[index] ?? ''] : []),
           ]),
         ),
@@ -190,6 +215,12 @@ function cellOf(value: unknown): string {
   return redactString(JSON.stringify(value));
 }
 
+/** What the ref value column shows: an inline row's fingerprint, never its ciphertext; else the reference. */
+function refValueCell(row: SecretReference): unknown {
+  if (row.ref_kind !== 'inline') return row.ref_value;
+  return `encrypted, fingerprint ${typeof row.fingerprint === 'string' ? row.fingerprint : '(none)'}`;
+}
+
 /** Why `put` would refuse a row as read (its problems, no value), or '' for a well-formed row. */
 function problemOf(row: SecretReference): string {
   try {
@@ -197,14 +228,5 @@ function problemOf(row: SecretReference): string {
     return '';
   } catch (err) {
     return redactString((err as Error).message.replace(/^Invalid secret reference: /, ''));
-  }
-}
-
-/** Who seeded a row (`created_by`): the OS user, or `unknown` where there is none (some containers). */
-function userName(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return 'unknown';
   }
 }

@@ -4,6 +4,8 @@
  * ARNs of one account and region, each role's identity and trust policies read
  * as deployed, and requests simulated against them.
  */
+import * as path from 'node:path';
+import { loadPolicy } from '@cloud-copilot/iam-policy';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { Template } from 'aws-cdk-lib/assertions';
 
@@ -51,6 +53,8 @@ function arnOf(
       return `arn:aws:s3:::${id.toLowerCase()}`;
     case 'AWS::Events::EventBus':
       return `arn:aws:events:${region}:${account}:event-bus/${typeof properties.Name === 'string' ? properties.Name : id}`;
+    case 'AWS::KMS::Key':
+      return `arn:aws:kms:${region}:${account}:key/${id}`;
     case 'AWS::Scheduler::Schedule':
       return `arn:aws:scheduler:${region}:${account}:schedule/default/${id}`;
     default:
@@ -92,6 +96,9 @@ function resolve(
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v, template, arns, d)]));
 }
 
+/** The resources whose policies are resolved: roles, their policies, KMS keys (their key policies). */
+const RESOLVED_TYPES: ReadonlySet<string> = new Set(['AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::KMS::Key']);
+
 /** Resolves every intrinsic of `template` for `deployment`. @throws Error on an intrinsic it cannot resolve. */
 export function resolveTemplate(template: Template, deployment: Deployment): ResolvedTemplate {
   const raw = template.toJSON() as {
@@ -106,7 +113,7 @@ export function resolveTemplate(template: Template, deployment: Deployment): Res
   }
   const resources: ResolvedTemplate['resources'] = {};
   for (const [id, resource] of Object.entries(raw.Resources)) {
-    if (resource.Type !== 'AWS::IAM::Role' && resource.Type !== 'AWS::IAM::Policy') continue;
+    if (!RESOLVED_TYPES.has(resource.Type)) continue;
     resources[id] = {
       Type: resource.Type,
       Properties: resolve(resource.Properties ?? {}, raw.Resources, arns, deployment) as Record<
@@ -175,10 +182,19 @@ export interface SimulatedRequest {
   /** The resource's policy (a role's trust policy for sts actions). */
   readonly resourcePolicy?: Json;
   readonly context?: Readonly<Record<string, string | string[]>>;
+  /**
+   * Evaluate `context` as given, unvalidated: the simulator's checked path keeps
+   * only the context keys it knows for the action, and it recognizes variable
+   * keys only after a `/` (`aws:PrincipalTag/<tag>`), so it drops KMS's
+   * `kms:EncryptionContext:<key>`. Values must then be spelled as IAM compares
+   * them (a string, or an array for multivalued keys). @default false
+   */
+  readonly unvalidatedContext?: boolean;
 }
 
 /** The simulator's decision: `Allowed`, `ImplicitlyDenied` or `ExplicitlyDenied`. @throws Error on a simulation error. */
 export async function decide(request: SimulatedRequest): Promise<string> {
+  if (request.unvalidatedContext) return decideOnCoreEngine(request);
   const result = await runSimulation(
     {
       request: {
@@ -196,4 +212,52 @@ export async function decide(request: SimulatedRequest): Promise<string> {
   );
   if (result.resultType === 'error') throw new Error(`Simulation error: ${JSON.stringify(result.errors)}`);
   return result.overallResult;
+}
+
+/**
+ * The simulator's core engine, which both of its entry points wrap: the checked
+ * entry (`runSimulation`) drops `kms:EncryptionContext:<key>` (it matches
+ * variable keys only after a `/`), and the unchecked one (`runUnsafeSimulation`,
+ * 0.1.173) fails on any resource policy (it loads the policy without a name).
+ * The package exports neither module, hence the paths from its entry file.
+ */
+function decideOnCoreEngine(request: SimulatedRequest): string {
+  const dist = path.dirname(require.resolve('@cloud-copilot/iam-simulate'));
+  const load = <T>(module: string): T => require(path.join(dist, module)) as T;
+  const { authorize } = load<{ authorize: (input: unknown) => { result: string } }>(
+    'core_engine/CoreSimulatorEngine.js',
+  );
+  const { AwsRequestImpl } = load<{ AwsRequestImpl: new (...args: unknown[]) => unknown }>(
+    'request/request.js',
+  );
+  const { RequestContextImpl } = load<{ RequestContextImpl: new (values: unknown) => unknown }>(
+    'requestContext.js',
+  );
+  const { DiscoveryContextKeyConstraints } = load<{
+    DiscoveryContextKeyConstraints: new (constraints: unknown[]) => unknown;
+  }>('context_keys/discoveryContextKeyConstraints.js');
+  return authorize({
+    request: new AwsRequestImpl(
+      request.principal,
+      { resource: request.resource, accountId: request.resourceAccount },
+      request.action,
+      new RequestContextImpl({ ...request.context }),
+      false,
+    ),
+    sessionPolicy: undefined,
+    identityPolicies: request.identityPolicies.map((p) => loadPolicy(p.policy as never, { name: p.name })),
+    serviceControlPolicies: [],
+    resourceControlPolicies: [],
+    resourcePolicy:
+      request.resourcePolicy === undefined
+        ? undefined
+        : loadPolicy(request.resourcePolicy as never, { name: 'resource policy' }),
+    permissionBoundaries: undefined,
+    vpcEndpointPolicies: undefined,
+    simulationParameters: {
+      simulationMode: 'Strict',
+      discoveryContextKeyConstraints: new DiscoveryContextKeyConstraints([]),
+    },
+    serviceSettings: { s3: {} },
+  }).result;
 }

@@ -201,8 +201,9 @@ export function awsAccessFromSecret(
   signal?: AbortSignal,
 ): AwsAccess {
   const fallbackRegion = platformRegion();
-  if ('role_arn' in secret) {
-    const payload = parse(payloadSchemas().assumeRole, secret, 'role_arn, external_id?, region?');
+  const parsed = awsSecretPayload(secret);
+  if (parsed.form === 'assume_role') {
+    const payload = parsed.payload;
     checkCustomerRoleName(payload.role_arn);
     const key = sessionKey(payload, request);
     const cache = sessions();
@@ -215,12 +216,8 @@ export function awsAccessFromSecret(
       signal,
     };
   }
-  if ('access_key_id' in secret || 'secret_access_key' in secret) {
-    const payload = parse(
-      payloadSchemas().staticKeys,
-      secret,
-      'access_key_id, secret_access_key, session_token?, region?',
-    );
+  if (parsed.form === 'static') {
+    const payload = parsed.payload;
     const credentials: AwsCredentialIdentity = {
       accessKeyId: payload.access_key_id,
       secretAccessKey: payload.secret_access_key,
@@ -233,20 +230,57 @@ export function awsAccessFromSecret(
       signal,
     };
   }
-  const payload = parse(
-    payloadSchemas().ownRole,
-    secret,
-    "region? (the function's own role); to assume a role: role_arn, external_id?, region?; " +
-      'for static keys: access_key_id, secret_access_key, session_token?, region?',
-  );
   ownRoleCredentials ??= (
     require('@aws-sdk/credential-provider-node') as typeof import('@aws-sdk/credential-provider-node')
   ).defaultProvider();
   return {
     mode: 'own_role',
-    region: payload.region ?? fallbackRegion,
+    region: parsed.payload.region ?? fallbackRegion,
     credentials: ownRoleCredentials,
     signal,
+  };
+}
+
+type PayloadSchemas = ReturnType<typeof payloadSchemas>;
+
+/** A tenant's `aws_*` secret, parsed into the one form it has. */
+type AwsSecretPayload =
+  | { readonly form: 'assume_role'; readonly payload: z.output<PayloadSchemas['assumeRole']> }
+  | { readonly form: 'static'; readonly payload: z.output<PayloadSchemas['staticKeys']> }
+  | { readonly form: 'own_role'; readonly payload: z.output<PayloadSchemas['ownRole']> };
+
+/**
+ * Parses an `aws_*` secret into its form: `role_arn` (assume a role), access keys
+ * (static), or `region?` alone (the function's own role). Also what
+ * `etp secrets seed --ref-kind inline` checks a value against before sealing it.
+ *
+ * @throws SecretInvalidError (`secret_invalid`) naming the wrong fields, never their values.
+ */
+export function awsSecretPayload(secret: Record<string, unknown>): AwsSecretPayload {
+  if ('role_arn' in secret) {
+    return {
+      form: 'assume_role',
+      payload: parse(payloadSchemas().assumeRole, secret, 'role_arn, external_id?, region?'),
+    };
+  }
+  if ('access_key_id' in secret || 'secret_access_key' in secret) {
+    return {
+      form: 'static',
+      payload: parse(
+        payloadSchemas().staticKeys,
+        secret,
+        'access_key_id, secret_access_key, session_token?, region?',
+      ),
+    };
+  }
+  return {
+    form: 'own_role',
+    payload: parse(
+      payloadSchemas().ownRole,
+      secret,
+      "region? (the function's own role); to assume a role: role_arn, external_id?, region?; " +
+        'for static keys: access_key_id, secret_access_key, session_token?, region?',
+    ),
   };
 }
 

@@ -69,7 +69,8 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
   async put(reference: SecretReference): Promise<SecretReference> {
     const { tenant_id, secret_name, created_by, ...fields } = validateReference(referenceInputOf(reference));
     const now = new Date().toISOString();
-    // One atomic write that replaces the reference but keeps who created it and when.
+    // One atomic write that replaces the reference but keeps who created it and when
+    // (re-seeding an inline value swaps ciphertext and fingerprint together).
     const set = ['created_at = if_not_exists(created_at, :now)', 'updated_at = :now'];
     const values: Record<string, unknown> = { ':now': now };
     if (created_by !== undefined) {
@@ -77,7 +78,7 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
       values[':created_by'] = created_by;
     }
     const remove: string[] = [];
-    for (const name of ['ref_kind', 'ref_value', 'metadata', 'notes'] as const) {
+    for (const name of ['ref_kind', 'ref_value', 'fingerprint', 'metadata', 'notes'] as const) {
       const value = fields[name];
       if (value === undefined) {
         remove.push(name);

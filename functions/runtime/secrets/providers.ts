@@ -52,13 +52,14 @@ export function conventionalSecretVariable(tenantId: string, secretName: string)
 export type SecretProviders = Readonly<Record<RefKind, SecretValueProvider>>;
 
 /**
- * Env and Secrets Manager providers. The Secrets Manager provider — its SDK client
- * and Powertools Parameters — is loaded and created on the first `secrets_manager`
- * reference a call reads: a function whose tenants keep `env` references never
- * loads it (cold start, issue 6).
+ * Env, Secrets Manager and inline providers. The Secrets Manager provider (its
+ * SDK client and Powertools Parameters) and the inline provider (the KMS client)
+ * are loaded and created on the first reference of their kind a call reads: a
+ * function whose tenants keep `env` references never loads them (cold start).
  */
 export function defaultProviders(): SecretProviders {
   let secretsManager: SecretValueProvider | undefined;
+  let inline: SecretValueProvider | undefined;
   return {
     env: new EnvSecretProvider(),
     secrets_manager: {
@@ -68,6 +69,15 @@ export function defaultProviders(): SecretProviders {
           secretsManager = new loaded.SecretsManagerSecretProvider();
         }
         return secretsManager.read(reference, maxAge);
+      },
+    },
+    inline: {
+      read: (reference, maxAge) => {
+        if (!inline) {
+          const loaded = require('./inline-kms') as typeof import('./inline-kms');
+          inline = new loaded.InlineSecretProvider();
+        }
+        return inline.read(reference, maxAge);
       },
     },
   };

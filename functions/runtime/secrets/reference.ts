@@ -5,9 +5,14 @@ import { SECRET_NAME, TENANT_ID } from '../ids';
 import { redact, redactString } from '../redact';
 import { MAX_ARGS_DEPTH, tooDeepAt, violationsOf } from '../schema-violations';
 import '../zod-locale';
+import { FINGERPRINT, INLINE_BLOB_RULE, isInlineBlobText } from './inline-blob';
 
-/** Reference kinds a provider exists for (DESIGN.md, "Secret references"). */
-export const REF_KINDS = ['env', 'secrets_manager'] as const;
+/**
+ * Reference kinds a provider exists for (docs/design.md, "Secret references"):
+ * an environment variable, a Secrets Manager secret, or the value itself kept in
+ * the row, encrypted by the platform's KMS key (docs/inline-secrets.md).
+ */
+export const REF_KINDS = ['env', 'secrets_manager', 'inline'] as const;
 
 /** One supported reference kind. */
 export type RefKind = (typeof REF_KINDS)[number];
@@ -22,8 +27,13 @@ export interface SecretReference {
   readonly secret_name: string;
   /** Read as a string: a row written by hand may hold a kind no provider handles (`unsupported_ref_kind`). */
   readonly ref_kind: string;
-  /** `env`: an environment variable name; `secrets_manager`: a secret ARN. */
+  /**
+   * `env`: an environment variable name; `secrets_manager`: a secret ARN;
+   * `inline`: the value's KMS ciphertext (inline-blob.ts), never the value.
+   */
   readonly ref_value: string;
+  /** `inline` only: the value's fingerprint (`sha256:` + 16 hex digits, see `inlineFingerprint`). */
+  readonly fingerprint?: string;
   readonly metadata?: Record<string, unknown>;
   readonly notes?: string;
   readonly created_by?: string;
@@ -54,6 +64,7 @@ const referenceInput = builtOnce(() =>
     secret_name: z.string().check(z.regex(SECRET_NAME.pattern, SECRET_NAME.accepted)),
     ref_kind: z.enum(REF_KINDS),
     ref_value: z.string().check(z.minLength(1)),
+    fingerprint: z.optional(z.string().check(z.regex(FINGERPRINT, 'sha256: and 16 hex digits'))),
     metadata: z.optional(z.record(z.string(), z.unknown())),
     notes: z.optional(z.string().check(z.maxLength(1024))),
     created_by: z.optional(z.string().check(z.maxLength(256))),
@@ -78,8 +89,10 @@ export function referenceInputOf(reference: SecretReference): SecretReferenceInp
  * Validates a row before it is written.
  *
  * @throws InvalidArgsError naming each wrong field and what is accepted: a
- *   `ref_kind` other than `env`/`secrets_manager`, an `env` ref that is not a
- *   variable name, a `secrets_manager` ref that is not a secret ARN, or a
+ *   `ref_kind` other than `env`/`secrets_manager`/`inline`, an `env` ref that is not a
+ *   variable name, a `secrets_manager` ref that is not a secret ARN, an `inline`
+ *   ref that is not a ciphertext of the platform's format or has no fingerprint, a
+ *   fingerprint on another kind, or a
  *   `ref_value`, `notes` or `metadata` that looks like a credential (the table
  *   never holds a secret), or `metadata` nested deeper than `MAX_ARGS_DEPTH`.
  */
@@ -97,7 +110,15 @@ export function validateReference(input: SecretReferenceInput): z.output<ReturnT
     throw new InvalidArgsError(`Invalid secret reference: ${problems.join('; ')}`);
   }
   const row = parsed.data;
-  if (redactString(row.ref_value) !== row.ref_value) {
+  if (row.ref_kind === 'inline') {
+    validateInline(row);
+  } else if (row.fingerprint !== undefined) {
+    throw new InvalidArgsError(
+      `fingerprint belongs to inline references only, not to ref_kind ${row.ref_kind}`,
+    );
+  }
+  // An inline ref_value is ciphertext, checked by its own rule above.
+  if (row.ref_kind !== 'inline' && redactString(row.ref_value) !== row.ref_value) {
     throw new InvalidArgsError(
       'ref_value looks like a credential; the table stores references only (an env var name or a Secrets Manager ARN)',
     );
@@ -125,6 +146,22 @@ export function validateReference(input: SecretReferenceInput): z.output<ReturnT
     );
   }
   return row;
+}
+
+/**
+ * An inline row holds a ciphertext and its fingerprint, nothing else that could
+ * be the value: `ref_value` must be a blob of either form.
+ */
+function validateInline(row: { ref_value: string; fingerprint?: string }): void {
+  if (!isInlineBlobText(row.ref_value)) {
+    // Not echoed: what was typed where the ciphertext belongs may be the secret itself.
+    throw new InvalidArgsError(
+      `ref_value for ref_kind inline must be ${INLINE_BLOB_RULE}; the value itself is never stored in a row`,
+    );
+  }
+  if (row.fingerprint === undefined) {
+    throw new InvalidArgsError('an inline reference needs its fingerprint (etp secrets seed writes it)');
+  }
 }
 
 /** The top-level metadata keys whose entry `redact()` would change: a secret-named key, or a credential-looking value. */

@@ -22,8 +22,11 @@ export const MAX_CACHED_SECRETS = 1024;
 export interface SecretResolverOptions {
   /** Cache lifetime in seconds; 0 disables caching. @default `SECRETS_CACHE_TTL_SECONDS` or 300 */
   readonly ttlSeconds?: number;
-  /** @default env + Secrets Manager (Powertools Parameters) */
-  readonly providers?: SecretProviders;
+  /**
+   * Providers by `ref_kind`; a kind not given keeps its default.
+   * @default env, Secrets Manager (Powertools Parameters) and inline (KMS): {@link defaultProviders}
+   */
+  readonly providers?: Partial<SecretProviders>;
   /**
    * With no reference row, read the conventional environment variable of the
    * tenant and name ({@link conventionalSecretVariable}). Local runs only: a
@@ -80,7 +83,7 @@ export class SecretResolver {
       options.ttlSeconds ??
       (Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_SECRET_TTL_SECONDS);
     this.#ttlMs = ttl * 1000;
-    this.#providers = options.providers ?? defaultProviders();
+    this.#providers = { ...defaultProviders(), ...options.providers };
     this.#conventionFallback = options.conventionFallback ?? true;
     this.#env = options.env ?? process.env;
     const cacheOptions = { max: MAX_CACHED_SECRETS, ttlMs: Math.max(1, this.#ttlMs), now: options.now };

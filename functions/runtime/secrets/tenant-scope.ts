@@ -13,6 +13,7 @@
  * so no client, session or Powertools cache of one tenant serves another.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { awsRequestHandler } from '../aws/http-timeouts';
 import { assumeRole, SessionCache } from '../aws/sts';
@@ -138,36 +139,58 @@ function scopeKey(tenant: string, secretName: string, ...more: string[]): string
 }
 
 /**
+ * One object per (tenant, secret name) — a client, a store, a provider — built on
+ * first use with that pair's reader session and kept, bounded and least recently
+ * used out first, so no client or cache of one pair serves another.
+ */
+function perReaderSession<T extends {}>(
+  sessions: TenantSecretSessions,
+  build: (credentials: AwsCredentialIdentityProvider) => T,
+  dispose?: (value: T) => void,
+): (tenant: string, secretName: string) => T {
+  const built = boundedCache<string, T>({
+    max: MAX_TENANT_SESSIONS,
+    ttlMs: 24 * 3_600_000,
+    ...(dispose ? { dispose } : {}),
+  });
+  return (tenant, secretName) => {
+    const key = scopeKey(tenant, secretName);
+    let value = built.get(key);
+    if (!value) {
+      value = build(sessions.credentials(tenant, secretName));
+      built.set(key, value);
+    }
+    return value;
+  };
+}
+
+/**
  * The reference table as a deployed tool function reads it: each (tenant, secret
  * name) through its own reader session and client, so IAM checks the partition
  * key against the session's tenant. Reads only: a tool never lists or writes.
  */
 export class TenantScopedReferenceStore implements SecretReferenceStore {
-  readonly #stores;
+  readonly #storeOf;
 
   constructor(
     readonly tableName: string,
-    private readonly sessions: TenantSecretSessions,
-    private readonly createClient: ScopedDynamoDbClientFactory = dynamoDbClientWith,
+    sessions: TenantSecretSessions,
+    createClient: ScopedDynamoDbClientFactory = dynamoDbClientWith,
   ) {
-    this.#stores = boundedCache<string, { store: DynamoDbSecretReferenceStore; client: DynamoDBClient }>({
-      max: MAX_TENANT_SESSIONS,
-      ttlMs: 24 * 3_600_000,
-      dispose: ({ client }) => client.destroy(),
-    });
+    this.#storeOf = perReaderSession(
+      sessions,
+      (credentials) => {
+        const { DynamoDbSecretReferenceStore } =
+          require('./dynamodb-store') as typeof import('./dynamodb-store');
+        const client = createClient(credentials);
+        return { store: new DynamoDbSecretReferenceStore(tableName, client), client };
+      },
+      ({ client }) => client.destroy(),
+    );
   }
 
-  async get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
-    const key = scopeKey(tenantId, secretName);
-    let entry = this.#stores.get(key);
-    if (!entry) {
-      const { DynamoDbSecretReferenceStore } =
-        require('./dynamodb-store') as typeof import('./dynamodb-store');
-      const client = this.createClient(this.sessions.credentials(tenantId, secretName));
-      entry = { store: new DynamoDbSecretReferenceStore(this.tableName, client), client };
-      this.#stores.set(key, entry);
-    }
-    return entry.store.get(tenantId, secretName);
+  get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
+    return this.#storeOf(tenantId, secretName).store.get(tenantId, secretName);
   }
 
   list(): Promise<SecretReference[]> {
@@ -199,27 +222,44 @@ function readOnly(operation: string): PlatformError {
  * Secrets Manager with U's session, and IAM refuses it.
  */
 export class TenantScopedSecretsManager implements SecretValueProvider {
-  readonly #providers;
+  readonly #providerOf;
 
-  constructor(private readonly sessions: TenantSecretSessions) {
-    this.#providers = boundedCache<string, SecretsManagerSecretProvider>({
-      max: MAX_TENANT_SESSIONS,
-      ttlMs: 24 * 3_600_000,
+  constructor(sessions: TenantSecretSessions) {
+    this.#providerOf = perReaderSession(sessions, (credentials): SecretsManagerSecretProvider => {
+      const loaded = require('./secrets-manager-provider') as typeof import('./secrets-manager-provider');
+      return new loaded.SecretsManagerSecretProvider((region) =>
+        loaded.secretsManagerClient(region, credentials),
+      );
     });
   }
 
   read(reference: SecretReference, maxAgeSeconds: number): Promise<string> {
-    const key = scopeKey(reference.tenant_id, reference.secret_name);
-    let provider = this.#providers.get(key);
-    if (!provider) {
-      const loaded = require('./secrets-manager-provider') as typeof import('./secrets-manager-provider');
-      const credentials = this.sessions.credentials(reference.tenant_id, reference.secret_name);
-      provider = new loaded.SecretsManagerSecretProvider((region) =>
-        loaded.secretsManagerClient(region, credentials),
-      );
-      this.#providers.set(key, provider);
-    }
-    return provider.read(reference, maxAgeSeconds);
+    return this.#providerOf(reference.tenant_id, reference.secret_name).read(reference, maxAgeSeconds);
+  }
+}
+
+/**
+ * `ref_kind: inline` as a deployed tool function reads it: KMS Decrypt with the
+ * (tenant, secret name) pair's reader session, one client per pair. The key
+ * policy lets only reader sessions decrypt, and only under the context of their
+ * own tenant tag and name (docs/inline-secrets.md), so a row of U holding T's
+ * ciphertext decrypts nothing: the row's own (tenant, name) is the context asked.
+ */
+export class TenantScopedInline implements SecretValueProvider {
+  readonly #clientOf;
+
+  constructor(sessions: TenantSecretSessions) {
+    this.#clientOf = perReaderSession(
+      sessions,
+      (credentials): KMSClient =>
+        (require('./inline-kms') as typeof import('./inline-kms')).kmsClient(credentials),
+      (client) => client.destroy(),
+    );
+  }
+
+  read(reference: SecretReference): Promise<string> {
+    const { openInlineValue } = require('./inline-kms') as typeof import('./inline-kms');
+    return openInlineValue(this.#clientOf(reference.tenant_id, reference.secret_name), reference);
   }
 }
 
@@ -241,8 +281,8 @@ export const DEPLOYED_ENV_PROVIDER: SecretValueProvider = {
 };
 
 /**
- * The secret resolver of a deployed tool function: reference rows and Secrets
- * Manager values read through tenant-scoped reader sessions, `env` references
+ * The secret resolver of a deployed tool function: reference rows, Secrets
+ * Manager values and inline values (KMS) read through tenant-scoped reader sessions, `env` references
  * refused, no environment-variable convention fallback.
  *
  * @example
@@ -256,7 +296,11 @@ export function deployedSecretResolver(
   const sessions = new TenantSecretSessions(roles, { now: options.now });
   return new SecretResolver(new TenantScopedReferenceStore(tableName, sessions), {
     ...options,
-    providers: { env: DEPLOYED_ENV_PROVIDER, secrets_manager: new TenantScopedSecretsManager(sessions) },
+    providers: {
+      env: DEPLOYED_ENV_PROVIDER,
+      secrets_manager: new TenantScopedSecretsManager(sessions),
+      inline: new TenantScopedInline(sessions),
+    },
     conventionFallback: false,
   });
 }

@@ -63,7 +63,16 @@ const ACCEPTED_SECRET =
  * @throws SecretInvalidError naming the faulty fields, never their values.
  */
 export async function readSlackSecret(ctx: ToolContext, fresh = false): Promise<SlackSecret> {
-  const secret = await ctx.secret(SLACK_SECRET, { fresh });
+  return parseSlackSecret(await ctx.secret(SLACK_SECRET, { fresh }));
+}
+
+/**
+ * Checks a `slack_*` secret's form: also what `etp secrets seed --ref-kind inline`
+ * checks a value against before sealing it.
+ *
+ * @throws SecretInvalidError naming the faulty fields, never their values.
+ */
+export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
   const parsed = slackSecretSchema.safeParse(secret);
   if (parsed.success) return parsed.data;
   const shape = notJsonObjectProblem(secret);

@@ -52,7 +52,7 @@ describe('bin/etp.js', () => {
         '--ref-value',
         'X',
       ],
-      "error: option '--ref-kind <kind>' argument 'file' is invalid. Allowed choices are env, secrets_manager. (see: etp secrets seed --help)\n",
+      "error: option '--ref-kind <kind>' argument 'file' is invalid. Allowed choices are env, secrets_manager, inline. (see: etp secrets seed --help)\n",
     ],
     [
       ['scenario', 'run', 'aws_pulse', '--local', '--input', '["eu-west-1"]'],

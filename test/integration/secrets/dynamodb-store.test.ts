@@ -246,7 +246,7 @@ describe('SecretResolver over the DynamoDB store', () => {
     // Assess
     await expect(attempt).rejects.toMatchObject({
       code: 'unsupported_ref_kind',
-      message: 'Unsupported ref_kind "vault". Supported: env, secrets_manager',
+      message: 'Unsupported ref_kind "vault". Supported: env, secrets_manager, inline',
     });
     expect(await store.get('acme', 'slack_default')).toMatchObject({ ref_kind: 'vault' });
   });

@@ -1,4 +1,5 @@
 /** Runs `etp` in this process, the way `bin/etp.ts` does, with its output captured. */
+import { Readable } from 'node:stream';
 import { runCli } from '../../../bin/cli/program';
 
 /** What one `etp` invocation did. */
@@ -14,8 +15,13 @@ export interface EtpOutcome {
  * `etp <argv>` in process.
  *
  * @param env - the CLI's own environment (`ETP_SECRET_REFS_TABLE`); the AWS SDK reads `process.env`.
+ * @param stdin - the text on standard input (`--value-file -`); absent: none.
  */
-export async function etp(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<EtpOutcome> {
+export async function etp(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  stdin?: string,
+): Promise<EtpOutcome> {
   let out = '';
   let err = '';
   const code = await runCli(argv, {
@@ -26,6 +32,7 @@ export async function etp(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
       err += text;
     },
     env,
+    ...(stdin === undefined ? {} : { stdin: Readable.from([stdin]) }),
   });
   return { code, out, err };
 }

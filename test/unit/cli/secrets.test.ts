@@ -120,7 +120,7 @@ describe('etp secrets list', () => {
         '7',
         'ACME_AWS',
         '["x","y"]',
-        'ref_kind: Invalid option: expected one of "env"|"secrets_manager"; notes: Invalid input: expected string, received Set',
+        'ref_kind: Invalid option: expected one of "env"|"secrets_manager"|"inline"; notes: Invalid input: expected string, received Set',
       ],
     ]);
     expect(lines[5]).toBe(
@@ -210,7 +210,7 @@ describe('etp secrets seed', () => {
     [
       ['--ref-kind', 'vault', '--ref-value', 'ACME_SLACK'],
       TABLE_ENV,
-      "error: option '--ref-kind <kind>' argument 'vault' is invalid. Allowed choices are env, secrets_manager. (see: etp secrets seed --help)\n",
+      "error: option '--ref-kind <kind>' argument 'vault' is invalid. Allowed choices are env, secrets_manager, inline. (see: etp secrets seed --help)\n",
     ],
     [
       ['--ref-kind', 'env', '--ref-value', 'not a variable'],

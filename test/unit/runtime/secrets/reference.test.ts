@@ -90,7 +90,7 @@ describe('validateReference()', () => {
     // Assess
     expect(err.message).toBe(
       'Invalid secret reference: tenant_id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1); ' +
-        '(root): Unrecognized key: "secret_value"; accepted keys: tenant_id, secret_name, ref_kind, ref_value, metadata, notes, created_by',
+        '(root): Unrecognized key: "secret_value"; accepted keys: tenant_id, secret_name, ref_kind, ref_value, fingerprint, metadata, notes, created_by',
     );
     expect(err.message).not.toContain('fake-test');
   });

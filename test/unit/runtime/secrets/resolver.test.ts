@@ -181,7 +181,7 @@ describe('SecretResolver', () => {
     await expect(resolved).rejects.toBeInstanceOf(UnsupportedRefKindError);
     await expect(resolved).rejects.toMatchObject({
       code: 'unsupported_ref_kind',
-      message: 'Unsupported ref_kind "vault". Supported: env, secrets_manager',
+      message: 'Unsupported ref_kind "vault". Supported: env, secrets_manager, inline',
     });
     expect(env.maxAges).toEqual([]);
   });

@@ -1,0 +1,42 @@
+/**
+ * The payload forms of each family of secret names (docs/design.md, "Secret
+ * payloads"), checked before a value is stored where no tool has read it yet:
+ * `etp secrets seed --ref-kind inline` seals only a value its tools accept.
+ * One entry per connector family; each check is the connector's own parser, the
+ * one its tools run, loaded only when a value of that family is checked.
+ */
+import { awsSecretPayload } from '../runtime/aws/credentials';
+
+/** One family: the secret names it covers and the parser of its payload. */
+interface SecretForm {
+  /** Secret names of the family start with this (`aws_default`, `aws_audit`). */
+  readonly prefix: string;
+  /** @throws SecretInvalidError naming the faulty fields, never their values. */
+  readonly check: (value: Record<string, unknown>) => void;
+}
+
+const SECRET_FORMS: readonly SecretForm[] = [
+  { prefix: 'aws_', check: (value) => void awsSecretPayload(value) },
+  {
+    prefix: 'slack_',
+    check: (value) =>
+      void (require('./slack/client') as typeof import('./slack/client')).parseSlackSecret(value),
+  },
+];
+
+/**
+ * Checks a secret's parsed value (`parseSecretValue`) against its name's family.
+ *
+ * @returns `true` when the name belongs to a known family and the value passed;
+ *   `false` when no family covers the name (nothing to check against).
+ * @throws SecretInvalidError (`secret_invalid`) naming the faulty fields, never their values.
+ */
+export function checkSecretPayload(secretName: string, value: Record<string, unknown>): boolean {
+  const form = SECRET_FORMS.find((candidate) => secretName.startsWith(candidate.prefix));
+  if (!form) return false;
+  form.check(value);
+  return true;
+}
+
+/** The families' prefixes, for messages (`aws_, slack_`). */
+export const SECRET_FAMILIES = SECRET_FORMS.map((form) => form.prefix);
