@@ -28,7 +28,11 @@ import {
   type PlanLevel,
   type ScenarioLevel,
 } from '../../functions/engine/definition';
-import { AGENT_TOOL_CONCURRENCY, MAX_QUESTIONS_PER_LEVEL } from '../../functions/engine/limits';
+import {
+  AGENT_TOOL_CONCURRENCY,
+  MAX_QUESTIONS_PER_LEVEL,
+  MODEL_RETRY_ATTEMPTS,
+} from '../../functions/engine/limits';
 import { NO_USAGE } from '../../functions/engine/records';
 import { parseTemplate, soleRef } from '../../functions/engine/template';
 import { toolTimeoutSeconds } from '../../functions/runtime/spec';
@@ -87,7 +91,7 @@ const LAMBDA_RETRY = {
 const MODEL_RETRY = {
   ErrorEquals: ['ModelRetryable'],
   IntervalSeconds: 5,
-  MaxAttempts: 4,
+  MaxAttempts: MODEL_RETRY_ATTEMPTS,
   BackoffRate: 2,
   MaxDelaySeconds: 60,
   JitterStrategy: 'FULL',
@@ -298,7 +302,13 @@ class AslBuilder {
     level: string,
     itemsPath: string,
     iteration: string,
-    options: { concurrency: number; timeoutSeconds: number; resultPath: string; next: string },
+    options: {
+      concurrency: number;
+      timeoutSeconds: number;
+      resultPath: string;
+      next: string;
+      pins?: boolean;
+    },
   ): Record<string, unknown> {
     return {
       Type: 'Map',
@@ -312,6 +322,8 @@ class AslBuilder {
         'args.$': '$$.Map.Item.Value.args',
         'runId.$': '$$.Execution.Name',
         'callId.$': '$$.Map.Item.Value.callId',
+        // The level's pins as the engine resolved them (never the model's args): the dispatcher enforces them.
+        ...(options.pins ? { 'pins.$': '$.turn.pins' } : {}),
       },
       ItemProcessor: {
         ProcessorConfig: { Mode: 'INLINE' },
@@ -412,7 +424,12 @@ class AslBuilder {
       ],
       Default: names.done,
     };
-    const map = { concurrency: AGENT_TOOL_CONCURRENCY, timeoutSeconds, resultPath: '$.turn.results' };
+    const map = {
+      concurrency: AGENT_TOOL_CONCURRENCY,
+      timeoutSeconds,
+      resultPath: '$.turn.results',
+      pins: level.pin !== undefined,
+    };
     this.states[names.tools] = this.dispatchMap(level.name, '$.turn.calls', names.tool, {
       ...map,
       next: names.model,
@@ -459,6 +476,7 @@ class AslBuilder {
       timeoutSeconds,
       resultPath: '$.turn.results',
       next: channel ? names.askPost : names.askWait,
+      pins: level.pin !== undefined,
     });
     if (channel) {
       const [channelKey, channelValue] = templateEntry('channel', channel, this.scenario, index);

@@ -401,7 +401,7 @@ describe('turn', () => {
       outcome: 'model_error',
       error: { code: 'access_denied', service: 'bedrock' },
       summary: expect.stringMatching(
-        /^The model could not be used: the account does not allow the platform to read this\./,
+        /^The model could not be used because the account does not allow the platform to read this\./,
       ),
     });
   });
