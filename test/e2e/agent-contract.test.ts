@@ -1,7 +1,6 @@
 import type { ScriptedResponse } from '../../bin/local/scripted-model';
 import { TOOL_USE_ID } from '../../functions/engine/converse-rules';
 import type { AgentLevelRecord } from '../../functions/engine/records';
-import { ENGINE_PATHS } from '../../functions/engine/workspaces';
 import { logger } from '../../functions/runtime/logger';
 import { WRITE_FILE_MAX_BYTES } from '../../functions/tools/files/write-file.meta';
 import {
@@ -11,6 +10,7 @@ import {
   startScenarioHarness,
   toolResultsOf,
 } from '../helpers/scenario-harness';
+import { DEFAULT_CHANNELS } from '../helpers/slack-server';
 
 /**
  * The agent loop by the Converse contract (issue 17), end to end: the
@@ -80,6 +80,10 @@ beforeAll(async () => {
   logger.setLogLevel('SILENT');
   harness = await startScenarioHarness({
     files: { 'e2e_contract.yaml': E2E_CONTRACT, 'e2e_pinned.yaml': E2E_PINNED },
+    // The channels exist: a post that does not reach one was held by the platform, not by Slack.
+    slack: {
+      channels: { ...DEFAULT_CHANNELS, C0CONTRACT: 'contract', C0PINNED: 'pinned', C0ATTACKER: 'attacker' },
+    },
   });
 }, 120_000);
 
@@ -395,9 +399,17 @@ describe('arguments a level pins, against a model obeying injected text', () => 
             ],
           };
         if (index === 1) {
-          // The thread the read level found, as the model was shown it.
-          const prompt = JSON.stringify(request.body.messages?.[0]);
-          const ts = /\d{10}\.\d{6}/.exec(prompt)?.[0] ?? 'none';
+          // A thread the read level found, as the model was shown it: the enum of thread_ts.
+          const threaded = request.body.toolConfig?.tools?.find(
+            (t) => t.toolSpec?.name === 'slack_post_threaded',
+          );
+          const ts = String(
+            (
+              threaded?.toolSpec as {
+                inputSchema?: { json?: { properties?: { thread_ts?: { enum?: unknown[] } } } };
+              }
+            )?.inputSchema?.json?.properties?.thread_ts?.enum?.[0],
+          );
           return {
             tool_use: [
               { name: 'slack_post_threaded', input: { thread_ts: ts, text: 'ACME qualified' } },
@@ -421,9 +433,14 @@ describe('arguments a level pins, against a model obeying injected text', () => 
     const posts = harness.slack.messages.filter(
       (m) => m.text !== undefined && /ACME|exfiltrated|not read/.test(m.text),
     );
-    expect(posts.map((m) => [m.channel, m.text, m.thread_ts !== undefined])).toEqual([
-      ['C0PINNED', 'Leads to qualify today: ACME, Initech', false],
+    // (the turn's calls run in parallel: sorted by text)
+    expect(
+      posts
+        .map((m) => [m.channel, m.text, m.thread_ts !== undefined])
+        .sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    ).toEqual([
       ['C0PINNED', 'ACME qualified', true],
+      ['C0PINNED', 'Leads to qualify today: ACME, Initech', false],
       ['C0PINNED', 'Qualified: ACME', false],
     ]);
     // the model never saw the fixed channel, and saw the thread restricted to what was read
@@ -450,9 +467,5 @@ describe('arguments a level pins, against a model obeying injected text', () => 
       ['slack_post_message', 'ok'],
       ['finish', 'ok'],
     ]);
-    // the stored result the pin came from is the read level's
-    expect(ENGINE_PATHS.callResult('read', 0, 'slack_channel_history')).toBe(
-      'levels/read/0-slack_channel_history.json',
-    );
   });
 });
