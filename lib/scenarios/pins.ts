@@ -153,7 +153,8 @@ export function checkPins(
   for (const tool of level.intra_tools) {
     if (!catalog.has(tool) || catalog.isFileTool(tool)) continue;
     const spec = catalog.get(tool);
-    if (spec.sideEffects !== 'write') continue;
+    // Writes into the run's own workspace only (file tools, a tool keeping its derived data there): nowhere to redirect.
+    if (spec.sideEffects !== 'write' || (spec.workspaceAccess && !spec.destinationArgs)) continue;
     const destinations = spec.destinationArgs ?? [];
     const pinned = Object.keys(pins[tool] ?? {});
     const unpinned = destinations.filter((arg) => !pinned.includes(arg));
