@@ -26,8 +26,8 @@ export interface PinContext {
   readonly workspace: Workspace;
 }
 
-/** Marks a value a reference could not find. */
-const ABSENT = Symbol('absent');
+/** Marks a value a reference could not find (a failed call, a missing field): its pin fails closed. */
+export const ABSENT = Symbol('absent');
 type Found = unknown | typeof ABSENT;
 
 /** Follows `path` into `value`; a `*` segment takes every item of a list (flattened). */
