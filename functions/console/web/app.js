@@ -24,11 +24,20 @@ function h(tag, attrs, ...children) {
     if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Number.POSITIVE_INFINITY)) {
     if (child === undefined || child === null || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+let fieldCount = 0;
+
+/** A form field: its label tied to the control by id, so the label's text alone names it. */
+function field(text, control) {
+  fieldCount += 1;
+  control.id = `field-${fieldCount}`;
+  return h('div', { class: 'field' }, h('label', { for: control.id }, text), control);
 }
 
 function say(text) {
@@ -37,9 +46,11 @@ function say(text) {
 
 function page(title, ...children) {
   const heading = h('h1', { tabindex: '-1' }, title);
-  main.replaceChildren(heading, ...children);
+  main.replaceChildren(heading, h('div', {}, children));
   document.title = `${title} · External Tools Platform console`;
-  heading.focus();
+  // After a move within the console, focus goes to the new page's heading; on first load it stays at the
+  // document's start, so the first Tab reaches the skip link.
+  if (state.moved) heading.focus();
 }
 
 function table(caption, headers, rows) {
@@ -184,10 +195,10 @@ function secretForm(reference, refresh) {
         }
       },
     },
-    h('label', {}, 'Secret name', name),
-    h('label', {}, 'Kind', kind),
-    h('label', {}, 'Environment variable or secret ARN (never the secret itself)', value),
-    h('label', {}, 'Notes', notes),
+    field('Secret name', name),
+    field('Kind', kind),
+    field('Environment variable or secret ARN (never the secret itself)', value),
+    field('Notes', notes),
     h('button', { type: 'submit' }, reference ? 'Save changes' : 'Seed reference'),
     problem,
   );
@@ -303,8 +314,8 @@ function startForm() {
         }
       },
     },
-    h('label', {}, 'Scenario', scenario),
-    h('label', {}, 'Input (JSON; the scenario’s defaults fill the rest)', input),
+    field('Scenario', scenario),
+    field('Input (JSON; the scenario’s defaults fill the rest)', input),
     h('button', { type: 'submit' }, 'Start run'),
     problem,
   );
@@ -444,7 +455,7 @@ function answerForm(tenant, runId, onDone) {
         }
       },
     },
-    h('label', {}, 'Your answer', text),
+    field('Your answer', text),
     h('button', { type: 'submit' }, 'Send answer'),
     problem,
   );
@@ -508,8 +519,12 @@ function eventItem(event, context) {
 }
 
 async function livePage(tenant, scenario, runId) {
-  const log = h('ol', { class: 'live', role: 'log', 'aria-label': 'Run events' });
-  page(`Live: ${runId}`, h('p', {}, `${scenario} for tenant ${tenant}`), log);
+  const log = h('ol', { class: 'live' });
+  page(
+    `Live: ${runId}`,
+    h('p', {}, `${scenario} for tenant ${tenant}`),
+    h('div', { role: 'log', 'aria-label': 'Run events' }, log),
+  );
   let next = 0;
   const poll = async () => {
     if (!log.isConnected) return;
@@ -646,9 +661,13 @@ async function start() {
   );
   tenantSelect.addEventListener('change', () => {
     state.tenant = tenantSelect.value;
+    state.moved = true;
     void route();
   });
-  window.addEventListener('hashchange', route);
+  window.addEventListener('hashchange', () => {
+    state.moved = true;
+    void route();
+  });
   if (!state.tenant)
     return page('No tenant', h('p', {}, 'Your groups name no tenant: ask for a tenant-<id> group.'));
   await route();
