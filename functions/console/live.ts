@@ -11,6 +11,7 @@ import type { Message } from '../engine/model-client';
 import type { RunSummary } from '../engine/summary';
 import { redact } from '../runtime/redact';
 import type { Workspace } from '../runtime/workspace';
+import { summaryOf } from './runs';
 
 /** Longest text of one event, in characters: a page shows the start, the workspace file holds the rest. */
 export const LIVE_TEXT_MAX_CHARS = 2000;
@@ -150,7 +151,7 @@ export async function eventsFromWorkspace(workspace: Workspace): Promise<LiveEve
       );
     }
   }
-  const summary = await readJsonFile<RunSummary>(workspace, 'summary.json');
+  const summary = summaryOf(await readJsonFile<unknown>(workspace, 'summary.json'));
   if (summary) events.push(liveEvent({ type: 'summary', summary }));
   return events;
 }

@@ -49,6 +49,17 @@ async function readJsonFile<T>(workspace: Workspace, path: string): Promise<T | 
   }
 }
 
+/** A summary file's content when it has the summary's shape (outcome, levels, cost), else undefined. */
+export function summaryOf(value: unknown): RunSummary | undefined {
+  const summary = value as Partial<RunSummary> | undefined;
+  return summary &&
+    (summary.outcome === 'succeeded' || summary.outcome === 'incomplete') &&
+    Array.isArray(summary.levels) &&
+    typeof summary.cost?.totalUsd === 'number'
+    ? (summary as RunSummary)
+    : undefined;
+}
+
 /** The run ids' time order: local and deployed ids carry a UTC timestamp after their prefix. */
 function stampOf(runId: string): string {
   return /\d{8}T\d{6}Z/.exec(runId)?.[0] ?? '';
@@ -75,9 +86,8 @@ export async function listRuns(
   keys.sort((a, b) => stampOf(b.runId).localeCompare(stampOf(a.runId)) || b.runId.localeCompare(a.runId));
   const listed = await Promise.all(
     keys.slice(0, MAX_LISTED_RUNS).map(async ({ scenario: name, runId }): Promise<RunListing> => {
-      const summary = await readJsonFile<RunSummary>(
-        workspaces({ tenant, scenario: name, runId }),
-        ENGINE_PATHS.summary(),
+      const summary = summaryOf(
+        await readJsonFile<unknown>(workspaces({ tenant, scenario: name, runId }), ENGINE_PATHS.summary()),
       );
       return {
         tenant,
@@ -125,7 +135,7 @@ export async function runDetail(
 ): Promise<RunDetail> {
   const workspace = workspaces({ tenant, scenario, runId });
   const files = await workspace.list('', { limit: MAX_LISTED_FILES });
-  const summary = await readJsonFile<RunSummary>(workspace, ENGINE_PATHS.summary());
+  const summary = summaryOf(await readJsonFile<unknown>(workspace, ENGINE_PATHS.summary()));
   const findings: Record<string, ConsoleFinding[]> = {};
   const reports: Record<string, string> = {};
   for (const file of files) {

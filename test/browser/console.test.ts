@@ -134,7 +134,7 @@ async function expectAccessible(): Promise<void> {
 }
 
 async function xssRan(): Promise<unknown> {
-  return page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss);
+  return page.evaluate('window.__xss');
 }
 
 beforeAll(async () => {
@@ -286,20 +286,20 @@ describe('the console in Chromium', () => {
 
     // Act
     await page.keyboard.press('Tab');
-    const first = await page.evaluate(() => document.activeElement?.textContent);
+    const first = await page.evaluate('document.activeElement?.textContent');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    const reached = await page.evaluate(() => document.activeElement?.textContent);
+    const reached = await page.evaluate('document.activeElement?.textContent');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Tools' }).waitFor();
 
     // Assess
     expect(first).toBe('Skip to content');
     expect(reached).toBe('Tools');
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Tools');
+    expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Tools');
   }, 30_000);
 
   it('ran without JavaScript errors or CSP violations', () => {
