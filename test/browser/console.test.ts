@@ -192,7 +192,7 @@ describe('the console in Chromium', () => {
     });
     await expectAccessible();
     await shoot('secrets');
-  }, 30_000);
+  }, 60_000);
 
   it('starts the scripted-model run, shows it live, answers its question and sees it resume', async () => {
     // Prepare
@@ -258,7 +258,7 @@ describe('the console in Chromium', () => {
     expect(await page.getByLabel('File content').textContent()).toContain(FIXTURE_RUN);
     await expectAccessible();
     await shoot('run');
-  }, 30_000);
+  }, 60_000);
 
   it('lists the tools with their schema, side effects and IAM actions, and what each level may call', async () => {
     // Act
@@ -276,7 +276,7 @@ describe('the console in Chromium', () => {
     }
     await expectAccessible();
     await shoot('tools');
-  }, 30_000);
+  }, 60_000);
 
   it('is usable from the keyboard: skip link, page links, focus on the new page heading', async () => {
     // Prepare: a fresh load, as a keyboard user arrives
@@ -300,7 +300,7 @@ describe('the console in Chromium', () => {
     expect(reached).toBe('Tools');
     expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Tools');
-  }, 30_000);
+  }, 60_000);
 
   it('ran without JavaScript errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
