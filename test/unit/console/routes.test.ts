@@ -38,10 +38,22 @@ function recordingBackend() {
     mode: 'deployed',
     catalog: consoleCatalog(toolCatalog, scenarios),
     references: {
-      get: async (t, n) => (touched.push(`get ${t}`), references.get(t, n)),
-      list: async (t) => (touched.push(`list ${t}`), references.list(t)),
-      put: async (row) => (touched.push(`put ${row.tenant_id}`), references.put(row)),
-      delete: async (t, n) => (touched.push(`delete ${t}`), references.delete(t, n)),
+      get: async (t, n) => {
+        touched.push(`get ${t}`);
+        return references.get(t, n);
+      },
+      list: async (t) => {
+        touched.push(`list ${t}`);
+        return references.list(t);
+      },
+      put: async (row) => {
+        touched.push(`put ${row.tenant_id}`);
+        return references.put(row);
+      },
+      delete: async (t, n) => {
+        touched.push(`delete ${t}`);
+        return references.delete(t, n);
+      },
     },
     secretTags: note('tags', { status: 'tagged' as const }),
     runs: { scenarios: note('scenarios', [SCENARIO]), runIds: note('runIds', ['run-20261101T000000Z-a']) },
