@@ -11,7 +11,6 @@ import type { Message } from '../engine/model-client';
 import type { RunSummary } from '../engine/summary';
 import { redact } from '../runtime/redact';
 import type { Workspace } from '../runtime/workspace';
-import { summaryOf } from './runs';
 
 /** Longest text of one event, in characters: a page shows the start, the workspace file holds the rest. */
 export const LIVE_TEXT_MAX_CHARS = 2000;
@@ -154,4 +153,15 @@ export async function eventsFromWorkspace(workspace: Workspace): Promise<LiveEve
   const summary = summaryOf(await readJsonFile<unknown>(workspace, 'summary.json'));
   if (summary) events.push(liveEvent({ type: 'summary', summary }));
   return events;
+}
+
+/** A summary file's content when it has the summary's shape (outcome, levels, cost), else undefined. */
+export function summaryOf(value: unknown): RunSummary | undefined {
+  const summary = value as Partial<RunSummary> | undefined;
+  return summary &&
+    (summary.outcome === 'succeeded' || summary.outcome === 'incomplete') &&
+    Array.isArray(summary.levels) &&
+    typeof summary.cost?.totalUsd === 'number'
+    ? (summary as RunSummary)
+    : undefined;
 }

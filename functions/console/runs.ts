@@ -10,6 +10,7 @@ import { ENGINE_PATHS } from '../engine/workspaces';
 import { redact } from '../runtime/redact';
 import type { Workspace, WorkspaceFile, WorkspaceProvider } from '../runtime/workspace';
 import type { RunIndex, RunListing } from './backend';
+import { summaryOf } from './live';
 
 /** Most runs listed per scenario: the newest. */
 export const MAX_LISTED_RUNS = 50;
@@ -47,17 +48,6 @@ async function readJsonFile<T>(workspace: Workspace, path: string): Promise<T | 
   } catch {
     return undefined;
   }
-}
-
-/** A summary file's content when it has the summary's shape (outcome, levels, cost), else undefined. */
-export function summaryOf(value: unknown): RunSummary | undefined {
-  const summary = value as Partial<RunSummary> | undefined;
-  return summary &&
-    (summary.outcome === 'succeeded' || summary.outcome === 'incomplete') &&
-    Array.isArray(summary.levels) &&
-    typeof summary.cost?.totalUsd === 'number'
-    ? (summary as RunSummary)
-    : undefined;
 }
 
 /** The run ids' time order: local and deployed ids carry a UTC timestamp after their prefix. */
