@@ -255,7 +255,12 @@ describe('the console in Chromium', () => {
     expect(await page.locator('main img, main script').count()).toBe(0);
     expect(await xssRan()).toBeUndefined();
     await page.getByRole('button', { name: 'summary.json' }).click();
-    expect(await page.getByLabel('File content').textContent()).toContain(FIXTURE_RUN);
+    // The file is fetched on click: wait for its text.
+    await page.getByLabel('File content').filter({ hasText: FIXTURE_RUN }).waitFor();
+    expect(JSON.parse((await page.getByLabel('File content').textContent()) ?? '')).toMatchObject({
+      runId: FIXTURE_RUN,
+      outcome: 'succeeded',
+    });
     await expectAccessible();
     await shoot('run');
   }, 60_000);
