@@ -28,7 +28,7 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, type Policy, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -40,7 +40,8 @@ import { CONSOLE_CATALOG_GLOBAL } from '../functions/console/config';
 import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from '../functions/console/headers';
 import { TENANT_SECRET_NAME_PREFIX } from '../functions/runtime/aws/trust';
 import { RUNS_PREFIX } from '../functions/runtime/workspace-path';
-import { acknowledgeManagedPolicy, acknowledgeWildcardResources } from './nag';
+import { acknowledgeConsoleFindings } from './console-acknowledgments';
+import { acknowledgeWildcardResources } from './nag';
 import { type FunctionSettings, PlatformFunction } from './platform-function';
 import type { RunWorkspaceBucket } from './run-workspace-bucket';
 
@@ -305,7 +306,7 @@ export class PlatformConsole extends Construct {
       distributionPaths: ['/*'],
       prune: true,
     });
-    this.acknowledge(props);
+    acknowledgeConsoleFindings(this.distribution, props);
   }
 
   /**
@@ -364,63 +365,5 @@ export class PlatformConsole extends Construct {
       "Tenants' secrets are created by operators under etp/<tenant>/…; the console reads their tags only " +
         '(DescribeSecret), never a value (GetSecretValue is denied).',
     );
-  }
-
-  /** The findings this construct accepts, each with its reason. */
-  private acknowledge(props: ConsoleProps): void {
-    const distribution = Validations.of(this.distribution);
-    distribution.acknowledge({
-      id: 'AwsSolutions-CFR1',
-      reason: 'The console serves platform teams wherever they are; every API call needs a Cognito sign-in.',
-    });
-    if (!props.webAclArn) {
-      distribution.acknowledge({
-        id: 'AwsSolutions-CFR2',
-        reason:
-          'No web ACL given (webAclArn): the page is static and every API route requires a valid Cognito ID token (JWT authorizer), throttled at the stage.',
-      });
-    }
-    distribution.acknowledge({
-      id: 'AwsSolutions-CFR3',
-      reason:
-        'CloudFront standard logs need an ACL-enabled bucket; API requests are logged at the API stage and the assets bucket has S3 server access logs.',
-    });
-    if (!props.certificate) {
-      distribution.acknowledge({
-        id: 'AwsSolutions-CFR4',
-        reason:
-          'Without a certificate (certificate, domainNames) the distribution uses the CloudFront domain, whose default certificate allows no minimum protocol choice.',
-      });
-    }
-    // CDK's BucketDeployment function: one per stack, beside this construct. Its policy's
-    // wildcards are acknowledged one by one, as flagged, so nothing else is.
-    for (const child of Stack.of(this).node.children) {
-      if (!child.node.id.startsWith('Custom::CDKBucketDeployment')) continue;
-      Validations.of(child).acknowledge({
-        id: 'AwsSolutions-L1',
-        reason:
-          "CDK's BucketDeployment function runs the Python runtime aws-cdk-lib chooses for it; it runs at deploy time only.",
-      });
-      const role = child.node.tryFindChild('ServiceRole') as Role | undefined;
-      if (!role) continue;
-      acknowledgeManagedPolicy(
-        role,
-        'service-role/AWSLambdaBasicExecutionRole',
-        "CDK's BucketDeployment function writes its own logs with AWSLambdaBasicExecutionRole, and nothing else through it.",
-      );
-      const reason =
-        "CDK's BucketDeployment copies the page's files from the CDK assets bucket into the console bucket and " +
-        'invalidates the distribution: its grants (aws-cdk-lib) use these wildcards, on those two buckets.';
-      const document = Stack.of(this).resolve(
-        (role.node.tryFindChild('DefaultPolicy') as Policy | undefined)?.document,
-      ) as { Statement?: { Action?: string | string[]; Resource?: unknown }[] } | undefined;
-      for (const statement of document?.Statement ?? []) {
-        for (const action of [statement.Action ?? []].flat()) {
-          if (action.includes('*'))
-            Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Action::${action}]`, reason });
-        }
-        acknowledgeWildcardResources(role, [statement.Resource ?? []].flat() as string[], reason);
-      }
-    }
   }
 }
