@@ -6,6 +6,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { consoleCatalog } from '../functions/console/catalog-view';
 import {
   DISPATCHER_CONFIG_GLOBAL,
   type DispatcherConfig,
@@ -20,6 +21,7 @@ import {
   resultInlineBytes,
 } from '../functions/runtime/result-limits';
 import { toolCatalog } from '../functions/tools/catalog';
+import { type ConsoleOptions, PlatformConsole } from './console';
 import { EngineFunction } from './engine-function';
 import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
 import { InlineSecretKey } from './inline-secret-key';
@@ -106,6 +108,11 @@ export interface ExternalToolsPlatformProps extends EntryPointProps {
   readonly schedules?: readonly ScenarioSchedule[];
   /** Overrides for the scenario engine's function, applied over `functionSettings`. @default - none */
   readonly engineSettings?: FunctionSettings;
+  /**
+   * The web console (lib/console.ts, docs/console.md): CloudFront + S3 page, API Lambda,
+   * Cognito sign-in with a group per tenant. @default - no console
+   */
+  readonly console?: ConsoleOptions;
 }
 
 /** `PascalCase` of a snake_case name, for construct ids and output names (`aws_pulse` → `AwsPulse`). */
@@ -168,6 +175,8 @@ export class ExternalToolsPlatform extends Construct {
   public readonly eventBus: IEventBus;
   /** The entry points other than the state machines (gateway, function URL, triggers). */
   public readonly entryPoints: EntryPoints;
+  /** The web console, with the `console` prop. */
+  public readonly console?: PlatformConsole;
 
   constructor(scope: Construct, id: string, props: ExternalToolsPlatformProps = {}) {
     super(scope, id);
@@ -362,5 +371,17 @@ export class ExternalToolsPlatform extends Construct {
       scenarios: this.scenarios,
       stateMachines,
     });
+    if (props.console) {
+      this.console = new PlatformConsole(this, 'Console', {
+        ...props.console,
+        catalog: consoleCatalog(catalog, this.scenarios),
+        secretReferenceTable: this.secretReferenceTable,
+        runRecordsTable: this.runRecordsTable,
+        runWorkspace: this.runWorkspace,
+        stateMachines,
+        logRetention: props.logRetention,
+        functionSettings: { ...props.functionSettings, ...props.console.functionSettings },
+      });
+    }
   }
 }

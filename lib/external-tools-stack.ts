@@ -12,7 +12,7 @@ export interface ExternalToolsStackProps extends StackProps, ExternalToolsPlatfo
 /**
  * The platform's own stack: one {@link ExternalToolsPlatform} and its outputs,
  * `SecretReferenceTableName`, `RunRecordsTableName`, `RunEventBusName`, `McpUrl` (with
- * `mcpFunctionUrl`) and `<Scenario>StateMachineArn` per scenario (`AwsPulseStateMachineArn`).
+ * `mcpFunctionUrl`), `ConsoleUrl` and `ConsoleUserPoolId` (with `console`) and `<Scenario>StateMachineArn` per scenario (`AwsPulseStateMachineArn`).
  *
  * @throws what {@link ExternalToolsPlatform} throws.
  */
@@ -45,6 +45,16 @@ export class ExternalToolsStack extends Stack {
       description: 'Event bus of the Run Completed events (docs/entry-points.md)',
       value: this.platform.eventBus.eventBusName,
     });
+    if (this.platform.console) {
+      new CfnOutput(this, 'ConsoleUrl', {
+        description: 'The web console (docs/console.md); users sign in through its Cognito user pool',
+        value: this.platform.console.url,
+      });
+      new CfnOutput(this, 'ConsoleUserPoolId', {
+        description: 'The console user pool: add users to its tenant-<id> groups',
+        value: this.platform.console.userPool.userPoolId,
+      });
+    }
     const functionUrl = this.platform.entryPoints.functionUrl;
     if (functionUrl) {
       new CfnOutput(this, 'McpUrl', {

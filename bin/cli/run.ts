@@ -1,10 +1,11 @@
 import { userInfo } from 'node:os';
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import type { Command } from 'commander';
+import { answerQuestion, MAX_ANSWER_CHARS } from '../../functions/console/questions';
 import { DynamoDbRunRecords } from '../../functions/engine/dynamodb-run-records';
 import type { QuestionRecords } from '../../functions/engine/run-records';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
-import { InvalidArgsError, PlatformError } from '../../functions/runtime/errors';
+import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import type { CliRun } from './io';
 import { DEFAULT_STACK_NAME } from './scenario';
@@ -13,11 +14,8 @@ import { clip, formatTable } from './text';
 /** The variable naming the run-records table when `--table` is not given. */
 export const RUN_RECORDS_TABLE_ENV = 'ETP_RUN_RECORDS_TABLE';
 
-/** Longest answer accepted, in characters (the model reads it; SendTaskSuccess takes up to 256 KiB). */
-export const MAX_ANSWER_CHARS = 4000;
-
-/** Errors of SendTaskSuccess meaning the wait is over: the run went on without the answer (Step Functions API reference). */
-const GONE = new Set(['TaskTimedOut', 'TaskDoesNotExist', 'InvalidToken']);
+/** Longest answer accepted, in characters: shared with the console (functions/console/questions.ts). */
+export { MAX_ANSWER_CHARS };
 
 /** The run-records table: `--table`, else `ETP_RUN_RECORDS_TABLE`, else `<stack>-run-records`. */
 function runRecordsTable(option: string | undefined, stack: string, env: NodeJS.ProcessEnv): string {
@@ -101,45 +99,20 @@ export function registerRunCommands(
         throw new InvalidArgsError(`--text: expected an answer of 1-${MAX_ANSWER_CHARS} characters`);
       }
       const records = clients.records(runRecordsTable(options.table, options.stack, io.env));
-      const question = await records.claimQuestion(runId);
-      if (!question) {
-        throw new PlatformError('not_found', `Run ${runId} has no open question (see: etp run questions)`);
-      }
       const sfn = clients.sfn();
+      let question: { scenario: string; level: string };
       try {
-        await sfn.send(
-          new SendTaskSuccessCommand({
-            taskToken: question.taskToken,
-            output: JSON.stringify({
-              answered: true,
-              text,
-              by: `etp-cli:${userInfo().username}`,
-              at: new Date().toISOString(),
-            }),
-          }),
-        );
-      } catch (err) {
-        const name = (err as { name?: string }).name ?? 'Error';
-        if (GONE.has(name)) {
-          await records.settleQuestion(question, 'timed_out');
-          throw new PlatformError(
-            'not_found',
-            `The question of run ${runId} is no longer waiting (${name}): the run went on without an answer`,
-          );
-        }
-        await records.settleQuestion(question, 'open');
-        // The SDK's message is left out: only the error's name, never anything that may echo the token.
-        throw new PlatformError(
-          'upstream_error',
-          `Step Functions refused the answer of run ${runId} (${name})`,
-          {
-            retryable: true,
-          },
+        question = await answerQuestion(
+          records,
+          (input) => sfn.send(new SendTaskSuccessCommand(input)),
+          runId,
+          text,
+          `etp-cli:${userInfo().username}`,
+          { hint: '(see: etp run questions)' },
         );
       } finally {
         sfn.destroy();
       }
-      await records.settleQuestion(question, 'answered');
       io.out(
         `Answered the question of run ${runId} (${question.scenario}, level ${question.level}): the run resumes.\n`,
       );

@@ -14,6 +14,7 @@ import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { SECRET_NAME_TAG, TENANT_SECRET_NAME_PREFIX, TENANT_TAG } from '../../functions/runtime/aws/trust';
 import { PlatformError } from '../../functions/runtime/errors';
 import { secretRegion } from '../../functions/runtime/secrets/secrets-manager-provider';
+import { tenantTagStatus } from '../../functions/runtime/secrets/tenant-tags';
 
 /** What a seed of a Secrets Manager reference found and did. */
 export interface SecretPlacement {
@@ -96,18 +97,14 @@ export async function placeTenantSecret(
   const client = new SecretsManagerClient({ region: secretRegion(arn), requestHandler: awsRequestHandler() });
   try {
     const described = await client.send(new DescribeSecretCommand({ SecretId: arn }));
-    const tags = Object.fromEntries((described.Tags ?? []).map((t) => [t.Key ?? '', t.Value ?? '']));
-    for (const [key, expected] of [
-      [TENANT_TAG, tenant],
-      [SECRET_NAME_TAG, secretName],
-    ] as const) {
-      if (Object.hasOwn(tags, key) && tags[key] !== expected) {
-        throw new PlatformError(
-          'access_denied',
-          `The secret is tagged ${key}=${tags[key]}: it serves another ${key === TENANT_TAG ? 'tenant' : 'secret name'}. ` +
-            `One secret serves one tenant's one secret name: create a secret for ${tenant}/${secretName}`,
-        );
-      }
+    const standing = tenantTagStatus(described.Tags, tenant, secretName);
+    if (standing.conflict) {
+      const { key, value } = standing.conflict;
+      throw new PlatformError(
+        'access_denied',
+        `The secret is tagged ${key}=${value}: it serves another ${key === TENANT_TAG ? 'tenant' : 'secret name'}. ` +
+          `One secret serves one tenant's one secret name: create a secret for ${tenant}/${secretName}`,
+      );
     }
     if (described.KmsKeyId && !/alias\/aws\/secretsmanager$/.test(described.KmsKeyId)) {
       warnings.push(
@@ -115,8 +112,7 @@ export async function placeTenantSecret(
           "to the platform's tenant-secrets reader roles (docs/tenant-isolation.md)",
       );
     }
-    const already = tags[TENANT_TAG] === tenant && tags[SECRET_NAME_TAG] === secretName;
-    if (already) return { tagged: true, warnings };
+    if (standing.status === 'tagged') return { tagged: true, warnings };
     if (!tag) {
       warnings.push(
         `the secret is not tagged ${TENANT_TAG}=${tenant}, ${SECRET_NAME_TAG}=${secretName}: deployed functions ` +

@@ -1,0 +1,154 @@
+/**
+ * `etp console`'s server: the console page (functions/console/web/) and its API
+ * (functions/console/routes.ts) on 127.0.0.1, with the security headers the
+ * deployed CloudFront distribution sends. No sign-in: the one person at this
+ * machine sees every local tenant (or those of `--tenants`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { ConsoleUser } from '../../functions/console/authz';
+import type { ConsoleBackend } from '../../functions/console/backend';
+import { contentSecurityPolicy, SECURITY_HEADERS } from '../../functions/console/headers';
+import { handleConsoleRequest } from '../../functions/console/routes';
+
+/** The folder of the console page's files. */
+export const CONSOLE_WEB_DIR = path.join(__dirname, '../../functions/console/web');
+
+/** Largest request body accepted, in bytes: a reference or an answer is a few KB. */
+export const MAX_BODY_BYTES = 65_536;
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+interface StaticFile {
+  readonly type: string;
+  readonly body: Buffer;
+  readonly gzip: Buffer;
+}
+
+/** The page's files by URL path, read and compressed once. */
+function staticFiles(dir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  for (const name of readdirSync(dir)) {
+    const type = TYPES[path.extname(name)];
+    if (!type) continue;
+    const body = readFileSync(path.join(dir, name));
+    files.set(`/${name}`, { type, body, gzip: gzipSync(body) });
+  }
+  const index = files.get('/index.html');
+  if (index) files.set('/', index);
+  // What the deployed page reads from its bucket (lib/console.ts): here, no sign-in.
+  const config = Buffer.from(JSON.stringify({ auth: 'none' }));
+  files.set('/config.json', { type: TYPES['.json'] ?? '', body: config, gzip: gzipSync(config) });
+  return files;
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of request) {
+    bytes += (chunk as Buffer).byteLength;
+    if (bytes > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  if (bytes === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw Object.assign(new Error('body is not JSON'), { status: 400 });
+  }
+}
+
+function send(response: ServerResponse, status: number, type: string, body: Buffer, gzip?: boolean): void {
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Security-Policy': contentSecurityPolicy(),
+    'Content-Type': type,
+    'Cache-Control': 'no-store',
+    ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
+  });
+  response.end(body);
+}
+
+/** A running console server. */
+export interface ConsoleServer {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  readonly server: Server;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves the page and the API on `127.0.0.1:<port>` (0: an OS-chosen port).
+ * API requests must come from the page's own origin (a `Sec-Fetch-Site` of
+ * another site is refused), so another site open in the browser cannot use it.
+ */
+export async function startConsoleServer(
+  backend: ConsoleBackend,
+  user: ConsoleUser,
+  options: { readonly port?: number; readonly webDir?: string } = {},
+): Promise<ConsoleServer> {
+  const files = staticFiles(options.webDir ?? CONSOLE_WEB_DIR);
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (!url.pathname.startsWith('/api/')) {
+      const file = request.method === 'GET' ? files.get(url.pathname) : undefined;
+      if (!file) return send(response, 404, 'text/plain; charset=utf-8', Buffer.from('Not found\n'));
+      const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+      return send(response, 200, file.type, gzip ? file.gzip : file.body, gzip);
+    }
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+      const body = { error: { code: 'access_denied', message: 'The console API answers its own page only' } };
+      return send(response, 403, 'application/json', Buffer.from(JSON.stringify(body)));
+    }
+    readBody(request)
+      .then((body) =>
+        handleConsoleRequest(
+          {
+            method: request.method ?? 'GET',
+            path: url.pathname,
+            query: Object.fromEntries(url.searchParams),
+            body,
+            user,
+          },
+          backend,
+        ),
+      )
+      .then(
+        (answer) =>
+          send(response, answer.status, 'application/json', Buffer.from(JSON.stringify(answer.body))),
+        (err: { status?: number; message?: string }) =>
+          send(
+            response,
+            err.status ?? 500,
+            'application/json',
+            Buffer.from(
+              JSON.stringify({ error: { code: 'invalid_args', message: err.message ?? 'bad request' } }),
+            ),
+          ),
+      );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    server,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

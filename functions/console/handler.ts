@@ -1,0 +1,97 @@
+/**
+ * The console API's Lambda, behind an API Gateway HTTP API whose JWT authorizer
+ * has checked the caller's Cognito ID token: the claims name the user and their
+ * groups (`tenant-<id>`), the router does the rest (routes.ts). Its role reads
+ * secret references (never values: no GetSecretValue), run workspaces and
+ * questions, and answers questions; lib/console.ts grants exactly that.
+ */
+import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { DynamoDbRunRecords } from '../engine/dynamodb-run-records';
+import { awsRequestHandler } from '../runtime/aws/http-timeouts';
+import { logger } from '../runtime/logger';
+import { DynamoDbSecretReferenceStore } from '../runtime/secrets/dynamodb-store';
+import { s3WorkspaceProvider } from '../runtime/workspace-s3';
+import { type ConsoleUser, groupsOfClaim, tenantsOfGroups } from './authz';
+import type { ConsoleBackend } from './backend';
+import { bundledConsoleCatalog } from './config';
+import { recordsQuestionDesk } from './questions';
+import { handleConsoleRequest } from './routes';
+import { s3RunIndex } from './s3-run-index';
+import { secretsManagerTagReader } from './secret-tags';
+
+/** Largest request body accepted, in bytes: a reference or an answer is a few KB. */
+const MAX_BODY_BYTES = 65_536;
+
+/** A required variable, read once at load: a missing one fails the init loudly. */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`The console function needs ${name}`);
+  return value;
+}
+
+// Configuration and clients once per container.
+const bucket = required('RUN_BUCKET');
+const sfn = new SFNClient({ requestHandler: awsRequestHandler() });
+const backend: ConsoleBackend = {
+  mode: 'deployed',
+  catalog: bundledConsoleCatalog(),
+  references: new DynamoDbSecretReferenceStore(required('SECRET_REFS_TABLE')),
+  secretTags: secretsManagerTagReader(),
+  runs: s3RunIndex(bucket),
+  workspaces: s3WorkspaceProvider(bucket),
+  questions: recordsQuestionDesk(new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')), (input) =>
+    sfn.send(new SendTaskSuccessCommand(input)),
+  ),
+  // Deployed, the tenants a user sees are those their groups name, nothing more.
+  knownTenants: async () => [],
+};
+
+const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+  body: JSON.stringify(body),
+});
+
+/** The signed-in user from the authorizer's claims; undefined without a username. */
+export function userOfClaims(claims: Readonly<Record<string, unknown>> | undefined): ConsoleUser | undefined {
+  const name = claims?.['cognito:username'] ?? claims?.username;
+  if (typeof name !== 'string' || name === '') return undefined;
+  return { name, tenants: tenantsOfGroups(groupsOfClaim(claims?.['cognito:groups'])) };
+}
+
+/** The body as JSON, or a reason it cannot be read. */
+function bodyOf(event: APIGatewayProxyEventV2WithJWTAuthorizer): { body?: unknown; problem?: string } {
+  if (!event.body) return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+    return { problem: `the body exceeds ${MAX_BODY_BYTES} bytes` };
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    return { problem: 'the body is not JSON' };
+  }
+}
+
+/** One API request (HTTP API payload format 2.0). */
+export async function handler(
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const user = userOfClaims(event.requestContext?.authorizer?.jwt?.claims);
+  if (!user) return json(401, { error: { code: 'auth_failed', message: 'Sign in first' } });
+  const { body, problem } = bodyOf(event);
+  if (problem) return json(400, { error: { code: 'invalid_args', message: problem } });
+  const response = await handleConsoleRequest(
+    {
+      method: event.requestContext.http.method,
+      path: event.rawPath,
+      query: event.queryStringParameters ?? {},
+      body,
+      user,
+    },
+    backend,
+  );
+  if (response.status >= 500)
+    logger.error('console API request failed', { path: event.rawPath, status: response.status });
+  return json(response.status, response.body);
+}

@@ -1,0 +1,144 @@
+/**
+ * Runs as the console's runs page shows them, read from their workspaces only
+ * (`runs/<tenant>/<scenario>/<runId>/`, docs/workspace.md): the list per tenant
+ * and scenario, newest first, and one run's levels, cost, findings (new,
+ * unchanged, resolved), report and files. Every string that leaves is redacted.
+ */
+import type { FindingsFile } from '../engine/findings';
+import type { RunSummary } from '../engine/summary';
+import { ENGINE_PATHS } from '../engine/workspaces';
+import { redact } from '../runtime/redact';
+import type { Workspace, WorkspaceFile, WorkspaceProvider } from '../runtime/workspace';
+import type { RunIndex, RunListing } from './backend';
+import { summaryOf } from './live';
+
+/** Most runs listed per scenario: the newest. */
+export const MAX_LISTED_RUNS = 50;
+/** Most workspace files a run's page lists. */
+export const MAX_LISTED_FILES = 500;
+
+/** One finding as the run page shows it. */
+export interface ConsoleFinding {
+  readonly id: string;
+  readonly status: 'new' | 'unchanged' | 'resolved';
+  readonly severity: string;
+  readonly title: string;
+  readonly resource: string;
+  readonly region: string;
+  readonly tool: string;
+  readonly monthlyCostUsd?: number;
+}
+
+/** A run's page. */
+export interface RunDetail {
+  readonly tenant: string;
+  readonly scenario: string;
+  readonly runId: string;
+  readonly summary?: RunSummary;
+  /** Findings of the levels that track them, by level. */
+  readonly findings: Readonly<Record<string, readonly ConsoleFinding[]>>;
+  /** Each agent level's report (`finish` summary), by level. */
+  readonly reports: Readonly<Record<string, string>>;
+  readonly files: readonly WorkspaceFile[];
+}
+
+async function readJsonFile<T>(workspace: Workspace, path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse((await workspace.read(path, { length: 4_194_304 })).content) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run ids' time order: local and deployed ids carry a UTC timestamp after their prefix. */
+function stampOf(runId: string): string {
+  return /\d{8}T\d{6}Z/.exec(runId)?.[0] ?? '';
+}
+
+/**
+ * A tenant's runs of one scenario (or of every scenario), newest first: by
+ * `startedAt` of the summary, else the timestamp in the run id, then run id.
+ */
+export async function listRuns(
+  index: RunIndex,
+  workspaces: WorkspaceProvider,
+  tenant: string,
+  scenario?: string,
+): Promise<RunListing[]> {
+  const scenarios = scenario ? [scenario] : await index.scenarios(tenant);
+  const keys = (
+    await Promise.all(
+      scenarios.map(async (name) =>
+        (await index.runIds(tenant, name)).map((runId) => ({ scenario: name, runId })),
+      ),
+    )
+  ).flat();
+  keys.sort((a, b) => stampOf(b.runId).localeCompare(stampOf(a.runId)) || b.runId.localeCompare(a.runId));
+  const listed = await Promise.all(
+    keys.slice(0, MAX_LISTED_RUNS).map(async ({ scenario: name, runId }): Promise<RunListing> => {
+      const summary = summaryOf(
+        await readJsonFile<unknown>(workspaces({ tenant, scenario: name, runId }), ENGINE_PATHS.summary()),
+      );
+      return {
+        tenant,
+        scenario: name,
+        runId,
+        outcome: summary?.outcome ?? 'running',
+        ...(summary?.startedAt ? { startedAt: summary.startedAt } : {}),
+        ...(summary?.endedAt ? { endedAt: summary.endedAt } : {}),
+        ...(summary ? { totalUsd: summary.cost.totalUsd } : {}),
+      };
+    }),
+  );
+  const time = (run: RunListing) => run.startedAt ?? run.endedAt ?? '';
+  return redact(listed.sort((a, b) => time(b).localeCompare(time(a)) || b.runId.localeCompare(a.runId)));
+}
+
+/** The findings of a findings file, each marked new, unchanged or resolved. */
+export function findingsOf(file: FindingsFile): ConsoleFinding[] {
+  const fresh = new Set(file.diff.new);
+  const view = (
+    finding: FindingsFile['findings'][number],
+    status: ConsoleFinding['status'],
+  ): ConsoleFinding => ({
+    id: finding.id,
+    status,
+    severity: finding.severity,
+    title: finding.title,
+    resource: finding.resource,
+    region: finding.region,
+    tool: finding.tool,
+    ...(finding.monthlyCost ? { monthlyCostUsd: finding.monthlyCost.usd } : {}),
+  });
+  return [
+    ...file.findings.map((finding) => view(finding, fresh.has(finding.id) ? 'new' : 'unchanged')),
+    ...file.diff.resolved.map((finding) => view(finding, 'resolved')),
+  ];
+}
+
+/** One run's page, from its workspace. */
+export async function runDetail(
+  workspaces: WorkspaceProvider,
+  tenant: string,
+  scenario: string,
+  runId: string,
+): Promise<RunDetail> {
+  const workspace = workspaces({ tenant, scenario, runId });
+  const files = await workspace.list('', { limit: MAX_LISTED_FILES });
+  const summary = summaryOf(await readJsonFile<unknown>(workspace, ENGINE_PATHS.summary()));
+  const findings: Record<string, ConsoleFinding[]> = {};
+  const reports: Record<string, string> = {};
+  for (const file of files) {
+    const findingsLevel = /^levels\/([a-z][a-z0-9_]*)\/findings\.json$/.exec(file.path)?.[1];
+    if (findingsLevel) {
+      const read = await readJsonFile<FindingsFile>(workspace, file.path);
+      if (read?.findings && read.diff) findings[findingsLevel] = findingsOf(read);
+    }
+    const finishLevel = /^levels\/([a-z][a-z0-9_]*)\/finish\.json$/.exec(file.path)?.[1];
+    if (finishLevel) {
+      const read = await readJsonFile<{ summary?: unknown }>(workspace, file.path);
+      if (typeof read?.summary === 'string') reports[finishLevel] = read.summary;
+    }
+  }
+  return redact({ tenant, scenario, runId, ...(summary ? { summary } : {}), findings, reports, files });
+}

@@ -1,0 +1,52 @@
+// Sign-in (deployed): Cognito's authorization code flow with PKCE; the ID token stays in this tab.
+
+function base64Url(bytes) {
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+export async function signIn(config) {
+  const stored = sessionStorage.getItem('etp-token');
+  const expires = Number(sessionStorage.getItem('etp-token-expires') ?? 0);
+  if (stored && expires > Date.now() + 60_000) return stored;
+  const query = new URLSearchParams(location.search);
+  const code = query.get('code');
+  if (code && query.get('state') === sessionStorage.getItem('etp-state')) {
+    const response = await fetch(`${config.domain}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: config.clientId,
+        code,
+        redirect_uri: config.redirectUri,
+        code_verifier: sessionStorage.getItem('etp-verifier') ?? '',
+      }),
+    });
+    const tokens = await response.json();
+    if (!response.ok) throw new Error(`Sign-in failed: ${tokens.error ?? response.status}`);
+    sessionStorage.setItem('etp-token', tokens.id_token);
+    sessionStorage.setItem('etp-token-expires', String(Date.now() + tokens.expires_in * 1000));
+    history.replaceState(null, '', `${location.pathname}${sessionStorage.getItem('etp-hash') ?? ''}`);
+    return tokens.id_token;
+  }
+  const verifier = base64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const challenge = base64Url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  const nonce = base64Url(crypto.getRandomValues(new Uint8Array(16)));
+  sessionStorage.setItem('etp-verifier', verifier);
+  sessionStorage.setItem('etp-state', nonce);
+  sessionStorage.setItem('etp-hash', location.hash);
+  const authorize = new URLSearchParams({
+    response_type: 'code',
+    client_id: config.clientId,
+    redirect_uri: config.redirectUri,
+    scope: 'openid email',
+    state: nonce,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  location.assign(`${config.domain}/oauth2/authorize?${authorize}`);
+  return new Promise(() => {});
+}
