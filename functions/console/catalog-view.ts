@@ -27,8 +27,7 @@ export interface ConsoleLevel {
   readonly askUser?: boolean;
   /**
    * Arguments pinned per tool (`pin:` of an agent level: the model does not see them and the
-   * dispatcher enforces them), as written in the scenario file; absent when the level pins nothing
-   * or the scenario model has no pins.
+   * dispatcher enforces them), as the loader keeps them; absent when the level pins nothing.
    */
   readonly pins?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
@@ -48,18 +47,13 @@ export interface ConsoleCatalog {
 }
 
 /**
- * The pins of a level, read from the level as loaded. The hook for the scenario
- * model's `pin:` (agent levels): `{ <tool>: { <argument>: <value or template> } }`.
- * Until the loader keeps pins, nothing is shown.
+ * The pins of a level as loaded (agent levels' `pin:`, docs/scenarios.md,
+ * "Pinned arguments"): `{ <tool>: { <argument>: { value } | { one_of } } }`, or
+ * undefined when the level pins nothing.
  */
 export function pinsOf(level: ScenarioLevel): ConsoleLevel['pins'] {
-  const pin = (level as { readonly pin?: unknown }).pin;
-  if (pin === null || typeof pin !== 'object' || Array.isArray(pin)) return undefined;
-  const entries = Object.entries(pin as Record<string, unknown>).filter(
-    (entry): entry is [string, Record<string, unknown>] =>
-      entry[1] !== null && typeof entry[1] === 'object' && !Array.isArray(entry[1]),
-  );
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  if (level.kind !== 'agent' || level.pin === undefined) return undefined;
+  return Object.keys(level.pin).length > 0 ? level.pin : undefined;
 }
 
 /** The Tools page's data from the catalog and the scenarios, tools in catalog order. */
