@@ -97,12 +97,23 @@ function knownScenario(backend: ConsoleBackend, scenario: string): void {
   }
 }
 
-/** A reference row as sent to the page, with the tag check of a Secrets Manager secret. */
+/**
+ * The kinds a reference may be given from the page: those that point at a value
+ * (`env`, `secrets_manager`). An `inline` reference holds the sealed value itself,
+ * and the console never handles values.
+ */
+const CONSOLE_REF_KINDS = REF_KINDS.filter((kind) => kind !== 'inline');
+
+/**
+ * A reference row as sent to the page, with the tag check of a Secrets Manager
+ * secret; an inline row's ciphertext stays on the server (its fingerprint is shown).
+ */
 async function referenceView(
   backend: ConsoleBackend,
   row: SecretReference,
 ): Promise<SecretReference & { tags?: SecretTagCheck }> {
   const view = redact({ ...row });
+  if (row.ref_kind === 'inline') return { ...view, ref_value: 'encrypted' };
   if (row.ref_kind !== 'secrets_manager') return view;
   return { ...view, tags: await backend.secretTags(row.ref_value, row.tenant_id, row.secret_name) };
 }
@@ -146,8 +157,14 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       const tenant = params.tenant ?? '';
       const name = params.name ?? '';
       const kind = optionalString(body, 'ref_kind');
-      if (!kind || !(REF_KINDS as readonly string[]).includes(kind)) {
-        throw new InvalidArgsError(`ref_kind: expected one of ${REF_KINDS.join(', ')}`);
+      if (kind === 'inline') {
+        throw new InvalidArgsError(
+          'ref_kind inline: the console never handles secret values; seal an inline value from a file with ' +
+            'etp secrets seed --ref-kind inline --value-file (docs/inline-secrets.md)',
+        );
+      }
+      if (!kind || !(CONSOLE_REF_KINDS as readonly string[]).includes(kind)) {
+        throw new InvalidArgsError(`ref_kind: expected one of ${CONSOLE_REF_KINDS.join(', ')}`);
       }
       let value = optionalString(body, 'ref_value');
       if (value === undefined && kind === 'env') value = conventionalSecretVariable(tenant, name);
@@ -162,7 +179,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       const row = validateReference({
         tenant_id: tenant,
         secret_name: name,
-        ref_kind: kind as (typeof REF_KINDS)[number],
+        ref_kind: kind as (typeof CONSOLE_REF_KINDS)[number],
         ref_value: value,
         ...(notes !== undefined ? { notes } : {}),
         created_by: `console:${request.user.name}`,

@@ -200,6 +200,16 @@ describe('console API authorization', () => {
       },
       backend,
     );
+    const badInline = await handleConsoleRequest(
+      {
+        method: 'PUT',
+        path: '/api/tenants/acme/secrets/slack_x',
+        query: {},
+        body: { ref_kind: 'inline', ref_value: 'xoxb-1111-2222-abcdefabcdef' },
+        user,
+      },
+      backend,
+    );
     const secretValue = await handleConsoleRequest(
       {
         method: 'PUT',
@@ -222,6 +232,8 @@ describe('console API authorization', () => {
       status: 400,
       body: { error: { code: 'invalid_args', message: 'ref_kind: expected one of env, secrets_manager' } },
     });
+    expect(badInline.status).toBe(400);
+    expect(JSON.stringify(badInline.body)).toContain('the console never handles secret values');
     expect(secretValue.status).toBe(400);
     expect(JSON.stringify(secretValue.body)).not.toContain('xoxb-123456789012');
     expect(unknown.status).toBe(404);
