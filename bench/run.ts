@@ -49,7 +49,7 @@ import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
 import { measureSnapshotTools } from './snapshots';
 
-/** Clients the dispatcher may hold (DESIGN.md: it invokes tools, reads the secret table, writes claim-checks). */
+/** Clients the dispatcher may hold (docs/design.md: it invokes tools, reads the secret table, writes claim-checks). */
 const DISPATCHER_ALLOWED_CLIENTS = [
   '@aws-sdk/client-dynamodb',
   '@aws-sdk/client-lambda',

@@ -29,7 +29,7 @@ export interface CustomerAccessStackProps extends StackProps {
 }
 
 /**
- * The stack a customer deploys in the account the platform audits (DESIGN.md,
+ * The stack a customer deploys in the account the platform audits (docs/design.md,
  * "Shape"; docs/tenant-isolation.md, "The customer stack"): one read-only role,
  * named {@link CUSTOMER_ROLE_NAME}, whose permissions are the union of the AWS
  * tools' declared statements ({@link customerRoleGrants}: derived from the tool

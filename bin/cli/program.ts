@@ -1,13 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
+import { COMMANDS, commandNamed } from './commands';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
-import { registerMcpCommand } from './mcp';
-import { registerModelCommands } from './model';
-import { registerRunCommands } from './run';
-import { registerScenarioCommands } from './scenario';
-import { registerSecretsCommands } from './secrets';
-import { registerToolsCommands } from './tools';
 
 /**
  * Platform error codes that mean the command line asked for something that does
@@ -25,11 +20,13 @@ const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
 const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /**
- * The `etp` program: `tools`, `secrets` and `scenario` commands writing through
- * `run.io`. commander never exits the process (`exitOverride`) and never prints
- * an error itself: {@link runCli} prints each as one line.
+ * The `etp` program writing through `run.io`, with the one command `argv` runs
+ * loaded ({@link COMMANDS}); the others are listed by name and summary only, for
+ * `etp --help` and the suggestion after a misspelt command. commander never exits
+ * the process (`exitOverride`) and never prints an error itself: {@link runCli}
+ * prints each as one line.
  */
-export function createProgram(run: CliRun): Command {
+export function createProgram(run: CliRun, argv: readonly string[] = []): Command {
   const program = new Command('etp')
     .description(
       'External Tools Platform: list, document, export and invoke tools, manage secret references, run and start scenarios, answer their questions, serve MCP.',
@@ -39,12 +36,11 @@ export function createProgram(run: CliRun): Command {
     .exitOverride()
     .configureOutput({ writeOut: run.io.out, writeErr: run.io.err, outputError: () => {} })
     .showSuggestionAfterError(true);
-  registerToolsCommands(program, run);
-  registerSecretsCommands(program, run);
-  registerScenarioCommands(program, run);
-  registerRunCommands(program, run);
-  registerModelCommands(program, run);
-  registerMcpCommand(program, run);
+  const running = commandNamed(argv);
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if (name === running) entry.load()(program, run);
+    else program.command(name).description(entry.summary);
+  }
   return program;
 }
 
@@ -59,7 +55,7 @@ export function createProgram(run: CliRun): Command {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const run: CliRun = { io, exitCode: EXIT_OK };
-  const program = createProgram(run);
+  const program = createProgram(run, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return run.exitCode;

@@ -14,7 +14,7 @@ import { referenceInputOf, validateReference } from './reference';
 
 /**
  * The secret-reference table in DynamoDB: partition key `tenant_id`, sort key
- * `secret_name` (DESIGN.md, "Secret references"). Reads are strongly consistent
+ * `secret_name` (docs/design.md, "Secret references"). Reads are strongly consistent
  * so a freshly seeded reference is seen at once.
  *
  * @example

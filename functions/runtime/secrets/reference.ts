@@ -6,7 +6,7 @@ import { redact, redactString } from '../redact';
 import { MAX_ARGS_DEPTH, tooDeepAt, violationsOf } from '../schema-violations';
 import '../zod-locale';
 
-/** Reference kinds a provider exists for (DESIGN.md, "Secret references"). */
+/** Reference kinds a provider exists for (docs/design.md, "Secret references"). */
 export const REF_KINDS = ['env', 'secrets_manager'] as const;
 
 /** One supported reference kind. */

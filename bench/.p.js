@@ -1,0 +1,10 @@
+const t=[performance.now()];
+require('zod/v4'); t.push(performance.now());
+require('@modelcontextprotocol/sdk/server/index.js'); require('@modelcontextprotocol/sdk/server/stdio.js'); require('@modelcontextprotocol/sdk/types.js'); t.push(performance.now());
+require('tsx/cjs/api').register(); t.push(performance.now());
+require('commander'); t.push(performance.now());
+const {toolCatalog}=require('../functions/tools/catalog'); t.push(performance.now());
+require('../functions/dispatcher/mcp/server'); t.push(performance.now());
+require('../bin/local/local-run'); t.push(performance.now());
+require('../lib/scenarios/loader').loadScenarios(toolCatalog); t.push(performance.now());
+console.error(['zod','sdk','tsx','commander','catalog','mcpserver','local-run','scenarios'].map((n,i)=>n+'='+(t[i+1]-t[i]).toFixed(0)).join(' '));
