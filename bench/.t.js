@@ -1,0 +1,14 @@
+const Module=require('module');const orig=Module.prototype.require;const times=[];let depth=0;
+Module.prototype.require=function(id){const t=performance.now();depth++;try{return orig.apply(this,arguments)}finally{depth--;const d=performance.now()-t;times.push([d,depth,id]);}};
+require('tsx/cjs/api').register();
+const t0=performance.now();
+const {toolCatalog}=require('../functions/tools/catalog');
+const t1=performance.now();
+require('../bin/cli/mcp');
+const t2=performance.now();
+const {toMcpTool}=require('../functions/dispatcher/formats/formats');
+const t3=performance.now();
+const tools=toolCatalog.list().map(s=>toMcpTool? toMcpTool(s):null);
+const t4=performance.now();
+console.error({catalog:t1-t0,mcpmod:t2-t1,formats:t3-t2,toMcp:t4-t3});
+times.filter(x=>x[1]<=3).sort((a,b)=>b[0]-a[0]).slice(0,25).forEach(x=>console.error(x[0].toFixed(0),x[1],x[2]));
