@@ -15,8 +15,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ArnPrincipal } from 'aws-cdk-lib';
 import type { EventPattern } from 'aws-cdk-lib/aws-events';
+import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { z } from 'zod/mini';
 import { accessProfilesSchema } from '../functions/dispatcher/access';
 import type { ExternalToolsPlatformProps } from '../lib/external-tools-platform';
