@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
+import { type ErrorCode, InvalidArgsError, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
 import { COMMANDS, commandNamed } from './commands';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
@@ -41,7 +41,45 @@ export function createProgram(run: CliRun, argv: readonly string[] = []): Comman
     if (name === running) entry.load()(program, run);
     else program.command(name).description(entry.summary);
   }
+  refuseRepeatedAndEmptyValues(program);
   return program;
+}
+
+/**
+ * Usage rules every command shares, set once here rather than in each command:
+ * an option that takes one value is given once (commander would keep the last
+ * silently), and neither an option's value nor an argument is empty (an empty
+ * `--write`, `--table` or tool name would otherwise fall back to a default or
+ * reach a remote call). Each is an InvalidArgsError: exit code 2, before anything runs.
+ */
+function refuseRepeatedAndEmptyValues(command: Command): void {
+  for (const option of command.options) {
+    // Flags (--json) take no value: repeating one changes nothing.
+    if (!option.required && !option.optional) continue;
+    const flag = option.long ?? option.short ?? option.flags;
+    let given = false;
+    command.on(`option:${option.name()}`, (value: unknown) => {
+      if (given && !option.variadic) {
+        throw new InvalidArgsError(`${flag} was given more than once; give it once (${option.flags})`);
+      }
+      given = true;
+      if (typeof value === 'string' && value.trim() === '') {
+        throw new InvalidArgsError(
+          `${flag} is empty; give ${option.flags.replace(/^.*?</, '<')} (${option.description})`,
+        );
+      }
+    });
+  }
+  command.hook('preAction', (_program, action) => {
+    action.registeredArguments.forEach((argument, index) => {
+      if (action.processedArgs[index] === '') {
+        throw new InvalidArgsError(
+          `<${argument.name()}> is empty; give ${argument.description || `a ${argument.name()}`}`,
+        );
+      }
+    });
+  });
+  for (const sub of command.commands) refuseRepeatedAndEmptyValues(sub);
 }
 
 /**

@@ -31,7 +31,14 @@ import {
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
-import { httpUrl, jsonObjectArgument, secretRefsTable, writableDirectory } from './options';
+import {
+  httpUrl,
+  jsonObjectArgument,
+  secretRefsTable,
+  stackNameArgument,
+  stateMachineArnArgument,
+  writableDirectory,
+} from './options';
 import { createRunProgress, formatSummary } from './progress';
 import { formatTable } from './text';
 
@@ -269,9 +276,14 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     .option(
       '--stack <name>',
       'the platform stack: its state machines are named <stack>-<scenario>',
+      stackNameArgument,
       DEFAULT_STACK_NAME,
     )
-    .option('--state-machine-arn <arn>', 'the state machine to start (instead of finding it by --stack)')
+    .option(
+      '--state-machine-arn <arn>',
+      'the state machine to start (instead of finding it by --stack)',
+      stateMachineArnArgument,
+    )
     .action(async (name: string, options: StartOptions) => {
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
       const chosen = findScenario(scenarios(), name);

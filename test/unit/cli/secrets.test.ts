@@ -288,7 +288,7 @@ describe('etp secrets delete', () => {
     ],
     [
       ['--tenant', '', '--secret-name', 'slack_default'],
-      'error: --tenant (empty) is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)\n',
+      'error: --tenant is empty; give <tenant> (tenant id)\n',
     ],
   ])('exits 2 for %j without reaching the table', async (options, message) => {
     // Act
