@@ -31,6 +31,7 @@ import {
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
+import { withLocalModelFree } from './local-cost';
 import {
   httpUrl,
   jsonObjectArgument,
@@ -253,10 +254,13 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
         throw err;
       });
       progress.completed(result.output);
+      const output = endpoint
+        ? { ...result.output, summary: withLocalModelFree(result.output.summary, endpoint) }
+        : result.output;
       io.out(
         options.json
-          ? `${JSON.stringify(result.output, null, 2)}\n`
-          : formatSummary(result.output.summary, performance.now() - started),
+          ? `${JSON.stringify(output, null, 2)}\n`
+          : formatSummary(output.summary, performance.now() - started),
       );
       if (result.output.summary.outcome !== 'succeeded') run.exitCode = EXIT_FAILED;
     });
