@@ -114,7 +114,12 @@ function reportError(err: unknown, command: Command, verbose: boolean, io: CliIo
   const usage = err instanceof PlatformError && USAGE_ERROR_CODES.has(err.code);
   const message = err instanceof Error ? err.message : String(err);
   io.err(`error: ${oneLine(message)}${awsSetupHint(err)}\n`);
-  if (verbose && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
+  if (verbose) {
+    // The error and what caused it (a ServiceCallError wraps the SDK's own), each with its stack.
+    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+      io.err(`${depth > 0 ? 'Caused by: ' : ''}${e.stack ?? `${e.name}: ${e.message}`}\n`);
+    }
+  }
   return usage ? EXIT_USAGE : EXIT_FAILED;
 }
 
