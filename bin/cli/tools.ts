@@ -69,7 +69,13 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
         io.out(markdown);
         return;
       }
-      writeFileSync(path.resolve(options.write), markdown);
+      try {
+        writeFileSync(path.resolve(options.write), markdown);
+      } catch (err) {
+        throw new InvalidArgsError(
+          `--write ${options.write}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); give a file in a directory you can write`,
+        );
+      }
       io.out(`Wrote ${options.write} (${toolCatalog.names().length} tools)\n`);
     });
 

@@ -102,6 +102,11 @@ export function loadModelScript(file: string): ScriptedResponse[] {
       `--script ${file}: expected a list of responses, each with text, tool_use ([{ name, input }]) or error ({ status, type, message })`,
     );
   }
+  if (responses.length === 0) {
+    throw new InvalidArgsError(
+      `--script ${file}: the list of responses is empty; give at least one (text, tool_use or error)`,
+    );
+  }
   return responses as ScriptedResponse[];
 }
 
