@@ -15,6 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -115,7 +116,8 @@ export async function measureStartup(): Promise<Section> {
     () => timeProcess([path.join(__dirname, 'catalog-only.js')]),
   );
   const etpMcp = [ETP, 'mcp', '--tenant', 'default'];
-  const toolsFile = path.join(OUT_DIR, 'mcp-tools.json');
+  // Outside the project: a bench run leaves nothing for the linter to format.
+  const toolsFile = path.join(os.tmpdir(), `etp-bench-mcp-tools-${process.pid}.json`);
   const served = await timeToToolsList(etpMcp);
   writeFileSync(toolsFile, JSON.stringify(served.tools));
   const mcp = await sideBySide(

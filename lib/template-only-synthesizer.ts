@@ -36,7 +36,8 @@ export class TemplateOnlySynthesizer extends StackSynthesizer {
   }
 
   override synthesize(session: ISynthesisSession): void {
-    this.synthesizeStackTemplate(this.boundStack, session);
+    // Writes the template into the assembly; its file-asset description is not used: nothing is uploaded.
+    this.synthesizeTemplate(session);
     this.emitArtifact(session);
   }
 }

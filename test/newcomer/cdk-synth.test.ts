@@ -10,10 +10,10 @@ import { elsewhere, README, ROOT, run, userEnv } from './readme';
 
 /**
  * `cdk synth` as the README runs it, offline and without credentials, with the
- * counts and lists of docs/deploying.md checked against what it wrote. Naming
- * the customer stack keeps the platform's functions from being bundled (the CDK
- * bundles only the stacks a command selects; test/infra/bundling.test.ts bundles
- * them); every stack's template is written all the same.
+ * counts and lists of docs/deploying.md checked against what it wrote.
+ * `--exclusively ExternalToolsCustomerAccess` keeps the platform's functions from
+ * being bundled (the CDK bundles only the stacks a command selects;
+ * test/infra/bundling.test.ts bundles them); every stack's template is written all the same.
  */
 describe('npx cdk synth, offline', () => {
   const out = elsewhere();
@@ -22,7 +22,16 @@ describe('npx cdk synth, offline', () => {
   beforeAll(async () => {
     synth = await run(
       'npx',
-      ['cdk', 'synth', '--quiet', '--no-notices', '--output', out, 'ExternalToolsCustomerAccess'],
+      [
+        'cdk',
+        'synth',
+        '--quiet',
+        '--no-notices',
+        '--exclusively',
+        '--output',
+        out,
+        'ExternalToolsCustomerAccess',
+      ],
       { cwd: ROOT, env: userEnv(), timeoutMs: 240_000 },
     );
   }, 250_000);

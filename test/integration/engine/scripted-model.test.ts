@@ -86,7 +86,7 @@ describe('the scripted model', () => {
         { role: 'user' as const, content: [{ text: 'And?' }] },
       ],
     };
-    const call = (req: typeof request) =>
+    const call = (req: Parameters<typeof client.converse>[0]) =>
       client.converse(req).catch((err: unknown) => normalizeModelError(err, request.modelId));
 
     // Act
