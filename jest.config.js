@@ -1,7 +1,8 @@
 // Jest projects: unit (aws-sdk-client-mock), integration (real local servers on
-// 127.0.0.1), infra (CDK Template assertions and cdk-nag) and e2e (the synthesized
-// state machine run by a local ASL interpreter) and browser (the console in the OS's headless
-// Chromium through playwright-core). Type checking is `tsc --noEmit`
+// 127.0.0.1), infra (CDK Template assertions and cdk-nag), e2e (the synthesized
+// state machine run by a local ASL interpreter), browser (the console in the OS's headless
+// Chromium through playwright-core) and newcomer (the README's commands and configs run as
+// written, from another directory, on the system's Node). Type checking is `tsc --noEmit`
 // in `npm test`; ts-jest only transpiles (isolatedModules) so the suite stays fast.
 // hyparquet and hyparquet-writer ship ES modules only; Jest's CommonJS runtime loads
 // ESM natively only under --experimental-vm-modules, so they are transpiled to CommonJS.
@@ -26,7 +27,14 @@ const project = (name, extra = {}) => ({
 
 /** @type {import('jest').Config} */
 module.exports = {
-  projects: [project('unit'), project('integration'), project('infra'), project('e2e'), project('browser')],
+  projects: [
+    project('unit'),
+    project('integration'),
+    project('infra'),
+    project('e2e'),
+    project('browser'),
+    project('newcomer'),
+  ],
   reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   // CI machines are shared: keep workers low so timings inside tests stay sane.
   maxWorkers: process.env.CI ? 2 : '50%',

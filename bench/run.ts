@@ -21,9 +21,11 @@
  *    altered without one; issues 18 and 22).
  * 8. Secret resolutions for 1,000 calls over 3 tenants in a warm container (issue 8).
  * 9. The claim-check of large results (issue 7), and the entry points' MCP path (issue 12).
- * 10. One aws_pulse run on a generated 1,000-resource account with the scripted model:
+ * 10. CLI start-up (bench/startup.ts): `etp --version`, `etp tools list` and an MCP
+ *     client's time to `tools/list` from `etp mcp`, each beside its baseline (target ≤ 1.5×; issue 21).
+ * 11. One aws_pulse run on a generated 1,000-resource account with the scripted model:
  *     transitions, invocations, GB-s, tokens, Cost Explorer requests, USD (issue 7).
- * 11. The snapshot tools over 1,000,000-object inventory reports (issue 11), and side by
+ * 12. The snapshot tools over 1,000,000-object inventory reports (issue 11), and side by
  *     side with DuckDB on the same reports (bench/snapshots-duckdb.ts, issue 22).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -55,8 +57,9 @@ import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
 import { measureSnapshotTools } from './snapshots';
 import { measureAgainstDuckDb } from './snapshots-duckdb';
+import { measureStartup } from './startup';
 
-/** Clients the dispatcher may hold (DESIGN.md: it invokes tools, reads the secret table, writes claim-checks). */
+/** Clients the dispatcher may hold (docs/design.md: it invokes tools, reads the secret table, writes claim-checks). */
 const DISPATCHER_ALLOWED_CLIENTS = [
   '@aws-sdk/client-dynamodb',
   '@aws-sdk/client-lambda',
@@ -257,6 +260,8 @@ async function main(): Promise<void> {
     figures: [],
     notes: (await measureEntryPoints()).split('\n'),
   });
+  progress('CLI start-up: etp --version, etp tools list, etp mcp to tools/list, side by side with baselines');
+  sections.push(await measureStartup());
   progress('aws_pulse run on a generated 1,000-resource account, scripted model');
   sections.push(scenarioRunSection(await measureScenarioRun()));
   progress('snapshot tools over two inventory reports of 1,000,000 objects each (about 10 minutes)');

@@ -1,17 +1,20 @@
 /**
  * The CDK app (`cdk.json`: `npx tsx bin/app.ts`), checked by cdk-nag's AWS
  * Solutions rules at synthesis (an unacknowledged finding fails `cdk synth` and
- * `cdk deploy`). Two stacks:
+ * `cdk deploy`). Two stacks, each deployed by name:
  *
- * - `ExternalToolsPlatform`, the platform, deployed in the platform's account;
+ * - `ExternalToolsPlatform`, the platform, deployed in the platform's account
+ *   (`npx cdk deploy ExternalToolsPlatform`); its entry points and schedules come
+ *   from the CDK context (`bin/app-config.ts`: `platform` in cdk.json or `-c`, or a
+ *   file named by `-c platformConfig=…`);
  * - `ExternalToolsCustomerAccess`, the read-only audit role, deployed in each
- *   customer's account (`cdk deploy ExternalToolsCustomerAccess --parameters …`,
- *   README "Onboarding a customer account").
+ *   customer's account without CDK bootstrap (README, "Onboarding a customer account").
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { CustomerAccessStack } from '../lib/customer-access-stack';
 import { ExternalToolsStack } from '../lib/external-tools-stack';
+import { configuredProps, platformConfig } from './app-config';
 
 const app = new App();
 // The CLI sets these from the current credentials; without them (offline synth)
@@ -20,6 +23,7 @@ const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_
 new ExternalToolsStack(app, 'ExternalToolsPlatform', {
   description: 'External Tools Platform: tool dispatcher, tool functions, secret references, scenarios',
   env,
+  ...configuredProps(platformConfig((key) => app.node.tryGetContext(key))),
 });
 new CustomerAccessStack(app, 'ExternalToolsCustomerAccess', { env });
 // cdk-nag 3 is a validation plugin (the older `Aspects.of(app).add(...)` form fails).

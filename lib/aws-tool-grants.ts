@@ -12,7 +12,7 @@ export const CUSTOMER_ROLE_ACTIONS = ['sts:AssumeRole', 'sts:TagSession', 'sts:S
 
 /**
  * What the customer-account audit role must allow: the union of every AWS
- * tool's declared statements (DESIGN.md, "ToolSpec": the customer-account role is
+ * tool's declared statements (docs/design.md, "ToolSpec": the customer-account role is
  * the union of the `aws` tools' actions), derived from the catalog so no second
  * list is ever kept by hand. Statements with the same resources are merged;
  * actions are de-duplicated and sorted.

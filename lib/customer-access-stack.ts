@@ -1,11 +1,4 @@
-import {
-  CfnOutput,
-  CfnParameter,
-  CliCredentialsStackSynthesizer,
-  Duration,
-  Stack,
-  type StackProps,
-} from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { ArnPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import {
@@ -21,6 +14,7 @@ import { TENANT_ID } from '../functions/runtime/ids';
 import { toolCatalog } from '../functions/tools/catalog';
 import { customerRoleDenies, customerRoleGrants } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
+import { TemplateOnlySynthesizer } from './template-only-synthesizer';
 
 /** Properties of a {@link CustomerAccessStack}. */
 export interface CustomerAccessStackProps extends StackProps {
@@ -29,7 +23,7 @@ export interface CustomerAccessStackProps extends StackProps {
 }
 
 /**
- * The stack a customer deploys in the account the platform audits (DESIGN.md,
+ * The stack a customer deploys in the account the platform audits (docs/design.md,
  * "Shape"; docs/tenant-isolation.md, "The customer stack"): one read-only role,
  * named {@link CUSTOMER_ROLE_NAME}, whose permissions are the union of the AWS
  * tools' declared statements ({@link customerRoleGrants}: derived from the tool
@@ -44,8 +38,9 @@ export interface CustomerAccessStackProps extends StackProps {
  *
  * Parameters: `PlatformAccountId`, `ExternalId` (NoEcho), `TenantId`. Output:
  * `AuditRoleArn`, to seed as the tenant's `aws_default` `role_arn`. Synthesized
- * without bootstrap resources (`CliCredentialsStackSynthesizer`): the template
- * alone deploys with CloudFormation in an account that never ran `cdk bootstrap`.
+ * as a template alone ({@link TemplateOnlySynthesizer}): it deploys with `cdk
+ * deploy`, `aws cloudformation deploy` or a service-managed StackSet in an account
+ * that never ran `cdk bootstrap`.
  *
  * @example new CustomerAccessStack(app, 'ExternalToolsCustomerAccess');
  */
@@ -57,8 +52,8 @@ export class CustomerAccessStack extends Stack {
     super(scope, id, {
       description: 'External Tools Platform: read-only audit role the platform assumes in this account',
       // No assets and no bootstrap resources: the customer deploys it with their own credentials, with
-      // `cdk deploy` or the synthesized template alone (`aws cloudformation deploy`), no CDK bootstrap needed.
-      synthesizer: new CliCredentialsStackSynthesizer(),
+      // `cdk deploy` or the synthesized template alone (`aws cloudformation deploy`, a StackSet).
+      synthesizer: new TemplateOnlySynthesizer(),
       ...props,
     });
     const platformAccount = new CfnParameter(this, 'PlatformAccountId', {

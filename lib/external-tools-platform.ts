@@ -124,7 +124,7 @@ export function pascalCase(name: string): string {
 }
 
 /**
- * The platform (DESIGN.md, "Shape"), as one reusable construct: the DynamoDB
+ * The platform (docs/design.md, "Shape"), as one reusable construct: the DynamoDB
  * secret-reference table (deletion-protected) and its tenant-secrets reader roles
  * ({@link TenantSecretReaders}: tenant isolation enforced by IAM), one {@link ToolFunction} per function tool of the
  * catalog (functions/tools/catalog.ts), the dispatcher (its configuration — the scenarios' level whitelists and

@@ -52,7 +52,7 @@ function wholeDays(name: string, duration: Duration): Duration {
 }
 
 /**
- * The platform's run-workspace bucket (DESIGN.md, "Workspace, file tools and
+ * The platform's run-workspace bucket (docs/design.md, "Workspace, file tools and
  * claim-check"): each run's files under `runs/<tenant>/<scenario>/<runId>/`,
  * scratch space under `scratch/<tenant>/<runId>/`.
  *

@@ -3,14 +3,13 @@ import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import type { ProfileScope } from '../../functions/dispatcher/access';
+import type { Dispatch } from '../../functions/dispatcher/dispatch';
 import { createMcpServer } from '../../functions/dispatcher/mcp/server';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, TENANT_ID } from '../../functions/runtime/ids';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { loadScenarios } from '../../lib/scenarios/loader';
 import { version } from '../../package.json';
-import { createLocalDispatcher, LOCAL_CALL_BUDGET_MS, localSecretReferences } from '../local/local-run';
 import type { CliIo, CliRun } from './io';
 import { secretRefsTable } from './options';
 import { selectTools, type ToolSelectionOptions } from './tool-selection';
@@ -85,11 +84,7 @@ export async function serveMcp(
   streams: McpStreams,
   table: string | undefined,
 ): Promise<void> {
-  const dispatch = createLocalDispatcher({
-    references: localSecretReferences(table),
-    scenarios: loadScenarios(toolCatalog),
-    requireLevel: false,
-  });
+  const dispatch = dispatchOnFirstCall(table);
   const server = createMcpServer({
     catalog: toolCatalog,
     dispatch,
@@ -97,7 +92,7 @@ export async function serveMcp(
     version,
     session: randomUUID(),
     callKey: (jsonRpcId) => String(jsonRpcId),
-    deadline: () => deadlineIn(LOCAL_CALL_BUDGET_MS),
+    deadline: () => deadlineIn(localRun().LOCAL_CALL_BUDGET_MS),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
@@ -108,6 +103,34 @@ export async function serveMcp(
   );
   streams.input.once('end', () => void server.close());
   await closed;
+}
+
+/**
+ * The local dispatcher, built at the first `tools/call`: an MCP client's
+ * `initialize` and `tools/list` need only the catalog, and the local run's modules
+ * (the scenarios, the dispatcher core, the SDK clients of local runs) take longer
+ * to load than everything `tools/list` needs (`npm run bench`, "CLI start-up").
+ */
+function dispatchOnFirstCall(table: string | undefined): Dispatch {
+  let dispatch: Dispatch | undefined;
+  return (envelope, deadline, scope) => {
+    if (!dispatch) {
+      const { createLocalDispatcher, localSecretReferences } = localRun();
+      const { loadScenarios } =
+        require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
+      dispatch = createLocalDispatcher({
+        references: localSecretReferences(table),
+        scenarios: loadScenarios(toolCatalog),
+        requireLevel: false,
+      });
+    }
+    return dispatch(envelope, deadline, scope);
+  };
+}
+
+/** The local run's module, loaded on first use. */
+function localRun(): typeof import('../local/local-run') {
+  return require('../local/local-run') as typeof import('../local/local-run');
 }
 
 /** `etp mcp`: the registry served to an MCP client over stdio (docs/entry-points.md, "MCP"). */

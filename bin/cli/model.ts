@@ -2,6 +2,10 @@ import type { Command } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { loadModelScript, startScriptedModel } from '../local/scripted-model';
 import type { CliRun } from './io';
+import { millisecondsArgument } from './options';
+
+/** The longest latency a scripted response may wait, ms: 10 minutes. */
+const MAX_LATENCY_MS = 600_000;
 
 /**
  * `etp model serve --script <file>`: the scripted Converse server, so a whole
@@ -29,7 +33,12 @@ export function registerModelCommands(program: Command, run: CliRun, stop?: Prom
       }
       return port;
     })
-    .option('--latency-ms <ms>', 'milliseconds each response waits (a model’s latency)', Number, 0)
+    .option(
+      '--latency-ms <ms>',
+      'milliseconds each response waits (a model’s latency)',
+      millisecondsArgument('--latency-ms', MAX_LATENCY_MS),
+      0,
+    )
     .action(async (options: { script: string; port?: number; latencyMs: number }) => {
       const script = loadModelScript(options.script);
       const server = await startScriptedModel(script, { port: options.port, latencyMs: options.latencyMs });

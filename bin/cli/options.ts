@@ -122,3 +122,56 @@ function exists(file: string): boolean {
     return false;
   }
 }
+
+/**
+ * A commander argument parser for a whole number of milliseconds (`--latency-ms`).
+ *
+ * @returns a parser that throws InvalidArgumentError (exit code 2) for anything
+ *   but digits, saying what was received and the accepted range.
+ */
+export function millisecondsArgument(option: string, max: number): (value: string) => number {
+  return (value) => {
+    const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(ms) || ms > max) {
+      throw new InvalidArgumentError(
+        `${option} ${JSON.stringify(value)}: expected whole milliseconds, 0-${max}.`,
+      );
+    }
+    return ms;
+  };
+}
+
+/** Step Functions state machine ARNs (Step Functions API reference, "StartExecution": `stateMachineArn`; names 1-80). */
+const STATE_MACHINE_ARN =
+  /^arn:aws[a-z-]*:states:[a-z]{2}(-[a-z]+)+-\d:\d{12}:stateMachine:[A-Za-z0-9_-]{1,80}$/;
+
+/**
+ * A commander argument parser for `--state-machine-arn`, checked before any request.
+ *
+ * @throws InvalidArgumentError (exit code 2) showing the accepted form.
+ */
+export function stateMachineArnArgument(value: string): string {
+  if (!STATE_MACHINE_ARN.test(value)) {
+    throw new InvalidArgumentError(
+      `${JSON.stringify(value)} is not a state machine ARN; expected arn:aws:states:<region>:<account>:stateMachine:<name>, e.g. arn:aws:states:eu-west-1:123456789012:stateMachine:ExternalToolsPlatform-aws_pulse (the <Scenario>StateMachineArn output).`,
+    );
+  }
+  return value;
+}
+
+/** CloudFormation stack names (AWS CloudFormation User Guide, "Stack name"): a letter, then letters, digits or `-`, 128 at most. */
+const STACK_NAME = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;
+
+/**
+ * A commander argument parser for `--stack`.
+ *
+ * @throws InvalidArgumentError (exit code 2) saying what a stack name is.
+ */
+export function stackNameArgument(value: string): string {
+  if (!STACK_NAME.test(value)) {
+    throw new InvalidArgumentError(
+      `${JSON.stringify(value)} is not a CloudFormation stack name: a letter, then letters, digits or -, 128 at most (e.g. ExternalToolsPlatform).`,
+    );
+  }
+  return value;
+}

@@ -1,14 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
+import { type ErrorCode, InvalidArgsError, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
-import { registerConsoleCommand } from './console';
+import { COMMANDS, commandNamed } from './commands';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
-import { registerMcpCommand } from './mcp';
-import { registerModelCommands } from './model';
-import { registerRunCommands } from './run';
-import { registerScenarioCommands } from './scenario';
-import { registerSecretsCommands } from './secrets';
-import { registerToolsCommands } from './tools';
 
 /**
  * Platform error codes that mean the command line asked for something that does
@@ -26,11 +20,13 @@ const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
 const HELP_CODES: ReadonlySet<string> = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /**
- * The `etp` program: `tools`, `secrets` and `scenario` commands writing through
- * `run.io`. commander never exits the process (`exitOverride`) and never prints
- * an error itself: {@link runCli} prints each as one line.
+ * The `etp` program writing through `run.io`, with the one command `argv` runs
+ * loaded ({@link COMMANDS}); the others are listed by name and summary only, for
+ * `etp --help` and the suggestion after a misspelt command. commander never exits
+ * the process (`exitOverride`) and never prints an error itself: {@link runCli}
+ * prints each as one line.
  */
-export function createProgram(run: CliRun): Command {
+export function createProgram(run: CliRun, argv: readonly string[] = []): Command {
   const program = new Command('etp')
     .description(
       'External Tools Platform: list, document, export and invoke tools, manage secret references, run and start scenarios, answer their questions, serve MCP.',
@@ -40,14 +36,50 @@ export function createProgram(run: CliRun): Command {
     .exitOverride()
     .configureOutput({ writeOut: run.io.out, writeErr: run.io.err, outputError: () => {} })
     .showSuggestionAfterError(true);
-  registerToolsCommands(program, run);
-  registerSecretsCommands(program, run);
-  registerScenarioCommands(program, run);
-  registerRunCommands(program, run);
-  registerModelCommands(program, run);
-  registerMcpCommand(program, run);
-  registerConsoleCommand(program, run);
+  const running = commandNamed(argv);
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if (name === running) entry.load()(program, run);
+    else program.command(name).description(entry.summary);
+  }
+  refuseRepeatedAndEmptyValues(program);
   return program;
+}
+
+/**
+ * Usage rules every command shares, set once here rather than in each command:
+ * an option that takes one value is given once (commander would keep the last
+ * silently), and neither an option's value nor an argument is empty (an empty
+ * `--write`, `--table` or tool name would otherwise fall back to a default or
+ * reach a remote call). Each is an InvalidArgsError: exit code 2, before anything runs.
+ */
+function refuseRepeatedAndEmptyValues(command: Command): void {
+  for (const option of command.options) {
+    // Flags (--json) take no value: repeating one changes nothing.
+    if (!option.required && !option.optional) continue;
+    const flag = option.long ?? option.short ?? option.flags;
+    let given = false;
+    command.on(`option:${option.name()}`, (value: unknown) => {
+      if (given && !option.variadic) {
+        throw new InvalidArgsError(`${flag} was given more than once; give it once (${option.flags})`);
+      }
+      given = true;
+      if (typeof value === 'string' && value.trim() === '') {
+        throw new InvalidArgsError(
+          `${flag} is empty; give ${option.flags.replace(/^.*?</, '<')} (${option.description})`,
+        );
+      }
+    });
+  }
+  command.hook('preAction', (_program, action) => {
+    action.registeredArguments.forEach((argument, index) => {
+      if (action.processedArgs[index] === '') {
+        throw new InvalidArgsError(
+          `<${argument.name()}> is empty; give ${argument.description || `a ${argument.name()}`}`,
+        );
+      }
+    });
+  });
+  for (const sub of command.commands) refuseRepeatedAndEmptyValues(sub);
 }
 
 /**
@@ -61,7 +93,7 @@ export function createProgram(run: CliRun): Command {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const run: CliRun = { io, exitCode: EXIT_OK };
-  const program = createProgram(run);
+  const program = createProgram(run, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return run.exitCode;
@@ -82,7 +114,12 @@ function reportError(err: unknown, command: Command, verbose: boolean, io: CliIo
   const usage = err instanceof PlatformError && USAGE_ERROR_CODES.has(err.code);
   const message = err instanceof Error ? err.message : String(err);
   io.err(`error: ${oneLine(message)}${awsSetupHint(err)}\n`);
-  if (verbose && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
+  if (verbose) {
+    // The error and what caused it (a ServiceCallError wraps the SDK's own), each with its stack.
+    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+      io.err(`${depth > 0 ? 'Caused by: ' : ''}${e.stack ?? `${e.name}: ${e.message}`}\n`);
+    }
+  }
   return usage ? EXIT_USAGE : EXIT_FAILED;
 }
 

@@ -83,9 +83,15 @@ export function formatSummary(summary: RunSummary, elapsedMs: number): string {
     ]),
   );
   const counts = summary.counts;
+  // The report in plain words: what each agent level concluded (finish's summary, or the engine's
+  // account of why there is none), as the --json output carries it.
+  const reports = summary.levels
+    .filter((level) => level.kind === 'agent' && level.summary)
+    .map((level) => `  Report (${level.name}):\n${indent(indent(`${level.summary}\n`))}`);
   return [
     `${head}\n`,
     indent(levels),
+    ...reports,
     `  Estimated cost: $${summary.cost.totalUsd.toFixed(4)} ($${summary.cost.excludingModelUsd.toFixed(4)} without model tokens); ` +
       `${counts.stateTransitions} state transitions, ${counts.lambdaInvocations} Lambda invocations (${counts.lambdaGbSeconds} GB-s), ` +
       `${counts.costExplorerRequests} Cost Explorer requests\n`,

@@ -32,7 +32,15 @@ import {
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
-import { httpUrl, jsonObjectArgument, secretRefsTable, writableDirectory } from './options';
+import { withLocalModelFree } from './local-cost';
+import {
+  httpUrl,
+  jsonObjectArgument,
+  secretRefsTable,
+  stackNameArgument,
+  stateMachineArnArgument,
+  writableDirectory,
+} from './options';
 import { createRunProgress, formatSummary } from './progress';
 import { formatTable } from './text';
 
@@ -249,10 +257,13 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
         throw err;
       });
       progress.completed(result.output);
+      const output = endpoint
+        ? { ...result.output, summary: withLocalModelFree(result.output.summary, endpoint) }
+        : result.output;
       io.out(
         options.json
-          ? `${JSON.stringify(result.output, null, 2)}\n`
-          : formatSummary(result.output.summary, performance.now() - started),
+          ? `${JSON.stringify(output, null, 2)}\n`
+          : formatSummary(output.summary, performance.now() - started),
       );
       if (result.output.summary.outcome !== 'succeeded') run.exitCode = EXIT_FAILED;
     });
@@ -272,9 +283,14 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     .option(
       '--stack <name>',
       'the platform stack: its state machines are named <stack>-<scenario>',
+      stackNameArgument,
       DEFAULT_STACK_NAME,
     )
-    .option('--state-machine-arn <arn>', 'the state machine to start (instead of finding it by --stack)')
+    .option(
+      '--state-machine-arn <arn>',
+      'the state machine to start (instead of finding it by --stack)',
+      stateMachineArnArgument,
+    )
     .action(async (name: string, options: StartOptions) => {
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
       const chosen = findScenario(scenarios(), name);

@@ -1,7 +1,6 @@
 import { InvalidArgsError, UnknownLevelError } from '../../functions/runtime/errors';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
 
 /** How a command names the tools it works on. */
 export interface ToolSelectionOptions {
@@ -44,6 +43,9 @@ export function selectTools(options: ToolSelectionOptions, fallback: () => ToolS
   }
   if (options.tools !== undefined) return parseToolList(options.tools).map((name) => toolCatalog.get(name));
   if (options.scenario !== undefined && options.level !== undefined) {
+    // Loaded only here: `etp mcp --tools …` and `etp tools schema` start without the scenario files.
+    const { findScenario, loadScenarios } =
+      require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
     const scenario = findScenario(loadScenarios(toolCatalog), options.scenario);
     const level = scenario.levels.find((candidate) => candidate.name === options.level);
     if (!level) {

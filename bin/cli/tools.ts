@@ -6,13 +6,6 @@ import { InvalidArgsError, UnknownLevelError } from '../../functions/runtime/err
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import { publicSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
-import {
-  createLocalDispatcher,
-  LOCAL_CALL_BUDGET_MS,
-  localRunId,
-  localSecretReferences,
-} from '../local/local-run';
 import { type CliRun, EXIT_FAILED } from './io';
 import { jsonObjectArgument, secretRefsTable } from './options';
 import { clip, firstSentence, formatTable } from './text';
@@ -76,7 +69,13 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
         io.out(markdown);
         return;
       }
-      writeFileSync(path.resolve(options.write), markdown);
+      try {
+        writeFileSync(path.resolve(options.write), markdown);
+      } catch (err) {
+        throw new InvalidArgsError(
+          `--write ${options.write}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); give a file in a directory you can write`,
+        );
+      }
       io.out(`Wrote ${options.write} (${toolCatalog.names().length} tools)\n`);
     });
 
@@ -115,6 +114,11 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
           '--scenario and --level go together: pass both to check the level whitelist, or neither',
         );
       }
+      // Loaded here, not with the module: `etp tools list|docs|schema` never need a dispatcher.
+      const { findScenario, loadScenarios } =
+        require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
+      const { createLocalDispatcher, LOCAL_CALL_BUDGET_MS, localRunId, localSecretReferences } =
+        require('../local/local-run') as typeof import('../local/local-run');
       const scenarios = loadScenarios(toolCatalog);
       if (options.scenario !== undefined && options.level !== undefined) {
         const levels = findScenario(scenarios, options.scenario).levels.map((level) => level.name);

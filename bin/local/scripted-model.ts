@@ -117,6 +117,11 @@ export function loadModelScript(file: string): ScriptedResponse[] {
       `--script ${file}: expected a list of responses, each with text, tool_use ([{ name, input }]), error ({ status, type, message }) or hang: true`,
     );
   }
+  if (responses.length === 0) {
+    throw new InvalidArgsError(
+      `--script ${file}: the list of responses is empty; give at least one (text, tool_use or error)`,
+    );
+  }
   return responses as ScriptedResponse[];
 }
 
@@ -198,10 +203,38 @@ function send(
   compatible.end(text);
 }
 
+/** A request that opens a conversation: its one message is the level's prompt. */
+function opensConversation(request: ReceivedConverse): boolean {
+  return (request.body.messages ?? []).length <= 1;
+}
+
+/**
+ * The responder of a list: the n-th request of a pass gets the n-th response.
+ * Once the list is used up, the next request that opens a conversation starts a
+ * new pass (the next run of the same scenario replays the same script); a request
+ * in the middle of a conversation gets an error that says the script is used up,
+ * in its own words (type `ScriptExhausted`, not an AWS error name).
+ */
+function replay(script: readonly ScriptedResponse[]): Responder {
+  let passStart = 0;
+  return (request, index) => {
+    if (index - passStart >= script.length && opensConversation(request)) passStart = index;
+    return (
+      script[index - passStart] ?? {
+        error: {
+          status: 400,
+          type: 'ScriptExhausted',
+          message: `The scripted model's script is used up in the middle of a conversation: its ${script.length} responses were all given; add responses to the script, or restart etp model serve`,
+        },
+      }
+    );
+  };
+}
+
 /**
  * Starts a scripted model. With a list, the n-th request gets the n-th
- * response; once the list is used up every request fails with a
- * `ValidationException` saying so. With a {@link Responder}, it decides.
+ * response, and a new run replays the list from its start ({@link replay}).
+ * With a {@link Responder}, it decides.
  *
  * @example
  * const model = await startScriptedModel([{ tool_use: [{ name: 'finish', input: { summary: 'Done' } }] }]);
@@ -215,16 +248,7 @@ export async function startScriptedModel(
   const requests: ReceivedConverse[] = [];
   const refused: RefusedConverse[] = [];
   const latencyMs = options.latencyMs ?? 0;
-  const respond: Responder = Array.isArray(script)
-    ? (_request, index) =>
-        script[index] ?? {
-          error: {
-            status: 400,
-            type: 'ValidationException',
-            message: `The scripted model has no response left: its script has ${script.length}`,
-          },
-        }
-    : (script as Responder);
+  const respond: Responder = Array.isArray(script) ? replay(script) : (script as Responder);
 
   const handle = (request: AnyRequest, response: AnyResponse) => {
     const chunks: Buffer[] = [];

@@ -46,7 +46,7 @@ function noteFor(path: string, bytes: number): string {
 }
 
 /**
- * The claim-check (DESIGN.md, "Workspace, file tools and claim-check"): writes
+ * The claim-check (docs/design.md, "Workspace, file tools and claim-check"): writes
  * the full, already redacted result to the run's workspace as compact JSON (half
  * the size of an indented one, so half the `read_file` slices)
  * (`{ ok, tool, callId, summary, truncated, value }`, value last so

@@ -50,7 +50,7 @@ const dispatch = createDeployedDispatcher(
 );
 
 /**
- * The dispatcher Lambda: takes the native envelope (DESIGN.md, "Dispatcher
+ * The dispatcher Lambda: takes the native envelope (docs/design.md, "Dispatcher
  * envelope") and returns a ToolResult, `ok: false` for every failure; through
  * the adapters at its edge (functions/dispatcher/adapters/route.ts), also
  * AgentCore Gateway tool calls, Bedrock Agents action-group events and MCP

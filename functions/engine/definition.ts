@@ -1,5 +1,5 @@
 /**
- * A validated scenario as the engine runs it (DESIGN.md, "Scenarios"): the
+ * A validated scenario as the engine runs it (docs/design.md, "Scenarios"): the
  * shape `lib/scenarios/loader.ts` produces from a YAML file at synth time, with
  * every agent prompt read from its file. The CDK bundles these into the engine
  * function (`ETP_ENGINE_CONFIG`, see config.ts); local runs build them from the

@@ -27,7 +27,7 @@ export function workspacesOf(provider: WorkspaceProvider): WorkspaceFactory {
   return (run) => provider({ tenant: run.tenant, scenario: run.scenario, runId: run.runId });
 }
 
-/** The workspace prefix of a run (DESIGN.md): `runs/<tenant>/<scenario>/<runId>/`. */
+/** The workspace prefix of a run (docs/design.md): `runs/<tenant>/<scenario>/<runId>/`. */
 export function runPrefix(run: RunKey): string {
   return `runs/${run.tenant}/${run.scenario}/${run.runId}/`;
 }

@@ -19,7 +19,7 @@ export interface FunctionToolEntry {
 }
 
 /**
- * A file tool (DESIGN.md, "Workspace, file tools"): it runs inside the dispatcher
+ * A file tool (docs/design.md, "Workspace, file tools"): it runs inside the dispatcher
  * and is allowed at every level, so the entry holds the tool itself.
  */
 export interface FileToolEntry {

@@ -30,7 +30,7 @@ export interface ToolContext extends CallIdentity {
    */
   readonly signal: AbortSignal;
   /**
-   * The tenant's secret, parsed (DESIGN.md, "Secret references").
+   * The tenant's secret, parsed (docs/design.md, "Secret references").
    *
    * A tool needs no refresh logic of its own: after an auth failure the harness
    * re-reads the secrets a call resolved and runs it once more when one changed
@@ -51,7 +51,7 @@ export interface ToolContext extends CallIdentity {
    */
   aws(secretName?: string): Promise<AwsAccess>;
   /**
-   * The call's run workspace (DESIGN.md, "Workspace, file tools and claim-check"):
+   * The call's run workspace (docs/design.md, "Workspace, file tools and claim-check"):
    * `runs/<tenant>/<scenario>/<runId>/`, or `scratch/<tenant>/<runId>/` for a call
    * without a scenario. Opened on first use; its requests end at the tool's deadline.
    * File tools use it; undefined where none is configured (a tool's own function,

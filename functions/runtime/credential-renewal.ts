@@ -2,7 +2,7 @@
  * Rotated secrets and expired sessions, handled once for every tool: after an
  * auth failure, the secrets the call resolved are read again bypassing every
  * cache, once, and the call is run again once if something changed
- * (DESIGN.md, "Secret references"; docs/tenant-isolation.md, "Rotation").
+ * (docs/design.md, "Secret references"; docs/tenant-isolation.md, "Rotation").
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';

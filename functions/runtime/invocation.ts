@@ -37,7 +37,7 @@ const OPTIONAL_FIELDS: readonly (readonly [keyof ToolInvocation, IdentifierRule]
 
 /**
  * The invocation's own fields and nothing else: what travels on to a tool
- * function (DESIGN.md, "Dispatcher envelope": only these fields). An extra field
+ * function (docs/design.md, "Dispatcher envelope": only these fields). An extra field
  * of the incoming event — however large or deep — is dropped here.
  *
  * @example invocationOf({ tool: 'finish', tenant: 't', runId: 'r', callId: 'l/0', extra: '…' })

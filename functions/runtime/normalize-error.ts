@@ -1,5 +1,5 @@
 /**
- * The one place errors are mapped (DESIGN.md, "ToolResult"). Each source of
+ * The one place errors are mapped (docs/design.md, "ToolResult"). Each source of
  * errors has its own module under error-sources/: AWS SDK service exceptions
  * (classified by the SDK first), connection failures and timeouts; this module
  * only decides which source an error comes from.

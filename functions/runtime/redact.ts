@@ -1,6 +1,6 @@
 /**
  * One `redact()` for every tool-call event, tool result, log line and error
- * detail that leaves the platform (DESIGN.md, "Redaction"; docs/redaction.md):
+ * detail that leaves the platform (docs/design.md, "Redaction"; docs/redaction.md):
  *
  * - **key rule** (`sensitive-keys.ts`): a property whose key names a credential
  *   has its whole value masked, at any depth;

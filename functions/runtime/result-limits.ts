@@ -1,5 +1,5 @@
 /**
- * Result sizes once the claim-check is in place (DESIGN.md, "Workspace, file
+ * Result sizes once the claim-check is in place (docs/design.md, "Workspace, file
  * tools and claim-check"): how large a result may stay inline in Step Functions
  * state, and how large a full result a tool may hand the dispatcher to store.
  * Without a workspace the dispatcher keeps shrinking results to

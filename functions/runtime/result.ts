@@ -53,7 +53,7 @@ export interface ToolFailure extends ToolResultBase {
   readonly error: ToolErrorInfo;
 }
 
-/** What every tool and the dispatcher return (DESIGN.md, "ToolResult"). */
+/** What every tool and the dispatcher return (docs/design.md, "ToolResult"). */
 export type ToolResult<V = unknown> = ToolSuccess<V> | ToolFailure;
 
 /** Longest `summary`, in characters: one line a report or a model reads at a glance. */

@@ -27,7 +27,7 @@ const MAX_DEPTH = 32;
 
 /**
  * The secret strings one tool call resolved, masked by exact match wherever they
- * appear in that call's result, error, summary and log lines (DESIGN.md,
+ * appear in that call's result, error, summary and log lines (docs/design.md,
  * "Redaction"). One instance per call: nothing is kept across calls or tenants.
  *
  * Every string leaf of a resolved payload is recorded, at any depth and under

@@ -1,5 +1,5 @@
 /**
- * The key rule of redaction (DESIGN.md, "Redaction"; docs/redaction.md): which
+ * The key rule of redaction (docs/design.md, "Redaction"; docs/redaction.md): which
  * property names — object keys at any depth, and the `key` of `key=value` /
  * `key: value` text — hold a credential, so their whole value is masked.
  *

@@ -71,7 +71,7 @@ export function toolTimeoutSeconds(spec: Pick<ToolSpec, 'runtime'>): number {
 export type ToolInputSchema = z.ZodMiniObject<z.core.$ZodShape, z.core.$strict>;
 
 /**
- * A tool's metadata and argument schema (DESIGN.md, "ToolSpec"): everything the
+ * A tool's metadata and argument schema (docs/design.md, "ToolSpec"): everything the
  * dispatcher, the CLI and the CDK need, with no service client. Lives in a
  * `<tool>.meta.ts` file apart from the handler so the dispatcher bundle never
  * pulls in a client it does not call; `functions/tools/catalog.ts` registers it.

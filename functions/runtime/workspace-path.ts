@@ -1,5 +1,5 @@
 /**
- * The one path rule of run workspaces (DESIGN.md, "Workspace, file tools and
+ * The one path rule of run workspaces (docs/design.md, "Workspace, file tools and
  * claim-check"), used by the S3 and the local-directory workspace alike: which
  * relative paths a file tool (or the platform) may name, and the root prefix each
  * call's workspace is confined to.

@@ -1,5 +1,5 @@
 /**
- * The run workspace contract (DESIGN.md, "Workspace, file tools and claim-check"):
+ * The run workspace contract (docs/design.md, "Workspace, file tools and claim-check"):
  * each run owns the S3 prefix `runs/<tenant>/<scenario>/<runId>/` of the
  * platform's bucket (locally, a directory under the OS temp dir with the same
  * rules). File tools, the claim-check and the scenario engine (conversations,
@@ -77,7 +77,7 @@ export interface WorkspaceScope {
 export type WorkspaceProvider = (scope: WorkspaceScope, signal?: AbortSignal) => Workspace;
 
 /**
- * A claim-check reference (DESIGN.md): the full value of a result too large for
+ * A claim-check reference (docs/design.md): the full value of a result too large for
  * the state, written to the run's workspace.
  */
 export interface ResultRef {

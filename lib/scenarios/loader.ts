@@ -133,6 +133,54 @@ function unknownToolsIn(levels: unknown, catalog: ToolCatalog): string[] {
   return problems;
 }
 
+/**
+ * What a document the schema refused still shows, checked on its levels as
+ * written: level names used twice, prompt files that do not exist, and
+ * references that resolve to nothing (a misspelt input, a later level). A level
+ * too malformed to read is skipped: the schema's problems already name it.
+ */
+function problemsAsWritten(document: unknown, file: string): string[] {
+  const levels = (document as { levels?: unknown } | null)?.levels;
+  if (!Array.isArray(levels)) return [];
+  const problems: string[] = [];
+  const names = levels.map((level) => (level as { name?: unknown } | null)?.name);
+  levels.forEach((raw: unknown, index) => {
+    if (raw === null || typeof raw !== 'object') return;
+    const level = raw as { name?: unknown; prompt?: unknown; prompt_file?: unknown; calls?: unknown };
+    const at = `levels[${index}]${typeof level.name === 'string' ? ` (${level.name})` : ''}`;
+    if (typeof level.name === 'string' && names.indexOf(level.name) !== index) {
+      problems.push(`levels[${index}]: level name "${level.name}" is used twice`);
+    }
+    if (typeof level.prompt_file === 'string') {
+      const promptPath = path.resolve(path.dirname(file), level.prompt_file);
+      if (!existsSync(promptPath) || !statSync(promptPath).isFile()) {
+        problems.push(`${at}.prompt_file: ${level.prompt_file} does not exist beside ${path.basename(file)}`);
+      }
+    }
+    const texts = [
+      ...(typeof level.prompt === 'string'
+        ? [{ where: 'prompt', text: level.prompt, use: 'prompt' as const }]
+        : []),
+      ...stringsIn(level.calls, 'calls').map((text) => ({ ...text, use: 'args' as const })),
+    ];
+    for (const text of texts) {
+      for (const ref of templateRefs(text.text)) {
+        try {
+          const resolution = resolveRef(ref, {
+            scenario: document as Scenario,
+            levelIndex: index,
+            use: text.use,
+          });
+          if ('problem' in resolution) problems.push(`${at}.${text.where}: ${resolution.problem}`);
+        } catch {
+          // The document is too malformed around this reference to resolve it.
+        }
+      }
+    }
+  });
+  return problems;
+}
+
 function withKinds(document: unknown): unknown {
   const levels = (document as { levels?: unknown } | null)?.levels;
   if (!Array.isArray(levels)) return document;
@@ -203,8 +251,10 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
         );
       } else report(`${violation.path}: ${violation.message}`);
     }
-    // Unknown tools are found without the schema, so one round of fixes covers them too.
+    // Unknown tools, and what the checks below find on the levels as written, are found without the
+    // schema, so one round of fixes covers them too.
     for (const problem of unknownToolsIn(levels, catalog)) report(problem);
+    for (const problem of problemsAsWritten(candidate, file)) report(problem);
     return { file, problems };
   }
   const spec = parsed.data;

@@ -102,7 +102,7 @@ async function createStringKeyedTable(
 
 /**
  * Creates the secret-reference table as the platform stack defines it
- * (DESIGN.md, "Secret references"): `tenant_id` HASH, `secret_name` RANGE,
+ * (docs/design.md, "Secret references"): `tenant_id` HASH, `secret_name` RANGE,
  * on-demand billing. Resolves once the table is ACTIVE.
  *
  * @param tableName - @default 'etp-secret-references'

@@ -8,7 +8,7 @@ import type { Context } from 'aws-lambda';
 import { DISPATCHER_CONFIG_GLOBAL, type DispatcherConfigInput } from '../../functions/dispatcher/config';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 
-/** A native dispatcher envelope (DESIGN.md, "Dispatcher envelope"). */
+/** A native dispatcher envelope (docs/design.md, "Dispatcher envelope"). */
 export interface NativeEnvelope {
   readonly tenant: string;
   readonly scenario?: string;

@@ -1,3 +1,4 @@
+import { FileAssetPackaging } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { z } from 'zod/mini';
 import { functionTool, ToolCatalog } from '../../functions/runtime/catalog';
@@ -209,6 +210,46 @@ describe('CustomerAccessStack', () => {
         .map((r) => (r as { Type: string }).Type)
         .sort(),
     ).toEqual(['AWS::IAM::Policy', 'AWS::IAM::Role']);
+  });
+
+  it('synthesizes to the template alone: no asset, no bootstrap version, no role to assume, a body CloudFormation takes inline', () => {
+    // Prepare
+    const app = newApp();
+    new CustomerAccessStack(app, 'ExternalToolsCustomerAccess');
+
+    // Act
+    const assembly = app.synth();
+    const artifact = assembly.getStackByName('ExternalToolsCustomerAccess');
+
+    // Assess: what `cdk deploy` would need from `cdk bootstrap` is absent.
+    expect(assembly.artifacts.map((a) => a.manifest.type).sort()).toEqual([
+      'aws:cloudformation:stack',
+      'cdk:tree',
+    ]);
+    expect(artifact.assets).toEqual([]);
+    expect(artifact.dependencies).toEqual([]);
+    expect(artifact.assumeRoleArn).toBeUndefined();
+    expect(artifact.cloudFormationExecutionRoleArn).toBeUndefined();
+    expect(artifact.requiresBootstrapStackVersion).toBeUndefined();
+    expect(artifact.stackTemplateAssetObjectUrl).toBeUndefined();
+    // CloudFormation takes a TemplateBody up to 51,200 bytes (User Guide, "CloudFormation quotas").
+    expect(JSON.stringify(artifact.template).length).toBeLessThan(51_200);
+  });
+
+  it('refuses an asset: nothing bundled or uploaded may join the customer stack', () => {
+    // Prepare
+    const stack = new CustomerAccessStack(newApp(), 'ExternalToolsCustomerAccess');
+
+    // Act, Assess
+    expect(() =>
+      stack.synthesizer.addFileAsset({
+        sourceHash: 'abc',
+        fileName: 'index.js',
+        packaging: FileAssetPackaging.FILE,
+      }),
+    ).toThrow(
+      'ExternalToolsCustomerAccess deploys without CDK bootstrap and holds no assets: remove the file asset index.js',
+    );
   });
 
   it('outputs the role ARN to seed as aws_default', () => {

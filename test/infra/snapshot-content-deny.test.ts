@@ -14,7 +14,7 @@ import {
 
 /**
  * The snapshot tools' no-content promise PROVED on the synthesized policies
- * (DESIGN.md, "Snapshot tools"): each snapshot tool's role and the customer
+ * (docs/design.md, "Snapshot tools"): each snapshot tool's role and the customer
  * role, resolved for concrete accounts and evaluated by an IAM policy simulator
  * (@cloud-copilot/iam-simulate), may list blocks and read inventory reports, and
  * are explicitly denied block and object content — even after an administrator

@@ -119,10 +119,38 @@ export function mcpAnnotations(spec: ToolSpec): McpToolAnnotations {
   };
 }
 
-/** `aws_ec2_inventory` → `Aws ec2 inventory`: a display title (MCP `title`). */
+/**
+ * How a word of a tool name is written in a title: service names and acronyms
+ * as their owners write them (`aws` → `AWS`, `cloudtrail` → `CloudTrail`).
+ * Words not listed are written as they are (lower case) after the first.
+ */
+export const TITLE_WORDS: Readonly<Record<string, string>> = {
+  aws: 'AWS',
+  ec2: 'EC2',
+  ebs: 'EBS',
+  eips: 'EIPs',
+  iam: 'IAM',
+  nat: 'NAT',
+  rds: 'RDS',
+  s3: 'S3',
+  cloudtrail: 'CloudTrail',
+  slack: 'Slack',
+  github: 'GitHub',
+  pagerduty: 'PagerDuty',
+  hubspot: 'HubSpot',
+  crm: 'CRM',
+  ats: 'ATS',
+  api: 'API',
+  id: 'ID',
+  url: 'URL',
+  mcp: 'MCP',
+};
+
+/** `aws_ec2_inventory` → `AWS EC2 inventory`: a display title (MCP `title`). */
 export function titleOf(name: string): string {
-  const words = name.split('_');
-  return [words[0] ? words[0].charAt(0).toUpperCase() + words[0].slice(1) : '', ...words.slice(1)].join(' ');
+  const words = name.split('_').map((word) => (Object.hasOwn(TITLE_WORDS, word) ? TITLE_WORDS[word] : word));
+  const first = words[0] ?? '';
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...words.slice(1)].join(' ');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '../../runtime/errors';
 
 /**
- * The ToolResult every tool call returns (DESIGN.md, "ToolResult";
+ * The ToolResult every tool call returns (docs/design.md, "ToolResult";
  * functions/runtime/result.ts), as JSON Schema draft 2020-12: the `outputSchema`
  * of every MCP tool and the response schema of the OpenAPI document. One object
  * schema for success and failure (MCP requires `type: "object"` at the root of an

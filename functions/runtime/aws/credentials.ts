@@ -70,7 +70,7 @@ export const MAX_CACHED_CUSTOMER_SESSIONS = 256;
 export const CUSTOMER_ROLE_NAME_ENV = 'CUSTOMER_ROLE_NAME';
 
 /**
- * The three `aws_*` secret payloads (DESIGN.md, "Secret payloads"), built on first
+ * The three `aws_*` secret payloads (docs/design.md, "Secret payloads"), built on first
  * use (cold start). All strict: a typo (`regoin`) or two forms mixed (`role_arn`
  * with access keys) is refused, naming the unexpected keys, rather than silently
  * ignored. A payload with none of the keys of the first two but others

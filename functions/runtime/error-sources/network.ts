@@ -60,6 +60,28 @@ export function isTimeout(fields: ErrorFields): boolean {
 }
 
 /**
+ * The message of a failed connection, saying which service and endpoint could
+ * not be reached (a bare `connect ECONNREFUSED 127.0.0.1:8000` names neither the
+ * service nor, with a proxy or a DNS failure, always the host). Node's system
+ * errors carry `hostname` (DNS) or `address` and `port` (Node.js docs, "Class:
+ * SystemError").
+ */
+function namingEndpoint(
+  message: string,
+  service: string | undefined,
+  error: ErrorFields,
+  timedOut: boolean,
+): string {
+  if (!service) return message;
+  const host = stringField(error.hostname) ?? stringField(error.address);
+  const port = typeof error.port === 'number' || typeof error.port === 'string' ? `:${error.port}` : '';
+  const endpoint = host && !message.includes(host) ? ` ${host}${port}` : '';
+  return timedOut
+    ? `The ${service} endpoint${endpoint} did not answer in time: ${message}`
+    : `Could not reach the ${service} endpoint${endpoint}: ${message}`;
+}
+
+/**
  * `network_error` (retryable, `details.errno`) for a failed connection, `timeout`
  * for a request its timeout cut, or undefined when the error is neither.
  */
@@ -71,9 +93,14 @@ export function networkErrorInfo(
   for (const current of causeChain(fields)) {
     const code = stringField(current.code);
     if (code && NETWORK_CODES.has(code)) {
-      return errorInfo(TIMEOUT_CODES.has(code) ? 'timeout' : 'network_error', message, true, service, {
-        errno: code,
-      });
+      const timedOut = TIMEOUT_CODES.has(code);
+      return errorInfo(
+        timedOut ? 'timeout' : 'network_error',
+        namingEndpoint(message, service, current, timedOut),
+        true,
+        service,
+        { errno: code },
+      );
     }
   }
   if (isTimeout(fields)) return errorInfo('timeout', message, true, service);

@@ -8,13 +8,14 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { platformDocumentClient } from '../aws/document-client';
+import { ServiceCallError } from '../errors';
 import { compareText } from '../text';
 import type { SecretReference, SecretReferenceStore } from './reference';
 import { referenceInputOf, validateReference } from './reference';
 
 /**
  * The secret-reference table in DynamoDB: partition key `tenant_id`, sort key
- * `secret_name` (DESIGN.md, "Secret references"). Reads are strongly consistent
+ * `secret_name` (docs/design.md, "Secret references"). Reads are strongly consistent
  * so a freshly seeded reference is seen at once.
  *
  * @example
@@ -36,14 +37,37 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
   }
 
   async get(tenantId: string, secretName: string): Promise<SecretReference | undefined> {
-    const { Item } = await this.#documents.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { tenant_id: tenantId, secret_name: secretName },
-        ConsistentRead: true,
-      }),
+    const { Item } = await this.#naming(() =>
+      this.#documents.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { tenant_id: tenantId, secret_name: secretName },
+          ConsistentRead: true,
+        }),
+      ),
     );
     return Item as SecretReference | undefined;
+  }
+
+  /**
+   * Runs a request of the table; a failure names the table and its region (the SDK's own
+   * messages name neither: "Requested resource not found", "Region is missing", a bare
+   * ECONNREFUSED), keeps its class and fields for normalizeError, and is marked as DynamoDB's.
+   *
+   * @throws ServiceCallError (service `dynamodb`) around the SDK's error.
+   */
+  async #naming<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      if (err instanceof Error) {
+        const region = await this.#documents.config.region().catch(() => undefined);
+        err.message = `Secret-reference table ${this.tableName} (${
+          region ? `region ${region}` : 'no region: set AWS_REGION, or a region in your AWS profile'
+        }): ${err.message}`;
+      }
+      throw new ServiceCallError('dynamodb', err);
+    }
   }
 
   async list(tenantId?: string): Promise<SecretReference[]> {
@@ -60,7 +84,9 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
               ConsistentRead: true,
             },
           );
-    for await (const page of pages) rows.push(...((page.Items ?? []) as SecretReference[]));
+    await this.#naming(async () => {
+      for await (const page of pages) rows.push(...((page.Items ?? []) as SecretReference[]));
+    });
     return rows.sort(
       (a, b) => compareText(a.tenant_id, b.tenant_id) || compareText(a.secret_name, b.secret_name),
     );
@@ -87,25 +113,29 @@ export class DynamoDbSecretReferenceStore implements SecretReferenceStore {
         values[`:${name}`] = value;
       }
     }
-    const { Attributes } = await this.#documents.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { tenant_id, secret_name },
-        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
+    const { Attributes } = await this.#naming(() =>
+      this.#documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { tenant_id, secret_name },
+          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
     );
     return Attributes as SecretReference;
   }
 
   async delete(tenantId: string, secretName: string): Promise<boolean> {
-    const { Attributes } = await this.#documents.send(
-      new DeleteCommand({
-        TableName: this.tableName,
-        Key: { tenant_id: tenantId, secret_name: secretName },
-        ReturnValues: 'ALL_OLD',
-      }),
+    const { Attributes } = await this.#naming(() =>
+      this.#documents.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { tenant_id: tenantId, secret_name: secretName },
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
     );
     return Attributes !== undefined;
   }

@@ -84,7 +84,7 @@ export function defaultProviders(): SecretProviders {
 }
 
 /**
- * A secret's value as tools see it (DESIGN.md): a value that parses as a JSON
+ * A secret's value as tools see it (docs/design.md): a value that parses as a JSON
  * object is used as is; anything else becomes `{ "value": "<raw>" }`.
  *
  * @example

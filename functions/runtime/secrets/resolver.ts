@@ -9,7 +9,7 @@ import {
 } from './providers';
 import { REF_KINDS, type RefKind, type SecretReference, type SecretReferenceStore } from './reference';
 
-/** How long resolved secrets (and their references) are reused, in seconds (DESIGN.md). */
+/** How long resolved secrets (and their references) are reused, in seconds (docs/design.md). */
 export const DEFAULT_SECRET_TTL_SECONDS = 300;
 
 /**

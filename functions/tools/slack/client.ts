@@ -183,7 +183,7 @@ function sdkLogger(ctx: ToolContext): SlackLogger {
 }
 
 /**
- * The Web API for one call, with DESIGN.md's auth rule: after `invalid_auth`,
+ * The Web API for one call, with docs/design.md's auth rule: after `invalid_auth`,
  * `token_expired`, `token_revoked` or `not_authed`, the secret is read again
  * bypassing every cache, once, and the request repeated with a new token (an
  * auth failure means Slack did nothing). The same token again: the error stands.

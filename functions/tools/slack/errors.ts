@@ -305,7 +305,7 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
   };
 }
 
-/** Error strings after which a re-read secret may hold a working token (DESIGN.md, "Secret references"). */
+/** Error strings after which a re-read secret may hold a working token (docs/design.md, "Secret references"). */
 export const SLACK_AUTH_ERRORS: ReadonlySet<string> = new Set([
   'invalid_auth',
   'not_authed',

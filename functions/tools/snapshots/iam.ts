@@ -2,7 +2,7 @@
  * The snapshot tools' IAM, as data for their specs and the CDK: what each
  * tool's role is allowed (least privilege) and the explicit Deny every one of
  * them carries so that no grant, however wide an administrator makes the role
- * later, lets it read content (DESIGN.md, "Snapshot tools"). Spec files import
+ * later, lets it read content (docs/design.md, "Snapshot tools"). Spec files import
  * this: no SDK here.
  */
 import type { IamDeny, IamGrant } from '../../runtime/spec';

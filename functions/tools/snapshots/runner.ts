@@ -1,5 +1,5 @@
 /**
- * The `Runner` view of the snapshot tools (DESIGN.md, "Snapshot tools"): the
+ * The `Runner` view of the snapshot tools (docs/design.md, "Snapshot tools"): the
  * original investigation toolset's contract, kept for orchestrators that call
  * tools by name with plain JSON — `schema(name)`, `all()`, `run(name, input)`.
  * Every call still goes through the harness: validation before any remote

@@ -83,11 +83,14 @@ describe('bin/etp.js', () => {
   );
 
   it.each([
-    [{}, 'error: Region is missing (set AWS_REGION, or a region in your AWS profile: AWS_PROFILE)\n'],
+    [
+      {},
+      'error: Secret-reference table etp-secret-references (no region: set AWS_REGION, or a region in your AWS profile): Region is missing\n',
+    ],
     [
       { AWS_REGION: 'eu-west-1' },
-      'error: Could not load credentials from any providers (set AWS credentials: AWS_PROFILE, aws sso login, ' +
-        'or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n',
+      'error: Secret-reference table etp-secret-references (region eu-west-1): Could not load credentials from any providers ' +
+        '(set AWS credentials: AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n',
     ],
   ])(
     'says what to set when the AWS SDK cannot start a request (%j), exit 1',

@@ -84,7 +84,7 @@ describe('etp with a handle that never ends', () => {
       const port = new URL(endpoint).port;
       const regionError = {
         code: 'network_error',
-        message: `connect ECONNREFUSED 127.0.0.1:${port}`,
+        message: `Could not reach the ec2 endpoint: connect ECONNREFUSED 127.0.0.1:${port}`,
         retryable: true,
         service: 'ec2',
         details: { errno: 'ECONNREFUSED' },
@@ -94,7 +94,7 @@ describe('etp with a handle that never ends', () => {
         tool: 'aws_ec2_inventory',
         error: {
           code: 'network_error',
-          message: `All 2 regions asked failed; first, eu-west-1: connect ECONNREFUSED 127.0.0.1:${port}`,
+          message: `All 2 regions asked failed; first, eu-west-1: Could not reach the ec2 endpoint: connect ECONNREFUSED 127.0.0.1:${port}`,
           retryable: true,
           service: 'ec2',
           details: {

@@ -98,7 +98,11 @@ describe('etp run answer', () => {
 
   it.each([
     [['run-9', '--text', 'Yes.'], 1, 'error: Run run-9 has no open question (see: etp run questions)\n'],
-    [['run-1', '--text', ' '], 2, 'error: --text: expected an answer of 1-4000 characters\n'],
+    [
+      ['run-1', '--text', ' '],
+      2,
+      'error: --text is empty; give <text> (the answer, at most 4000 characters)\n',
+    ],
     [
       ['run 1', '--text', 'Yes.'],
       2,

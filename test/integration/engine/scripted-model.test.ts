@@ -72,27 +72,38 @@ describe('the scripted model', () => {
     expect(model.requests[0]?.body.toolConfig?.tools?.[0]?.toolSpec?.name).toBe('finish');
   });
 
-  it('answers with Bedrock errors the client reads, and says when its script is used up', async () => {
+  it('answers with Bedrock errors the client reads; a new conversation replays the script, one in its middle is told it is used up', async () => {
     // Prepare
     model = await startScriptedModel([
       { error: { status: 403, type: 'AccessDeniedException', message: 'No access' } },
     ]);
     const client = localModelClient(model.url);
+    const midConversation = {
+      ...request,
+      messages: [
+        ...request.messages,
+        { role: 'assistant' as const, content: [{ text: 'Hi' }] },
+        { role: 'user' as const, content: [{ text: 'And?' }] },
+      ],
+    };
+    const call = (req: Parameters<typeof client.converse>[0]) =>
+      client.converse(req).catch((err: unknown) => normalizeModelError(err, request.modelId));
 
     // Act
-    const denied = await client
-      .converse(request)
-      .catch((err: unknown) => normalizeModelError(err, request.modelId));
-    const usedUp = await client
-      .converse(request)
-      .catch((err: unknown) => normalizeModelError(err, request.modelId));
+    const denied = await call(request);
+    const replayed = await call(request);
+    const usedUp = await call(midConversation);
 
     // Assess
     expect(denied).toMatchObject({ code: 'access_denied', retryable: false, service: 'bedrock' });
+    expect(replayed).toEqual(denied);
     expect(usedUp).toMatchObject({
-      code: 'invalid_args',
-      message: expect.stringContaining('The scripted model has no response left: its script has 1'),
+      message: expect.stringContaining(
+        "The scripted model's script is used up in the middle of a conversation: its 1 responses were all given",
+      ),
+      details: { awsError: 'ScriptExhausted' },
     });
+    expect(JSON.stringify(usedUp)).not.toContain('Bedrock refused');
   });
 
   it('refuses, as Bedrock does, a request that breaks the Converse rules, and records it', async () => {

@@ -1,5 +1,6 @@
 import { PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { InvalidArgsError } from '../../../functions/runtime/errors';
+import { InvalidArgsError, ServiceCallError } from '../../../functions/runtime/errors';
+import { normalizeError } from '../../../functions/runtime/normalize-error';
 import { DynamoDbSecretReferenceStore } from '../../../functions/runtime/secrets/dynamodb-store';
 import { defaultProviders, EnvSecretProvider } from '../../../functions/runtime/secrets/providers';
 import type { SecretReference } from '../../../functions/runtime/secrets/reference';
@@ -261,6 +262,28 @@ describe('SecretResolver over the DynamoDB store', () => {
       message:
         'Tenant "globex" has no secret reference named "slack_default" and environment variable ' +
         'ETP_SECRET_GLOBEX__SLACK_DEFAULT is not set',
+    });
+  });
+});
+
+describe('DynamoDbSecretReferenceStore failures name the table and its region', () => {
+  it('says which table is missing, and where, instead of a bare "Requested resource not found"', async () => {
+    // Prepare
+    const missing = new DynamoDbSecretReferenceStore('no-such-table', dynamo.client);
+    const region = await dynamo.client.config.region();
+
+    // Act
+    const failure = await missing.get('acme', 'slack_default').catch((err: unknown) => err);
+
+    // Assess
+    expect(failure).toBeInstanceOf(ServiceCallError);
+    expect((failure as ServiceCallError).service).toBe('dynamodb');
+    expect((failure as Error).message).toBe(
+      `Secret-reference table no-such-table (region ${region}): Requested resource not found`,
+    );
+    expect(normalizeError('aws_iam_audit', failure)).toMatchObject({
+      code: 'not_found',
+      service: 'dynamodb',
     });
   });
 });

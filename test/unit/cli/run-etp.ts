@@ -1,6 +1,14 @@
 /** Runs `etp` in this process, the way `bin/etp.ts` does, with its output captured. */
 import { Readable } from 'node:stream';
+import { COMMANDS } from '../../../bin/cli/commands';
 import { runCli } from '../../../bin/cli/program';
+
+// The CLI loads each command module, and the local run's modules, only when a command runs
+// (bin/cli/commands.ts). Tests load them once here, with the test file, so each test's time
+// (and its timeout) holds its own work, not the first load of the dispatcher and the engine.
+for (const entry of Object.values(COMMANDS)) entry.load();
+require('../../../bin/local/local-run');
+require('../../../lib/scenarios/loader');
 
 /** What one `etp` invocation did. */
 export interface EtpOutcome {

@@ -327,7 +327,7 @@ describe('etp scenario run --local', () => {
     ],
     [
       ['aws_pulse', '--local', '--local-dir', ''],
-      'error: --local-dir is empty; give a directory you can write\n',
+      'error: --local-dir is empty; give <dir> (workspaces and run records of local runs (default: $ETP_LOCAL_DIR, else <tmp>/etp-local))\n',
     ],
     [
       ['aws_pulse', '--local', '--local-dir', __filename],

@@ -139,7 +139,7 @@ describe('etp secrets list', () => {
     expect(outcome).toEqual({
       code: 1,
       out: '',
-      err: 'error: User is not authorized to perform: dynamodb:Query\n',
+      err: 'error: Secret-reference table refs (region us-east-1): User is not authorized to perform: dynamodb:Query\n',
     });
   });
 
@@ -153,8 +153,15 @@ describe('etp secrets list', () => {
     // Assess
     const lines = err.split('\n');
     expect(code).toBe(1);
-    expect(lines[0]).toBe('error: User is not authorized to perform: dynamodb:Query');
-    expect(lines[1]).toBe('AccessDeniedException: User is not authorized to perform: dynamodb:Query');
+    expect(lines[0]).toBe(
+      'error: Secret-reference table refs (region us-east-1): User is not authorized to perform: dynamodb:Query',
+    );
+    expect(lines[1]).toBe(
+      'ServiceCallError: Secret-reference table refs (region us-east-1): User is not authorized to perform: dynamodb:Query',
+    );
+    expect(lines).toContain(
+      'Caused by: AccessDeniedException: Secret-reference table refs (region us-east-1): User is not authorized to perform: dynamodb:Query',
+    );
     expect(lines[2]).toMatch(/^ {4}at /);
   });
 });
@@ -288,7 +295,7 @@ describe('etp secrets delete', () => {
     ],
     [
       ['--tenant', '', '--secret-name', 'slack_default'],
-      'error: --tenant (empty) is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)\n',
+      'error: --tenant is empty; give <tenant> (tenant id)\n',
     ],
   ])('exits 2 for %j without reaching the table', async (options, message) => {
     // Act

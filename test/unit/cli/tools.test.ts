@@ -245,16 +245,22 @@ describe('etp tools invoke', () => {
       'error: Scenario "aws_pulse" has no level "analyze". Levels: collect, analyse, report\n',
     ],
     [
-      ['--tenant', ''],
-      'error: --tenant (empty) is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)\n',
+      ['--tenant', 'a/b'],
+      'error: --tenant "a/b" is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1)\n',
+    ],
+    [['--tenant', ''], 'error: --tenant is empty; give <tenant> (tenant whose secrets the tool resolves)\n'],
+    [
+      ['--tenant', 'default', '--tenant', 'acme'],
+      'error: --tenant was given more than once; give it once (--tenant <tenant>)\n',
     ],
     [
       ['--run-id', 'my run/1:x'],
       'error: --run-id "my run/1:x" is not a run id: 1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02)\n',
     ],
   ])('exits 2 with one line for the usage error %j', async (options, message) => {
-    // Act: a later --tenant overrides the first.
-    const outcome = await etp(['tools', 'invoke', 'finish', '--tenant', 'default', ...options]);
+    // Act: the tenant of the case, else a valid one.
+    const tenant = options.includes('--tenant') ? [] : ['--tenant', 'default'];
+    const outcome = await etp(['tools', 'invoke', 'finish', ...tenant, ...options]);
 
     // Assess
     expect(outcome).toEqual({ code: 2, out: '', err: message });

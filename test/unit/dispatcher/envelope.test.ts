@@ -11,7 +11,7 @@ import { defineToolSpec, type ToolSpec } from '../../../functions/runtime/spec';
 import { finishTool } from '../../../functions/tools/files/finish';
 
 /**
- * The dispatcher envelope as an outsider may send it (DESIGN.md, "Dispatcher
+ * The dispatcher envelope as an outsider may send it (docs/design.md, "Dispatcher
  * envelope"): names looked up as own properties only, only the envelope's fields
  * forwarded, echoed fields and logged args bounded, args capped before parsing.
  */

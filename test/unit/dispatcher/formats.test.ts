@@ -8,8 +8,10 @@ import {
   exportTools,
   gatewayPlan,
   MODEL_TOOL_NAME,
+  TITLE_WORDS,
   TOOL_FORMATS,
   ToolFormatError,
+  titleOf,
   toAnthropicTools,
   toBedrockFunctionSchema,
   toBedrockOpenApi,
@@ -72,7 +74,7 @@ describe('MCP tools/list entries', () => {
       required: expect.arrayContaining(['ok']),
     });
     expect(inventory.annotations).toEqual({
-      title: 'Aws ec2 inventory',
+      title: 'AWS EC2 inventory',
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
@@ -84,6 +86,30 @@ describe('MCP tools/list entries', () => {
       idempotentHint: false,
     });
     expect(inventory.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+  });
+});
+
+describe('MCP titles', () => {
+  it.each([
+    ['aws_ec2_inventory', 'AWS EC2 inventory'],
+    ['aws_eips_audit', 'AWS EIPs audit'],
+    ['aws_cloudtrail_coverage', 'AWS CloudTrail coverage'],
+    ['slack_post_message', 'Slack post message'],
+    ['list_snapshots', 'List snapshots'],
+  ])('titles %s as %s', (name, title) => {
+    expect(titleOf(name)).toBe(title);
+  });
+
+  it("writes every tool name's service words as their owners do, whatever the tool", () => {
+    for (const spec of toolCatalog.list()) {
+      // Act
+      const words = toMcpTool(spec).title?.split(' ') ?? [];
+
+      // Assess: a listed word never stays in lower case, and the title starts with a capital.
+      expect(words.some((word) => Object.hasOwn(TITLE_WORDS, word))).toBe(false);
+      expect(words[0]?.charAt(0)).toMatch(/[A-Z]/);
+      expect(words).toHaveLength(spec.name.split('_').length);
+    }
   });
 });
 

@@ -320,17 +320,17 @@ describe('normalizeError() with a ServiceCallError', () => {
 
 describe('normalizeError() with Node.js and fetch errors', () => {
   it.each([
-    ['ECONNREFUSED', 'network_error'],
-    ['ENOTFOUND', 'network_error'],
-    ['ETIMEDOUT', 'timeout'],
-  ] as const)('maps %s to %s, retryable', (errno, code) => {
+    ['ECONNREFUSED', 'network_error', 'Could not reach the http endpoint: ECONNREFUSED example.com'],
+    ['ENOTFOUND', 'network_error', 'Could not reach the http endpoint: ENOTFOUND example.com'],
+    ['ETIMEDOUT', 'timeout', 'The http endpoint did not answer in time: ETIMEDOUT example.com'],
+  ] as const)('maps %s to %s, retryable', (errno, code, message) => {
     // Act
     const info = normalizeError(TOOL, systemError(errno, `${errno} example.com`), 'http');
 
     // Assess
     expect(info).toEqual({
       code,
-      message: `${errno} example.com`,
+      message,
       retryable: true,
       service: 'http',
       details: { errno },
@@ -496,5 +496,39 @@ describe('normalizeError() with platform and unknown errors', () => {
     expect(info.message).toHaveLength(MAX_ERROR_MESSAGE_CHARS);
     expect(info.message.endsWith('…')).toBe(true);
     expect(info.message.startsWith(`Tool ${TOOL} failed: eee`)).toBe(true);
+  });
+});
+
+describe('a failed connection names the service and the endpoint it could not reach', () => {
+  it.each([
+    [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), {
+        code: 'ECONNREFUSED',
+        address: '127.0.0.1',
+        port: 8000,
+      }),
+      'Could not reach the dynamodb endpoint: connect ECONNREFUSED 127.0.0.1:8000',
+    ],
+    [
+      Object.assign(new Error('socket hang up'), {
+        code: 'ECONNRESET',
+        address: 'dynamodb.eu-west-1.amazonaws.com',
+        port: 443,
+      }),
+      'Could not reach the dynamodb endpoint dynamodb.eu-west-1.amazonaws.com:443: socket hang up',
+    ],
+    [
+      Object.assign(new Error('getaddrinfo ENOTFOUND dynamodb.eu-west-1.amazonaws.com'), {
+        code: 'ENOTFOUND',
+        hostname: 'dynamodb.eu-west-1.amazonaws.com',
+      }),
+      'Could not reach the dynamodb endpoint: getaddrinfo ENOTFOUND dynamodb.eu-west-1.amazonaws.com',
+    ],
+  ])('%s', (err, message) => {
+    // Act
+    const info = normalizeError('aws_iam_audit', err, 'dynamodb');
+
+    // Assess
+    expect(info).toMatchObject({ code: 'network_error', message, service: 'dynamodb', retryable: true });
   });
 });

@@ -124,6 +124,32 @@ describe('a document the schema refuses', () => {
     );
     expect(problems.some((problem) => problem.includes('max_turnz'))).toBe(true);
   });
+
+  it('reports in the same round a misspelt input reference, a missing prompt file and a level name used twice', () => {
+    // Prepare: a schema error (max_turnz) beside three problems the schema does not see.
+    const document = scenario((d) => {
+      d.levels[1].max_turnz = 3;
+      d.levels[1].prompt = undefined;
+      d.levels[1].prompt_file = 'no-such-prompt.md';
+      d.levels[2].name = 'collect';
+      d.levels[2].calls[0].args.channel = '{{input.chanel}}';
+    });
+
+    // Act
+    const problems = problemsOf(document);
+
+    // Assess
+    expect(problems.some((problem) => problem.includes('max_turnz'))).toBe(true);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'check.yaml: levels[2]: level name "collect" is used twice',
+        'check.yaml: levels[1] (analyse).prompt_file: no-such-prompt.md does not exist beside check.yaml',
+        expect.stringMatching(
+          /^check\.yaml: levels\[2\] \(collect\)\.calls\[0\]\.args\.channel: .*input\.chanel/,
+        ),
+      ]),
+    );
+  });
 });
 
 describe('snapshot_forensics', () => {

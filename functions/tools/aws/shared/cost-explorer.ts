@@ -8,7 +8,7 @@ import { roundCents } from '../../../runtime/text';
 /**
  * Cost Explorer has one endpoint, `ce.us-east-1.amazonaws.com`, whatever regions
  * the account uses (AWS Billing and Cost Management API reference, "Cost Explorer
- * endpoints"; DESIGN.md, "Hard limits").
+ * endpoints"; docs/design.md, "Hard limits").
  */
 export const COST_EXPLORER_REGION = 'us-east-1';
 

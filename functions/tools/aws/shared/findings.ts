@@ -112,7 +112,7 @@ export function distinctFindings(findings: readonly Finding[]): Finding[] {
 }
 
 /**
- * Counts plus the top N (DESIGN.md, "Output bounded in size"), over the
+ * Counts plus the top N (docs/design.md, "Output bounded in size"), over the
  * {@link distinctFindings}.
  *
  * @example summarizeFindings(findings, 20).top.length <= 20

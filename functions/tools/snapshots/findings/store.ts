@@ -1,5 +1,5 @@
 /**
- * Where a run's findings live: the run's workspace (DESIGN.md, "Workspace":
+ * Where a run's findings live: the run's workspace (docs/design.md, "Workspace":
  * `runs/<tenant>/<scenario>/<runId>/` in the platform's bucket, or
  * `scratch/<tenant>/<runId>/` for a call outside a scenario), at
  * `snapshots/findings.json`, a folder file tools may read and never write

@@ -146,7 +146,7 @@ describe('forEachRegion()', () => {
     // Assess
     const regionError = {
       code: 'network_error',
-      message: 'getaddrinfo ENOTFOUND ec2.eu-west-1.amazonaws.com',
+      message: 'Could not reach the ec2 endpoint: getaddrinfo ENOTFOUND ec2.eu-west-1.amazonaws.com',
       retryable: true,
       service: 'ec2',
       details: { errno: 'ENOTFOUND' },
@@ -155,7 +155,7 @@ describe('forEachRegion()', () => {
     expect(failure).toMatchObject({
       code: 'network_error',
       message:
-        'All 2 regions asked failed; first, eu-west-1: getaddrinfo ENOTFOUND ec2.eu-west-1.amazonaws.com',
+        'All 2 regions asked failed; first, eu-west-1: Could not reach the ec2 endpoint: getaddrinfo ENOTFOUND ec2.eu-west-1.amazonaws.com',
       retryable: true,
       service: 'ec2',
       details: {

@@ -87,14 +87,14 @@ describe('a regional AWS tool whose every region failed', () => {
       // Assess
       const regionError = {
         code: 'network_error',
-        message: 'connect ECONNREFUSED 127.0.0.1:443',
+        message: `Could not reach the ${service} endpoint: connect ECONNREFUSED 127.0.0.1:443`,
         retryable: true,
         service,
         details: { errno: 'ECONNREFUSED' },
       };
       expect(failure.error).toEqual({
         code: 'network_error',
-        message: 'All 2 regions asked failed; first, eu-west-1: connect ECONNREFUSED 127.0.0.1:443',
+        message: `All 2 regions asked failed; first, eu-west-1: Could not reach the ${service} endpoint: connect ECONNREFUSED 127.0.0.1:443`,
         retryable: true,
         service,
         details: {

@@ -153,7 +153,7 @@ describe('Slack errors: no answer', () => {
     // Assess
     expect(info).toEqual({
       code: 'network_error',
-      message: 'Slack request failed: connect ECONNREFUSED 127.0.0.1:443',
+      message: 'Slack request failed: Could not reach the slack endpoint: connect ECONNREFUSED 127.0.0.1:443',
       retryable: true,
       service: 'slack',
       details: { errno: 'ECONNREFUSED' },
@@ -187,8 +187,14 @@ describe('Slack errors: no answer', () => {
     const refused = normalize(failed('ECONNREFUSED'));
 
     // Assess
-    expect(timedOut).toMatchObject({ code: 'timeout', message: 'Slack request failed: fetch failed' });
-    expect(refused).toMatchObject({ code: 'network_error', message: 'Slack request failed: fetch failed' });
+    expect(timedOut).toMatchObject({
+      code: 'timeout',
+      message: 'Slack request failed: The slack endpoint did not answer in time: fetch failed',
+    });
+    expect(refused).toMatchObject({
+      code: 'network_error',
+      message: 'Slack request failed: Could not reach the slack endpoint: fetch failed',
+    });
   });
 
   it("keeps the platform HTTP client's error: its code, whether it reached Slack, never the URL", () => {
