@@ -100,7 +100,7 @@ export function attioPerson(n: number, companyId = 'c0000000-0000-4000-8000-0000
   const first = n === 12 ? 'John' : `Lead${n}`;
   const last = n === 12 ? 'Smith' : `Person${n}`;
   return {
-    record_id: `p${String(n).padStart(7, '0')}-0000-4000-8000-000000000000`,
+    record_id: `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`,
     created_at: `${isoAt(n).slice(0, -1)}000000Z`,
     values: {
       name: [

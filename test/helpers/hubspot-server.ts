@@ -230,7 +230,37 @@ export async function startHubSpotServer(options: HubSpotServerOptions = {}): Pr
     const item = store.get(id);
     if (!item) return send(response, notFound(id));
     const wanted = (request.query.get('properties') ?? '').split(',').filter(Boolean);
-    sendJson(response, 200, view(item, wanted));
+    const associations = (request.query.get('associations') ?? '').split(',');
+    sendJson(response, 200, {
+      ...view(item, wanted),
+      ...(store === contacts && associations.includes('notes')
+        ? {
+            associations: {
+              notes: {
+                results: notes
+                  .filter((n) => n.associatedContacts?.includes(id))
+                  .map((n) => ({ id: n.id, type: 'contact_to_note' })),
+              },
+            },
+          }
+        : {}),
+    });
+  };
+
+  const readNotes = (request: FakeRequest, response: ServerResponse) => {
+    const denied = need('crm.objects.contacts.read');
+    if (denied) return send(response, denied);
+    const body = (request.json ?? {}) as { properties?: string[]; inputs?: { id: string }[] };
+    if ((body.inputs ?? []).length > 100) {
+      return send(response, error(400, 'VALIDATION_ERROR', 'At most 100 inputs per batch'));
+    }
+    const found = (body.inputs ?? []).flatMap((input) => notes.filter((n) => n.id === input.id));
+    sendJson(response, 200, {
+      status: 'COMPLETE',
+      results: found.map((n) => view(n, body.properties ?? [])),
+      startedAt: new Date().toISOString(),
+      completedAt: new Date().toISOString(),
+    });
   };
 
   const updateContact = (request: FakeRequest, response: ServerResponse) => {
@@ -332,11 +362,7 @@ export async function startHubSpotServer(options: HubSpotServerOptions = {}): Pr
         path: /^\/crm\/v3\/objects\/contacts\/search$/,
         handle: (q, r) => search(q, r, 'contacts'),
       },
-      {
-        method: 'POST',
-        path: /^\/crm\/v3\/objects\/notes\/search$/,
-        handle: (q, r) => search(q, r, 'notes'),
-      },
+      { method: 'POST', path: /^\/crm\/v3\/objects\/notes\/batch\/read$/, handle: readNotes },
       {
         method: 'GET',
         path: /^\/crm\/v3\/objects\/contacts\/([^/]+)$/,

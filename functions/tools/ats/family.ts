@@ -7,6 +7,8 @@
  * module the tools load).
  */
 
+import type { PageRead } from '../../runtime/http/pagination';
+
 /** Where an application stands. Greenhouse: its `status`; Lever: archived (hired when archived as hired) or active. */
 export type ApplicationStatus = 'active' | 'rejected' | 'hired' | 'archived';
 
@@ -79,15 +81,15 @@ export interface CandidateQuery {
   readonly until?: string;
   readonly field: 'created' | 'updated';
   readonly pageSize: number;
-  /** The provider's continuation (Greenhouse next page, Lever `next` token). */
-  readonly after?: string;
+  readonly maxPages: number;
+  /** The paginator's continuation (`PageRead.next` of an earlier read). */
+  readonly resume?: string;
 }
 
-/** One page, in the provider's order. */
-export interface CandidatePage {
+/** The rows read, in the provider's order, and how the read ended (`paginate`'s account). */
+export interface CandidatePage extends Omit<PageRead<unknown>, 'records'> {
   readonly candidates: readonly CandidateSummary[];
-  readonly after?: string;
-  /** Candidates read from the API for this page (before the stage filter, where the API cannot filter). */
+  /** Candidates read from the API (before the stage filter, where the API cannot filter). */
   readonly scanned: number;
 }
 
@@ -101,4 +103,6 @@ export interface AtsProvider {
   addNote(candidateId: string, text: string, visibility: 'private' | 'public'): Promise<string>;
   /** The id of the candidate's note carrying the marker, if any. */
   findNote(candidateId: string, marker: string): Promise<string | undefined>;
+  /** Requests sent so far by this provider's session. */
+  readonly requests: () => number;
 }

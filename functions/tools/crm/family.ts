@@ -3,6 +3,7 @@
  * return and take. A provider module (hubspot.ts, attio.ts) maps it to its API;
  * scenarios only see this shape, so one scenario works with either vendor.
  */
+import type { PageRead } from '../../runtime/http/pagination';
 
 /** A lead's status, the family's words. HubSpot: `hs_lead_status` (these are its default options, upper-cased); Attio: the `lead_status` select's option titles. */
 export const LEAD_STATUSES = [
@@ -62,28 +63,31 @@ export interface Company {
   readonly created_at: string | null;
 }
 
+/** Most response bytes one lead query reads (its byte budget): 4 MiB, far below Lambda's memory. */
+export const LEADS_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Longest company description returned, characters. */
 export const DESCRIPTION_CHARS = 500;
 
 /** Which time a lead query compares with `since`. */
 export type LeadTime = 'created' | 'updated';
 
-/** One page request of a lead query. */
+/** A lead query: what to read and how much. */
 export interface LeadQuery {
   /** ISO 8601: leads created (or changed) at or after this instant. */
   readonly since: string;
   readonly field: LeadTime;
-  /** Leads wanted in this page, at most the provider's page size. */
+  /** Leads per page, at most the provider's {@link CrmProvider.maxPageSize}. */
   readonly pageSize: number;
-  /** The provider's continuation (HubSpot `after`, Attio offset), absent for the first page. */
-  readonly after?: string;
+  /** Most pages read. */
+  readonly maxPages: number;
+  /** The provider's continuation (`PageRead.next` of an earlier read), absent for the first page. */
+  readonly resume?: string;
 }
 
-/** One page of leads, oldest first. */
-export interface LeadPage {
+/** The leads read, oldest first, and how the read ended (`paginate`'s account). */
+export interface LeadPage extends Omit<PageRead<unknown>, 'records'> {
   readonly leads: readonly Lead[];
-  /** The continuation of the next page, absent at the end. */
-  readonly after?: string;
 }
 
 /** What `crm_update_lead` writes. */
@@ -115,14 +119,14 @@ export interface CrmProvider {
   readonly maxPageSize: number;
   listLeads(query: LeadQuery): Promise<LeadPage>;
   getCompany(companyId: string): Promise<Company>;
-  /** Fails with `not_found` when the lead does not exist. */
-  getLead(leadId: string): Promise<Lead>;
   /** Creates the note (text ending with the marker line); returns its id. */
   createNote(leadId: string, text: string): Promise<string>;
   /** Sets score and status with the marker; the request is not repeated when its outcome is unknown. */
   setProperties(update: LeadUpdate): Promise<void>;
   /** Looks for the marker on the lead and in its notes. */
   findMarker(leadId: string, marker: string): Promise<MarkerLookup>;
+  /** Requests sent so far by this provider's session. */
+  readonly requests: () => number;
 }
 
 /** The marker line a note ends with (also what a lookup searches for). */

@@ -6,7 +6,7 @@ import { LEAD_STATUSES } from './family';
 import { CRM_SECRET } from './secret';
 
 /** Most leads one `crm_list_leads` call returns. */
-export const LEADS_MAX_LIMIT = 500;
+export const LEADS_MAX_LIMIT = 1_000;
 
 /** Most distinct companies `include_companies` reads in one call (one request each). */
 export const COMPANIES_PER_CALL = 25;
