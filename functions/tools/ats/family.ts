@@ -83,7 +83,7 @@ export interface CandidateQuery {
   readonly pageSize: number;
   readonly maxPages: number;
   /** The paginator's continuation (`PageRead.next` of an earlier read). */
-  readonly resume?: string;
+  readonly continueFrom?: string;
 }
 
 /** The rows read, in the provider's order, and how the read ended (`paginate`'s account). */

@@ -125,7 +125,7 @@ export function greenhouseProvider(
           paginator: linkHeaderPaginator({ pageSizeParam: 'per_page', pageSize: query.pageSize }),
           select: (body) => (Array.isArray(body) ? (body as GreenhouseCandidate[]) : []),
           budget: { maxPages: query.maxPages, maxBytes: MAX_BYTES },
-          ...(query.resume ? { resume: query.resume } : {}),
+          ...(query.continueFrom ? { resume: query.continueFrom } : {}),
         },
         ctx.deadline,
       );

@@ -138,7 +138,7 @@ export function leverProvider(
             return Array.isArray(data) ? (data as LeverOpportunity[]) : [];
           },
           budget: { maxPages: query.maxPages, maxBytes: MAX_BYTES },
-          ...(query.resume ? { resume: query.resume } : {}),
+          ...(query.continueFrom ? { resume: query.continueFrom } : {}),
         },
         ctx.deadline,
       );

@@ -21,7 +21,7 @@ export const atsListCandidatesTool = defineTool(atsListCandidatesSpec, async (ct
     field: args.field,
     pageSize,
     maxPages: Math.max(1, Math.floor(args.limit / pageSize)),
-    ...(resume === undefined ? {} : { resume }),
+    ...(resume === undefined ? {} : { continueFrom: resume }),
   });
   const more = read.complete ? '' : ` (more: ${read.stoppedBy}, continue with next_cursor)`;
   return {
