@@ -161,7 +161,7 @@ export async function startLeverServer(options: LeverServerOptions = {}): Promis
       .filter((o) => createdEnd === undefined || o.createdAt <= createdEnd)
       .filter((o) => updatedStart === undefined || o.updatedAt >= updatedStart)
       .filter((o) => stages.length === 0 || stages.includes(o.stage))
-      .filter((o) => postings.length === 0 || postings.includes(POSTING_ID))
+      .filter(() => postings.length === 0 || postings.includes(POSTING_ID))
       .sort((a, b) => a.createdAt - b.createdAt);
     const page = matching.slice(start, start + limit);
     const hasNext = start + limit < matching.length;

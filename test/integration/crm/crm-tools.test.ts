@@ -18,7 +18,6 @@ import {
 } from '../../helpers/attio-server';
 import {
   HUBSPOT_TOKEN,
-  hubspotCompany,
   hubspotContact,
   type LocalHubSpot,
   startHubSpotServer,

@@ -111,7 +111,7 @@ describe('the ATS no-attachments rail, in code', () => {
     const file = path.join(ATS, 'probe.ts');
     const probe = ts.createSourceFile(
       file,
-      'const r = await session.json({ path: `/v1/opportunities/${id}/resumes` }); const u = c.attachments[0].url;',
+      `const r = await session.json({ path: \`/v1/opportunities/\${id}/resumes\` }); const u = c.attachments[0].url;`,
       ts.ScriptTarget.ES2023,
       true,
     );
