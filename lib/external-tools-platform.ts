@@ -28,7 +28,7 @@ import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
 import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
-import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
+import { levelPins, levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
 import { TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
@@ -190,6 +190,7 @@ export class ExternalToolsPlatform extends Construct {
     this.inlineResultBytes = inlineResultBudget(this.scenarios, maxBytes);
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
+      pins: levelPins(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
       ...entryPointConfig(props, catalog),
     });

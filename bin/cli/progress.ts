@@ -170,6 +170,9 @@ export function createRunProgress(
     completed(output) {
       const outcome = output.summary.outcome === 'succeeded' ? 'succeeded' : 'incomplete';
       write(`Finished ${output.scenario} run ${runId}: ${outcome}.\n`);
+      // Said, not hidden: a workspace that refused every write leaves the output as the summary's only copy.
+      if (output.summaryFile && 'notWritten' in output.summaryFile)
+        write(`Note: ${output.summaryFile.notWritten}\n`);
     },
   };
 }

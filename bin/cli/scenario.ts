@@ -17,6 +17,7 @@ import {
   loadScenarios,
   SCENARIOS_DIR,
   ScenarioValidationError,
+  scenarioWarnings,
 } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { answersFile, scriptedAnswers, terminalAnswers } from '../local/local-answers';
@@ -128,6 +129,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
           return;
         }
         const chosen = findScenario(loaded, target);
+        for (const warning of scenarioWarnings(chosen, toolCatalog)) io.err(`warning: ${warning}\n`);
         io.out(
           `${chosen.name}: valid (${chosen.levels.map((level) => `${level.name} (${level.kind})`).join(' -> ')})\n`,
         );
@@ -145,6 +147,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
         run.exitCode = EXIT_FAILED;
         return;
       }
+      for (const warning of check.warnings ?? []) io.err(`warning: ${warning}\n`);
       io.out(
         `${check.scenario.name}: valid (${check.scenario.levels.map((level) => `${level.name} (${level.kind})`).join(' -> ')})\n`,
       );

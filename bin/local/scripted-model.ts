@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { parse } from 'yaml';
+import { type ConverseProblem, requestProblems } from '../../functions/engine/converse-rules';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 
 /** One scripted model response (YAML/JSON keys as written in a script file). */
@@ -36,6 +37,15 @@ export interface ScriptedResponse {
   readonly usage?: { readonly input_tokens?: number; readonly output_tokens?: number };
   /** Answer with an error instead: HTTP status, Bedrock error type, message. */
   readonly error?: { readonly status: number; readonly type: string; readonly message?: string };
+  /** Never answer (a hung model): the request stays open until the client gives up or the server stops. */
+  readonly hang?: boolean;
+}
+
+/** A request the scripted model refused as Bedrock would: which one, and every rule it broke. */
+export interface RefusedConverse {
+  /** Its index among the requests received. */
+  readonly index: number;
+  readonly problems: readonly ConverseProblem[];
 }
 
 /** A Converse request as the server received it. */
@@ -60,6 +70,11 @@ export interface ScriptedModel {
   readonly url: string;
   /** Every request received, in order. */
   readonly requests: readonly ReceivedConverse[];
+  /**
+   * Requests refused with a `ValidationException` because they break a rule of
+   * the Converse API (functions/engine/converse-rules.ts), as Bedrock refuses them.
+   */
+  readonly refused: readonly RefusedConverse[];
   stop(): Promise<void>;
 }
 
@@ -95,11 +110,11 @@ export function loadModelScript(file: string): ScriptedResponse[] {
       (response) =>
         response !== null &&
         typeof response === 'object' &&
-        ('text' in response || 'tool_use' in response || 'error' in response),
+        ('text' in response || 'tool_use' in response || 'error' in response || 'hang' in response),
     );
   if (!valid) {
     throw new InvalidArgsError(
-      `--script ${file}: expected a list of responses, each with text, tool_use ([{ name, input }]) or error ({ status, type, message })`,
+      `--script ${file}: expected a list of responses, each with text, tool_use ([{ name, input }]), error ({ status, type, message }) or hang: true`,
     );
   }
   return responses as ScriptedResponse[];
@@ -198,6 +213,7 @@ export async function startScriptedModel(
   options: ScriptedModelOptions = {},
 ): Promise<ScriptedModel> {
   const requests: ReceivedConverse[] = [];
+  const refused: RefusedConverse[] = [];
   const latencyMs = options.latencyMs ?? 0;
   const respond: Responder = Array.isArray(script)
     ? (_request, index) =>
@@ -245,7 +261,22 @@ export async function startScriptedModel(
       };
       const index = requests.length;
       requests.push(received);
+      // Checked as Bedrock checks a request: a conversation it would refuse is refused here too.
+      const problems = requestProblems(body);
+      if (problems.length > 0) {
+        refused.push({ index, problems });
+        send(
+          response,
+          400,
+          {
+            message: `The request breaks the Converse API's rules: ${problems.map((p) => `${p.at}: ${p.problem}`).join('; ')}`,
+          },
+          { 'x-amzn-errortype': 'ValidationException' },
+        );
+        return;
+      }
       const scripted = respond(received, index);
+      if (scripted.hang) return;
       setTimeout(() => {
         if (scripted.error) {
           send(
@@ -289,6 +320,7 @@ export async function startScriptedModel(
   return {
     url: `http://${address}:${port}`,
     requests,
+    refused,
     async stop() {
       for (const socket of sockets) socket.destroy();
       http1.closeAllConnections();

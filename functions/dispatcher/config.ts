@@ -26,6 +26,8 @@ export const LAMBDA_FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const dispatcherConfigSchema = z.strictObject({
   /** Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`. */
   scenarios: z.record(name, z.record(name, z.array(name))),
+  /** Arguments each level pins: `{ scenario: { level: { tool: [argument…] } } }` (functions/dispatcher/pins.ts). */
+  pins: z._default(z.record(name, z.record(name, z.record(name, z.array(z.string())))), {}),
   /** Tool functions are named `<prefix><tool name>` (see {@link toolFunctionName}). */
   toolFunctionNamePrefix: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, '1-40 letters, digits, - or _')),
   /** Access profiles by name (functions/dispatcher/access.ts): tenant + tools, for callers without a scenario. */
@@ -37,7 +39,7 @@ const dispatcherConfigSchema = z.strictObject({
 /** The dispatcher's deployment configuration. */
 export type DispatcherConfig = z.output<typeof dispatcherConfigSchema>;
 
-/** What {@link parseDispatcherConfig} accepts: `accessProfiles` and `entryPoints` may be left out. */
+/** What {@link parseDispatcherConfig} accepts: `pins`, `accessProfiles` and `entryPoints` may be left out. */
 export type DispatcherConfigInput = z.input<typeof dispatcherConfigSchema>;
 
 /**

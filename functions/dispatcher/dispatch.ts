@@ -16,6 +16,7 @@ import { assertProfileAllows, type ProfileScope } from './access';
 import { claimCheck } from './claim-check';
 import type { ToolInvoker } from './invoker';
 import { assertToolAllowed, type LevelWhitelists } from './levels';
+import { applyPins, type PinnedArgs } from './pins';
 
 /** What a dispatcher is built from. */
 export interface DispatcherOptions {
@@ -23,6 +24,8 @@ export interface DispatcherOptions {
   readonly catalog: ToolCatalog;
   /** Levels' `intra_tools` per scenario. */
   readonly whitelists: LevelWhitelists;
+  /** Arguments each level pins (functions/dispatcher/pins.ts). @default none */
+  readonly pins?: PinnedArgs;
   /** Runs tools that have their own function. */
   readonly invoker: ToolInvoker;
   /** Services for the file tools (logger; no secret store is needed by file tools). */
@@ -117,8 +120,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
         }
         assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, fileToolNames);
       }
-      // Validated here, before any remote call; the tool validates again in its function.
-      const args = parseToolArgs(spec, envelope.args);
+      // Pins first (a fixed argument is not in the model's schema), then validated here,
+      // before any remote call; the tool validates again in its function.
+      const args = parseToolArgs(spec, scope ? envelope.args : applyPins(options.pins, envelope));
       logger.info('tool call', { ...envelopeKeys(envelope), args: loggedArgs(args) });
       // The envelope's own fields only: an extra field never travels on to a tool function.
       const invocation: ToolInvocation = invocationOf(envelope, args);

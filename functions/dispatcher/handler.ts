@@ -29,6 +29,7 @@ export function createDeployedDispatcher(
   return createDispatcher({
     catalog: toolCatalog,
     whitelists: config.scenarios,
+    pins: config.pins,
     invoker: new LambdaToolInvoker(lambda, (tool) => toolFunctionName(config.toolFunctionNamePrefix, tool)),
     services: { logger },
     logger,

@@ -67,7 +67,29 @@ export interface AgentLevel {
   readonly temperature?: number;
   /** `false`: the model is not offered `ask_user`. */
   readonly ask_user: false | AskUserSettings;
+  /**
+   * The largest output budget (tokens) an answer cut at `max_tokens` is retried
+   * with (the budget doubles per retry); past it the level ends `truncated`.
+   * @default min(4 × max_tokens, 8192) (limits.ts, maxTokensCeilingOf)
+   */
+  readonly max_tokens_ceiling?: number;
+  /** Seconds one model call may take, SDK retries included. @default 120 (limits.ts) */
+  readonly model_call_timeout_seconds?: number;
+  /** Seconds the level's model calls may take in all, waits between retries included. @default 600 (limits.ts) */
+  readonly level_timeout_seconds?: number;
+  /** Arguments the level pins, per tool (docs/scenarios.md, "Pinned arguments"). @default none */
+  readonly pin?: LevelPinSpecs;
 }
+
+/**
+ * A pin as the loader keeps it: a fixed value (`value`; a string may hold
+ * `{{…}}` references) or the values the model may choose from (`one_of`: a list,
+ * or a string that is one reference).
+ */
+export type PinSpec = { readonly value: unknown } | { readonly one_of: unknown };
+
+/** A level's pins: `{ tool: { argument: pin } }`. */
+export type LevelPinSpecs = Readonly<Record<string, Readonly<Record<string, PinSpec>>>>;
 
 /** One level of a scenario. */
 export type ScenarioLevel = PlanLevel | AgentLevel;

@@ -64,6 +64,19 @@ export const turnStateSchema = z.object({
   records: z._default(z.array(record), []),
   usage: z.optional(record),
   record: z.optional(record),
+  /**
+   * The level's pins as resolved when it started (functions/dispatcher/pins.ts,
+   * `ResolvedPins`): every dispatched call's envelope carries them.
+   */
+  pins: z.optional(z.record(z.string(), z.record(z.string(), record))),
+  /** The next model call's output budget, when a cut answer raised it above the level's `max_tokens`. */
+  maxTokens: z.optional(z.int().check(z.minimum(1))),
+  /** Text the engine adds to the next user message (why the last answer was not used). */
+  notice: z.optional(z.string()),
+  /** Malformed answers retried so far this level. */
+  malformed: z.optional(z.int().check(z.minimum(0))),
+  /** When the level's first turn started, in ms since the epoch (the level's model time is bounded from it). */
+  startedAtMs: z.optional(z.number()),
   /** Set by the state machine's Catch when the `turn` Task failed for good (`{ Error, Cause }`). */
   failure: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })),
 });

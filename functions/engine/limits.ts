@@ -64,3 +64,63 @@ export const DEFAULT_ASK_TIMEOUT_SECONDS = 86_400;
 /** Default turns and output tokens of an agent level. */
 export const DEFAULT_MAX_TURNS = 8;
 export const DEFAULT_MAX_TOKENS = 2000;
+
+/** The largest `max_tokens` a level may set, and the ceiling of its retries (Bedrock models' common output bound). */
+export const MAX_OUTPUT_TOKENS = 8192;
+
+/** An agent level's retry ceiling for cut answers: its own setting, else min(4 × max_tokens, {@link MAX_OUTPUT_TOKENS}). */
+export function maxTokensCeilingOf(level: {
+  readonly max_tokens: number;
+  readonly max_tokens_ceiling?: number;
+}): number {
+  return Math.max(
+    level.max_tokens,
+    level.max_tokens_ceiling ?? Math.min(4 * level.max_tokens, MAX_OUTPUT_TOKENS),
+  );
+}
+
+/**
+ * Bytes of tool-call arguments one agent turn may put in the state: the turn's
+ * output budget at its ceiling, {@link BYTES_PER_OUTPUT_TOKEN} each. A call over
+ * it (or over the tool's own limit) is answered with an error, never dispatched.
+ */
+export function turnArgsBudgetBytes(level: {
+  readonly max_tokens: number;
+  readonly max_tokens_ceiling?: number;
+}): number {
+  return maxTokensCeilingOf(level) * BYTES_PER_OUTPUT_TOKEN;
+}
+
+/**
+ * Seconds one model call may take, the SDK's own retries included, by default:
+ * 120 s, well under the engine function's 300 s timeout, so a model that never
+ * answers fails the call (and is retried by the state machine) instead of
+ * running the function out.
+ */
+export const DEFAULT_MODEL_CALL_TIMEOUT_SECONDS = 120;
+
+/**
+ * Seconds an agent level's model calls may take in all by default: 600 s, the
+ * state machine's waits between retries included. Past it the level ends
+ * `model_error` (`timeout`): a hung model costs at most this plus one call.
+ */
+export const DEFAULT_LEVEL_TIMEOUT_SECONDS = 600;
+
+/** Turns a malformed answer (`malformed_model_output`, `malformed_tool_use`) is retried before the level ends. */
+export const MAX_MALFORMED_RETRIES = 2;
+
+/** Values of a restricted pin listed as the argument's `enum` to the model; more are listed by count only. */
+export const MAX_PIN_ENUM_VALUES = 100;
+
+/**
+ * Times the state machine retries a turn that failed with a retryable model
+ * error (`ModelRetryable`), after the SDK's own attempts (lib/scenarios/asl.ts).
+ */
+export const MODEL_RETRY_ATTEMPTS = 4;
+
+/**
+ * Bytes of JSON a level's resolved pins may take in the state (they ride in
+ * `$.turn.pins` to every call): 16 KiB, a few hundred record ids. A pin whose
+ * values would pass it is resolved as unavailable (fail closed), and says so.
+ */
+export const PINS_MAX_BYTES = 16 * 1024;

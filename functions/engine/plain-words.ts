@@ -39,7 +39,11 @@ export function toolInWords(tool: string): string {
   return tool.replace(/^(aws|slack)_/, '').replaceAll('_', ' ');
 }
 
-/** Why an agent level ended without `finish`, as a sentence. */
+/**
+ * Why an agent level ended without `finish`, as a sentence. `reason` is a
+ * clause that reads after "because" ({@link plainReason}), or for the outcomes
+ * a model's answer ends the level with, what the model or the guardrail said.
+ */
 export function agentEndInWords(outcome: AgentOutcome, maxTurns: number, reason?: string): string {
   switch (outcome) {
     case 'finished':
@@ -48,10 +52,18 @@ export function agentEndInWords(outcome: AgentOutcome, maxTurns: number, reason?
       return `The analysis was stopped after ${maxTurns} turns before it wrote its result.`;
     case 'stopped':
       return 'The model stopped without writing its result.';
+    case 'truncated':
+      return `The model's answer was cut at its output limit, even with the largest budget the step allows, so the result is incomplete${reason ? `. What it said: ${reason}` : '.'}`;
+    case 'guardrail_intervened':
+      return `A guardrail blocked the model's answer${reason ? `: ${reason}` : '.'}`;
+    case 'content_filtered':
+      return `The model's content filter blocked its answer${reason ? `: ${reason}` : '.'}`;
+    case 'context_window_exceeded':
+      return 'The conversation grew past what the model can read at once, even after the platform shortened it, so the analysis stopped before it wrote its result.';
     case 'model_error':
-      return `The model could not be used: ${reason ?? 'it returned an error'}.`;
+      return `The model could not be used because ${reason ?? 'it returned an error'}.`;
     case 'failed':
-      return `The analysis step failed: ${reason ?? 'an error inside the platform'}.`;
+      return `The analysis step failed because ${reason ?? 'of an error inside the platform'}.`;
   }
 }
 
@@ -84,7 +96,7 @@ function planInWords(name: string, record: PlanLevelRecord): string {
  * level still has something a person can read.
  *
  * @example
- * // 'The model could not be used: the platform could not sign in (…). Step "collect": none of the 12 checks could run (…).'
+ * // 'The model could not be used because the platform could not sign in (…). Step "collect": none of the checks could run (…).'
  */
 export function fallbackReport(
   scenario: ScenarioDefinition,

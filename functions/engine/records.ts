@@ -5,7 +5,7 @@
  * summary read, within the bounds of limits.ts.
  */
 import type { ErrorCode } from '../runtime/errors';
-import type { ToolErrorInfo, ToolResult } from '../runtime/result';
+import { failureResult, type ToolErrorInfo, type ToolResult } from '../runtime/result';
 import type { ResultRef } from '../runtime/workspace';
 
 /** One call of a level, as the state and the run summary keep it. */
@@ -60,11 +60,25 @@ export interface PlanLevelRecord {
 }
 
 /**
- * How an agent level ended: the model called `finish`; it reached `max_turns`;
- * it stopped without `finish`; the model could not be called (access, model id,
- * validation); or the loop itself failed.
+ * How an agent level ended (docs/scenarios.md, "Stop reasons"): the model called
+ * `finish`; it reached `max_turns`; it stopped without `finish`; its answers
+ * kept being cut at the output budget's ceiling (`truncated`); a guardrail or
+ * the model's content filter blocked its answer; the conversation outgrew the
+ * model's context window even once compacted; the model could not be called
+ * or answered in a way the engine cannot use (access, model id, validation, a
+ * malformed answer, an unknown stop reason, the level's time used up); or the
+ * loop itself failed.
  */
-export type AgentOutcome = 'finished' | 'max_turns' | 'stopped' | 'model_error' | 'failed';
+export type AgentOutcome =
+  | 'finished'
+  | 'max_turns'
+  | 'stopped'
+  | 'truncated'
+  | 'guardrail_intervened'
+  | 'content_filtered'
+  | 'context_window_exceeded'
+  | 'model_error'
+  | 'failed';
 
 /** What the model and the engine spent on one agent level. */
 export interface ModelUsage {
@@ -120,6 +134,8 @@ export interface AgentLevelRecord {
   readonly usage: ModelUsage;
   /** Why the model could not be called, for `model_error` and `failed`. */
   readonly error?: ToolErrorInfo;
+  /** The Converse stop reason of the level's last answer, when it ended on one other than `end_turn`/`tool_use`. */
+  readonly stopReason?: string;
 }
 
 /** A finished level. */
@@ -185,4 +201,34 @@ export function planOutcome(calls: readonly CallRecord[]): { outcome: PlanOutcom
   const count = `${calls.length} call${calls.length === 1 ? '' : 's'}`;
   const detail = failed.length > 0 ? `, ${failed.length} failed (${codes.join(', ')})` : '';
   return { outcome, summary: `${count}: ${calls.length - failed.length} ok${detail}` };
+}
+
+/**
+ * A dispatcher's result as the state carries it, checked for the fields the
+ * engine reads; anything else (a Map iteration that returned nothing usable)
+ * becomes an `internal_error` result of `fallback`'s call.
+ */
+export function narrowResult(raw: unknown, fallback: { tool: string; callId: string }): ToolResult {
+  const result = raw as Partial<ToolResult> | null;
+  const valid =
+    result !== null &&
+    typeof result === 'object' &&
+    typeof result.tool === 'string' &&
+    typeof result.callId === 'string' &&
+    typeof result.summary === 'string' &&
+    (result.ok === true || (result.ok === false && typeof result.error?.code === 'string'));
+  if (valid) return result as ToolResult;
+  return failureResult(
+    fallback.tool,
+    fallback.callId,
+    { code: 'internal_error', message: 'The call returned no result', retryable: false },
+    0,
+  );
+}
+
+/** `usage` with `add`'s counts added. */
+export function sumUsage(usage: ModelUsage, add: Partial<ModelUsage>): ModelUsage {
+  const out = { ...usage } as Record<keyof ModelUsage, number>;
+  for (const [key, value] of Object.entries(add)) out[key as keyof ModelUsage] += value ?? 0;
+  return out;
 }

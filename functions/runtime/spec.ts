@@ -91,6 +91,13 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly requiresSecrets: readonly string[];
   /** `write` tools are made idempotent per call (`runId` + `callId`). */
   readonly sideEffects: 'none' | 'write';
+  /**
+   * The arguments of a `write` tool that say where it writes (Slack's `channel`,
+   * a CRM record's id): `etp scenario validate` warns about an agent level that
+   * offers the tool without pinning them (docs/scenarios.md, "Pinned arguments").
+   * @default [] (none declared: the warning then names the tool as wholly unpinned)
+   */
+  readonly destinationArgs?: readonly string[];
   /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
   readonly iam: readonly IamGrant[];
   /**

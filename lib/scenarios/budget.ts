@@ -11,14 +11,15 @@ import type { ScenarioDefinition } from '../../functions/engine/definition';
 import { MAX_INPUT_BYTES } from '../../functions/engine/inputs';
 import {
   AGENT_RECORD_MAX_BYTES,
-  BYTES_PER_OUTPUT_TOKEN,
   CALL_RECORD_MAX_BYTES,
   CONVERSATION_INLINE_MAX_BYTES,
   MAX_AGENT_CALL_RECORDS,
   MAX_TOOL_CALLS_PER_TURN,
   MIN_INLINE_RESULT_BYTES,
+  PINS_MAX_BYTES,
   PLAN_RECORD_OVERHEAD_BYTES,
   STATE_BUDGET_BYTES,
+  turnArgsBudgetBytes,
 } from '../../functions/engine/limits';
 
 export { STATE_BUDGET_BYTES };
@@ -40,8 +41,10 @@ function transientOf(level: ScenarioDefinition['levels'][number]): {
   }
   return {
     held: MAX_TOOL_CALLS_PER_TURN,
+    // The turn's tool-call args (bounded by the level's argument budget, at its output ceiling) and pins.
     extra:
-      level.max_tokens * BYTES_PER_OUTPUT_TOKEN +
+      turnArgsBudgetBytes(level) +
+      (level.pin ? PINS_MAX_BYTES : 0) +
       CONVERSATION_INLINE_MAX_BYTES +
       MAX_AGENT_CALL_RECORDS * CALL_RECORD_MAX_BYTES,
     args: 0,

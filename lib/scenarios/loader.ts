@@ -12,7 +12,10 @@ import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { violationsOf } from '../../functions/runtime/schema-violations';
 import { inlineResultBudget, STATE_BUDGET_BYTES, worstCaseState } from './budget';
 import { type Scenario, type ScenarioFile, scenarioSchema } from './model';
+import { checkPins } from './pins';
 import { type RefUse, resolveRef } from './references';
+
+export { levelPins } from './pins';
 
 /** The folder holding the scenario YAML files. */
 export const SCENARIOS_DIR = path.join(__dirname, '../../functions/scenarios');
@@ -40,6 +43,8 @@ export interface ScenarioCheck {
   readonly file: string;
   readonly scenario?: Scenario;
   readonly problems: readonly string[];
+  /** Risks that do not stop the scenario (a write tool whose destination the model chooses). */
+  readonly warnings?: readonly string[];
 }
 
 /** The `*.yaml` / `*.yml` files of a folder, sorted. */
@@ -179,6 +184,7 @@ export function checkScenarioFile(file: string, catalog: ToolCatalog): ScenarioC
 export function checkScenarioDocument(document: unknown, file: string, catalog: ToolCatalog): ScenarioCheck {
   const where = path.basename(file);
   const problems: string[] = [];
+  const warnings: string[] = [];
   const report = (text: string) => problems.push(`${where}: ${text}`);
   const candidate = withKinds(document);
   const parsed = scenarioSchema.safeParse(candidate);
@@ -275,19 +281,25 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
     if (level.ask_user && typeof level.ask_user === 'object' && level.ask_user.slack_channel) {
       checkText(level.ask_user.slack_channel, 'ask_user.slack_channel', 'args');
     }
+    const pinned = checkPins(level, index, spec as unknown as Scenario, catalog, at);
+    for (const problem of pinned.problems) report(problem);
+    warnings.push(...pinned.warnings.map((warning) => `${where}: ${warning}`));
     const prompt = promptOf(file, level, report, at);
     if (prompt !== undefined)
       checkText(prompt, level.prompt_file ? `prompt_file (${level.prompt_file})` : 'prompt', 'prompt');
+    const { pin: _written, ...settings } = level;
     levels.push({
-      ...level,
+      ...settings,
       prompt: prompt ?? '',
       ask_user: level.ask_user === false ? false : askSettings(level.ask_user),
+      ...(pinned.pins ? { pin: pinned.pins } : {}),
     });
   });
-  if (problems.length > 0) return { file, problems };
+  if (problems.length > 0) return { file, problems, warnings };
   return {
     file,
     problems,
+    warnings,
     scenario: { name: spec.name, description: spec.description, inputs: spec.inputs, levels },
   };
 }
@@ -382,5 +394,16 @@ export function levelWhitelists(scenarios: readonly Scenario[]): LevelWhitelists
       }
       return [scenario.name, Object.fromEntries(levels)];
     }),
+  );
+}
+
+/** The warnings of loaded scenarios (see {@link ScenarioCheck.warnings}), each naming its scenario and level. */
+export function scenarioWarnings(scenario: Scenario, catalog: ToolCatalog): string[] {
+  return scenario.levels.flatMap((level, index) =>
+    level.kind === 'agent'
+      ? checkPins(level, index, scenario, catalog, `levels[${index}] (${level.name})`).warnings.map(
+          (warning) => `${scenario.name}: ${warning}`,
+        )
+      : [],
   );
 }

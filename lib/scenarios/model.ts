@@ -9,6 +9,7 @@ import {
   DEFAULT_ASK_TIMEOUT_SECONDS,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_TURNS,
+  MAX_OUTPUT_TOKENS,
 } from '../../functions/engine/limits';
 import { SNAKE_CASE_NAME } from '../../functions/runtime/ids';
 import '../../functions/runtime/zod-locale';
@@ -66,9 +67,16 @@ const agentLevel = z.strictObject({
   prompt_file: z.optional(z.string().check(z.minLength(1))),
   max_turns: z._default(z.int().check(z.minimum(1), z.maximum(50)), DEFAULT_MAX_TURNS),
   // Bounded so one turn's tool-call args stay small in the state (functions/engine/limits.ts).
-  max_tokens: z._default(z.int().check(z.minimum(1), z.maximum(8192)), DEFAULT_MAX_TOKENS),
+  max_tokens: z._default(z.int().check(z.minimum(1), z.maximum(MAX_OUTPUT_TOKENS)), DEFAULT_MAX_TOKENS),
   temperature: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
   ask_user: z._default(z.union([z.boolean(), askUser]), false),
+  // The ceiling of the output budget a cut answer is retried with (functions/engine/limits.ts).
+  max_tokens_ceiling: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_OUTPUT_TOKENS))),
+  // Under the engine function's 300 s timeout, with room for the invocation's own work.
+  model_call_timeout_seconds: z.optional(z.int().check(z.minimum(1), z.maximum(240))),
+  level_timeout_seconds: z.optional(z.int().check(z.minimum(1), z.maximum(3600))),
+  /** `{ tool: { argument: pin } }` (docs/scenarios.md, "Pinned arguments"); lib/scenarios/pins.ts checks it. */
+  pin: z.optional(z.record(name, z.record(z.string(), z.unknown()))),
 });
 
 const input = z.strictObject({

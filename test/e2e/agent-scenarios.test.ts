@@ -497,7 +497,7 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
       error: { code: 'access_denied' },
     });
     expect(text).toContain(
-      'The model could not be used: the account does not allow the platform to read this.',
+      'The model could not be used because the account does not allow the platform to read this.',
     );
     expect(text).toContain(
       'Step "collect": none of the 12 checks could run, because the platform could not sign in (the credentials were missing, expired or rejected).',

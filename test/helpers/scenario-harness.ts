@@ -84,6 +84,9 @@ const ACCOUNT = '123456789012';
 const REGION = 'eu-west-1';
 const DISPATCHER_ARN = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:etp-dispatcher`;
 const ENGINE_ARN = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:etp-engine`;
+/** Step Functions' limit on a state's input or output, in bytes: 256 KiB ("Step Functions service quotas"). */
+export const STATE_LIMIT_BYTES = 256 * 1024;
+
 /** The run-event bus's name in the definitions the harness runs. */
 export const RUN_EVENT_BUS = 'etp-run-events';
 
@@ -357,8 +360,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       const states: StateRecord[] = [];
       let transitions = 0;
       let largestStateBytes = 0;
-      const measure = (data: unknown) => {
-        largestStateBytes = Math.max(largestStateBytes, Buffer.byteLength(JSON.stringify(data ?? null)));
+      const oversized: string[] = [];
+      const measure = (event: StateEvent, what: 'input' | 'output') => {
+        const bytes = Buffer.byteLength(JSON.stringify(event.data ?? null));
+        largestStateBytes = Math.max(largestStateBytes, bytes);
+        // Step Functions fails the execution, uncatchably, past 256 KiB ("Step Functions service quotas").
+        if (bytes > STATE_LIMIT_BYTES) oversized.push(`${event.name}'s ${what} is ${bytes} bytes`);
       };
       try {
         const output = await executeLocally(
@@ -398,16 +405,32 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
             taskToken: `e2e-task-token-${run.runId}`,
             onStateEntered: (event) => {
               transitions++;
-              measure(event.data);
+              measure(event, 'input');
               if (run.keepStates) states.push({ event: 'entered', ...event });
             },
             onStateExited: (event) => {
-              measure(event.data);
+              measure(event, 'output');
               if (run.keepStates) states.push({ event: 'exited', ...event });
             },
             onPutEvents: (entries) => events.push(...(entries as unknown[])),
           },
         );
+        if (oversized.length > 0) {
+          throw Object.assign(
+            new Error(
+              `The execution would fail (States.DataLimitExceeded, 256 KiB): ${oversized.join('; ')}`,
+            ),
+            { name: 'States.DataLimitExceeded' },
+          );
+        }
+        // The scripted model refuses what Bedrock refuses: such a request is a failed test, whatever the run made of it.
+        if (model.refused.length > 0) {
+          throw new Error(
+            `Bedrock would refuse ${model.refused.length} request(s) of this run: ${model.refused
+              .map((r) => `#${r.index}: ${r.problems.map((p) => `${p.at}: ${p.problem}`).join('; ')}`)
+              .join(' | ')}`,
+          );
+        }
         return {
           output: output as RunOutput,
           modelRequests: model.requests,

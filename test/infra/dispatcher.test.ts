@@ -2,7 +2,7 @@ import { toolFunctionName } from '../../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
-import { levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
+import { levelPins, levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
 import { logicalIdOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 
 const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
@@ -28,6 +28,7 @@ describe('the dispatcher function', () => {
     // Assess
     expect(config).toEqual({
       scenarios: levelWhitelists(loadScenarios(toolCatalog)),
+      pins: levelPins(loadScenarios(toolCatalog)),
       toolFunctionNamePrefix: 'ExternalToolsPlatform-',
       // No entry point configured (lib/entry-points.ts): no profile, no binding.
       accessProfiles: {},

@@ -106,6 +106,7 @@ export const SLACK_POST_SETTINGS = {
   service: 'slack',
   requiresSecrets: ['slack_default'],
   sideEffects: 'write',
+  destinationArgs: ['channel'],
   iam: [],
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
 } as const;

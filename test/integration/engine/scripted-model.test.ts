@@ -95,6 +95,39 @@ describe('the scripted model', () => {
     });
   });
 
+  it('refuses, as Bedrock does, a request that breaks the Converse rules, and records it', async () => {
+    // Prepare
+    model = await startScriptedModel([{ text: 'never sent' }]);
+    const client = localModelClient(model.url);
+
+    // Act: a blank text block after an assistant turn whose toolUse is never answered
+    const refused = await client
+      .converse({
+        ...request,
+        messages: [
+          { role: 'user', content: [{ text: 'Hello' }] },
+          { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'finish', input: {} } }] },
+          { role: 'user', content: [{ text: '  ' }] },
+        ],
+      })
+      .catch((err: unknown) => normalizeModelError(err, request.modelId));
+
+    // Assess
+    expect(refused).toMatchObject({ code: 'invalid_args' });
+    expect((refused as { message: string }).message).toContain(
+      'messages[2].content[0]: the text field is blank: a text block needs text',
+    );
+    expect(model.refused).toEqual([
+      {
+        index: 0,
+        problems: [
+          { at: 'messages[2].content[0]', problem: 'the text field is blank: a text block needs text' },
+          { at: 'messages[2]', problem: "expected toolResult blocks for the previous turn's toolUse t1" },
+        ],
+      },
+    ]);
+  });
+
   it('reads a script file and refuses one that is not a list of responses', () => {
     // Prepare
     const good = path.join(dir, 'good.yaml');
@@ -108,7 +141,7 @@ describe('the scripted model', () => {
     // Assess
     expect(script).toEqual([{ text: 'Hi' }, { tool_use: [{ name: 'finish', input: { summary: 'Done' } }] }]);
     expect(() => loadModelScript(bad)).toThrow(
-      `--script ${bad}: expected a list of responses, each with text, tool_use ([{ name, input }]) or error ({ status, type, message })`,
+      `--script ${bad}: expected a list of responses, each with text, tool_use ([{ name, input }]), error ({ status, type, message }) or hang: true`,
     );
   });
 

@@ -401,7 +401,7 @@ describe('turn', () => {
       outcome: 'model_error',
       error: { code: 'access_denied', service: 'bedrock' },
       summary: expect.stringMatching(
-        /^The model could not be used: the account does not allow the platform to read this\./,
+        /^The model could not be used because the account does not allow the platform to read this\./,
       ),
     });
   });
@@ -476,5 +476,56 @@ describe('turn', () => {
     ]);
     expect(first.questionText).toContain('etp run answer r1 --text');
     expect(state.rejected[0]?.message).toBe('at most 3 questions per level: go on without asking');
+  });
+});
+
+describe('failure texts and the run summary when the workspace refuses writes', () => {
+  it('says in the output that summary.json was not written, and the failed step reads as a sentence', async () => {
+    // Prepare: a workspace whose every write fails
+    const broken = workspacesOf((scope) => {
+      const workspace = localWorkspaceProvider(dir)(scope);
+      return {
+        ...workspace,
+        uri: workspace.uri,
+        async write() {
+          throw new Error('The bucket refused the write');
+        },
+      };
+    });
+    const engine = createEngine({
+      config: engineConfig([scenario], functionMemory(toolCatalog)),
+      catalog: toolCatalog,
+      workspaces: broken,
+      records,
+      model: scriptedModel([]),
+      logger,
+    });
+    const failed = (await engine({
+      action: 'wrapup',
+      ...base,
+      runId: 'r-broken',
+      level: 'analyse',
+      input: { tenant: 'default' },
+      levels: {},
+      turn: { level: 'analyse', n: 0, status: 'start', failure: { Error: 'Lambda.Unknown' } },
+    })) as TurnState;
+
+    // Act
+    const output = (await engine({
+      action: 'summary',
+      ...base,
+      runId: 'r-broken',
+      input: { tenant: 'default' },
+      levels: { analyse: failed.record },
+    })) as { summaryFile: { notWritten?: string; path?: string } };
+
+    // Assess
+    expect((failed.record as unknown as AgentLevelRecord).summary).toMatch(
+      /^The analysis step failed because of an error inside the platform\./,
+    );
+    expect(output.summaryFile.path).toBeUndefined();
+    expect(output.summaryFile.notWritten).toBe(
+      "summary.json could not be written to the run's workspace (The bucket refused the write): this output is the only copy",
+    );
   });
 });

@@ -270,3 +270,38 @@ describe('scenarioToAsl', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 });
+
+describe('pinned arguments in the definition', () => {
+  it("sends a pinning level's resolved pins with every call of its Maps, and no pins from other levels", () => {
+    // Prepare
+    const pinned = scenarioOf({
+      name: 'pinned',
+      description: 'An agent level that pins its Slack channel.',
+      inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
+      levels: [
+        {
+          name: 'act',
+          model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+          prompt: 'Go.',
+          intra_tools: ['slack_post_message'],
+          ask_user: true,
+          pin: { slack_post_message: { channel: 'C0123ABCD' } },
+        },
+      ],
+    });
+
+    // Act
+    const states = scenarioToAsl(pinned).States;
+
+    // Assess
+    for (const map of ['act_tools', 'act_ask_tools']) {
+      expect((states[map] as { ItemSelector: Record<string, unknown> }).ItemSelector).toMatchObject({
+        'args.$': '$$.Map.Item.Value.args',
+        'pins.$': '$.turn.pins',
+      });
+    }
+    expect(
+      (asl.States.analyse_tools as { ItemSelector: Record<string, unknown> }).ItemSelector['pins.$'],
+    ).toBeUndefined();
+  });
+});

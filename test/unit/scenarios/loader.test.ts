@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { toolCatalog } from '../../../functions/tools/catalog';
 import {
   checkScenarioDocument,
+  levelPins,
   levelWhitelists,
   loadScenarios,
   SCENARIOS_DIR,
@@ -490,5 +491,108 @@ describe('a folder of scenario files', () => {
     expect(load).toThrow(
       /check: a run's state could reach \d+ KiB \(input 8 KiB, collect record 2 KiB, one record 32 KiB, .*\), over the 180 KiB budget/,
     );
+  });
+});
+
+describe('pin: in agent levels', () => {
+  /** The scenario with the agent level offering the Slack tools, pinned by `pin`. */
+  const pinned = (pin: unknown) =>
+    scenario((document) => {
+      document.levels[1].intra_tools = ['slack_post_message', 'slack_post_threaded'];
+      document.levels[1].pin = pin;
+    });
+  const AT = 'check.yaml: levels[1] (analyse)';
+
+  it('loads fixed and restricted pins, references to earlier results included, into the dispatcher’s table', () => {
+    // Act
+    const check = checkScenarioDocument(
+      pinned({
+        slack_post_message: { channel: '{{input.channel}}' },
+        slack_post_threaded: {
+          channel: { value: 'C0123ABCD' },
+          thread_ts: { one_of: '{{levels.collect.results.0.value.instances.*.id}}' },
+        },
+      }),
+      path.join(SCENARIOS_DIR, 'check.yaml'),
+      toolCatalog,
+    );
+
+    // Assess
+    expect(check.problems).toEqual([]);
+    expect(check.warnings).toEqual([]);
+    const level = check.scenario?.levels[1];
+    expect(level?.kind === 'agent' && level.pin).toEqual({
+      slack_post_message: { channel: { value: '{{input.channel}}' } },
+      slack_post_threaded: {
+        channel: { value: 'C0123ABCD' },
+        thread_ts: { one_of: '{{levels.collect.results.0.value.instances.*.id}}' },
+      },
+    });
+    expect(levelPins(check.scenario ? [check.scenario] : [])).toEqual({
+      check: { analyse: { slack_post_message: ['channel'], slack_post_threaded: ['channel', 'thread_ts'] } },
+    });
+  });
+
+  it('reports a pin on a tool the level does not offer, an unknown argument, a bad form, a bad literal and a bad reference', () => {
+    // Act
+    const problems = problemsOf(
+      pinned({
+        aws_ec2_inventory: { regions: 'all' },
+        slack_post_message: { chanel: 'C0123ABCD', text: { fixed: 'x' } },
+        slack_post_threaded: {
+          channel: 'not a channel!',
+          thread_ts: { one_of: '{{levels.report.summary}}' },
+        },
+      }),
+    );
+
+    // Assess
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        `${AT}.pin.aws_ec2_inventory: the level does not offer aws_ec2_inventory (its intra_tools: slack_post_message, slack_post_threaded)`,
+        `${AT}.pin.slack_post_message.chanel: slack_post_message has no argument "chanel". Its arguments: channel, text`,
+        `${AT}.pin.slack_post_message.text: an object pin is { value: <fixed value> } or { one_of: <list or {{reference}}> }, not { fixed }`,
+        `${AT}.pin.slack_post_threaded.channel: "not a channel!" is not a value slack_post_threaded's channel accepts`,
+        `${AT}.pin.slack_post_threaded.thread_ts: {{levels.report.summary}}: level report runs after this one. Earlier levels: collect`,
+      ]),
+    );
+  });
+
+  it('warns about a write tool whose destination the model chooses, naming the risk and the argument', () => {
+    // Act
+    const check = checkScenarioDocument(
+      pinned({ slack_post_message: { channel: 'C0123ABCD' } }),
+      path.join(SCENARIOS_DIR, 'check.yaml'),
+      toolCatalog,
+    );
+
+    // Assess: valid, with one warning for the unpinned tool
+    expect(check.problems).toEqual([]);
+    expect(check.warnings).toEqual([
+      `${AT}: slack_post_threaded writes outside the run and its destination argument channel is not pinned: a model obeying text injected into what it reads (a tool result, a file, a message) can redirect the write; pin slack_post_threaded.channel (pin: { slack_post_threaded: { channel: … } })`,
+    ]);
+  });
+
+  it('lets no write tool of the catalog offered by an agent level go unwarned without its pins', () => {
+    // Every write tool of the catalog that writes outside the run's workspace, offered unpinned, gets its warning.
+    const writes = toolCatalog
+      .list()
+      .filter(
+        (spec) =>
+          spec.sideEffects === 'write' &&
+          !toolCatalog.isFileTool(spec.name) &&
+          (!toolCatalog.get(spec.name).workspaceAccess || spec.destinationArgs),
+      )
+      .map((spec) => spec.name);
+    const check = checkScenarioDocument(
+      scenario((document) => {
+        document.levels[1].intra_tools = writes;
+      }),
+      path.join(SCENARIOS_DIR, 'check.yaml'),
+      toolCatalog,
+    );
+    expect(
+      check.warnings?.map((warning) => writes.find((tool) => warning.includes(`: ${tool} writes`))),
+    ).toEqual(writes);
   });
 });

@@ -1,0 +1,136 @@
+/**
+ * The `plan_done` action, after a plan level's Map: each result stored in the
+ * run's workspace, the level's findings tracked against the tenant's previous
+ * run, and a compact record kept at `$.levels.<level>`.
+ */
+import type { ToolResult } from '../../runtime/result';
+import type { Workspace } from '../../runtime/workspace';
+import type { EngineContext } from '../engine-context';
+import type { EngineEvent } from '../events';
+import {
+  diffFindings,
+  type FindingsFile,
+  findingsCounts,
+  findingsIn,
+  rankTracked,
+  type ToolCoverage,
+  type TrackedFinding,
+} from '../findings';
+import {
+  asResultRef,
+  callRecordOf,
+  type FindingsCounts,
+  type LevelRecord,
+  narrowResult,
+  type PlanLevelRecord,
+  planOutcome,
+  type RunState,
+} from '../records';
+import { ENGINE_PATHS, type RunKey, readJson, refPath, writeJson } from '../workspaces';
+
+/** Closes a plan level: `{ input, levels }` with the level's record added. */
+export async function planDone(
+  ctx: EngineContext,
+  event: Extract<EngineEvent, { action: 'plan_done' }>,
+): Promise<RunState> {
+  const started = performance.now();
+  const scenario = ctx.scenarioOf(event.scenario);
+  const level = ctx.levelOf(scenario, event.level, 'plan');
+  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
+  const workspace = ctx.workspaces(run);
+  const results = level.calls.map((call, index) =>
+    narrowResult(event.results[index], { tool: call.tool, callId: `${level.name}/${index}` }),
+  );
+  await Promise.all(
+    results.map((result, index) =>
+      writeJson(workspace, ENGINE_PATHS.callResult(level.name, index, result.tool), result),
+    ),
+  );
+  const calls = results.map(callRecordOf);
+  const findings = level.track_findings
+    ? await trackFindings(ctx, run, level.name, workspace, results)
+    : undefined;
+  const record: PlanLevelRecord = {
+    kind: 'plan',
+    ...planOutcome(calls),
+    calls,
+    ...(findings ? { findings } : {}),
+    engineMs: Math.round(performance.now() - started),
+  };
+  ctx.logger.info('plan level done', { ...run, scenarioLevel: level.name, outcome: record.outcome });
+  return {
+    input: event.input,
+    levels: { ...(event.levels as Record<string, LevelRecord>), [level.name]: record },
+  };
+}
+
+/** A successful result's whole value: from the workspace when it was claim-checked, else inline. */
+export async function fullValue(workspace: Workspace, result: ToolResult & { ok: true }): Promise<unknown> {
+  const ref = asResultRef(result.resultRef);
+  const path = ref && refPath(workspace, ref);
+  if (!path) return result.value;
+  try {
+    return await readJson<unknown>(workspace, path);
+  } catch {
+    return result.value;
+  }
+}
+
+async function trackFindings(
+  ctx: EngineContext,
+  run: RunKey,
+  level: string,
+  workspace: Workspace,
+  results: readonly ToolResult[],
+): Promise<FindingsCounts> {
+  const coverage: Record<string, ToolCoverage> = {};
+  const found: TrackedFinding[] = [];
+  for (const result of results) {
+    if (!result.ok) {
+      coverage[result.tool] = { ok: false, complete: false };
+      continue;
+    }
+    const full = await fullValue(workspace, result);
+    // A value claim-checked in full counts as complete; a shrunk inline one does not.
+    // The stored JSON may be the value or the whole result: the walk finds findings in either.
+    const { findings, complete } = findingsIn(full);
+    const whole = complete && (!result.truncated || full !== result.value);
+    coverage[result.tool] = { ok: true, complete: whole };
+    found.push(...findings.map((finding) => ({ ...finding, tool: result.tool })));
+  }
+  const unique = [...new Map(found.map((finding) => [finding.id, finding])).values()];
+  const path = ENGINE_PATHS.findings(level);
+  // A run that read nothing does not replace the tenant's reference point.
+  const anyOk = Object.values(coverage).some((tool) => tool.ok);
+  const previousPointer = await ctx.records.swapLatestFindings(
+    run.tenant,
+    run.scenario,
+    level,
+    { runId: run.runId, path },
+    { readOnly: !anyOk },
+  );
+  let previous: FindingsFile | undefined;
+  if (previousPointer) {
+    try {
+      previous = await readJson<FindingsFile>(
+        ctx.workspaces({ ...run, runId: previousPointer.runId }),
+        previousPointer.path,
+      );
+    } catch (err) {
+      ctx.logger.warn('previous findings unreadable', {
+        ...run,
+        previousRunId: previousPointer.runId,
+        err,
+      });
+    }
+  }
+  const file: FindingsFile = {
+    runId: run.runId,
+    level,
+    findings: rankTracked(unique),
+    coverage,
+    diff: diffFindings(unique, coverage, previous),
+  };
+  await writeJson(workspace, path, file);
+  return findingsCounts(file);
+}

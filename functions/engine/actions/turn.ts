@@ -1,0 +1,352 @@
+/**
+ * The `turn` action: one model turn of an agent level. The previous turn's
+ * results are appended to the conversation, the model is called (model-turn.ts)
+ * and its answer handled by its stop reason (docs/scenarios.md, "Stop reasons"):
+ * calls to dispatch, a question to ask, a cut or malformed answer retried with
+ * none of its calls run, or the level's end.
+ */
+import type { ResolvedPins } from '../../dispatcher/pins';
+import { PlatformError } from '../../runtime/errors';
+import {
+  type ConversationRef,
+  loadConversation,
+  type StoredConversation,
+  saveConversation,
+  textOf,
+  toolUsesOf,
+} from '../conversation';
+import { cleanAnswer, toolUseIdsOf } from '../converse-rules';
+import { ASK_USER_LEVEL } from '../definition';
+import type { EngineContext } from '../engine-context';
+import { type Answer, type EngineEvent, type RejectedCall, type TurnState, turnStateSchema } from '../events';
+import { levelTools, systemPrompt } from '../level-tools';
+import {
+  DEFAULT_LEVEL_TIMEOUT_SECONDS,
+  DEFAULT_MODEL_CALL_TIMEOUT_SECONDS,
+  MAX_LEVEL_SUMMARY_CHARS,
+  MAX_MALFORMED_RETRIES,
+  MODEL_RETRY_ATTEMPTS,
+  maxTokensCeilingOf,
+  turnArgsBudgetBytes,
+} from '../limits';
+import { answerKindOf, callModel } from '../model-turn';
+import { resolvePins } from '../pins';
+import { renderPrompt } from '../prompt';
+import {
+  type AgentOutcome,
+  type CallRecord,
+  type LevelRecord,
+  type ModelUsage,
+  NO_USAGE,
+  sumUsage,
+} from '../records';
+import type { RunKey } from '../workspaces';
+import { closeLevel, type LevelEnd } from './level-end';
+import { answersOfTurn, appendAnswers } from './turn-answers';
+import { boundedAnswer, turnCalls } from './turn-calls';
+
+/** Runs one turn; returns the next turn state (`tool_use`, `ask` or `done`). */
+export async function turn(
+  ctx: EngineContext,
+  event: Extract<EngineEvent, { action: 'turn' }>,
+  signal?: AbortSignal,
+): Promise<TurnState> {
+  const started = performance.now();
+  const scenario = ctx.scenarioOf(event.scenario);
+  const level = ctx.levelOf(scenario, event.level, 'agent');
+  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
+  const workspace = ctx.workspaces(run);
+  const levels = event.levels as Record<string, LevelRecord>;
+  const parsed = turnStateSchema.safeParse(event.turn);
+  if (!parsed.success)
+    throw new PlatformError('internal_error', `Malformed turn state: ${parsed.error.message}`);
+  const state = parsed.data;
+  const fresh = state.status === 'start' || state.level !== level.name;
+  let n = fresh ? 0 : state.n;
+  let usage: ModelUsage = fresh ? NO_USAGE : { ...NO_USAGE, ...(state.usage as Partial<ModelUsage>) };
+  const records: CallRecord[] = fresh ? [] : [...(state.records as unknown as CallRecord[])];
+  let callCount = fresh ? 0 : state.callCount;
+  const startedAtMs = fresh ? ctx.now().getTime() : (state.startedAtMs ?? ctx.now().getTime());
+  const promptContext = {
+    input: event.input,
+    levels,
+    run: { id: run.runId, tenant: run.tenant, scenario: run.scenario },
+    workspace,
+  };
+  // Resolved once, when the level starts: a model of this level cannot have changed what they come from.
+  const pins: ResolvedPins | undefined = fresh
+    ? level.pin
+      ? await resolvePins(level, promptContext)
+      : undefined
+    : (state.pins as ResolvedPins | undefined);
+  const malformed = fresh ? 0 : (state.malformed ?? 0);
+  const maxTokens = fresh ? level.max_tokens : (state.maxTokens ?? level.max_tokens);
+  let conversation: StoredConversation;
+
+  const end = (levelEnd: LevelEnd): Promise<TurnState> => {
+    usage = sumUsage(usage, { engineInvocations: 1, engineMs: Math.round(performance.now() - started) });
+    ctx.logger.info('agent level done', {
+      ...run,
+      scenarioLevel: level.name,
+      outcome: levelEnd.outcome,
+      turns: n,
+      ...(levelEnd.stopReason ? { stopReason: levelEnd.stopReason } : {}),
+    });
+    return closeLevel(workspace, scenario, level, levels, levelEnd, conversation, {
+      turns: n,
+      callCount,
+      records,
+      usage,
+    });
+  };
+
+  if (fresh) {
+    const prompt = await renderPrompt(level.prompt, promptContext);
+    conversation = {
+      system: systemPrompt(scenario, level, run.tenant),
+      // A blank text block is refused by Converse: a prompt whose references rendered to nothing says so.
+      messages: [
+        { role: 'user', content: [{ text: prompt.trim() === '' ? '(The prompt is empty.)' : prompt }] },
+      ],
+    };
+  } else {
+    conversation = await loadConversation(workspace, state.conversation);
+    const answered = answersOfTurn(state, conversation, workspace);
+    records.push(...answered.records);
+    appendAnswers(conversation, answered.blocks, state.notice);
+    if (state.status === 'ask' && state.askToolUseId) {
+      const answer = state.answer as Answer | null | undefined;
+      // The no-answer Pass the state machine went through: one more transition.
+      if (!answer?.answered) usage = sumUsage(usage, { unanswered: 1 });
+      await ctx.records.closeQuestion(
+        run.tenant,
+        run.runId,
+        level.name,
+        state.n,
+        answer?.answered ? 'answered' : answer?.reason === 'timeout' ? 'timed_out' : 'failed',
+      );
+    }
+    if (answered.finish) return end({ outcome: 'finished', finish: answered.finish });
+  }
+  if (n >= level.max_turns) return end({ outcome: 'max_turns' });
+
+  // Time: each call bounded, and the level's model time in all (a hung model costs minutes, not retries
+  // of a 5-minute function). A first turn has no start time in the state yet when the state machine
+  // retries it: its calls get an equal share of the level's time per attempt instead.
+  const levelMs = (level.level_timeout_seconds ?? DEFAULT_LEVEL_TIMEOUT_SECONDS) * 1000;
+  const callMs = (level.model_call_timeout_seconds ?? DEFAULT_MODEL_CALL_TIMEOUT_SECONDS) * 1000;
+  const left = fresh ? levelMs : startedAtMs + levelMs - ctx.now().getTime();
+  if (left <= 0) {
+    return end({
+      outcome: 'model_error',
+      error: {
+        code: 'timeout',
+        message: `Model ${level.model} used up the ${levelMs / 1000} s this step allows for model calls`,
+        retryable: false,
+        service: 'bedrock',
+      },
+    });
+  }
+  const timeoutMs = fresh
+    ? Math.min(callMs, Math.floor(levelMs / (MODEL_RETRY_ATTEMPTS + 1)))
+    : Math.min(callMs, left);
+  const called = await callModel(
+    ctx.model,
+    level,
+    conversation,
+    levelTools(ctx.catalog, level, pins),
+    maxTokens,
+    { timeoutMs, retryFits: fresh || left - timeoutMs > 0 },
+    signal,
+  ).catch((err: unknown) => {
+    ctx.logger.warn('model call failed', { ...run, scenarioLevel: level.name, turn: n + 1, err });
+    throw err;
+  });
+  if (called.kind === 'error') {
+    ctx.logger.warn('model call failed', {
+      ...run,
+      scenarioLevel: level.name,
+      turn: n + 1,
+      error: called.error,
+    });
+    return end({ outcome: 'model_error', error: called.error });
+  }
+  if (called.kind === 'overflow') {
+    conversation = called.conversation;
+    return end({ outcome: 'context_window_exceeded', stopReason: 'model_context_window_exceeded' });
+  }
+  if (called.compacted)
+    ctx.logger.info('conversation compacted', { ...run, scenarioLevel: level.name, turn: n + 1 });
+  conversation = called.conversation;
+  const { response } = called;
+  n += 1;
+  usage = sumUsage(usage, {
+    inputTokens: response.inputTokens,
+    outputTokens: response.outputTokens,
+    modelCalls: 1,
+    modelMs: response.latencyMs,
+  });
+
+  // Cleaned before it is stored: nothing the Converse API would refuse is ever sent back.
+  const cleaned = cleanAnswer(
+    response.message,
+    toolUseIdsOf(conversation.messages),
+    (p) => `engine_${n}_${p}`,
+  );
+  const budget = turnArgsBudgetBytes(level);
+  const bounded = boundedAnswer(cleaned.message, budget);
+  const cleaning = [...cleaned.cleaning, ...bounded.cleaning];
+  if (cleaning.length > 0)
+    ctx.logger.warn('model answer cleaned', { ...run, scenarioLevel: level.name, turn: n, cleaning });
+  const said = textOf(response.message).slice(0, MAX_LEVEL_SUMMARY_CHARS);
+  const uses = toolUsesOf(cleaned.message);
+  const stopReason = response.stopReason;
+  const kind = answerKindOf(stopReason);
+
+  if (kind === 'blocked') {
+    conversation.messages.push(bounded.message);
+    return end({ outcome: stopReason as AgentOutcome, text: said, stopReason });
+  }
+  if (kind === 'unknown') {
+    conversation.messages.push(bounded.message);
+    return end({
+      outcome: 'model_error',
+      stopReason,
+      error: {
+        code: 'upstream_error',
+        message: `Model ${level.model} ended its answer with stop reason "${stopReason.slice(0, 80)}", which the Converse API does not document: the turn failed`,
+        retryable: false,
+        service: 'bedrock',
+      },
+    });
+  }
+  if (kind === 'cut' || kind === 'malformed') {
+    const ceiling = maxTokensCeilingOf(level);
+    if (kind === 'cut' && maxTokens >= ceiling) {
+      conversation.messages.push(bounded.message);
+      return end({ outcome: 'truncated', text: said, stopReason });
+    }
+    if (kind === 'malformed' && malformed >= MAX_MALFORMED_RETRIES) {
+      conversation.messages.push(bounded.message);
+      return end({
+        outcome: 'model_error',
+        stopReason,
+        error: {
+          code: 'upstream_error',
+          message: `Model ${level.model} answered malformed (${stopReason}) ${malformed + 1} times in a row`,
+          retryable: false,
+          service: 'bedrock',
+        },
+      });
+    }
+    // None of the answer's calls is run: each is answered with an error saying why, and the turn is
+    // retried (a cut one with a larger output budget).
+    const next = kind === 'cut' ? Math.min(maxTokens * 2, ceiling) : maxTokens;
+    const why =
+      kind === 'cut'
+        ? `Your answer was cut at its output limit (${maxTokens} tokens) before this call was complete, so it was not run. Call it again; your next answer may use up to ${next} tokens. Keep arguments short: write large content in parts.`
+        : `Your answer was malformed (${stopReason}), so this call was not run. Call it again with well-formed arguments.`;
+    const rejected: RejectedCall[] = uses.map((use) => ({
+      toolUseId: use.toolUseId,
+      tool: use.name,
+      code: kind === 'cut' ? 'limit_exceeded' : 'invalid_args',
+      message: why,
+    }));
+    const keep = uses.length > 0 || (kind === 'cut' && said !== '');
+    if (keep) conversation.messages.push(bounded.message);
+    const notice =
+      uses.length > 0
+        ? undefined
+        : kind === 'cut'
+          ? `Your previous answer was cut at its output limit (${maxTokens} tokens). Go on from where it stopped; your next answer may use up to ${next} tokens. Call finish when you are done.`
+          : `Your previous answer was malformed (${stopReason}) and was dropped: answer again.`;
+    ctx.logger.warn('model answer not used', {
+      ...run,
+      scenarioLevel: level.name,
+      turn: n,
+      stopReason,
+      calls: uses.length,
+    });
+    return nextState({
+      status: 'tool_use',
+      calls: [],
+      rejected,
+      notice,
+      maxTokens: next,
+      malformed: kind === 'malformed' ? malformed + 1 : malformed,
+    });
+  }
+
+  conversation.messages.push(bounded.message);
+  if (uses.length === 0) return end({ outcome: 'stopped', text: said });
+  const sorted = turnCalls(ctx.catalog, level, uses, cleaned.repaired, usage.askTurns, callCount);
+  callCount += sorted.calls.length;
+  const question = sorted.question;
+  const askChannel = level.ask_user ? level.ask_user.slack_channel : undefined;
+  usage = sumUsage(usage, {
+    ...(question ? { askTurns: 1 } : {}),
+    ...(question && askChannel ? { askPosts: 1 } : {}),
+  });
+  ctx.logger.info('agent turn', {
+    ...run,
+    scenarioLevel: level.name,
+    turn: n,
+    tools: sorted.calls.map((call) => call.tool),
+    asked: question !== undefined,
+    inputTokens: response.inputTokens,
+    outputTokens: response.outputTokens,
+  });
+  const levelIndex = scenario.levels.findIndex((candidate) => candidate.name === level.name);
+  return nextState({
+    status: question ? 'ask' : 'tool_use',
+    calls: sorted.calls,
+    rejected: sorted.rejected,
+    maxTokens,
+    malformed: 0,
+    ...(question
+      ? {
+          question: question.text,
+          questionText:
+            `:question: ${scenario.name} (tenant ${run.tenant}, run ${run.runId}, step ${level.name}) asks:\n` +
+            `${question.text}\n` +
+            `Answer with: etp run answer ${run.runId} --text "…" (no answer after ${Math.round(
+              (level.ask_user ? level.ask_user.timeout_seconds : 0) / 3600,
+            )} h: the run goes on without it)`,
+          askCallId: `${ASK_USER_LEVEL}/${levelIndex * 1000 + n}`,
+          askToolUseId: question.toolUseId,
+          answer: null,
+        }
+      : {}),
+  });
+
+  /** The state of a turn that goes on: the conversation saved, the usage of this invocation added. */
+  async function nextState(
+    part: Pick<TurnState, 'status' | 'calls' | 'rejected' | 'malformed'> &
+      Partial<
+        Pick<
+          TurnState,
+          'notice' | 'maxTokens' | 'question' | 'questionText' | 'askCallId' | 'askToolUseId' | 'answer'
+        >
+      >,
+  ): Promise<TurnState> {
+    const ref: ConversationRef = await saveConversation(workspace, level.name, n, conversation);
+    usage = sumUsage(usage, {
+      engineInvocations: 1,
+      engineMs: Math.round(performance.now() - started),
+      ...(part.status === 'tool_use' ? { toolTurns: 1 } : {}),
+    });
+    return {
+      level: level.name,
+      n,
+      results: [],
+      ...part,
+      ...(part.notice === undefined ? {} : { notice: part.notice }),
+      ...(pins ? { pins: pins as unknown as TurnState['pins'] } : {}),
+      startedAtMs,
+      conversation: ref as TurnState['conversation'],
+      callCount,
+      records: records as unknown as Record<string, unknown>[],
+      usage: usage as unknown as Record<string, unknown>,
+    };
+  }
+}

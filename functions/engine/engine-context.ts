@@ -1,0 +1,62 @@
+/**
+ * What every engine action works with: the engine's dependencies, the clock,
+ * and the lookups of a scenario and a level by name (own properties only).
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { ToolCatalog } from '../runtime/catalog';
+import { UnknownLevelError, UnknownScenarioError } from '../runtime/errors';
+import type { EngineConfig } from './config';
+import type { AgentLevel, PlanLevel, ScenarioDefinition } from './definition';
+import type { ModelClient } from './model-client';
+import type { RunRecords } from './run-records';
+import type { WorkspaceFactory } from './workspaces';
+
+/** What the engine is built from. */
+export interface EngineDependencies {
+  readonly config: EngineConfig;
+  /** The tool catalog: the specs offered to models (the calls themselves go through the dispatcher). */
+  readonly catalog: ToolCatalog;
+  readonly workspaces: WorkspaceFactory;
+  readonly records: RunRecords;
+  readonly model: ModelClient;
+  readonly logger: Logger;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+/** The dependencies with the clock set, and the scenario and level lookups. */
+export interface EngineContext extends EngineDependencies {
+  readonly now: () => Date;
+  /** @throws UnknownScenarioError listing the known scenarios. */
+  scenarioOf(name: string): ScenarioDefinition;
+  /** @throws UnknownLevelError listing the scenario's levels of that kind. */
+  levelOf<K extends 'plan' | 'agent'>(
+    scenario: ScenarioDefinition,
+    name: string,
+    kind: K,
+  ): K extends 'plan' ? PlanLevel : AgentLevel;
+}
+
+/** The context of an engine built from `deps`. */
+export function engineContext(deps: EngineDependencies): EngineContext {
+  return {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    scenarioOf(name) {
+      const scenario = Object.hasOwn(deps.config.scenarios, name) ? deps.config.scenarios[name] : undefined;
+      if (!scenario) throw new UnknownScenarioError(name, Object.keys(deps.config.scenarios));
+      return scenario;
+    },
+    levelOf<K extends 'plan' | 'agent'>(scenario: ScenarioDefinition, name: string, kind: K) {
+      const level = scenario.levels.find((candidate) => candidate.name === name);
+      if (!level || level.kind !== kind) {
+        throw new UnknownLevelError(
+          scenario.name,
+          name,
+          scenario.levels.filter((l) => l.kind === kind).map((l) => l.name),
+        );
+      }
+      return level as K extends 'plan' ? PlanLevel : AgentLevel;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * A plan level's states: a Pass building the calls' args (`$.pending`), a Map
+ * `L_calls` sending each to the dispatcher, then `L_done` (the engine's
+ * `plan_done`), or `L_done_failed` keeping the results as returned.
+ */
+import type { PlanLevel } from '../../../functions/engine/definition';
+import { argsTemplate } from './args';
+import { type AslBuild, dispatchMap, engineTask, runIdentity, stateNames, taskTimeoutSeconds } from './tasks';
+
+export function planStates(build: AslBuild, level: PlanLevel, index: number, next: string): void {
+  const names = stateNames(level.name);
+  const timeoutSeconds = Math.max(...level.calls.map((call) => taskTimeoutSeconds(call.tool)));
+  build.states[names.level] = {
+    Type: 'Pass',
+    Comment: `${level.name}: ${level.calls.map((call) => call.tool).join(', ')}`,
+    Parameters: {
+      calls: level.calls.map((call, position) => ({
+        tool: call.tool,
+        callId: `${level.name}/${position}`,
+        args: argsTemplate(call.args, build.scenario, index),
+      })),
+    },
+    ResultPath: '$.pending',
+    Next: names.calls,
+  };
+  // The results replace the args: the state never holds both.
+  build.states[names.calls] = dispatchMap(build, level.name, '$.pending.calls', names.call, {
+    concurrency: level.concurrency,
+    timeoutSeconds,
+    resultPath: '$.pending',
+    next: names.done,
+  });
+  build.states[names.done] = engineTask(
+    build,
+    {
+      action: 'plan_done',
+      ...runIdentity(build),
+      level: level.name,
+      'input.$': '$.input',
+      'levels.$': '$.levels',
+      'results.$': '$.pending',
+    },
+    '$',
+    { Next: next },
+    { catchTo: names.doneFailed, catchPath: '$.lastError' },
+  );
+  build.states[names.doneFailed] = {
+    Type: 'Pass',
+    Comment: 'The engine could not close the level: keep the results as the dispatcher returned them.',
+    Parameters: {
+      kind: 'plan',
+      outcome: 'partial',
+      'summary.$': `States.Format('The ${level.name} level could not be recorded ({}); its results are kept as returned', $.lastError.Error)`,
+      'calls.$': '$.pending',
+      ...(level.track_findings
+        ? {
+            findings: {
+              total: 0,
+              new: 0,
+              unchanged: 0,
+              resolved: 0,
+              unknown: 0,
+              bySeverity: {},
+              estimatedMonthlyCostUsd: 0,
+            },
+          }
+        : {}),
+    },
+    ResultPath: `$.levels.${level.name}`,
+    Next: next,
+  };
+}
