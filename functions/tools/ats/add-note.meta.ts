@@ -28,6 +28,7 @@ export const atsAddNoteSpec = defineToolSpec({
         .check(z.describe('private (default: Greenhouse private, Lever secret) or public.')),
     }),
   tags: ['ats', 'write', 'personal_data'],
+  destinationArgs: ['candidate_id'],
   sideEffects: 'write',
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
   ...ATS_SETTINGS,

@@ -32,6 +32,7 @@ export const crmUpdateLeadSpec = defineToolSpec({
         }),
       ),
   tags: ['crm', 'write'],
+  destinationArgs: ['lead_id'],
   sideEffects: 'write',
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
   ...CRM_SETTINGS,
