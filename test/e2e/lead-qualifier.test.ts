@@ -132,7 +132,9 @@ describe('lead_qualifier', () => {
     const answers = toolResultsOf(run.modelRequests[1]);
     expect(answers[0]?.status).toBe('error');
     expect(answers[0]?.json.error).toMatchObject({ code: 'tool_not_allowed' });
-    expect(String((answers[0]?.json.error as { message?: string } | undefined)?.message)).toContain('lead_id');
+    expect(String((answers[0]?.json.error as { message?: string } | undefined)?.message)).toContain(
+      'lead_id',
+    );
     expect(answers[1]?.status).toBe('success');
     expect(hubspot.contactUpdates.map((u) => u.id)).toEqual(['512']);
     expect((run.output.levels.qualify as AgentLevelRecord).outcome).toBe('finished');
