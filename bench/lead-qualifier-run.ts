@@ -51,9 +51,6 @@ async function main(leads: number): Promise<void> {
     HUBSPOT_API_URL: hubspot.apiUrl,
     BENCH_CRM: JSON.stringify({ provider: 'hubspot', token: HUBSPOT_TOKEN }),
     BENCH_SLACK: JSON.stringify({ bot_token: slack.botToken }),
-    // 200 leads with their companies are about 70 KB: past the default 64 KiB result bound, the
-    // read result would be cut and the pin on lead_id would allow no id (it fails closed).
-    RESULT_MAX_BYTES: String(256 * 1024),
   });
   const ids = Array.from({ length: leads }, (_, n) => String(501 + n));
   const turns: ScriptedResponse[] = [];

@@ -140,6 +140,24 @@ describe('lead_qualifier', () => {
     expect((run.output.levels.qualify as AgentLevelRecord).outcome).toBe('finished');
   });
 
+  it('pins lead_id to the leads read when the read result was claim-checked to the workspace', async () => {
+    const added = Array.from({ length: 60 }, (_, n) => hubspotContact(100 + n));
+    for (const contact of added) hubspot.contacts.set(contact.id, contact);
+    try {
+      const run = await harness.run('lead_qualifier', {
+        runId: 'lq-claim-checked',
+        input: input(isoAt(0)),
+        model: [{ tool_use: [update('659', 70, 'open', 'Fits.')] }, finish('1 lead qualified.')],
+      });
+
+      const read = run.results.find((r) => r.tool === 'crm_list_leads');
+      expect(read?.ok && read.resultRef).toBeTruthy();
+      expect(hubspot.contactUpdates.map((u) => u.id)).toEqual(['659']);
+    } finally {
+      for (const contact of added) hubspot.contacts.delete(contact.id);
+    }
+  });
+
   it('rides out HubSpot throttling mid-run: the throttled updates are retried, each lead written once', async () => {
     hubspot.throttle(2, /^\/crm\/v3\/objects\/contacts\/\d+$/);
 
