@@ -223,7 +223,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   { name: 'airtable-token', source: raw`\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b` },
   {
     name: 'hubspot-token',
-    source: raw`\bpat-(?:na|eu)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`,
+    source: raw`\bpat-[a-z]{2}\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`,
   },
   { name: 'mapbox-secret-token', source: raw`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}` },
   { name: 'figma-token', source: raw`\bfig[dhu]_[A-Za-z0-9_-]{30,}` },

@@ -22,6 +22,13 @@ const WHOLE_TOKEN_BELOW_CHARS = 8;
  */
 const AWS_REGION = /^[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/;
 
+/**
+ * Payload fields that name, never hold, a credential: a vendor family's
+ * `provider` (`crm_default`'s `"hubspot"`), a closed list of public names that
+ * results and errors say as such. Their values are not recorded.
+ */
+const NAMING_FIELDS: ReadonlySet<string> = new Set(['provider']);
+
 /** Deepest level of a payload walked: secret payloads are small JSON objects. */
 const MAX_DEPTH = 32;
 
@@ -31,8 +38,8 @@ const MAX_DEPTH = 32;
  * "Redaction"). One instance per call: nothing is kept across calls or tenants.
  *
  * Every string leaf of a resolved payload is recorded, at any depth and under
- * any key, when it has at least {@link MIN_SECRET_VALUE_CHARS} characters and is
- * not an AWS region code; so are its JSON-escaped, URL-encoded and base64 forms
+ * any key but a vendor family's `provider`, when it has at least
+ * {@link MIN_SECRET_VALUE_CHARS} characters and is not an AWS region code; so are its JSON-escaped, URL-encoded and base64 forms
  * (a secret echoed inside a JSON string, a query string or a Basic header). The
  * values are matched by one regular expression, longest first, built on first use
  * after a change.
@@ -71,7 +78,13 @@ export class SecretValues {
       return;
     }
     if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return;
-    for (const child of Array.isArray(value) ? value : Object.values(value)) this.#walk(child, depth + 1);
+    if (Array.isArray(value)) {
+      for (const child of value) this.#walk(child, depth + 1);
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (!NAMING_FIELDS.has(key)) this.#walk(child, depth + 1);
+    }
   }
 
   #record(value: string): void {

@@ -5,6 +5,9 @@
  * tools (no service client), so the dispatcher bundle stays small.
  */
 import { fileTool, functionTool, ToolCatalog } from '../runtime/catalog';
+import { atsAddNoteSpec } from './ats/add-note.meta';
+import { atsGetCandidateSpec } from './ats/get-candidate.meta';
+import { atsListCandidatesSpec } from './ats/list-candidates.meta';
 import { cloudtrailCoverageSpec } from './aws/cloudtrail-coverage.meta';
 import { computeOptimizerRecsSpec } from './aws/compute-optimizer-recs.meta';
 import { costAnomaliesSpec } from './aws/cost-anomalies.meta';
@@ -17,6 +20,9 @@ import { natGatewaysAuditSpec } from './aws/nat-gateways-audit.meta';
 import { rdsInventorySpec } from './aws/rds-inventory.meta';
 import { s3InventorySpec } from './aws/s3-inventory.meta';
 import { securityGroupsAuditSpec } from './aws/security-groups-audit.meta';
+import { crmGetCompanySpec } from './crm/get-company.meta';
+import { crmListLeadsSpec } from './crm/list-leads.meta';
+import { crmUpdateLeadSpec } from './crm/update-lead.meta';
 import { editFileTool } from './files/edit-file';
 import { finishTool } from './files/finish';
 import { listFilesTool } from './files/list-files';
@@ -55,6 +61,12 @@ export const toolCatalog = new ToolCatalog([
   functionTool(snapshotStatsSpec, 'snapshots/snapshot-stats'),
   functionTool(diffSnapshotsSpec, 'snapshots/diff-snapshots'),
   functionTool(inspectFindingSpec, 'snapshots/inspect-finding'),
+  functionTool(crmListLeadsSpec, 'crm/list-leads'),
+  functionTool(crmGetCompanySpec, 'crm/get-company'),
+  functionTool(crmUpdateLeadSpec, 'crm/update-lead'),
+  functionTool(atsListCandidatesSpec, 'ats/list-candidates'),
+  functionTool(atsGetCandidateSpec, 'ats/get-candidate'),
+  functionTool(atsAddNoteSpec, 'ats/add-note'),
   fileTool(finishTool),
   fileTool(readFileTool),
   fileTool(writeFileTool),

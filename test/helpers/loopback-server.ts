@@ -16,6 +16,8 @@ export interface ReceivedRequest {
   readonly method: string;
   /** Path without the query string (`/api/chat.postMessage`). */
   readonly path: string;
+  /** The query string with its `?`, or `''`. */
+  readonly search: string;
   /** Header names lower-cased, as Node reports them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The raw body, UTF-8. */
@@ -91,6 +93,7 @@ async function readRequest(req: IncomingMessage): Promise<ReceivedRequest> {
   return {
     method: req.method ?? 'GET',
     path: (req.url ?? '/').split('?')[0] ?? '/',
+    search: (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '',
     headers: { ...req.headers },
     body: Buffer.concat(chunks).toString('utf8'),
   };

@@ -188,6 +188,17 @@ export interface HarnessOptions {
   readonly deployedSecrets?: boolean;
   /** Options of the local Slack (the bot token a seeded secret holds). @default its defaults */
   readonly slack?: SlackServerOptions;
+  /**
+   * More secrets every tenant references (name → value, objects written as JSON):
+   * `{ crm_default: { provider: 'hubspot', token } }` for a connector's fake.
+   * @default none
+   */
+  readonly secrets?: Readonly<Record<string, unknown>>;
+}
+
+/** The variable an extra secret of {@link HarnessOptions.secrets} is read from. */
+function extraSecretVariable(name: string): string {
+  return `ETP_E2E_${name.toUpperCase()}`;
 }
 
 /** A reader role ARN per secret name the synthesized readers serve (the local STS issues sessions for any ARN). */
@@ -262,6 +273,17 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       ref_kind: 'env',
       ref_value: 'ETP_E2E_SLACK',
     });
+    for (const name of Object.keys(options.secrets ?? {})) {
+      await store.put({
+        tenant_id: tenant,
+        secret_name: name,
+        ref_kind: 'env',
+        ref_value: extraSecretVariable(name),
+      });
+    }
+  }
+  for (const [name, value] of Object.entries(options.secrets ?? {})) {
+    process.env[extraSecretVariable(name)] = typeof value === 'string' ? value : JSON.stringify(value);
   }
 
   const { stack, template } = synthesizePlatform({ scenariosDir });

@@ -409,7 +409,10 @@ function metadataOf(raw: unknown): PostedMessage['metadata'] {
  * A response whose writes are held and flushed after a delay (or dropped when the
  * client is gone by then): the request is handled at once, answered late.
  */
-function lateResponse(response: ServerResponse): { response: ServerResponse; flushAfter(ms: number): void } {
+export function lateResponse(response: ServerResponse): {
+  response: ServerResponse;
+  flushAfter(ms: number): void;
+} {
   const held: (() => void)[] = [];
   const proxy = new Proxy(response, {
     get(target, property, receiver) {
@@ -435,7 +438,7 @@ function lateResponse(response: ServerResponse): { response: ServerResponse; flu
 }
 
 /** A response whose writes go nowhere (the connection is reset instead). */
-function discarded(response: ServerResponse): ServerResponse {
+export function discarded(response: ServerResponse): ServerResponse {
   return new Proxy(response, {
     get(target, property) {
       if (property === 'writeHead' || property === 'end' || property === 'write') return () => target;

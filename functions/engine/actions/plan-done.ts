@@ -70,10 +70,22 @@ export async function fullValue(workspace: Workspace, result: ToolResult & { ok:
   const path = ref && refPath(workspace, ref);
   if (!path) return result.value;
   try {
-    return await readJson<unknown>(workspace, path);
+    const stored = await readJson<unknown>(workspace, path);
+    // The claim-check stores the whole result ({ ok, tool, callId, summary, truncated, value }).
+    return isStoredResult(stored) ? stored.value : stored;
   } catch {
     return result.value;
   }
+}
+
+function isStoredResult(stored: unknown): stored is { ok: true; tool: string; value: unknown } {
+  return (
+    stored !== null &&
+    typeof stored === 'object' &&
+    (stored as { ok?: unknown }).ok === true &&
+    typeof (stored as { tool?: unknown }).tool === 'string' &&
+    'value' in stored
+  );
 }
 
 async function trackFindings(

@@ -8,6 +8,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { logger } from '../../../functions/runtime/logger';
 import { describeInstancesResponder } from '../../helpers/ec2-pages';
+import { shippedScenarioNames } from '../../helpers/scenarios';
 import { etp } from './run-etp';
 
 const ec2Mock = mockClient(EC2Client);
@@ -98,23 +99,26 @@ describe('etp scenario list', () => {
       .slice(1)
       .map((line) => line.split(/ {2,}/));
     expect(code).toBe(0);
-    expect(rows.map((row) => row.slice(0, 3))).toEqual([
-      [
-        'aws_pulse',
-        'collect (plan) -> analyse (agent) -> report (plan)',
-        'tenant="default", regions="all", slack_channel="#aws-pulse"',
-      ],
-      [
-        'incident_response',
-        'gather (plan) -> triage (agent) -> notify (plan)',
-        'tenant="default", incident="Unexpected activity reported in the AWS account.", regions="all", slack_channel="#incidents"',
-      ],
-      [
-        'snapshot_forensics',
-        'scan (plan) -> investigate (agent) -> report (plan)',
-        'tenant="default", regions="all", slack_channel="#backup-forensics"',
-      ],
-    ]);
+    expect(rows.map((row) => row[0])).toEqual(shippedScenarioNames());
+    expect(rows.map((row) => row.slice(0, 3))).toEqual(
+      expect.arrayContaining([
+        [
+          'aws_pulse',
+          'collect (plan) -> analyse (agent) -> report (plan)',
+          'tenant="default", regions="all", slack_channel="#aws-pulse"',
+        ],
+        [
+          'incident_response',
+          'gather (plan) -> triage (agent) -> notify (plan)',
+          'tenant="default", incident="Unexpected activity reported in the AWS account.", regions="all", slack_channel="#incidents"',
+        ],
+        [
+          'snapshot_forensics',
+          'scan (plan) -> investigate (agent) -> report (plan)',
+          'tenant="default", regions="all", slack_channel="#backup-forensics"',
+        ],
+      ]),
+    );
   });
 });
 
@@ -150,7 +154,7 @@ describe('etp scenario validate', () => {
     expect(err.split('\n').filter(Boolean)).toEqual([
       '4 problems in the scenario files:',
       expect.stringMatching(
-        /^- typos\.yaml: levels\[0\] \(collect\)\.intra_tools: Unknown tool "aws_ec2_inventroy"\. Registered tools: aws_cloudtrail_coverage, /,
+        /^- typos\.yaml: levels\[0\] \(collect\)\.intra_tools: Unknown tool "aws_ec2_inventroy"\. Registered tools: (?:\w+, )*aws_cloudtrail_coverage, /,
       ),
       "- typos.yaml: levels[0] (collect).calls[0]: calls aws_ec2_inventory, which the level's intra_tools (aws_ec2_inventroy) does not list",
       '- typos.yaml: levels[1] (analyse).prompt: {{levels.colect.results}}: no level "colect". Earlier levels: collect',
@@ -299,7 +303,7 @@ describe('etp scenario run --local', () => {
     ],
     [
       ['aws_nope', '--local'],
-      'error: Unknown scenario "aws_nope". Known scenarios: aws_pulse, incident_response, snapshot_forensics\n',
+      `error: Unknown scenario "aws_nope". Known scenarios: ${shippedScenarioNames().join(', ')}\n`,
     ],
     [
       ['aws_pulse', '--local', '--input', '{"regions":5}'],

@@ -1,0 +1,35 @@
+/**
+ * Argument schemas and settings shared by the ATS tools' spec files (zod/mini, no client).
+ */
+import * as z from 'zod/mini';
+import { ATS_SECRET } from './secret';
+
+/** Most candidates one `ats_list_candidates` call returns. */
+export const CANDIDATES_MAX_LIMIT = 500;
+
+/** A candidate id: Greenhouse's numeric ids, Lever's opportunity UUIDs. */
+export const candidateIdArg = z.string().check(
+  z.regex(/^(?:\d{1,20}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/, {
+    error:
+      'a Greenhouse candidate id (digits) or a Lever opportunity id (a UUID), as ats_list_candidates returns it',
+  }),
+  z.describe('The candidate id, as ats_list_candidates returns it.'),
+);
+
+/** An instant with its time zone. */
+export const instantArg = (what: string) =>
+  z.optional(
+    z.iso
+      .datetime({
+        offset: true,
+        error: 'an ISO 8601 date-time with a time zone, such as 2026-03-31T08:00:00Z',
+      })
+      .check(z.describe(what)),
+  );
+
+/** Settings every ATS tool shares. */
+export const ATS_SETTINGS = {
+  service: 'ats',
+  requiresSecrets: [ATS_SECRET],
+  iam: [],
+} as const;

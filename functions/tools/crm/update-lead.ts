@@ -1,0 +1,71 @@
+import { writeAttemptTimeoutMs } from '../../runtime/http/connector';
+import { writeMarker, writeOnce } from '../../runtime/http/write-once';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { crmProvider } from './provider';
+import { crmUpdateLeadSpec } from './update-lead.meta';
+
+/**
+ * `crm_update_lead` with its handler: the note first, then score and status
+ * with the marker, each written once (`writeOnce`: after a lost answer it is
+ * looked up by the call's marker, never sent again). The lookup reads the lead
+ * with its notes, so one lookup serves both writes.
+ */
+export const crmUpdateLeadTool = defineTool(crmUpdateLeadSpec, async (ctx, args) => {
+  const provider = await crmProvider(ctx, {
+    attemptTimeoutMs: writeAttemptTimeoutMs(ctx.deadline.remainingMs()),
+  });
+  const marker = writeMarker(ctx);
+  const lookup = () => provider.findMarker(args.lead_id, marker);
+  let noteId: string | null = null;
+  let recovered = false;
+  if (args.note !== undefined) {
+    const note = await writeOnce(ctx, {
+      service: provider.name,
+      what: `note on lead ${args.lead_id}`,
+      write: () => provider.createNote(args.lead_id, `${args.note}\n\n${marker}`),
+      find: async () => (await lookup()).noteId,
+    });
+    noteId = note.value;
+    recovered ||= note.recovered;
+  }
+  const properties = args.score !== undefined || args.status !== undefined;
+  if (properties) {
+    const update = await writeOnce(ctx, {
+      service: provider.name,
+      what: `score and status of lead ${args.lead_id}`,
+      write: async () => {
+        await provider.setProperties({
+          leadId: args.lead_id,
+          ...(args.score === undefined ? {} : { score: args.score }),
+          ...(args.status === undefined ? {} : { status: args.status }),
+          marker,
+        });
+        return true;
+      },
+      find: async () => ((await lookup()).updated ? true : undefined),
+    });
+    recovered ||= update.recovered;
+  }
+  const written = [
+    ...(args.score === undefined ? [] : [`score ${args.score}`]),
+    ...(args.status === undefined ? [] : [`status ${args.status}`]),
+    ...(args.note === undefined ? [] : ['a note']),
+  ];
+  return {
+    value: {
+      provider: provider.name,
+      lead_id: args.lead_id,
+      score: args.score ?? null,
+      status: args.status ?? null,
+      note_id: noteId,
+      marker,
+      recovered,
+      requests: provider.requests(),
+    },
+    summary: `Lead ${args.lead_id} in ${provider.name}: ${written.join(', ')}${recovered ? ' (found already written)' : ''}`,
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(crmUpdateLeadTool);
