@@ -68,12 +68,6 @@ export interface LocalGitHub extends FakeApi {
 }
 
 const documentation = (path: string) => `https://docs.github.com/rest${path}`;
-const notFound = (response: ServerResponse) =>
-  sendJson(response, 404, {
-    message: 'Not Found',
-    documentation_url: 'https://docs.github.com/rest',
-    status: '404',
-  });
 
 /** A classic token's shape: `ghp_` and 36 characters. */
 export function classicToken(): string {
