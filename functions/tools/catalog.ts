@@ -26,6 +26,10 @@ import { githubCreateIssueSpec } from './github/create-issue.meta';
 import { githubMergedPullsSpec } from './github/merged-pulls.meta';
 import { githubRecentChangesSpec } from './github/recent-changes.meta';
 import { githubSecurityAlertsSpec } from './github/security-alerts.meta';
+import { pagerdutyAddNoteSpec } from './pagerduty/add-note.meta';
+import { pagerdutyIncidentSpec } from './pagerduty/incident.meta';
+import { pagerdutyIncidentsSpec } from './pagerduty/incidents.meta';
+import { pagerdutyOncallSpec } from './pagerduty/oncall.meta';
 import { slackChannelHistorySpec } from './slack/channel-history.meta';
 import { slackPostBlocksSpec } from './slack/post-blocks.meta';
 import { slackPostMessageSpec } from './slack/post-message.meta';
@@ -58,6 +62,10 @@ export const toolCatalog = new ToolCatalog([
   functionTool(githubRecentChangesSpec, 'github/recent-changes'),
   functionTool(githubSecurityAlertsSpec, 'github/security-alerts'),
   functionTool(githubCreateIssueSpec, 'github/create-issue'),
+  functionTool(pagerdutyIncidentsSpec, 'pagerduty/incidents'),
+  functionTool(pagerdutyIncidentSpec, 'pagerduty/incident'),
+  functionTool(pagerdutyOncallSpec, 'pagerduty/oncall'),
+  functionTool(pagerdutyAddNoteSpec, 'pagerduty/add-note'),
   functionTool(scanSnapshotsSpec, 'snapshots/scan-snapshots'),
   functionTool(listSnapshotsSpec, 'snapshots/list-snapshots'),
   functionTool(snapshotStatsSpec, 'snapshots/snapshot-stats'),

@@ -1,0 +1,111 @@
+import { cutShort, paginate } from '../../runtime/http/pagination';
+import { defineTool } from '../../runtime/spec';
+import { createToolHandler } from '../../runtime/tool-handler';
+import { pagerduty, pagerdutyPages, reference } from './connector';
+import { pagerdutyIncidentSpec } from './incident.meta';
+import { clip, incidentOf } from './map';
+
+/** Characters of an alert's custom details kept, as JSON text. */
+const DETAILS_PREVIEW_CHARS = 500;
+
+type Raw = Record<string, unknown>;
+
+/** `pagerduty_incident` with its handler. */
+export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ctx, args) => {
+  const session = pagerduty.session(ctx);
+  const base = `/incidents/${encodeURIComponent(args.id)}`;
+  const { incident } = await session.json<{ incident: Raw }>({
+    method: 'GET',
+    path: base,
+    scope: 'incidents.read',
+  });
+  const budget = { maxPages: 3, maxBytes: 2 * 1024 * 1024 };
+  const alerts =
+    args.alerts_limit === 0
+      ? undefined
+      : await paginate(
+          session,
+          {
+            method: 'GET',
+            path: `${base}/alerts`,
+            query: { sort_by: 'created_at' },
+            scope: 'incidents.read',
+          },
+          {
+            paginator: pagerdutyPages(args.alerts_limit),
+            select: (body) => (body as { alerts?: Raw[] } | undefined)?.alerts ?? [],
+            budget,
+            enough: (all) => all.length >= args.alerts_limit,
+          },
+          ctx.deadline,
+        );
+  const log =
+    args.log_limit === 0
+      ? undefined
+      : await paginate(
+          session,
+          {
+            method: 'GET',
+            path: `${base}/log_entries`,
+            query: { is_overview: true },
+            scope: 'incidents.read',
+          },
+          {
+            paginator: pagerdutyPages(args.log_limit),
+            select: (body) => (body as { log_entries?: Raw[] } | undefined)?.log_entries ?? [],
+            budget,
+            enough: (all) => all.length >= args.log_limit,
+          },
+          ctx.deadline,
+        );
+  const { notes = [] } = await session.json<{ notes?: Raw[] }>({
+    method: 'GET',
+    path: `${base}/notes`,
+    scope: 'incidents.read',
+  });
+  const alertList = (alerts?.records ?? []).slice(0, args.alerts_limit).map((alert) => {
+    const details = (alert.body as { details?: unknown } | undefined)?.details;
+    return {
+      id: alert.id,
+      summary: clip(alert.summary),
+      severity: alert.severity ?? null,
+      status: alert.status ?? null,
+      created_at: alert.created_at ?? null,
+      service: reference(alert.service),
+      details_preview: details === undefined ? null : clip(JSON.stringify(details), DETAILS_PREVIEW_CHARS),
+    };
+  });
+  const timeline = (log?.records ?? [])
+    .slice(0, args.log_limit)
+    .map((entry) => ({
+      id: entry.id,
+      type: entry.type ?? null,
+      summary: clip(entry.summary),
+      agent: reference(entry.agent),
+      channel: (entry.channel as { type?: unknown } | undefined)?.type ?? null,
+      created_at: entry.created_at ?? null,
+    }))
+    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+  const noteList = notes.map((note) => ({
+    id: note.id,
+    user: reference(note.user),
+    content: clip(note.content, 2_000),
+    created_at: note.created_at ?? null,
+  }));
+  return {
+    value: {
+      incident: incidentOf(incident),
+      alerts: alertList,
+      alerts_complete:
+        alerts === undefined ? false : alerts.complete && alerts.records.length <= args.alerts_limit,
+      log_entries: timeline,
+      log_complete: log === undefined ? false : log.complete && log.records.length <= args.log_limit,
+      notes: noteList,
+    },
+    truncated: (alerts !== undefined && cutShort(alerts)) || (log !== undefined && cutShort(log)),
+    summary: `Incident ${incident.incident_number ?? args.id} (${incident.status}): ${alertList.length} alert${alertList.length === 1 ? '' : 's'}, ${timeline.length} log entr${timeline.length === 1 ? 'y' : 'ies'}, ${noteList.length} note${noteList.length === 1 ? '' : 's'}`,
+  };
+});
+
+/** Lambda entry of the tool's own function. */
+export const handler = createToolHandler(pagerdutyIncidentTool);
