@@ -4,7 +4,9 @@ import {
   cursorArg,
   GITHUB_READ_SETTINGS,
   isoTimeArg,
+  lookbackHoursArg,
   oneOfRepoOrOrg,
+  oneOfSinceOrLookback,
   orgArg,
   repoArg,
   sinceBeforeUntil,
@@ -27,7 +29,10 @@ export const githubMergedPullsSpec = defineToolSpec({
       .strictObject({
         repo: z.optional(repoArg),
         org: z.optional(orgArg),
-        since: isoTimeArg('Merged at or after this time (ISO 8601 with time zone).'),
+        lookback_hours: lookbackHoursArg,
+        since: z.optional(
+          isoTimeArg('Merged at or after this time (ISO 8601 with time zone); or give lookback_hours.'),
+        ),
         until: z.optional(isoTimeArg('Merged before this time (ISO 8601 with time zone). Default: now.')),
         base: z.optional(
           z
@@ -47,6 +52,6 @@ export const githubMergedPullsSpec = defineToolSpec({
           ),
         cursor: cursorArg,
       })
-      .check(oneOfRepoOrOrg, sinceBeforeUntil),
+      .check(oneOfRepoOrOrg, oneOfSinceOrLookback, sinceBeforeUntil),
   ...GITHUB_READ_SETTINGS,
 });

@@ -11,6 +11,7 @@ import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { github, repoPath } from './connector';
 import { githubMergedPullsSpec } from './merged-pulls.meta';
+import { windowStart } from './schemas';
 import { GITHUB_PAGE_BUDGET, shortText } from './text';
 
 /** One merged pull request as returned. */
@@ -62,7 +63,7 @@ function pullOf(pull: ApiPull, repo: string): MergedPull {
 
 /** `github_merged_pulls` with its handler. */
 export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ctx, args) => {
-  const since = Date.parse(args.since);
+  const since = windowStart(args);
   const until = args.until ? Date.parse(args.until) : Date.now();
   if (args.org && args.base) throw new InvalidArgsError('base applies to repo only; with org, leave it out');
   const session = github.session(ctx);

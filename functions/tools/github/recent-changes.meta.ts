@@ -1,6 +1,14 @@
 import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
-import { cursorArg, GITHUB_READ_SETTINGS, isoTimeArg, repoArg, sinceBeforeUntil } from './schemas';
+import {
+  cursorArg,
+  GITHUB_READ_SETTINGS,
+  isoTimeArg,
+  lookbackHoursArg,
+  oneOfSinceOrLookback,
+  repoArg,
+  sinceBeforeUntil,
+} from './schemas';
 
 /** Most commits one call returns. */
 export const RECENT_COMMITS_MAX_LIMIT = 100;
@@ -19,7 +27,10 @@ export const githubRecentChangesSpec = defineToolSpec({
     z
       .strictObject({
         repo: repoArg,
-        since: isoTimeArg('Changes at or after this time (ISO 8601 with time zone).'),
+        lookback_hours: lookbackHoursArg,
+        since: z.optional(
+          isoTimeArg('Changes at or after this time (ISO 8601 with time zone); or give lookback_hours.'),
+        ),
         until: z.optional(isoTimeArg('Changes before this time (ISO 8601 with time zone). Default: now.')),
         branch: z.optional(
           z
@@ -44,6 +55,6 @@ export const githubRecentChangesSpec = defineToolSpec({
           .check(z.describe(`Commits to return, 1-${RECENT_COMMITS_MAX_LIMIT} (default 30).`)),
         cursor: cursorArg,
       })
-      .check(sinceBeforeUntil),
+      .check(oneOfSinceOrLookback, sinceBeforeUntil),
   ...GITHUB_READ_SETTINGS,
 });

@@ -3,6 +3,7 @@ import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { github, repoPath } from './connector';
 import { githubRecentChangesSpec, RECENT_DEPLOYMENTS_MAX } from './recent-changes.meta';
+import { windowStart } from './schemas';
 import { GITHUB_PAGE_BUDGET, shortText } from './text';
 
 interface ApiCommit {
@@ -24,7 +25,7 @@ interface ApiDeployment {
 
 /** `github_recent_changes` with its handler. */
 export const githubRecentChangesTool = defineTool(githubRecentChangesSpec, async (ctx, args) => {
-  const since = Date.parse(args.since);
+  const since = windowStart(args);
   const until = args.until ? Date.parse(args.until) : Date.now();
   const session = github.session(ctx);
   const base = repoPath(args.repo);

@@ -38,6 +38,34 @@ export const oneOfRepoOrOrg = z.refine<{ repo?: string | undefined; org?: string
   'give exactly one of repo (owner/name) and org',
 );
 
+/** How far back from now, hours (the alternative to `since`: a scenario knows "the hours before", not a time). */
+export const lookbackHoursArg = z.optional(
+  z
+    .int()
+    .check(
+      z.minimum(1),
+      z.maximum(720),
+      z.describe('Instead of since: this many hours back from now, 1-720.'),
+    ),
+);
+
+/** Exactly one of `since` and `lookback_hours`. */
+export const oneOfSinceOrLookback = z.refine<{
+  since?: string | undefined;
+  lookback_hours?: number | undefined;
+}>(
+  (args) => (args.since === undefined) !== (args.lookback_hours === undefined),
+  'give exactly one of since (ISO 8601) and lookback_hours',
+);
+
+/** The window's start, epoch ms, from `since` or `lookback_hours`. */
+export function windowStart(
+  args: { since?: string | undefined; lookback_hours?: number | undefined },
+  now = Date.now(),
+): number {
+  return args.since !== undefined ? Date.parse(args.since) : now - (args.lookback_hours ?? 0) * 3_600_000;
+}
+
 /** `since` before `until` when both are given. */
 export const sinceBeforeUntil = z.refine<{ since?: string | undefined; until?: string | undefined }>(
   (args) =>

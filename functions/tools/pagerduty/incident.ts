@@ -1,4 +1,5 @@
 import { cutShort, paginate } from '../../runtime/http/pagination';
+import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { pagerduty, pagerdutyPages, reference } from './connector';
@@ -63,6 +64,27 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
     path: `${base}/notes`,
     scope: 'incidents.read',
   });
+  const policy = reference(incident.escalation_policy);
+  // Who is on call for the incident's policy; a token without oncalls.read still gets the incident.
+  let oncall: unknown = null;
+  if (args.include_oncall && policy) {
+    try {
+      const { oncalls = [] } = await session.json<{ oncalls?: Raw[] }>({
+        method: 'GET',
+        path: '/oncalls',
+        query: { 'escalation_policy_ids[]': [policy.id], earliest: true, limit: 25 },
+        scope: 'oncalls.read',
+      });
+      oncall = oncalls.map((entry) => ({
+        user: reference(entry.user),
+        escalation_level: typeof entry.escalation_level === 'number' ? entry.escalation_level : null,
+        end: entry.end ?? null,
+      }));
+    } catch (err) {
+      const error = normalizeError(ctx.tool, err, 'pagerduty');
+      oncall = { error: { code: error.code, message: error.message } };
+    }
+  }
   const alertList = (alerts?.records ?? []).slice(0, args.alerts_limit).map((alert) => {
     const details = (alert.body as { details?: unknown } | undefined)?.details;
     return {
@@ -101,6 +123,7 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
       log_entries: timeline,
       log_complete: log === undefined ? false : log.complete && log.records.length <= args.log_limit,
       notes: noteList,
+      oncall,
     },
     truncated: (alerts !== undefined && cutShort(alerts)) || (log !== undefined && cutShort(log)),
     summary: `Incident ${incident.incident_number ?? args.id} (${incident.status}): ${alertList.length} alert${alertList.length === 1 ? '' : 's'}, ${timeline.length} log entr${timeline.length === 1 ? 'y' : 'ies'}, ${noteList.length} note${noteList.length === 1 ? '' : 's'}`,
