@@ -128,7 +128,14 @@ export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ct
   return {
     value: { pulls, count: pulls.length, ...readOutcome(read) },
     truncated: cutShort(read),
-    summary: `${pulls.length} pull request${pulls.length === 1 ? '' : 's'} merged in ${args.repo ?? args.org}${read.complete ? '' : ', more available'}`,
+    summary:
+      `${pulls.length} pull request${pulls.length === 1 ? '' : 's'} merged in ${args.repo ?? args.org}${read.complete ? '' : ', more available'}` +
+      (pulls.length > 0
+        ? `: ${pulls
+            .slice(0, 3)
+            .map((p) => `#${p.number} ${p.title.slice(0, 60)}`)
+            .join('; ')}`
+        : ''),
   };
 });
 

@@ -98,7 +98,11 @@ export const githubRecentChangesTool = defineTool(githubRecentChangesSpec, async
       deployments_complete: deploymentsRead.complete && allInWindow.length <= RECENT_DEPLOYMENTS_MAX,
     },
     truncated: cutShort(commits) || cutShort(deploymentsRead),
-    summary: `${commitList.length} commit${commitList.length === 1 ? '' : 's'} and ${deployments.length} deployment${deployments.length === 1 ? '' : 's'} in ${args.repo}`,
+    summary:
+      `${commitList.length} commit${commitList.length === 1 ? '' : 's'} and ${deployments.length} deployment${deployments.length === 1 ? '' : 's'} in ${args.repo}` +
+      (deployments[0]
+        ? `; latest deployment to ${deployments[0].environment} at ${deployments[0].created_at}: ${deployments[0].state ?? 'no status'}`
+        : ''),
   };
 });
 

@@ -11,6 +11,25 @@ const DETAILS_PREVIEW_CHARS = 500;
 
 type Raw = Record<string, unknown>;
 
+/** One line: the incident, its counts and who is on call (what a report or a prompt shows first). */
+function incidentSummary(
+  incident: Raw,
+  alerts: number,
+  entries: number,
+  notes: number,
+  oncall: unknown,
+): string {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const who = Array.isArray(oncall)
+    ? [...new Set(oncall.map((o: { user?: { name?: string } | null }) => o.user?.name).filter(Boolean))]
+    : [];
+  return (
+    `Incident ${incident.incident_number ?? incident.id} (${incident.status}, ${incident.urgency} urgency) on ${reference(incident.service)?.name ?? 'an unknown service'}: ` +
+    `${clip(incident.title, 100)}; ${plural(alerts, 'alert', 'alerts')}, ${plural(entries, 'log entry', 'log entries')}, ${plural(notes, 'note', 'notes')}` +
+    (who.length > 0 ? `; on call: ${who.join(', ')}` : '')
+  );
+}
+
 /** `pagerduty_incident` with its handler. */
 export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ctx, args) => {
   const session = pagerduty.session(ctx);
@@ -126,7 +145,7 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
       oncall,
     },
     truncated: (alerts !== undefined && cutShort(alerts)) || (log !== undefined && cutShort(log)),
-    summary: `Incident ${incident.incident_number ?? args.id} (${incident.status}): ${alertList.length} alert${alertList.length === 1 ? '' : 's'}, ${timeline.length} log entr${timeline.length === 1 ? 'y' : 'ies'}, ${noteList.length} note${noteList.length === 1 ? '' : 's'}`,
+    summary: incidentSummary(incident, alertList.length, timeline.length, noteList.length, oncall),
   };
 });
 
