@@ -14,7 +14,7 @@ import { SecretInvalidError } from '../../runtime/errors';
 import type { AuthCall, Authenticator } from '../../runtime/http/auth';
 import { mapRestError, parseJsonBody } from '../../runtime/http/rest-errors';
 import { currentSecretValues } from '../../runtime/secret-values';
-import type { GitHubAppSecret, GitHubSecret } from './connector';
+import type { GitHubAppSecret, GitHubSecret } from './secret';
 
 /** Renewal margin before an installation token's `expires_at`, ms. */
 export const INSTALLATION_TOKEN_RENEW_MS = 5 * 60 * 1000;

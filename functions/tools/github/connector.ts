@@ -16,6 +16,7 @@ import { defineRestConnector } from '../../runtime/http/connector';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
 import type { ErrorAnswer, ErrorTable } from '../../runtime/http/rest-errors';
 import { githubAppAuth } from './app-auth';
+import { appSecret, type GitHubSecret, type GitHubTokenSecret, isAppSecret, tokenSecret } from './secret';
 
 /** The secret every GitHub tool reads. */
 export const GITHUB_SECRET = 'github_default';
@@ -25,28 +26,6 @@ const GITHUB_DEFAULT_API_URL = 'https://api.github.com';
 
 /** The REST API version the tools are written against ("API Versions"). */
 export const GITHUB_API_VERSION = '2022-11-28';
-
-const tokenSecret = z.object({
-  token: z.string().check(z.regex(/^\S{20,255}$/, 'a token without white space (ghp_…, github_pat_…)')),
-});
-
-const appSecret = z.object({
-  app_id: z.union([z.int().check(z.positive()), z.string().check(z.regex(/^\d{1,12}$/))]),
-  private_key: z.string().check(z.regex(/-----BEGIN (?:RSA )?PRIVATE KEY-----/, 'a PEM private key')),
-  installation_id: z.union([z.int().check(z.positive()), z.string().check(z.regex(/^\d{1,15}$/))]),
-});
-
-/** A personal access token (classic or fine-grained). */
-export type GitHubTokenSecret = z.output<typeof tokenSecret>;
-/** A GitHub App installation: the app's id, its private key (PEM), the installation's id. */
-export type GitHubAppSecret = z.output<typeof appSecret>;
-/** The parsed `github_default` secret. */
-export type GitHubSecret = GitHubTokenSecret | GitHubAppSecret;
-
-/** Whether the secret is a GitHub App's. */
-export function isAppSecret(secret: GitHubSecret): secret is GitHubAppSecret {
-  return 'app_id' in secret;
-}
 
 /**
  * The API base URL: `GITHUB_API_URL` when set (GitHub Enterprise Server's
