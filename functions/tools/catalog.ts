@@ -28,6 +28,14 @@ import { finishTool } from './files/finish';
 import { listFilesTool } from './files/list-files';
 import { readFileTool } from './files/read-file';
 import { writeFileTool } from './files/write-file';
+import { githubCreateIssueSpec } from './github/create-issue.meta';
+import { githubMergedPullsSpec } from './github/merged-pulls.meta';
+import { githubRecentChangesSpec } from './github/recent-changes.meta';
+import { githubSecurityAlertsSpec } from './github/security-alerts.meta';
+import { pagerdutyAddNoteSpec } from './pagerduty/add-note.meta';
+import { pagerdutyIncidentSpec } from './pagerduty/incident.meta';
+import { pagerdutyIncidentsSpec } from './pagerduty/incidents.meta';
+import { pagerdutyOncallSpec } from './pagerduty/oncall.meta';
 import { slackChannelHistorySpec } from './slack/channel-history.meta';
 import { slackPostBlocksSpec } from './slack/post-blocks.meta';
 import { slackPostMessageSpec } from './slack/post-message.meta';
@@ -56,6 +64,14 @@ export const toolCatalog = new ToolCatalog([
   functionTool(slackPostBlocksSpec, 'slack/post-blocks'),
   functionTool(slackPostThreadedSpec, 'slack/post-threaded'),
   functionTool(slackChannelHistorySpec, 'slack/channel-history'),
+  functionTool(githubMergedPullsSpec, 'github/merged-pulls'),
+  functionTool(githubRecentChangesSpec, 'github/recent-changes'),
+  functionTool(githubSecurityAlertsSpec, 'github/security-alerts'),
+  functionTool(githubCreateIssueSpec, 'github/create-issue'),
+  functionTool(pagerdutyIncidentsSpec, 'pagerduty/incidents'),
+  functionTool(pagerdutyIncidentSpec, 'pagerduty/incident'),
+  functionTool(pagerdutyOncallSpec, 'pagerduty/oncall'),
+  functionTool(pagerdutyAddNoteSpec, 'pagerduty/add-note'),
   functionTool(scanSnapshotsSpec, 'snapshots/scan-snapshots'),
   functionTool(listSnapshotsSpec, 'snapshots/list-snapshots'),
   functionTool(snapshotStatsSpec, 'snapshots/snapshot-stats'),

@@ -414,8 +414,10 @@ function argsViolations(
   const tool = catalog.get(call.tool);
   const parsed = tool.inputSchema.safeParse(args);
   if (parsed.success) return [];
+  // A rule across args (exactly one of repo and org) cannot be judged while one of them is known only at run time.
+  const crossArg = (path: string) => runtimeOnly.size > 0 && (path === '' || path === '(root)');
   return violationsOf(parsed.error, args, tool.inputSchema)
-    .filter((violation) => !runtimeOnly.has(violation.path.split(/[.[]/)[0] ?? ''))
+    .filter((violation) => !runtimeOnly.has(violation.path.split(/[.[]/)[0] ?? '') && !crossArg(violation.path))
     .map((violation) => `${violation.path}: ${violation.message}`);
 }
 

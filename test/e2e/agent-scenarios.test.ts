@@ -18,6 +18,7 @@ import { ENGINE_PATHS, readJson } from '../../functions/engine/workspaces';
 import { logger } from '../../functions/runtime/logger';
 import { RUN_COMPLETED_DETAIL_SCHEMA } from '../../lib/scenarios/run-events';
 import { describeInstancesResponder } from '../helpers/ec2-pages';
+import { INCIDENT_ID, INCIDENT_REPO } from '../helpers/incident-world';
 import {
   firstPrompt,
   RUN_EVENT_BUS,
@@ -507,7 +508,7 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
 });
 
 describe('incident_response, end to end through the synthesized state machine', () => {
-  it('gathers, lets the agent re-read a region and ask the on-call engineer, then posts the triage', async () => {
+  it('gathers AWS, the PagerDuty incident and the GitHub changes, lets the agent re-read a region and ask the on-call engineer, then posts the triage and notes it on the incident once', async () => {
     // Prepare
     for (const testCase of API_CALL_CASES) testCase.arrange(stubOf);
     const posted = harness.slack.messages.length;
@@ -519,6 +520,9 @@ describe('incident_response, end to end through the synthesized state machine', 
         incident: 'Console login from an unknown IP',
         regions: ['us-east-1', 'eu-west-1'],
         slack_channel: 'C0123ABCD',
+        pagerduty_incident: INCIDENT_ID,
+        github_repo: INCIDENT_REPO,
+        lookback_hours: 6,
       },
       model: [
         call('aws_security_groups_audit', { regions: ['eu-west-1'], topN: 5 }),
@@ -534,10 +538,21 @@ describe('incident_response, end to end through the synthesized state machine', 
     const prompt = firstPrompt(run.modelRequests[0]);
     expect(prompt).toContain('"Console login from an unknown IP"');
     expect(prompt).toContain('aws_cloudtrail_coverage (gather/0): ok');
+    // The page, its on-call and the change before it reach the agent.
+    expect(prompt).toContain(
+      'pagerduty_incident (gather/3): ok — Incident 1234 (triggered, high urgency) on My Mail Service: The server is on fire.; 2 alerts, 2 log entries, 0 notes; on call: Tim Wright, Earline Greenholt',
+    );
+    expect(prompt).toContain(
+      'github_merged_pulls (gather/5): ok — 1 pull request merged in octocat/Hello-World: #1347 Open port 22 on the bastion security group',
+    );
+    expect(prompt).toMatch(
+      /github_recent_changes \(gather\/4\): ok — 1 commit and 1 deployment in octocat\/Hello-World; latest deployment to production at \S+: success/,
+    );
     expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name)).toEqual([
       'aws_cloudtrail_coverage',
       'aws_security_groups_audit',
       'aws_iam_audit',
+      'pagerduty_oncall',
       'edit_file',
       'finish',
       'list_files',
@@ -558,6 +573,13 @@ describe('incident_response, end to end through the synthesized state machine', 
       expect.stringContaining('Is the bastion in eu-west-1 still used?'),
       'Incident triage for tenant default (run incident-1): Console login from an unknown IP\n' +
         'SSH is open to the internet on the bastion in eu-west-1 and us-east-1; the on-call engineer says it is unused: close it.',
+    ]);
+    // The triage as a note on the paging incident, exactly once, carrying the call's marker.
+    const notes = harness.pagerduty.world.notes[INCIDENT_ID] ?? [];
+    expect(notes.map((note) => note.content)).toEqual([
+      expect.stringMatching(
+        /^Triage by the External Tools Platform \(run incident-1\):\nSSH is open to the internet on the bastion .*close it\.\n\n\[etp-call:[0-9a-f]{32}\]$/,
+      ),
     ]);
     expect(run.output.summary.outcome).toBe('succeeded');
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);

@@ -140,16 +140,20 @@ function asArray<T>(value: T | T[]): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** Every statement of a role: its inline policies and every AWS::IAM::Policy attached to it. */
+/**
+ * Every statement of a role: its inline policies, every AWS::IAM::Policy and every
+ * AWS::IAM::ManagedPolicy attached to it (CDK moves what passes an inline policy's
+ * size limit into `OverflowPolicy` managed policies, as the dispatcher's grows with the tools).
+ */
 function roleStatements(template: Template, roleLogicalId: string): PolicyStatementJson[] {
   const role = template.toJSON().Resources[roleLogicalId] as {
     Properties: { Policies?: { PolicyDocument: PolicyDocument }[] };
   };
   const documents: PolicyDocument[] = (role.Properties.Policies ?? []).map((p) => p.PolicyDocument);
-  const policies = template.findResources('AWS::IAM::Policy') as Record<
-    string,
-    { Properties: { PolicyDocument: PolicyDocument; Roles?: unknown[] } }
-  >;
+  const policies = {
+    ...template.findResources('AWS::IAM::Policy'),
+    ...template.findResources('AWS::IAM::ManagedPolicy'),
+  } as Record<string, { Properties: { PolicyDocument: PolicyDocument; Roles?: unknown[] } }>;
   for (const policy of Object.values(policies)) {
     const attached = (policy.Properties.Roles ?? []).some(
       (ref) => (ref as { Ref?: string }).Ref === roleLogicalId,

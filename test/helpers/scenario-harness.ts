@@ -68,6 +68,8 @@ import {
   startDynalite,
 } from './dynalite';
 import { bundleDispatcherConfig } from './events';
+import { type LocalGitHub, startGitHubServer } from './github-server';
+import { incidentGitHub, incidentPagerDuty } from './incident-world';
 import { type LocalLambda, startLambdaServer } from './lambda-server';
 import {
   type LocalDynamoGate,
@@ -78,6 +80,7 @@ import {
   startLocalSts,
 } from './local-iam';
 import { FAKE_AWS_CREDENTIALS } from './loopback-server';
+import { type LocalPagerDuty, startPagerDutyServer } from './pagerduty-server';
 import { type LocalSlack, type SlackServerOptions, startSlackServer } from './slack-server';
 
 const ACCOUNT = '123456789012';
@@ -152,6 +155,10 @@ export interface DeployedSecretAccess {
 /** The running harness. */
 export interface ScenarioHarness {
   readonly slack: LocalSlack;
+  /** The local GitHub (test/helpers/github-server.ts), holding the Incident Response repository. */
+  readonly github: LocalGitHub;
+  /** The local PagerDuty (test/helpers/pagerduty-server.ts), holding the Incident Response incident. */
+  readonly pagerduty: LocalPagerDuty;
   readonly dynamo: LocalDynamoDb;
   readonly lambda: LocalLambda;
   readonly records: DynamoDbRunRecords;
@@ -251,10 +258,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   for (const [name, text] of Object.entries(options.files ?? {}))
     writeFileSync(path.join(scenariosDir, name), text);
 
-  const [dynamo, lambda, slack] = await Promise.all([
+  const [dynamo, lambda, slack, github, pagerduty] = await Promise.all([
     startDynalite(),
     startLambdaServer(),
     startSlackServer(options.slack),
+    startGitHubServer({ repos: incidentGitHub() }),
+    startPagerDutyServer({ world: incidentPagerDuty() }),
   ]);
   const secretTable = await createSecretReferenceTable(dynamo.client);
   const runTable = await createRunRecordsTable(dynamo.client);
@@ -273,6 +282,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       ref_kind: 'env',
       ref_value: 'ETP_E2E_SLACK',
     });
+    for (const [secret_name, ref_value] of [
+      ['github_default', 'ETP_E2E_GITHUB'],
+      ['pagerduty_default', 'ETP_E2E_PAGERDUTY'],
+    ] as const) {
+      await store.put({ tenant_id: tenant, secret_name, ref_kind: 'env', ref_value });
+    }
     for (const name of Object.keys(options.secrets ?? {})) {
       await store.put({
         tenant_id: tenant,
@@ -313,6 +328,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     SECRET_REFS_TABLE: secretTable,
     IDEMPOTENCY_TABLE: idempotencyTable,
     SLACK_API_URL: slack.apiUrl,
+    GITHUB_API_URL: github.apiUrl,
+    PAGERDUTY_API_URL: pagerduty.apiUrl,
     // As the CDK sets them: tools return whole results, the dispatcher claim-checks past the inline budget.
     RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
     RESULT_INLINE_BYTES: String(Math.min(DEFAULT_RESULT_INLINE_BYTES, platform.inlineResultBytes)),
@@ -322,6 +339,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       : {
           ETP_E2E_AWS: JSON.stringify({ region: REGION }),
           ETP_E2E_SLACK: JSON.stringify({ bot_token: slack.botToken }),
+          ETP_E2E_GITHUB: JSON.stringify({ token: github.token }),
+          ETP_E2E_PAGERDUTY: JSON.stringify({ token: pagerduty.apiKey, from: 'oncall@example.com' }),
         }),
   });
   // Every function tool's real handler behind the local Lambda API, loaded now that their configuration is set.
@@ -350,6 +369,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
 
   return {
     slack,
+    github,
+    pagerduty,
     dynamo,
     lambda,
     records,
@@ -473,6 +494,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
         dynamo.stop(),
         lambda.stop(),
         slack.stop(),
+        github.stop(),
+        pagerduty.stop(),
         ...(access ? [access.gate.stop(), access.sts.stop(), access.secretsManager.stop()] : []),
       ]);
       rmSync(scenariosDir, { recursive: true, force: true });

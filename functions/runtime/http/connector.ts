@@ -81,6 +81,8 @@ export interface RestRequest {
   readonly idempotent?: boolean;
   /** `path` is from the origin (a resumed `Link` target), not below the base URL's path. @default false */
   readonly fromOrigin?: boolean;
+  /** The scope or permission this request needs (`incidents.write`), named in a 403 the API does not explain. */
+  readonly scope?: string;
 }
 
 /** A 2xx answer. */
@@ -274,7 +276,7 @@ class Session<S> implements RestSession<S> {
         await sleep(wait, undefined, { signal: this.ctx.deadline.signal });
         continue;
       }
-      throw mapRestError(answer, service, label, errors, now);
+      throw mapRestError(answer, service, label, errors, now, request.scope);
     }
   }
 

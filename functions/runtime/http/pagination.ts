@@ -23,7 +23,7 @@ export interface Paginator {
 }
 
 /** Why a read stopped. */
-export type StopReason = 'end' | 'until' | 'max_pages' | 'max_bytes' | 'deadline' | 'throttled';
+export type StopReason = 'end' | 'until' | 'enough' | 'max_pages' | 'max_bytes' | 'deadline' | 'throttled';
 
 /** What a read may spend. */
 export interface PageBudget {
@@ -57,8 +57,10 @@ export interface PaginateOptions<R> {
   readonly budget: PageBudget;
   /** A continuation cursor from an earlier read. */
   readonly resume?: string;
-  /** Stop after this page when it says so (a page past the window of a list sorted by time). */
+  /** Stop after this page when it says so (a page past the window of a list sorted by time): the read is complete. */
   readonly until?: (page: readonly R[], all: readonly R[]) => boolean;
+  /** Stop after this page when enough records are read (a limit): the read is not complete, `next` resumes it. */
+  readonly enough?: (all: readonly R[]) => boolean;
 }
 
 const DEFAULT_RESERVE_MS = 1_500;
@@ -117,8 +119,34 @@ export async function paginate<R>(
       current = undefined;
       return { ...stop('until'), complete: true, next: null };
     }
+    if (current && options.enough?.(records)) return stop('enough');
   }
   return stop('end');
+}
+
+/**
+ * What a tool reports of a read, in its output's snake_case: `complete`,
+ * `next_cursor`, `stopped_by`, and `retry_after_ms` when a rate limit stopped it.
+ *
+ * @example readOutcome(read) // { complete: false, next_cursor: '/repositories/1/pulls?page=4', stopped_by: 'throttled', retry_after_ms: 60000 }
+ */
+export function readOutcome(read: PageRead<unknown>): {
+  complete: boolean;
+  next_cursor: string | null;
+  stopped_by: StopReason;
+  retry_after_ms?: number;
+} {
+  return {
+    complete: read.complete,
+    next_cursor: read.next,
+    stopped_by: read.stoppedBy,
+    ...(read.retryAfterMs === undefined ? {} : { retry_after_ms: read.retryAfterMs }),
+  };
+}
+
+/** Whether a read was cut short by a budget, the deadline or a rate limit (not by its own end or limit). */
+export function cutShort(read: PageRead<unknown>): boolean {
+  return !['end', 'until', 'enough'].includes(read.stoppedBy);
 }
 
 /** The local token bucket's refusal (`ThrottledError`) and any other `throttled` platform error. */

@@ -49,7 +49,8 @@ export const DEFAULT_THROTTLE_WAIT_MS = 60_000;
 /**
  * A REST API answered an error status, mapped to the platform's codes:
  * 401 `auth_failed` (after the session's one renewal), 403 `access_denied`
- * (naming the missing scope when the API says it) or `throttled` (a rate limit
+ * (naming the missing scope when the API says it, else the one the request
+ * declares it needs) or `throttled` (a rate limit
  * the connector recognizes), 404/410 `not_found`, 400/409/422 `invalid_args`
  * with the API's field messages, 429 `throttled` with `retryAfterMs`, 408
  * `timeout`, 5xx `upstream_error` (retryable), anything else `upstream_error`.
@@ -133,6 +134,7 @@ export function mapRestError(
   label: string,
   table: ErrorTable = {},
   now = Date.now(),
+  requestScope?: string,
 ): RestApiError {
   const { status } = answer.response;
   const apiMessage = clip(table.message?.(answer) ?? plainMessage(answer));
@@ -166,7 +168,8 @@ export function mapRestError(
     );
   }
   if (status === 403) {
-    const scope = table.missingScope?.(answer);
+    const named = table.missingScope?.(answer);
+    const scope = named ?? (requestScope ? `the ${requestScope} scope (this request needs it)` : undefined);
     return scope
       ? make('access_denied', `${label} denied the request: the credential lacks ${scope}${said}`, false, {
           missingScope: scope,

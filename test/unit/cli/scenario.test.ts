@@ -110,7 +110,7 @@ describe('etp scenario list', () => {
         [
           'incident_response',
           'gather (plan) -> triage (agent) -> notify (plan)',
-          'tenant="default", incident="Unexpected activity reported in the AWS account.", regions="all", slack_channel="#incidents"',
+          'tenant="default", incident="Unexpected activity reported in the AWS account.", regions="all", slack_channel="#incidents", pagerduty_incident: string, github_repo: string, lookback_hours=6',
         ],
         [
           'snapshot_forensics',

@@ -1,0 +1,56 @@
+import * as z from 'zod/mini';
+import { defineToolSpec } from '../../runtime/spec';
+import { isoTime, PAGERDUTY_READ_SETTINGS, pagerdutyId } from './schemas';
+
+/** Most incidents one call returns (PagerDuty's largest `limit`). */
+export const INCIDENTS_MAX_LIMIT = 100;
+
+/** `pagerduty_incidents`: incidents by status, urgency, service and window. */
+export const pagerdutyIncidentsSpec = defineToolSpec({
+  name: 'pagerduty_incidents',
+  description:
+    'Lists PagerDuty incidents, newest first, by status (default triggered and acknowledged), urgency, service ' +
+    'and time window (created between since and until; PagerDuty looks back 30 days by default). Each: id, ' +
+    'number, title, status, urgency, priority, service, escalation policy, assignees, alert counts, created_at, ' +
+    `last change, resolved_at, url. At most ${INCIDENTS_MAX_LIMIT} per call; continue with next_cursor.`,
+  inputSchema: () =>
+    z
+      .strictObject({
+        statuses: z
+          ._default(
+            z.array(z.enum(['triggered', 'acknowledged', 'resolved'])).check(z.minLength(1), z.maxLength(3)),
+            ['triggered', 'acknowledged'],
+          )
+          .check(z.describe('Statuses to list (default triggered and acknowledged).')),
+        urgencies: z.optional(
+          z
+            .array(z.enum(['high', 'low']))
+            .check(z.minLength(1), z.maxLength(2), z.describe('Urgencies (default both).')),
+        ),
+        service_ids: z.optional(
+          z
+            .array(pagerdutyId('A service'))
+            .check(z.minLength(1), z.maxLength(25), z.describe('Only these services.')),
+        ),
+        since: z.optional(isoTime('Created at or after this time (ISO 8601 with time zone).')),
+        until: z.optional(isoTime('Created before this time (ISO 8601 with time zone).')),
+        limit: z
+          ._default(z.int().check(z.minimum(1), z.maximum(INCIDENTS_MAX_LIMIT)), 25)
+          .check(z.describe(`Incidents to return, 1-${INCIDENTS_MAX_LIMIT} (default 25).`)),
+        cursor: z.optional(
+          z
+            .string()
+            .check(
+              z.regex(/^\d{1,6}$/, 'next_cursor of a previous call (digits)'),
+              z.describe('next_cursor of a previous call.'),
+            ),
+        ),
+      })
+      .check(
+        z.refine<{ since?: string | undefined; until?: string | undefined }>(
+          (a) => a.since === undefined || a.until === undefined || Date.parse(a.since) < Date.parse(a.until),
+          'since must be before until',
+        ),
+      ),
+  ...PAGERDUTY_READ_SETTINGS,
+});
