@@ -15,16 +15,17 @@ import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { newApp } from '../helpers/cdk';
 import { mockedClientRegion } from '../helpers/ec2-pages';
 import { type HarnessRun, type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
+import { shippedPlanTools } from '../helpers/scenarios';
 import { SECRET_FORMS } from '../unit/runtime/redaction-corpus';
 
 /**
- * Never leak (issue 8): recognisable secrets of every form of the redaction
+ * Never leak (issue 8): recognizable secrets of every form of the redaction
  * corpus are seeded in Secrets Manager, and aws_pulse runs end to end as
  * deployed — the CDK-synthesized state machine in the local ASL interpreter, the
  * real dispatcher, tool handlers and engine (test/helpers/scenario-harness.ts),
  * reader sessions from a local STS, rows through an IAM-emulating DynamoDB gate,
- * values from a local Secrets Manager, the customer role assumed for the twelve
- * AWS audits. The customer's EC2 echoes credential-shaped values in instance
+ * values from a local Secrets Manager, the customer role assumed for the
+ * AWS audits of the collect level. The customer's EC2 echoes credential-shaped values in instance
  * names and an error, Slack echoes secrets in an error, a second tenant's Slack
  * row points at the first tenant's secret, and the scripted model tries to leak
  * what it reads (it lists and reads the run's files, copies them with
@@ -384,9 +385,7 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     // Assess: the runs did their work…
     const [leaky, echoed, other] = runs as [HarnessRun, HarnessRun, HarnessRun];
     const collect = leaky.output.levels.collect as PlanLevelRecord;
-    expect(collect.calls.map((c) => c.tool).sort()).toEqual(
-      [...new Set(API_CALL_CASES.map((testCase) => testCase.tool))].sort(),
-    );
+    expect(collect.calls.map((c) => c.tool).sort()).toEqual(shippedPlanTools('aws_pulse', 'collect'));
     expect(collect.calls.find((c) => c.tool === 'aws_ec2_inventory')?.summary).toBe(
       '10 EC2 instances in 2 regions (10 running); 1 region failed',
     );

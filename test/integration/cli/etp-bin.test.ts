@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadModelScript, startScriptedModel } from '../../../bin/local/scripted-model';
 import { runEtpProcess } from '../../helpers/etp-process';
+import { shippedPlanTools } from '../../helpers/scenarios';
 
 let localDir: string;
 
@@ -142,12 +143,13 @@ describe('bin/etp.js', () => {
       expect(lines[0]).toMatch(
         /^Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store, model Bedrock/,
       );
-      expect(lines.filter((line) => /^ {4}aws_/.test(line))).toHaveLength(12);
+      const audits = shippedPlanTools('aws_pulse', 'collect').length;
+      expect(lines.filter((line) => /^ {4}aws_/.test(line))).toHaveLength(audits);
       expect(
         lines.filter((line) => /^ {4}aws_\w+ +✗ auth_failed: No usable AWS credentials/.test(line)),
-      ).toHaveLength(12);
+      ).toHaveLength(audits);
       expect(lines).toContain(
-        '  collect: 12 calls: 0 ok, 12 failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)',
+        `  collect: ${audits} calls: 0 ok, ${audits} failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)`,
       );
       expect(lines.find((line) => line.startsWith('  analyse: '))).toMatch(
         /^ {2}analyse: model_error \(auth_failed: /,
