@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { type ErrorCode, PlatformError } from '../../functions/runtime/errors';
 import { version } from '../../package.json';
+import { registerDevCommands } from './dev';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
 import { registerMcpCommand } from './mcp';
 import { registerModelCommands } from './model';
@@ -45,6 +46,7 @@ export function createProgram(run: CliRun): Command {
   registerRunCommands(program, run);
   registerModelCommands(program, run);
   registerMcpCommand(program, run);
+  registerDevCommands(program, run);
   return program;
 }
 
