@@ -18,10 +18,10 @@ export interface NewTool {
 }
 
 /** The files of a tool of `kind` (the catalog's line apart). */
-function filesOf(names: ToolNames, kind: ToolKind): GeneratedFile[] {
+function filesOf(names: ToolNames, kind: ToolKind, root: string): GeneratedFile[] {
   if (kind === 'aws') return awsToolFiles(names);
   if (kind === 'file') return fileToolFiles(names);
-  return restToolFiles(names);
+  return restToolFiles(names, root);
 }
 
 /**
@@ -40,7 +40,7 @@ export function newTool(name: string, kind: ToolKind, root: string): NewTool {
   if (catalog.includes(`'${names.implementation}'`) || catalog.includes(`/${names.implementation}.meta'`)) {
     throw new InvalidArgsError(`${CATALOG_FILE} already registers ${names.implementation}`);
   }
-  const files = filesOf(names, kind);
+  const files = filesOf(names, kind, root);
   const existing = files.filter((file) => existsSync(path.join(root, file.path)));
   if (existing.length > 0) {
     throw new InvalidArgsError(

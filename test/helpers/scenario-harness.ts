@@ -23,8 +23,6 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Context } from 'aws-lambda';
 import { executeLocally, type StateEvent } from '../../bin/local/local-execution';
@@ -78,6 +76,7 @@ import {
   startLocalSts,
 } from './local-iam';
 import { FAKE_AWS_CREDENTIALS } from './loopback-server';
+import { platformBedrockRuntimeClient, platformLambdaClient } from './platform-sdk';
 import { type LocalSlack, type SlackServerOptions, startSlackServer } from './slack-server';
 
 const ACCOUNT = '123456789012';
@@ -316,7 +315,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   >('../../functions/dispatcher/handler');
   const deployedDispatcher = createDeployedDispatcher(
     platform.dispatcherConfig,
-    new LambdaClient({ endpoint: lambda.endpoint, region: REGION }),
+    // The harness's own Lambda client class: a tool test's mockClient(LambdaClient) cannot reach it.
+    new (platformLambdaClient())({ endpoint: lambda.endpoint, region: REGION }),
     localWorkspaceProvider(localDir),
   );
   const dispatch: Dispatch = (envelope) => deployedDispatcher(envelope, deadlineIn(900_000));
@@ -338,7 +338,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       const definition = definitions[scenario];
       if (!definition) throw new Error(`No state machine for ${scenario}`);
       const model = await startScriptedModel(run.model ?? []);
-      const client = new BedrockRuntimeClient({
+      const client = new (platformBedrockRuntimeClient())({
         ...MODEL_CLIENT_SETTINGS,
         region: REGION,
         endpoint: model.url,
