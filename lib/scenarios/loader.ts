@@ -8,7 +8,7 @@ import { DEFAULT_ASK_TIMEOUT_SECONDS } from '../../functions/engine/limits';
 import { soleRef, stringsIn, templateRefs } from '../../functions/engine/template';
 import type { ToolCatalog } from '../../functions/runtime/catalog';
 import { PlatformError, UnknownScenarioError } from '../../functions/runtime/errors';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { violationsOf } from '../../functions/runtime/schema-violations';
 import { inlineResultBudget, STATE_BUDGET_BYTES, worstCaseState } from './budget';
 import { type Scenario, type ScenarioFile, scenarioSchema } from './model';

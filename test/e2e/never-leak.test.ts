@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
-import { ListTablesCommand, paginateScan } from '@aws-sdk/client-dynamodb';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { STSClient } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
@@ -14,6 +14,7 @@ import { READ_FILE_MAX_BYTES } from '../../functions/tools/files/read-file.meta'
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { newApp } from '../helpers/cdk';
 import { mockedClientRegion } from '../helpers/ec2-pages';
+import { platformDynamoDb } from '../helpers/platform-sdk';
 import { type HarnessRun, type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
 import { shippedPlanTools } from '../helpers/scenarios';
 import { SECRET_FORMS } from '../unit/runtime/redaction-corpus';
@@ -282,6 +283,8 @@ async function capturingLogs<T>(act: () => Promise<T>): Promise<{ value: T; logs
 /** Every item of every table of the local DynamoDB: references, run records, idempotency records. */
 async function everyItem(): Promise<Record<string, unknown[]>> {
   const client = harness.dynamo.client;
+  // The harness's client is of the platform's own DynamoDB module (test/helpers/platform-sdk.ts): so is its paginator.
+  const { paginateScan } = platformDynamoDb();
   const { TableNames = [] } = await client.send(new ListTablesCommand({}));
   const tables: Record<string, unknown[]> = {};
   for (const table of TableNames) {

@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Context } from 'aws-lambda';
-import { LAMBDA_SYNC_PAYLOAD_BYTES } from '../../functions/runtime/bound';
+import { LAMBDA_SYNC_PAYLOAD_BYTES } from '../../functions/runtime/result-limits';
 import { fakeLambdaContext } from './events';
 import { FAKE_AWS_CREDENTIALS, listenOnLoopback, type ReceivedRequest, sendJson } from './loopback-server';
 

@@ -43,10 +43,13 @@ import { type WorkspaceFactory, workspacesOf } from '../../functions/engine/work
 import { CUSTOMER_ROLE_NAME_ENV } from '../../functions/runtime/aws/credentials';
 import { CUSTOMER_ROLE_NAME } from '../../functions/runtime/aws/trust';
 import { deadlineIn } from '../../functions/runtime/deadline';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { logger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
-import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import {
+  DEFAULT_RESULT_INLINE_BYTES,
+  DEFAULT_RESULT_MAX_BYTES,
+  FULL_RESULT_MAX_BYTES,
+} from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
 import { toolCatalog } from '../../functions/tools/catalog';
