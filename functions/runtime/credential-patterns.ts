@@ -1,5 +1,5 @@
 /**
- * The text layers of redaction (docs/redaction.md): credentials recognised in a
+ * The text layers of redaction (docs/redaction.md): credentials recognized in a
  * string whatever its key.
  *
  * 1. **Self-identifying formats** ({@link TOKEN_RULES}): tokens whose prefix or

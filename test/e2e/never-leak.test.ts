@@ -406,15 +406,15 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     ]);
     // …the model tried: it read the run's files and wrote copies of them, and was refused another run's
     for (const run of runs) {
-      const analyse = run.output.levels.analyse as AgentLevelRecord;
-      expect(analyse.outcome).toBe('finished');
-      expect(analyse.calls.map((c) => c.tool)).toEqual(
+      const analyze = run.output.levels.analyze as AgentLevelRecord;
+      expect(analyze.outcome).toBe('finished');
+      expect(analyze.calls.map((c) => c.tool)).toEqual(
         expect.arrayContaining(['list_files', 'read_file', 'write_file', 'finish']),
       );
-      expect(analyse.calls.filter((c) => !c.ok).map((c) => [c.tool, c.code])).toEqual([
+      expect(analyze.calls.filter((c) => !c.ok).map((c) => [c.tool, c.code])).toEqual([
         ['read_file', 'invalid_args'],
       ]);
-      expect(analyse.calls.filter((c) => c.tool === 'read_file' && c.ok).length).toBeGreaterThanOrEqual(12);
+      expect(analyze.calls.filter((c) => c.tool === 'read_file' && c.ok).length).toBeGreaterThanOrEqual(12);
     }
     // …the customer role was assumed per tenant and run, with its ExternalId, in the platform's region…
     const customerSessions = deployed.sts.sessions.filter((s) => s.roleArn === CUSTOMER_ROLE);

@@ -241,8 +241,8 @@ describe('etp tools invoke', () => {
       'error: Unknown scenario "nope". Known scenarios: aws_pulse, incident_response, snapshot_forensics\n',
     ],
     [
-      ['--scenario', 'aws_pulse', '--level', 'analyze'],
-      'error: Scenario "aws_pulse" has no level "analyze". Levels: collect, analyse, report\n',
+      ['--scenario', 'aws_pulse', '--level', 'analysis'],
+      'error: Scenario "aws_pulse" has no level "analysis". Levels: collect, analyze, report\n',
     ],
     [
       ['--tenant', ''],

@@ -20,14 +20,29 @@ describe('the AWS audit tools, against the calls they send', () => {
     expect(awsAuditTools().length).toBeGreaterThan(0);
   });
 
-  it('declare in their spec the IAM action of every command their API-call case sends', async () => {
+  it('run their API-call case to the end, and declare in their spec the IAM action of every command it sends', async () => {
     // Prepare
     const undeclared: string[] = [];
+    const failedRuns: string[] = [];
     let commands = 0;
 
     // Act
     await runApiCallCases(API_CALL_CASES, REGISTERED_TOOLS, (testCase, run) => {
       const declared = toolCatalog.get(testCase.tool).iam.flatMap((grant) => grant.actions);
+      // A call the case does not answer fails (no network here): the case must stub every client the tool uses.
+      const regionErrors = run.result.ok
+        ? (
+            (run.result.value as { regions?: { region: string; error?: { message: string } }[] }).regions ??
+            []
+          )
+            .filter((line) => line.error)
+            .map((line) => `${line.region}: ${line.error?.message}`)
+        : [run.result.error.message];
+      if (regionErrors.length > 0) {
+        failedRuns.push(
+          `${testCase.tool} (${testCase.account}) failed: ${regionErrors[0]} — list every SDK client the tool uses in the case's clients and answer its calls in arrange`,
+        );
+      }
       for (const sent of run.sent) {
         commands++;
         const needed = iamActionOf(sent.client, sent.command);
@@ -41,6 +56,7 @@ describe('the AWS audit tools, against the calls they send', () => {
     });
 
     // Assess
+    expect(failedRuns).toEqual([]);
     expect([...new Set(undeclared)]).toEqual([]);
     expect(commands).toBeGreaterThan(API_CALL_CASES.length);
   }, 120_000);
