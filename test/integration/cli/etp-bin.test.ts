@@ -30,7 +30,10 @@ function etpBin(args: readonly string[]) {
 
 describe('bin/etp.js', () => {
   it.each([
-    [['nope'], "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, dev\n"],
+    [
+      ['nope'],
+      "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, dev\n",
+    ],
     [
       ['tools', 'invoke', 'aws_ec2_inventory', '--args', '{}'],
       "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",

@@ -32,7 +32,10 @@ describe('etp', () => {
   });
 
   it.each([
-    [['nope'], "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, dev\n"],
+    [
+      ['nope'],
+      "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, dev\n",
+    ],
     [
       ['tool', 'list'],
       "error: unknown command 'tool' (Did you mean tools?). Commands of etp: tools, secrets, scenario, run, model, mcp, dev\n",
