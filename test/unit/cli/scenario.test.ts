@@ -8,6 +8,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { logger } from '../../../functions/runtime/logger';
 import { describeInstancesResponder } from '../../helpers/ec2-pages';
+import { shippedScenarioNames } from '../../helpers/scenarios';
 import { etp } from './run-etp';
 
 const ec2Mock = mockClient(EC2Client);
@@ -299,7 +300,7 @@ describe('etp scenario run --local', () => {
     ],
     [
       ['aws_nope', '--local'],
-      'error: Unknown scenario "aws_nope". Known scenarios: aws_pulse, incident_response, snapshot_forensics\n',
+      `error: Unknown scenario "aws_nope". Known scenarios: ${shippedScenarioNames().join(', ')}\n`,
     ],
     [
       ['aws_pulse', '--local', '--input', '{"regions":5}'],

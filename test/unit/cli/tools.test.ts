@@ -8,6 +8,7 @@ import { logger } from '../../../functions/runtime/logger';
 import { publicSpec } from '../../../functions/runtime/spec';
 import { toolCatalog } from '../../../functions/tools/catalog';
 import { describeInstancesResponder } from '../../helpers/ec2-pages';
+import { shippedScenarioNames } from '../../helpers/scenarios';
 import { etp } from './run-etp';
 
 const ec2Mock = mockClient(EC2Client);
@@ -238,7 +239,7 @@ describe('etp tools invoke', () => {
     ],
     [
       ['--scenario', 'nope', '--level', 'collect'],
-      'error: Unknown scenario "nope". Known scenarios: aws_pulse, incident_response, snapshot_forensics\n',
+      `error: Unknown scenario "nope". Known scenarios: ${shippedScenarioNames().join(', ')}\n`,
     ],
     [
       ['--scenario', 'aws_pulse', '--level', 'analysis'],
