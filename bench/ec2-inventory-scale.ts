@@ -8,9 +8,10 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DEFAULT_REGION_CONCURRENCY } from '../functions/runtime/aws/region-fan-out';
-import { jsonByteLength } from '../functions/runtime/bound';
+import { boundResult, jsonByteLength } from '../functions/runtime/bound';
 import { deadlineIn } from '../functions/runtime/deadline';
-import { boundResult, resultMaxBytes, runTool } from '../functions/runtime/harness';
+import { runTool } from '../functions/runtime/harness';
+import { resultMaxBytes } from '../functions/runtime/result-limits';
 import { ec2InventoryTool } from '../functions/tools/aws/ec2-inventory';
 import { describeInstancesResponder, instanceCount, pagesIn } from '../test/helpers/ec2-pages';
 import { toolInvocation } from '../test/helpers/events';

@@ -216,7 +216,7 @@ async function apiCallsSection(): Promise<Section> {
             .map(([command, n]) => `${command} ${n}`)
             .join(', ')}${c.error ? `; FAILED: ${c.error}` : ''}`,
       ),
-      ...(missing.length > 0 ? [`registered AWS tools without a case: ${missing.join(', ')}`] : []),
+      ...missing,
       ...(unavailable.length > 0
         ? [`cases whose tool is not registered yet: ${unavailable.join(', ')}`]
         : []),

@@ -203,7 +203,7 @@ function credentialReport(): string {
 }
 
 /**
- * Sets the responses of every AWS call of the twelve audits: the small cases of
+ * Sets the responses of every AWS call of the AWS audits: the small cases of
  * bench/api-call-cases.ts first, then the generated resources over them.
  */
 export function arrangeAccount(stubOf: StubOf): void {

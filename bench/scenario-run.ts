@@ -110,14 +110,14 @@ export async function measureScenarioRun(runs = 1): Promise<ScenarioRunFigures> 
           engine: createLocalEngine({ scenarios, workspaces, records, model: localModelClient(model.url) }),
           answers: scriptedAnswers([]),
         });
-        const analyse = result.output.levels.analyse as AgentLevelRecord;
+        const analyze = result.output.levels.analyze as AgentLevelRecord;
         measured = {
           resources: RESOURCE_COUNT,
           wallMs: performance.now() - started,
           transitions: result.transitions,
           transitionsByLevel: result.transitionsByLevel,
-          agentTurns: analyse.turns,
-          transitionsPerAgentTurn: (result.transitionsByLevel.analyse ?? 0) / Math.max(1, analyse.turns),
+          agentTurns: analyze.turns,
+          transitionsPerAgentTurn: (result.transitionsByLevel.analyze ?? 0) / Math.max(1, analyze.turns),
           largestState: result.largestState,
           summary: result.output.summary,
         };

@@ -13,12 +13,13 @@ import {
   parseDispatcherConfig,
   toolFunctionName,
 } from '../functions/dispatcher/config';
-import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/harness';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
+  DEFAULT_RESULT_MAX_BYTES,
   FULL_RESULT_MAX_BYTES,
   MIN_RESULT_INLINE_BYTES,
   resultInlineBytes,
+  resultMaxBytes,
 } from '../functions/runtime/result-limits';
 import { toolCatalog } from '../functions/tools/catalog';
 import { type ConsoleOptions, PlatformConsole } from './console';

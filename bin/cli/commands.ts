@@ -57,6 +57,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Serve the web console on 127.0.0.1 against the local stores',
     load: () => (require('./console') as typeof import('./console')).registerConsoleCommand,
   },
+  dev: {
+    summary: 'Developer tools: generate a new tool from the framework (etp dev new-tool)',
+    load: () => (require('./dev') as typeof import('./dev')).registerDevCommands,
+  },
 };
 
 /**

@@ -116,10 +116,10 @@ function indent(text: string): string {
  * ▸ collect (plan: 12 calls, 4 at a time)
  *     aws_ec2_inventory  ok 412 ms  12 EC2 instances in 2 regions (9 running)
  *   collect: 12 calls: 12 ok; findings: 14 (14 new, 0 unchanged, 0 resolved)
- * ▸ analyse (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)
+ * ▸ analyze (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)
  *   turn 1: 3,120 tokens in, 410 out → finish
  *     finish             ok 1 ms  AWS Pulse: 14 findings, 3 high …
- *   analyse: finished after 2 turns, 1 call (3,120 tokens in, 410 out)
+ *   analyze: finished after 2 turns, 1 call (3,120 tokens in, 410 out)
  */
 export function createRunProgress(
   scenario: Scenario,

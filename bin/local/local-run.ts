@@ -16,11 +16,14 @@ import type { RunRecords } from '../../functions/engine/run-records';
 import type { WorkspaceFactory } from '../../functions/engine/workspaces';
 import { jsonByteLength } from '../../functions/runtime/bound';
 import { deadlineIn } from '../../functions/runtime/deadline';
-import { resultMaxBytes } from '../../functions/runtime/harness';
 import { defaultLocalDir } from '../../functions/runtime/local-workspace-dir';
 import { logger as platformLogger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
-import { FULL_RESULT_MAX_BYTES, resultInlineBytes } from '../../functions/runtime/result-limits';
+import {
+  FULL_RESULT_MAX_BYTES,
+  resultInlineBytes,
+  resultMaxBytes,
+} from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
 import type { SecretReferenceStore } from '../../functions/runtime/secrets/reference';

@@ -1,11 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseToolArgs } from '../runtime/args';
-import { jsonByteLength } from '../runtime/bound';
+import { boundResult, jsonByteLength } from '../runtime/bound';
 import type { ToolCatalog } from '../runtime/catalog';
 import type { ToolContextServices } from '../runtime/context';
 import type { Deadline } from '../runtime/deadline';
 import { InvalidArgsError } from '../runtime/errors';
-import { boundResult, runTool } from '../runtime/harness';
+import { runTool } from '../runtime/harness';
 import { assertToolInvocation, echoedField, invocationOf, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
 import { redact } from '../runtime/redact';

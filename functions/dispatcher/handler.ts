@@ -1,10 +1,9 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Context } from 'aws-lambda';
 import { deadlineIn } from '../runtime/deadline';
-import { resultMaxBytes } from '../runtime/harness';
 import { logger } from '../runtime/logger';
 import type { ToolResult } from '../runtime/result';
-import { resultInlineBytes } from '../runtime/result-limits';
+import { resultInlineBytes, resultMaxBytes } from '../runtime/result-limits';
 import type { WorkspaceProvider } from '../runtime/workspace';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';

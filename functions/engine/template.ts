@@ -4,7 +4,7 @@
  * reference at synth), the ASL generator (which turns args into JSONPath) and
  * the engine (which renders prompts).
  *
- * A reference is a dotted path: `{{input.regions}}`, `{{levels.analyse.summary}}`,
+ * A reference is a dotted path: `{{input.regions}}`, `{{levels.analyze.summary}}`,
  * `{{levels.collect.results.0.summary}}`, `{{findings.collect}}`, `{{run.id}}`.
  */
 

@@ -1,5 +1,6 @@
-import { jsonByteLength, STEP_FUNCTIONS_PAYLOAD_BYTES } from './bound';
+import { jsonByteLength } from './bound';
 import { InvalidArgsError } from './errors';
+import { STEP_FUNCTIONS_PAYLOAD_BYTES } from './result-limits';
 import { type ArgsViolation, MAX_ARGS_DEPTH, violationsOf } from './schema-violations';
 import type { ToolArgs, ToolInputSchema, ToolSpec } from './spec';
 

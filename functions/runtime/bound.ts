@@ -6,11 +6,8 @@
  * ToolResult contract.
  */
 
-/** The Step Functions limit on a state's input or output: 256 KiB (AWS docs, "Step Functions service quotas"). */
-export const STEP_FUNCTIONS_PAYLOAD_BYTES = 256 * 1024;
-
-/** The Lambda limit on a synchronous invocation's response: 6 MB (AWS docs, "Lambda quotas"). */
-export const LAMBDA_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+import type { ToolResult } from './result';
+import { RESULT_ENVELOPE_RESERVE_BYTES } from './result-limits';
 
 /** JSON text is free of raw control characters (they are escaped), so printable ASCII is all of ASCII here. */
 const ASCII = /^[\x20-\x7e]*$/;
@@ -226,4 +223,23 @@ function fitObject(
     if (cut !== DROPPED) out[key] = cut;
   }
   return out;
+}
+
+/**
+ * Bounds a result so its JSON is at most `maxBytes`: a success's `value` (or a
+ * failure's `error.details`) is shrunk and the result marked `truncated`. The one
+ * shrinking mechanism: a tool's function bounds its result with it, and the
+ * dispatcher bounds what it cannot claim-check (no workspace, a failed write).
+ */
+export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
+  const budget = Math.max(1024, maxBytes - RESULT_ENVELOPE_RESERVE_BYTES);
+  if (result.ok) {
+    const bounded = shrinkToFit(result.value, budget);
+    return bounded.truncated ? { ...result, value: bounded.value, truncated: true } : result;
+  }
+  if (!result.error.details) return result;
+  const bounded = shrinkToFit(result.error.details, budget);
+  return bounded.truncated
+    ? { ...result, error: { ...result.error, details: bounded.value as Record<string, unknown> } }
+    : result;
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * The public key of a call: 32 hex characters of SHA-256 over tenant, run, call
  * and tool. Carried in what a write tool leaves behind (Slack message metadata) so
- * an attempt can recognise an earlier attempt's effect; reveals nothing.
+ * an attempt can recognize an earlier attempt's effect; reveals nothing.
  *
  * A module of its own: a write tool reads it at load, while the exactly-once
  * machinery (functions/runtime/idempotency.ts, Powertools and its DynamoDB layer)

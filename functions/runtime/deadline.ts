@@ -97,7 +97,7 @@ export function inFlightReserveMs(budgetMs: number): number {
 /** An AWS request's timeout (see `AWS_HTTP_TIMEOUTS`) plus a second to handle its answer. */
 const IN_FLIGHT_REQUEST_MS = 16_000;
 
-/** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
+/** The longest delay `setTimeout` honors (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**

@@ -163,7 +163,7 @@ export class DeadlineExceededError extends PlatformError {
  * A failure of a call the platform made to another service on a tool's behalf,
  * e.g. STS AssumeRole for the tenant's credentials while the tool called EC2.
  * `normalizeError` maps its `cause` as that service's error, so the result is
- * labelled `sts`, not with the tool's own service.
+ * labeled `sts`, not with the tool's own service.
  */
 export class ServiceCallError extends Error {
   override readonly name = 'ServiceCallError';

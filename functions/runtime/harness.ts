@@ -1,5 +1,5 @@
 import { parseToolArgs } from './args';
-import { STEP_FUNCTIONS_PAYLOAD_BYTES, shrinkToFit } from './bound';
+import { boundResult } from './bound';
 import { createToolContext, type ToolContextServices } from './context';
 import { runRenewingOnce } from './credential-renewal';
 import {
@@ -14,47 +14,9 @@ import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
 import { type RedactOptions, redact, redactString } from './redact';
 import { failureResult, oneLineSummary, type ToolResult } from './result';
+import { resultMaxBytes } from './result-limits';
 import { SecretValues, withSecretValues } from './secret-values';
 import type { Tool } from './spec';
-
-/**
- * Default bound on one ToolResult, in bytes: 64 KiB, a quarter of the Step
- * Functions state limit (256 KiB, "Step Functions service quotas") so a scenario's
- * state can hold several results. Configurable with `RESULT_MAX_BYTES`.
- */
-export const DEFAULT_RESULT_MAX_BYTES = 64 * 1024;
-
-/** Bytes kept for the result's own fields around `value`. */
-const ENVELOPE_RESERVE_BYTES = 2 * 1024;
-
-/**
- * The result bound in force: `RESULT_MAX_BYTES` when it is a whole number between
- * 4 KiB and 250 KiB, else {@link DEFAULT_RESULT_MAX_BYTES}.
- */
-export function resultMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const configured = Number(env.RESULT_MAX_BYTES);
-  const ceiling = STEP_FUNCTIONS_PAYLOAD_BYTES - 6 * 1024;
-  return Number.isInteger(configured) && configured >= 4096 && configured <= ceiling
-    ? configured
-    : DEFAULT_RESULT_MAX_BYTES;
-}
-
-/**
- * Bounds a result so its JSON is at most `maxBytes`: a success's `value` (or a
- * failure's `error.details`) is shrunk and the result marked `truncated`.
- */
-export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
-  const budget = Math.max(1024, maxBytes - ENVELOPE_RESERVE_BYTES);
-  if (result.ok) {
-    const bounded = shrinkToFit(result.value, budget);
-    return bounded.truncated ? { ...result, value: bounded.value, truncated: true } : result;
-  }
-  if (!result.error.details) return result;
-  const bounded = shrinkToFit(result.error.details, budget);
-  return bounded.truncated
-    ? { ...result, error: { ...result.error, details: bounded.value as Record<string, unknown> } }
-    : result;
-}
 
 /**
  * Runs one tool call and never throws: validates the args (before any remote

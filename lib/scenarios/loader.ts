@@ -8,7 +8,7 @@ import { DEFAULT_ASK_TIMEOUT_SECONDS } from '../../functions/engine/limits';
 import { soleRef, stringsIn, templateRefs } from '../../functions/engine/template';
 import type { ToolCatalog } from '../../functions/runtime/catalog';
 import { PlatformError, UnknownScenarioError } from '../../functions/runtime/errors';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { violationsOf } from '../../functions/runtime/schema-violations';
 import { inlineResultBudget, STATE_BUDGET_BYTES, worstCaseState } from './budget';
 import { type Scenario, type ScenarioFile, scenarioSchema } from './model';
@@ -417,7 +417,9 @@ function argsViolations(
   // A rule across args (exactly one of repo and org) cannot be judged while one of them is known only at run time.
   const crossArg = (path: string) => runtimeOnly.size > 0 && (path === '' || path === '(root)');
   return violationsOf(parsed.error, args, tool.inputSchema)
-    .filter((violation) => !runtimeOnly.has(violation.path.split(/[.[]/)[0] ?? '') && !crossArg(violation.path))
+    .filter(
+      (violation) => !runtimeOnly.has(violation.path.split(/[.[]/)[0] ?? '') && !crossArg(violation.path),
+    )
     .map((violation) => `${violation.path}: ${violation.message}`);
 }
 

@@ -51,7 +51,7 @@ function writeFixtureRun(localDir: string): void {
         unknown: [],
       },
     },
-    'levels/analyse/finish.json': { summary: `Slack text: ${XSS}`, data: {} },
+    'levels/analyze/finish.json': { summary: `Slack text: ${XSS}`, data: {} },
     'summary.json': {
       scenario: 'aws_pulse',
       runId: FIXTURE_RUN,
@@ -69,7 +69,7 @@ function writeFixtureRun(localDir: string): void {
           calls: [{ callId: 'collect/0', tool: 'aws_eips_audit', ok: true, durationMs: 120 }],
         },
         {
-          name: 'analyse',
+          name: 'analyze',
           kind: 'agent',
           outcome: 'finished',
           hasResult: true,
@@ -250,7 +250,7 @@ describe('the console in Chromium', () => {
       ['unchanged', 'eipalloc-kept'],
       ['resolved', 'eipalloc-gone'],
     ]);
-    expect(await page.getByRole('heading', { name: 'Report (analyse)' }).count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Report (analyze)' }).count()).toBe(1);
     expect(await page.getByText(`Slack text: ${XSS}`).count()).toBe(1);
     expect(await page.locator('main img, main script').count()).toBe(0);
     expect(await xssRan()).toBeUndefined();

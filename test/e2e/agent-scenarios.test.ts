@@ -26,6 +26,7 @@ import {
   startScenarioHarness,
   toolResultsOf,
 } from '../helpers/scenario-harness';
+import { shippedPlanTools } from '../helpers/scenarios';
 import { etp } from '../unit/cli/run-etp';
 
 /**
@@ -53,7 +54,7 @@ levels:
     calls:
       - tool: aws_ec2_inventory
         args: { regions: "{{input.regions}}", topN: 100 }
-  - name: analyse
+  - name: analyze
     model: anthropic.claude-3-5-haiku-20241022-v1:0
     prompt: "Tenant {{run.tenant}}. Inventory:\\n{{levels.collect.results}}"
     intra_tools: [aws_ec2_inventory]
@@ -64,12 +65,12 @@ levels:
     intra_tools: [slack_post_message]
     calls:
       - tool: slack_post_message
-        args: { channel: "{{input.slack_channel}}", text: "Report: {{levels.analyse.summary}}" }
+        args: { channel: "{{input.slack_channel}}", text: "Report: {{levels.analyze.summary}}" }
 `;
 
 let harness: ScenarioHarness;
 
-// Each test runs whole state machines (the pulse: twelve real audit handlers) through the local interpreter.
+// Each test runs whole state machines (the pulse: every real audit handler of its collect level) through the local interpreter.
 jest.setTimeout(60_000);
 
 beforeAll(async () => {
@@ -112,9 +113,9 @@ describe('an agent level, end to end through the synthesized state machine', () 
     expect(String((refusal?.json.error as { message?: string } | undefined)?.message)).toContain(
       'Allowed: aws_ec2_inventory, edit_file, finish, list_files, read_file, write_file',
     );
-    const analyse = run.output.levels.analyse as AgentLevelRecord;
-    expect(analyse).toMatchObject({ outcome: 'finished', summary: 'Three instances, all fine.', turns: 2 });
-    expect(analyse.calls.map((c) => [c.tool, c.ok, c.code])).toEqual([
+    const analyze = run.output.levels.analyze as AgentLevelRecord;
+    expect(analyze).toMatchObject({ outcome: 'finished', summary: 'Three instances, all fine.', turns: 2 });
+    expect(analyze.calls.map((c) => [c.tool, c.ok, c.code])).toEqual([
       ['slack_post_message', false, 'tool_not_allowed'],
       ['finish', true, undefined],
     ]);
@@ -151,7 +152,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     });
     // One DescribeInstances for the collect level, one for the corrected call: none for the invalid one.
     expect(ec2.commandCalls(DescribeInstancesCommand)).toHaveLength(2);
-    expect(run.output.levels.analyse).toMatchObject({ outcome: 'finished', callCount: 3 });
+    expect(run.output.levels.analyze).toMatchObject({ outcome: 'finished', callCount: 3 });
   });
 
   it('ends the level at max_turns with a report in plain words, and the run goes on', async () => {
@@ -162,18 +163,18 @@ describe('an agent level, end to end through the synthesized state machine', () 
     });
 
     // Assess
-    const analyse = run.output.levels.analyse as AgentLevelRecord;
-    expect(analyse).toMatchObject({ outcome: 'max_turns', turns: 3, callCount: 3 });
-    expect(analyse.summary).toBe(
+    const analyze = run.output.levels.analyze as AgentLevelRecord;
+    expect(analyze).toMatchObject({ outcome: 'max_turns', turns: 3, callCount: 3 });
+    expect(analyze.summary).toBe(
       'The analysis was stopped after 3 turns before it wrote its result. Step "collect": all 1 checks succeeded.',
     );
     expect(run.modelRequests).toHaveLength(3);
-    expect(harness.slack.messages.at(-1)?.text).toBe(`Report: ${analyse.summary}`);
+    expect(harness.slack.messages.at(-1)?.text).toBe(`Report: ${analyze.summary}`);
     expect(run.output.summary.outcome).toBe('incomplete');
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
     expect(run.output.summary.levels.map((level) => [level.name, level.hasResult])).toEqual([
       ['collect', true],
-      ['analyse', false],
+      ['analyze', false],
       ['report', true],
     ]);
   });
@@ -222,7 +223,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     expect(second?.json.error).toBeUndefined();
     expect(second?.json).toMatchObject({ ok: true, summary: '3 EC2 instances in 1 region (2 running)' });
     expect(run.modelRequests).toHaveLength(6);
-    expect(run.output.levels.analyse).toMatchObject({ outcome: 'finished', turns: 3 });
+    expect(run.output.levels.analyze).toMatchObject({ outcome: 'finished', turns: 3 });
     expect(run.output.summary.counts.stateTransitions).toBe(run.transitions);
   });
 
@@ -242,7 +243,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     const [result] = toolResultsOf(run.modelRequests[1]);
     const ref = result?.json.resultRef as { uri: string; bytes: number; sha256: string };
     expect(result?.json).toMatchObject({ ok: true });
-    expect(ref.uri).toMatch(/results\/analyse\/0\.json$/);
+    expect(ref.uri).toMatch(/results\/analyze\/0\.json$/);
     // The stand-in tells the model where the whole value is and how to read slices of it.
     expect(JSON.stringify(result?.json)).toContain('read_file');
     // …the whole value in the run's workspace, as referenced
@@ -305,7 +306,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
       answer: 'Yes, it is production.',
       by: expect.stringMatching(/^etp-cli:/),
     });
-    expect(run.output.levels.analyse).toMatchObject({
+    expect(run.output.levels.analyze).toMatchObject({
       outcome: 'finished',
       usage: { askTurns: 1, askPosts: 1 },
     });
@@ -313,7 +314,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     const item = await harness.dynamo.client.send(
       new GetItemCommand({
         TableName: harness.records.tableName,
-        Key: { tenant_id: { S: 'default' }, record_id: { S: 'question#e2e-ask-answered#analyse#1' } },
+        Key: { tenant_id: { S: 'default' }, record_id: { S: 'question#e2e-ask-answered#analyze#1' } },
       }),
     );
     expect(item.Item?.status?.S).toBe('answered');
@@ -332,7 +333,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     const [answer] = toolResultsOf(run.modelRequests[1]);
     expect(answer?.json).toMatchObject({ answered: false, answer: 'no answer' });
     expect(String(answer?.json.reason)).toContain('Nobody answered in time');
-    expect(run.output.levels.analyse).toMatchObject({
+    expect(run.output.levels.analyze).toMatchObject({
       outcome: 'finished',
       usage: { askTurns: 1, unanswered: 1 },
     });
@@ -340,7 +341,7 @@ describe('an agent level, end to end through the synthesized state machine', () 
     const item = await harness.dynamo.client.send(
       new GetItemCommand({
         TableName: harness.records.tableName,
-        Key: { tenant_id: { S: 'default' }, record_id: { S: 'question#e2e-ask-timeout#analyse#1' } },
+        Key: { tenant_id: { S: 'default' }, record_id: { S: 'question#e2e-ask-timeout#analyze#1' } },
       }),
     );
     expect(item.Item?.status?.S).toBe('timed_out');
@@ -355,7 +356,7 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
 
   const report = (text: string) => finish(text, { top: [] });
 
-  it('collects with all twelve audits, ranks the findings, writes the report and posts it to Slack', async () => {
+  it('collects with every audit of its collect level, ranks the findings, writes the report and posts it to Slack', async () => {
     // Prepare
     givenAccount();
     const posted = harness.slack.messages.length;
@@ -367,11 +368,9 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
       model: [report('AWS Pulse: 11 findings, 3 high. First run: every finding is new.')],
     });
 
-    // Assess: twelve audits, their findings tracked
+    // Assess: the collect level's audits, their findings tracked
     const collect = run.output.levels.collect as PlanLevelRecord;
-    expect(collect.calls.map((c) => c.tool).sort()).toEqual(
-      [...new Set(API_CALL_CASES.map((testCase) => testCase.tool))].sort(),
-    );
+    expect(collect.calls.map((c) => c.tool).sort()).toEqual(shippedPlanTools('aws_pulse', 'collect'));
     expect(collect.outcome).toBe('ok');
     expect(collect.findings).toMatchObject({ unchanged: 0, resolved: 0 });
     expect(collect.findings?.new).toBe(collect.findings?.total);
@@ -493,7 +492,7 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
     // Assess
     const text = String(harness.slack.messages[posted]?.text);
     expect(run.output.levels.collect).toMatchObject({ outcome: 'failed' });
-    expect(run.output.levels.analyse).toMatchObject({
+    expect(run.output.levels.analyze).toMatchObject({
       outcome: 'model_error',
       error: { code: 'access_denied' },
     });
@@ -501,7 +500,7 @@ describe('aws_pulse, end to end through the synthesized state machine', () => {
       'The model could not be used because the account does not allow the platform to read this.',
     );
     expect(text).toContain(
-      'Step "collect": none of the 12 checks could run, because the platform could not sign in (the credentials were missing, expired or rejected).',
+      `Step "collect": none of the ${shippedPlanTools('aws_pulse', 'collect').length} checks could run, because the platform could not sign in (the credentials were missing, expired or rejected).`,
     );
     expect(text).not.toMatch(/auth_failed|access_denied/);
   });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
-import { ListTablesCommand, paginateScan } from '@aws-sdk/client-dynamodb';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { STSClient } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
@@ -14,17 +14,19 @@ import { READ_FILE_MAX_BYTES } from '../../functions/tools/files/read-file.meta'
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { newApp } from '../helpers/cdk';
 import { mockedClientRegion } from '../helpers/ec2-pages';
+import { platformDynamoDb } from '../helpers/platform-sdk';
 import { type HarnessRun, type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
+import { shippedPlanTools } from '../helpers/scenarios';
 import { SECRET_FORMS } from '../unit/runtime/redaction-corpus';
 
 /**
- * Never leak (issue 8): recognisable secrets of every form of the redaction
+ * Never leak (issue 8): recognizable secrets of every form of the redaction
  * corpus are seeded in Secrets Manager, and aws_pulse runs end to end as
  * deployed — the CDK-synthesized state machine in the local ASL interpreter, the
  * real dispatcher, tool handlers and engine (test/helpers/scenario-harness.ts),
  * reader sessions from a local STS, rows through an IAM-emulating DynamoDB gate,
- * values from a local Secrets Manager, the customer role assumed for the twelve
- * AWS audits. The customer's EC2 echoes credential-shaped values in instance
+ * values from a local Secrets Manager, the customer role assumed for the
+ * AWS audits of the collect level. The customer's EC2 echoes credential-shaped values in instance
  * names and an error, Slack echoes secrets in an error, a second tenant's Slack
  * row points at the first tenant's secret, and the scripted model tries to leak
  * what it reads (it lists and reads the run's files, copies them with
@@ -281,6 +283,8 @@ async function capturingLogs<T>(act: () => Promise<T>): Promise<{ value: T; logs
 /** Every item of every table of the local DynamoDB: references, run records, idempotency records. */
 async function everyItem(): Promise<Record<string, unknown[]>> {
   const client = harness.dynamo.client;
+  // The harness's client is of the platform's own DynamoDB module (test/helpers/platform-sdk.ts): so is its paginator.
+  const { paginateScan } = platformDynamoDb();
   const { TableNames = [] } = await client.send(new ListTablesCommand({}));
   const tables: Record<string, unknown[]> = {};
   for (const table of TableNames) {
@@ -384,9 +388,7 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     // Assess: the runs did their work…
     const [leaky, echoed, other] = runs as [HarnessRun, HarnessRun, HarnessRun];
     const collect = leaky.output.levels.collect as PlanLevelRecord;
-    expect(collect.calls.map((c) => c.tool).sort()).toEqual(
-      [...new Set(API_CALL_CASES.map((testCase) => testCase.tool))].sort(),
-    );
+    expect(collect.calls.map((c) => c.tool).sort()).toEqual(shippedPlanTools('aws_pulse', 'collect'));
     expect(collect.calls.find((c) => c.tool === 'aws_ec2_inventory')?.summary).toBe(
       '10 EC2 instances in 2 regions (10 running); 1 region failed',
     );
@@ -404,15 +406,15 @@ describe('never leak: aws_pulse end to end as deployed', () => {
     ]);
     // …the model tried: it read the run's files and wrote copies of them, and was refused another run's
     for (const run of runs) {
-      const analyse = run.output.levels.analyse as AgentLevelRecord;
-      expect(analyse.outcome).toBe('finished');
-      expect(analyse.calls.map((c) => c.tool)).toEqual(
+      const analyze = run.output.levels.analyze as AgentLevelRecord;
+      expect(analyze.outcome).toBe('finished');
+      expect(analyze.calls.map((c) => c.tool)).toEqual(
         expect.arrayContaining(['list_files', 'read_file', 'write_file', 'finish']),
       );
-      expect(analyse.calls.filter((c) => !c.ok).map((c) => [c.tool, c.code])).toEqual([
+      expect(analyze.calls.filter((c) => !c.ok).map((c) => [c.tool, c.code])).toEqual([
         ['read_file', 'invalid_args'],
       ]);
-      expect(analyse.calls.filter((c) => c.tool === 'read_file' && c.ok).length).toBeGreaterThanOrEqual(12);
+      expect(analyze.calls.filter((c) => c.tool === 'read_file' && c.ok).length).toBeGreaterThanOrEqual(12);
     }
     // …the customer role was assumed per tenant and run, with its ExternalId, in the platform's region…
     const customerSessions = deployed.sts.sessions.filter((s) => s.roleArn === CUSTOMER_ROLE);

@@ -5,8 +5,9 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { FAKE_AWS_CREDENTIALS } from './loopback-server';
+import { platformDynamoDb } from './platform-sdk';
 
 /** The subset of dynalite's options the tests set (dynalite ships no type declarations). */
 interface DynaliteOptions {
@@ -64,7 +65,9 @@ export async function startDynalite(): Promise<LocalDynamoDb> {
 
 /** A DynamoDB client for a local endpoint: fake credentials, no retries (a local failure is a bug, not noise). */
 export function localDynamoDbClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
+  // The platform's own class (test/helpers/platform-sdk.ts): a test mocking DynamoDBClient leaves it alone.
+  const { DynamoDBClient: PlatformDynamoDBClient } = platformDynamoDb();
+  return new PlatformDynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: FAKE_AWS_CREDENTIALS,

@@ -1,7 +1,7 @@
 /**
  * A local Lambda Invoke API, so a real `LambdaClient({ endpoint })` (and the
  * dispatcher's `LambdaToolInvoker` on it) runs end to end against in-process
- * handlers. Behaviour follows the Lambda API reference, "Invoke":
+ * handlers. Behavior follows the Lambda API reference, "Invoke":
  * `POST /2015-03-31/functions/{FunctionName}/invocations`, the event as the
  * body, the handler's result as the response body; a handler that throws
  * answers 200 with `X-Amz-Function-Error: Unhandled` and
@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Context } from 'aws-lambda';
-import { LAMBDA_SYNC_PAYLOAD_BYTES } from '../../functions/runtime/bound';
+import { LAMBDA_SYNC_PAYLOAD_BYTES } from '../../functions/runtime/result-limits';
 import { fakeLambdaContext } from './events';
 import { FAKE_AWS_CREDENTIALS, listenOnLoopback, type ReceivedRequest, sendJson } from './loopback-server';
 

@@ -23,8 +23,6 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Context } from 'aws-lambda';
 import { executeLocally, type StateEvent } from '../../bin/local/local-execution';
@@ -45,10 +43,13 @@ import { type WorkspaceFactory, workspacesOf } from '../../functions/engine/work
 import { CUSTOMER_ROLE_NAME_ENV } from '../../functions/runtime/aws/credentials';
 import { CUSTOMER_ROLE_NAME } from '../../functions/runtime/aws/trust';
 import { deadlineIn } from '../../functions/runtime/deadline';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { logger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
-import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import {
+  DEFAULT_RESULT_INLINE_BYTES,
+  DEFAULT_RESULT_MAX_BYTES,
+  FULL_RESULT_MAX_BYTES,
+} from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
 import { toolCatalog } from '../../functions/tools/catalog';
@@ -81,6 +82,7 @@ import {
 } from './local-iam';
 import { FAKE_AWS_CREDENTIALS } from './loopback-server';
 import { type LocalPagerDuty, startPagerDutyServer } from './pagerduty-server';
+import { platformBedrockRuntimeClient, platformLambdaClient } from './platform-sdk';
 import { type LocalSlack, type SlackServerOptions, startSlackServer } from './slack-server';
 
 const ACCOUNT = '123456789012';
@@ -360,7 +362,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
   >('../../functions/dispatcher/handler');
   const deployedDispatcher = createDeployedDispatcher(
     platform.dispatcherConfig,
-    new LambdaClient({ endpoint: lambda.endpoint, region: REGION }),
+    // The harness's own Lambda client class: a tool test's mockClient(LambdaClient) cannot reach it.
+    new (platformLambdaClient())({ endpoint: lambda.endpoint, region: REGION }),
     localWorkspaceProvider(localDir),
   );
   const dispatch: Dispatch = (envelope) => deployedDispatcher(envelope, deadlineIn(900_000));
@@ -384,7 +387,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
       const definition = definitions[scenario];
       if (!definition) throw new Error(`No state machine for ${scenario}`);
       const model = await startScriptedModel(run.model ?? []);
-      const client = new BedrockRuntimeClient({
+      const client = new (platformBedrockRuntimeClient())({
         ...MODEL_CLIENT_SETTINGS,
         region: REGION,
         endpoint: model.url,

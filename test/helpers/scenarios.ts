@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { checkScenarioDocument, ScenarioValidationError } from '../../lib/scenarios/loader';
+import { checkScenarioDocument, loadScenarios, ScenarioValidationError } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 
 /**
@@ -16,11 +16,23 @@ export function scenarioOf(document: Record<string, unknown>): Scenario {
   return check.scenario;
 }
 
-/** The shipped scenarios' names (one YAML file each in functions/scenarios), sorted: no hand-kept list. */
+/**
+ * The tools a shipped scenario's plan level calls, sorted (read from its YAML in
+ * functions/scenarios, so tests follow the file rather than a copy of its list).
+ *
+ * @throws Error when the scenario or the plan level does not exist.
+ */
+export function shippedPlanTools(scenario: string, level: string): string[] {
+  const found = loadScenarios(toolCatalog)
+    .find((s) => s.name === scenario)
+    ?.levels.find((l) => l.name === level);
+  if (found?.kind !== 'plan') throw new Error(`No plan level ${level} in the shipped scenario ${scenario}`);
+  return found.calls.map((call) => call.tool).sort();
+}
+
+/** The names of the shipped scenarios (the YAML files of functions/scenarios), sorted. */
 export function shippedScenarioNames(): string[] {
-  const dir = path.join(__dirname, '../../functions/scenarios');
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.yaml'))
-    .map((file) => file.replace(/\.yaml$/, ''))
+  return loadScenarios(toolCatalog)
+    .map((s) => s.name)
     .sort();
 }

@@ -2,13 +2,13 @@
  * A local Slack: enough of the Web API for `@slack/web-api`'s WebClient
  * (`slackApiUrl` = {@link LocalSlack.apiUrl}) to post messages (with message
  * metadata) and read them back (conversations.history / conversations.replies),
- * and incoming webhooks. Behaviour follows api.slack.com: "chat.postMessage"
+ * and incoming webhooks. Behavior follows api.slack.com: "chat.postMessage"
  * (arguments, response, error strings, `message_truncated` past 40,000
  * characters), "conversations.history" (newest first, `oldest`/`latest`,
  * `include_all_metadata`, cursor pagination), "Rate limits" (HTTP 429 +
  * `Retry-After` in seconds), "Sending messages using incoming webhooks"
  * (plain-text `ok`, or an HTTP error whose body is the error string such as
- * `no_service`). Injected behaviours: failures, a late answer to a recorded
+ * `no_service`). Injected behaviors: failures, a late answer to a recorded
  * post, a connection reset after recording.
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';
@@ -90,14 +90,14 @@ export interface WebhookDelivery {
 export type SlackFailure =
   | { readonly status: number; readonly retryAfterSeconds?: number; readonly body?: string }
   | { readonly error: string; readonly extra?: Record<string, unknown> }
-  | SlackBehaviour;
+  | SlackBehavior;
 
 /**
  * A request handled normally (a post is recorded) but answered badly:
  * `delayMs` answers late (after a client's timeout); `reset` destroys the
  * connection instead of answering.
  */
-export type SlackBehaviour = { readonly delayMs: number } | { readonly reset: true };
+export type SlackBehavior = { readonly delayMs: number } | { readonly reset: true };
 
 /** Which requests an injected failure applies to. */
 export interface FailureScope {
@@ -349,7 +349,7 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
   };
 }
 
-function sendFailure(response: ServerResponse, failure: Exclude<SlackFailure, SlackBehaviour>): void {
+function sendFailure(response: ServerResponse, failure: Exclude<SlackFailure, SlackBehavior>): void {
   if ('error' in failure) {
     sendJson(response, 200, { ok: false, error: failure.error, ...failure.extra });
   } else if (failure.status === 429) {

@@ -1,5 +1,5 @@
 import { toolFunctionName } from '../../functions/dispatcher/config';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
 import { levelPins, levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';

@@ -1,6 +1,5 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
-import { FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import { DEFAULT_RESULT_MAX_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';

@@ -12,7 +12,7 @@ import { describedTrail, readTrail, type TrailReport } from './cloudtrail/trail-
 import { cloudtrailCoverageSpec } from './cloudtrail-coverage.meta';
 import { callerAccount } from './shared/account';
 import { type Finding, type FindingsSummary, summarizeFindings, worstSeverityRank } from './shared/findings';
-import { type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** Trails whose status and selectors are read at once (2 requests each). */
 const TRAIL_CONCURRENCY = 4;
@@ -43,7 +43,7 @@ export interface CloudTrailCoverageValue {
   readonly trails: TrailReport[];
   readonly findings: FindingsSummary;
   /** Selector values this tool does not know, by `field:value` (credited with no coverage). */
-  readonly unrecognisedValues: UnrecognisedValues;
+  readonly unrecognizedValues: UnrecognizedValues;
 }
 
 /** Regions by coverage, as the summary counts them. */
@@ -114,10 +114,10 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
     if (outcome.ok)
       for (const trail of outcome.value) if (!distinct.has(trail.arn)) distinct.set(trail.arn, trail);
   }
-  const unrecognisedValues: UnrecognisedValues = {};
+  const unrecognizedValues: UnrecognizedValues = {};
   const read = await mapBounded(
     [...distinct.values()],
-    (trail) => readTrail(clientFor(trail.homeRegion), trail, describeError, accountId, unrecognisedValues),
+    (trail) => readTrail(clientFor(trail.homeRegion), trail, describeError, accountId, unrecognizedValues),
     { concurrency: TRAIL_CONCURRENCY, deadline: ctx.deadline },
   );
   for (const outcome of read.settled) {
@@ -164,7 +164,7 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
       .slice(0, args.topN)
       .map((t) => t.trail),
     findings: summary,
-    unrecognisedValues,
+    unrecognizedValues,
   };
   return {
     value,
@@ -181,7 +181,7 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
       `${uncovered.length > 0 ? `; uncovered: ${uncovered.join(', ')}` : ''}; ${plural(distinct.size, 'trail')}; ` +
       `${plural(summary.total, 'finding')} ` +
       `(${summary.bySeverity.critical} critical, ${summary.bySeverity.high} high)${truncated ? '; partial' : ''}` +
-      unrecognisedNote(unrecognisedValues),
+      unrecognizedNote(unrecognizedValues),
   };
 });
 

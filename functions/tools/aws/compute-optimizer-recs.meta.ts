@@ -13,7 +13,7 @@ export const computeOptimizerRecsSpec = defineAwsReadOnlySpec({
     'EC2 instances, EBS volumes and Lambda functions (resourceTypes, default all three). Each resource that is ' +
     'not optimized is a finding with a stable id: its Compute Optimizer finding (Overprovisioned, ' +
     'Underprovisioned, NotOptimized, read in any spelling the service answers, e.g. OVER_PROVISIONED; a value ' +
-    'this tool does not know is an info finding and counted in unrecognisedValues) and reasons, current and ' +
+    'this tool does not know is an info finding and counted in unrecognizedValues) and reasons, current and ' +
     'top-ranked recommended configuration (instance ' +
     "type, volume type and size, memory), the recommendation's performance risk, and its estimated monthly " +
     'savings with currency (findings in USD carry monthlyCost). Severity: underprovisioned is medium (performance ' +

@@ -30,7 +30,7 @@ import {
   type RegionScan,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 const SERVICE = 'compute-optimizer';
 
@@ -119,10 +119,10 @@ export interface Recommendation {
   /**
    * Compute Optimizer's finding in the SDK's spelling (Overprovisioned,
    * Underprovisioned, NotOptimized, Optimized, Unavailable), or the value as
-   * answered when this tool does not know it (`findingRecognised: false`).
+   * answered when this tool does not know it (`findingRecognized: false`).
    */
   readonly finding: string;
-  readonly findingRecognised: boolean;
+  readonly findingRecognized: boolean;
   /** Reason codes, in the SDK's spelling where known, else as answered. */
   readonly reasons: string[];
   readonly current: Record<string, unknown>;
@@ -144,20 +144,20 @@ export interface Recommendation {
 /** The canonical finding of a recommendation, or the value as answered. */
 function findingOf(
   raw: string | undefined,
-  unrecognised: UnrecognisedValues,
-): Pick<Recommendation, 'finding' | 'findingRecognised'> {
-  const known = FINDING.parse(raw, unrecognised);
+  unrecognized: UnrecognizedValues,
+): Pick<Recommendation, 'finding' | 'findingRecognized'> {
+  const known = FINDING.parse(raw, unrecognized);
   return known
-    ? { finding: known, findingRecognised: true }
-    : { finding: raw || 'Unknown', findingRecognised: false };
+    ? { finding: known, findingRecognized: true }
+    : { finding: raw || 'Unknown', findingRecognized: false };
 }
 
-function reasonsOf(raw: readonly string[] | undefined, unrecognised: UnrecognisedValues): string[] {
-  return (raw ?? []).map((reason) => REASON.parse(reason, unrecognised) ?? reason);
+function reasonsOf(raw: readonly string[] | undefined, unrecognized: UnrecognizedValues): string[] {
+  return (raw ?? []).map((reason) => REASON.parse(reason, unrecognized) ?? reason);
 }
 
-function riskOf(raw: string | undefined, unrecognised: UnrecognisedValues): string | null {
-  return raw ? (PERFORMANCE_RISK.parse(raw, unrecognised) ?? raw) : null;
+function riskOf(raw: string | undefined, unrecognized: UnrecognizedValues): string | null {
+  return raw ? (PERFORMANCE_RISK.parse(raw, unrecognized) ?? raw) : null;
 }
 
 function savingsOf(
@@ -186,7 +186,7 @@ function arnName(arn: string, after: string): string {
   return index >= 0 ? arn.slice(index + after.length) : arn;
 }
 
-function fromInstance(rec: InstanceRecommendation, unrecognised: UnrecognisedValues): Recommendation {
+function fromInstance(rec: InstanceRecommendation, unrecognized: UnrecognizedValues): Recommendation {
   const arn = rec.instanceArn ?? 'unknown';
   const option = topOption(rec.recommendationOptions);
   return {
@@ -194,12 +194,12 @@ function fromInstance(rec: InstanceRecommendation, unrecognised: UnrecognisedVal
     arn,
     accountId: rec.accountId ?? null,
     label: `EC2 instance ${rec.instanceName || arnName(arn, 'instance/')}`,
-    ...findingOf(rec.finding, unrecognised),
-    reasons: reasonsOf(rec.findingReasonCodes, unrecognised),
+    ...findingOf(rec.finding, unrecognized),
+    reasons: reasonsOf(rec.findingReasonCodes, unrecognized),
     current: {
       instanceType: rec.currentInstanceType ?? null,
       instanceState: rec.instanceState
-        ? (INSTANCE_STATE.parse(rec.instanceState, unrecognised) ?? rec.instanceState)
+        ? (INSTANCE_STATE.parse(rec.instanceState, unrecognized) ?? rec.instanceState)
         : null,
       idle: rec.idle ?? null,
     },
@@ -209,7 +209,7 @@ function fromInstance(rec: InstanceRecommendation, unrecognised: UnrecognisedVal
     currentText: rec.currentInstanceType ?? 'unknown type',
     recommendedText: option?.instanceType ?? null,
     performanceRisk: option?.performanceRisk ?? null,
-    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognised),
+    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognized),
     ...savingsOf(option?.savingsOpportunity),
     lastRefreshTimestamp: rec.lastRefreshTimestamp?.toISOString() ?? null,
   };
@@ -228,7 +228,7 @@ function volumeText(config: VolumeConfiguration | undefined): string {
   return `${config?.volumeType ?? '?'} ${config?.volumeSize ?? '?'} GiB`;
 }
 
-function fromVolume(rec: VolumeRecommendation, unrecognised: UnrecognisedValues): Recommendation {
+function fromVolume(rec: VolumeRecommendation, unrecognized: UnrecognizedValues): Recommendation {
   const arn = rec.volumeArn ?? 'unknown';
   const option = topOption(rec.volumeRecommendationOptions);
   return {
@@ -236,20 +236,20 @@ function fromVolume(rec: VolumeRecommendation, unrecognised: UnrecognisedValues)
     arn,
     accountId: rec.accountId ?? null,
     label: `EBS volume ${arnName(arn, 'volume/')}`,
-    ...findingOf(rec.finding, unrecognised),
+    ...findingOf(rec.finding, unrecognized),
     reasons: [],
     current: volumeConfig(rec.currentConfiguration),
     recommended: option ? volumeConfig(option.configuration) : null,
     currentText: volumeText(rec.currentConfiguration),
     recommendedText: option ? volumeText(option.configuration) : null,
     performanceRisk: option?.performanceRisk ?? null,
-    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognised),
+    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognized),
     ...savingsOf(option?.savingsOpportunity),
     lastRefreshTimestamp: rec.lastRefreshTimestamp?.toISOString() ?? null,
   };
 }
 
-function fromFunction(rec: LambdaFunctionRecommendation, unrecognised: UnrecognisedValues): Recommendation {
+function fromFunction(rec: LambdaFunctionRecommendation, unrecognized: UnrecognizedValues): Recommendation {
   const arn = rec.functionArn ?? 'unknown';
   const option = topOption(rec.memorySizeRecommendationOptions);
   return {
@@ -257,21 +257,21 @@ function fromFunction(rec: LambdaFunctionRecommendation, unrecognised: Unrecogni
     arn,
     accountId: rec.accountId ?? null,
     label: `Lambda function ${arnName(arn, ':function:')}`,
-    ...findingOf(rec.finding, unrecognised),
-    reasons: reasonsOf(rec.findingReasonCodes, unrecognised),
+    ...findingOf(rec.finding, unrecognized),
+    reasons: reasonsOf(rec.findingReasonCodes, unrecognized),
     current: { memoryMb: rec.currentMemorySize ?? null, invocations: rec.numberOfInvocations ?? null },
     recommended: option ? { memoryMb: option.memorySize ?? null } : null,
     currentText: `${rec.currentMemorySize ?? '?'} MB`,
     recommendedText: option?.memorySize === undefined ? null : `${option.memorySize} MB`,
     performanceRisk: null,
-    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognised),
+    currentPerformanceRisk: riskOf(rec.currentPerformanceRisk, unrecognized),
     ...savingsOf(option?.savingsOpportunity),
     lastRefreshTimestamp: rec.lastRefreshTimestamp?.toISOString() ?? null,
   };
 }
 
 type OnRecommendations = (recommendations: Recommendation[], errors: number) => void;
-type PageReader = { readonly onPage: OnRecommendations; readonly unrecognised: UnrecognisedValues };
+type PageReader = { readonly onPage: OnRecommendations; readonly unrecognized: UnrecognizedValues };
 type PageOptions = { readonly maxPages: number; readonly deadline: Deadline };
 
 /**
@@ -283,36 +283,36 @@ const READERS: Record<
   ResourceType,
   (client: ComputeOptimizerClient, reader: PageReader, options: PageOptions) => Promise<PagesRead>
 > = {
-  ec2: (client, { onPage, unrecognised }, options) =>
+  ec2: (client, { onPage, unrecognized }, options) =>
     readPages(
       pagesByToken((nextToken) =>
         client.send(new GetEC2InstanceRecommendationsCommand({ maxResults: PAGE_SIZE, nextToken })),
       ),
       (page) =>
         onPage(
-          (page.instanceRecommendations ?? []).map((rec) => fromInstance(rec, unrecognised)),
+          (page.instanceRecommendations ?? []).map((rec) => fromInstance(rec, unrecognized)),
           page.errors?.length ?? 0,
         ),
       options,
     ),
-  ebs: (client, { onPage, unrecognised }, options) =>
+  ebs: (client, { onPage, unrecognized }, options) =>
     readPages(
       pagesByToken((nextToken) =>
         client.send(new GetEBSVolumeRecommendationsCommand({ maxResults: PAGE_SIZE, nextToken })),
       ),
       (page) =>
         onPage(
-          (page.volumeRecommendations ?? []).map((rec) => fromVolume(rec, unrecognised)),
+          (page.volumeRecommendations ?? []).map((rec) => fromVolume(rec, unrecognized)),
           page.errors?.length ?? 0,
         ),
       options,
     ),
-  lambda: (client, { onPage, unrecognised }, options) =>
+  lambda: (client, { onPage, unrecognized }, options) =>
     readPages(
       paginateGetLambdaFunctionRecommendations({ client, pageSize: PAGE_SIZE }, {}),
       (page) =>
         onPage(
-          (page.lambdaFunctionRecommendations ?? []).map((rec) => fromFunction(rec, unrecognised)),
+          (page.lambdaFunctionRecommendations ?? []).map((rec) => fromFunction(rec, unrecognized)),
           0,
         ),
       options,
@@ -341,9 +341,9 @@ function isShortOf(reason: string): boolean {
  * An `info` finding for a recommendation whose `finding` this tool does not
  * know: it is reported, with the value as answered, never dropped.
  */
-function unrecognisedFinding(rec: Recommendation, region: string): Finding {
+function unrecognizedFinding(rec: Recommendation, region: string): Finding {
   return newFinding({
-    check: `compute_optimizer_${rec.resourceType}_unrecognised_finding`,
+    check: `compute_optimizer_${rec.resourceType}_unrecognized_finding`,
     severity: 'info',
     resource: rec.arn,
     region,
@@ -365,7 +365,7 @@ function unrecognisedFinding(rec: Recommendation, region: string): Finding {
  * one for a finding value this tool does not know; undefined otherwise.
  */
 export function recommendationFinding(rec: Recommendation, region: string): Finding | undefined {
-  if (!rec.findingRecognised) return unrecognisedFinding(rec, region);
+  if (!rec.findingRecognized) return unrecognizedFinding(rec, region);
   if (!ACTIONABLE.has(rec.finding)) return undefined;
   const underprovisioned = rec.finding === 'Underprovisioned' || rec.reasons.some(isShortOf);
   const savings = rec.estimatedMonthlySavings;
@@ -417,7 +417,7 @@ type RecommendationStats = {
   /** Recommendations answered twice for the same resource (counted once). */
   duplicatesSkipped: number;
   /** Enum values this tool does not know, by `field:value` (reported, never dropped). */
-  unrecognisedValues: UnrecognisedValues;
+  unrecognizedValues: UnrecognizedValues;
 };
 
 function emptyStats(): RecommendationStats {
@@ -428,7 +428,7 @@ function emptyStats(): RecommendationStats {
     estimatedMonthlySavings: {},
     recommendationErrors: 0,
     duplicatesSkipped: 0,
-    unrecognisedValues: {},
+    unrecognizedValues: {},
   };
 }
 
@@ -470,7 +470,7 @@ async function scanRegion(
     (type) =>
       READERS[type](
         client,
-        { onPage, unrecognised: stats.unrecognisedValues },
+        { onPage, unrecognized: stats.unrecognizedValues },
         { maxPages: MAX_PAGES, deadline },
       ),
     { concurrency: types.length, deadline },
@@ -513,7 +513,7 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
       regionalAuditSummary(
         `${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`,
         audit,
-      ) + unrecognisedNote(audit.totals.unrecognisedValues),
+      ) + unrecognizedNote(audit.totals.unrecognizedValues),
   };
 });
 

@@ -16,7 +16,7 @@ import {
   utcToday,
 } from './shared/cost-explorer';
 import { type Finding, FirstSeen, findingId, SEVERITIES, type Severity } from './shared/findings';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** The finding check of every anomaly. */
 export const COST_ANOMALY_CHECK = 'ce_cost_anomaly';
@@ -100,7 +100,7 @@ function severityOf(impactUsd: number): Severity {
   return IMPACT_SEVERITY.find((level) => impactUsd >= level.minUsd)?.severity ?? 'low';
 }
 
-function toFinding(anomaly: Anomaly, unrecognised: UnrecognisedValues): AnomalyFinding {
+function toFinding(anomaly: Anomaly, unrecognized: UnrecognizedValues): AnomalyFinding {
   const anomalyId = anomaly.AnomalyId ?? 'unknown';
   const impact = anomaly.Impact;
   const causes = (anomaly.RootCauses ?? [])
@@ -128,7 +128,7 @@ function toFinding(anomaly: Anomaly, unrecognised: UnrecognisedValues): AnomalyF
     },
     rootCauses: causes.slice(0, MAX_ROOT_CAUSES),
     rootCauseCount: causes.length,
-    feedback: anomaly.Feedback ? (FEEDBACK.parse(anomaly.Feedback, unrecognised) ?? anomaly.Feedback) : null,
+    feedback: anomaly.Feedback ? (FEEDBACK.parse(anomaly.Feedback, unrecognized) ?? anomaly.Feedback) : null,
   };
   const impactUsd = impactOf(details);
   const cause = causes[0];
@@ -167,7 +167,7 @@ export interface CostAnomalies {
   /** Anomalies Cost Explorer answered twice (counted once). */
   readonly duplicatesSkipped: number;
   /** Feedback values this tool does not know, by `field:value` (kept as answered). */
-  readonly unrecognisedValues: UnrecognisedValues;
+  readonly unrecognizedValues: UnrecognizedValues;
   /** The topN anomalies by impact, highest first. */
   readonly anomalies: AnomalyFinding[];
   readonly costExplorer: ReturnType<typeof costExplorerUsage>;
@@ -188,7 +188,7 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
   const client = costExplorerClient(await ctx.aws());
   const findings: AnomalyFinding[] = [];
   const once = new FirstSeen();
-  const unrecognisedValues: UnrecognisedValues = {};
+  const unrecognizedValues: UnrecognizedValues = {};
   const read = await readPages(
     paginateGetAnomalies(
       { client },
@@ -206,7 +206,7 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
     ),
     (page) => {
       for (const anomaly of page.Anomalies ?? []) {
-        if (once.first(anomaly.AnomalyId)) findings.push(toFinding(anomaly, unrecognisedValues));
+        if (once.first(anomaly.AnomalyId)) findings.push(toFinding(anomaly, unrecognizedValues));
       }
     },
     { maxPages: MAX_PAGES, deadline: ctx.deadline },
@@ -232,7 +232,7 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
     bySeverity,
     byFeedback,
     duplicatesSkipped: once.duplicates,
-    unrecognisedValues,
+    unrecognizedValues,
     anomalies: findings.slice(0, args.topN),
     costExplorer: costExplorerUsage(read.pages),
   };
@@ -245,7 +245,7 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
       `, total impact ${formatUsd(value.totalImpactUsd)} (${bySeverity.high} high, ${bySeverity.medium} medium)` +
       `${top ? `; largest: ${top.title}` : ''}` +
       `; ${plural(read.pages, 'Cost Explorer request')} (~${formatUsd(value.costExplorer.estimatedCostUsd)})` +
-      `${truncated ? '; partial' : ''}${unrecognisedNote(unrecognisedValues)}`,
+      `${truncated ? '; partial' : ''}${unrecognizedNote(unrecognizedValues)}`,
   };
 });
 

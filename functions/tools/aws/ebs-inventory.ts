@@ -21,7 +21,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** DescribeVolumes returns at most 500 volumes a page (EC2 API reference, "DescribeVolumes", MaxResults). */
 const VOLUME_PAGE_SIZE = 500;
@@ -87,7 +87,7 @@ export type EbsStats = {
   /** Volumes or snapshots EC2 listed twice (counted once). */
   duplicatesSkipped: number;
   /** States and types this tool does not know, by `field:value` (counted, never dropped). */
-  unrecognisedValues: UnrecognisedValues;
+  unrecognizedValues: UnrecognizedValues;
 };
 
 /** What `aws_ebs_inventory` returns: the totals, findings and regions, and the prices' source. */
@@ -110,7 +110,7 @@ const emptyStats = (): EbsStats => ({
   unencryptedVolumes: 0,
   publicSnapshots: 0,
   duplicatesSkipped: 0,
-  unrecognisedValues: {},
+  unrecognizedValues: {},
 });
 
 /** The volume's Name tag, for people reading the finding. */
@@ -145,14 +145,14 @@ function costOrUnavailable(usd: number | undefined, region: string) {
 function auditVolume(volume: Volume, region: string, stats: EbsStats): Finding[] {
   const volumeId = volume.VolumeId ?? 'unknown';
   const rawState = volume.State ?? 'unknown';
-  const state = VOLUME_STATE.parse(volume.State, stats.unrecognisedValues) ?? rawState;
+  const state = VOLUME_STATE.parse(volume.State, stats.unrecognizedValues) ?? rawState;
   if (ENDED_STATES.has(state)) {
     stats.endedVolumes++;
     increment(stats.endedByState, state);
     return [];
   }
   const volumeType =
-    VOLUME_TYPE.parse(volume.VolumeType, stats.unrecognisedValues) ?? volume.VolumeType ?? 'unknown';
+    VOLUME_TYPE.parse(volume.VolumeType, stats.unrecognizedValues) ?? volume.VolumeType ?? 'unknown';
   const sizeGiB = volume.Size ?? 0;
   const monthlyUsd = ebsVolumeMonthlyUsd(
     {
@@ -321,7 +321,7 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
           `${totals.endedVolumes > 0 ? `, ${totals.endedVolumes} deleting or deleted not counted` : ''}` +
           `${totals.volumesWithoutPrice > 0 ? `, price unavailable for ${totals.volumesWithoutPrice}` : ''})`,
         audit,
-      ) + unrecognisedNote(totals.unrecognisedValues),
+      ) + unrecognizedNote(totals.unrecognizedValues),
   };
 });
 

@@ -9,7 +9,7 @@ import { createToolHandler } from '../../runtime/tool-handler';
 import { ec2InventorySpec } from './ec2-inventory.meta';
 import { FirstSeen } from './shared/findings';
 import { addStats } from './shared/regional-audit';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** One instance as the inventory lists it. */
 export interface InventoryInstance {
@@ -81,7 +81,7 @@ type RegionCounts = {
   /** Instances listed twice (page boundaries that moved while paging), counted once. */
   duplicatesSkipped: number;
   /** States this tool does not know, by `field:value`; such instances count as live under their raw state. */
-  unrecognisedValues: UnrecognisedValues;
+  unrecognizedValues: UnrecognizedValues;
 };
 
 const emptyCounts = (): RegionCounts => ({
@@ -91,7 +91,7 @@ const emptyCounts = (): RegionCounts => ({
   endedInstances: 0,
   endedByState: {},
   duplicatesSkipped: 0,
-  unrecognisedValues: {},
+  unrecognizedValues: {},
 });
 
 /**
@@ -135,7 +135,7 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
             for (const instance of reservation.Instances ?? []) {
               if (!once.first(instance.InstanceId)) continue;
               const state =
-                INSTANCE_STATE.parse(instance.State?.Name, counts.unrecognisedValues) ??
+                INSTANCE_STATE.parse(instance.State?.Name, counts.unrecognizedValues) ??
                 instance.State?.Name ??
                 'unknown';
               if (ENDED_STATES.has(state)) {
@@ -186,7 +186,7 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
       endedInstances: totals.endedInstances,
       endedByState: totals.endedByState,
       duplicatesSkipped: totals.duplicatesSkipped,
-      unrecognisedValues: totals.unrecognisedValues,
+      unrecognizedValues: totals.unrecognizedValues,
       instances: completed
         .flatMap((c) => c.top)
         .sort(byRelevance)
@@ -201,7 +201,7 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
       `${plural(totals.instanceCount, 'EC2 instance')} in ${plural(regions.length, 'region')} ` +
       `(${running} running${totals.endedInstances > 0 ? `; ${totals.endedInstances} terminated or shutting down, not counted` : ''})` +
       `${failed > 0 ? `; ${plural(failed, 'region')} failed` : ''}${truncated ? '; partial' : ''}` +
-      unrecognisedNote(totals.unrecognisedValues),
+      unrecognizedNote(totals.unrecognizedValues),
   };
 });
 

@@ -25,7 +25,7 @@ import {
   type PartialError,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** DescribeNatGateways returns at most 1,000 gateways a page (EC2 API reference, "DescribeNatGateways", MaxResults). */
 const GATEWAY_PAGE_SIZE = 1000;
@@ -127,7 +127,7 @@ export type NatGatewayStats = {
   /** Gateways EC2 listed twice (counted once). */
   duplicatesSkipped: number;
   /** States and status codes this tool does not know, by `field:value`. */
-  unrecognisedValues: UnrecognisedValues;
+  unrecognizedValues: UnrecognizedValues;
 };
 
 /** What `aws_nat_gateways_audit` returns. */
@@ -150,7 +150,7 @@ const emptyStats = (): NatGatewayStats => ({
   processedBytes: 0,
   estimatedMonthlyUsd: 0,
   duplicatesSkipped: 0,
-  unrecognisedValues: {},
+  unrecognizedValues: {},
 });
 
 function metricWindow(days: number, now: number): MetricWindow {
@@ -179,7 +179,7 @@ async function readTraffic(
   cloudwatch: CloudWatchClient,
   gatewayIds: readonly string[],
   window: MetricWindow,
-  context: { readonly tool: string; readonly deadline: Deadline; readonly unrecognised: UnrecognisedValues },
+  context: { readonly tool: string; readonly deadline: Deadline; readonly unrecognized: UnrecognizedValues },
 ): Promise<TrafficRead> {
   const bytes = new Map<string, number>(gatewayIds.map((id) => [id, 0]));
   const measured = new Set<string>();
@@ -220,7 +220,7 @@ async function readTraffic(
             for (const result of page.MetricDataResults ?? []) {
               const owner = queryOwner.get(result.Id ?? '');
               if (!owner) continue;
-              const status = METRIC_STATUS.parse(result.StatusCode, context.unrecognised);
+              const status = METRIC_STATUS.parse(result.StatusCode, context.unrecognized);
               if (status === 'Forbidden' || status === 'InternalError') failed.add(owner);
               const values = result.Values ?? [];
               if (values.length > 0) measured.add(owner);
@@ -339,13 +339,13 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
         for (const gateway of page.NatGateways ?? []) {
           if (!once.first(gateway.NatGatewayId)) continue;
           const state =
-            NAT_STATE.parse(gateway.State, stats.unrecognisedValues) ?? gateway.State ?? 'unknown';
+            NAT_STATE.parse(gateway.State, stats.unrecognizedValues) ?? gateway.State ?? 'unknown';
           if (state !== 'available') {
             increment(stats.notAvailableByState, state);
             continue;
           }
           const connectivityType =
-            CONNECTIVITY.parse(gateway.ConnectivityType, stats.unrecognisedValues) ??
+            CONNECTIVITY.parse(gateway.ConnectivityType, stats.unrecognizedValues) ??
             gateway.ConnectivityType ??
             'public';
           gateways.push({ gateway, connectivityType });
@@ -359,7 +359,7 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
         ? await readTraffic(new CloudWatchClient(awsClientConfig(access, region)), ids, window, {
             tool: ctx.tool,
             deadline: ctx.deadline,
-            unrecognised: stats.unrecognisedValues,
+            unrecognized: stats.unrecognizedValues,
           })
         : { bytes: new Map(), measured: new Set(), failed: new Set(), complete: true };
 
@@ -417,7 +417,7 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
           `${totals.gatewaysWithoutMetrics > 0 ? `, traffic unknown for ${totals.gatewaysWithoutMetrics}` : ''}` +
           `${totals.gatewaysWithoutPrice > 0 ? `, price unavailable for ${totals.gatewaysWithoutPrice}` : ''})`,
         audit,
-      ) + unrecognisedNote(totals.unrecognisedValues),
+      ) + unrecognizedNote(totals.unrecognizedValues),
   };
 });
 

@@ -8,7 +8,7 @@ import { rdsInventorySpec } from './rds-inventory.meta';
 import { regionalAuditSummary } from './shared/audit-parts';
 import { type Finding, FirstSeen, SEVERITIES, type Severity } from './shared/findings';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
 const PAGE_SIZE = 100;
@@ -18,7 +18,7 @@ const MAX_PAGES = 100;
 /**
  * `DBInstanceStatus` values (RDS User Guide, "Viewing Amazon RDS DB instance
  * status"). RDS types the field as a free string, so the list is the guide's;
- * a status not in it is counted under `unrecognisedValues` and the instance
+ * a status not in it is counted under `unrecognizedValues` and the instance
  * still judged.
  */
 const DB_STATUS = serviceEnum('DBInstanceStatus', [
@@ -87,7 +87,7 @@ export interface RdsInstanceSummary {
   readonly worstSeverity: Severity | null;
 }
 
-/** What the checks look at: an instance's settings, before judgement. */
+/** What the checks look at: an instance's settings, before judgment. */
 type RdsInstanceFacts = Omit<RdsInstanceSummary, 'findings' | 'worstSeverity'>;
 
 /** Counts per region, added up over regions. */
@@ -111,7 +111,7 @@ export type RdsStats = {
   /** Instances RDS listed twice (counted once). */
   duplicatesSkipped: number;
   /** Statuses this tool does not know, by `field:value` (such instances are still judged). */
-  unrecognisedValues: UnrecognisedValues;
+  unrecognizedValues: UnrecognizedValues;
 };
 
 /** What `aws_rds_inventory` returns. */
@@ -135,7 +135,7 @@ const emptyStats = (): RdsStats => ({
   clusterMembers: 0,
   deletingInstances: 0,
   duplicatesSkipped: 0,
-  unrecognisedValues: {},
+  unrecognizedValues: {},
 });
 
 /** The settings the checks read: an instance missing one is counted in `settingsUnknown`. */
@@ -253,7 +253,7 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
           for (const dbInstance of page.DBInstances ?? []) {
             if (!once.first(dbInstance.DBInstanceArn ?? dbInstance.DBInstanceIdentifier)) continue;
             const raw = dbInstance.DBInstanceStatus;
-            const status = DB_STATUS.parse(raw, stats.unrecognisedValues) ?? raw ?? 'unknown';
+            const status = DB_STATUS.parse(raw, stats.unrecognizedValues) ?? raw ?? 'unknown';
             if (ENDED_STATUSES.has(status)) {
               stats.deletingInstances++;
               continue;
@@ -323,7 +323,7 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
           `${totals.settingsUnknown > 0 ? `, settings missing from the answer for ${totals.settingsUnknown}` : ''}` +
           `${totals.deletingInstances > 0 ? `, ${totals.deletingInstances} being deleted not counted` : ''})`,
         audit,
-      ) + unrecognisedNote(totals.unrecognisedValues),
+      ) + unrecognizedNote(totals.unrecognizedValues),
   };
 });
 

@@ -27,7 +27,7 @@ import {
   summarizeFindings,
   worstSeverityRank,
 } from './shared/findings';
-import { type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /** Buckets per ListBuckets page; S3 accepts 1-10,000 (S3 API reference, "ListBuckets", MaxBuckets). */
 const LIST_PAGE_SIZE = 1000;
@@ -126,7 +126,7 @@ export interface S3InventoryValue {
   /** Bucket names ListBuckets answered twice (counted once). */
   readonly duplicatesSkipped: number;
   /** Enum values this tool does not know, by `field:value` (never taken for a safe value). */
-  readonly unrecognisedValues: UnrecognisedValues;
+  readonly unrecognizedValues: UnrecognizedValues;
   /** The first topN buckets: worst finding first, then buckets with errors, then by name. */
   readonly buckets: BucketReport[];
   readonly findings: FindingsSummary;
@@ -172,12 +172,12 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
       (err): PublicAccessBlockState => ({ ...PUBLIC_ACCESS_BLOCK_UNKNOWN, error: describeError(err) }),
     ),
   ]);
-  const unrecognisedValues: UnrecognisedValues = {};
+  const unrecognizedValues: UnrecognizedValues = {};
   const { settled, skipped } = await mapBounded(
     listing.buckets,
     (bucket) =>
       readBucket(
-        { home, clientFor, partition, describeError, account, unrecognised: unrecognisedValues },
+        { home, clientFor, partition, describeError, account, unrecognized: unrecognizedValues },
         bucket,
       ),
     { concurrency: BUCKET_CONCURRENCY, deadline: ctx.deadline },
@@ -202,7 +202,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
         buckets: names,
         deadline: ctx.deadline,
         describeError,
-        unrecognised: unrecognisedValues,
+        unrecognized: unrecognizedValues,
       }),
     { concurrency: REGION_CONCURRENCY, deadline: ctx.deadline },
   );
@@ -279,7 +279,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
       return points.ok ? { region, count: points.accessPoints.length } : { region, error: points.error };
     }),
     duplicatesSkipped: listing.duplicates,
-    unrecognisedValues,
+    unrecognizedValues,
     buckets: ranked
       .sort(byRisk)
       .slice(0, args.topN)
@@ -302,7 +302,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
       `${counts.encryption.none ?? 0} without default encryption; ` +
       `${plural(summary.total, 'finding')} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)${readErrorsNote(unreadable, failed - unreadable)}` +
-      `${truncated ? '; partial' : ''}${unrecognisedNote(unrecognisedValues)}`,
+      `${truncated ? '; partial' : ''}${unrecognizedNote(unrecognizedValues)}`,
   };
 });
 

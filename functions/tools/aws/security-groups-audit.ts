@@ -20,7 +20,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { serviceEnum, type UnrecognisedValues, unrecognisedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
 
 /**
  * DescribeSecurityGroups and DescribeNetworkInterfaces return at most 1,000 items a
@@ -87,12 +87,12 @@ const PROTOCOL_NUMBERS: Readonly<Record<string, string>> = {
 const PROTOCOL_NAME = serviceEnum('IpProtocol', ['tcp', 'udp', 'icmp', 'icmpv6'] as const);
 
 /** One name for a rule's protocol; a name this tool does not know is counted and kept as answered. */
-function protocolOf(ipProtocol: string | undefined, unrecognised: UnrecognisedValues): string {
+function protocolOf(ipProtocol: string | undefined, unrecognized: UnrecognizedValues): string {
   const raw = (ipProtocol ?? '-1').trim();
   const numbered = Object.hasOwn(PROTOCOL_NUMBERS, raw) ? PROTOCOL_NUMBERS[raw] : undefined;
   if (numbered) return numbered;
   if (/^\d+$/.test(raw)) return raw; // another IANA protocol number (ESP 50, GRE 47…)
-  return PROTOCOL_NAME.parse(raw, unrecognised) ?? raw;
+  return PROTOCOL_NAME.parse(raw, unrecognized) ?? raw;
 }
 
 /** One ingress rule open to the internet. */
@@ -106,13 +106,13 @@ interface OpenRule {
   readonly openTo: string[];
 }
 
-function openRuleOf(permission: IpPermission, unrecognised: UnrecognisedValues): OpenRule | undefined {
+function openRuleOf(permission: IpPermission, unrecognized: UnrecognizedValues): OpenRule | undefined {
   const openTo = [
     ...(permission.IpRanges?.some((range) => range.CidrIp === IPV4_ANYWHERE) ? [IPV4_ANYWHERE] : []),
     ...(permission.Ipv6Ranges?.some((range) => range.CidrIpv6 === IPV6_ANYWHERE) ? [IPV6_ANYWHERE] : []),
   ];
   if (openTo.length === 0) return undefined;
-  const protocol = protocolOf(permission.IpProtocol, unrecognised);
+  const protocol = protocolOf(permission.IpProtocol, unrecognized);
   const fromPort = permission.FromPort ?? null;
   const toPort = permission.ToPort ?? null;
   const hasPorts = protocol === 'tcp' || protocol === 'udp';
@@ -183,7 +183,7 @@ export type SecurityGroupStats = {
   /** Groups or network interfaces EC2 listed twice (counted once). */
   duplicatesSkipped: number;
   /** Protocol names this tool does not know, by `field:value` (kept as answered). */
-  unrecognisedValues: UnrecognisedValues;
+  unrecognizedValues: UnrecognizedValues;
 };
 
 /** What `aws_security_groups_audit` returns. */
@@ -198,7 +198,7 @@ const emptyStats = (): SecurityGroupStats => ({
   openRules: 0,
   networkInterfaces: 0,
   duplicatesSkipped: 0,
-  unrecognisedValues: {},
+  unrecognizedValues: {},
 });
 
 /** Whether a group is in use: attached to an interface, not attached, or unknown (interfaces not all read). */
@@ -216,7 +216,7 @@ function auditGroup(group: SecurityGroup, region: string, inUse: GroupUse, stats
   else stats.groupsUseUnknown++;
 
   for (const permission of group.IpPermissions ?? []) {
-    const rule = openRuleOf(permission, stats.unrecognisedValues);
+    const rule = openRuleOf(permission, stats.unrecognizedValues);
     if (!rule) continue;
     const sensitive = sensitivePortsIn(rule);
     const { check, severity } = classify(rule, sensitive);
@@ -329,7 +329,7 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
         `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
           `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
         audit,
-      ) + unrecognisedNote(totals.unrecognisedValues),
+      ) + unrecognizedNote(totals.unrecognizedValues),
   };
 });
 

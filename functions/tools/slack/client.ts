@@ -109,7 +109,7 @@ const READ_METHODS: ReadonlySet<string> = new Set([
 /**
  * Per-host limit for slack.com: Slack's Web API tiers allow 20-100+ calls a
  * minute per method ("Rate limits"); this only flattens a burst, and Slack's
- * own 429 + `Retry-After` is honoured within the deadline.
+ * own 429 + `Retry-After` is honored within the deadline.
  */
 const SLACK_API_RATE = { burst: 10, perSecond: 5 };
 
@@ -147,7 +147,7 @@ export function slackHttp(ctx: ToolContext): HttpClient {
 /**
  * A WebClient for one call. Its own retry and rate-limit handling are off
  * (`retries: 0`, `rejectRateLimitedCalls`): its transport is the platform HTTP
- * client, which retries only what is safe, honours `Retry-After` within the
+ * client, which retries only what is safe, honors `Retry-After` within the
  * deadline, and is stopped by the deadline's signal. Its logger is quiet: a
  * failure is reported once, in the result.
  */

@@ -290,7 +290,7 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
   }
   if (code.endsWith('_request_error')) {
     // No answer: `original` is what the transport threw (the HTTP client's typed error,
-    // or a system error), mapped as that, labelled Slack.
+    // or a system error), mapped as that, labeled Slack.
     const original = fields.original;
     const inner = normalizeError('slack', original, 'slack');
     const text = original instanceof PlatformError ? original.message : inner.message;

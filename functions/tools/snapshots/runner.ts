@@ -38,12 +38,12 @@ export interface RunnerOptions {
   /** Tool-host services (secrets, AWS access, logger), as a tool function has them. */
   readonly services: ToolContextServices;
   readonly invocation: RunnerInvocation;
-  /** The tools. @default the five snapshot tools */
+  /** The tools. @default every snapshot tool ({@link snapshotTools}) */
   readonly tools?: readonly Tool[];
 }
 
 /**
- * The five snapshot tools as deployed: their implementations, which the catalog
+ * The snapshot tools as deployed: their implementations, which the catalog
  * registers by spec and module path (test/unit/tools/snapshots/runner.test.ts
  * holds the two lists equal).
  */

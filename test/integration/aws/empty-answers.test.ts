@@ -221,7 +221,7 @@ describe.each(CASES.map((c) => [c.tool.name, c] as const))('%s', (_name, c) => {
   const generic: [string, Answer][] = [
     ['an empty body', { contentType: c.shapeless[0]?.contentType ?? XML, body: '' }],
     ['an HTML page', { contentType: 'text/html; charset=utf-8', body: HTML_PAGE }],
-    ['an HTML page labelled XML/JSON', { contentType: c.shapeless[0]?.contentType ?? XML, body: HTML_PAGE }],
+    ['an HTML page labeled XML/JSON', { contentType: c.shapeless[0]?.contentType ?? XML, body: HTML_PAGE }],
   ];
   const shapeless = c.shapeless.map((answer): [string, Answer] => [
     `no data: ${answer.body.slice(0, 60)}`,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadModelScript, startScriptedModel } from '../../../bin/local/scripted-model';
 import { runEtpProcess } from '../../helpers/etp-process';
+import { shippedPlanTools } from '../../helpers/scenarios';
 
 let localDir: string;
 
@@ -31,7 +32,7 @@ describe('bin/etp.js', () => {
   it.each([
     [
       ['nope'],
-      "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, console\n",
+      "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, console, dev\n",
     ],
     [
       ['tools', 'invoke', 'aws_ec2_inventory', '--args', '{}'],
@@ -148,21 +149,22 @@ describe('bin/etp.js', () => {
       expect(lines[0]).toMatch(
         /^Running aws_pulse locally: run bin-run-1, tenant default, secrets from the embedded default store, model Bedrock/,
       );
-      expect(lines.filter((line) => /^ {4}aws_/.test(line))).toHaveLength(12);
+      const audits = shippedPlanTools('aws_pulse', 'collect').length;
+      expect(lines.filter((line) => /^ {4}aws_/.test(line))).toHaveLength(audits);
       expect(
         lines.filter((line) => /^ {4}aws_\w+ +✗ auth_failed: No usable AWS credentials/.test(line)),
-      ).toHaveLength(12);
+      ).toHaveLength(audits);
       expect(lines).toContain(
-        '  collect: 12 calls: 0 ok, 12 failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)',
+        `  collect: ${audits} calls: 0 ok, ${audits} failed (auth_failed); findings: 0 (0 new, 0 unchanged, 0 resolved)`,
       );
-      expect(lines.find((line) => line.startsWith('  analyse: '))).toMatch(
-        /^ {2}analyse: model_error \(auth_failed: /,
+      expect(lines.find((line) => line.startsWith('  analyze: '))).toMatch(
+        /^ {2}analyze: model_error \(auth_failed: /,
       );
       expect(lines.find((line) => /^ {4}slack_post_message/.test(line))).toMatch(
         /✗ secret_not_found: Secret "slack_default"/,
       );
       expect(outcome.stdout.split('\n')[0]).toMatch(
-        /^Run summary: .*: incomplete \(collect, analyse, report ended without a result\)$/,
+        /^Run summary: .*: incomplete \(collect, analyze, report ended without a result\)$/,
       );
       expect(lines.at(-1)).toBe('Finished aws_pulse run bin-run-1: incomplete.');
       expect(outcome.wallMs).toBeLessThan(30_000);
@@ -196,17 +198,17 @@ describe('bin/etp.js', () => {
 
       // Assess: stdout is the output JSON, nothing else
       const output = JSON.parse(outcome.stdout);
-      expect(output.levels.analyse).toMatchObject({ outcome: 'finished', turns: 2 });
+      expect(output.levels.analyze).toMatchObject({ outcome: 'finished', turns: 2 });
       expect(
-        output.levels.analyse.calls.map((call: { tool: string; code?: string }) => [call.tool, call.code]),
+        output.levels.analyze.calls.map((call: { tool: string; code?: string }) => [call.tool, call.code]),
       ).toEqual([
         ['aws_cost_breakdown', 'tool_not_allowed'],
         ['finish', undefined],
       ]);
-      expect(output.levels.analyse.summary).toMatch(/^\(scripted model\) AWS Pulse/);
+      expect(output.levels.analyze.summary).toMatch(/^\(scripted model\) AWS Pulse/);
       // …progress and the Powertools logs on stderr
       expect(outcome.stderr).toContain(
-        '▸ analyse (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)',
+        '▸ analyze (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)',
       );
       expect(outcome.stderr).toMatch(/"message": "agent turn"/);
       expect(outcome.code).toBe(1);

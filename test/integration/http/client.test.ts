@@ -78,7 +78,7 @@ describe('createHttpClient() retries', () => {
     ]);
   });
 
-  it('honours Retry-After on a 429 before the retry', async () => {
+  it('honors Retry-After on a 429 before the retry', async () => {
     // Prepare
     answers = [{ status: 429, body: 'ratelimited', headers: { 'retry-after': '1' } }];
 

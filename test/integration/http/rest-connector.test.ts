@@ -463,21 +463,21 @@ describe('pagination', () => {
 describe('exactly-once writes', () => {
   /** A write endpoint that records each accepted write (with its marker) and can answer late or reset. */
   const writes: { marker: string }[] = [];
-  let behaviour: 'normal' | 'late' | 'reset' = 'normal';
+  let behavior: 'normal' | 'late' | 'reset' = 'normal';
   beforeEach(() => {
     writes.length = 0;
-    behaviour = 'normal';
+    behavior = 'normal';
     handler = (request, response) => {
       if (request.method === 'GET') return sendJson(response, 200, writes);
       const body = JSON.parse(request.body) as { marker: string };
       writes.push({ marker: body.marker });
-      if (behaviour === 'reset') {
-        behaviour = 'normal';
+      if (behavior === 'reset') {
+        behavior = 'normal';
         response.socket?.destroy();
         return;
       }
-      if (behaviour === 'late') {
-        behaviour = 'normal';
+      if (behavior === 'late') {
+        behavior = 'normal';
         setTimeout(() => sendJson(response, 201, { id: writes.length }), 1_500).unref();
         return;
       }
@@ -506,7 +506,7 @@ describe('exactly-once writes', () => {
   it.each(['late', 'reset'] as const)(
     'an answer that is %s: one write, found by its marker',
     async (kind) => {
-      behaviour = kind;
+      behavior = kind;
       const secrets = restSecrets({ example_default: { token: TOKEN } });
       const store = new InMemoryIdempotencyStore();
       const t = writeTool();

@@ -34,11 +34,11 @@ describe('etp', () => {
   it.each([
     [
       ['nope'],
-      "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, console\n",
+      "error: unknown command 'nope'. Commands of etp: tools, secrets, scenario, run, model, mcp, console, dev\n",
     ],
     [
       ['tool', 'list'],
-      "error: unknown command 'tool' (Did you mean tools?). Commands of etp: tools, secrets, scenario, run, model, mcp, console\n",
+      "error: unknown command 'tool' (Did you mean tools?). Commands of etp: tools, secrets, scenario, run, model, mcp, console, dev\n",
     ],
     [['tools', 'run'], "error: unknown command 'run'. Commands of etp tools: list, docs, schema, invoke\n"],
     [

@@ -11,7 +11,7 @@ const scenario = scenarioOf({
   inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
   levels: [
     { name: 'collect', intra_tools: ['aws_ec2_inventory'], calls: [{ tool: 'aws_ec2_inventory' }] },
-    { name: 'analyse', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', prompt: 'Go.', max_turns: 4 },
+    { name: 'analyze', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', prompt: 'Go.', max_turns: 4 },
     {
       name: 'report',
       intra_tools: ['slack_post_message'],
@@ -53,7 +53,7 @@ const collect: PlanLevelRecord = {
     estimatedMonthlyCostUsd: 7.3,
   },
 };
-const analyse: AgentLevelRecord = {
+const analyze: AgentLevelRecord = {
   kind: 'agent',
   outcome: 'finished',
   summary: 'All good.',
@@ -61,7 +61,7 @@ const analyse: AgentLevelRecord = {
   model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
   turns: 2,
   callCount: 1,
-  calls: [{ callId: 'analyse/0', tool: 'finish', ok: true, summary: 'All good.', durationMs: 2 }],
+  calls: [{ callId: 'analyze/0', tool: 'finish', ok: true, summary: 'All good.', durationMs: 2 }],
   usage: {
     ...NO_USAGE,
     inputTokens: 3000,
@@ -94,22 +94,22 @@ describe('createRunProgress', () => {
     const progress = createRunProgress(scenario, 'run-1', (chunk) => {
       text += chunk;
     });
-    const [collectLevel, analyseLevel] = scenario.levels;
+    const [collectLevel, analyzeLevel] = scenario.levels;
 
     // Act
-    if (!collectLevel || !analyseLevel) throw new Error('levels');
+    if (!collectLevel || !analyzeLevel) throw new Error('levels');
     progress.onEvent({ type: 'level_started', level: collectLevel });
     progress.onEvent({ type: 'call_ended', level: 'collect', result: inventory });
     progress.onEvent({ type: 'level_ended', level: 'collect', record: collect });
-    progress.onEvent({ type: 'level_started', level: analyseLevel });
+    progress.onEvent({ type: 'level_started', level: analyzeLevel });
     progress.onEvent({
       type: 'turn',
-      level: 'analyse',
+      level: 'analyze',
       turn: {
-        level: 'analyse',
+        level: 'analyze',
         n: 1,
         status: 'tool_use',
-        calls: [{ tool: 'finish', callId: 'analyse/0', args: {}, toolUseId: 't' }],
+        calls: [{ tool: 'finish', callId: 'analyze/0', args: {}, toolUseId: 't' }],
         results: [],
         rejected: [],
         callCount: 1,
@@ -117,9 +117,9 @@ describe('createRunProgress', () => {
         usage: { ...NO_USAGE, inputTokens: 1000, outputTokens: 100 } as unknown as Record<string, unknown>,
       },
     });
-    progress.onEvent({ type: 'question', level: 'analyse', question: 'Which region?' });
-    progress.onEvent({ type: 'answer', level: 'analyse' });
-    progress.onEvent({ type: 'level_ended', level: 'analyse', record: analyse });
+    progress.onEvent({ type: 'question', level: 'analyze', question: 'Which region?' });
+    progress.onEvent({ type: 'answer', level: 'analyze' });
+    progress.onEvent({ type: 'level_ended', level: 'analyze', record: analyze });
     progress.onEvent({ type: 'call_ended', level: 'report', result: post });
 
     // Assess
@@ -127,11 +127,11 @@ describe('createRunProgress', () => {
       '▸ collect (plan: 1 call)',
       '    aws_ec2_inventory  ok 412 ms  12 EC2 instances in 2 regions (9 running) (shortened)',
       '  collect: 1 call: 1 ok; findings: 3 (1 new, 2 unchanged, 1 resolved)',
-      '▸ analyse (agent: anthropic.claude-3-5-haiku-20241022-v1:0, at most 4 turns)',
+      '▸ analyze (agent: anthropic.claude-3-5-haiku-20241022-v1:0, at most 4 turns)',
       '  turn 1: 1,000 tokens in, 100 out → finish',
-      '  ? analyse asks: Which region?',
+      '  ? analyze asks: Which region?',
       '  ↳ no answer',
-      '  analyse: finished after 2 turns, 1 call (3,000 tokens in, 250 out)',
+      '  analyze: finished after 2 turns, 1 call (3,000 tokens in, 250 out)',
       '    slack_post_message ✗ secret_not_found: Secret "slack_default" is not set (1 ms)',
       '',
     ]);
@@ -145,7 +145,7 @@ describe('formatSummary', () => {
       scenario,
       runId: 'run-1',
       tenant: 'default',
-      levels: { collect, analyse, report },
+      levels: { collect, analyze, report },
       memory: {
         engineMb: 256,
         dispatcherMb: 256,
@@ -165,11 +165,11 @@ describe('formatSummary', () => {
     expect(lines.slice(1, 5).map((line) => line.split(/ {2,}/).filter(Boolean))).toEqual([
       ['LEVEL', 'OUTCOME', 'CALLS', 'FAILED', 'TOKENS IN/OUT'],
       ['collect', 'ok', '1/1 ok', '-', '-'],
-      ['analyse', 'finished', '1/1 ok', '-', '3000/250'],
+      ['analyze', 'finished', '1/1 ok', '-', '3000/250'],
       ['report', 'failed', '0/1 ok', 'secret_not_found', '-'],
     ]);
     expect(text).toContain('Step Functions state transitions');
-    expect(text).toContain('model tokens (analyse: anthropic.claude-3-5-haiku-20241022-v1:0)');
+    expect(text).toContain('model tokens (analyze: anthropic.claude-3-5-haiku-20241022-v1:0)');
     expect(text).toContain('3250 tokens (3000 in at $0.0008/1K, 250 out at $0.004/1K)');
   });
 });

@@ -29,7 +29,7 @@ levels:
     calls:
       - tool: aws_ec2_inventory
         args: { regions: "{{input.regions}}" }
-  - name: analyse
+  - name: analyze
     model: anthropic.claude-3-5-haiku-20241022-v1:0
     prompt: "{{levels.collect.results}}"
     max_turns: 2
@@ -37,7 +37,7 @@ levels:
     intra_tools: [slack_post_message]
     calls:
       - tool: slack_post_message
-        args: { channel: C0AWSPULSE, text: "{{levels.analyse.summary}}" }
+        args: { channel: C0AWSPULSE, text: "{{levels.analyze.summary}}" }
 `;
 
 const DURATION = String.raw`\d+(?:\.\d)? m?s`;
@@ -104,7 +104,7 @@ describe('etp scenario list', () => {
       expect.arrayContaining([
         [
           'aws_pulse',
-          'collect (plan) -> analyse (agent) -> report (plan)',
+          'collect (plan) -> analyze (agent) -> report (plan)',
           'tenant="default", regions="all", slack_channel="#aws-pulse"',
         ],
         [
@@ -130,7 +130,7 @@ describe('etp scenario validate', () => {
     // Assess
     expect(outcome).toEqual({
       code: 0,
-      out: 'aws_pulse: valid (collect (plan) -> analyse (agent) -> report (plan))\n',
+      out: 'aws_pulse: valid (collect (plan) -> analyze (agent) -> report (plan))\n',
       err: '',
     });
   });
@@ -143,7 +143,7 @@ describe('etp scenario validate', () => {
       MINI.replace('name: mini', 'name: typos')
         .replace('intra_tools: [aws_ec2_inventory]', 'intra_tools: [aws_ec2_inventroy]')
         .replace('{{levels.collect.results}}', '{{levels.colect.results}}')
-        .replace('{{levels.analyse.summary}}', '{{input.channel}}'),
+        .replace('{{levels.analyze.summary}}', '{{input.channel}}'),
     );
 
     // Act
@@ -157,7 +157,7 @@ describe('etp scenario validate', () => {
         /^- typos\.yaml: levels\[0\] \(collect\)\.intra_tools: Unknown tool "aws_ec2_inventroy"\. Registered tools: (?:\w+, )*aws_cloudtrail_coverage, /,
       ),
       "- typos.yaml: levels[0] (collect).calls[0]: calls aws_ec2_inventory, which the level's intra_tools (aws_ec2_inventroy) does not list",
-      '- typos.yaml: levels[1] (analyse).prompt: {{levels.colect.results}}: no level "colect". Earlier levels: collect',
+      '- typos.yaml: levels[1] (analyze).prompt: {{levels.colect.results}}: no level "colect". Earlier levels: collect',
       '- typos.yaml: levels[2] (report).calls[0].args.text: {{input.channel}}: no input "channel". Declared inputs: tenant, regions',
     ]);
   });
@@ -194,10 +194,10 @@ describe('etp scenario run --local', () => {
         new RegExp(`^ {4}aws_ec2_inventory +ok ${DURATION} {2}3 EC2 instances in 1 region \\(2 running\\)$`),
       ),
       '  collect: 1 call: 1 ok',
-      '▸ analyse (agent: anthropic.claude-3-5-haiku-20241022-v1:0, at most 2 turns)',
+      '▸ analyze (agent: anthropic.claude-3-5-haiku-20241022-v1:0, at most 2 turns)',
       '  turn 1: 120 tokens in, 30 out → finish',
       expect.stringMatching(new RegExp(`^ {4}finish +ok ${DURATION} {2}Three instances, all fine\\.$`)),
-      '  analyse: finished after 1 turn, 1 call (120 tokens in, 30 out)',
+      '  analyze: finished after 1 turn, 1 call (120 tokens in, 30 out)',
       '▸ report (plan: 1 call)',
     ]);
     expect(lines[9]).toMatch(
@@ -209,7 +209,7 @@ describe('etp scenario run --local', () => {
     expect(out.split('\n')[0]).toMatch(
       /^Run summary: mini run run-1 \(tenant default\) in .*: incomplete \(report ended without a result\)$/,
     );
-    expect(out).toContain('model tokens (analyse: anthropic.claude-3-5-haiku-20241022-v1:0)');
+    expect(out).toContain('model tokens (analyze: anthropic.claude-3-5-haiku-20241022-v1:0)');
     expect(out).toContain('Amazon Bedrock pricing, on-demand, us-east-1, Claude 3.5 Haiku');
     expect(err).not.toContain('Run summary');
   });
@@ -264,7 +264,7 @@ describe('etp scenario run --local', () => {
       tenant: 'acme',
       input: { tenant: 'acme', regions: ['eu-west-1'] },
     });
-    expect(output.levels.analyse).toMatchObject({
+    expect(output.levels.analyze).toMatchObject({
       outcome: 'finished',
       summary: 'Three instances, all fine.',
     });
@@ -276,7 +276,7 @@ describe('etp scenario run --local', () => {
     ).toEqual([
       // acme has no aws_default: a local run falls back to the default credential chain.
       ['collect', true],
-      ['analyse', true],
+      ['analyze', true],
       // …but no Slack secret.
       ['report', false],
     ]);

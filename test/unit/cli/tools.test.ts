@@ -242,8 +242,8 @@ describe('etp tools invoke', () => {
       `error: Unknown scenario "nope". Known scenarios: ${shippedScenarioNames().join(', ')}\n`,
     ],
     [
-      ['--scenario', 'aws_pulse', '--level', 'analyze'],
-      'error: Scenario "aws_pulse" has no level "analyze". Levels: collect, analyse, report\n',
+      ['--scenario', 'aws_pulse', '--level', 'analysis'],
+      'error: Scenario "aws_pulse" has no level "analysis". Levels: collect, analyze, report\n',
     ],
     [
       ['--tenant', 'a/b'],

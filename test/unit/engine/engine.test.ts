@@ -26,7 +26,7 @@ const scenario = scenarioOf({
       calls: [{ tool: 'aws_ec2_inventory' }],
     },
     {
-      name: 'analyse',
+      name: 'analyze',
       model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
       prompt: 'Tenant {{run.tenant}}.\n{{levels.collect.results}}\n{{findings.collect}}',
       intra_tools: ['aws_ec2_inventory'],
@@ -139,10 +139,10 @@ async function turn(
     action: 'turn',
     ...base,
     runId,
-    level: 'analyse',
+    level: 'analyze',
     input: { tenant: 'default' },
     levels,
-    turn: { level: 'analyse', n: 0, status: 'start', ...state },
+    turn: { level: 'analyze', n: 0, status: 'start', ...state },
   })) as TurnState;
 }
 
@@ -274,7 +274,7 @@ describe('turn', () => {
       status: 'tool_use',
       n: 1,
       calls: [
-        { tool: 'aws_ec2_inventory', callId: 'analyse/0', args: { regions: ['eu-west-1'] }, toolUseId: 't0' },
+        { tool: 'aws_ec2_inventory', callId: 'analyze/0', args: { regions: ['eu-west-1'] }, toolUseId: 't0' },
       ],
       conversation: { inline: expect.anything() },
     });
@@ -335,7 +335,7 @@ describe('turn', () => {
     // Act
     const done = await turn(engine, 'r1', {
       ...first,
-      results: [ok('finish', 'analyse/0', { finished: true, summary: 'Report.', data })],
+      results: [ok('finish', 'analyze/0', { finished: true, summary: 'Report.', data })],
     });
 
     // Assess
@@ -343,13 +343,13 @@ describe('turn', () => {
     expect(done.status).toBe('done');
     expect(record).toMatchObject({ outcome: 'finished', summary: 'Report.', turns: 1, callCount: 1 });
     expect(JSON.stringify(record.data).length).toBeLessThanOrEqual(4096);
-    const files = readdirSync(path.join(dir, 'runs/default/unit/r1/levels/analyse'));
+    const files = readdirSync(path.join(dir, 'runs/default/unit/r1/levels/analyze'));
     expect(files).toEqual(['finish.json']);
   });
 
   it('keeps a large conversation in the workspace, one file per turn, and a retried turn rewrites its own', async () => {
     // Prepare
-    const big = ok('aws_ec2_inventory', 'analyse/0', { rows: 'x'.repeat(20_000) });
+    const big = ok('aws_ec2_inventory', 'analyze/0', { rows: 'x'.repeat(20_000) });
     const model = scriptedModel([
       uses(['aws_ec2_inventory', {}]),
       uses(['aws_ec2_inventory', {}]),
@@ -364,7 +364,7 @@ describe('turn', () => {
 
     // Assess
     expect(first.conversation).toHaveProperty('inline');
-    expect(second.conversation).toEqual({ path: 'conversations/analyse/turn-2.json' });
+    expect(second.conversation).toEqual({ path: 'conversations/analyze/turn-2.json' });
     expect(retried.conversation).toEqual(second.conversation);
     // The retry appended the results once, like the first attempt.
     expect(model.requests[2]?.messages).toHaveLength(model.requests[1]?.messages.length ?? 0);
@@ -429,10 +429,10 @@ describe('turn', () => {
         action: 'wrapup',
         ...base,
         runId: 'r1',
-        level: 'analyse',
+        level: 'analyze',
         input: { tenant: 'default' },
         levels: {},
-        turn: { level: 'analyse', n: 1, status: 'start', failure: { Error: 'ModelRetryable', Cause: cause } },
+        turn: { level: 'analyze', n: 1, status: 'start', failure: { Error: 'ModelRetryable', Cause: cause } },
       })) as TurnState;
 
       // Assess
@@ -504,10 +504,10 @@ describe('failure texts and the run summary when the workspace refuses writes', 
       action: 'wrapup',
       ...base,
       runId: 'r-broken',
-      level: 'analyse',
+      level: 'analyze',
       input: { tenant: 'default' },
       levels: {},
-      turn: { level: 'analyse', n: 0, status: 'start', failure: { Error: 'Lambda.Unknown' } },
+      turn: { level: 'analyze', n: 0, status: 'start', failure: { Error: 'Lambda.Unknown' } },
     })) as TurnState;
 
     // Act
@@ -516,7 +516,7 @@ describe('failure texts and the run summary when the workspace refuses writes', 
       ...base,
       runId: 'r-broken',
       input: { tenant: 'default' },
-      levels: { analyse: failed.record },
+      levels: { analyze: failed.record },
     })) as { summaryFile: { notWritten?: string; path?: string } };
 
     // Assess

@@ -1,9 +1,8 @@
+import { jsonByteLength, shrinkToFit } from '../../../functions/runtime/bound';
 import {
-  jsonByteLength,
   LAMBDA_SYNC_PAYLOAD_BYTES,
   STEP_FUNCTIONS_PAYLOAD_BYTES,
-  shrinkToFit,
-} from '../../../functions/runtime/bound';
+} from '../../../functions/runtime/result-limits';
 
 /** An EC2 DescribeInstances-like inventory of `count` instances, about 100 bytes each. */
 function inventory(count: number) {

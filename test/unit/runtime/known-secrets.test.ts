@@ -10,7 +10,7 @@ import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtim
 import { toolHostServices } from '../../../functions/runtime/tool-host';
 import { toolInvocation } from '../../helpers/events';
 
-// Fake secret values no pattern recognises: only the exact match can mask them.
+// Fake secret values no pattern recognizes: only the exact match can mask them.
 const DB_PASS = 'Zq8mK2pX9vL4nR7tW1yB'; // fake test value
 const API_KEY = 'plain-fake-value-7f3a'; // fake test value
 const PIN = 'k4Tz'; // fake test value, 4 characters
@@ -26,10 +26,10 @@ function services() {
   return toolHostServices(new SecretResolver(store, { ttlSeconds: 0 }), { logger });
 }
 
-type Behaviour = 'throw' | 'echo' | 'echo-other' | 'log';
+type Behavior = 'throw' | 'echo' | 'echo-other' | 'log';
 
-/** A tool that resolves `db_default` and leaks it the way `behaviour` says. */
-function leakyTool(behaviour: Behaviour, visibleOutputKeys?: readonly string[]): Tool {
+/** A tool that resolves `db_default` and leaks it the way `behavior` says. */
+function leakyTool(behavior: Behavior, visibleOutputKeys?: readonly string[]): Tool {
   const spec = defineToolSpec({
     name: 'db_probe',
     description: 'Resolves a database secret and echoes it.',
@@ -43,15 +43,15 @@ function leakyTool(behaviour: Behaviour, visibleOutputKeys?: readonly string[]):
   return defineTool(spec, async (ctx) => {
     const secret = await ctx.secret('db_default');
     const db = secret.db as { db_pass: string; user: string };
-    if (behaviour === 'throw') {
+    if (behavior === 'throw') {
       throw new Error(`connect failed with {"db_pass": "${db.db_pass}"}; login ${db.db_pass} refused`);
     }
-    if (behaviour === 'log') {
+    if (behavior === 'log') {
       ctx.logger.info(`connecting with ${db.db_pass}`, { attempt: { with: db.db_pass, pin: secret.pin } });
       logger.warn('root logger line', { echoed: `${secret.api_key}` });
       return { value: { ok: true } };
     }
-    const echoed = behaviour === 'echo-other' ? TENANT_B_PASS : db.db_pass;
+    const echoed = behavior === 'echo-other' ? TENANT_B_PASS : db.db_pass;
     return {
       value: {
         rows: [{ note: `value ${echoed}`, tags: [{ Key: 'pass', Value: `${secret.api_key}-suffix` }] }],

@@ -309,7 +309,7 @@ describe('normalizeError() with a ServiceCallError', () => {
     });
   });
 
-  it('maps a timed-out call by its cause, labelled with the service', () => {
+  it('maps a timed-out call by its cause, labeled with the service', () => {
     // Act
     const info = normalizeError(TOOL, new ServiceCallError('sts', sdkTimeoutError()), 'ec2');
 

@@ -1,7 +1,7 @@
 /**
  * Inputs to `redact()` and what it must return. Every credential below is FAKE:
  * shaped like the real thing so the patterns fire, and marked fake/test/example
- * on its line so secret scanners recognise it.
+ * on its line so secret scanners recognize it.
  */
 
 import { fakeText } from '../../helpers/fake-text';

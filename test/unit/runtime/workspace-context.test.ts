@@ -1,12 +1,12 @@
 import { z } from 'zod/mini';
 import { createToolContext } from '../../../functions/runtime/context';
 import { deadlineIn } from '../../../functions/runtime/deadline';
-import { resultMaxBytes } from '../../../functions/runtime/harness';
 import { logger } from '../../../functions/runtime/logger';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
   FULL_RESULT_MAX_BYTES,
   resultInlineBytes,
+  resultMaxBytes,
   toolResultMaxBytes,
 } from '../../../functions/runtime/result-limits';
 import { defineToolSpec } from '../../../functions/runtime/spec';

@@ -33,7 +33,7 @@ const scenario = scenarioOf({
       ],
     },
     {
-      name: 'analyse',
+      name: 'analyze',
       model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
       prompt: 'Go.',
       intra_tools: ['aws_ec2_inventory'],
@@ -47,7 +47,7 @@ const scenario = scenarioOf({
           tool: 'slack_post_message',
           args: {
             channel: '{{input.channel}}',
-            text: "It's {run.id} {{run.id}} for {{run.scenario}}: {{levels.analyse.summary}}",
+            text: "It's {run.id} {{run.id}} for {{run.scenario}}: {{levels.analyze.summary}}",
           },
         },
       ],
@@ -79,7 +79,7 @@ describe('argsTemplate', () => {
     expect(args).toEqual({
       'channel.$': '$.input.channel',
       'text.$':
-        "States.Format('It\\'s \\{run.id\\} {} for layout: {}', $$.Execution.Name, $.levels.analyse.summary)",
+        "States.Format('It\\'s \\{run.id\\} {} for layout: {}', $$.Execution.Name, $.levels.analyze.summary)",
     });
   });
 
@@ -169,50 +169,50 @@ describe('scenarioToAsl', () => {
     });
     expect(asl.States.collect_done).toMatchObject({
       Parameters: { action: 'plan_done', level: 'collect', 'results.$': '$.pending' },
-      Next: 'analyse',
+      Next: 'analyze',
     });
   });
 
   it('loops an agent level: the model turn, the route, the tool calls, and the question states', () => {
     // Assess
-    expect(asl.States.analyse).toMatchObject({
+    expect(asl.States.analyze).toMatchObject({
       Type: 'Pass',
-      Result: { level: 'analyse', n: 0, status: 'start' },
+      Result: { level: 'analyze', n: 0, status: 'start' },
       ResultPath: '$.turn',
     });
-    expect(asl.States.analyse_model).toMatchObject({
+    expect(asl.States.analyze_model).toMatchObject({
       Resource: ENGINE_ARN_PLACEHOLDER,
-      Parameters: { action: 'turn', level: 'analyse', 'turn.$': '$.turn' },
+      Parameters: { action: 'turn', level: 'analyze', 'turn.$': '$.turn' },
       ResultPath: '$.turn',
       Retry: [
         expect.anything(),
         expect.objectContaining({ ErrorEquals: ['ModelRetryable'], BackoffRate: 2 }),
       ],
-      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.turn.failure', Next: 'analyse_wrapup' }],
-      Next: 'analyse_route',
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.turn.failure', Next: 'analyze_wrapup' }],
+      Next: 'analyze_route',
     });
-    expect(asl.States.analyse_route).toEqual({
+    expect(asl.States.analyze_route).toEqual({
       Type: 'Choice',
       Choices: [
-        { Variable: '$.turn.status', StringEquals: 'tool_use', Next: 'analyse_tools' },
-        { Variable: '$.turn.status', StringEquals: 'ask', Next: 'analyse_ask_tools' },
+        { Variable: '$.turn.status', StringEquals: 'tool_use', Next: 'analyze_tools' },
+        { Variable: '$.turn.status', StringEquals: 'ask', Next: 'analyze_ask_tools' },
       ],
-      Default: 'analyse_done',
+      Default: 'analyze_done',
     });
-    expect(asl.States.analyse_tools).toMatchObject({
+    expect(asl.States.analyze_tools).toMatchObject({
       ItemsPath: '$.turn.calls',
       ResultPath: '$.turn.results',
-      Next: 'analyse_model',
+      Next: 'analyze_model',
     });
-    expect(asl.States.analyse_ask_post).toMatchObject({
+    expect(asl.States.analyze_ask_post).toMatchObject({
       Parameters: {
         level: 'ask_user',
         tool: 'slack_post_message',
         args: { 'channel.$': "States.Format('#{}', $.input.channel)", 'text.$': '$.turn.questionText' },
       },
-      Next: 'analyse_ask_wait',
+      Next: 'analyze_ask_wait',
     });
-    expect(asl.States.analyse_ask_wait).toMatchObject({
+    expect(asl.States.analyze_ask_wait).toMatchObject({
       Resource: WAIT_FOR_TASK_TOKEN_RESOURCE,
       Parameters: {
         FunctionName: ENGINE_ARN_PLACEHOLDER,
@@ -225,15 +225,15 @@ describe('scenarioToAsl', () => {
       },
       TimeoutSeconds: 600,
       Catch: [
-        { ErrorEquals: ['States.Timeout'], ResultPath: '$.turn.askError', Next: 'analyse_no_answer' },
-        { ErrorEquals: ['States.ALL'], ResultPath: '$.turn.askError', Next: 'analyse_ask_failed' },
+        { ErrorEquals: ['States.Timeout'], ResultPath: '$.turn.askError', Next: 'analyze_no_answer' },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.turn.askError', Next: 'analyze_ask_failed' },
       ],
-      Next: 'analyse_model',
+      Next: 'analyze_model',
     });
-    expect(asl.States.analyse_done).toEqual({
+    expect(asl.States.analyze_done).toEqual({
       Type: 'Pass',
       InputPath: '$.turn.record',
-      ResultPath: '$.levels.analyse',
+      ResultPath: '$.levels.analyze',
       Next: 'report',
     });
   });
@@ -301,7 +301,7 @@ describe('pinned arguments in the definition', () => {
       });
     }
     expect(
-      (asl.States.analyse_tools as { ItemSelector: Record<string, unknown> }).ItemSelector['pins.$'],
+      (asl.States.analyze_tools as { ItemSelector: Record<string, unknown> }).ItemSelector['pins.$'],
     ).toBeUndefined();
   });
 });

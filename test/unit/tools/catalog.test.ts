@@ -17,36 +17,25 @@ function metaModules(dir = TOOLS_DIR): string[] {
 const READ_ACTION = /^[a-z0-9-]+:(?:Describe|List|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
 
 describe('the tool catalog', () => {
-  it('registers the twelve AWS tools, the Slack tools and the five file tools (and may hold more)', () => {
-    expect(toolCatalog.names()).toEqual(
-      expect.arrayContaining([
-        'aws_cloudtrail_coverage',
-        'aws_compute_optimizer_recs',
-        'aws_cost_anomalies',
-        'aws_cost_breakdown',
-        'aws_ebs_inventory',
-        'aws_ec2_inventory',
-        'aws_eips_audit',
-        'aws_iam_audit',
-        'aws_nat_gateways_audit',
-        'aws_rds_inventory',
-        'aws_s3_inventory',
-        'aws_security_groups_audit',
-        'edit_file',
-        'finish',
-        'list_files',
-        'read_file',
-        'slack_post_message',
-        'write_file',
-      ]),
-    );
-    expect(toolCatalog.fileToolNames()).toEqual([
-      'edit_file',
-      'finish',
-      'list_files',
-      'read_file',
-      'write_file',
-    ]);
+  it('runs the tools of functions/tools/files in the dispatcher, every other tool in its own function', () => {
+    // Prepare: the file tools are the spec files of the files/ folder
+    const inFilesFolder = metaModules()
+      .filter((module) => module.startsWith('files/'))
+      .map((module) =>
+        module
+          .replace(/^files\//, '')
+          .replace(/\.meta$/, '')
+          .replace(/-/g, '_'),
+      );
+
+    // Assess
+    expect(toolCatalog.fileToolNames()).toEqual(inFilesFolder.sort());
+    expect(toolCatalog.fileToolNames()).toContain('finish');
+    for (const entry of toolCatalog.functionTools())
+      expect(entry.implementation.startsWith('files/')).toBe(false);
+    expect(
+      [...toolCatalog.fileToolNames(), ...toolCatalog.functionTools().map((e) => e.spec.name)].sort(),
+    ).toEqual([...toolCatalog.names()].sort());
   });
 
   it('registers every spec file, each once, and nothing else imports one', () => {

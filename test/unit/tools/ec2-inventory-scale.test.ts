@@ -1,9 +1,13 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { jsonByteLength, STEP_FUNCTIONS_PAYLOAD_BYTES } from '../../../functions/runtime/bound';
+import { boundResult, jsonByteLength } from '../../../functions/runtime/bound';
 import { deadlineIn } from '../../../functions/runtime/deadline';
-import { boundResult, DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../../../functions/runtime/harness';
 import type { ToolResult, ToolSuccess } from '../../../functions/runtime/result';
+import {
+  DEFAULT_RESULT_MAX_BYTES,
+  resultMaxBytes,
+  STEP_FUNCTIONS_PAYLOAD_BYTES,
+} from '../../../functions/runtime/result-limits';
 import { ec2InventoryTool, type InventoryInstance } from '../../../functions/tools/aws/ec2-inventory';
 import { awsToolServices, EXAMPLE_AWS_SECRET, runAwsTool } from '../../helpers/aws-tool';
 import {

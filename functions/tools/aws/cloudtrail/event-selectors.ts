@@ -3,7 +3,7 @@ import type {
   EventSelector,
   GetEventSelectorsResponse,
 } from '@aws-sdk/client-cloudtrail';
-import { enumKey, serviceEnum, type UnrecognisedValues } from '../shared/service-enums';
+import { enumKey, serviceEnum, type UnrecognizedValues } from '../shared/service-enums';
 
 /** EventSelector `ReadWriteType` (CloudTrail API reference, "EventSelector"). */
 const READ_WRITE_TYPE = serviceEnum('ReadWriteType', ['ReadOnly', 'WriteOnly', 'All'] as const);
@@ -23,16 +23,16 @@ export interface ManagementEventCoverage {
 /**
  * Basic selectors: `IncludeManagementEvents` defaults to true and `ReadWriteType`
  * to `All` (CloudTrail API reference, "EventSelector"). A type this tool does not
- * know is counted as unrecognised and credited with nothing: coverage is never
+ * know is counted as unrecognized and credited with nothing: coverage is never
  * claimed on a guess.
  */
 function fromBasic(
   selectors: readonly EventSelector[],
-  unrecognised?: UnrecognisedValues,
+  unrecognized?: UnrecognizedValues,
 ): ManagementEventCoverage {
   const management = selectors.filter((s) => s.IncludeManagementEvents !== false);
   const types = management.map((s) =>
-    s.ReadWriteType === undefined ? 'All' : READ_WRITE_TYPE.parse(s.ReadWriteType, unrecognised),
+    s.ReadWriteType === undefined ? 'All' : READ_WRITE_TYPE.parse(s.ReadWriteType, unrecognized),
   );
   return {
     read: types.some((t) => t === 'All' || t === 'ReadOnly'),
@@ -78,9 +78,9 @@ function fromAdvanced(selectors: readonly AdvancedEventSelector[]): ManagementEv
  */
 export function managementEventCoverage(
   response: GetEventSelectorsResponse,
-  unrecognised?: UnrecognisedValues,
+  unrecognized?: UnrecognizedValues,
 ): ManagementEventCoverage {
   if (response.AdvancedEventSelectors?.length) return fromAdvanced(response.AdvancedEventSelectors);
-  if (response.EventSelectors?.length) return fromBasic(response.EventSelectors, unrecognised);
+  if (response.EventSelectors?.length) return fromBasic(response.EventSelectors, unrecognized);
   return { read: false, write: false, selectors: 'none', excludedSources: [] };
 }

@@ -6,7 +6,7 @@ import {
   type Trail,
 } from '@aws-sdk/client-cloudtrail';
 import type { ToolErrorInfo } from '../../../runtime/result';
-import type { UnrecognisedValues } from '../shared/service-enums';
+import type { UnrecognizedValues } from '../shared/service-enums';
 import { type ManagementEventCoverage, managementEventCoverage } from './event-selectors';
 
 /**
@@ -128,14 +128,14 @@ function isTrailNotFound(err: unknown): boolean {
  *
  * @param client - a CloudTrail client in the trail's home region.
  * @param accountId - the caller's account, to tell whose organization trail it is.
- * @param unrecognised - where selector values this tool does not know are counted.
+ * @param unrecognized - where selector values this tool does not know are counted.
  */
 export async function readTrail(
   client: CloudTrailClient,
   trail: TrailReport,
   describeError: (err: unknown) => ToolErrorInfo,
   accountId: string,
-  unrecognised?: UnrecognisedValues,
+  unrecognized?: UnrecognizedValues,
 ): Promise<TrailReport> {
   const [status, selectors] = await Promise.allSettled([
     client.send(new GetTrailStatusCommand({ Name: trail.arn })),
@@ -162,7 +162,7 @@ export async function readTrail(
     latestDeliveryAt: iso(answered?.LatestDeliveryTime),
     deliveryErrors: answered ? deliveryErrorsOf(answered) : [],
     managementEvents:
-      selectors.status === 'fulfilled' ? managementEventCoverage(selectors.value, unrecognised) : null,
+      selectors.status === 'fulfilled' ? managementEventCoverage(selectors.value, unrecognized) : null,
     ...(errors.length > 0 ? { errors } : {}),
   };
 }

@@ -15,7 +15,7 @@ import {
 import { type PageStop, readPages } from '../../../runtime/aws/pagination';
 import type { Deadline } from '../../../runtime/deadline';
 import type { ToolErrorInfo } from '../../../runtime/result';
-import { serviceEnum, type UnrecognisedValues } from '../shared/service-enums';
+import { serviceEnum, type UnrecognizedValues } from '../shared/service-enums';
 import type { PublicAccessBlockFlags } from './public-access-block';
 
 /** ListAccessPoints returns at most 1,000 a page (S3 Control API reference, "ListAccessPoints", MaxResults). */
@@ -60,7 +60,7 @@ export interface AccessPointReader {
   readonly buckets: ReadonlySet<string>;
   readonly deadline: Deadline;
   describeError(err: unknown): ToolErrorInfo;
-  readonly unrecognised?: UnrecognisedValues;
+  readonly unrecognized?: UnrecognizedValues;
 }
 
 function isNamed(err: unknown, name: string): boolean {
@@ -101,7 +101,7 @@ async function blockPublicAccessOf(reader: AccessPointReader, name: string) {
 /** One access point: its policy status when reachable from the internet, and its Block Public Access when that policy is public. */
 async function readAccessPoint(reader: AccessPointReader, point: AccessPoint): Promise<AccessPointReport> {
   const name = point.Name ?? 'unknown';
-  const origin = NETWORK_ORIGIN.parse(point.NetworkOrigin, reader.unrecognised);
+  const origin = NETWORK_ORIGIN.parse(point.NetworkOrigin, reader.unrecognized);
   const base = {
     name,
     arn: point.AccessPointArn ?? null,

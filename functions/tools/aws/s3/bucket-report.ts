@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { ToolErrorInfo } from '../../../runtime/result';
-import type { UnrecognisedValues } from '../shared/service-enums';
+import type { UnrecognizedValues } from '../shared/service-enums';
 import type { AccessPointReport } from './access-points';
 import {
   ACL_NOT_READ,
@@ -77,7 +77,7 @@ export interface BucketReader {
   /** The account's Block Public Access: ACL reads are skipped where it ignores public ACLs. */
   readonly account: PublicAccessBlockState;
   /** Where enum values this tool does not know are counted. */
-  readonly unrecognised?: UnrecognisedValues;
+  readonly unrecognized?: UnrecognizedValues;
 }
 
 async function orUnknown<T extends { readonly error?: ToolErrorInfo }>(
@@ -132,17 +132,17 @@ export async function readBucket(reader: BucketReader, listed: ListedBucket): Pr
   const [encryption, publicAccessBlock, versioning, policy, ownership] = await Promise.all([
     orUnknown(readBucketEncryption(client, listed.name), ENCRYPTION_UNKNOWN, reader),
     orUnknown(readBucketPublicAccessBlock(client, listed.name), PUBLIC_ACCESS_BLOCK_UNKNOWN, reader),
-    orUnknown(readBucketVersioning(client, listed.name, reader.unrecognised), VERSIONING_UNKNOWN, reader),
+    orUnknown(readBucketVersioning(client, listed.name, reader.unrecognized), VERSIONING_UNKNOWN, reader),
     orUnknown(readBucketPolicyStatus(client, listed.name), POLICY_STATUS_UNKNOWN, reader),
     aclsIgnoredByAccount
       ? OWNERSHIP_NOT_READ
-      : orUnknown(readBucketOwnership(client, listed.name, reader.unrecognised), OWNERSHIP_UNKNOWN, reader),
+      : orUnknown(readBucketOwnership(client, listed.name, reader.unrecognized), OWNERSHIP_UNKNOWN, reader),
   ]);
   // The ACL can only make the bucket public when ACLs are enabled and not ignored at either level.
   const aclsCannotApply =
     aclsIgnoredByAccount || publicAccessBlock.ignorePublicAcls || ownership.aclsDisabled === true;
   const acl = aclsCannotApply
     ? ACL_NOT_READ
-    : await orUnknown(readBucketAcl(client, listed.name, reader.unrecognised), ACL_UNKNOWN, reader);
+    : await orUnknown(readBucketAcl(client, listed.name, reader.unrecognized), ACL_UNKNOWN, reader);
   return { ...identity, region, encryption, publicAccessBlock, versioning, policy, ownership, acl };
 }

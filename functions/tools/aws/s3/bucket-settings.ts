@@ -15,7 +15,7 @@ import {
   type ServerSideEncryptionConfiguration,
 } from '@aws-sdk/client-s3';
 import type { ToolErrorInfo } from '../../../runtime/result';
-import { serviceEnum, type UnrecognisedValues } from '../shared/service-enums';
+import { serviceEnum, type UnrecognizedValues } from '../shared/service-enums';
 
 function isNamed(err: unknown, name: string): boolean {
   return err instanceof Error && err.name === name;
@@ -124,17 +124,17 @@ const MFA_DELETE = serviceEnum('MFADelete', ['Enabled', 'Disabled'] as const);
 
 /**
  * The bucket's versioning (GetBucketVersioning). A status this tool does not
- * know is `unknown` (counted in `unrecognised`), never taken for "off".
+ * know is `unknown` (counted in `unrecognized`), never taken for "off".
  *
  * @throws the SDK's error (AccessDenied…).
  */
 export async function readBucketVersioning(
   client: S3Client,
   bucket: string,
-  unrecognised?: UnrecognisedValues,
+  unrecognized?: UnrecognizedValues,
 ): Promise<BucketVersioning> {
   const out = await client.send(new GetBucketVersioningCommand({ Bucket: bucket }));
-  const status = out.Status ? (VERSIONING_STATUS.parse(out.Status, unrecognised) ?? 'unknown') : 'Disabled';
+  const status = out.Status ? (VERSIONING_STATUS.parse(out.Status, unrecognized) ?? 'unknown') : 'Disabled';
   return { status, mfaDelete: MFA_DELETE.is(out.MFADelete, 'Enabled') };
 }
 
@@ -179,12 +179,12 @@ const OBJECT_OWNERSHIP = serviceEnum('ObjectOwnership', [
 export async function readBucketOwnership(
   client: S3Client,
   bucket: string,
-  unrecognised?: UnrecognisedValues,
+  unrecognized?: UnrecognizedValues,
 ): Promise<BucketOwnership> {
   try {
     const out = await client.send(new GetBucketOwnershipControlsCommand({ Bucket: bucket }));
     const raw = out.OwnershipControls?.Rules?.[0]?.ObjectOwnership;
-    const status = OBJECT_OWNERSHIP.parse(raw, unrecognised);
+    const status = OBJECT_OWNERSHIP.parse(raw, unrecognized);
     if (!status) return OWNERSHIP_UNKNOWN;
     return { status, aclsDisabled: status === 'BucketOwnerEnforced' };
   } catch (err) {
@@ -232,11 +232,11 @@ const PERMISSION = serviceEnum('Permission', [
 ] as const);
 
 /** The grants of `grants` to the AllUsers and AuthenticatedUsers groups. */
-export function publicGrantsOf(grants: readonly Grant[], unrecognised?: UnrecognisedValues): PublicGrant[] {
+export function publicGrantsOf(grants: readonly Grant[], unrecognized?: UnrecognizedValues): PublicGrant[] {
   const found: PublicGrant[] = [];
   for (const grant of grants) {
     const grantee = grant.Grantee;
-    if (!grantee || GRANTEE_TYPE.parse(grantee.Type, unrecognised) !== 'Group') continue;
+    if (!grantee || GRANTEE_TYPE.parse(grantee.Type, unrecognized) !== 'Group') continue;
     const uri = (grantee.URI ?? '')
       .trim()
       .replace(/^https:/i, 'http:')
@@ -245,7 +245,7 @@ export function publicGrantsOf(grants: readonly Grant[], unrecognised?: Unrecogn
       (name) => PUBLIC_GROUPS[name].toLowerCase() === uri,
     );
     if (!group) continue;
-    const permission = PERMISSION.parse(grant.Permission, unrecognised) ?? grant.Permission ?? 'unknown';
+    const permission = PERMISSION.parse(grant.Permission, unrecognized) ?? grant.Permission ?? 'unknown';
     found.push({ grantee: group, permission });
   }
   return found;
@@ -259,10 +259,10 @@ export function publicGrantsOf(grants: readonly Grant[], unrecognised?: Unrecogn
 export async function readBucketAcl(
   client: S3Client,
   bucket: string,
-  unrecognised?: UnrecognisedValues,
+  unrecognized?: UnrecognizedValues,
 ): Promise<BucketAcl> {
   const out = await client.send(new GetBucketAclCommand({ Bucket: bucket }));
-  return { status: 'read', publicGrants: publicGrantsOf(out.Grants ?? [], unrecognised) };
+  return { status: 'read', publicGrants: publicGrantsOf(out.Grants ?? [], unrecognized) };
 }
 
 /** Whether the bucket policy makes the bucket public. */

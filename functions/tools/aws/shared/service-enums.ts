@@ -7,16 +7,16 @@
  * A tool that compares with `===` then silently drops what it was asked to find.
  * Every enum a tool compares goes through {@link ServiceEnum}: case, `_`, `-`
  * and spaces are ignored, the canonical (SDK) spelling comes back, and a value
- * the tool does not know is counted under {@link UnrecognisedValues} instead of
+ * the tool does not know is counted under {@link UnrecognizedValues} instead of
  * being dropped.
  */
 
 /**
- * Counts of values a tool could not recognise, by `<field>:<value as answered>`
+ * Counts of values a tool could not recognize, by `<field>:<value as answered>`
  * (`{ "finding:RIGHT_SIZED": 2 }`). A stats map: it adds up over regions like
  * any other count.
  */
-export type UnrecognisedValues = Record<string, number>;
+export type UnrecognizedValues = Record<string, number>;
 
 /**
  * The comparison key of an enum value: lower case, without `_`, `-`, `.` or
@@ -31,16 +31,16 @@ export function enumKey(value: string): string {
 
 /** One service enum: its field name (for reports) and the values the tool knows. */
 export interface ServiceEnum<T extends string> {
-  /** The response field, as unrecognised values are reported (`finding`, `State.Name`). */
+  /** The response field, as unrecognized values are reported (`finding`, `State.Name`). */
   readonly field: string;
   /** The known values, in their canonical (SDK) spelling. */
   readonly values: readonly T[];
   /**
    * The canonical spelling of `raw`; `undefined` when `raw` is absent, empty, or
-   * not a known value. An unknown value is counted in `unrecognised` (when
+   * not a known value. An unknown value is counted in `unrecognized` (when
    * given) under `<field>:<raw>`; an absent one is not: absent is not unknown.
    */
-  parse(raw: string | null | undefined, unrecognised?: UnrecognisedValues): T | undefined;
+  parse(raw: string | null | undefined, unrecognized?: UnrecognizedValues): T | undefined;
   /** Whether `raw` is `value`, whatever its case and separators. */
   is(raw: string | null | undefined, value: T): boolean;
 }
@@ -65,12 +65,12 @@ export function serviceEnum<const T extends string>(field: string, values: reado
   return {
     field,
     values,
-    parse(raw, unrecognised) {
+    parse(raw, unrecognized) {
       if (raw === undefined || raw === null || raw.trim() === '') return undefined;
       const known = byKey.get(enumKey(raw));
-      if (known === undefined && unrecognised) {
+      if (known === undefined && unrecognized) {
         const key = `${field}:${raw}`;
-        unrecognised[key] = (unrecognised[key] ?? 0) + 1;
+        unrecognized[key] = (unrecognized[key] ?? 0) + 1;
       }
       return known;
     },
@@ -80,9 +80,9 @@ export function serviceEnum<const T extends string>(field: string, values: reado
   };
 }
 
-/** `; unrecognised values: finding:RIGHT_SIZED (2)`, or empty when every value was known. */
-export function unrecognisedNote(unrecognised: UnrecognisedValues): string {
-  const entries = Object.entries(unrecognised);
+/** `; unrecognized values: finding:RIGHT_SIZED (2)`, or empty when every value was known. */
+export function unrecognizedNote(unrecognized: UnrecognizedValues): string {
+  const entries = Object.entries(unrecognized);
   if (entries.length === 0) return '';
-  return `; unrecognised values: ${entries.map(([value, n]) => `${value} (${n})`).join(', ')}`;
+  return `; unrecognized values: ${entries.map(([value, n]) => `${value} (${n})`).join(', ')}`;
 }

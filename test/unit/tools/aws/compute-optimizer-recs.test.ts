@@ -309,7 +309,7 @@ describe('aws_compute_optimizer_recs', () => {
         estimatedMonthlySavings: {},
         recommendationErrors: 0,
         duplicatesSkipped: 0,
-        unrecognisedValues: {},
+        unrecognizedValues: {},
       },
     ]);
   });

@@ -328,7 +328,7 @@ describe('aws_ec2_inventory', () => {
       ),
     );
 
-    // Assess: an STS failure, labelled sts although the tool calls EC2.
+    // Assess: an STS failure, labeled sts although the tool calls EC2.
     expect(result.error).toEqual({
       code: 'auth_failed',
       message: 'InvalidClientTokenId: The security token included in the request is invalid.',

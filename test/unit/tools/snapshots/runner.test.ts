@@ -22,7 +22,7 @@ function runner() {
 }
 
 describe('SnapshotToolRunner', () => {
-  it('lists the five tools, sorted, as public specs', () => {
+  it('lists the snapshot tools, sorted, as public specs', () => {
     expect(
       runner()
         .all()
@@ -51,7 +51,7 @@ describe('SnapshotToolRunner', () => {
     const schema = r.schema('snapshot_stats');
     (schema.properties as Record<string, unknown>).injected = { type: 'string' };
 
-    expect(r.all()).toHaveLength(5);
+    expect(r.all()).toHaveLength(snapshotTools().length);
     expect(r.all()[0]?.name).toBe('diff_snapshots');
     expect(r.all()[0]?.iam[0]?.actions).not.toContain('s3:*');
     expect(Object.keys(r.schema('snapshot_stats').properties as object)).toEqual(['id']);

@@ -23,7 +23,7 @@ const INVENTORY_OBJECTS = [
 ];
 
 describe('snapshot tool specs', () => {
-  it('are the five named tools, strict, tagged no_content; all but inspect_finding read the account (aws_default)', () => {
+  it('are the named tools, strict, tagged no_content; all but inspect_finding read the account (aws_default)', () => {
     const registered = toolCatalog.list().filter((spec) => spec.tags.includes('snapshots'));
     expect(registered.map((s) => s.name).sort()).toEqual(SPECS.map((s) => s.name).sort());
     for (const spec of SPECS) {

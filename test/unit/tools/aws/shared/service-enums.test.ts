@@ -1,8 +1,8 @@
 import {
   enumKey,
   serviceEnum,
-  type UnrecognisedValues,
-  unrecognisedNote,
+  type UnrecognizedValues,
+  unrecognizedNote,
 } from '../../../../../functions/tools/aws/shared/service-enums';
 
 describe('enumKey()', () => {
@@ -39,7 +39,7 @@ describe('serviceEnum()', () => {
 
   it('counts a value it does not know under field:value, and not an absent one', () => {
     // Prepare
-    const seen: UnrecognisedValues = {};
+    const seen: UnrecognizedValues = {};
 
     // Act
     const results = [
@@ -53,8 +53,8 @@ describe('serviceEnum()', () => {
     // Assess
     expect(results).toEqual([undefined, undefined, undefined, undefined, undefined]);
     expect(seen).toEqual({ 'finding:RIGHT_SIZED': 2 });
-    expect(unrecognisedNote(seen)).toBe('; unrecognised values: finding:RIGHT_SIZED (2)');
-    expect(unrecognisedNote({})).toBe('');
+    expect(unrecognizedNote(seen)).toBe('; unrecognized values: finding:RIGHT_SIZED (2)');
+    expect(unrecognizedNote({})).toBe('');
   });
 
   it('refuses an enum whose values read the same', () => {

@@ -24,7 +24,7 @@ interface Recommendations {
   readonly recommendations: number;
   readonly byFinding: Record<string, number>;
   readonly duplicatesSkipped: number;
-  readonly unrecognisedValues: Record<string, number>;
+  readonly unrecognizedValues: Record<string, number>;
   readonly findings: FindingsSummary;
 }
 
@@ -90,7 +90,7 @@ describe('aws_compute_optimizer_recs reads enums in any spelling (issue 9, kind 
 
     // Assess
     expect(value.byFinding).toEqual({ 'ec2 Overprovisioned': 1 });
-    expect(value.unrecognisedValues).toEqual({});
+    expect(value.unrecognizedValues).toEqual({});
     expect(value.findings.top).toEqual([
       expect.objectContaining({
         id: findingId('compute_optimizer_ec2_overprovisioned', 'eu-west-1', ARN),
@@ -163,17 +163,17 @@ describe('aws_compute_optimizer_recs reads enums in any spelling (issue 9, kind 
     const { value, summary } = await recommendations(['ec2']);
 
     // Assess
-    expect(value.unrecognisedValues).toEqual({ 'finding:RIGHT_SIZED_LATER': 1 });
+    expect(value.unrecognizedValues).toEqual({ 'finding:RIGHT_SIZED_LATER': 1 });
     expect(value.byFinding).toEqual({ 'ec2 RIGHT_SIZED_LATER': 1 });
     expect(value.findings.top).toEqual([
       expect.objectContaining({
-        check: 'compute_optimizer_ec2_unrecognised_finding',
+        check: 'compute_optimizer_ec2_unrecognized_finding',
         severity: 'info',
         title: expect.stringContaining('answered finding "RIGHT_SIZED_LATER"'),
       }),
     ]);
     expect(value.findings.estimatedMonthlyCostUsd).toBe(0); // no savings claimed on an unknown classification
-    expect(summary).toMatch(/; unrecognised values: finding:RIGHT_SIZED_LATER \(1\)$/);
+    expect(summary).toMatch(/; unrecognized values: finding:RIGHT_SIZED_LATER \(1\)$/);
   });
 });
 

@@ -72,8 +72,8 @@ describe('aws_cost_anomalies (issue 9, kinds 1 and 9)', () => {
     expect(value.totalImpactUsd).toBe(300);
     expect(value.byFeedback).toEqual({ PLANNED_ACTIVITY: 1, Not_Sure: 1 });
     expect(value.duplicatesSkipped).toBe(1);
-    expect(value.unrecognisedValues).toEqual({ 'Feedback:Not_Sure': 1 });
-    expect(summary).toMatch(/; unrecognised values: Feedback:Not_Sure \(1\)$/);
+    expect(value.unrecognizedValues).toEqual({ 'Feedback:Not_Sure': 1 });
+    expect(summary).toMatch(/; unrecognized values: Feedback:Not_Sure \(1\)$/);
   });
 });
 

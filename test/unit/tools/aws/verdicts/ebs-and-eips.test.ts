@@ -133,7 +133,7 @@ describe('aws_ebs_inventory counts deleting volumes apart, reads spellings, coun
       duplicatesSkipped: 1,
       estimatedMonthlyUsd: 10,
       volumesWithoutPrice: 1,
-      unrecognisedValues: { 'VolumeType:gp4': 1 },
+      unrecognizedValues: { 'VolumeType:gp4': 1 },
     });
     expect(value.findings.byCheck).toEqual({ ebs_gp2_to_gp3: 1, ebs_unattached_volume: 1 });
   });

@@ -20,7 +20,7 @@ interface InventoryValue {
   endedInstances: number;
   endedByState: Record<string, number>;
   duplicatesSkipped: number;
-  unrecognisedValues: Record<string, number>;
+  unrecognizedValues: Record<string, number>;
   instances: InventoryInstance[];
   regions: Record<string, unknown>[];
 }
@@ -183,10 +183,10 @@ describe('aws_ec2_inventory reads states in any spelling and counts instances on
     // Assess
     expect(value.byState).toEqual({ running: 1, hibernating: 1 });
     expect(value.endedByState).toEqual({ 'shutting-down': 1 });
-    expect(value.unrecognisedValues).toEqual({ 'State.Name:hibernating': 1 });
+    expect(value.unrecognizedValues).toEqual({ 'State.Name:hibernating': 1 });
     expect(value.duplicatesSkipped).toBe(1);
     expect(value.totalInstances).toBe(2);
-    expect(summary).toMatch(/; unrecognised values: State\.Name:hibernating \(1\)$/);
+    expect(summary).toMatch(/; unrecognized values: State\.Name:hibernating \(1\)$/);
   });
 
   it('holds on the instances the AWS CLI reference documents (no State in the answer): live, state unknown', async () => {
@@ -200,7 +200,7 @@ describe('aws_ec2_inventory reads states in any spelling and counts instances on
     expect(value.totalInstances).toBe(2);
     expect(value.byState).toEqual({ unknown: 2 });
     expect(value.byInstanceType).toEqual({ 'r4.large': 2 });
-    expect(value.unrecognisedValues).toEqual({}); // absent is not unrecognised
+    expect(value.unrecognizedValues).toEqual({}); // absent is not unrecognized
     expect(value.instances.map((i) => [i.instanceId, i.state])).toEqual([
       ['i-0123a456700123456', 'unknown'],
       ['i-9876a543210987654', 'unknown'],

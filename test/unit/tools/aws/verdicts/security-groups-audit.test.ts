@@ -146,8 +146,8 @@ describe('aws_security_groups_audit reads protocols in any spelling (issue 9, ki
         ['sg_open_port', 'Sctp'],
       ]),
     );
-    expect(value.unrecognisedValues).toEqual({ 'IpProtocol:Sctp': 1 });
-    expect(summary).toMatch(/; unrecognised values: IpProtocol:Sctp \(1\)$/);
+    expect(value.unrecognizedValues).toEqual({ 'IpProtocol:Sctp': 1 });
+    expect(summary).toMatch(/; unrecognized values: IpProtocol:Sctp \(1\)$/);
   });
 });
 
