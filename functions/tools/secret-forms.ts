@@ -6,6 +6,8 @@
  * one its tools run, loaded only when a value of that family is checked.
  */
 import { awsSecretPayload } from '../runtime/aws/credentials';
+import { parseSecretPayload } from '../runtime/secrets/secret-payload';
+import { parseVendorSecret } from '../runtime/secrets/vendor-secret';
 
 /** One family: the secret names it covers and the parser of its payload. */
 interface SecretForm {
@@ -21,6 +23,39 @@ const SECRET_FORMS: readonly SecretForm[] = [
     prefix: 'slack_',
     check: (value) =>
       void (require('./slack/client') as typeof import('./slack/client')).parseSlackSecret(value),
+  },
+  {
+    prefix: 'github_',
+    check: (value) =>
+      void parseSecretPayload(
+        value,
+        (require('./github/connector') as typeof import('./github/connector')).github.declaration.secret,
+      ),
+  },
+  {
+    prefix: 'pagerduty_',
+    check: (value) =>
+      void parseSecretPayload(
+        value,
+        (require('./pagerduty/connector') as typeof import('./pagerduty/connector')).pagerduty.declaration
+          .secret,
+      ),
+  },
+  {
+    prefix: 'crm_',
+    check: (value) =>
+      void parseVendorSecret(
+        value,
+        (require('./crm/secret') as typeof import('./crm/secret')).CRM_SECRET_SPEC,
+      ),
+  },
+  {
+    prefix: 'ats_',
+    check: (value) =>
+      void parseVendorSecret(
+        value,
+        (require('./ats/secret') as typeof import('./ats/secret')).ATS_SECRET_SPEC,
+      ),
   },
 ];
 

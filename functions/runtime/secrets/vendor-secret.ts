@@ -43,7 +43,19 @@ export async function readVendorSecret<P extends string, S extends { provider: P
   spec: VendorSecretSpec<P, S>,
   fresh = false,
 ): Promise<S> {
-  const secret = await ctx.secret(spec.secretName, { fresh });
+  return parseVendorSecret(await ctx.secret(spec.secretName, { fresh }), spec);
+}
+
+/**
+ * Checks a family secret's parsed value (also what `etp secrets seed --ref-kind
+ * inline` checks a value against before sealing it).
+ *
+ * @throws SecretInvalidError naming the faulty fields (or an unknown provider), never a value.
+ */
+export function parseVendorSecret<P extends string, S extends { provider: P }>(
+  secret: Readonly<Record<string, unknown>>,
+  spec: VendorSecretSpec<P, S>,
+): S {
   const parsed = spec.schema.safeParse(secret);
   if (parsed.success) return parsed.data;
   const invalid = (problem: string) =>

@@ -30,7 +30,8 @@ export type AtsSecret = z.output<typeof atsSecretSchema>;
 const ACCEPTED =
   '{ "provider": "greenhouse", "token": "<Harvest API key>", "user_id"?: <Greenhouse user id, needed by ats_add_note> } or { "provider": "lever", "token": "<Lever API key>", "user_id"?: "<Lever user id, needed by ats_add_note>" }; docs/ats.md';
 
-const ATS_SECRET_SPEC: VendorSecretSpec<AtsSecret['provider'], AtsSecret> = {
+/** How the secret is read and checked. */
+export const ATS_SECRET_SPEC: VendorSecretSpec<AtsSecret['provider'], AtsSecret> = {
   secretName: ATS_SECRET,
   service: 'ats',
   providers: ['greenhouse', 'lever'],

@@ -19,7 +19,8 @@ export type CrmSecret = z.output<typeof crmSecretSchema>;
 const ACCEPTED =
   '{ "provider": "hubspot", "token": "pat-na1-…" } (a private app access token) or { "provider": "attio", "token": "…" } (an Attio access token); docs/crm.md';
 
-const CRM_SECRET_SPEC: VendorSecretSpec<CrmSecret['provider'], CrmSecret> = {
+/** How the secret is read and checked. */
+export const CRM_SECRET_SPEC: VendorSecretSpec<CrmSecret['provider'], CrmSecret> = {
   secretName: CRM_SECRET,
   service: 'crm',
   providers: ['hubspot', 'attio'],

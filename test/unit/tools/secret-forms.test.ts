@@ -1,0 +1,48 @@
+import { checkSecretPayload, SECRET_FAMILIES } from '../../../functions/tools/secret-forms';
+
+/**
+ * The payload forms `etp secrets seed --ref-kind inline` checks a value against:
+ * each family's own parser (docs/inline-secrets.md). One accepted and one refused
+ * example per family; a family added without examples fails the first test.
+ */
+const EXAMPLES: Readonly<
+  Record<string, { accepted: Record<string, unknown>; refused: Record<string, unknown> }>
+> = {
+  aws_: { accepted: { region: 'eu-west-1' }, refused: { role_arn: 'not-an-arn' } },
+  slack_: {
+    accepted: { webhook_url: 'https://hooks.slack.com/services/T0/B0/x' },
+    refused: { webhook_url: 'nope' },
+  },
+  github_: { accepted: { token: 'ghp_0123456789abcdef0123456789abcdef0123' }, refused: { app_id: 'x' } },
+  pagerduty_: { accepted: { token: 'y_NbAkKc66ryYTWUXYEu' }, refused: { from: 'ops@example.com' } },
+  crm_: {
+    accepted: { provider: 'attio', token: 'attio-token-0123456789' },
+    refused: { provider: 'salesforce', token: 'x'.repeat(12) },
+  },
+  ats_: { accepted: { provider: 'lever', token: 'lever-key-0123456789' }, refused: { provider: 'lever' } },
+};
+
+describe('checkSecretPayload', () => {
+  it('has an example for every family it checks', () => {
+    expect(Object.keys(EXAMPLES).sort()).toEqual([...SECRET_FAMILIES].sort());
+  });
+
+  it.each(Object.entries(EXAMPLES))('accepts a %s value of a documented form', (prefix, { accepted }) => {
+    expect(checkSecretPayload(`${prefix}default`, accepted)).toBe(true);
+  });
+
+  it.each(Object.entries(EXAMPLES))(
+    'refuses a %s value its parser refuses, naming no value',
+    (prefix, { refused }) => {
+      // Act
+      const attempt = () => checkSecretPayload(`${prefix}default`, refused);
+
+      // Assess
+      expect(attempt).toThrow(expect.objectContaining({ code: 'secret_invalid' }));
+    },
+  );
+
+  it('has nothing to check for a name of no family', () => {
+    expect(checkSecretPayload('billing_default', { anything: 1 })).toBe(false);
+  });
+});
