@@ -11,6 +11,7 @@ import {
   parseDispatcherConfig,
   toolFunctionName,
 } from '../functions/dispatcher/config';
+import { VENDOR_ROLE_PATH } from '../functions/runtime/aws/trust';
 import { DEFAULT_RESULT_MAX_BYTES, resultMaxBytes } from '../functions/runtime/harness';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
@@ -18,6 +19,7 @@ import {
   MIN_RESULT_INLINE_BYTES,
   resultInlineBytes,
 } from '../functions/runtime/result-limits';
+import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
 import { toolCatalog } from '../functions/tools/catalog';
 import { EngineFunction } from './engine-function';
 import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
@@ -138,7 +140,7 @@ export class ExternalToolsPlatform extends Construct {
   public readonly secretReferenceTable: Table;
   /** The exactly-once records of `write` tools' calls (key `id`, TTL `expiration`). */
   public readonly idempotencyTable: Table;
-  /** One reader role per secret name: tools read a tenant's rows and secrets only through them. */
+  /** One reader role per secret name: the dispatcher vends their tenant-tagged sessions to the tools. */
   public readonly secretReaders: TenantSecretReaders;
   /** The tool functions by tool name. */
   public readonly toolFunctions: Readonly<Record<string, ToolFunction>>;
@@ -235,7 +237,6 @@ export class ExternalToolsPlatform extends Construct {
         secretReferenceTable: this.secretReferenceTable,
         idempotencyTable: this.idempotencyTable,
         runWorkspace: this.runWorkspace,
-        secretReaders: this.secretReaders,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,
         settings: { ...props.functionSettings, ...props.toolFunctionSettings?.[name] },
@@ -268,7 +269,18 @@ export class ExternalToolsPlatform extends Construct {
       bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
       logRetention: props.logRetention,
       settings: props.functionSettings,
+      // The token vending machine: the one role the tenant-secrets readers trust.
+      rolePath: VENDOR_ROLE_PATH,
     });
+    // The dispatcher vends each call's tenant-scoped reader sessions to the tool (docs/tenant-isolation.md).
+    const readerRoles = this.secretReaders.grantReadersTo(
+      this.dispatcher.role,
+      Object.keys(this.secretReaders.roles),
+    );
+    this.dispatcher.lambdaFunction.addEnvironment(
+      SECRET_READER_ROLES_ENV,
+      Stack.of(this).toJsonString(readerRoles),
+    );
     for (const tool of Object.values(toolFunctions)) {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
     }

@@ -7,7 +7,7 @@ import {
   SECRET_NAME_TAG,
   TENANT_SECRET_NAME_PREFIX,
   TENANT_TAG,
-  TOOL_ROLE_PATH,
+  VENDOR_ROLE_PATH,
 } from '../functions/runtime/aws/trust';
 import { acknowledgeWildcardResources } from './nag';
 
@@ -28,8 +28,8 @@ export function tenantSecretsArn(scope: Construct): string {
   });
 }
 
-/** The ARN pattern of the platform account's tool roles (under {@link TOOL_ROLE_PATH}). */
-export function toolRolesArn(scope: Construct, path: string = TOOL_ROLE_PATH): string {
+/** The ARN pattern of the platform account's roles under `path` (default: the vendor's, {@link VENDOR_ROLE_PATH}). */
+export function toolRolesArn(scope: Construct, path: string = VENDOR_ROLE_PATH): string {
   return Stack.of(scope).formatArn({
     service: 'iam',
     region: '',
@@ -48,18 +48,19 @@ export interface TenantSecretReadersProps {
 
 /**
  * Tenant isolation enforced by IAM (docs/tenant-isolation.md): one reader role
- * per secret name S. A tool function acting for tenant T assumes S's reader role
- * with the session tag `etp-tenant=T`; the role allows only
+ * per secret name S. For a call of tenant T, the dispatcher (the vendor, the
+ * trusted edge that checked T) assumes S's reader role with the session tag
+ * `etp-tenant=T` and hands the session to the tool; the role allows only
  *
  * - `dynamodb:GetItem` on the reference table where every leading key (the
  *   partition key, `tenant_id`) equals the session's tenant (`dynamodb:LeadingKeys`);
  * - `secretsmanager:GetSecretValue` on `etp/*` secrets tagged `etp-tenant` = the
  *   session's tenant and `etp-secret` = S.
  *
- * Its trust policy admits the platform account's tool roles (path `/etp-tools/`)
- * only, and only with a non-empty `etp-tenant` tag and no other tag, for one hour
- * at most (role chaining). Which names a tool reads is decided by its own role:
- * {@link grantReadersTo} lets it assume the readers of its spec's names only.
+ * Its trust policy admits the platform account's vendor role (path `/etp-vendor/`,
+ * the dispatcher's) only, and only with a non-empty `etp-tenant` tag and no other
+ * tag, for one hour at most (role chaining). No tool role may assume a reader:
+ * which names a tool gets is decided by the vendor, from the tool's spec.
  */
 export class TenantSecretReaders extends Construct {
   /** The reader role of each secret name. */
@@ -68,7 +69,7 @@ export class TenantSecretReaders extends Construct {
   constructor(scope: Construct, id: string, props: TenantSecretReadersProps) {
     super(scope, id);
     const platformAccount = new AccountRootPrincipal();
-    const toolRoles = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(this) } };
+    const toolRoles = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(this, VENDOR_ROLE_PATH) } };
     const secrets = tenantSecretsArn(this);
     const roles: Record<string, Role> = Object.create(null);
     for (const name of [...new Set(props.secretNames)].sort()) {
@@ -137,13 +138,14 @@ export class TenantSecretReaders extends Construct {
   }
 
   /**
-   * Lets `toolRole` open reader sessions for `secretNames` only: `sts:AssumeRole`,
-   * `sts:TagSession` and `sts:SetSourceIdentity` on those names' reader roles.
+   * Lets `vendorRole` (the dispatcher's, under `/etp-vendor/`) open reader sessions
+   * for `secretNames`: `sts:AssumeRole`, `sts:TagSession` and
+   * `sts:SetSourceIdentity` on those names' reader roles. Never granted to a tool role.
    *
-   * @returns the map of each name to its reader role ARN (what the function gets as `SECRET_READER_ROLES`).
+   * @returns the map of each name to its reader role ARN (what the vendor gets as `SECRET_READER_ROLES`).
    * @throws Error for a name no reader exists for.
    */
-  grantReadersTo(toolRole: IRole, secretNames: readonly string[]): Record<string, string> {
+  grantReadersTo(vendorRole: IRole, secretNames: readonly string[]): Record<string, string> {
     const arns: Record<string, string> = {};
     for (const name of secretNames) {
       const reader = Object.hasOwn(this.roles, name) ? this.roles[name] : undefined;
@@ -151,7 +153,7 @@ export class TenantSecretReaders extends Construct {
       arns[name] = reader.roleArn;
     }
     if (secretNames.length > 0) {
-      toolRole.addToPrincipalPolicy(
+      vendorRole.addToPrincipalPolicy(
         new PolicyStatement({
           actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
           resources: Object.values(arns),

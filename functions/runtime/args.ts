@@ -1,3 +1,4 @@
+import type { z } from 'zod/mini';
 import { jsonByteLength, STEP_FUNCTIONS_PAYLOAD_BYTES } from './bound';
 import { InvalidArgsError } from './errors';
 import { type ArgsViolation, MAX_ARGS_DEPTH, violationsOf } from './schema-violations';
@@ -125,10 +126,34 @@ export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw:
       `Arguments for ${spec.name} are ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
     );
   }
-  const parsed = spec.inputSchema.safeParse(candidate);
+  const present = withoutNullOptionals(spec.inputSchema, candidate as Record<string, unknown>);
+  const parsed = spec.inputSchema.safeParse(present);
   if (!parsed.success)
-    throw invalidArguments(spec.name, violationsOf(parsed.error, candidate, spec.inputSchema));
+    throw invalidArguments(spec.name, violationsOf(parsed.error, present, spec.inputSchema));
   return parsed.data;
+}
+
+/**
+ * `args` without the top-level members sent as `null` whose property is optional
+ * (or has a default) and does not accept `null`: MCP clients and models send
+ * `"limit": null` for "not given", and the schema they were shown says the
+ * property may be left out, so it is read as left out (its default applies). A
+ * property that accepts `null` keeps it; a required property sent as `null` stays
+ * and is refused (`invalid_args`). The input is not mutated.
+ */
+export function withoutNullOptionals(
+  schema: ToolInputSchema,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(args)) {
+    if (args[key] !== null || !Object.hasOwn(schema.shape, key)) continue;
+    const property = schema.shape[key] as z.ZodMiniType;
+    if (property.safeParse(null).success || !property.safeParse(undefined).success) continue;
+    copy ??= { ...args };
+    delete copy[key];
+  }
+  return copy ?? args;
 }
 
 function invalidArguments(tool: string, violations: ArgsViolation[]): InvalidArgsError {

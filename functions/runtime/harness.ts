@@ -87,6 +87,7 @@ export async function runTool(
   // One set of resolved secret values per call, in scope for everything the call
   // runs (its handler, error mapping and log lines): masked by exact match.
   const secretValues = new SecretValues();
+  for (const handed of services.callSecretStrings?.() ?? []) secretValues.add(handed);
   return withSecretValues(secretValues, () =>
     runInScope(tool, invocation, deadline, services, maxBytes, secretValues),
   );

@@ -8,6 +8,7 @@ import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
 import { toolResultMaxBytes } from './result-limits';
 import { SecretResolver } from './secrets/resolver';
+import { SECRET_SESSIONS_ENV, VendedSessions, vendedCredentialsOf } from './secrets/vended';
 import type { Tool } from './spec';
 import { toolHostServices } from './tool-host';
 
@@ -17,14 +18,17 @@ import { toolHostServices } from './tool-host';
  * not when the module loads: the init phase then holds only the tool's own
  * service clients (cold start, issue 6).
  */
-function servicesFromEnvironment(toolName: string): ToolContextServices {
+function servicesFromEnvironment(toolName: string, vended: VendedSessions): ToolContextServices {
   const table = process.env.SECRET_REFS_TABLE;
   if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
-  const readerRoles = process.env.SECRET_READER_ROLES;
-  if (readerRoles) {
-    // Deployed: every row and secret is read through the tenant's reader session (tenant-scope.ts).
+  if (process.env[SECRET_SESSIONS_ENV] === 'vended') {
+    // Deployed: every row and secret is read through the reader session the dispatcher
+    // vended for the call's tenant (secrets/vended.ts); this function assumes no role to read.
     const scope = require('./secrets/tenant-scope') as typeof import('./secrets/tenant-scope');
-    return toolHostServices(scope.deployedSecretResolver(table, scope.parseSecretReaderRoles(readerRoles)));
+    return {
+      ...toolHostServices(scope.deployedSecretResolver(table, vended)),
+      callSecretStrings: () => vended.secretStrings(),
+    };
   }
   const { DynamoDbSecretReferenceStore } =
     require('./secrets/dynamodb-store') as typeof import('./secrets/dynamodb-store');
@@ -52,7 +56,8 @@ function runOnceFromEnvironment(tool: Tool): typeof runTool {
 
 /**
  * The Lambda handler of a tool's own function. Its services (the secret resolver
- * on `SECRET_REFS_TABLE`; for `write` tools the exactly-once record on
+ * on `SECRET_REFS_TABLE`, reading with the sessions each call was vended when
+ * `SECRET_SESSIONS` is `vended`; for `write` tools the exactly-once record on
  * `IDEMPOTENCY_TABLE`) are built once per container, on the first call rather
  * than at import so the CLI and tests can import the tool module; a missing
  * variable fails that call loudly (a Lambda error the dispatcher reports as
@@ -66,11 +71,14 @@ function runOnceFromEnvironment(tool: Tool): typeof runTool {
 export function createToolHandler(tool: Tool): (event: unknown, context: Context) => Promise<ToolResult> {
   let services: ToolContextServices | undefined;
   let run: typeof runTool | undefined;
+  const vended = new VendedSessions();
   return async (event, context) => {
-    services ??= servicesFromEnvironment(tool.name);
+    services ??= servicesFromEnvironment(tool.name, vended);
     run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool) : runTool;
     logger.addContext(context);
     try {
+      // Held for this call only; invocationOf drops them from what the harness sees.
+      vended.accept(vendedCredentialsOf(event));
       assertToolInvocation(event);
       // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
       return await run(
@@ -82,6 +90,8 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
       );
     } catch (err) {
       return failureResult(tool.name, echoedField(event, 'callId'), normalizeError(tool.name, err), 0);
+    } finally {
+      vended.clear();
     }
   };
 }

@@ -15,8 +15,8 @@
  * the synthesized inline budget into the same workspaces the engine uses.
  *
  * Secrets are `env` references by default; with `deployedSecrets` they are read
- * as a deployed tool function reads them: through the synthesized reader roles
- * (SECRET_READER_ROLES), a local STS, Secrets Manager and a DynamoDB gate that
+ * as a deployed tool function reads them: with the reader sessions the
+ * dispatcher vends from the synthesized reader roles (SECRET_READER_ROLES), a local STS, Secrets Manager and a DynamoDB gate that
  * apply the tenant-scope rules (test/helpers/local-iam.ts), the customer role
  * assumed for AWS tools.
  */
@@ -51,6 +51,7 @@ import type { ToolResult } from '../../functions/runtime/result';
 import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
+import { SECRET_SESSIONS_ENV } from '../../functions/runtime/secrets/vended';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -220,7 +221,9 @@ async function startDeployedSecretAccess(
       AWS_ENDPOINT_URL_DYNAMODB: gate.endpoint,
       AWS_ENDPOINT_URL_STS: sts.endpoint,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
+      // The dispatcher vends (it reads the reader roles); the tool functions read with what it vends.
       [SECRET_READER_ROLES_ENV]: JSON.stringify(readerRoles),
+      [SECRET_SESSIONS_ENV]: 'vended',
       [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME,
     },
   };
