@@ -85,10 +85,14 @@ const dispatch = createDeployedDispatcher(
 export async function handler(event: unknown, context: Context): Promise<ToolResult | EntryPointResponse> {
   logger.addContext(context);
   const deadline = deadlineIn(context.getRemainingTimeInMillis());
-  return routeEntryPoint(event, context, deadline, {
-    catalog: toolCatalog,
-    dispatch,
-    profiles: config.accessProfiles,
-    bindings: config.entryPoints,
-  });
+  try {
+    return await routeEntryPoint(event, context, deadline, {
+      catalog: toolCatalog,
+      dispatch,
+      profiles: config.accessProfiles,
+      bindings: config.entryPoints,
+    });
+  } finally {
+    deadline.dispose?.();
+  }
 }

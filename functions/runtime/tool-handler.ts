@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { ToolContextServices } from './context';
-import { deadlineIn } from './deadline';
+import { type Deadline, deadlineIn } from './deadline';
 import { runTool } from './harness';
 import { assertToolInvocation, echoedField, invocationOf } from './invocation';
 import { logger } from './logger';
@@ -76,22 +76,19 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
     services ??= servicesFromEnvironment(tool.name, vended);
     run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool) : runTool;
     logger.addContext(context);
+    let deadline: Deadline | undefined;
     try {
       // Held for this call only; invocationOf drops them from what the harness sees.
       vended.accept(vendedCredentialsOf(event));
       assertToolInvocation(event);
       // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
-      return await run(
-        tool,
-        invocationOf(event),
-        deadlineIn(context.getRemainingTimeInMillis()),
-        services,
-        toolResultMaxBytes(),
-      );
+      deadline = deadlineIn(context.getRemainingTimeInMillis());
+      return await run(tool, invocationOf(event), deadline, services, toolResultMaxBytes());
     } catch (err) {
       return failureResult(tool.name, echoedField(event, 'callId'), normalizeError(tool.name, err), 0);
     } finally {
       vended.clear();
+      deadline?.dispose?.();
     }
   };
 }
