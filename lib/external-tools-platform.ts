@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -20,6 +21,7 @@ import {
   resultInlineBytes,
 } from '../functions/runtime/result-limits';
 import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
+import { IDEMPOTENCY_SESSION } from '../functions/runtime/secrets/vended';
 import { toolCatalog } from '../functions/tools/catalog';
 import { EngineFunction } from './engine-function';
 import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
@@ -32,7 +34,7 @@ import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
-import { TenantSecretReaders } from './tenant-secret-readers';
+import { TenantIdempotencyRecords, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
 
 /** The dispatcher's Lambda entry. */
@@ -140,6 +142,8 @@ export class ExternalToolsPlatform extends Construct {
   public readonly secretReferenceTable: Table;
   /** The exactly-once records of `write` tools' calls (key `id`, TTL `expiration`). */
   public readonly idempotencyTable: Table;
+  /** The role of the exactly-once records sessions the dispatcher vends to write tools. */
+  public readonly idempotencyRecords: TenantIdempotencyRecords;
   /** One reader role per secret name: the dispatcher vends their tenant-tagged sessions to the tools. */
   public readonly secretReaders: TenantSecretReaders;
   /** The tool functions by tool name. */
@@ -224,6 +228,10 @@ export class ExternalToolsPlatform extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    this.idempotencyRecords = new TenantIdempotencyRecords(this, 'IdempotencyRecords', {
+      table: this.idempotencyTable,
+    });
+
     // Run workspaces: created before the tools, some of which keep a run's derived data there.
     this.runWorkspace = new RunWorkspaceBucket(this, 'RunWorkspace', props.runWorkspace);
 
@@ -272,10 +280,17 @@ export class ExternalToolsPlatform extends Construct {
       // The token vending machine: the one role the tenant-secrets readers trust.
       rolePath: VENDOR_ROLE_PATH,
     });
-    // The dispatcher vends each call's tenant-scoped reader sessions to the tool (docs/tenant-isolation.md).
-    const readerRoles = this.secretReaders.grantReadersTo(
-      this.dispatcher.role,
-      Object.keys(this.secretReaders.roles),
+    // The dispatcher vends each call's tenant-scoped reader sessions to the tool, and a write
+    // tool's records session (docs/tenant-isolation.md).
+    const readerRoles: Record<string, string> = {
+      ...this.secretReaders.grantReadersTo(this.dispatcher.role, Object.keys(this.secretReaders.roles)),
+      [IDEMPOTENCY_SESSION]: this.idempotencyRecords.role.roleArn,
+    };
+    this.dispatcher.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
+        resources: [this.idempotencyRecords.role.roleArn],
+      }),
     );
     this.dispatcher.lambdaFunction.addEnvironment(
       SECRET_READER_ROLES_ENV,

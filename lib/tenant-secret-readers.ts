@@ -38,6 +38,79 @@ export function toolRolesArn(scope: Construct, path: string = VENDOR_ROLE_PATH):
   });
 }
 
+/**
+ * A role only the vendor (the dispatcher, `/etp-vendor/`) may assume, and only
+ * with a non-empty `etp-tenant` session tag and no other tag and a `SourceIdentity`
+ * `etp.*`, for one hour at most (role chaining). Its policies use the session's
+ * tenant (`aws:PrincipalTag/etp-tenant`) to confine what it reaches.
+ */
+export function vendedTenantRole(scope: Construct, id: string, description: string): Role {
+  const platformAccount = new AccountRootPrincipal();
+  const vendor = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(scope, VENDOR_ROLE_PATH) } };
+  const tenantTagOnly = {
+    ...vendor,
+    StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
+    'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG] },
+  };
+  const role = new Role(scope, id, {
+    description,
+    assumedBy: platformAccount.withConditions(tenantTagOnly),
+    maxSessionDuration: Duration.seconds(ROLE_CHAINING_MAX_SECONDS),
+  });
+  role.assumeRolePolicy?.addStatements(
+    new PolicyStatement({
+      actions: ['sts:TagSession'],
+      principals: [platformAccount],
+      conditions: tenantTagOnly,
+    }),
+    new PolicyStatement({
+      actions: ['sts:SetSourceIdentity'],
+      principals: [platformAccount],
+      conditions: { ...vendor, StringLike: { 'sts:SourceIdentity': 'etp.*' } },
+    }),
+  );
+  return role;
+}
+
+/** Properties of {@link TenantIdempotencyRecords}. */
+export interface TenantIdempotencyRecordsProps {
+  /** The idempotency table (partition key `id` = `<tenant>#<tool>#<hash>`, Powertools' key with our prefix). */
+  readonly table: ITable;
+}
+
+/**
+ * Exactly-once records confined to the call's tenant by IAM: one role, vended by
+ * the dispatcher to a write tool with the session tag `etp-tenant=T`, that may
+ * read, take, complete and release only items whose partition key starts with
+ * `T#` (`dynamodb:LeadingKeys`, `ForAllValues:StringLike` on
+ * `${aws:PrincipalTag/etp-tenant}#*`; tenant ids hold no `#`, `*` or `?`). Tool roles
+ * hold no right on the table.
+ */
+export class TenantIdempotencyRecords extends Construct {
+  /** The role whose tenant-tagged sessions reach one tenant's records. */
+  public readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: TenantIdempotencyRecordsProps) {
+    super(scope, id);
+    this.role = vendedTenantRole(
+      this,
+      'Role',
+      `Reads and writes one tenant's exactly-once records: the tenant of the session tag ${TENANT_TAG}`,
+    );
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'OwnTenantIdempotencyRecords',
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          Null: { [`aws:PrincipalTag/${TENANT_TAG}`]: 'false' },
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SESSION_TENANT}#*`] },
+        },
+      }),
+    );
+  }
+}
+
 /** Properties of {@link TenantSecretReaders}. */
 export interface TenantSecretReadersProps {
   /** The secret-reference table. */
@@ -68,35 +141,13 @@ export class TenantSecretReaders extends Construct {
 
   constructor(scope: Construct, id: string, props: TenantSecretReadersProps) {
     super(scope, id);
-    const platformAccount = new AccountRootPrincipal();
-    const toolRoles = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(this, VENDOR_ROLE_PATH) } };
     const secrets = tenantSecretsArn(this);
     const roles: Record<string, Role> = Object.create(null);
     for (const name of [...new Set(props.secretNames)].sort()) {
-      const role = new Role(this, `Reader${name}`, {
-        description: `Reads one tenant's ${name} reference and secret: the tenant of the session tag ${TENANT_TAG}`,
-        assumedBy: platformAccount.withConditions({
-          ...toolRoles,
-          StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
-          'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG] },
-        }),
-        maxSessionDuration: Duration.seconds(ROLE_CHAINING_MAX_SECONDS),
-      });
-      role.assumeRolePolicy?.addStatements(
-        new PolicyStatement({
-          actions: ['sts:TagSession'],
-          principals: [platformAccount],
-          conditions: {
-            ...toolRoles,
-            StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
-            'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG] },
-          },
-        }),
-        new PolicyStatement({
-          actions: ['sts:SetSourceIdentity'],
-          principals: [platformAccount],
-          conditions: { ...toolRoles, StringLike: { 'sts:SourceIdentity': 'etp.*' } },
-        }),
+      const role = vendedTenantRole(
+        this,
+        `Reader${name}`,
+        `Reads one tenant's ${name} reference and secret: the tenant of the session tag ${TENANT_TAG}`,
       );
       const tagged = { Null: { [`aws:PrincipalTag/${TENANT_TAG}`]: 'false' } };
       role.addToPrincipalPolicy(

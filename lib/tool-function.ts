@@ -73,8 +73,8 @@ export interface ToolFunctionProps {
  * group. Nothing else: no table access, no Lambda invoke. Only the dispatcher is
  * granted to invoke it. Its role lives under the path `/etp-tools/` (AWS tools:
  * `/etp-tools/aws/`), which the customer role's trust policy matches.
- * For a `write` tool, also the item reads and writes of its exactly-once records on
- * the idempotency table (`IDEMPOTENCY_TABLE`). For a spec with `workspaceAccess`,
+ * A `write` tool reaches its exactly-once records (`IDEMPOTENCY_TABLE`) only with the
+ * records session the dispatcher vends for the call's tenant. For a spec with `workspaceAccess`,
  * the objects of the run workspaces (`runs/*`, `scratch/*`; `RUN_BUCKET`). The
  * spec's `iamDeny` statements, as explicit Deny (the workspace excepted from a
  * `notResources` for a tool with `workspaceAccess`). Spec ARNs are written in the
@@ -136,15 +136,10 @@ export class ToolFunction extends PlatformFunction {
       if (!props.idempotencyTable) {
         throw new Error(`Tool ${spec.name} has side effects: it needs the idempotency table`);
       }
-      // Exactly once per call: the record is read, taken, completed or released, and nothing else.
-      props.idempotencyTable.grant(
-        this.role,
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-        'dynamodb:DeleteItem',
-      );
+      // Exactly once per call, through the records session the dispatcher vends for the call's
+      // tenant (lib/tenant-secret-readers.ts, TenantIdempotencyRecords): no right of its own on the table.
       this.lambdaFunction.addEnvironment('IDEMPOTENCY_TABLE', props.idempotencyTable.tableName);
+      this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
 
     const workspaceObjects: string[] = [];

@@ -96,7 +96,6 @@ export async function serveMcp(
     scope,
     version,
     session: randomUUID(),
-    callKey: (jsonRpcId) => String(jsonRpcId),
     deadline: () => deadlineIn(LOCAL_CALL_BUDGET_MS),
   });
   const closed = new Promise<void>((resolve) => {

@@ -1,6 +1,10 @@
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
-import { type CredentialVendor, VENDED_CREDENTIALS_FIELD } from '../runtime/secrets/vended';
+import {
+  type CredentialVendor,
+  IDEMPOTENCY_SESSION,
+  VENDED_CREDENTIALS_FIELD,
+} from '../runtime/secrets/vended';
 import type { ToolSpec } from '../runtime/spec';
 import type { ToolInvoker } from './invoker';
 
@@ -8,8 +12,9 @@ import type { ToolInvoker } from './invoker';
  * The dispatcher as the token vending machine (docs/tenant-isolation.md): before
  * a tool that lists secrets is invoked, the tenant's reader session of each name
  * its spec lists is opened for the call's tenant (the envelope's, checked by the
- * dispatcher, or the access profile's) and added to the invocation under
- * `vendedCredentials`. Nothing else travels: no other name, no other tenant, no
+ * dispatcher, or the access profile's), and for a `write` tool a session of the
+ * exactly-once records role ({@link IDEMPOTENCY_SESSION}), and added to the
+ * invocation under `vendedCredentials`. Nothing else travels: no other name, no other tenant, no
  * secret value. The invocation is never logged (the dispatcher logs the envelope's
  * keys and the args), and the tool's result is redacted with the sessions' secret
  * parts masked by exact match (functions/runtime/harness.ts).
@@ -24,8 +29,9 @@ export class VendingToolInvoker implements ToolInvoker {
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
-    if (spec.requiresSecrets.length === 0) return this.inner.invoke(spec, invocation, signal);
-    const vended = await this.vendor.vend(invocation.tenant, spec.requiresSecrets);
+    const names = [...spec.requiresSecrets, ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : [])];
+    if (names.length === 0) return this.inner.invoke(spec, invocation, signal);
+    const vended = await this.vendor.vend(invocation.tenant, names);
     return this.inner.invoke(spec, { ...invocation, [VENDED_CREDENTIALS_FIELD]: vended }, signal);
   }
 }

@@ -8,7 +8,12 @@ import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
 import { toolResultMaxBytes } from './result-limits';
 import { SecretResolver } from './secrets/resolver';
-import { SECRET_SESSIONS_ENV, VendedSessions, vendedCredentialsOf } from './secrets/vended';
+import {
+  IDEMPOTENCY_SESSION,
+  SECRET_SESSIONS_ENV,
+  VendedSessions,
+  vendedCredentialsOf,
+} from './secrets/vended';
 import type { Tool } from './spec';
 import { toolHostServices } from './tool-host';
 
@@ -45,13 +50,45 @@ function servicesFromEnvironment(toolName: string, vended: VendedSessions): Tool
  *
  * @throws Error when the variable is missing: a write tool never runs without its record.
  */
-function runOnceFromEnvironment(tool: Tool): typeof runTool {
+function runOnceFromEnvironment(tool: Tool, vended: VendedSessions): typeof runTool {
   const table = process.env.IDEMPOTENCY_TABLE;
   if (!table) throw new Error(`IDEMPOTENCY_TABLE is not set for the ${tool.name} function, a write tool`);
   const { dynamoDbIdempotency, runToolOnce } = require('./idempotency') as typeof import('./idempotency');
-  const layers = dynamoDbIdempotency(table);
+  if (process.env[SECRET_SESSIONS_ENV] !== 'vended') {
+    const layers = dynamoDbIdempotency(table);
+    return (t, invocation, deadline, services, maxBytes) =>
+      runToolOnce(t, invocation, deadline, services, layers, maxBytes);
+  }
+  // Deployed: the records are reached with the call's vended records session only (IAM
+  // confines it to the tenant's items), one client per tenant so no session serves another.
+  const { DynamoDBClient } = require('@aws-sdk/client-dynamodb') as typeof import('@aws-sdk/client-dynamodb');
+  const { awsRequestHandler } = require('./aws/http-timeouts') as typeof import('./aws/http-timeouts');
+  const { boundedCache } = require('./bounded-cache') as typeof import('./bounded-cache');
+  const clients = boundedCache<string, InstanceType<typeof DynamoDBClient>>({
+    max: 256,
+    ttlMs: 24 * 3_600_000,
+    dispose: (client) => client.destroy(),
+  });
+  const clientOf = (tenant: string) => {
+    let client = clients.get(tenant);
+    if (!client) {
+      client = new DynamoDBClient({
+        credentials: vended.credentials(tenant, IDEMPOTENCY_SESSION),
+        requestHandler: awsRequestHandler(),
+      });
+      clients.set(tenant, client);
+    }
+    return client;
+  };
   return (t, invocation, deadline, services, maxBytes) =>
-    runToolOnce(t, invocation, deadline, services, layers, maxBytes);
+    runToolOnce(
+      t,
+      invocation,
+      deadline,
+      services,
+      dynamoDbIdempotency(table, clientOf(invocation.tenant)),
+      maxBytes,
+    );
 }
 
 /**
@@ -74,7 +111,7 @@ export function createToolHandler(tool: Tool): (event: unknown, context: Context
   const vended = new VendedSessions();
   return async (event, context) => {
     services ??= servicesFromEnvironment(tool.name, vended);
-    run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool) : runTool;
+    run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool, vended) : runTool;
     logger.addContext(context);
     let deadline: Deadline | undefined;
     try {

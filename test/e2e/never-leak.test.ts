@@ -10,6 +10,7 @@ import { API_CALL_CASES, clientStubs } from '../../bench/api-call-cases';
 import type { ReceivedConverse, ScriptedResponse } from '../../bin/local/scripted-model';
 import type { AgentLevelRecord, PlanLevelRecord } from '../../functions/engine/records';
 import { logger } from '../../functions/runtime/logger';
+import { IDEMPOTENCY_SESSION } from '../../functions/runtime/secrets/vended';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { READ_FILE_MAX_BYTES } from '../../functions/tools/files/read-file.meta';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
@@ -476,7 +477,11 @@ describe('never leak: aws_pulse end to end as deployed', () => {
       invocations.map(({ tool, tenant }) => ({
         tool,
         tenant,
-        sessions: toolCatalog.get(tool).requiresSecrets.map((name) => [name, true, tenant]),
+        sessions: [
+          ...toolCatalog.get(tool).requiresSecrets,
+          // a write tool also gets its exactly-once records session
+          ...(toolCatalog.get(tool).sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
+        ].map((name) => [name, true, tenant]),
       })),
     );
     const payloadsWithoutVended = invocations.map(({ vendedCredentials: _vended, ...rest }) => rest);

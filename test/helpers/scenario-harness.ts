@@ -51,7 +51,7 @@ import type { ToolResult } from '../../functions/runtime/result';
 import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
-import { SECRET_SESSIONS_ENV } from '../../functions/runtime/secrets/vended';
+import { IDEMPOTENCY_SESSION, SECRET_SESSIONS_ENV } from '../../functions/runtime/secrets/vended';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -188,9 +188,18 @@ export interface HarnessOptions {
   readonly slack?: SlackServerOptions;
 }
 
-/** A reader role ARN per secret name the synthesized readers serve (the local STS issues sessions for any ARN). */
+/** The exactly-once records role's ARN (the local STS issues sessions for any ARN). */
+const RECORDS_ROLE_ARN = `arn:aws:iam::${ACCOUNT}:role/etp-idempotency-records`;
+
+/**
+ * A reader role ARN per secret name the synthesized readers serve, and the records
+ * role under its key, as the dispatcher gets them (the local STS issues sessions for any ARN).
+ */
 function readerRoleArns(names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`]));
+  return {
+    ...Object.fromEntries(names.map((name) => [name, `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`])),
+    [IDEMPOTENCY_SESSION]: RECORDS_ROLE_ARN,
+  };
 }
 
 /** Starts the local STS, Secrets Manager and DynamoDB gate, with the environment that routes a tool function to them. */
@@ -202,7 +211,7 @@ async function startDeployedSecretAccess(
   const readerRoles = readerRoleArns(readerNames);
   const sts = await startLocalSts();
   const [gate, secretsManager] = await Promise.all([
-    startDynamoGate(dynamo.endpoint, sts),
+    startDynamoGate(dynamo.endpoint, sts, RECORDS_ROLE_ARN),
     startLocalSecretsManager(
       sts,
       (role) => Object.entries(readerRoles).find(([, arn]) => arn === role)?.[0],

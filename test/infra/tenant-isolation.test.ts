@@ -350,6 +350,118 @@ describe('tenant isolation, proved on the synthesized policies', () => {
   });
 });
 
+describe('exactly-once records, proved on the synthesized policies', () => {
+  const writeTools = toolCatalog.functionTools().filter((entry) => entry.spec.sideEffects === 'write');
+  const recordOps = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+  let recordsRoleId: string;
+  let idempotencyArn: string;
+
+  beforeAll(() => {
+    const { stack } = synthesizePlatform();
+    recordsRoleId = logicalIdOf(stack.platform.idempotencyRecords.role);
+    idempotencyArn = arnIn(platform, logicalIdOf(stack.platform.idempotencyTable));
+  });
+
+  function recordsSession(action: string, leadingKeys: string[] | undefined, tenant = 'acme') {
+    const arn = arnIn(platform, recordsRoleId);
+    return decide({
+      principal: sessionOf(arn, `etp-secrets.${tenant}`),
+      identityPolicies: identityPoliciesOf(platform, recordsRoleId),
+      action,
+      resource: idempotencyArn,
+      resourceAccount: PLATFORM,
+      context: {
+        'aws:PrincipalTag/etp-tenant': tenant,
+        'aws:PrincipalArn': arn,
+        ...(leadingKeys ? { 'dynamodb:LeadingKeys': leadingKeys } : {}),
+      },
+    });
+  }
+
+  it('has write tools to prove it on', () => {
+    expect(writeTools.length).toBeGreaterThan(0);
+  });
+
+  it.each(writeTools.map((entry) => entry.spec.name))(
+    '%s reaches no record with its own role, nor may it open a records session',
+    async (tool) => {
+      // Prepare
+      const role = toolRole(tool);
+      const recordsArn = arnIn(platform, recordsRoleId);
+
+      // Act
+      const own = await Promise.all(
+        recordOps.map((action) =>
+          decide({
+            principal: role.session,
+            identityPolicies: role.policies,
+            action,
+            resource: idempotencyArn,
+            resourceAccount: PLATFORM,
+            context: { 'dynamodb:LeadingKeys': ['acme#slack_post_message#0f'] },
+          }),
+        ),
+      );
+      const session = await assume(
+        { ...role, policies: [...role.policies, STS_ANYTHING] },
+        { arn: recordsArn, account: PLATFORM, trust: trustPolicyOf(platform, recordsRoleId) },
+        readerTags('acme'),
+      );
+
+      // Assess
+      expect(own).toEqual(recordOps.map(() => 'ImplicitlyDenied'));
+      expect(session[0]).toBe('ImplicitlyDenied');
+    },
+  );
+
+  it('lets the dispatcher open a records session tagged with a tenant', async () => {
+    // Act
+    const decisions = await assume(
+      dispatcherRole(),
+      {
+        arn: arnIn(platform, recordsRoleId),
+        account: PLATFORM,
+        trust: trustPolicyOf(platform, recordsRoleId),
+      },
+      readerTags('acme'),
+    );
+
+    // Assess
+    expect(decisions).toEqual(ALLOWED3);
+  });
+
+  it("a records session tagged acme reads and writes acme's records and no other tenant's", async () => {
+    // Act
+    const own = await Promise.all(
+      recordOps.map((action) => recordsSession(action, ['acme#slack_post_message#0f'])),
+    );
+    const other = await Promise.all(
+      recordOps.map((action) => recordsSession(action, ['globex#slack_post_message#0f'])),
+    );
+    const lookalike = await recordsSession('dynamodb:GetItem', ['acme-2#slack_post_message#0f']);
+    const scan = await recordsSession('dynamodb:Scan', undefined);
+    const query = await recordsSession('dynamodb:Query', ['acme#slack_post_message#0f']);
+    const untagged = await decide({
+      principal: sessionOf(arnIn(platform, recordsRoleId), 'untagged'),
+      identityPolicies: identityPoliciesOf(platform, recordsRoleId),
+      action: 'dynamodb:GetItem',
+      resource: idempotencyArn,
+      resourceAccount: PLATFORM,
+      context: { 'dynamodb:LeadingKeys': ['acme#slack_post_message#0f'] },
+    });
+
+    // Assess
+    expect(own).toEqual(recordOps.map(() => 'Allowed'));
+    expect(other).toEqual(recordOps.map(() => 'ImplicitlyDenied'));
+    expect({ lookalike, scan, query, untagged }).toEqual({
+      lookalike: 'ImplicitlyDenied',
+      scan: 'ImplicitlyDenied',
+      query: 'ImplicitlyDenied',
+      untagged: 'ImplicitlyDenied',
+    });
+  });
+});
+
 describe('cross-account access, proved on the synthesized policies of both stacks', () => {
   const customerRoleArn = `arn:aws:iam::${CUSTOMER}:role/ExternalToolsPlatformAudit`;
   const callTags = (tenant: string) => ({

@@ -1,6 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/harness';
 import { FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import { IDEMPOTENCY_SESSION } from '../../functions/runtime/secrets/vended';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
@@ -84,13 +85,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
       const { stack, template } = synthesizePlatform();
-      const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
-      const idempotency = [
-        'dynamodb:DeleteItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-      ];
+      const { roleId, logGroupId } = toolResources(template, name);
       const expected: Permission[] = [
         ...spec.iam.flatMap((grant) =>
           grant.actions.flatMap((action) =>
@@ -113,10 +108,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ...(spec.tags.includes('aws')
           ? ASSUME_WITH_TAGS.map((action) => ({ action, resource: CUSTOMER_ROLE_ARN }))
           : []),
-        // A write tool records each call once (functions/runtime/idempotency.ts).
-        ...(spec.sideEffects === 'write'
-          ? idempotency.map((action) => ({ action, resource: `<${idempotencyTableId}.Arn>` }))
-          : []),
+        // No right on the idempotency table: a write tool reaches its records with the vended records session.
       ];
 
       // Act
@@ -195,7 +187,10 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
         ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
         // No reader role: a tool that lists secrets reads them with the sessions the dispatcher vends.
-        ...(spec.requiresSecrets.length > 0 ? { SECRET_SESSIONS: 'vended' } : {}),
+        // (and a write tool its exactly-once records with the vended records session).
+        ...(spec.requiresSecrets.length > 0 || spec.sideEffects === 'write'
+          ? { SECRET_SESSIONS: 'vended' }
+          : {}),
       });
     });
   },
@@ -239,11 +234,14 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
 });
 
 describe('the dispatcher, the vendor of tenant sessions', () => {
-  it('may assume every reader role, and gets their ARNs in SECRET_READER_ROLES', () => {
+  it('may assume every reader role and the records role, and gets their ARNs in SECRET_READER_ROLES', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const dispatcherId = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
-    const readers = readerArns(stack);
+    const readers = {
+      ...readerArns(stack),
+      [IDEMPOTENCY_SESSION]: `<${logicalIdOf(stack.platform.idempotencyRecords.role)}.Arn>`,
+    };
 
     // Act
     const assumed = rolePermissions(template, roleOf(template, dispatcherId)).filter(({ action }) =>

@@ -16,7 +16,7 @@ import { type AccessProfile, type EntryPointBindings, profileScope } from '../ac
 import type { Dispatch } from '../dispatch';
 import { gatewayPlan } from '../formats/formats';
 import { decodeByPlan } from '../formats/json-schema';
-import { entryCallIdentity } from './call-identity';
+import { entryCallIdentity, logicalCallKey } from './call-identity';
 
 /** The separator between target and tool in a Gateway tool name. */
 export const GATEWAY_TOOL_SEPARATOR = '___';
@@ -91,7 +91,8 @@ export interface GatewayDeps {
  * error reaches the client as a sanitized message without the normalized error.
  *
  * Ids: the run id's session part is the gateway id, its call part the Gateway's
- * request id (one per `tools/call`; the Lambda request id when absent).
+ * request id (one per `tools/call`); without one, the logical call (tool,
+ * arguments, 10-minute window: `logicalCallKey`), so a retry is the same call.
  */
 export async function handleGatewayCall(
   args: unknown,
@@ -102,10 +103,12 @@ export async function handleGatewayCall(
 ): Promise<ToolResult> {
   const split = splitGatewayToolName(call.qualifiedToolName, Object.keys(deps.bindings.gatewayTargets));
   const tool = split?.tool ?? call.qualifiedToolName;
+  // The Gateway's request id when it sends one; else the logical call: the Lambda request id
+  // is new on every retry, so it would make each retry a new call.
   const { runId, callId } = entryCallIdentity(
     'gateway',
     call.gatewayId ?? split?.target ?? 'gateway',
-    call.awsRequestId ?? context.awsRequestId,
+    call.awsRequestId ?? logicalCallKey(tool, args),
   );
   try {
     const scope = profileScope(

@@ -87,8 +87,9 @@ function toRequest(event: LambdaFunctionURLEventWithIAMAuthorizer): Request {
 /**
  * Serves one MCP request of the function URL, for the access profile bound to
  * it (`entryPoints.mcpFunctionUrl`). Ids: the run id's session part is the
- * caller's IAM principal (from the signed request), its call part the function
- * URL request id and JSON-RPC id.
+ * caller's IAM principal (from the signed request), its call part the logical
+ * call (tool, arguments, 10-minute window: `logicalCallKey`), never the request
+ * or JSON-RPC id, which a retry renews.
  */
 export async function handleMcpFunctionUrl(
   event: LambdaFunctionURLEventWithIAMAuthorizer,
@@ -120,7 +121,6 @@ export async function handleMcpFunctionUrl(
     scope,
     version: deps.version,
     session: principal,
-    callKey: (jsonRpcId) => `${event.requestContext.requestId}\n${String(jsonRpcId)}`,
     // Leave the dispatcher a second to answer before the function's own timeout.
     deadline: () => deadlineBefore(deadline, 1_000),
   });

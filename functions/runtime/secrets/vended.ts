@@ -17,6 +17,13 @@
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { PlatformError } from '../errors';
 
+/**
+ * The key of a write tool's exactly-once records session among the vended
+ * sessions (no secret name holds a colon): a session of the records role, tagged
+ * with the call's tenant, that reaches only that tenant's idempotency items.
+ */
+export const IDEMPOTENCY_SESSION = 'etp:idempotency';
+
 /** The invocation's field that carries the vended sessions: secret name → credentials. */
 export const VENDED_CREDENTIALS_FIELD = 'vendedCredentials';
 
