@@ -303,7 +303,7 @@ export async function startDynamoGate(
     const allowed = !session
       ? true
       : session.roleArn === recordsRoleArn
-        ? RECORD_OPERATIONS.has(operation) && recordId !== undefined && recordId.startsWith(`${own}#`)
+        ? RECORD_OPERATIONS.has(operation) && recordId?.startsWith(`${own}#`) === true
         : operation === 'GetItem' && tenant !== undefined && tenant === own;
     calls.push({ operation, tenant, accessKeyId: key, allowed });
     if (!allowed) {

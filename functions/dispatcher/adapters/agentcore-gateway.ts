@@ -97,7 +97,6 @@ export interface GatewayDeps {
 export async function handleGatewayCall(
   args: unknown,
   call: GatewayCall,
-  context: Pick<Context, 'awsRequestId'>,
   deadline: Deadline,
   deps: GatewayDeps,
 ): Promise<ToolResult> {
