@@ -106,26 +106,8 @@ export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw:
     );
   }
   // Before zod, and before anything logs or redacts the args: each walks them recursively.
-  const problem = shapeProblem(candidate, MAX_ARGS_DEPTH, MAX_ARGS_VALUES);
-  if (problem && 'tooDeepAt' in problem) {
-    throw invalidArguments(spec.name, [
-      {
-        path: problem.tooDeepAt,
-        message: `Too deeply nested: objects and arrays may nest at most ${MAX_ARGS_DEPTH} levels deep`,
-      },
-    ]);
-  }
-  if (problem) {
-    throw new InvalidArgsError(
-      `Arguments for ${spec.name} hold more than ${formatBytes(MAX_ARGS_VALUES)} values (object members and array items); send fewer`,
-    );
-  }
-  const bytes = jsonByteLength(candidate);
-  if (bytes > MAX_ARGS_BYTES) {
-    throw new InvalidArgsError(
-      `Arguments for ${spec.name} are ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
-    );
-  }
+  const refused = argsShapeError(spec.name, candidate);
+  if (refused) throw refused;
   const present = withoutNullOptionals(spec.inputSchema, candidate as Record<string, unknown>);
   const parsed = spec.inputSchema.safeParse(present);
   if (!parsed.success)
@@ -154,6 +136,40 @@ export function withoutNullOptionals(
     delete copy[key];
   }
   return copy ?? args;
+}
+
+/**
+ * Why args are refused before any recursive work (validation, redaction, logging,
+ * an entry point's canonical call key), or undefined: nested deeper than
+ * `MAX_ARGS_DEPTH`, more than {@link MAX_ARGS_VALUES} values, or over
+ * {@link MAX_ARGS_BYTES} of JSON. One iterative pass: a 5,000-level nesting is
+ * refused, never a stack overflow. Entry points call it on what they decoded.
+ *
+ * @example argsShapeError('slack_post_message', deeplyNested)?.code // 'invalid_args'
+ */
+export function argsShapeError(tool: string, candidate: unknown): InvalidArgsError | undefined {
+  if (candidate === null || typeof candidate !== 'object') return undefined;
+  const problem = shapeProblem(candidate, MAX_ARGS_DEPTH, MAX_ARGS_VALUES);
+  if (problem && 'tooDeepAt' in problem) {
+    return invalidArguments(tool, [
+      {
+        path: problem.tooDeepAt,
+        message: `Too deeply nested: objects and arrays may nest at most ${MAX_ARGS_DEPTH} levels deep`,
+      },
+    ]);
+  }
+  if (problem) {
+    return new InvalidArgsError(
+      `Arguments for ${tool} hold more than ${formatBytes(MAX_ARGS_VALUES)} values (object members and array items); send fewer`,
+    );
+  }
+  const bytes = jsonByteLength(candidate);
+  if (bytes > MAX_ARGS_BYTES) {
+    return new InvalidArgsError(
+      `Arguments for ${tool} are ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
+    );
+  }
+  return undefined;
 }
 
 function invalidArguments(tool: string, violations: ArgsViolation[]): InvalidArgsError {

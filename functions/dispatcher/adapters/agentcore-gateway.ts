@@ -8,6 +8,7 @@
  * `bedrockAgentCoreMcpMessageId` and `bedrockAgentCoreMessageVersion`.
  */
 import type { Context } from 'aws-lambda';
+import { argsShapeError } from '../../runtime/args';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -104,11 +105,14 @@ export async function handleGatewayCall(
   const tool = split?.tool ?? call.qualifiedToolName;
   // The Gateway's request id when it sends one; else the logical call: the Lambda request id
   // is new on every retry, so it would make each retry a new call.
+  // Bounded before any recursive work (decoding, the call key): a deep argument is invalid_args.
+  const refused = argsShapeError(tool, args);
   const { runId, callId } = entryCallIdentity(
     'gateway',
     call.gatewayId ?? split?.target ?? 'gateway',
-    call.awsRequestId ?? logicalCallKey(tool, args),
+    call.awsRequestId ?? (refused ? 'refused' : logicalCallKey(tool, args)),
   );
+  if (refused) return failureResult(tool, callId, normalizeError(tool, refused), 0);
   try {
     const scope = profileScope(
       deps.profiles,

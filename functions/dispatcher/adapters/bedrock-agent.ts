@@ -12,6 +12,8 @@
  * without `responseState`; the platform validates strictly and answers a
  * correctable failure with `REPROMPT`.
  */
+
+import { argsShapeError } from '../../runtime/args';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -195,13 +197,19 @@ export async function handleBedrockAgentEvent(
 ): Promise<BedrockFunctionResponse | BedrockApiResponse> {
   const tool = bedrockToolName(event);
   const args = bedrockArgs(event, deps.catalog, tool);
+  // Bounded before any recursive work (the call key walks the args): a deep parameter is invalid_args.
+  const refused = argsShapeError(tool, args);
   const { runId, callId } = entryCallIdentity(
     'bedrock',
     `${event.agent.id}\n${event.sessionId}`,
-    logicalCallKey(event.function ?? `${event.httpMethod} ${event.apiPath}`, args, event.inputText),
+    refused
+      ? 'refused'
+      : logicalCallKey(event.function ?? `${event.httpMethod} ${event.apiPath}`, args, event.inputText),
   );
   let result: ToolResult;
   let unbound = false;
+  if (refused)
+    return bedrockResponse(event, failureResult(tool, callId, normalizeError(tool, refused), 0), false);
   try {
     const scope = profileScope(
       deps.profiles,

@@ -17,6 +17,7 @@ import type { ToolCatalog } from '../../runtime/catalog';
 import { type Deadline, deadlineBefore } from '../../runtime/deadline';
 import { type AccessProfile, type EntryPointBindings, profileScope } from '../access';
 import type { Dispatch } from '../dispatch';
+import { acceptServed, errorResponseOf, JSON_RPC_ERROR, refusalOfBody } from '../mcp/json-rpc-guard';
 import { createMcpServer } from '../mcp/server';
 
 /** The path MCP is served on: `https://<url-id>.lambda-url.<region>.on.aws/mcp`. */
@@ -70,6 +71,8 @@ function toRequest(event: LambdaFunctionURLEventWithIAMAuthorizer): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {}))
     if (value !== undefined) headers.set(name, value);
+  const accept = acceptServed(headers.get('accept') ?? undefined);
+  if (accept) headers.set('accept', accept);
   const method = event.requestContext.http.method;
   const body =
     event.body === undefined || method === 'GET'
@@ -112,6 +115,18 @@ export async function handleMcpFunctionUrl(
     scope = profileScope(deps.profiles, deps.bindings.mcpFunctionUrl, 'The function URL');
   } catch (err) {
     return jsonResponse(403, { error: (err as Error).message });
+  }
+  // Checked here, before the SDK: its own checks answer the wrong JSON-RPC codes (mcp/json-rpc-guard.ts).
+  const text =
+    event.body === undefined
+      ? ''
+      : event.isBase64Encoded
+        ? Buffer.from(event.body, 'base64').toString('utf8')
+        : event.body;
+  const { refusal } = refusalOfBody(text);
+  if (refusal) {
+    // A request the server could not read is a 400; a readable request with bad params gets its error at 200.
+    return jsonResponse(refusal.code === JSON_RPC_ERROR.invalidParams ? 200 : 400, errorResponseOf(refusal));
   }
   const iam = event.requestContext.authorizer?.iam;
   const principal = iam?.userArn ?? iam?.callerId ?? event.requestContext.accountId ?? 'anonymous';

@@ -18,7 +18,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
-import type { ToolResult } from '../../runtime/result';
+import { PlatformError } from '../../runtime/errors';
+import { MAX_ECHOED_CHARS } from '../../runtime/invocation';
+import { normalizeError } from '../../runtime/normalize-error';
+import { failureResult, type ToolResult } from '../../runtime/result';
 import type { ProfileScope } from '../access';
 import { entryCallIdentity, logicalCallKey } from '../adapters/call-identity';
 import type { Dispatch } from '../dispatch';
@@ -82,6 +85,19 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = request.params.name;
     const args = request.params.arguments ?? {};
+    if (!catalog.has(tool)) {
+      // Named against this server's own tools, never the registry's.
+      const offered = scope.tools.filter((name) => catalog.has(name));
+      const shown = tool.slice(0, MAX_ECHOED_CHARS);
+      const unknown = new PlatformError(
+        'unknown_tool',
+        `Unknown tool "${shown}". This server offers: ${offered.join(', ')}`,
+        {
+          details: { offered },
+        },
+      );
+      return toCallToolResult(failureResult(shown, 'mcp/0', normalizeError(shown, unknown), 0));
+    }
     // The logical call, not the JSON-RPC id: a client retrying a tools/call may send a new id
     // (or, over stateless HTTP, a new request), and must still get the first call's outcome.
     const { runId, callId } = entryCallIdentity(
