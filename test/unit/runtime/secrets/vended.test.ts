@@ -9,6 +9,7 @@ import { logger } from '../../../../functions/runtime/logger';
 import type { ToolResult } from '../../../../functions/runtime/result';
 import {
   CredentialVendor,
+  IDEMPOTENCY_SESSION,
   type TenantSessionSource,
   VendedSessions,
   vendedCredentialsOf,
@@ -62,17 +63,19 @@ describe('VendingToolInvoker (the dispatcher vends)', () => {
 
       // Assess
       const [sent] = inner.received;
-      expect(sessions.asked).toEqual(spec.requiresSecrets.map((name) => `acme/${name}`));
-      if (spec.requiresSecrets.length === 0) {
+      // A write tool also gets its exactly-once records session.
+      const names = [...spec.requiresSecrets, ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : [])];
+      expect(sessions.asked).toEqual(names.map((name) => `acme/${name}`));
+      if (names.length === 0) {
         expect(sent).not.toHaveProperty('vendedCredentials');
         return;
       }
       expect(sent?.vendedCredentials?.tenant).toBe('acme');
-      expect(Object.keys(sent?.vendedCredentials?.sessions ?? {})).toEqual(spec.requiresSecrets);
-      expect(sent?.vendedCredentials?.sessions[spec.requiresSecrets[0] as string]).toEqual({
-        accessKeyId: `ASIAACME${spec.requiresSecrets[0]?.toUpperCase()}`,
-        secretAccessKey: `fake-secret-key-of-acme-${spec.requiresSecrets[0]}`,
-        sessionToken: `fake-session-token-of-acme-${spec.requiresSecrets[0]}`,
+      expect(Object.keys(sent?.vendedCredentials?.sessions ?? {})).toEqual(names);
+      expect(sent?.vendedCredentials?.sessions[names[0] as string]).toEqual({
+        accessKeyId: `ASIAACME${names[0]?.toUpperCase()}`,
+        secretAccessKey: `fake-secret-key-of-acme-${names[0]}`,
+        sessionToken: `fake-session-token-of-acme-${names[0]}`,
         expiration: '2030-01-01T00:00:00.000Z',
       });
     },
