@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -13,6 +14,7 @@ import {
   parseDispatcherConfig,
   toolFunctionName,
 } from '../functions/dispatcher/config';
+import { VENDOR_ROLE_PATH } from '../functions/runtime/aws/trust';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
   DEFAULT_RESULT_MAX_BYTES,
@@ -21,6 +23,8 @@ import {
   resultInlineBytes,
   resultMaxBytes,
 } from '../functions/runtime/result-limits';
+import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
+import { IDEMPOTENCY_SESSION } from '../functions/runtime/secrets/vended';
 import { toolCatalog } from '../functions/tools/catalog';
 import { type ConsoleOptions, PlatformConsole } from './console';
 import { EngineFunction } from './engine-function';
@@ -35,7 +39,7 @@ import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { levelPins, levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
-import { TenantSecretReaders } from './tenant-secret-readers';
+import { TenantIdempotencyRecords, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
 
 /** The dispatcher's Lambda entry. */
@@ -148,7 +152,9 @@ export class ExternalToolsPlatform extends Construct {
   public readonly secretReferenceTable: Table;
   /** The exactly-once records of `write` tools' calls (key `id`, TTL `expiration`). */
   public readonly idempotencyTable: Table;
-  /** One reader role per secret name: tools read a tenant's rows and secrets only through them. */
+  /** The role of the exactly-once records sessions the dispatcher vends to write tools. */
+  public readonly idempotencyRecords: TenantIdempotencyRecords;
+  /** One reader role per secret name: the dispatcher vends their tenant-tagged sessions to the tools. */
   public readonly secretReaders: TenantSecretReaders;
   /** The KMS key of `inline` secret references: only reader sessions decrypt, each its own tenant's (docs/inline-secrets.md). */
   public readonly inlineSecretKey: IKey;
@@ -240,6 +246,10 @@ export class ExternalToolsPlatform extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    this.idempotencyRecords = new TenantIdempotencyRecords(this, 'IdempotencyRecords', {
+      table: this.idempotencyTable,
+    });
+
     // Run workspaces: created before the tools, some of which keep a run's derived data there.
     this.runWorkspace = new RunWorkspaceBucket(this, 'RunWorkspace', props.runWorkspace);
 
@@ -253,7 +263,6 @@ export class ExternalToolsPlatform extends Construct {
         secretReferenceTable: this.secretReferenceTable,
         idempotencyTable: this.idempotencyTable,
         runWorkspace: this.runWorkspace,
-        secretReaders: this.secretReaders,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,
         settings: { ...props.functionSettings, ...props.toolFunctionSettings?.[name] },
@@ -286,7 +295,25 @@ export class ExternalToolsPlatform extends Construct {
       bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
       logRetention: props.logRetention,
       settings: props.functionSettings,
+      // The token vending machine: the one role the tenant-secrets readers trust.
+      rolePath: VENDOR_ROLE_PATH,
     });
+    // The dispatcher vends each call's tenant-scoped reader sessions to the tool, and a write
+    // tool's records session (docs/tenant-isolation.md).
+    const readerRoles: Record<string, string> = {
+      ...this.secretReaders.grantReadersTo(this.dispatcher.role, Object.keys(this.secretReaders.roles)),
+      [IDEMPOTENCY_SESSION]: this.idempotencyRecords.role.roleArn,
+    };
+    this.dispatcher.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
+        resources: [this.idempotencyRecords.role.roleArn],
+      }),
+    );
+    this.dispatcher.lambdaFunction.addEnvironment(
+      SECRET_READER_ROLES_ENV,
+      Stack.of(this).toJsonString(readerRoles),
+    );
     for (const tool of Object.values(toolFunctions)) {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
     }

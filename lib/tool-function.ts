@@ -7,14 +7,13 @@ import type { Construct } from 'constructs';
 import { CUSTOMER_ROLE_NAME_ENV } from '../functions/runtime/aws/credentials';
 import { AWS_TOOL_ROLE_PATH, CUSTOMER_ROLE_NAME, TOOL_ROLE_PATH } from '../functions/runtime/aws/trust';
 import type { FunctionToolEntry } from '../functions/runtime/catalog';
-import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
+import { SECRET_SESSIONS_ENV } from '../functions/runtime/secrets/vended';
 import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
 import { CUSTOMER_ROLE_ACTIONS, isAwsTool } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
 import { acknowledgeWildcardResources } from './nag';
 import { type FunctionSettings, PLATFORM_FUNCTION_ENVIRONMENT, PlatformFunction } from './platform-function';
 import type { RunWorkspaceBucket } from './run-workspace-bucket';
-import type { TenantSecretReaders } from './tenant-secret-readers';
 
 /** The folder the catalog's implementation paths are relative to. */
 const TOOLS_DIR = path.join(__dirname, '../functions/tools');
@@ -45,10 +44,8 @@ export interface ToolFunctionProps {
   readonly tool: FunctionToolEntry;
   /** The function's name (the dispatcher invokes it by this name). */
   readonly functionName: string;
-  /** The secret-reference table, read through the tenant-secrets readers. */
+  /** The secret-reference table, read with the reader sessions the dispatcher vends. */
   readonly secretReferenceTable: ITable;
-  /** The reader roles the function reads its tenants' references and secrets through. */
-  readonly secretReaders: TenantSecretReaders;
   /**
    * Where a `write` tool records each call once (functions/runtime/idempotency.ts);
    * required for `sideEffects: 'write'`, ignored otherwise.
@@ -69,16 +66,15 @@ export interface ToolFunctionProps {
 
 /**
  * A tool's own function (a {@link PlatformFunction}) whose role holds exactly:
- * the spec's `iam` statements; `sts:AssumeRole`, `sts:TagSession` and
- * `sts:SetSourceIdentity` on the tenant-secrets reader roles of the secret names
- * its spec lists (it reads no reference row and no secret with its own role:
- * docs/tenant-isolation.md); for an AWS tool, the same three STS actions on the
+ * the spec's `iam` statements (no right on the tenant-secrets reader roles: it reads
+ * rows and secrets with the sessions the dispatcher vends for each call,
+ * `SECRET_SESSIONS=vended`, docs/tenant-isolation.md); for an AWS tool, the same three STS actions on the
  * customer role name in any account and no other role; and writes to its own log
  * group. Nothing else: no table access, no Lambda invoke. Only the dispatcher is
  * granted to invoke it. Its role lives under the path `/etp-tools/` (AWS tools:
- * `/etp-tools/aws/`), which the readers' and the customer role's trust policies match.
- * For a `write` tool, also the item reads and writes of its exactly-once records on
- * the idempotency table (`IDEMPOTENCY_TABLE`). For a spec with `workspaceAccess`,
+ * `/etp-tools/aws/`), which the customer role's trust policy matches.
+ * A `write` tool reaches its exactly-once records (`IDEMPOTENCY_TABLE`) only with the
+ * records session the dispatcher vends for the call's tenant. For a spec with `workspaceAccess`,
  * the objects of the run workspaces (`runs/*`, `scratch/*`; `RUN_BUCKET`). The
  * spec's `iamDeny` statements, as explicit Deny (the workspace excepted from a
  * `notResources` for a tool with `workspaceAccess`). Spec ARNs are written in the
@@ -117,8 +113,8 @@ export class ToolFunction extends PlatformFunction {
     });
     this.spec = spec;
     if (spec.requiresSecrets.length > 0) {
-      const readers = props.secretReaders.grantReadersTo(this.role, spec.requiresSecrets);
-      this.lambdaFunction.addEnvironment(SECRET_READER_ROLES_ENV, Stack.of(this).toJsonString(readers));
+      // Its rows and secrets are read with the sessions the dispatcher vends for each call's tenant.
+      this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
     if (awsTool) {
       const customerRole = customerRoleArnPattern(this);
@@ -140,15 +136,10 @@ export class ToolFunction extends PlatformFunction {
       if (!props.idempotencyTable) {
         throw new Error(`Tool ${spec.name} has side effects: it needs the idempotency table`);
       }
-      // Exactly once per call: the record is read, taken, completed or released, and nothing else.
-      props.idempotencyTable.grant(
-        this.role,
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-        'dynamodb:DeleteItem',
-      );
+      // Exactly once per call, through the records session the dispatcher vends for the call's
+      // tenant (lib/tenant-secret-readers.ts, TenantIdempotencyRecords): no right of its own on the table.
       this.lambdaFunction.addEnvironment('IDEMPOTENCY_TABLE', props.idempotencyTable.tableName);
+      this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
 
     const workspaceObjects: string[] = [];

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from 'commander';
 import type { ProfileScope } from '../../functions/dispatcher/access';
 import type { Dispatch } from '../../functions/dispatcher/dispatch';
+import { errorResponseOf, JSON_RPC_ERROR } from '../../functions/dispatcher/mcp/json-rpc-guard';
 import { createMcpServer } from '../../functions/dispatcher/mcp/server';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError } from '../../functions/runtime/errors';
@@ -91,16 +93,30 @@ export async function serveMcp(
     scope,
     version,
     session: randomUUID(),
-    callKey: (jsonRpcId) => String(jsonRpcId),
     deadline: () => deadlineIn(localRun().LOCAL_CALL_BUDGET_MS),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
   // The SDK's stdio transport takes Node's process stream types; any readable/writable pair works.
-  await server.connect(
-    new StdioServerTransport(streams.input as typeof process.stdin, streams.output as typeof process.stdout),
+  const transport = new StdioServerTransport(
+    streams.input as typeof process.stdin,
+    streams.output as typeof process.stdout,
   );
+  // A line the SDK cannot read gets its JSON-RPC error (it would otherwise only report it to
+  // onerror): -32700 for a line that is not JSON, -32600 or -32602 as the guard finds.
+  transport.onerror = (error) => {
+    const refusal =
+      error instanceof SyntaxError
+        ? { code: JSON_RPC_ERROR.parseError, message: 'Parse error: the line is not JSON', id: null }
+        : {
+            code: JSON_RPC_ERROR.invalidRequest,
+            message: 'Invalid Request: not a JSON-RPC 2.0 message',
+            id: null,
+          };
+    void transport.send(errorResponseOf(refusal) as unknown as JSONRPCMessage).catch(() => undefined);
+  };
+  await server.connect(transport);
   streams.input.once('end', () => void server.close());
   await closed;
 }

@@ -3,6 +3,7 @@ import { PlatformError } from '../runtime/errors';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
 import type { ToolSpec } from '../runtime/spec';
+import { functionFailure } from './function-error';
 import type { ToolInvoker } from './invoker';
 
 /**
@@ -34,8 +35,10 @@ function isToolResult(value: unknown): value is ToolResult {
 /**
  * Invokes a tool's own function synchronously (`RequestResponse`), by the name
  * `functionNameOf` gives (deployed: `toolFunctionName(prefix, tool)`). A function
- * error (crash, timeout, oversized response) becomes `internal_error`
- * naming the function's error type; Lambda API errors are left to `normalizeError`.
+ * error becomes `timeout` (the function's timeout) or `internal_error` (a crash,
+ * an oversized response) naming the function's error type, with
+ * `details.effect: 'unknown'` for a write tool (./function-error.ts); Lambda API
+ * errors are left to `normalizeError`.
  */
 export class LambdaToolInvoker implements ToolInvoker {
   constructor(
@@ -62,11 +65,7 @@ export class LambdaToolInvoker implements ToolInvoker {
     }
     if (response.FunctionError) {
       const { errorType, errorMessage } = (payload ?? {}) as { errorType?: string; errorMessage?: string };
-      throw new PlatformError(
-        'internal_error',
-        `The ${spec.name} function failed: ${errorType ?? response.FunctionError}: ${errorMessage ?? 'no message'}`,
-        { service: 'lambda', details: { functionError: response.FunctionError, errorType } },
-      );
+      throw functionFailure(spec, response.FunctionError, errorType, errorMessage);
     }
     if (!isToolResult(payload)) {
       throw new PlatformError(
@@ -74,6 +73,8 @@ export class LambdaToolInvoker implements ToolInvoker {
         `The ${spec.name} function returned something other than a ToolResult`,
         {
           service: 'lambda',
+          // A write tool may have written before it answered something else.
+          ...(spec.sideEffects === 'write' ? { details: { effect: 'unknown' } } : {}),
         },
       );
     }

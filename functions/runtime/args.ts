@@ -1,3 +1,4 @@
+import type { z } from 'zod/mini';
 import { jsonByteLength } from './bound';
 import { InvalidArgsError } from './errors';
 import { STEP_FUNCTIONS_PAYLOAD_BYTES } from './result-limits';
@@ -106,9 +107,52 @@ export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw:
     );
   }
   // Before zod, and before anything logs or redacts the args: each walks them recursively.
+  const refused = argsShapeError(spec.name, candidate);
+  if (refused) throw refused;
+  const present = withoutNullOptionals(spec.inputSchema, candidate as Record<string, unknown>);
+  const parsed = spec.inputSchema.safeParse(present);
+  if (!parsed.success)
+    throw invalidArguments(spec.name, violationsOf(parsed.error, present, spec.inputSchema));
+  return parsed.data;
+}
+
+/**
+ * `args` without the top-level members sent as `null` whose property is optional
+ * (or has a default) and does not accept `null`: MCP clients and models send
+ * `"limit": null` for "not given", and the schema they were shown says the
+ * property may be left out, so it is read as left out (its default applies). A
+ * property that accepts `null` keeps it; a required property sent as `null` stays
+ * and is refused (`invalid_args`). The input is not mutated.
+ */
+export function withoutNullOptionals(
+  schema: ToolInputSchema,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(args)) {
+    if (args[key] !== null || !Object.hasOwn(schema.shape, key)) continue;
+    const property = schema.shape[key] as z.ZodMiniType;
+    if (property.safeParse(null).success || !property.safeParse(undefined).success) continue;
+    copy ??= { ...args };
+    delete copy[key];
+  }
+  return copy ?? args;
+}
+
+/**
+ * Why args are refused before any recursive work (validation, redaction, logging,
+ * an entry point's canonical call key), or undefined: nested deeper than
+ * `MAX_ARGS_DEPTH`, more than {@link MAX_ARGS_VALUES} values, or over
+ * {@link MAX_ARGS_BYTES} of JSON. One iterative pass: a 5,000-level nesting is
+ * refused, never a stack overflow. Entry points call it on what they decoded.
+ *
+ * @example argsShapeError('slack_post_message', deeplyNested)?.code // 'invalid_args'
+ */
+export function argsShapeError(tool: string, candidate: unknown): InvalidArgsError | undefined {
+  if (candidate === null || typeof candidate !== 'object') return undefined;
   const problem = shapeProblem(candidate, MAX_ARGS_DEPTH, MAX_ARGS_VALUES);
   if (problem && 'tooDeepAt' in problem) {
-    throw invalidArguments(spec.name, [
+    return invalidArguments(tool, [
       {
         path: problem.tooDeepAt,
         message: `Too deeply nested: objects and arrays may nest at most ${MAX_ARGS_DEPTH} levels deep`,
@@ -116,20 +160,17 @@ export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw:
     ]);
   }
   if (problem) {
-    throw new InvalidArgsError(
-      `Arguments for ${spec.name} hold more than ${formatBytes(MAX_ARGS_VALUES)} values (object members and array items); send fewer`,
+    return new InvalidArgsError(
+      `Arguments for ${tool} hold more than ${formatBytes(MAX_ARGS_VALUES)} values (object members and array items); send fewer`,
     );
   }
   const bytes = jsonByteLength(candidate);
   if (bytes > MAX_ARGS_BYTES) {
-    throw new InvalidArgsError(
-      `Arguments for ${spec.name} are ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
+    return new InvalidArgsError(
+      `Arguments for ${tool} are ${formatBytes(bytes)} bytes of JSON; at most ${formatBytes(MAX_ARGS_BYTES)} are accepted`,
     );
   }
-  const parsed = spec.inputSchema.safeParse(candidate);
-  if (!parsed.success)
-    throw invalidArguments(spec.name, violationsOf(parsed.error, candidate, spec.inputSchema));
-  return parsed.data;
+  return undefined;
 }
 
 function invalidArguments(tool: string, violations: ArgsViolation[]): InvalidArgsError {

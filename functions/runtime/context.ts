@@ -104,6 +104,13 @@ export interface ToolContextServices {
    * directory in local runs), for the file tools it runs. Absent elsewhere.
    */
   readonly workspaces?: WorkspaceProvider;
+  /**
+   * Strings the call was handed that are secret though no secret resolved them
+   * (the secret parts of the sessions the dispatcher vended, ./secrets/vended.ts):
+   * masked by exact match in the call's result, error and logs. Read at the start
+   * of each call. @default - none
+   */
+  readonly callSecretStrings?: () => readonly string[];
 }
 
 /** What one call contributes to its context besides the invocation. */

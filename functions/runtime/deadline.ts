@@ -18,6 +18,12 @@ export interface Deadline {
   readonly signal: AbortSignal;
   /** @throws DeadlineExceededError (`timeout`) when the deadline has passed. */
   check(what: string): void;
+  /**
+   * Clears the timer behind `signal` once the call has ended (the signal then never
+   * aborts): a warm container does not keep one pending timer per finished call.
+   * Optional for deadlines built elsewhere (tests).
+   */
+  dispose?(): void;
 }
 
 /**
@@ -40,10 +46,18 @@ export function deadlineIn(budgetMs: number, now: number = Date.now()): Deadline
  * @example deadlineAt(callDeadline.at - 16_000) // a tool's deadline before the call's hard stop
  */
 export function deadlineAt(at: number, now: number = Date.now()): Deadline {
-  const signal = AbortSignal.timeout(Math.max(1, at - now));
+  // Not AbortSignal.timeout: its timer cannot be cleared when the call ends early.
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The deadline passed', 'TimeoutError')),
+    Math.min(Math.max(1, at - now), MAX_TIMER_MS),
+  );
+  timer.unref?.();
+  const signal = controller.signal;
   return {
     at,
     signal,
+    dispose: () => clearTimeout(timer),
     remainingMs: () => Math.max(0, at - Date.now()),
     expired: () => Date.now() >= at,
     check(what: string) {
@@ -64,6 +78,7 @@ export function deadlineBefore(parent: Deadline, reserveMs: number): Deadline {
   return {
     at: own.at,
     signal: AbortSignal.any([parent.signal, own.signal]),
+    dispose: () => own.dispose?.(),
     remainingMs: () => (expired() ? 0 : own.remainingMs()),
     expired,
     check(what: string) {

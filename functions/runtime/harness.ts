@@ -49,6 +49,7 @@ export async function runTool(
   // One set of resolved secret values per call, in scope for everything the call
   // runs (its handler, error mapping and log lines): masked by exact match.
   const secretValues = new SecretValues();
+  for (const handed of services.callSecretStrings?.() ?? []) secretValues.add(handed);
   return withSecretValues(secretValues, () =>
     runInScope(tool, invocation, deadline, services, maxBytes, secretValues),
   );
@@ -66,11 +67,13 @@ async function runInScope(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const budgetSeconds = Math.round(deadline.remainingMs() / 100) / 10;
+  let toolDeadline: Deadline | undefined;
   try {
     const args = parseToolArgs(tool, invocation.args);
     // The tool sees an earlier deadline than the hard stop, so a page in flight when
     // it passes can still arrive and the tool return what it read (partial, truncated).
-    const toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
+    toolDeadline = deadlineBefore(deadline, inFlightReserveMs(deadline.remainingMs()));
+    const callDeadline = toolDeadline;
     // The hard stop: when the harness gives up on the handler, its requests are aborted too.
     const hardStop = new AbortController();
     // After an auth failure the call runs once more if a re-read secret changed (credential-renewal.ts).
@@ -79,7 +82,7 @@ async function runInScope(
       mayRetry: tool.retryAfterSecretRenewal ?? tool.sideEffects === 'none',
       run: (credentials) =>
         tool.handler(
-          createToolContext(tool, invocation, toolDeadline, services, {
+          createToolContext(tool, invocation, callDeadline, services, {
             signal: hardStop.signal,
             secretValues,
             credentials,
@@ -122,5 +125,8 @@ async function runInScope(
     const error = redact(normalizeError(tool.name, err, tool.service, tool.mapError), { secretValues });
     services.logger.warn('tool failed', { tool: tool.name, callId: invocation.callId, error });
     return boundResult(failureResult(tool.name, invocation.callId, error, elapsed()), maxBytes);
+  } finally {
+    // The call has ended: its deadline's timer goes with it.
+    toolDeadline?.dispose?.();
   }
 }

@@ -1,13 +1,21 @@
 import { InvalidArgsError } from './errors';
 import { CALL_ID, type IdentifierRule, identifierProblem, RUN_ID, SNAKE_CASE_NAME, TENANT_ID } from './ids';
+import type { VendedCredentials } from './secrets/vended';
 
 /**
  * What the dispatcher sends a tool's function (and the in-process invoker a
- * tool): the native envelope's fields, args as received. Secrets are never in it.
+ * tool): the native envelope's fields, args as received, and (deployed) the
+ * call's vended reader sessions. Secret values are never in it.
  */
 export interface ToolInvocation extends CallIdentity {
   /** Object, JSON string, or null/empty for "no arguments"; validated by the tool's schema. */
   readonly args?: unknown;
+  /**
+   * Deployed only: the reader sessions the dispatcher vended for this call's tenant
+   * (./secrets/vended.ts). Taken by the tool function's handler and dropped by
+   * {@link invocationOf}: the harness, the context and every log see the call without them.
+   */
+  readonly vendedCredentials?: VendedCredentials;
 }
 
 /** Who a call is for and where it stands: the identifying fields of an invocation and of its ToolContext. */

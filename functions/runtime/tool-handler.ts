@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { ToolContextServices } from './context';
-import { deadlineIn } from './deadline';
+import { type Deadline, deadlineIn } from './deadline';
 import { runTool } from './harness';
 import { assertToolInvocation, echoedField, invocationOf } from './invocation';
 import { logger } from './logger';
@@ -8,6 +8,12 @@ import { normalizeError } from './normalize-error';
 import { failureResult, type ToolResult } from './result';
 import { toolResultMaxBytes } from './result-limits';
 import { SecretResolver } from './secrets/resolver';
+import {
+  IDEMPOTENCY_SESSION,
+  SECRET_SESSIONS_ENV,
+  VendedSessions,
+  vendedCredentialsOf,
+} from './secrets/vended';
 import type { Tool } from './spec';
 import { toolHostServices } from './tool-host';
 
@@ -17,14 +23,17 @@ import { toolHostServices } from './tool-host';
  * not when the module loads: the init phase then holds only the tool's own
  * service clients (cold start, issue 6).
  */
-function servicesFromEnvironment(toolName: string): ToolContextServices {
+function servicesFromEnvironment(toolName: string, vended: VendedSessions): ToolContextServices {
   const table = process.env.SECRET_REFS_TABLE;
   if (!table) throw new Error(`SECRET_REFS_TABLE is not set for the ${toolName} function`);
-  const readerRoles = process.env.SECRET_READER_ROLES;
-  if (readerRoles) {
-    // Deployed: every row and secret is read through the tenant's reader session (tenant-scope.ts).
+  if (process.env[SECRET_SESSIONS_ENV] === 'vended') {
+    // Deployed: every row and secret is read through the reader session the dispatcher
+    // vended for the call's tenant (secrets/vended.ts); this function assumes no role to read.
     const scope = require('./secrets/tenant-scope') as typeof import('./secrets/tenant-scope');
-    return toolHostServices(scope.deployedSecretResolver(table, scope.parseSecretReaderRoles(readerRoles)));
+    return {
+      ...toolHostServices(scope.deployedSecretResolver(table, vended)),
+      callSecretStrings: () => vended.secretStrings(),
+    };
   }
   const { DynamoDbSecretReferenceStore } =
     require('./secrets/dynamodb-store') as typeof import('./secrets/dynamodb-store');
@@ -41,18 +50,51 @@ function servicesFromEnvironment(toolName: string): ToolContextServices {
  *
  * @throws Error when the variable is missing: a write tool never runs without its record.
  */
-function runOnceFromEnvironment(tool: Tool): typeof runTool {
+function runOnceFromEnvironment(tool: Tool, vended: VendedSessions): typeof runTool {
   const table = process.env.IDEMPOTENCY_TABLE;
   if (!table) throw new Error(`IDEMPOTENCY_TABLE is not set for the ${tool.name} function, a write tool`);
   const { dynamoDbIdempotency, runToolOnce } = require('./idempotency') as typeof import('./idempotency');
-  const layers = dynamoDbIdempotency(table);
+  if (process.env[SECRET_SESSIONS_ENV] !== 'vended') {
+    const layers = dynamoDbIdempotency(table);
+    return (t, invocation, deadline, services, maxBytes) =>
+      runToolOnce(t, invocation, deadline, services, layers, maxBytes);
+  }
+  // Deployed: the records are reached with the call's vended records session only (IAM
+  // confines it to the tenant's items), one client per tenant so no session serves another.
+  const { DynamoDBClient } = require('@aws-sdk/client-dynamodb') as typeof import('@aws-sdk/client-dynamodb');
+  const { awsRequestHandler } = require('./aws/http-timeouts') as typeof import('./aws/http-timeouts');
+  const { boundedCache } = require('./bounded-cache') as typeof import('./bounded-cache');
+  const clients = boundedCache<string, InstanceType<typeof DynamoDBClient>>({
+    max: 256,
+    ttlMs: 24 * 3_600_000,
+    dispose: (client) => client.destroy(),
+  });
+  const clientOf = (tenant: string) => {
+    let client = clients.get(tenant);
+    if (!client) {
+      client = new DynamoDBClient({
+        credentials: vended.credentials(tenant, IDEMPOTENCY_SESSION),
+        requestHandler: awsRequestHandler(),
+      });
+      clients.set(tenant, client);
+    }
+    return client;
+  };
   return (t, invocation, deadline, services, maxBytes) =>
-    runToolOnce(t, invocation, deadline, services, layers, maxBytes);
+    runToolOnce(
+      t,
+      invocation,
+      deadline,
+      services,
+      dynamoDbIdempotency(table, clientOf(invocation.tenant)),
+      maxBytes,
+    );
 }
 
 /**
  * The Lambda handler of a tool's own function. Its services (the secret resolver
- * on `SECRET_REFS_TABLE`; for `write` tools the exactly-once record on
+ * on `SECRET_REFS_TABLE`, reading with the sessions each call was vended when
+ * `SECRET_SESSIONS` is `vended`; for `write` tools the exactly-once record on
  * `IDEMPOTENCY_TABLE`) are built once per container, on the first call rather
  * than at import so the CLI and tests can import the tool module; a missing
  * variable fails that call loudly (a Lambda error the dispatcher reports as
@@ -66,22 +108,24 @@ function runOnceFromEnvironment(tool: Tool): typeof runTool {
 export function createToolHandler(tool: Tool): (event: unknown, context: Context) => Promise<ToolResult> {
   let services: ToolContextServices | undefined;
   let run: typeof runTool | undefined;
+  const vended = new VendedSessions();
   return async (event, context) => {
-    services ??= servicesFromEnvironment(tool.name);
-    run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool) : runTool;
+    services ??= servicesFromEnvironment(tool.name, vended);
+    run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool, vended) : runTool;
     logger.addContext(context);
+    let deadline: Deadline | undefined;
     try {
+      // Held for this call only; invocationOf drops them from what the harness sees.
+      vended.accept(vendedCredentialsOf(event));
       assertToolInvocation(event);
       // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
-      return await run(
-        tool,
-        invocationOf(event),
-        deadlineIn(context.getRemainingTimeInMillis()),
-        services,
-        toolResultMaxBytes(),
-      );
+      deadline = deadlineIn(context.getRemainingTimeInMillis());
+      return await run(tool, invocationOf(event), deadline, services, toolResultMaxBytes());
     } catch (err) {
       return failureResult(tool.name, echoedField(event, 'callId'), normalizeError(tool.name, err), 0);
+    } finally {
+      vended.clear();
+      deadline?.dispose?.();
     }
   };
 }

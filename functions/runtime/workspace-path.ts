@@ -8,8 +8,11 @@
  * segments of ASCII letters, digits, `.`, `_` and `-`, separated by `/`. Nothing
  * is decoded: `%`, `\`, `:`, `~` and every non-ASCII character are simply not
  * accepted, so no encoded, double-encoded or look-alike form of `..` can survive
- * to name another prefix. The checks before the allowlist only make the message
- * say what was wrong.
+ * to name another prefix. Names some file systems alias to another name are
+ * refused too: a segment ending with `.` (`summary.json.` is `summary.json` on
+ * Windows, which drops trailing dots and spaces; spaces are outside the allowlist)
+ * and Windows device names (`CON`, `nul.txt`). The checks before the allowlist
+ * only make the message say what was wrong.
  */
 import { InvalidArgsError } from './errors';
 import { assertIdentifier, RUN_ID, SNAKE_CASE_NAME, TENANT_ID } from './ids';
@@ -44,7 +47,8 @@ export const MAX_SEGMENTS = 32;
 /** What a workspace path is, in words: every refusal ends with it. */
 export const WORKSPACE_PATH_ACCEPTED =
   `a relative path such as reports/pulse.md: 1-${MAX_SEGMENTS} segments separated by /, ` +
-  'each made of letters, digits, . _ or - (not . or .. alone), ' +
+  'each made of letters, digits, . _ or - (not . or .. alone, not ending with ., not a Windows device name ' +
+  'such as CON or NUL), ' +
   `at most ${MAX_WORKSPACE_PATH_BYTES} bytes in all`;
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -53,6 +57,12 @@ const ONLY_DOTS = /^\.+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const DRIVE_LETTER = /^[A-Za-z]:/;
+/**
+ * Windows device names, with or without an extension (`CON`, `nul.txt`, `COM1`):
+ * Win32 maps them to devices in every folder ("Naming Files, Paths, and
+ * Namespaces", Microsoft Learn), so a local workspace on Windows cannot hold them.
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.|$)/i;
 /** Longest input normalized at all, in UTF-16 units: NFKC grows text at most a few times, never shrinks it below a quarter. */
 const MAX_INPUT_CHARS = MAX_WORKSPACE_PATH_BYTES * 4;
 const QUOTED_CHARS = 60;
@@ -74,6 +84,13 @@ function problemOf(path: string, allowTrailingSlash: boolean): string | undefine
     if (segment === '') return 'empty segments (// or a trailing /) are not accepted';
     if (segment === '..') return '.. would leave the workspace';
     if (ONLY_DOTS.test(segment)) return `"${segment}" segments are not accepted`;
+    if (segment.endsWith('.')) {
+      return `"${segment}" ends with a dot: Windows file systems drop trailing dots, so it would name the same file as "${segment.replace(/\.+$/, '')}"`;
+    }
+    const device = WINDOWS_DEVICE.exec(segment);
+    if (device) {
+      return `"${segment}" is the Windows device name ${device[1]?.toUpperCase()}: it names a device, not a file, on Windows`;
+    }
     if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
       return `a segment is longer than ${MAX_SEGMENT_BYTES} bytes`;
     }

@@ -10,6 +10,8 @@ import { API_CALL_CASES, clientStubs } from '../../bench/api-call-cases';
 import type { ReceivedConverse, ScriptedResponse } from '../../bin/local/scripted-model';
 import type { AgentLevelRecord, PlanLevelRecord } from '../../functions/engine/records';
 import { logger } from '../../functions/runtime/logger';
+import { IDEMPOTENCY_SESSION } from '../../functions/runtime/secrets/vended';
+import { toolCatalog } from '../../functions/tools/catalog';
 import { READ_FILE_MAX_BYTES } from '../../functions/tools/files/read-file.meta';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { newApp } from '../helpers/cdk';
@@ -32,6 +34,10 @@ import { SECRET_FORMS } from '../unit/runtime/redaction-corpus';
  * what it reads (it lists and reads the run's files, copies them with
  * write_file, and finishes with text quoting its tool results). Then every place
  * a secret could land is scanned for every secret in every encoding: zero hits.
+ * The reader sessions the dispatcher vends (their secret keys and tokens among
+ * the scanned secrets) travel in the tool invocations only, one per name the
+ * tool's spec lists, for the call's tenant; logs, states, results, DynamoDB and
+ * the workspaces never hold them.
  */
 
 const { stubs, stubOf } = clientStubs();
@@ -450,11 +456,42 @@ describe('never leak: aws_pulse end to end as deployed', () => {
       Template.fromStack(new CustomerAccessStack(newApp(), 'ExternalToolsCustomerAccess')).toJSON(),
     ];
     const items = await everyItem();
+    // The vended sessions travel in the invocations, and only there: each tool function got, under
+    // vendedCredentials, a reader session of exactly the names its spec lists, issued for the call's
+    // tenant. Without that one field, the payloads are scanned like every other place.
+    const invocations = harness.lambda.invocations.map(
+      (invocation) => invocation.event as Record<string, unknown> & { tool: string; tenant: string },
+    );
+    const vended = invocations.map(({ tool, tenant, vendedCredentials }) => {
+      const { sessions } = (vendedCredentials ?? { sessions: {} }) as {
+        sessions: Record<string, { accessKeyId: string }>;
+      };
+      return {
+        tool,
+        tenant,
+        sessions: Object.entries(sessions).map(([name, { accessKeyId }]) => {
+          const session = deployed.sts.sessionOf(accessKeyId);
+          return [name, session?.roleArn === deployed.readerRoles[name], session?.tags['etp-tenant']];
+        }),
+      };
+    });
+    expect(vended).toEqual(
+      invocations.map(({ tool, tenant }) => ({
+        tool,
+        tenant,
+        sessions: [
+          ...toolCatalog.get(tool).requiresSecrets,
+          // a write tool also gets its exactly-once records session
+          ...(toolCatalog.get(tool).sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
+        ].map((name) => [name, true, tenant]),
+      })),
+    );
+    const payloadsWithoutVended = invocations.map(({ vendedCredentials: _vended, ...rest }) => rest);
     const places = {
       templates: JSON.stringify(templates),
       logs,
       states: JSON.stringify(runs.map((run) => run.states)),
-      toolPayloads: JSON.stringify(harness.lambda.invocations),
+      toolPayloads: JSON.stringify(payloadsWithoutVended),
       results: JSON.stringify(runs.map((run) => run.results)),
       runOutputs: JSON.stringify(runs.map((run) => run.output)),
       dynamodb: JSON.stringify(items),

@@ -271,11 +271,20 @@ export interface LocalDynamoGate {
   stop(): Promise<void>;
 }
 
+/** The item operations of an exactly-once records session (lib/tenant-secret-readers.ts, TenantIdempotencyRecords). */
+const RECORD_OPERATIONS = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
+
 /**
  * Starts a gate in front of `target` (dynalite): a reader session may only
- * GetItem rows whose partition key is its tenant; everything else is forwarded.
+ * GetItem rows whose partition key is its tenant; a session of `recordsRoleArn`
+ * (the exactly-once records role) may only read and write items whose `id`
+ * starts with `<its tenant>#`; requests of no session are forwarded.
  */
-export async function startDynamoGate(target: string, sts: LocalSts): Promise<LocalDynamoGate> {
+export async function startDynamoGate(
+  target: string,
+  sts: LocalSts,
+  recordsRoleArn?: string,
+): Promise<LocalDynamoGate> {
   const calls: GateCall[] = [];
   const server = await listenOnLoopback(async (request, response) => {
     const operation =
@@ -284,10 +293,18 @@ export async function startDynamoGate(target: string, sts: LocalSts): Promise<Lo
         .pop() ?? '';
     const key = signingKeyOf(request);
     const session = sts.sessionOf(key);
-    const body = JSON.parse(request.body || '{}') as { Key?: { tenant_id?: { S?: string } } };
+    const body = JSON.parse(request.body || '{}') as {
+      Key?: { tenant_id?: { S?: string }; id?: { S?: string } };
+      Item?: { id?: { S?: string } };
+    };
     const tenant = body.Key?.tenant_id?.S;
-    const allowed =
-      !session || (operation === 'GetItem' && tenant !== undefined && tenant === session.tags['etp-tenant']);
+    const recordId = body.Key?.id?.S ?? body.Item?.id?.S;
+    const own = session?.tags['etp-tenant'];
+    const allowed = !session
+      ? true
+      : session.roleArn === recordsRoleArn
+        ? RECORD_OPERATIONS.has(operation) && recordId?.startsWith(`${own}#`) === true
+        : operation === 'GetItem' && tenant !== undefined && tenant === own;
     calls.push({ operation, tenant, accessKeyId: key, allowed });
     if (!allowed) {
       return sendJson(

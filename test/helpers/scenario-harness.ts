@@ -15,8 +15,8 @@
  * the synthesized inline budget into the same workspaces the engine uses.
  *
  * Secrets are `env` references by default; with `deployedSecrets` they are read
- * as a deployed tool function reads them: through the synthesized reader roles
- * (SECRET_READER_ROLES), a local STS, Secrets Manager and a DynamoDB gate that
+ * as a deployed tool function reads them: with the reader sessions the
+ * dispatcher vends from the synthesized reader roles (SECRET_READER_ROLES), a local STS, Secrets Manager and a DynamoDB gate that
  * apply the tenant-scope rules (test/helpers/local-iam.ts), the customer role
  * assumed for AWS tools.
  */
@@ -52,6 +52,7 @@ import {
 } from '../../functions/runtime/result-limits';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
+import { IDEMPOTENCY_SESSION, SECRET_SESSIONS_ENV } from '../../functions/runtime/secrets/vended';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -210,9 +211,18 @@ function extraSecretVariable(name: string): string {
   return `ETP_E2E_${name.toUpperCase()}`;
 }
 
-/** A reader role ARN per secret name the synthesized readers serve (the local STS issues sessions for any ARN). */
+/** The exactly-once records role's ARN (the local STS issues sessions for any ARN). */
+const RECORDS_ROLE_ARN = `arn:aws:iam::${ACCOUNT}:role/etp-idempotency-records`;
+
+/**
+ * A reader role ARN per secret name the synthesized readers serve, and the records
+ * role under its key, as the dispatcher gets them (the local STS issues sessions for any ARN).
+ */
 function readerRoleArns(names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`]));
+  return {
+    ...Object.fromEntries(names.map((name) => [name, `arn:aws:iam::${ACCOUNT}:role/etp-reader-${name}`])),
+    [IDEMPOTENCY_SESSION]: RECORDS_ROLE_ARN,
+  };
 }
 
 /** Starts the local STS, Secrets Manager and DynamoDB gate, with the environment that routes a tool function to them. */
@@ -224,7 +234,7 @@ async function startDeployedSecretAccess(
   const readerRoles = readerRoleArns(readerNames);
   const sts = await startLocalSts();
   const [gate, secretsManager] = await Promise.all([
-    startDynamoGate(dynamo.endpoint, sts),
+    startDynamoGate(dynamo.endpoint, sts, RECORDS_ROLE_ARN),
     startLocalSecretsManager(
       sts,
       (role) => Object.entries(readerRoles).find(([, arn]) => arn === role)?.[0],
@@ -243,7 +253,9 @@ async function startDeployedSecretAccess(
       AWS_ENDPOINT_URL_DYNAMODB: gate.endpoint,
       AWS_ENDPOINT_URL_STS: sts.endpoint,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
+      // The dispatcher vends (it reads the reader roles); the tool functions read with what it vends.
       [SECRET_READER_ROLES_ENV]: JSON.stringify(readerRoles),
+      [SECRET_SESSIONS_ENV]: 'vended',
       [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME,
     },
   };

@@ -38,6 +38,11 @@ export interface SlackServerOptions {
   readonly channelErrors?: Readonly<Record<string, string>>;
   /** Text longer than this is cut and answered with the `message_truncated` warning. @default 40,000 (Slack's) */
   readonly truncateTextAt?: number;
+  /**
+   * Most messages one conversations.history or .replies page holds, whatever `limit` asks
+   * (Slack's 2025 limit for apps outside the Marketplace: 15). @default 1,000
+   */
+  readonly historyPageMax?: number;
 }
 
 /** Block types the server knows (Block Kit reference); any other is `invalid_blocks`, as Slack answers. */
@@ -103,6 +108,8 @@ export type SlackBehavior = { readonly delayMs: number } | { readonly reset: tru
 export interface FailureScope {
   /** Only requests to this path (`/api/chat.postMessage`). @default every request */
   readonly path?: string;
+  /** Matching requests answered normally before the failure applies. @default 0 */
+  readonly after?: number;
 }
 
 /** A running local Slack. */
@@ -154,7 +161,7 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
   const requests: ReceivedRequest[] = [];
   const messages: PostedMessage[] = [];
   const webhookDeliveries: WebhookDelivery[] = [];
-  const failures: { failure: SlackFailure; left: number; path?: string }[] = [];
+  const failures: { failure: SlackFailure; left: number; path?: string; after: number }[] = [];
   let sequence = 0;
 
   const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++sequence).padStart(6, '0')}`;
@@ -260,7 +267,7 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     if (!thread) selected.reverse();
     const offset =
       typeof args.cursor === 'string' ? Number(Buffer.from(args.cursor, 'base64').toString()) : 0;
-    const limit = Math.min(1000, Number(args.limit ?? 100) || 100);
+    const limit = Math.min(options.historyPageMax ?? 1000, Number(args.limit ?? 100) || 100);
     const page = selected.slice(offset, offset + limit);
     const more = offset + limit < selected.length;
     sendJson(response, 200, {
@@ -315,6 +322,10 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     const at = failures.findIndex((f) => f.path === undefined || f.path === request.path);
     const injected = at >= 0 ? failures[at] : undefined;
     if (!injected) return handle(request, response);
+    if (injected.after > 0) {
+      injected.after--;
+      return handle(request, response);
+    }
     if (--injected.left <= 0) failures.splice(at, 1);
     const failure = injected.failure;
     if ('delayMs' in failure) {
@@ -340,7 +351,12 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
     messages,
     webhookDeliveries,
     failNext(failure, times = 1, scope = {}) {
-      failures.push({ failure, left: times, ...(scope.path ? { path: scope.path } : {}) });
+      failures.push({
+        failure,
+        left: times,
+        after: scope.after ?? 0,
+        ...(scope.path ? { path: scope.path } : {}),
+      });
     },
     clearFailures() {
       failures.length = 0;

@@ -48,4 +48,12 @@ export const WORKSPACE_ESCAPES: readonly WorkspaceEscape[] = [
   { name: 'over-long path', path: `notes/${'a'.repeat(300)}/${'b'.repeat(300)}/c.md`, reason: /bytes long/ },
   { name: 'too many segments', path: `${'d/'.repeat(40)}x.md`, reason: /segments/ },
   { name: 'empty path', path: '', reason: /is empty/ },
+  // Names some file systems alias to another name (a local workspace on Windows or NTFS).
+  { name: 'trailing dot (summary.json. is summary.json)', path: 'summary.json.', reason: /ends with a dot/ },
+  { name: 'trailing dots in a folder', path: 'results../x.md', reason: /ends with a dot/ },
+  { name: 'trailing space', path: 'summary.json ', reason: /the character " "/ },
+  { name: 'trailing dot and space', path: 'summary.json. ', reason: /the character " "/ },
+  { name: 'Windows device name', path: 'reports/CON', reason: /Windows device name CON/ },
+  { name: 'Windows device name with an extension', path: 'nul.txt', reason: /Windows device name NUL/ },
+  { name: 'Windows serial port', path: 'com1.md', reason: /Windows device name COM1/ },
 ];

@@ -42,6 +42,8 @@ describe('the dispatcher function', () => {
       'RESULT_INLINE_BYTES',
       'RESULT_MAX_BYTES',
       'RUN_BUCKET',
+      // The reader and records roles it vends sessions of (docs/tenant-isolation.md).
+      'SECRET_READER_ROLES',
     ]);
   });
 

@@ -18,7 +18,7 @@ function invokeArns(functionId: string): string[] {
 }
 
 describe('who may invoke what', () => {
-  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces and use the run workspaces', () => {
+  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces, use the run workspaces and vend tenant sessions', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
@@ -35,7 +35,10 @@ describe('who may invoke what', () => {
     expect(permissions.filter((p) => p.action === 'lambda:InvokeFunction').map((p) => p.resource)).toEqual(
       toolFunctionIds.flatMap(invokeArns).sort(),
     );
-    expect(permissions.filter((p) => p.action !== 'lambda:InvokeFunction')).toEqual([
+    // The token vending machine: sts on the reader and records roles (test/infra/tool-functions.test.ts).
+    expect(
+      permissions.filter((p) => p.action !== 'lambda:InvokeFunction' && !p.action.startsWith('sts:')),
+    ).toEqual([
       { action: 'logs:CreateLogStream', resource: logGroup },
       { action: 'logs:PutLogEvents', resource: logGroup },
       // Run workspaces: test/infra/run-workspace-bucket.test.ts checks the ListBucket prefix condition.

@@ -93,6 +93,23 @@ async function assume(
 }
 
 const ALLOWED3 = ['Allowed', 'Allowed', 'Allowed'];
+const DENIED3 = ['ImplicitlyDenied', 'ImplicitlyDenied', 'ImplicitlyDenied'];
+
+/** A policy that would allow every STS action on every role. */
+const STS_ANYTHING: NamedPolicy = {
+  name: 'sts-anything',
+  policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 'sts:*', Resource: '*' }] },
+};
+
+/** The dispatcher's role: the vendor of tenant sessions. */
+function dispatcherRole(): { arn: string; session: string; policies: NamedPolicy[] } {
+  const arn = arnIn(platform, dispatcherRoleId);
+  return {
+    arn,
+    session: sessionOf(arn, 'dispatcher'),
+    policies: identityPoliciesOf(platform, dispatcherRoleId),
+  };
+}
 
 /** Request context of a reader session for `tenant`. */
 function readerTags(tenant: string): Record<string, string | string[]> {
@@ -108,76 +125,92 @@ describe('tenant isolation, proved on the synthesized policies', () => {
     expect(Object.keys(readerIds).sort()).toEqual(secretNames);
   });
 
-  describe.each(secretTools.map((entry) => [entry.spec.name, entry.spec.requiresSecrets] as const))(
-    '%s',
-    (tool, listed) => {
-      it.each(listed)(
-        'may open a session of the %s reader tagged with the tenant it acts for',
-        async (name) => {
-          // Prepare
-          const target = reader(name);
+  it.each(secretNames)(
+    'lets the dispatcher (the vendor) open a session of the %s reader tagged with a tenant',
+    async (name) => {
+      // Prepare
+      const target = reader(name);
 
-          // Act
-          const decisions = await assume(
-            toolRole(tool),
-            { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
-            readerTags('acme'),
-          );
-
-          // Assess
-          expect(decisions).toEqual(ALLOWED3);
-        },
+      // Act
+      const decisions = await assume(
+        dispatcherRole(),
+        { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
+        readerTags('acme'),
       );
 
-      it('may not open a reader session of a secret name its spec does not list', async () => {
-        // Prepare
-        const others = secretNames.filter((name) => !listed.includes(name));
+      // Assess
+      expect(decisions).toEqual(ALLOWED3);
+    },
+  );
 
-        // Act
-        const decisions = await Promise.all(
-          others.map((name) =>
+  describe.each(toolCatalog.functionTools().map((entry) => [entry.spec.name] as const))('%s', (tool) => {
+    it('may open no reader session, of any name, for any tenant (its code cannot choose a tenant)', async () => {
+      // Act
+      const decisions = await Promise.all(
+        secretNames.flatMap((name) =>
+          ['acme', 'globex'].map((tenant) =>
             assume(
               toolRole(tool),
               { arn: reader(name).arn, account: PLATFORM, trust: trustPolicyOf(platform, reader(name).id) },
-              readerTags('acme'),
+              readerTags(tenant),
             ),
           ),
-        );
+        ),
+      );
 
-        // Assess
-        for (const decision of decisions) expect(decision[0]).not.toBe('Allowed');
-      });
+      // Assess: neither its own policies nor the readers' trust allow it
+      for (const decision of decisions) expect(decision).toEqual(DENIED3);
+    });
 
-      it('reads no reference row and no secret with its own role', async () => {
-        // Prepare
-        const role = toolRole(tool);
+    it('may open no reader session even if its own policy allowed every sts action (the trust refuses it)', async () => {
+      // Prepare
+      const role = toolRole(tool);
 
-        // Act
-        const row = await decide({
-          principal: role.session,
-          identityPolicies: role.policies,
-          action: 'dynamodb:GetItem',
-          resource: tableArn,
-          resourceAccount: PLATFORM,
-          context: { 'dynamodb:LeadingKeys': ['acme'] },
-        });
-        const secret = await decide({
-          principal: role.session,
-          identityPolicies: role.policies,
-          action: 'secretsmanager:GetSecretValue',
-          resource: `arn:aws:secretsmanager:${REGION}:${PLATFORM}:secret:etp/acme/${listed[0]}-AbCdEf`,
-          resourceAccount: PLATFORM,
-          context: {
-            'aws:ResourceTag/etp-tenant': 'acme',
-            'aws:ResourceTag/etp-secret': listed[0] as string,
-          },
-        });
+      // Act
+      const decisions = await Promise.all(
+        secretNames.map((name) =>
+          assume(
+            { ...role, policies: [...role.policies, STS_ANYTHING] },
+            { arn: reader(name).arn, account: PLATFORM, trust: trustPolicyOf(platform, reader(name).id) },
+            readerTags('acme'),
+          ),
+        ),
+      );
 
-        // Assess
-        expect([row, secret]).toEqual(['ImplicitlyDenied', 'ImplicitlyDenied']);
-      });
-    },
-  );
+      // Assess
+      for (const decision of decisions) expect(decision[0]).toBe('ImplicitlyDenied');
+    });
+
+    it('reads no reference row and no secret with its own role', async () => {
+      // Prepare
+      const role = toolRole(tool);
+
+      // Act
+      const decisions = await Promise.all(
+        secretNames.flatMap((name) => [
+          decide({
+            principal: role.session,
+            identityPolicies: role.policies,
+            action: 'dynamodb:GetItem',
+            resource: tableArn,
+            resourceAccount: PLATFORM,
+            context: { 'dynamodb:LeadingKeys': ['acme'] },
+          }),
+          decide({
+            principal: role.session,
+            identityPolicies: role.policies,
+            action: 'secretsmanager:GetSecretValue',
+            resource: `arn:aws:secretsmanager:${REGION}:${PLATFORM}:secret:etp/acme/${name}-AbCdEf`,
+            resourceAccount: PLATFORM,
+            context: { 'aws:ResourceTag/etp-tenant': 'acme', 'aws:ResourceTag/etp-secret': name },
+          }),
+        ]),
+      );
+
+      // Assess
+      for (const decision of decisions) expect(decision).toBe('ImplicitlyDenied');
+    });
+  });
 
   it.each([
     ['without the tenant tag', { 'aws:TagKeys': [] as string[], 'sts:SourceIdentity': 'etp.acme' }],
@@ -196,7 +229,7 @@ describe('tenant isolation, proved on the synthesized policies', () => {
 
     // Act
     const [assumeRole, tagSession] = await assume(
-      toolRole('aws_ec2_inventory'),
+      dispatcherRole(),
       { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
       context,
     );
@@ -206,24 +239,22 @@ describe('tenant isolation, proved on the synthesized policies', () => {
     expect(assumeRole).not.toBe('Allowed');
   });
 
-  it('refuses a reader session to a role of the account outside the tool path (the dispatcher)', async () => {
-    // Prepare
+  it('refuses a reader session to a role of the account outside the vendor path, whatever its policy', async () => {
+    // Prepare: the engine's role, given every sts action
+    const { stack, template } = synthesizePlatform();
+    const engineRoleId = roleOf(template, logicalIdOf(stack.platform.engine.lambdaFunction));
+    const arn = arnIn(platform, engineRoleId);
     const target = reader('aws_default');
-    const arn = arnIn(platform, dispatcherRoleId);
-    const generous: NamedPolicy = {
-      name: 'admin-like',
-      policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 'sts:*', Resource: '*' }] },
-    };
 
     // Act
     const decisions = await assume(
-      { arn, session: sessionOf(arn, 'dispatcher'), policies: [generous] },
+      { arn, session: sessionOf(arn, 'engine'), policies: [STS_ANYTHING] },
       { arn: target.arn, account: PLATFORM, trust: trustPolicyOf(platform, target.id) },
       readerTags('acme'),
     );
 
     // Assess
-    expect(decisions).toEqual(['ImplicitlyDenied', 'ImplicitlyDenied', 'ImplicitlyDenied']);
+    expect(decisions).toEqual(DENIED3);
   });
 
   describe.each(secretNames)('a session of the %s reader tagged etp-tenant=acme', (name) => {
@@ -315,6 +346,118 @@ describe('tenant isolation, proved on the synthesized policies', () => {
 
       // Assess
       expect(row).toBe('ImplicitlyDenied');
+    });
+  });
+});
+
+describe('exactly-once records, proved on the synthesized policies', () => {
+  const writeTools = toolCatalog.functionTools().filter((entry) => entry.spec.sideEffects === 'write');
+  const recordOps = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+  let recordsRoleId: string;
+  let idempotencyArn: string;
+
+  beforeAll(() => {
+    const { stack } = synthesizePlatform();
+    recordsRoleId = logicalIdOf(stack.platform.idempotencyRecords.role);
+    idempotencyArn = arnIn(platform, logicalIdOf(stack.platform.idempotencyTable));
+  });
+
+  function recordsSession(action: string, leadingKeys: string[] | undefined, tenant = 'acme') {
+    const arn = arnIn(platform, recordsRoleId);
+    return decide({
+      principal: sessionOf(arn, `etp-secrets.${tenant}`),
+      identityPolicies: identityPoliciesOf(platform, recordsRoleId),
+      action,
+      resource: idempotencyArn,
+      resourceAccount: PLATFORM,
+      context: {
+        'aws:PrincipalTag/etp-tenant': tenant,
+        'aws:PrincipalArn': arn,
+        ...(leadingKeys ? { 'dynamodb:LeadingKeys': leadingKeys } : {}),
+      },
+    });
+  }
+
+  it('has write tools to prove it on', () => {
+    expect(writeTools.length).toBeGreaterThan(0);
+  });
+
+  it.each(writeTools.map((entry) => entry.spec.name))(
+    '%s reaches no record with its own role, nor may it open a records session',
+    async (tool) => {
+      // Prepare
+      const role = toolRole(tool);
+      const recordsArn = arnIn(platform, recordsRoleId);
+
+      // Act
+      const own = await Promise.all(
+        recordOps.map((action) =>
+          decide({
+            principal: role.session,
+            identityPolicies: role.policies,
+            action,
+            resource: idempotencyArn,
+            resourceAccount: PLATFORM,
+            context: { 'dynamodb:LeadingKeys': ['acme#slack_post_message#0f'] },
+          }),
+        ),
+      );
+      const session = await assume(
+        { ...role, policies: [...role.policies, STS_ANYTHING] },
+        { arn: recordsArn, account: PLATFORM, trust: trustPolicyOf(platform, recordsRoleId) },
+        readerTags('acme'),
+      );
+
+      // Assess
+      expect(own).toEqual(recordOps.map(() => 'ImplicitlyDenied'));
+      expect(session[0]).toBe('ImplicitlyDenied');
+    },
+  );
+
+  it('lets the dispatcher open a records session tagged with a tenant', async () => {
+    // Act
+    const decisions = await assume(
+      dispatcherRole(),
+      {
+        arn: arnIn(platform, recordsRoleId),
+        account: PLATFORM,
+        trust: trustPolicyOf(platform, recordsRoleId),
+      },
+      readerTags('acme'),
+    );
+
+    // Assess
+    expect(decisions).toEqual(ALLOWED3);
+  });
+
+  it("a records session tagged acme reads and writes acme's records and no other tenant's", async () => {
+    // Act
+    const own = await Promise.all(
+      recordOps.map((action) => recordsSession(action, ['acme#slack_post_message#0f'])),
+    );
+    const other = await Promise.all(
+      recordOps.map((action) => recordsSession(action, ['globex#slack_post_message#0f'])),
+    );
+    const lookalike = await recordsSession('dynamodb:GetItem', ['acme-2#slack_post_message#0f']);
+    const scan = await recordsSession('dynamodb:Scan', undefined);
+    const query = await recordsSession('dynamodb:Query', ['acme#slack_post_message#0f']);
+    const untagged = await decide({
+      principal: sessionOf(arnIn(platform, recordsRoleId), 'untagged'),
+      identityPolicies: identityPoliciesOf(platform, recordsRoleId),
+      action: 'dynamodb:GetItem',
+      resource: idempotencyArn,
+      resourceAccount: PLATFORM,
+      context: { 'dynamodb:LeadingKeys': ['acme#slack_post_message#0f'] },
+    });
+
+    // Assess
+    expect(own).toEqual(recordOps.map(() => 'Allowed'));
+    expect(other).toEqual(recordOps.map(() => 'ImplicitlyDenied'));
+    expect({ lookalike, scan, query, untagged }).toEqual({
+      lookalike: 'ImplicitlyDenied',
+      scan: 'ImplicitlyDenied',
+      query: 'ImplicitlyDenied',
+      untagged: 'ImplicitlyDenied',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_RESULT_MAX_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import { IDEMPOTENCY_SESSION } from '../../functions/runtime/secrets/vended';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
@@ -83,14 +84,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
       const { stack, template } = synthesizePlatform();
-      const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
-      const readers = readerArns(stack);
-      const idempotency = [
-        'dynamodb:DeleteItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-      ];
+      const { roleId, logGroupId } = toolResources(template, name);
       const expected: Permission[] = [
         ...spec.iam.flatMap((grant) =>
           grant.actions.flatMap((action) =>
@@ -109,17 +103,11 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
         ...TRACE_WRITES,
-        // Its tenants' rows and secrets only through the readers of the names its spec lists.
-        ...spec.requiresSecrets.flatMap((secret) =>
-          ASSUME_WITH_TAGS.map((action) => ({ action, resource: readers[secret] as string })),
-        ),
+        // No right on any reader role: its tenants' rows and secrets are read with vended sessions.
         ...(spec.tags.includes('aws')
           ? ASSUME_WITH_TAGS.map((action) => ({ action, resource: CUSTOMER_ROLE_ARN }))
           : []),
-        // A write tool records each call once (functions/runtime/idempotency.ts).
-        ...(spec.sideEffects === 'write'
-          ? idempotency.map((action) => ({ action, resource: `<${idempotencyTableId}.Arn>` }))
-          : []),
+        // No right on the idempotency table: a write tool reaches its records with the vended records session.
       ];
 
       // Act
@@ -170,12 +158,11 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       expect(sharers).toHaveLength(1);
     });
 
-    it('is sized from the spec and gets the table, its readers, its service name and the result bound', () => {
+    it('is sized from the spec and gets the table, vended sessions, its service name and the result bound', () => {
       // Prepare
       const { stack, template } = synthesizePlatform();
       const { functionId, tableId, idempotencyTableId } = toolResources(template, name);
       const workspaceBucket = logicalIdOf(stack.platform.runWorkspace.bucket);
-      const readers = readerArns(stack);
 
       // Act
       const fn = template.toJSON().Resources[functionId].Properties;
@@ -187,7 +174,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         MemorySize: spec.runtime?.memorySizeMb ?? 256,
         Timeout: spec.runtime?.timeoutSeconds ?? 60,
       });
-      const { SECRET_READER_ROLES, ...variables } = fn.Environment.Variables;
+      const variables = fn.Environment.Variables;
       expect(variables).toEqual({
         NODE_OPTIONS: ['--enable-source-maps', spec.runtime?.nodeOptions].filter(Boolean).join(' '),
         SECRET_REFS_TABLE: { Ref: tableId },
@@ -198,25 +185,25 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
         ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
+        // No reader role: a tool that lists secrets reads them with the sessions the dispatcher vends.
+        // (and a write tool its exactly-once records with the vended records session).
+        ...(spec.requiresSecrets.length > 0 || spec.sideEffects === 'write'
+          ? { SECRET_SESSIONS: 'vended' }
+          : {}),
       });
-      // A tool that reads no secret gets no reader roles at all.
-      expect(SECRET_READER_ROLES && JSON.parse(flattenIntrinsics(SECRET_READER_ROLES))).toEqual(
-        spec.requiresSecrets.length > 0
-          ? Object.fromEntries(spec.requiresSecrets.map((secret) => [secret, readers[secret]]))
-          : undefined,
-      );
     });
   },
 );
 
 describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, spec) => {
-  it('holds read-only actions only, besides its log group, its platform records and assuming its readers and the customer role', () => {
+  it('holds read-only actions only, besides its log group, its platform records and assuming the customer role', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
-    const assumable = new Set([...Object.values(readerArns(stack)), CUSTOMER_ROLE_ARN]);
+    // The customer role only: no tool may assume a tenant-secrets reader.
+    const assumable = new Set([CUSTOMER_ROLE_ARN]);
     // The platform's own account: a `write` tool's exactly-once records and the run workspace it keeps findings in.
     const platformRecords = new Set([
       `<${idempotencyTableId}.Arn>`,
@@ -242,6 +229,34 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
     expect(
       writes.filter(({ resource }) => resource === CUSTOMER_ROLE_ARN).map(({ action }) => action),
     ).toEqual(ASSUME_WITH_TAGS);
+  });
+});
+
+describe('the dispatcher, the vendor of tenant sessions', () => {
+  it('may assume every reader role and the records role, and gets their ARNs in SECRET_READER_ROLES', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const dispatcherId = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
+    const readers = {
+      ...readerArns(stack),
+      [IDEMPOTENCY_SESSION]: `<${logicalIdOf(stack.platform.idempotencyRecords.role)}.Arn>`,
+    };
+
+    // Act
+    const assumed = rolePermissions(template, roleOf(template, dispatcherId)).filter(({ action }) =>
+      action.startsWith('sts:'),
+    );
+    const variables = template.toJSON().Resources[dispatcherId].Properties.Environment.Variables;
+
+    // Assess
+    expect(assumed).toEqual(
+      sortPermissions(
+        Object.values(readers).flatMap((resource) =>
+          ASSUME_WITH_TAGS.map((action) => ({ action, resource })),
+        ),
+      ),
+    );
+    expect(JSON.parse(flattenIntrinsics(variables.SECRET_READER_ROLES))).toEqual(readers);
   });
 });
 

@@ -8,6 +8,7 @@
  * `bedrockAgentCoreMcpMessageId` and `bedrockAgentCoreMessageVersion`.
  */
 import type { Context } from 'aws-lambda';
+import { argsShapeError } from '../../runtime/args';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -16,7 +17,7 @@ import { type AccessProfile, type EntryPointBindings, profileScope } from '../ac
 import type { Dispatch } from '../dispatch';
 import { gatewayPlan } from '../formats/formats';
 import { decodeByPlan } from '../formats/json-schema';
-import { entryCallIdentity } from './call-identity';
+import { entryCallIdentity, logicalCallKey } from './call-identity';
 
 /** The separator between target and tool in a Gateway tool name. */
 export const GATEWAY_TOOL_SEPARATOR = '___';
@@ -91,22 +92,27 @@ export interface GatewayDeps {
  * error reaches the client as a sanitized message without the normalized error.
  *
  * Ids: the run id's session part is the gateway id, its call part the Gateway's
- * request id (one per `tools/call`; the Lambda request id when absent).
+ * request id (one per `tools/call`); without one, the logical call (tool,
+ * arguments, 10-minute window: `logicalCallKey`), so a retry is the same call.
  */
 export async function handleGatewayCall(
   args: unknown,
   call: GatewayCall,
-  context: Pick<Context, 'awsRequestId'>,
   deadline: Deadline,
   deps: GatewayDeps,
 ): Promise<ToolResult> {
   const split = splitGatewayToolName(call.qualifiedToolName, Object.keys(deps.bindings.gatewayTargets));
   const tool = split?.tool ?? call.qualifiedToolName;
+  // The Gateway's request id when it sends one; else the logical call: the Lambda request id
+  // is new on every retry, so it would make each retry a new call.
+  // Bounded before any recursive work (decoding, the call key): a deep argument is invalid_args.
+  const refused = argsShapeError(tool, args);
   const { runId, callId } = entryCallIdentity(
     'gateway',
     call.gatewayId ?? split?.target ?? 'gateway',
-    call.awsRequestId ?? context.awsRequestId,
+    call.awsRequestId ?? (refused ? 'refused' : logicalCallKey(tool, args)),
   );
+  if (refused) return failureResult(tool, callId, normalizeError(tool, refused), 0);
   try {
     const scope = profileScope(
       deps.profiles,

@@ -12,6 +12,8 @@
  * without `responseState`; the platform validates strictly and answers a
  * correctable failure with `REPROMPT`.
  */
+
+import { argsShapeError } from '../../runtime/args';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -20,7 +22,7 @@ import { type AccessProfile, bindingOf, type EntryPointBindings, profileScope } 
 import type { Dispatch } from '../dispatch';
 import { bedrockPlan } from '../formats/formats';
 import { decodeByPlan } from '../formats/json-schema';
-import { canonicalJson, entryCallIdentity } from './call-identity';
+import { entryCallIdentity, logicalCallKey } from './call-identity';
 
 /** One parameter or request-body property as Bedrock sends it: every value a string. */
 export interface BedrockAgentParameter {
@@ -183,8 +185,10 @@ const CORRECTABLE = new Set(['invalid_args', 'unknown_tool', 'tool_not_allowed']
  * The session's attributes are handed back as received.
  *
  * Ids: the run id's session part is the agent id and session id, its call part
- * the function (or path), the arguments and the user's input text, so Bedrock
- * re-sending an event is the same call to a write tool, and a new turn is not.
+ * the function (or path), the arguments, the user's input text and the
+ * 10-minute window (`logicalCallKey`), so Bedrock re-sending an event is the same
+ * call to a write tool (answered with the first outcome), and the same text in a
+ * later turn is a new call.
  */
 export async function handleBedrockAgentEvent(
   event: BedrockAgentEvent,
@@ -193,13 +197,19 @@ export async function handleBedrockAgentEvent(
 ): Promise<BedrockFunctionResponse | BedrockApiResponse> {
   const tool = bedrockToolName(event);
   const args = bedrockArgs(event, deps.catalog, tool);
+  // Bounded before any recursive work (the call key walks the args): a deep parameter is invalid_args.
+  const refused = argsShapeError(tool, args);
   const { runId, callId } = entryCallIdentity(
     'bedrock',
     `${event.agent.id}\n${event.sessionId}`,
-    `${event.function ?? `${event.httpMethod} ${event.apiPath}`}\n${canonicalJson(args)}\n${event.inputText}`,
+    refused
+      ? 'refused'
+      : logicalCallKey(event.function ?? `${event.httpMethod} ${event.apiPath}`, args, event.inputText),
   );
   let result: ToolResult;
   let unbound = false;
+  if (refused)
+    return bedrockResponse(event, failureResult(tool, callId, normalizeError(tool, refused), 0), false);
   try {
     const scope = profileScope(
       deps.profiles,

@@ -17,6 +17,7 @@ import type { ToolCatalog } from '../../runtime/catalog';
 import { type Deadline, deadlineBefore } from '../../runtime/deadline';
 import { type AccessProfile, type EntryPointBindings, profileScope } from '../access';
 import type { Dispatch } from '../dispatch';
+import { acceptServed, errorResponseOf, JSON_RPC_ERROR, refusalOfBody } from '../mcp/json-rpc-guard';
 import { createMcpServer } from '../mcp/server';
 
 /** The path MCP is served on: `https://<url-id>.lambda-url.<region>.on.aws/mcp`. */
@@ -70,6 +71,8 @@ function toRequest(event: LambdaFunctionURLEventWithIAMAuthorizer): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {}))
     if (value !== undefined) headers.set(name, value);
+  const accept = acceptServed(headers.get('accept') ?? undefined);
+  if (accept) headers.set('accept', accept);
   const method = event.requestContext.http.method;
   const body =
     event.body === undefined || method === 'GET'
@@ -87,8 +90,9 @@ function toRequest(event: LambdaFunctionURLEventWithIAMAuthorizer): Request {
 /**
  * Serves one MCP request of the function URL, for the access profile bound to
  * it (`entryPoints.mcpFunctionUrl`). Ids: the run id's session part is the
- * caller's IAM principal (from the signed request), its call part the function
- * URL request id and JSON-RPC id.
+ * caller's IAM principal (from the signed request), its call part the logical
+ * call (tool, arguments, 10-minute window: `logicalCallKey`), never the request
+ * or JSON-RPC id, which a retry renews.
  */
 export async function handleMcpFunctionUrl(
   event: LambdaFunctionURLEventWithIAMAuthorizer,
@@ -112,6 +116,18 @@ export async function handleMcpFunctionUrl(
   } catch (err) {
     return jsonResponse(403, { error: (err as Error).message });
   }
+  // Checked here, before the SDK: its own checks answer the wrong JSON-RPC codes (mcp/json-rpc-guard.ts).
+  const text =
+    event.body === undefined
+      ? ''
+      : event.isBase64Encoded
+        ? Buffer.from(event.body, 'base64').toString('utf8')
+        : event.body;
+  const { refusal } = refusalOfBody(text);
+  if (refusal) {
+    // A request the server could not read is a 400; a readable request with bad params gets its error at 200.
+    return jsonResponse(refusal.code === JSON_RPC_ERROR.invalidParams ? 200 : 400, errorResponseOf(refusal));
+  }
   const iam = event.requestContext.authorizer?.iam;
   const principal = iam?.userArn ?? iam?.callerId ?? event.requestContext.accountId ?? 'anonymous';
   const server = createMcpServer({
@@ -120,7 +136,6 @@ export async function handleMcpFunctionUrl(
     scope,
     version: deps.version,
     session: principal,
-    callKey: (jsonRpcId) => `${event.requestContext.requestId}\n${String(jsonRpcId)}`,
     // Leave the dispatcher a second to answer before the function's own timeout.
     deadline: () => deadlineBefore(deadline, 1_000),
   });

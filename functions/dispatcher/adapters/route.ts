@@ -48,7 +48,7 @@ export async function routeEntryPoint(
   deps: EntryPointDeps,
 ): Promise<ToolResult | EntryPointResponse> {
   const gateway = gatewayCallOf(context);
-  if (gateway) return handleGatewayCall(event, gateway, context, deadline, deps);
+  if (gateway) return handleGatewayCall(event, gateway, deadline, deps);
   if (isBedrockAgentEvent(event)) return handleBedrockAgentEvent(event, deadline, deps);
   if (isFunctionUrlShaped(event)) {
     // require, not import(): this is a CommonJS module (as bundled), and Jest's CommonJS runtime has no import().

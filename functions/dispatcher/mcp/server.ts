@@ -18,9 +18,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
-import type { ToolResult } from '../../runtime/result';
+import { PlatformError } from '../../runtime/errors';
+import { MAX_ECHOED_CHARS } from '../../runtime/invocation';
+import { normalizeError } from '../../runtime/normalize-error';
+import { failureResult, type ToolResult } from '../../runtime/result';
 import type { ProfileScope } from '../access';
-import { entryCallIdentity } from '../adapters/call-identity';
+import { entryCallIdentity, logicalCallKey } from '../adapters/call-identity';
 import type { Dispatch } from '../dispatch';
 import { toMcpTool } from '../formats/formats';
 
@@ -37,11 +40,8 @@ export interface McpServerOptions {
   readonly version: string;
   /** What groups this connection's calls (a random id per stdio process, the caller's IAM principal over HTTP). */
   readonly session: string;
-  /**
-   * What identifies one `tools/call` within the session: the JSON-RPC id on a
-   * stdio connection, the HTTP request id of a stateless HTTP request.
-   */
-  readonly callKey: (jsonRpcId: string | number) => string;
+  /** Clock, epoch ms, for the logical-call window (tests). @default Date.now */
+  readonly now?: () => number;
   /** The deadline of one call (the Lambda invocation's remaining time, or the local call budget). */
   readonly deadline: () => Deadline;
 }
@@ -62,7 +62,7 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
  * JSON-RPC error, so the model reads it and corrects its call.
  *
  * @example
- * const server = createMcpServer({ catalog: toolCatalog, dispatch, scope, version, session, callKey, deadline });
+ * const server = createMcpServer({ catalog: toolCatalog, dispatch, scope, version, session, deadline });
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(options: McpServerOptions): Server {
@@ -82,11 +82,31 @@ export function createMcpServer(options: McpServerOptions): Server {
       tools: scope.tools.filter((name) => catalog.has(name)).map((name) => toMcpTool(catalog.get(name))),
     }),
   );
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = request.params.name;
-    const { runId, callId } = entryCallIdentity('mcp', options.session, options.callKey(extra.requestId));
+    const args = request.params.arguments ?? {};
+    if (!catalog.has(tool)) {
+      // Named against this server's own tools, never the registry's.
+      const offered = scope.tools.filter((name) => catalog.has(name));
+      const shown = tool.slice(0, MAX_ECHOED_CHARS);
+      const unknown = new PlatformError(
+        'unknown_tool',
+        `Unknown tool "${shown}". This server offers: ${offered.join(', ')}`,
+        {
+          details: { offered },
+        },
+      );
+      return toCallToolResult(failureResult(shown, 'mcp/0', normalizeError(shown, unknown), 0));
+    }
+    // The logical call, not the JSON-RPC id: a client retrying a tools/call may send a new id
+    // (or, over stateless HTTP, a new request), and must still get the first call's outcome.
+    const { runId, callId } = entryCallIdentity(
+      'mcp',
+      options.session,
+      logicalCallKey(tool, args, '', (options.now ?? Date.now)()),
+    );
     const result = await options.dispatch(
-      { tenant: scope.tenant, tool, args: request.params.arguments ?? {}, runId, callId },
+      { tenant: scope.tenant, tool, args, runId, callId },
       options.deadline(),
       scope,
     );

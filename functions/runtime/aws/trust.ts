@@ -42,10 +42,17 @@ export const TENANT_SECRET_NAME_PREFIX = 'etp/';
 export const CUSTOMER_ROLE_NAME = 'ExternalToolsPlatformAudit';
 
 /**
- * The IAM path of every tool function's role. The tenant-secrets reader roles
- * trust the platform account's roles under this path only (`aws:PrincipalArn`).
+ * The IAM path of every tool function's role. No tenant-secrets reader role
+ * trusts it: a tool gets its reader sessions from the dispatcher (the vendor).
  */
 export const TOOL_ROLE_PATH = '/etp-tools/';
+
+/**
+ * The IAM path of the role that vends tenant credentials: the dispatcher's, the
+ * trusted edge that checked the call's tenant. The tenant-secrets reader roles
+ * trust the platform account's roles under this path only (`aws:PrincipalArn`).
+ */
+export const VENDOR_ROLE_PATH = '/etp-vendor/';
 
 /**
  * The IAM path of the AWS tool functions' roles (under {@link TOOL_ROLE_PATH}).

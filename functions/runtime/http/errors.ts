@@ -10,11 +10,20 @@ export class ThrottledError extends PlatformError {
   /** Seconds to wait before trying again (from `Retry-After`, or the local bucket). */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(message: string, retryAfterSeconds: number | undefined, service?: string) {
+  /** @param retryAfterMs - the same wait in ms, when known to the ms (a local token bucket). */
+  constructor(
+    message: string,
+    retryAfterSeconds: number | undefined,
+    service?: string,
+    retryAfterMs?: number,
+  ) {
     super('throttled', message, {
       retryable: true,
       service,
-      details: retryAfterSeconds === undefined ? undefined : { retryAfterSeconds },
+      details:
+        retryAfterSeconds === undefined
+          ? undefined
+          : { retryAfterSeconds, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
     });
     this.retryAfterSeconds = retryAfterSeconds;
   }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TokenBucket } from 'limiter';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache';
 import { ThrottledError } from './errors';
 
 /** A token bucket's shape: `burst` requests at once, refilled at `perSecond`. */
@@ -29,66 +30,99 @@ export interface AcquireOptions {
   readonly service?: string;
 }
 
+/** Most buckets a {@link RateLimiter} keeps (least recently used out first), like the runtime's other caches. */
+export const MAX_RATE_LIMIT_BUCKETS = 1_024;
+
+/** A bucket idle this long is full again whatever its rate (1 h), so it may be forgotten. */
+const BUCKET_IDLE_MS = 3_600_000;
+
 /**
- * Token buckets by key (`limiter`'s `TokenBucket`), created on first use. The
- * HTTP client keys them by partition (the tenant) and host, so one tenant's
- * burst never delays another tenant's call in the same container.
+ * One key's bucket as a reservation schedule: `tokens` may go below zero, each
+ * negative unit a token a waiter has already been promised. `limiter`'s
+ * TokenBucket (used before) cannot promise a token: its waiters raced for each
+ * refilled one, so the last of many waited out its whole deadline before being
+ * refused. With reservations a caller knows at once when its token comes.
+ */
+interface Bucket {
+  tokens: number;
+  /** Epoch ms of the last refill. */
+  at: number;
+}
+
+/**
+ * Token buckets by key, created on first use and bounded
+ * ({@link MAX_RATE_LIMIT_BUCKETS}, least recently used out first; a bucket idle
+ * for an hour is forgotten, being full again anyway). The HTTP client keys them
+ * by partition (the tenant) and host, so one tenant's burst never delays another
+ * tenant's call in the same container.
  *
- * Waits are bounded: a token that will not be there before the caller's
- * deadline is refused at once with `throttled` and `retryAfterSeconds`, never
- * slept on past the time left.
+ * Waits are bounded and decided at once: each caller reserves the next free
+ * token; one whose token comes after its deadline is refused immediately with
+ * `throttled`, `details.retryAfterMs` and `retryAfterSeconds` (when its token
+ * would come), never slept on.
  *
  * @example
  * const limiter = new RateLimiter();
  * await limiter.acquire('acme\u0000hooks.slack.com', { burst: 1, perSecond: 1 }, { remainingMs: 5_000 });
  */
 export class RateLimiter {
-  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #buckets: LRUCache<string, Bucket>;
+  readonly #now: () => number;
+
+  constructor(options: { readonly maxBuckets?: number; readonly now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#buckets = boundedCache<string, Bucket>({
+      max: options.maxBuckets ?? MAX_RATE_LIMIT_BUCKETS,
+      ttlMs: BUCKET_IDLE_MS,
+      now: this.#now,
+    });
+  }
+
+  /** Buckets held. */
+  get size(): number {
+    return this.#buckets.size;
+  }
 
   /**
    * Takes one token from `key`'s bucket, waiting for it when the wait fits the time left.
    *
-   * @throws ThrottledError (`throttled`, retryable, `details.retryAfterSeconds`) when the
-   *   wait would outlast `remainingMs`.
-   * @throws the signal's reason when `signal` aborts during the wait.
+   * @throws ThrottledError (`throttled`, retryable, `details.retryAfterMs` and
+   *   `retryAfterSeconds`) at once when the caller's token would come after `remainingMs`.
+   * @throws the signal's reason when `signal` aborts during the wait (the token is given back).
    */
   async acquire(key: string, limit: RateLimit, options: AcquireOptions): Promise<void> {
-    const bucket = this.#bucket(key, limit);
-    const started = Date.now();
-    // tryRemoveTokens debits atomically; a waiter loops because a concurrent caller
-    // may take the token it waited for.
-    while (!bucket.tryRemoveTokens(1)) {
-      const waitMs = Math.max(1, bucket.getWaitTime(1));
-      const left = options.remainingMs - (Date.now() - started);
-      if (waitMs > left) {
-        throw new ThrottledError(
-          `Local rate limit of ${limit.perSecond}/s reached; the next slot is in ${waitMs} ms, after the call's deadline`,
-          Math.ceil(waitMs / 1000),
-          options.service,
-        );
-      }
+    const now = this.#now();
+    let bucket = this.#buckets.get(key);
+    if (bucket) {
+      bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
+      bucket.at = now;
+    } else {
+      // A first burst is allowed.
+      bucket = { tokens: limit.burst, at: now };
+    }
+    this.#buckets.set(key, bucket);
+    const waitMs = bucket.tokens >= 1 ? 0 : Math.ceil(((1 - bucket.tokens) / limit.perSecond) * 1000);
+    if (waitMs > options.remainingMs) {
+      throw new ThrottledError(
+        `Local rate limit of ${limit.perSecond}/s reached; the next free slot is in ${waitMs} ms, after the call's deadline`,
+        Math.ceil(waitMs / 1000),
+        options.service,
+        waitMs,
+      );
+    }
+    bucket.tokens -= 1;
+    if (waitMs === 0) return;
+    try {
       await sleep(waitMs, undefined, options.signal ? { signal: options.signal } : undefined);
+    } catch (err) {
+      bucket.tokens += 1;
+      throw err;
     }
   }
 
   /** Forgets every bucket (tests). */
   clear(): void {
     this.#buckets.clear();
-  }
-
-  #bucket(key: string, limit: RateLimit): TokenBucket {
-    let bucket = this.#buckets.get(key);
-    if (!bucket) {
-      bucket = new TokenBucket({
-        bucketSize: limit.burst,
-        tokensPerInterval: limit.perSecond,
-        interval: 'second',
-      });
-      // limiter starts a bucket empty; a first burst is allowed.
-      bucket.content = limit.burst;
-      this.#buckets.set(key, bucket);
-    }
-    return bucket;
   }
 }
 

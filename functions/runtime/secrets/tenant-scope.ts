@@ -6,8 +6,8 @@
  * The reader role's policy allows `dynamodb:GetItem` only where the partition key
  * equals the session's tenant (`dynamodb:LeadingKeys`) and `GetSecretValue` only
  * on secrets tagged with that tenant and with S; the tool role may assume only the
- * reader roles of the names its spec lists. A bug here, or a row of tenant U
- * pointing at T's secret, therefore reads nothing of T.
+ * reader roles at all. A bug here, or a row of tenant U pointing at T's secret,
+ * therefore reads nothing of T.
  *
  * Every client and cache below is keyed by tenant and secret name and bounded,
  * so no client, session or Powertools cache of one tenant serves another.
@@ -25,10 +25,11 @@ import type { SecretReference, SecretReferenceStore } from './reference';
 import { SecretResolver, type SecretResolverOptions } from './resolver';
 import type { SecretsManagerSecretProvider } from './secrets-manager-provider';
 import type { SecretValueProvider } from './value-provider';
+import type { TenantSessionSource } from './vended';
 
 /**
- * The variable the CDK gives a tool function: the JSON map of each secret name
- * its spec lists to that name's reader role ARN (`{"aws_default":"arn:aws:iam::…:role/…"}`).
+ * The variable the CDK gives the dispatcher (the vendor): the JSON map of each
+ * secret name a tool lists to that name's reader role ARN (`{"aws_default":"arn:aws:iam::…:role/…"}`).
  */
 export const SECRET_READER_ROLES_ENV = 'SECRET_READER_ROLES';
 
@@ -81,7 +82,7 @@ export interface TenantSecretSessionsOptions {
  * `etp.<tenant>` and 1 hour (the role-chaining cap), cached until 5 minutes before
  * expiry in a bounded cache.
  */
-export class TenantSecretSessions {
+export class TenantSecretSessions implements TenantSessionSource {
   readonly #sessions: SessionCache;
   readonly #assume: typeof assumeRole;
 
@@ -144,7 +145,7 @@ function scopeKey(tenant: string, secretName: string, ...more: string[]): string
  * used out first, so no client or cache of one pair serves another.
  */
 function perReaderSession<T extends {}>(
-  sessions: TenantSecretSessions,
+  sessions: TenantSessionSource,
   build: (credentials: AwsCredentialIdentityProvider) => T,
   dispose?: (value: T) => void,
 ): (tenant: string, secretName: string) => T {
@@ -174,7 +175,7 @@ export class TenantScopedReferenceStore implements SecretReferenceStore {
 
   constructor(
     readonly tableName: string,
-    sessions: TenantSecretSessions,
+    sessions: TenantSessionSource,
     createClient: ScopedDynamoDbClientFactory = dynamoDbClientWith,
   ) {
     this.#storeOf = perReaderSession(
@@ -224,7 +225,7 @@ function readOnly(operation: string): PlatformError {
 export class TenantScopedSecretsManager implements SecretValueProvider {
   readonly #providerOf;
 
-  constructor(sessions: TenantSecretSessions) {
+  constructor(sessions: TenantSessionSource) {
     this.#providerOf = perReaderSession(sessions, (credentials): SecretsManagerSecretProvider => {
       const loaded = require('./secrets-manager-provider') as typeof import('./secrets-manager-provider');
       return new loaded.SecretsManagerSecretProvider((region) =>
@@ -248,7 +249,7 @@ export class TenantScopedSecretsManager implements SecretValueProvider {
 export class TenantScopedInline implements SecretValueProvider {
   readonly #clientOf;
 
-  constructor(sessions: TenantSecretSessions) {
+  constructor(sessions: TenantSessionSource) {
     this.#clientOf = perReaderSession(
       sessions,
       (credentials): KMSClient =>
@@ -282,18 +283,23 @@ export const DEPLOYED_ENV_PROVIDER: SecretValueProvider = {
 
 /**
  * The secret resolver of a deployed tool function: reference rows, Secrets
- * Manager values and inline values (KMS) read through tenant-scoped reader sessions, `env` references
- * refused, no environment-variable convention fallback.
+ * Manager values and inline values (KMS) read through tenant-scoped reader
+ * sessions (those the call was vended, a {@link TenantSessionSource}; or, given
+ * the reader roles, sessions it assumes itself: tests and benches), `env`
+ * references refused, no environment-variable convention fallback.
  *
  * @example
  * const resolver = deployedSecretResolver(table, parseSecretReaderRoles(process.env.SECRET_READER_ROLES!));
  */
 export function deployedSecretResolver(
   tableName: string,
-  roles: SecretReaderRoles,
+  roles: SecretReaderRoles | TenantSessionSource,
   options: Omit<SecretResolverOptions, 'providers' | 'conventionFallback'> = {},
 ): SecretResolver {
-  const sessions = new TenantSecretSessions(roles, { now: options.now });
+  const sessions =
+    typeof (roles as TenantSessionSource).credentials === 'function'
+      ? (roles as TenantSessionSource)
+      : new TenantSecretSessions(roles as SecretReaderRoles, { now: options.now });
   return new SecretResolver(new TenantScopedReferenceStore(tableName, sessions), {
     ...options,
     providers: {

@@ -4,6 +4,7 @@ import { createToolHandler } from '../../runtime/tool-handler';
 import { HISTORY_MAX_LIMIT, slackChannelHistorySpec } from './channel-history.meta';
 import { readSlackSecret, requireBotToken, SlackSession } from './client';
 import { defineSlackTool } from './define';
+import { mapSlackError } from './errors';
 
 /** Longest message text returned, characters: a long message is cut, marked `text_truncated`. */
 const MESSAGE_TEXT_CHARS = 1_500;
@@ -71,6 +72,7 @@ export const slackChannelHistoryTool = defineSlackTool(slackChannelHistorySpec, 
   let cursor = args.cursor;
   let hasMore = false;
   let cutShort = false;
+  let rateLimited: { retryAfterSeconds: unknown } | undefined;
   do {
     if (ctx.deadline.remainingMs() < PAGE_RESERVE_MS) {
       cutShort = true;
@@ -83,9 +85,22 @@ export const slackChannelHistoryTool = defineSlackTool(slackChannelHistorySpec, 
       ...(latest ? { latest } : {}),
       ...(cursor ? { cursor } : {}),
     };
-    const page = args.thread_ts
-      ? await session.api((c) => c.conversations.replies({ ...request, ts: args.thread_ts as string }))
-      : await session.api((c) => c.conversations.history(request));
+    let page: ConversationsHistoryResponse;
+    try {
+      page = args.thread_ts
+        ? ((await session.api((c) =>
+            c.conversations.replies({ ...request, ts: args.thread_ts as string }),
+          )) as ConversationsHistoryResponse)
+        : await session.api((c) => c.conversations.history(request));
+    } catch (err) {
+      // Rate limited after some pages (Slack's 2025 limits for apps outside the Marketplace: one
+      // request a minute): the pages read are returned with the cursor of the next, never thrown away.
+      const mapped = mapSlackError(err);
+      if (mapped?.code !== 'throttled' || messages.length === 0) throw err;
+      rateLimited = { retryAfterSeconds: mapped.details?.retryAfterSeconds ?? null };
+      hasMore = true;
+      break;
+    }
     const pageMessages = (page.messages ?? []) as SlackHistoryMessage[];
     let taken = 0;
     for (const message of pageMessages) {
@@ -117,9 +132,11 @@ export const slackChannelHistoryTool = defineSlackTool(slackChannelHistorySpec, 
       // History is newest first (continue before the last ts); replies oldest first (after it).
       resume_latest: resumable && !args.thread_ts ? last : null,
       resume_oldest: resumable && args.thread_ts ? last : null,
+      // Set when Slack rate limited the next page: continue from next_cursor after retryAfterSeconds.
+      ...(rateLimited ? { rate_limited: rateLimited } : {}),
     },
-    truncated: cutShort,
-    summary: `${messages.length} message${messages.length === 1 ? '' : 's'} from ${args.channel}${hasMore || cutShort ? ', more available' : ''}`,
+    truncated: cutShort || rateLimited !== undefined,
+    summary: `${messages.length} message${messages.length === 1 ? '' : 's'} from ${args.channel}${hasMore || cutShort ? ', more available' : ''}${rateLimited ? ' (rate limited: continue from next_cursor later)' : ''}`,
   };
 });
 

@@ -7,13 +7,22 @@ import { SLACK_LIMITS } from './limits';
 /** Longest text a post tool takes, characters: more than one message holds; split into a thread (see limits). */
 export const MAX_POST_TEXT_CHARS = 50_000;
 
+/**
+ * A channel name as Slack defines it, in every script: up to 80 letters, marks and
+ * digits of any script (Slack's "Create a channel": lowercase letters, numbers,
+ * hyphens and underscores; non-Latin names such as Hangul or Kanji are letters
+ * too), `-` and `_` (and `.`, which older workspaces hold), optionally after `#`.
+ * A channel ID (C0123ABCD) matches too.
+ */
+export const SLACK_CHANNEL_NAME = /^#?[\p{L}\p{M}\p{N}_.-]{1,80}$/u;
+
 /** Channel to post to: an ID, or a public channel's `#name` (chat.postMessage resolves names). */
 export const postChannelArg = z
   .string()
   .check(
     z.minLength(1),
     z.maxLength(81),
-    z.regex(/^#?[\w.-]+$/, 'a channel ID (C0123ABCD) or #name'),
+    z.regex(SLACK_CHANNEL_NAME, 'a channel ID (C0123ABCD) or #name (letters of any script, digits, - or _)'),
     z.describe(
       'Channel ID (C0123ABCD) or #channel-name. Ignored through an incoming webhook (it posts to its own channel).',
     ),

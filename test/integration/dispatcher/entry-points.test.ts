@@ -357,3 +357,70 @@ describe('MCP over Streamable HTTP on the function URL, driven by the MCP SDK cl
     expect(elsewhere.status).toBe(404);
   });
 });
+
+describe('exactly once per logical call, at every entry point (docs/entry-points.md, "What identifies a call")', () => {
+  it('Bedrock Agents: a repeated event posts once and is answered with the first outcome', async () => {
+    // Prepare
+    const before = slack.messages.length;
+    const event = bedrockFunctionEvent('slack_post_message', { channel: '#aws-pulse', text: 'bedrock once' });
+
+    // Act
+    const first = await dispatcher(event, context());
+    const repeat = await dispatcher(event, context());
+
+    // Assess
+    const posted = slack.messages.slice(before);
+    expect(posted.map((m) => m.text)).toEqual(['bedrock once']);
+    expect(repeat).toEqual(first);
+    expect(JSON.stringify(first)).toContain(posted[0]?.ts);
+  });
+
+  it('AgentCore Gateway: a retry without the Gateway request id posts once, with the first outcome', async () => {
+    // Prepare: no bedrockAgentCoreAwsRequestId, and a new Lambda request id on every attempt
+    const before = slack.messages.length;
+    const withoutRequestId = () => {
+      const gateway = gatewayContext('etp-tools___slack_post_message');
+      const custom = { ...(gateway.clientContext as unknown as { custom: Record<string, string> }).custom };
+      delete custom.bedrockAgentCoreAwsRequestId;
+      return { ...gateway, clientContext: { custom } } as unknown as typeof gateway;
+    };
+    const args = { channel: '#aws-pulse', text: 'gateway once' };
+
+    // Act
+    const first = await dispatcher(args, withoutRequestId());
+    const retry = await dispatcher(args, withoutRequestId());
+
+    // Assess
+    expect(slack.messages.slice(before).map((m) => m.text)).toEqual(['gateway once']);
+    expect(retry).toEqual(first);
+  });
+
+  it('MCP over HTTP: a tools/call retried as a new request with a new JSON-RPC id posts once', async () => {
+    // Prepare: two clients, so the retry is a new connection and request as well
+    const url = await startFunctionUrl(dispatcher);
+    const clients = [0, 1].map(() => new Client({ name: 'etp-retry-test', version: '1.0.0' }));
+    try {
+      for (const client of clients) {
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${url.url}/mcp`)));
+      }
+      const before = slack.messages.length;
+      const call = { name: 'slack_post_message', arguments: { channel: '#aws-pulse', text: 'mcp once' } };
+
+      // Act
+      const first = await clients[0]?.callTool(call);
+      const retry = await clients[1]?.callTool(call);
+      const other = await clients[1]?.callTool({
+        ...call,
+        arguments: { ...call.arguments, text: 'mcp other' },
+      });
+
+      // Assess: one post for the logical call, the retry answered with its outcome; new args are a new call
+      expect(slack.messages.slice(before).map((m) => m.text)).toEqual(['mcp once', 'mcp other']);
+      expect(retry?.structuredContent).toEqual(first?.structuredContent);
+      expect(other?.isError).toBe(false);
+    } finally {
+      for (const client of clients) await client.close();
+      await url.stop();
+    }
+  });
+});

@@ -178,7 +178,7 @@ describe('LambdaToolInvoker through a real LambdaClient and the local Lambda Inv
     });
   });
 
-  it('reports a function timeout as internal_error naming Sandbox.Timedout', async () => {
+  it('reports a function timeout as timeout (retryable) naming Sandbox.Timedout', async () => {
     // Prepare
     await lambda.stop();
     let release = () => {};
@@ -197,9 +197,13 @@ describe('LambdaToolInvoker through a real LambdaClient and the local Lambda Inv
     release();
 
     // Assess
-    expect(result.error.message).toBe(
-      'The sum_numbers function failed: Sandbox.Timedout: Task timed out after 0.10 seconds',
-    );
+    expect(result.error).toEqual({
+      code: 'timeout',
+      message: 'The sum_numbers function failed: Sandbox.Timedout: Task timed out after 0.10 seconds',
+      retryable: true,
+      service: 'lambda',
+      details: { functionError: 'Unhandled', errorType: 'Sandbox.Timedout' },
+    });
   });
 
   it.each([

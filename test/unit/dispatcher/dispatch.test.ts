@@ -395,18 +395,26 @@ describe('argument validation before any remote call', () => {
     expect(received.echo_args).toEqual([]);
   });
 
-  it.each([
-    ['"50"', '50'],
-    ['null', null],
-  ])('rejects aws_ec2_inventory topN sent as %s; the tool never runs', async (_label, topN) => {
+  it('reads aws_ec2_inventory topN sent as null as left out: its default applies (docs/entry-points.md)', async () => {
     // Act
-    const result = failure(await call(envelope('aws_ec2_inventory', { regions: ['eu-west-1'], topN })));
+    await call(envelope('aws_ec2_inventory', { regions: ['eu-west-1'], topN: null }));
 
     // Assess
-    expect(result.error.code).toBe('invalid_args');
-    expect(result.error.details?.violations).toEqual([{ path: 'topN', message: expect.any(String) }]);
-    expect(ec2Mock.calls()).toHaveLength(0);
+    expect(invoker.calls.at(-1)?.args).toEqual({ regions: ['eu-west-1'], topN: 20 });
   });
+
+  it.each([['"50"', '50']])(
+    'rejects aws_ec2_inventory topN sent as %s; the tool never runs',
+    async (_label, topN) => {
+      // Act
+      const result = failure(await call(envelope('aws_ec2_inventory', { regions: ['eu-west-1'], topN })));
+
+      // Assess
+      expect(result.error.code).toBe('invalid_args');
+      expect(result.error.details?.violations).toEqual([{ path: 'topN', message: expect.any(String) }]);
+      expect(ec2Mock.calls()).toHaveLength(0);
+    },
+  );
 
   it('rejects args nested deeper than 32 levels before parsing, logging or invoking them', async () => {
     // Prepare: 5,000 levels, deep enough to overflow the recursive redaction of the call's log line.

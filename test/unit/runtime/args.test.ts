@@ -114,14 +114,43 @@ describe('parseToolArgs()', () => {
     ]);
   });
 
-  it('never turns null into 0 or into the default', () => {
+  it('reads an optional property sent as null as left out (its default applies), never as 0', () => {
     // Act
-    const err = invalid(inventorySpec, '{"topN":null}');
+    const args = parseToolArgs(inventorySpec, '{"topN":null,"regions":null,"filters":null}');
 
     // Assess
+    expect(args).toEqual({ topN: 20 });
+  });
+
+  it('keeps null where the property accepts it, and refuses a required property sent as null', () => {
+    // Prepare
+    const spec = defineToolSpec({
+      name: 'nullable_tool',
+      description: 'A required name and an optional nullable note.',
+      inputSchema: z.strictObject({ name: z.string(), note: z.optional(z.nullable(z.string())) }),
+      tags: [],
+      requiresSecrets: [],
+      sideEffects: 'none',
+      iam: [],
+    });
+
+    // Act
+    const kept = parseToolArgs(spec, { name: 'a', note: null });
+    const err = invalid(spec, { name: null, note: null });
+
+    // Assess
+    expect(kept).toEqual({ name: 'a', note: null });
     expect(err.details?.violations).toEqual([
-      { path: 'topN', message: expect.stringMatching(/expected number, received null/) },
+      { path: 'name', message: expect.stringMatching(/expected string, received null/) },
     ]);
+  });
+
+  it('leaves nested nulls to the schema: only top-level arguments are read as left out', () => {
+    // Act
+    const err = invalid(inventorySpec, { filters: { state: null } });
+
+    // Assess
+    expect(err.details?.violations).toEqual([{ path: 'filters.state', message: expect.any(String) }]);
   });
 
   it('does not mutate the input object when it applies defaults', () => {
@@ -150,7 +179,6 @@ describe('parseToolArgs()', () => {
   it.each([
     ['a single region name', '{"regions":"eu-west-1"}'],
     ['a number', '{"regions":5}'],
-    ['null', '{"regions":null}'],
   ])('says what regions accepts when it is %s', (_label, raw) => {
     // Act
     const err = invalid(ec2InventorySpec, raw);

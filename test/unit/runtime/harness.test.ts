@@ -88,14 +88,17 @@ describe('runTool() and the deadline', () => {
     // Prepare
     jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'performance'] });
     try {
-      const done = runTool(waitingTool(10), toolInvocation({ args: {} }), deadlineIn(60_000), { logger });
+      const call = deadlineIn(60_000);
+      const done = runTool(waitingTool(10), toolInvocation({ args: {} }), call, { logger });
 
       // Act
       await jest.advanceTimersByTimeAsync(10);
       const result = await done;
 
-      // Assess
+      // Assess: only the caller's own deadline is left, until the caller disposes of it
       expect(result.ok).toBe(true);
+      expect(jest.getTimerCount()).toBe(1);
+      call.dispose?.();
       expect(jest.getTimerCount()).toBe(0);
     } finally {
       jest.useRealTimers();
