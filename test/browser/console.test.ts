@@ -202,7 +202,9 @@ describe('the console in Chromium', () => {
 
     // Act: start incident_response, which asks the on-call engineer
     await page.getByLabel('Scenario', { exact: true }).selectOption('incident_response');
-    await page.getByLabel(/^Input/).fill('{"regions":["eu-west-1"]}');
+    await page
+      .getByLabel(/^Input/)
+      .fill('{"regions":["eu-west-1"],"pagerduty_incident":"PT4KHLK","github_repo":"acme/api"}');
     await page.getByRole('button', { name: 'Start run' }).click();
     const log = page.getByRole('log', { name: 'Run events' });
     await log.getByText(QUESTION, { exact: false }).waitFor({ timeout: 20_000 });

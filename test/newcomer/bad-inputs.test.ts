@@ -68,7 +68,7 @@ const WRITTEN: readonly Case[] = [
   [
     ['tools', 'schema', '--format', 'mcp', '--scenario', 'aws_pulse', '--level', 'nope'],
     EXIT_USAGE,
-    ['has no level "nope"', 'Levels: collect, analyse, report'],
+    ['has no level "nope"', 'Levels: collect, analyze, report'],
   ],
   [
     [
@@ -144,10 +144,10 @@ const WRITTEN: readonly Case[] = [
       '--scenario',
       'aws_pulse',
       '--level',
-      'analyze',
+      'analyse',
     ],
     EXIT_USAGE,
-    ['has no level "analyze"'],
+    ['has no level "analyse"'],
   ],
   [
     ['tools', 'invoke', 'aws_nope', '--tenant', 'default'],
