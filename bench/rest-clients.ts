@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     const figures = await measureColdStart(own, base, { ...process.env }, runs);
     const fixed = await measureColdStart(own, platform, { ...process.env }, runs);
     process.stdout.write(
-      [
+      `${[
         implementation,
         (own.bytes / 1024).toFixed(0),
         figures.functionMs.toFixed(1),
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
         (platform.bytes / 1024).toFixed(0),
         fixed.baselineMs.toFixed(1),
         fixed.ratio.toFixed(2),
-      ].join('\t') + '\n',
+      ].join('\t')}\n`,
     );
   }
 }

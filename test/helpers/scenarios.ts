@@ -1,5 +1,3 @@
-/** Scenarios built in memory for tests, checked by the loader as a file would be. */
-import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { checkScenarioDocument, loadScenarios, ScenarioValidationError } from '../../lib/scenarios/loader';

@@ -20,7 +20,6 @@ import { assumeRole, SessionCache } from '../aws/sts';
 import { clampSessionDuration, readerSessionName, sourceIdentityOf, TENANT_TAG } from '../aws/trust';
 import { boundedCache } from '../bounded-cache';
 import { PlatformError } from '../errors';
-import type { DynamoDbSecretReferenceStore } from './dynamodb-store';
 import type { SecretReference, SecretReferenceStore } from './reference';
 import { SecretResolver, type SecretResolverOptions } from './resolver';
 import type { SecretsManagerSecretProvider } from './secrets-manager-provider';
