@@ -7,7 +7,12 @@
  * fingerprint are written.
  */
 import { readFile } from 'node:fs/promises';
-import { InvalidArgsError, SecretInvalidError } from '../../functions/runtime/errors';
+import {
+  InvalidArgsError,
+  PlatformError,
+  SecretInvalidError,
+  ServiceCallError,
+} from '../../functions/runtime/errors';
 import { assertIdentifier, SECRET_NAME, TENANT_ID } from '../../functions/runtime/ids';
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import {
@@ -45,12 +50,12 @@ export interface InlineSeedOptions {
  * @throws InvalidArgsError for a file that cannot be read, an empty value or one over the inline limit.
  */
 async function readValue(valueFile: string, io: CliIo): Promise<string> {
-  let text: string;
+  let bytes: Buffer;
   if (valueFile === '-') {
-    text = await readStream(io.stdin);
+    bytes = await readStream(io.stdin);
   } else {
     try {
-      text = await readFile(valueFile, 'utf8');
+      bytes = await readFile(valueFile);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
       throw new InvalidArgsError(
@@ -58,23 +63,32 @@ async function readValue(valueFile: string, io: CliIo): Promise<string> {
       );
     }
   }
+  let text: string;
+  try {
+    // Fatal: a byte that is not UTF-8 would otherwise become U+FFFD and another value be sealed.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InvalidArgsError(
+      `--value-file ${valueFile === '-' ? '- (standard input)' : valueFile} is not UTF-8 text: a secret value is text (JSON or a token)`,
+    );
+  }
   const value = text.replace(/\r?\n$/, '');
   if (value.trim() === '') {
     throw new InvalidArgsError(
       `--value-file ${valueFile === '-' ? '- (standard input)' : valueFile} holds no value`,
     );
   }
-  const bytes = Buffer.byteLength(value, 'utf8');
-  if (bytes > INLINE_VALUE_MAX_BYTES) {
+  const size = Buffer.byteLength(value, 'utf8');
+  if (size > INLINE_VALUE_MAX_BYTES) {
     throw new InvalidArgsError(
-      `the value is ${bytes} bytes; inline values hold at most ${INLINE_VALUE_MAX_BYTES} bytes: keep it in Secrets Manager (--ref-kind secrets_manager)`,
+      `the value is ${size} bytes; inline values hold at most ${INLINE_VALUE_MAX_BYTES} bytes: keep it in Secrets Manager (--ref-kind secrets_manager)`,
     );
   }
   return value;
 }
 
-async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<string> {
-  if (!stream) return '';
+async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
+  if (!stream) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -87,7 +101,24 @@ async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<st
     }
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A sealing failure in words that name KMS, its endpoint, the key and what to set
+ * (a value over the limit keeps its own message).
+ */
+function kmsFailure(err: unknown, keyId: string): Error {
+  if (!(err instanceof ServiceCallError)) return err as Error;
+  const endpoint =
+    process.env.AWS_ENDPOINT_URL_KMS ||
+    `the KMS endpoint of ${process.env.AWS_REGION || 'your default region'}`;
+  return new PlatformError(
+    'upstream_error',
+    `KMS (${endpoint}) could not seal with key ${keyId}: ${err.message}. Set --kms-key-id or ${INLINE_KEY_ENV} to the ` +
+      'platform stack output InlineSecretKeyArn, with credentials allowed kms:Encrypt and kms:GenerateDataKey on it',
+    { service: 'kms', cause: err },
+  );
 }
 
 /**
@@ -134,7 +165,11 @@ export async function seedInline(options: InlineSeedOptions, run: CliRun): Promi
     require('../../functions/runtime/secrets/inline-kms') as typeof import('../../functions/runtime/secrets/inline-kms');
   const kms = kmsClient();
   try {
-    const sealed = await sealInlineValue(kms, keyId, options.tenant, options.secretName, value);
+    const sealed = await sealInlineValue(kms, keyId, options.tenant, options.secretName, value).catch(
+      (err: unknown) => {
+        throw kmsFailure(err, keyId);
+      },
+    );
     const row = validateReference({
       tenant_id: options.tenant,
       secret_name: options.secretName,

@@ -4,7 +4,7 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-
 import * as z from 'zod/mini';
 import { builtOnce } from '../built-once';
 import { SecretInvalidError } from '../errors';
-import { notJsonObjectProblem } from '../secrets/secret-shape';
+import { faultyFields, notJsonObjectProblem } from '../secrets/secret-shape';
 import { assumeRole, platformRegion, SessionCache } from './sts';
 import {
   callSessionTags,
@@ -294,13 +294,7 @@ function parse<T extends z.ZodMiniType>(
   const shape = notJsonObjectProblem(secret);
   if (shape) throw new SecretInvalidError(`AWS secret is invalid: ${shape}. Accepted fields: ${accepted}`);
   // Field names only: zod's messages may quote the values, which are secrets.
-  const fields = [
-    ...new Set(
-      parsed.error.issues.flatMap((issue) =>
-        issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || '(value)'],
-      ),
-    ),
-  ];
+  const fields = faultyFields(parsed.error.issues);
   throw new SecretInvalidError(
     `AWS secret is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`,
   );

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { SecretInvalidError } from '../errors';
-import { notJsonObjectProblem } from './secret-shape';
+import { faultyFields, notJsonObjectProblem } from './secret-shape';
 
 /** A connector's secret: its name, its display label, its schema and the accepted forms in words. */
 export interface SecretPayloadSpec<S> {
@@ -30,9 +30,7 @@ export function parseSecretPayload<S>(raw: Readonly<Record<string, unknown>>, sp
   const parsed = spec.schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const shape = notJsonObjectProblem(raw);
-  const problem = shape
-    ? `: ${shape}`
-    : ` in: ${[...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(value)'))].join(', ')}`;
+  const problem = shape ? `: ${shape}` : ` in: ${faultyFields(parsed.error.issues).join(', ')}`;
   throw new SecretInvalidError(
     `${spec.label} secret ${spec.name} is invalid${problem}. Accepted: ${spec.accepted}`,
     {

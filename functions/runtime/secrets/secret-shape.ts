@@ -21,3 +21,27 @@ export function notJsonObjectProblem(secret: Readonly<Record<string, unknown>>):
     ? 'it is not a JSON object: it starts with { but does not parse as JSON'
     : 'it is not a JSON object but plain text';
 }
+
+/** What a zod issue of a refused secret says of where it is (zod's `$ZodIssue`, the fields this reads). */
+interface SecretIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly keys?: readonly string[];
+}
+
+/**
+ * The fields a refused secret got wrong, for its error message: unknown keys and
+ * the paths of wrong values (`(value)` for the whole), each redacted — a field
+ * name can be a pasted credential (`{"AKIA…": "…"}`), and messages never show one.
+ *
+ * @example faultyFields(parsed.error.issues) // ['role_arn', '<redacted>']
+ */
+export function faultyFields(issues: readonly SecretIssue[]): string[] {
+  const { redactString } = require('../redact') as typeof import('../redact');
+  const names = issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' && issue.keys
+      ? issue.keys
+      : [issue.path.map(String).join('.') || '(value)'],
+  );
+  return [...new Set(names.map((name) => redactString(name)))];
+}

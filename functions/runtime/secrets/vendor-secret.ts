@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import type { ToolContext } from '../context';
 import { SecretInvalidError } from '../errors';
-import { notJsonObjectProblem } from './secret-shape';
+import { faultyFields, notJsonObjectProblem } from './secret-shape';
 
 /**
  * A token, leniently: 8-4096 characters without white space, not a URL. The
@@ -71,12 +71,6 @@ export function parseVendorSecret<P extends string, S extends { provider: P }>(
         : `it names no provider (${spec.providers.join(' or ')})`,
     );
   }
-  const fields = [
-    ...new Set(
-      parsed.error.issues.flatMap((issue) =>
-        issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || '(value)'],
-      ),
-    ),
-  ];
+  const fields = faultyFields(parsed.error.issues);
   throw invalid(`wrong or unknown fields: ${fields.join(', ')}`);
 }

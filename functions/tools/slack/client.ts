@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { createHttpClient, type HttpClient } from '../../runtime/http/client';
-import { notJsonObjectProblem } from '../../runtime/secrets/secret-shape';
+import { faultyFields, notJsonObjectProblem } from '../../runtime/secrets/secret-shape';
 import { assertClearWrite } from '../../runtime/write-answer';
 import { SLACK_AUTH_ERRORS, slackErrorString } from './errors';
 
@@ -80,7 +80,7 @@ export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
     throw new SecretInvalidError(`Slack secret is invalid: ${shape}. ${ACCEPTED_SECRET}`, {
       service: 'slack',
     });
-  const fields = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(value)'))];
+  const fields = faultyFields(parsed.error.issues);
   throw new SecretInvalidError(`Slack secret is invalid in: ${fields.join(', ')}. ${ACCEPTED_SECRET}`, {
     service: 'slack',
   });

@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 /** `etp <argv>` in process, the table and key named, with `stdin` as standard input. */
-const etp = (argv: readonly string[], stdin = '') =>
+const etp = (argv: readonly string[], stdin: string | Buffer = '') =>
   runEtp(argv, { ETP_SECRET_REFS_TABLE: TABLE, ETP_INLINE_SECRET_KEY: kms.keyArn }, stdin);
 
 const SEED = [
@@ -177,6 +177,44 @@ describe('etp secrets seed --ref-kind inline', () => {
     expect(err).toContain(words);
     expect(err).not.toContain('xoxb-2222222222');
     expect({ rows: await rowCount(), kms: kms.calls }).toEqual({ rows: 0, kms: [] });
+  });
+
+  it('refuses a credential pasted as a field name without showing it', async () => {
+    // Act
+    const { code, err } = await etp(
+      [
+        'secrets',
+        'seed',
+        '--tenant',
+        'acme',
+        '--secret-name',
+        'aws_default',
+        '--ref-kind',
+        'inline',
+        '--value-file',
+        '-',
+      ],
+      '{"AKIAIOSFODNN7EXAMPLE":"x"}',
+    );
+
+    // Assess
+    expect(code).toBe(2);
+    expect(err).toContain('AWS secret is invalid in: <redacted>');
+    expect(err).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(await rowCount()).toBe(0);
+  });
+
+  it('names KMS, the key and what to set when the key does not exist, writing nothing', async () => {
+    // Act
+    const { code, err } = await etp([...SEED, '--value-file', '-', '--kms-key-id', 'alias/nope'], VALUE);
+
+    // Assess
+    expect(code).toBe(1);
+    expect(err).toContain(`KMS (${kms.endpoint}) could not seal with key alias/nope:`);
+    expect(err).toContain(
+      'Set --kms-key-id or ETP_INLINE_SECRET_KEY to the platform stack output InlineSecretKeyArn',
+    );
+    expect(await rowCount()).toBe(0);
   });
 
   it('refuses --value-file with another ref kind', async () => {

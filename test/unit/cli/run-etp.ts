@@ -28,7 +28,7 @@ export interface EtpOutcome {
 export async function etp(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = {},
-  stdin?: string,
+  stdin?: string | Buffer,
 ): Promise<EtpOutcome> {
   let out = '';
   let err = '';
