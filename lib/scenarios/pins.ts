@@ -48,7 +48,10 @@ export function pinRefProblem(
         : `{{${ref.expression}}}: "${bad}" is not a field name, an index or * (every item of a list)`;
     }
   }
-  const resolution = resolveRef(ref, { scenario, levelIndex, use: 'args' });
+  // A level that is not an earlier one is reported as such, whatever the value path after it
+  // (a `*` segment would otherwise read as a malformed path).
+  const scoped = head === 'levels' && !earlier && name !== undefined ? { ...ref, path: [head, name] } : ref;
+  const resolution = resolveRef(scoped, { scenario, levelIndex, use: 'args' });
   return 'problem' in resolution ? resolution.problem : undefined;
 }
 

@@ -538,6 +538,20 @@ describe('pin: in agent levels', () => {
     });
   const AT = 'check.yaml: levels[1] (analyze)';
 
+  it.each([
+    ['a restricted pin', { one_of: '{{levels.colect.results.0.value.instances.*.id}}' }],
+    ['a fixed pin', '{{levels.colect.results.0.value.instances.*.id}}'],
+  ])('names a misspelt level in %s, whatever the value path after it', (_, pin) => {
+    // Act
+    const problems = problemsOf(pinned({ slack_post_threaded: { channel: 'C0123ABCD', thread_ts: pin } }));
+
+    // Assess
+    expect(problems.join('\n')).toContain(
+      '{{levels.colect.results.0.value.instances.*.id}}: no level "colect". Earlier levels: collect',
+    );
+    expect(problems.join('\n')).not.toContain('is not a dotted path');
+  });
+
   it('loads fixed and restricted pins, references to earlier results included, into the dispatcher’s table', () => {
     // Act
     const check = checkScenarioDocument(
