@@ -33,7 +33,8 @@ module.exports = {
     project('infra'),
     project('e2e'),
     project('browser'),
-    project('newcomer'),
+    // The README's commands as child processes (npm start, cdk synth): minutes, not seconds.
+    project('newcomer', { testTimeout: 300_000 }),
   ],
   reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   // CI machines are shared: keep workers low so timings inside tests stay sane.

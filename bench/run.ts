@@ -64,6 +64,8 @@ const DISPATCHER_ALLOWED_CLIENTS = [
   '@aws-sdk/client-dynamodb',
   '@aws-sdk/client-lambda',
   '@aws-sdk/client-s3',
+  // the tenant sessions it vends (docs/tenant-isolation.md)
+  '@aws-sdk/client-sts',
 ];
 const TOOL_COLD_START_RATIO_TARGET = 1.1;
 // Issue 22: the dispatcher too, against its own clients (Lambda, S3), not a wider baseline.

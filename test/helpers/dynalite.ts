@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { FAKE_AWS_CREDENTIALS } from './loopback-server';
+import { FAKE_AWS_CREDENTIALS, holdIdleConnections } from './loopback-server';
 import { platformDynamoDb } from './platform-sdk';
 
 /** The subset of dynalite's options the tests set (dynalite ships no type declarations). */
@@ -42,6 +42,7 @@ export interface LocalDynamoDb {
  */
 export async function startDynalite(): Promise<LocalDynamoDb> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  holdIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -326,6 +326,8 @@ export async function startDynamoGate(
           method: request.method,
           path: request.path,
           headers: request.headers,
+          // A fresh connection per forwarded request: no reuse of one dynalite is closing.
+          agent: false,
         },
         (answer) => {
           response.writeHead(answer.statusCode ?? 500, answer.headers);

@@ -48,12 +48,24 @@ export async function listenOnLoopback(handle: RequestHandler): Promise<Listenin
         res.end(err instanceof Error ? err.message : String(err));
       });
   });
+  holdIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, stop: () => close(server) };
+}
+
+/**
+ * Keeps idle keep-alive connections open for a test's length. Node closes them
+ * after 5 s by default (`keepAliveTimeout`), and a client that reuses one just
+ * as the server closes it gets ECONNRESET — a race of loaded machines, not a
+ * fault of the code under test. `stop()` still drops every connection.
+ */
+export function holdIdleConnections(server: Server): void {
+  server.keepAliveTimeout = 10 * 60_000;
+  server.headersTimeout = 10 * 60_000 + 1_000;
 }
 
 /** Writes a JSON response. */

@@ -108,8 +108,8 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
 
     // Assess
     expect(dispatcher?.sources.filter((source) => implementations.includes(source))).toEqual([]);
-    // Lambda and S3 (the run workspaces) are the only services the dispatcher calls
-    // (the issue allows Lambda, S3 and DynamoDB).
-    expect(clients.sort()).toEqual(['@aws-sdk/client-lambda', '@aws-sdk/client-s3']);
+    // Lambda, S3 (the run workspaces) and STS (the tenant sessions it vends, docs/tenant-isolation.md)
+    // are the only services the dispatcher calls.
+    expect(clients.sort()).toEqual(['@aws-sdk/client-lambda', '@aws-sdk/client-s3', '@aws-sdk/client-sts']);
   });
 });

@@ -26,7 +26,7 @@ describe('the README quick start', () => {
     // Assess
     expect(started.code).toBe(1);
     expect(started.stdout).toContain('Run summary: aws_pulse run local-');
-    expect(started.stdout).toMatch(/Report \(analyse\):\n {4}\S/);
+    expect(started.stdout).toMatch(/Report \(analyze\):\n {4}\S/);
     expect(started.stderr).toMatch(/auth_failed|network_error|secret_not_found/);
     expect(started.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
   });
@@ -59,7 +59,7 @@ describe('the README quick start', () => {
 
       // Assess: the agent level finished both times with the script's report, and nothing was billed for the model.
       for (const each of runs) {
-        expect(each.stderr).toMatch(/analyse: finished after 2 turns/);
+        expect(each.stderr).toMatch(/analyze: finished after 2 turns/);
         expect(each.stdout).toContain('(scripted model) AWS Pulse: this report comes from a scripted model');
         expect(each.stdout).toContain('its tokens are priced at $0');
         expect(each.stdout).not.toContain('Bedrock refused');

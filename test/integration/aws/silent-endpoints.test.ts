@@ -135,7 +135,7 @@ describe('the secret-reference table behind an endpoint that never answers', () 
     expect(normalizeError('etp secrets list', error, 'dynamodb')).toEqual({
       code: 'timeout',
       message:
-        '@smithy/node-http-handler - [ERROR] a request has exceeded the configured 400 ms requestTimeout.',
+        'The dynamodb endpoint did not answer in time: Secret-reference table etp-secret-references (region eu-west-1): @smithy/node-http-handler - [ERROR] a request has exceeded the configured 400 ms requestTimeout.',
       retryable: true,
       service: 'dynamodb',
       details: { errno: 'ETIMEDOUT' },
