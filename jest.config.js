@@ -34,7 +34,7 @@ module.exports = {
     project('e2e'),
     project('browser'),
     // The README's commands as child processes (npm start, cdk synth): minutes, not seconds.
-    project('newcomer', { testTimeout: 300_000 }),
+    project('newcomer', { setupFilesAfterEnv: ['<rootDir>/test/newcomer/timeout.ts'] }),
   ],
   reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
   // CI machines are shared: keep workers low so timings inside tests stay sane.
