@@ -222,8 +222,8 @@ export type ToolSpecDefinition<S extends ToolInputSchema> = Omit<ToolSpec<S>, 'i
  * Declares a tool spec, keeping its schema's type for {@link defineTool}.
  *
  * A schema given as a factory is built on first use and kept: the dispatcher
- * loads every spec but validates one tool per call, and building all fourteen
- * schemas at load cost its cold start ~11 ms (bench, "Cold start").
+ * loads every spec but validates one tool per call, and building every tool's
+ * schema at load cost its cold start ~11 ms when measured (bench, "Cold start").
  *
  * @throws PlatformError (`internal_error`) when the schema, once built, is not a strict object.
  * @example
