@@ -61,7 +61,7 @@ export function agentEndInWords(outcome: AgentOutcome, maxTurns: number, reason?
     case 'context_window_exceeded':
       return 'The conversation grew past what the model can read at once, even after the platform shortened it, so the analysis stopped before it wrote its result.';
     case 'budget_exhausted':
-      return "The analysis was stopped before its next model turn, whose estimated cost would have taken the run past its budget (budget_usd), so it wrote no result.";
+      return 'The analysis was stopped before its next model turn, whose estimated cost would have taken the run past its budget (budget_usd), so it wrote no result.';
     case 'model_error':
       return `The model could not be used because ${reason ?? 'it returned an error'}.`;
     case 'failed':

@@ -15,8 +15,9 @@
  * run stays under its budget unless a call uses more Cost Explorer requests than
  * {@link COST_EXPLORER_REQUESTS_ESTIMATE} (each page is billed after it is read).
  */
-import { toolTimeoutSeconds } from '../runtime/spec';
+
 import type { ToolSpec } from '../runtime/spec';
+import { toolTimeoutSeconds } from '../runtime/spec';
 import type { FunctionMemory } from './config';
 import type { ScenarioDefinition } from './definition';
 import {
@@ -75,7 +76,8 @@ export function usdOf(use: WorkUse): number {
   const price = use.model ? modelPrice(use.model.id) : undefined;
   const modelUsd =
     use.model && price
-      ? (use.model.inputTokens / 1000) * price.inputPer1k + (use.model.outputTokens / 1000) * price.outputPer1k
+      ? (use.model.inputTokens / 1000) * price.inputPer1k +
+        (use.model.outputTokens / 1000) * price.outputPer1k
       : 0;
   return (
     use.stateTransitions * STATE_TRANSITION_USD +

@@ -43,7 +43,9 @@ export async function planDone(
   const levels = event.levels as Record<string, LevelRecord>;
   // Under a budget the Map ran the admitted calls only, in order: the others get a skipped record.
   const admission = planAdmission(ctx, scenario, level, levels, event.input);
-  const position = new Map((admission?.admitted ?? level.calls.map((_, index) => index)).map((at, n) => [at, n]));
+  const position = new Map(
+    (admission?.admitted ?? level.calls.map((_, index) => index)).map((at, n) => [at, n]),
+  );
   const skippedAt = new Map(admission?.skipped.map((skip) => [skip.index, skip]) ?? []);
   const results = level.calls.map((call, index) => {
     const callId = `${level.name}/${index}`;
@@ -66,7 +68,11 @@ export async function planDone(
   const calls = results.map((result, index) => {
     const skip = skippedAt.get(index);
     return skip
-      ? { ...callRecordOf(result), skipped: 'budget' as const, estimateUsd: Math.round(skip.estimateUsd * 1e6) / 1e6 }
+      ? {
+          ...callRecordOf(result),
+          skipped: 'budget' as const,
+          estimateUsd: Math.round(skip.estimateUsd * 1e6) / 1e6,
+        }
       : callRecordOf(result);
   });
   const findings = level.track_findings

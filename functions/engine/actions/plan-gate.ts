@@ -15,7 +15,11 @@ import { budgetOf, callUse, RunBudget, skipSentence, spentUsd, usdOf } from '../
 /** Which of a level's calls start (by position), and the estimates of those that do not. */
 export interface PlanAdmission {
   readonly admitted: readonly number[];
-  readonly skipped: readonly { readonly index: number; readonly estimateUsd: number; readonly sentence: string }[];
+  readonly skipped: readonly {
+    readonly index: number;
+    readonly estimateUsd: number;
+    readonly sentence: string;
+  }[];
 }
 
 /**

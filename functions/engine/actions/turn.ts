@@ -6,6 +6,7 @@
  * none of its calls run, or the level's end.
  */
 import type { ResolvedPins } from '../../dispatcher/pins';
+import { jsonByteLength } from '../../runtime/bound';
 import { PlatformError } from '../../runtime/errors';
 import {
   type ConversationRef,
@@ -31,8 +32,6 @@ import {
 } from '../limits';
 import { answerKindOf, callModel } from '../model-turn';
 import { resolvePins } from '../pins';
-import { budgetOf, callUse, modelTurnUse, RunBudget, skipSentence, spentUsd, tokensOfBytes, usdOf } from '../run-budget';
-import { jsonByteLength } from '../../runtime/bound';
 import { renderPrompt } from '../prompt';
 import {
   type AgentOutcome,
@@ -42,6 +41,16 @@ import {
   NO_USAGE,
   sumUsage,
 } from '../records';
+import {
+  budgetOf,
+  callUse,
+  modelTurnUse,
+  RunBudget,
+  skipSentence,
+  spentUsd,
+  tokensOfBytes,
+  usdOf,
+} from '../run-budget';
 import type { RunKey } from '../workspaces';
 import { closeLevel, type LevelEnd } from './level-end';
 import { answersOfTurn, appendAnswers } from './turn-answers';

@@ -234,7 +234,7 @@ describe('every kind of typo, each reported with what is accepted', () => {
       (d) => {
         d.levles = d.levels;
       },
-      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, levels',
+      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, budget_usd, levels',
     ],
     [
       'a level that is neither plan nor agent',
