@@ -129,8 +129,8 @@ describe('runScenarioLocally', () => {
       ok: true,
       summary: 'bonjour from run-7',
     });
-    // Start, 2 × (Pass, Map, a call, done), Summary, PublishRunCompleted, Done
-    expect(transitions).toBe(12);
+    // Start, 2 × (Pass, budget Choice, Map, a call, done), Summary, PublishRunCompleted, Done
+    expect(transitions).toBe(14);
     expect(output.summary.counts.stateTransitions).toBe(transitions);
     expect(largestState.bytes).toBeLessThan(10_000);
   });
@@ -255,8 +255,8 @@ describe('runScenarioLocally with slow or failing calls', () => {
     };
     expect((output.levels.collect as PlanLevelRecord).calls).toEqual([timedOut]);
     expect((output.levels.report as PlanLevelRecord).calls).toEqual([{ ...timedOut, callId: 'report/0' }]);
-    // Start, 2 × (Pass, Map, a call, its Catch Pass, done), Summary, PublishRunCompleted, Done
-    expect(output.summary.counts.stateTransitions).toBe(14);
+    // Start, 2 × (Pass, budget Choice, Map, a call, its Catch Pass, done), Summary, PublishRunCompleted, Done
+    expect(output.summary.counts.stateTransitions).toBe(16);
   });
 
   it('ends a call whose dispatcher throws through the Catch', async () => {
