@@ -17,7 +17,7 @@ import {
   toolUsesOf,
 } from '../conversation';
 import { cleanAnswer, toolUseIdsOf } from '../converse-rules';
-import { ASK_USER_LEVEL } from '../definition';
+import { ASK_USER_LEVEL, ASK_USER_TOOL } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { type Answer, type EngineEvent, type RejectedCall, type TurnState, turnStateSchema } from '../events';
 import { levelTools, systemPrompt } from '../level-tools';
@@ -386,26 +386,32 @@ export async function turn(
    * answered by the engine with `limit_exceeded`, naming the budget (the model may then finish).
    */
   function admitted(sorted: ReturnType<typeof turnCalls>, budgetUsd: number | undefined) {
-    if (budgetUsd === undefined || sorted.calls.length === 0) return sorted;
+    const posts = sorted.question && level.ask_user?.slack_channel ? 1 : 0;
+    if (budgetUsd === undefined || sorted.calls.length + posts === 0) return sorted;
     const budget = new RunBudget(budgetUsd, spent());
     const calls: typeof sorted.calls = [];
     const rejected = [...sorted.rejected];
-    for (const call of sorted.calls) {
-      const estimateUsd = usdOf(callUse(ctx.catalog.get(call.tool), ctx.config.functions));
+    /** Whether `tool`'s call fits; when it does not, the toolUse is answered with why. */
+    const fits = (tool: string, toolUseId: string, what: string) => {
+      const estimateUsd = usdOf(callUse(ctx.catalog.get(tool), ctx.config.functions));
       const used = budget.spent + budget.committedUsd;
-      if (budget.admit(estimateUsd)) {
-        calls.push(call);
-        continue;
-      }
+      if (budget.admit(estimateUsd)) return true;
       rejected.push({
-        toolUseId: call.toolUseId,
-        tool: call.tool,
+        toolUseId,
+        tool: what,
         code: 'limit_exceeded',
         message: `${skipSentence('This call was', estimateUsd, budgetUsd, used)}. Call finish with what you have.`,
         budgetUsd: Math.round(estimateUsd * 1e6) / 1e6,
       });
-    }
-    return { ...sorted, calls, rejected };
+      return false;
+    };
+    for (const call of sorted.calls) if (fits(call.tool, call.toolUseId, call.tool)) calls.push(call);
+    // The question's Slack post is a dispatched call too: a question that cannot be posted is not asked.
+    const question =
+      sorted.question && posts > 0 && !fits('slack_post_message', sorted.question.toolUseId, ASK_USER_TOOL)
+        ? undefined
+        : sorted.question;
+    return { calls, rejected, ...(question ? { question } : {}) };
   }
 
   /** The state of a turn that goes on: the conversation saved, the usage of this invocation added. */

@@ -605,6 +605,62 @@ describe('turn under a run budget', () => {
     ]);
   });
 
+  it('does not ask a question whose Slack post no longer fits', async () => {
+    // Prepare: an asking level whose model calls may take 1 s; room for its first turn, not a Slack post
+    const asking = scenarioOf({
+      name: 'unit',
+      description: 'Engine unit tests.',
+      inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
+      levels: [
+        {
+          name: 'analyze',
+          model: 'acme.unpriced-v1',
+          prompt: 'Ask first.',
+          intra_tools: [],
+          model_call_timeout_seconds: 1,
+          ask_user: { timeout_seconds: 600, slack_channel: 'C0ASK' },
+        },
+      ],
+    });
+    const turnUsd = usdOf(
+      modelTurnUse({ model: 'acme.unpriced-v1', inputTokens: 0, maxTokens: 0, timeoutMs: 1000, memory }),
+    );
+    const model = scriptedModel([uses(['ask_user', { question: 'Which account?' }])]);
+    const asker = createEngine({
+      config: engineConfig([asking], memory),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records,
+      model,
+      logger,
+    });
+
+    // Act
+    const state = (await asker({
+      action: 'turn',
+      ...base,
+      runId: 'budget-ask',
+      level: 'analyze',
+      // The level's own states so far (its Pass, this Task, the route Choice and its done Pass: USD 0.0001) count as spent.
+      input: { tenant: 'default', budget_usd: spentUsd(asking, {}, memory) + 0.0001 + turnUsd + 0.00001 },
+      levels: {},
+      turn: { level: 'analyze', n: 0, status: 'start' },
+    })) as TurnState;
+
+    // Assess: the turn ran; the question was answered by the engine, not posted
+    expect(model.requests).toHaveLength(1);
+    expect(state.status).toBe('tool_use');
+    expect(state.question).toBeUndefined();
+    expect(state.rejected).toEqual([
+      expect.objectContaining({
+        toolUseId: 't0',
+        tool: 'ask_user',
+        code: 'limit_exceeded',
+        budgetUsd: Math.round(usdOf(callUse(toolCatalog.get('slack_post_message'), memory)) * 1e6) / 1e6,
+      }),
+    ]);
+  });
+
   it('ends the level budget_exhausted without calling the model when the turn does not fit', async () => {
     // Prepare
     const model = scriptedModel([]);
