@@ -386,7 +386,8 @@ export async function turn(
    * answered by the engine with `limit_exceeded`, naming the budget (the model may then finish).
    */
   function admitted(sorted: ReturnType<typeof turnCalls>, budgetUsd: number | undefined) {
-    const posts = sorted.question && level.ask_user?.slack_channel ? 1 : 0;
+    const channel = level.ask_user ? level.ask_user.slack_channel : undefined;
+    const posts = sorted.question && channel ? 1 : 0;
     if (budgetUsd === undefined || sorted.calls.length + posts === 0) return sorted;
     const budget = new RunBudget(budgetUsd, spent());
     const calls: typeof sorted.calls = [];
