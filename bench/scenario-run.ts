@@ -25,6 +25,7 @@ import {
 import { FileRunRecords } from '../bin/local/local-run-records';
 import { localWorkspaceProvider } from '../bin/local/local-workspace';
 import { loadModelScript, startScriptedModel } from '../bin/local/scripted-model';
+import type { Dispatch } from '../functions/dispatcher/dispatch';
 import type { AgentLevelRecord } from '../functions/engine/records';
 import type { RunSummary } from '../functions/engine/summary';
 import { workspacesOf } from '../functions/engine/workspaces';
@@ -42,6 +43,8 @@ const MAX_COST_EXPLORER_REQUESTS = 3;
 const MAX_USD_WITHOUT_MODEL = 0.05;
 const MAX_TRANSITIONS_PER_AGENT_TURN = 8;
 const MAX_STATE_KIB = 200;
+/** Issue 20: one function per in-flight call on plan levels, so twice the accounts fit the concurrency budget. */
+const MAX_FUNCTIONS_PER_IN_FLIGHT_CALL = 1.0;
 
 /** Milliseconds the scripted model takes per answer: a short model turn. */
 export const MODEL_LATENCY_MS = 1500;
@@ -56,6 +59,41 @@ export interface ScenarioRunFigures {
   readonly transitionsPerAgentTurn: number;
   readonly largestState: { readonly name: string; readonly bytes: number };
   readonly summary: RunSummary;
+  /** Lambda functions a plan-level tool call keeps busy while it is in flight, on average ({@link functionsHeld}). */
+  readonly functionsPerInFlightCall: number;
+}
+
+/**
+ * Functions a call keeps busy while it is in flight (issue 20, "concurrency
+ * budget"): for each plan-level call, the milliseconds the dispatcher was busy
+ * with it (the call's whole time in flight: today the dispatcher waits for the
+ * tool, lambda-invoker.ts, `RequestResponse`) plus those its tool's function
+ * was invoked for (a file tool runs inside the dispatcher), over the
+ * milliseconds the call was in flight. 2.0 means two functions per call; the
+ * target is 1.0.
+ */
+export function functionsHeld(): {
+  timed(dispatch: Dispatch): Dispatch;
+  toolInvoked(callId: string, ms: number): void;
+  perInFlightCall(planLevels: readonly string[]): number;
+} {
+  const calls: { callId: string; inFlightMs: number }[] = [];
+  const toolMs = new Map<string, number>();
+  return {
+    timed: (dispatch) => async (envelope, deadline, scope) => {
+      const started = performance.now();
+      const result = await dispatch(envelope, deadline, scope);
+      calls.push({ callId: result.callId, inFlightMs: performance.now() - started });
+      return result;
+    },
+    toolInvoked: (callId, ms) => toolMs.set(callId, (toolMs.get(callId) ?? 0) + ms),
+    perInFlightCall(planLevels) {
+      const planCalls = calls.filter((call) => planLevels.includes(call.callId.split('/')[0] ?? ''));
+      const inFlight = planCalls.reduce((sum, call) => sum + call.inFlightMs, 0);
+      const busy = planCalls.reduce((sum, call) => sum + call.inFlightMs + (toolMs.get(call.callId) ?? 0), 0);
+      return inFlight > 0 ? busy / inFlight : 0;
+    },
+  };
 }
 
 /**
@@ -96,17 +134,21 @@ export async function measureScenarioRun(runs = 1): Promise<ScenarioRunFigures> 
         { latencyMs: MODEL_LATENCY_MS },
       );
       const started = performance.now();
+      const heldFunctions = functionsHeld();
       try {
         const result = await runScenarioLocally(pulse, {
           input: { slack_channel: 'C0AWSPULSE' },
           runId: `bench-${run}`,
           scenarios,
-          dispatch: createLocalDispatcher({
-            references,
-            scenarios,
-            requireLevel: true,
-            workspaceDir: localDir,
-          }),
+          dispatch: heldFunctions.timed(
+            createLocalDispatcher({
+              references,
+              scenarios,
+              requireLevel: true,
+              workspaceDir: localDir,
+              onToolInvoked: heldFunctions.toolInvoked,
+            }),
+          ),
           engine: createLocalEngine({ scenarios, workspaces, records, model: localModelClient(model.url) }),
           answers: scriptedAnswers([]),
         });
@@ -120,6 +162,9 @@ export async function measureScenarioRun(runs = 1): Promise<ScenarioRunFigures> 
           transitionsPerAgentTurn: (result.transitionsByLevel.analyze ?? 0) / Math.max(1, analyze.turns),
           largestState: result.largestState,
           summary: result.output.summary,
+          functionsPerInFlightCall: heldFunctions.perInFlightCall(
+            pulse.levels.filter((level) => level.kind === 'plan').map((level) => level.name),
+          ),
         };
       } finally {
         await model.stop();
@@ -171,6 +216,13 @@ export function scenarioRunSection(figures: ScenarioRunFigures): Section {
       atMost('USD without model tokens', summary.cost.excludingModelUsd, MAX_USD_WITHOUT_MODEL, 'USD', 4),
       { name: 'USD in all', value: `$${summary.cost.totalUsd.toFixed(4)}` },
       atMost('largest state', figures.largestState.bytes / 1024, MAX_STATE_KIB, 'KiB', 1),
+      atMost(
+        'functions per in-flight tool call (plan levels)',
+        figures.functionsPerInFlightCall,
+        MAX_FUNCTIONS_PER_IN_FLIGHT_CALL,
+        '',
+        2,
+      ),
     ],
     notes: [
       `transitions by level: ${Object.entries(figures.transitionsByLevel)

@@ -1,6 +1,6 @@
 import type { RunOutput } from '../../functions/engine/engine';
 import type { LevelRecord, ModelUsage } from '../../functions/engine/records';
-import type { RunSummary } from '../../functions/engine/summary';
+import type { RunBudgetSummary, RunSummary } from '../../functions/engine/summary';
 import type { ToolResult } from '../../functions/runtime/result';
 import type { Scenario } from '../../lib/scenarios/model';
 import type { RunEvent } from '../local/local-run';
@@ -96,8 +96,20 @@ export function formatSummary(summary: RunSummary, elapsedMs: number): string {
       `${counts.stateTransitions} state transitions, ${counts.lambdaInvocations} Lambda invocations (${counts.lambdaGbSeconds} GB-s), ` +
       `${counts.costExplorerRequests} Cost Explorer requests\n`,
     indent(cost),
+    ...(summary.budget ? budgetLines(summary.budget) : []),
     ...summary.cost.notes.map((note) => `  Note: ${note}\n`),
   ].join('');
+}
+
+/** The run budget's sentence, then each piece of work it did not start with its estimate. */
+function budgetLines(budget: RunBudgetSummary): string[] {
+  return [
+    `  ${budget.summary}\n`,
+    ...budget.skipped.map(
+      (skip) =>
+        `    not started: ${skip.id}${skip.tool ? ` (${skip.tool})` : ''}, estimated $${skip.estimateUsd.toFixed(4)}\n`,
+    ),
+  ];
 }
 
 function indent(text: string): string {

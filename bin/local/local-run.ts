@@ -3,6 +3,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createDispatcher, type Dispatch } from '../../functions/dispatcher/dispatch';
+import type { ToolInvoker } from '../../functions/dispatcher/invoker';
 import type { ScenarioLevel } from '../../functions/engine/definition';
 import { createEngine, type Engine, type RunOutput } from '../../functions/engine/engine';
 import type { TurnState } from '../../functions/engine/events';
@@ -81,6 +82,12 @@ export interface LocalDispatcherOptions {
    * @default defaultLocalDir() (`ETP_LOCAL_DIR`, else <OS temp dir>/etp-local)
    */
   readonly workspaceDir?: string;
+  /**
+   * Told how long each function tool's invocation took (its module's load
+   * included, as a function's init would be), in ms: the scenario bench counts
+   * the functions a call keeps busy with it. @default none
+   */
+  readonly onToolInvoked?: (callId: string, ms: number) => void;
 }
 
 /**
@@ -104,7 +111,10 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     whitelists: levelWhitelists(options.scenarios),
     pins: levelPins(options.scenarios),
     // Tools return their whole result, as deployed: the dispatcher claim-checks what is too large.
-    invoker: new InProcessToolInvoker(toolCatalog, services, FULL_RESULT_MAX_BYTES),
+    invoker: timedInvoker(
+      new InProcessToolInvoker(toolCatalog, services, FULL_RESULT_MAX_BYTES),
+      options.onToolInvoked,
+    ),
     services,
     logger,
     maxResultBytes,
@@ -113,6 +123,21 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     // As deployed: the smaller of the configured budget and the scenarios' (lib/scenarios/budget.ts).
     inlineResultBytes: Math.min(resultInlineBytes(), inlineResultBudget(options.scenarios, maxResultBytes)),
   });
+}
+
+/** `invoker`, telling `onInvoked` how long each invocation took. */
+function timedInvoker(invoker: ToolInvoker, onInvoked?: (callId: string, ms: number) => void): ToolInvoker {
+  if (!onInvoked) return invoker;
+  return {
+    async invoke(spec, invocation, signal) {
+      const started = performance.now();
+      try {
+        return await invoker.invoke(spec, invocation, signal);
+      } finally {
+        onInvoked(invocation.callId, performance.now() - started);
+      }
+    },
+  };
 }
 
 /**

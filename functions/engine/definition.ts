@@ -100,6 +100,12 @@ export interface ScenarioDefinition {
   readonly description: string;
   readonly inputs: Readonly<Record<string, ScenarioInput>>;
   readonly levels: readonly ScenarioLevel[];
+  /**
+   * The run budget, in USD (docs/scenarios.md, "Run budget"): no call, model turn or
+   * account starts whose estimate would take the run past it. A run's `budget_usd`
+   * input overrides it. @default none (no budget)
+   */
+  readonly budget_usd?: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The scenario engine: the bookkeeping Task states of a run, one module per
- * action (actions/): `start` (the input), `plan_done` (a plan level's results,
+ * action (actions/): `start` (the input), `plan_gate` (a plan level's calls
+ * under the run budget), `plan_done` (a plan level's results,
  * findings and record), `turn` (one model turn of an agent level), `wrapup`
  * (an agent level whose turn failed for good), `ask` (records a question),
  * `summary` (the run summary). Every tool call still goes through the
@@ -11,6 +12,7 @@
 import { InvalidArgsError } from '../runtime/errors';
 import { ask } from './actions/ask';
 import { planDone } from './actions/plan-done';
+import { planGate } from './actions/plan-gate';
 import { type RunOutput, summary } from './actions/summary';
 import { turn } from './actions/turn';
 import { wrapup } from './actions/wrapup';
@@ -50,6 +52,8 @@ export function createEngine(deps: EngineDependencies): Engine {
           input: resolveInput(ctx.scenarioOf(event.scenario), event.input),
           levels: {},
         } satisfies RunState;
+      case 'plan_gate':
+        return planGate(ctx, event);
       case 'plan_done':
         return planDone(ctx, event);
       case 'turn':

@@ -27,6 +27,8 @@ const rejectedCall = z.object({
   tool: z.string(),
   code: z.string(),
   message: z.string(),
+  /** Refused because of the run budget: the call's estimate, in USD. */
+  budgetUsd: z.optional(z.number()),
 });
 
 /** An answer to `ask_user`: from `etp run answer` (SendTaskSuccess) or the state machine's no-answer states. */
@@ -97,6 +99,13 @@ const withState = { ...base, tenant, input: record, levels: record };
 export const engineEventSchema = z.discriminatedUnion('action', [
   /** The first state: check the execution input and merge it over the defaults. */
   z.object({ action: z.literal('start'), ...base, input: z.unknown() }),
+  /** Before a plan level's Map when the run has a budget: the calls that fit it (actions/plan-gate.ts). */
+  z.object({
+    action: z.literal('plan_gate'),
+    ...withState,
+    level: name,
+    pending: z.object({ calls: z.array(z.unknown()) }),
+  }),
   /** After a plan level's Map: store the results, track findings, keep compact records. */
   z.object({ action: z.literal('plan_done'), ...withState, level: name, results: z.array(z.unknown()) }),
   /** One model turn of an agent level. */

@@ -5,6 +5,7 @@ import { identifierProblem, TENANT_ID } from '../runtime/ids';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
 import { regionsList } from '../tools/aws/shared/arg-schemas';
 import type { InputType, ScenarioDefinition, ScenarioInput } from './definition';
+import { BUDGET_INPUT, budgetProblem } from './run-budget';
 import '../runtime/zod-locale';
 
 /**
@@ -54,10 +55,19 @@ function truncated(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-/** The inputs every run has, declared or not: `tenant` (the Task states read `$.input.tenant`). */
+/**
+ * The inputs every run has, declared or not: `tenant` (the Task states read
+ * `$.input.tenant`) and `budget_usd` (the run budget, over the scenario's own:
+ * functions/engine/run-budget.ts).
+ */
 function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioInput> {
   return {
     tenant: { type: 'string', description: 'Tenant of the run' },
+    [BUDGET_INPUT]: {
+      type: 'number',
+      description: 'Run budget in USD',
+      ...(scenario.budget_usd !== undefined ? { default: scenario.budget_usd } : {}),
+    },
     ...scenario.inputs,
   };
 }
@@ -72,7 +82,8 @@ function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioIn
  * @throws InvalidArgsError listing every problem: an input over {@link MAX_INPUT_BYTES}
  *   or nested deeper than tool args may be, keys the scenario does not declare
  *   (with the declared ones), values of the wrong type (with what each accepts), a
- *   required input left out, a tenant that is not a tenant id.
+ *   required input left out, a tenant that is not a tenant id, a `budget_usd` that
+ *   is not a number of dollars in (0, 10000].
  * @example
  * resolveInput(awsPulse, { regions: 5 });
  * // InvalidArgsError: Invalid input for aws_pulse: regions: expected "all" or a list of 1-40 AWS region names …, got number 5
@@ -101,6 +112,14 @@ export function resolveInput(scenario: ScenarioDefinition, raw: unknown): Record
   const merged: Record<string, unknown> = {};
   for (const [name, input] of Object.entries(declared)) {
     const value = Object.hasOwn(given, name) ? given[name] : input.default;
+    if (name === BUDGET_INPUT) {
+      // Optional: a run without one has no budget (and no `budget_usd` in its input).
+      if (value === undefined) continue;
+      const problem = budgetProblem(value);
+      if (problem) problems.push(`${BUDGET_INPUT}: ${problem}`);
+      merged[name] = value;
+      continue;
+    }
     if (value === undefined) {
       problems.push(
         name === 'tenant'

@@ -60,6 +60,8 @@ export function agentEndInWords(outcome: AgentOutcome, maxTurns: number, reason?
       return `The model's content filter blocked its answer${reason ? `: ${reason}` : '.'}`;
     case 'context_window_exceeded':
       return 'The conversation grew past what the model can read at once, even after the platform shortened it, so the analysis stopped before it wrote its result.';
+    case 'budget_exhausted':
+      return 'The analysis was stopped before its next model turn, whose estimated cost would have taken the run past its budget (budget_usd), so it wrote no result.';
     case 'model_error':
       return `The model could not be used because ${reason ?? 'it returned an error'}.`;
     case 'failed':
@@ -74,7 +76,10 @@ function planInWords(name: string, record: PlanLevelRecord): string {
   if (failed.length === 0) return `Step "${name}": all ${total} checks succeeded.`;
   const byReason = new Map<string, CallRecord[]>();
   for (const call of failed) {
-    const reason = plainReason(call.code);
+    const reason =
+      call.skipped === 'budget'
+        ? 'it was not started, as its estimated cost would have taken the run past its budget'
+        : plainReason(call.code);
     byReason.set(reason, [...(byReason.get(reason) ?? []), call]);
   }
   if (failed.length === total && byReason.size === 1) {

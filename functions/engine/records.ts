@@ -26,8 +26,12 @@ export interface CallRecord {
   readonly costExplorerRequests?: number;
   /** The Task failed and its Catch wrote the result (one more state transition). */
   readonly caught?: boolean;
-  /** Answered by the engine without a dispatch (over the per-turn limit). */
+  /** Answered by the engine without a dispatch (over the per-turn limit, or the run budget). */
   readonly rejected?: boolean;
+  /** Not started because its estimate would have taken the run past its budget (functions/engine/run-budget.ts). */
+  readonly skipped?: 'budget';
+  /** With `skipped`: the call's estimate, in USD. */
+  readonly estimateUsd?: number;
 }
 
 /** Counts of a level's tracked findings against the tenant's previous run (functions/engine/findings.ts). */
@@ -57,6 +61,8 @@ export interface PlanLevelRecord {
   readonly findings?: FindingsCounts;
   /** Milliseconds the engine spent closing the level (its `plan_done` invocation). */
   readonly engineMs?: number;
+  /** The run had a budget: the level went through its budget gate (`<level>_gate`, one more engine invocation). */
+  readonly gated?: true;
 }
 
 /**
@@ -66,8 +72,9 @@ export interface PlanLevelRecord {
  * the model's content filter blocked its answer; the conversation outgrew the
  * model's context window even once compacted; the model could not be called
  * or answered in a way the engine cannot use (access, model id, validation, a
- * malformed answer, an unknown stop reason, the level's time used up); or the
- * loop itself failed.
+ * malformed answer, an unknown stop reason, the level's time used up); the next
+ * turn's estimate would have taken the run past its budget (`budget_exhausted`,
+ * functions/engine/run-budget.ts); or the loop itself failed.
  */
 export type AgentOutcome =
   | 'finished'
@@ -78,6 +85,7 @@ export type AgentOutcome =
   | 'content_filtered'
   | 'context_window_exceeded'
   | 'model_error'
+  | 'budget_exhausted'
   | 'failed';
 
 /** What the model and the engine spent on one agent level. */
@@ -136,6 +144,8 @@ export interface AgentLevelRecord {
   readonly error?: ToolErrorInfo;
   /** The Converse stop reason of the level's last answer, when it ended on one other than `end_turn`/`tool_use`. */
   readonly stopReason?: string;
+  /** `budget_exhausted`: the model turn not started and its estimate, in USD. */
+  readonly budgetSkipped?: { readonly turn: number; readonly estimateUsd: number };
 }
 
 /** A finished level. */
@@ -191,16 +201,19 @@ export function callRecordOf(result: ToolResult): CallRecord {
 /**
  * A plan level's outcome and summary line from its call records.
  *
- * @example planSummary(records) // '12 calls: 10 ok, 2 failed (access_denied, opt_in_required)'
+ * @example planOutcome(records).summary // '12 calls: 9 ok, 2 failed (access_denied, opt_in_required), 1 not started (run budget)'
  */
 export function planOutcome(calls: readonly CallRecord[]): { outcome: PlanOutcome; summary: string } {
-  const failed = calls.filter((call) => !call.ok);
+  const notOk = calls.filter((call) => !call.ok);
+  const skipped = notOk.filter((call) => call.skipped === 'budget').length;
+  const failed = notOk.filter((call) => call.skipped !== 'budget');
   const codes = [...new Set(failed.map((call) => call.code ?? 'internal_error'))];
   const outcome: PlanOutcome =
-    failed.length === 0 ? 'ok' : failed.length === calls.length ? 'failed' : 'partial';
+    notOk.length === 0 ? 'ok' : notOk.length === calls.length ? 'failed' : 'partial';
   const count = `${calls.length} call${calls.length === 1 ? '' : 's'}`;
   const detail = failed.length > 0 ? `, ${failed.length} failed (${codes.join(', ')})` : '';
-  return { outcome, summary: `${count}: ${calls.length - failed.length} ok${detail}` };
+  const notStarted = skipped > 0 ? `, ${skipped} not started (run budget)` : '';
+  return { outcome, summary: `${count}: ${calls.length - notOk.length} ok${detail}${notStarted}` };
 }
 
 /**

@@ -27,7 +27,8 @@ export function runCompletion(summary: RunSummary): RunCompletion {
     status: summary.outcome === 'succeeded' ? 'SUCCEEDED' : 'PARTIAL',
     summary:
       `${summary.scenario}: ${withResult} of ${plural(summary.levels.length, 'level')} with their result; ` +
-      `${plural(calls.length, 'call')}, ${ok} ok; ~${formatUsd(summary.cost.totalUsd)}`,
+      `${plural(calls.length, 'call')}, ${ok} ok; ~${formatUsd(summary.cost.totalUsd)}` +
+      (summary.budget && summary.budget.skipped.length > 0 ? `. ${summary.budget.summary}` : ''),
     cost: { totalUsd: summary.cost.totalUsd },
   };
 }

@@ -18,6 +18,7 @@ import {
   STATE_TRANSITION_USD,
 } from './pricing';
 import { type CallRecord, type LevelRecord, levelHasResult } from './records';
+import type { BudgetSkip } from './run-budget';
 
 /** Milliseconds assumed for engine invocations that do not time themselves (start, ask, summary). */
 export const ENGINE_UNTIMED_MS = 50;
@@ -31,6 +32,8 @@ export interface CallSummary {
   readonly ok: boolean;
   readonly code?: ErrorCode;
   readonly durationMs: number;
+  /** Not started: its estimate would have taken the run past its budget. */
+  readonly skipped?: 'budget';
 }
 
 /** One level as the summary lists it. */
@@ -86,6 +89,21 @@ export interface RunSummary {
     /** What the estimate leaves out or assumes. */
     readonly notes: readonly string[];
   };
+  /** With a run budget (`budget_usd`): the figures and what it did not start (docs/scenarios.md, "Run budget"). */
+  readonly budget?: RunBudgetSummary;
+}
+
+/** The run budget's part of the summary. */
+export interface RunBudgetSummary {
+  readonly limitUsd: number;
+  /** The run's estimated cost: `cost.totalUsd`. */
+  readonly spentUsd: number;
+  /** `limitUsd - spentUsd`, never below 0. */
+  readonly remainingUsd: number;
+  /** Calls, model turns and accounts not started because of the budget. */
+  readonly skipped: readonly BudgetSkip[];
+  /** One sentence for people. */
+  readonly summary: string;
 }
 
 function callSummary(call: CallRecord): CallSummary {
@@ -97,6 +115,7 @@ function callSummary(call: CallRecord): CallSummary {
     ok: call.ok,
     ...(code ? { code } : {}),
     durationMs: call.durationMs,
+    ...(call.skipped ? { skipped: call.skipped } : {}),
   };
 }
 
@@ -112,7 +131,8 @@ interface LevelUse {
 /**
  * The states a level entered, from its record, as lib/scenarios/asl.ts lays them
  * out (bench/scenario-run.ts checks this count against the interpreter's):
- * - plan: its Pass, its Map, one Task per call, one Catch Pass per caught call, `<level>_done`;
+ * - plan: its Pass, its budget Choice (and the `<level>_gate` Task when the run has a budget), its
+ *   Map, one Task per started call, one Catch Pass per caught call, `<level>_done`;
  * - agent: its Pass; per `turn` invocation the Task and the route Choice; per
  *   tool turn the Map, a Task per call and a Catch Pass per caught call; per ask
  *   turn the Map and calls, the Slack post (and its Catch), the wait and, when
@@ -120,11 +140,16 @@ interface LevelUse {
  */
 function levelUse(record: LevelRecord): LevelUse {
   if (record.kind === 'plan') {
-    const caught = record.calls.filter((call) => call.caught).length;
+    const started = record.calls.filter((call) => call.skipped === undefined);
+    const caught = started.filter((call) => call.caught).length;
+    const gate = record.gated ? 1 : 0;
     return {
-      transitions: 3 + record.calls.length + caught,
-      engine: { invocations: 1, ms: record.engineMs ?? ENGINE_UNTIMED_MS },
-      dispatched: [...record.calls],
+      transitions: 4 + gate + started.length + caught,
+      engine: {
+        invocations: 1 + gate,
+        ms: (record.engineMs ?? ENGINE_UNTIMED_MS) + gate * ENGINE_UNTIMED_MS,
+      },
+      dispatched: started,
       unrecorded: 0,
     };
   }
@@ -169,6 +194,8 @@ export function summarizeRun(options: {
   readonly memory: FunctionMemory;
   readonly startedAt?: string;
   readonly now?: Date;
+  /** The run's budget in USD (functions/engine/run-budget.ts, `budgetOf`), when it has one. */
+  readonly budgetUsd?: number;
 }): RunSummary {
   const { scenario, levels, memory } = options;
   const levelSummaries: LevelSummary[] = [];
@@ -283,6 +310,10 @@ export function summarizeRun(options: {
   ];
   const modelUsd = modelParts.reduce((sum, part) => sum + part.usd, 0);
   const totalUsd = parts.reduce((sum, part) => sum + part.usd, 0);
+  const budget =
+    options.budgetUsd === undefined
+      ? undefined
+      : budgetSummary(options.budgetUsd, round(totalUsd, 6), scenario, levels);
   return {
     scenario: scenario.name,
     runId: options.runId,
@@ -305,5 +336,56 @@ export function summarizeRun(options: {
       parts: parts.map((part) => ({ ...part, usd: round(part.usd, 6) })),
       notes,
     },
+    ...(budget ? { budget } : {}),
+  };
+}
+
+/** The skipped work of the levels' records, and the budget's figures in a sentence. */
+function budgetSummary(
+  limitUsd: number,
+  spent: number,
+  scenario: ScenarioDefinition,
+  levels: Readonly<Record<string, LevelRecord>>,
+): RunBudgetSummary {
+  const skipped: BudgetSkip[] = [];
+  for (const level of scenario.levels) {
+    const record = levels[level.name];
+    if (!record) continue;
+    for (const call of record.calls) {
+      if (call.skipped !== 'budget') continue;
+      skipped.push({
+        kind: 'call',
+        id: call.callId,
+        tool: call.tool,
+        level: level.name,
+        estimateUsd: call.estimateUsd ?? 0,
+      });
+    }
+    if (record.kind === 'agent' && record.budgetSkipped) {
+      skipped.push({
+        kind: 'model_turn',
+        id: `${level.name}/turn ${record.budgetSkipped.turn}`,
+        level: level.name,
+        estimateUsd: record.budgetSkipped.estimateUsd,
+      });
+    }
+  }
+  const remainingUsd = round(Math.max(0, limitUsd - spent), 6);
+  const calls = skipped.filter((skip) => skip.kind === 'call').length;
+  const turns = skipped.length - calls;
+  const what = [
+    ...(calls > 0 ? [`${calls} call${calls === 1 ? '' : 's'}`] : []),
+    ...(turns > 0 ? [`${turns} model turn${turns === 1 ? '' : 's'}`] : []),
+  ].join(' and ');
+  return {
+    limitUsd,
+    spentUsd: spent,
+    remainingUsd,
+    skipped,
+    summary:
+      `Budget $${limitUsd}: ~$${spent.toFixed(4)} spent, ~$${remainingUsd.toFixed(4)} left; ` +
+      (skipped.length === 0
+        ? 'nothing was skipped.'
+        : `${what} not started because ${skipped.length === 1 ? 'its estimate' : 'their estimates'} would have gone past it.`),
   };
 }

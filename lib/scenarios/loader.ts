@@ -5,6 +5,7 @@ import type { LevelWhitelists } from '../../functions/dispatcher/levels';
 import { ASK_USER_LEVEL, type ScenarioLevel } from '../../functions/engine/definition';
 import { inputValueProblem } from '../../functions/engine/inputs';
 import { DEFAULT_ASK_TIMEOUT_SECONDS } from '../../functions/engine/limits';
+import { BUDGET_INPUT } from '../../functions/engine/run-budget';
 import { soleRef, stringsIn, templateRefs } from '../../functions/engine/template';
 import type { ToolCatalog } from '../../functions/runtime/catalog';
 import { PlatformError, UnknownScenarioError } from '../../functions/runtime/errors';
@@ -264,6 +265,11 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
     if (levelNames.indexOf(name) !== index) report(`levels[${index}]: level name "${name}" is used twice`);
     if (name === ASK_USER_LEVEL) report(`levels[${index}]: "${ASK_USER_LEVEL}" is reserved for the engine`);
   }
+  if (Object.hasOwn(spec.inputs, BUDGET_INPUT)) {
+    report(
+      `inputs.${BUDGET_INPUT}: every run has this input; set the scenario's default with the top-level ${BUDGET_INPUT} field`,
+    );
+  }
   for (const [inputName, input] of Object.entries(spec.inputs)) {
     if (input.enum && input.type !== 'string')
       report(`inputs.${inputName}.enum: only string inputs take enum`);
@@ -350,7 +356,13 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
     file,
     problems,
     warnings,
-    scenario: { name: spec.name, description: spec.description, inputs: spec.inputs, levels },
+    scenario: {
+      name: spec.name,
+      description: spec.description,
+      inputs: spec.inputs,
+      levels,
+      ...(spec.budget_usd !== undefined ? { budget_usd: spec.budget_usd } : {}),
+    },
   };
 }
 

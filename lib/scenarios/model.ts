@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_TURNS,
   MAX_OUTPUT_TOKENS,
 } from '../../functions/engine/limits';
+import { BUDGET_ACCEPTS, MAX_BUDGET_USD } from '../../functions/engine/run-budget';
 import { SNAKE_CASE_NAME } from '../../functions/runtime/ids';
 import '../../functions/runtime/zod-locale';
 
@@ -95,6 +96,8 @@ export const scenarioSchema = z.strictObject({
   name,
   description: z.string().check(z.minLength(1)),
   inputs: z._default(z.record(name, input), {}),
+  /** The run budget in USD (functions/engine/run-budget.ts); a run's `budget_usd` input overrides it. */
+  budget_usd: z.optional(z.number().check(z.gt(0, BUDGET_ACCEPTS), z.lte(MAX_BUDGET_USD, BUDGET_ACCEPTS))),
   levels: z.array(z.discriminatedUnion('kind', [planLevel, agentLevel])).check(z.minLength(1)),
 });
 

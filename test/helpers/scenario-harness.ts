@@ -36,6 +36,7 @@ import {
 } from '../../bin/local/scripted-model';
 import { toolFunctionName } from '../../functions/dispatcher/config';
 import type { Dispatch } from '../../functions/dispatcher/dispatch';
+import type { EngineConfig } from '../../functions/engine/config';
 import { DynamoDbRunRecords } from '../../functions/engine/dynamodb-run-records';
 import { createEngine, type RunOutput } from '../../functions/engine/engine';
 import { BedrockModelClient, MODEL_CLIENT_SETTINGS } from '../../functions/engine/model-client';
@@ -170,6 +171,8 @@ export interface ScenarioHarness {
   readonly localDir: string;
   /** The dispatcher's inline result budget, as synthesized. */
   readonly inlineResultBytes: number;
+  /** The engine's configuration as synthesized: the scenarios and the functions' memory. */
+  readonly engineConfig: EngineConfig;
   /** The synthesized definitions by scenario name, ARNs filled in. */
   readonly definitions: Readonly<Record<string, Record<string, unknown>>>;
   /** The synthesized platform stack. */
@@ -392,6 +395,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     workspaces,
     localDir,
     inlineResultBytes: platform.inlineResultBytes,
+    engineConfig: platform.engine.config,
     definitions,
     template,
     ...(deployed ? { deployed: deployed.access } : {}),

@@ -259,7 +259,7 @@ const WRITTEN: readonly Case[] = [
   [
     ['scenario', 'run', 'aws_pulse', '--local', '--input', '{"nope":1}'],
     EXIT_USAGE,
-    ['nope: not declared by aws_pulse', 'Declared inputs: tenant, regions, slack_channel'],
+    ['nope: not declared by aws_pulse', 'Declared inputs: tenant, budget_usd, regions, slack_channel'],
   ],
   [['scenario', 'run', 'aws_pulse', '--local', '--tenant', 'a/b'], EXIT_USAGE, [TENANT_RULE]],
   [

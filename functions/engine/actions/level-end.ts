@@ -30,6 +30,8 @@ export interface LevelEnd {
   readonly error?: ToolErrorInfo;
   /** The stop reason the level ended on, when it is not end_turn/tool_use. */
   readonly stopReason?: string;
+  /** `budget_exhausted`: the turn not started and its estimate (USD). */
+  readonly budgetSkipped?: { readonly turn: number; readonly estimateUsd: number };
 }
 
 /** Outcomes whose summary is what the model said, in the engine's words. */
@@ -73,6 +75,14 @@ export function agentRecord(
     usage: progress.usage,
     ...(end.error ? { error: end.error } : {}),
     ...(end.stopReason ? { stopReason: end.stopReason } : {}),
+    ...(end.budgetSkipped
+      ? {
+          budgetSkipped: {
+            turn: end.budgetSkipped.turn,
+            estimateUsd: Math.round(end.budgetSkipped.estimateUsd * 1e6) / 1e6,
+          },
+        }
+      : {}),
   };
 }
 

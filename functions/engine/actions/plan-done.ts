@@ -1,9 +1,10 @@
 /**
  * The `plan_done` action, after a plan level's Map: each result stored in the
- * run's workspace, the level's findings tracked against the tenant's previous
+ * run's workspace (a call the run budget did not start as a `limit_exceeded`
+ * result, recorded `skipped: 'budget'`), the level's findings tracked against the tenant's previous
  * run, and a compact record kept at `$.levels.<level>`.
  */
-import type { ToolResult } from '../../runtime/result';
+import { failureResult, type ToolResult } from '../../runtime/result';
 import type { Workspace } from '../../runtime/workspace';
 import type { EngineContext } from '../engine-context';
 import type { EngineEvent } from '../events';
@@ -27,6 +28,7 @@ import {
   type RunState,
 } from '../records';
 import { ENGINE_PATHS, type RunKey, readJson, refPath, writeJson } from '../workspaces';
+import { planAdmission } from './plan-gate';
 
 /** Closes a plan level: `{ input, levels }` with the level's record added. */
 export async function planDone(
@@ -38,15 +40,41 @@ export async function planDone(
   const level = ctx.levelOf(scenario, event.level, 'plan');
   const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
   const workspace = ctx.workspaces(run);
-  const results = level.calls.map((call, index) =>
-    narrowResult(event.results[index], { tool: call.tool, callId: `${level.name}/${index}` }),
+  const levels = event.levels as Record<string, LevelRecord>;
+  // Under a budget the Map ran the admitted calls only, in order: the others get a skipped record.
+  const admission = planAdmission(ctx, scenario, level, levels, event.input);
+  const position = new Map(
+    (admission?.admitted ?? level.calls.map((_, index) => index)).map((at, n) => [at, n]),
   );
+  const skippedAt = new Map(admission?.skipped.map((skip) => [skip.index, skip]) ?? []);
+  const results = level.calls.map((call, index) => {
+    const callId = `${level.name}/${index}`;
+    const skip = skippedAt.get(index);
+    if (skip) {
+      return failureResult(
+        call.tool,
+        callId,
+        { code: 'limit_exceeded', message: skip.sentence, retryable: false },
+        0,
+      );
+    }
+    return narrowResult(event.results[position.get(index) ?? -1], { tool: call.tool, callId });
+  });
   await Promise.all(
     results.map((result, index) =>
       writeJson(workspace, ENGINE_PATHS.callResult(level.name, index, result.tool), result),
     ),
   );
-  const calls = results.map(callRecordOf);
+  const calls = results.map((result, index) => {
+    const skip = skippedAt.get(index);
+    return skip
+      ? {
+          ...callRecordOf(result),
+          skipped: 'budget' as const,
+          estimateUsd: Math.round(skip.estimateUsd * 1e6) / 1e6,
+        }
+      : callRecordOf(result);
+  });
   const findings = level.track_findings
     ? await trackFindings(ctx, run, level.name, workspace, results)
     : undefined;
@@ -56,11 +84,12 @@ export async function planDone(
     calls,
     ...(findings ? { findings } : {}),
     engineMs: Math.round(performance.now() - started),
+    ...(admission ? { gated: true as const } : {}),
   };
   ctx.logger.info('plan level done', { ...run, scenarioLevel: level.name, outcome: record.outcome });
   return {
     input: event.input,
-    levels: { ...(event.levels as Record<string, LevelRecord>), [level.name]: record },
+    levels: { ...levels, [level.name]: record },
   };
 }
 

@@ -2,6 +2,7 @@
 import type { EngineContext } from '../engine-context';
 import type { EngineEvent } from '../events';
 import type { LevelRecord, RunState } from '../records';
+import { budgetOf } from '../run-budget';
 import { type RunCompletion, runCompletion } from '../run-completion';
 import { type RunSummary, summarizeRun } from '../summary';
 import { ENGINE_PATHS, type RunKey, writeJson } from '../workspaces';
@@ -29,6 +30,7 @@ export async function summary(
   const scenario = ctx.scenarioOf(event.scenario);
   const levels = event.levels as Record<string, LevelRecord>;
   const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
+  const budgetUsd = budgetOf(event.input);
   const result = summarizeRun({
     scenario,
     runId: event.runId,
@@ -37,6 +39,7 @@ export async function summary(
     memory: ctx.config.functions,
     startedAt: event.startedAt,
     now: ctx.now(),
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
   });
   let summaryFile: RunOutput['summaryFile'];
   try {

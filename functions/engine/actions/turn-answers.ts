@@ -41,6 +41,7 @@ export function answersOfTurn(
       summary: `${rejected.code}: ${rejected.message}`,
       durationMs: 0,
       rejected: true,
+      ...(rejected.budgetUsd !== undefined ? { skipped: 'budget', estimateUsd: rejected.budgetUsd } : {}),
     });
     byToolUse.set(
       rejected.toolUseId,

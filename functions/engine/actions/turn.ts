@@ -6,6 +6,7 @@
  * none of its calls run, or the level's end.
  */
 import type { ResolvedPins } from '../../dispatcher/pins';
+import { jsonByteLength } from '../../runtime/bound';
 import { PlatformError } from '../../runtime/errors';
 import {
   type ConversationRef,
@@ -16,7 +17,7 @@ import {
   toolUsesOf,
 } from '../conversation';
 import { cleanAnswer, toolUseIdsOf } from '../converse-rules';
-import { ASK_USER_LEVEL } from '../definition';
+import { ASK_USER_LEVEL, ASK_USER_TOOL } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { type Answer, type EngineEvent, type RejectedCall, type TurnState, turnStateSchema } from '../events';
 import { levelTools, systemPrompt } from '../level-tools';
@@ -40,6 +41,16 @@ import {
   NO_USAGE,
   sumUsage,
 } from '../records';
+import {
+  budgetOf,
+  callUse,
+  modelTurnUse,
+  RunBudget,
+  skipSentence,
+  spentUsd,
+  tokensOfBytes,
+  usdOf,
+} from '../run-budget';
 import type { RunKey } from '../workspaces';
 import { closeLevel, type LevelEnd } from './level-end';
 import { answersOfTurn, appendAnswers } from './turn-answers';
@@ -150,11 +161,59 @@ export async function turn(
   const timeoutMs = fresh
     ? Math.min(callMs, Math.floor(levelMs / (MODEL_RETRY_ATTEMPTS + 1)))
     : Math.min(callMs, left);
+  const tools = levelTools(ctx.catalog, level, pins);
+  const limit = budgetOf(event.input);
+  // What the run has spent, this level's turns so far included (the summary's estimate).
+  const spent = () =>
+    spentUsd(
+      scenario,
+      {
+        ...levels,
+        [level.name]: {
+          kind: 'agent',
+          outcome: 'finished',
+          summary: '',
+          data: {},
+          model: level.model,
+          turns: n,
+          callCount,
+          calls: records,
+          usage: sumUsage(usage, {
+            engineInvocations: 1,
+            engineMs: Math.round(performance.now() - started),
+          }),
+        },
+      },
+      ctx.config.functions,
+    );
+  if (limit !== undefined) {
+    const estimateUsd = usdOf(
+      modelTurnUse({
+        model: level.model,
+        inputTokens: tokensOfBytes(jsonByteLength(conversation) + jsonByteLength(tools)),
+        maxTokens,
+        timeoutMs,
+        memory: ctx.config.functions,
+      }),
+    );
+    const budget = new RunBudget(limit, spent());
+    if (!budget.admit(estimateUsd)) {
+      ctx.logger.info('model turn not started: run budget', {
+        ...run,
+        scenarioLevel: level.name,
+        turn: n + 1,
+        estimateUsd,
+        spentUsd: budget.spent,
+        budgetUsd: limit,
+      });
+      return end({ outcome: 'budget_exhausted', budgetSkipped: { turn: n + 1, estimateUsd } });
+    }
+  }
   const called = await callModel(
     ctx.model,
     level,
     conversation,
-    levelTools(ctx.catalog, level, pins),
+    tools,
     maxTokens,
     { timeoutMs, retryFits: fresh || left - timeoutMs > 0 },
     signal,
@@ -279,7 +338,10 @@ export async function turn(
 
   conversation.messages.push(bounded.message);
   if (uses.length === 0) return end({ outcome: 'stopped', text: said });
-  const sorted = turnCalls(ctx.catalog, level, uses, cleaned.repaired, usage.askTurns, callCount);
+  const sorted = admitted(
+    turnCalls(ctx.catalog, level, uses, cleaned.repaired, usage.askTurns, callCount),
+    limit,
+  );
   callCount += sorted.calls.length;
   const question = sorted.question;
   const askChannel = level.ask_user ? level.ask_user.slack_channel : undefined;
@@ -318,6 +380,40 @@ export async function turn(
         }
       : {}),
   });
+
+  /**
+   * Under a budget, the turn's calls whose estimates fit what is left, in order; the others are
+   * answered by the engine with `limit_exceeded`, naming the budget (the model may then finish).
+   */
+  function admitted(sorted: ReturnType<typeof turnCalls>, budgetUsd: number | undefined) {
+    const channel = level.ask_user ? level.ask_user.slack_channel : undefined;
+    const posts = sorted.question && channel ? 1 : 0;
+    if (budgetUsd === undefined || sorted.calls.length + posts === 0) return sorted;
+    const budget = new RunBudget(budgetUsd, spent());
+    const calls: typeof sorted.calls = [];
+    const rejected = [...sorted.rejected];
+    /** Whether `tool`'s call fits; when it does not, the toolUse is answered with why. */
+    const fits = (tool: string, toolUseId: string, what: string) => {
+      const estimateUsd = usdOf(callUse(ctx.catalog.get(tool), ctx.config.functions));
+      const used = budget.spent + budget.committedUsd;
+      if (budget.admit(estimateUsd)) return true;
+      rejected.push({
+        toolUseId,
+        tool: what,
+        code: 'limit_exceeded',
+        message: `${skipSentence('This call was', estimateUsd, budgetUsd, used)}. Call finish with what you have.`,
+        budgetUsd: Math.round(estimateUsd * 1e6) / 1e6,
+      });
+      return false;
+    };
+    for (const call of sorted.calls) if (fits(call.tool, call.toolUseId, call.tool)) calls.push(call);
+    // The question's Slack post is a dispatched call too: a question that cannot be posted is not asked.
+    const question =
+      sorted.question && posts > 0 && !fits('slack_post_message', sorted.question.toolUseId, ASK_USER_TOOL)
+        ? undefined
+        : sorted.question;
+    return { calls, rejected, ...(question ? { question } : {}) };
+  }
 
   /** The state of a turn that goes on: the conversation saved, the usage of this invocation added. */
   async function nextState(

@@ -1,9 +1,11 @@
 /**
- * A plan level's states: a Pass building the calls' args (`$.pending`), a Map
- * `L_calls` sending each to the dispatcher, then `L_done` (the engine's
+ * A plan level's states: a Pass building the calls' args (`$.pending`), the
+ * Choice `L_budget` sending a run with a budget through `L_gate` (the engine's
+ * `plan_gate`: only the calls that fit), a Map `L_calls` sending each to the dispatcher, then `L_done` (the engine's
  * `plan_done`), or `L_done_failed` keeping the results as returned.
  */
 import type { PlanLevel } from '../../../functions/engine/definition';
+import { BUDGET_INPUT } from '../../../functions/engine/run-budget';
 import { argsTemplate } from './args';
 import { type AslBuild, dispatchMap, engineTask, runIdentity, stateNames, taskTimeoutSeconds } from './tasks';
 
@@ -21,8 +23,27 @@ export function planStates(build: AslBuild, level: PlanLevel, index: number, nex
       })),
     },
     ResultPath: '$.pending',
-    Next: names.calls,
+    Next: names.budget,
   };
+  // Under a run budget the engine keeps the calls whose estimates fit (functions/engine/run-budget.ts).
+  build.states[names.budget] = {
+    Type: 'Choice',
+    Choices: [{ Variable: `$.input.${BUDGET_INPUT}`, IsPresent: true, Next: names.gate }],
+    Default: names.calls,
+  };
+  build.states[names.gate] = engineTask(
+    build,
+    {
+      action: 'plan_gate',
+      ...runIdentity(build),
+      level: level.name,
+      'input.$': '$.input',
+      'levels.$': '$.levels',
+      'pending.$': '$.pending',
+    },
+    '$.pending',
+    { Next: names.calls },
+  );
   // The results replace the args: the state never holds both.
   build.states[names.calls] = dispatchMap(build, level.name, '$.pending.calls', names.call, {
     concurrency: level.concurrency,

@@ -100,6 +100,8 @@ export function stateNames(level: string) {
   return {
     level,
     calls: `${level}_calls`,
+    budget: `${level}_budget`,
+    gate: `${level}_gate`,
     call: `${level}_call`,
     done: `${level}_done`,
     doneFailed: `${level}_done_failed`,

@@ -14,11 +14,14 @@ import { FileRunRecords } from '../../../bin/local/local-run-records';
 import { localWorkspaceProvider } from '../../../bin/local/local-workspace';
 import type { Dispatch } from '../../../functions/dispatcher/dispatch';
 import type { PlanLevelRecord } from '../../../functions/engine/records';
+import { callUse, spentUsd, usdOf } from '../../../functions/engine/run-budget';
 import { workspacesOf } from '../../../functions/engine/workspaces';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { InMemorySecretReferenceStore } from '../../../functions/runtime/secrets/memory-store';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import { functionMemory } from '../../../lib/scenarios/engine-config';
 import type { Scenario } from '../../../lib/scenarios/model';
 import { scenarioOf } from '../../helpers/scenarios';
 
@@ -129,10 +132,49 @@ describe('runScenarioLocally', () => {
       ok: true,
       summary: 'bonjour from run-7',
     });
-    // Start, 2 × (Pass, Map, a call, done), Summary, PublishRunCompleted, Done
-    expect(transitions).toBe(12);
+    // Start, 2 × (Pass, budget Choice, Map, a call, done), Summary, PublishRunCompleted, Done
+    expect(transitions).toBe(14);
     expect(output.summary.counts.stateTransitions).toBe(transitions);
     expect(largestState.bytes).toBeLessThan(10_000);
+  });
+
+  it('runs the budget gate: a level whose call no longer fits the budget_usd input starts nothing', async () => {
+    // Prepare: room for what the run spends outside its levels and one finish call, not two
+    const memory = functionMemory(toolCatalog);
+    const finishUsd = usdOf(callUse(toolCatalog.get('finish'), memory));
+    const budget = spentUsd(relay, {}, memory) + finishUsd + 0.00001;
+
+    // Act
+    const { running, events } = run(relay, {
+      input: { word: 'bonjour', budget_usd: budget },
+      runId: 'run-b',
+    });
+    const { output, transitions } = await running;
+
+    // Assess
+    expect(events).toEqual([
+      'start collect',
+      'call collect/0 bonjour',
+      'end collect 1 call: 1 ok',
+      'start report',
+      'end report 1 call: 0 ok, 1 not started (run budget)',
+    ]);
+    expect((output.levels.report as PlanLevelRecord).calls).toEqual([
+      {
+        callId: 'report/0',
+        tool: 'finish',
+        ok: false,
+        code: 'limit_exceeded',
+        summary: expect.stringMatching(/^limit_exceeded: finish \(report\/0\) not started: its estimate/),
+        durationMs: 0,
+        skipped: 'budget',
+        estimateUsd: Math.round(finishUsd * 1e6) / 1e6,
+      },
+    ]);
+    expect(output.summary.budget?.skipped.map((skip) => skip.id)).toEqual(['report/0']);
+    // Start, collect (Pass, Choice, gate, Map, a call, done), report (Pass, Choice, gate, Map, done), Summary, PublishRunCompleted, Done
+    expect(transitions).toBe(15);
+    expect(output.summary.counts.stateTransitions).toBe(transitions);
   });
 
   it('goes on after a failed call: the failure is the call’s result', async () => {
@@ -255,8 +297,8 @@ describe('runScenarioLocally with slow or failing calls', () => {
     };
     expect((output.levels.collect as PlanLevelRecord).calls).toEqual([timedOut]);
     expect((output.levels.report as PlanLevelRecord).calls).toEqual([{ ...timedOut, callId: 'report/0' }]);
-    // Start, 2 × (Pass, Map, a call, its Catch Pass, done), Summary, PublishRunCompleted, Done
-    expect(output.summary.counts.stateTransitions).toBe(14);
+    // Start, 2 × (Pass, budget Choice, Map, a call, its Catch Pass, done), Summary, PublishRunCompleted, Done
+    expect(output.summary.counts.stateTransitions).toBe(16);
   });
 
   it('ends a call whose dispatcher throws through the Catch', async () => {

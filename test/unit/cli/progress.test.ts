@@ -171,5 +171,49 @@ describe('formatSummary', () => {
     expect(text).toContain('Step Functions state transitions');
     expect(text).toContain('model tokens (analyze: anthropic.claude-3-5-haiku-20241022-v1:0)');
     expect(text).toContain('3250 tokens (3000 in at $0.0008/1K, 250 out at $0.004/1K)');
+    expect(text).not.toContain('Budget');
+  });
+
+  it('says what the run budget did not start, with the spent and remaining figures', () => {
+    // Prepare: the report's Slack post was not started under a budget of $0.05
+    const skipped = {
+      ...report,
+      outcome: 'failed' as const,
+      gated: true as const,
+      calls: [
+        {
+          callId: 'report/0',
+          tool: 'slack_post_message',
+          ok: false,
+          code: 'limit_exceeded' as const,
+          summary: 'limit_exceeded: not started',
+          durationMs: 0,
+          skipped: 'budget' as const,
+          estimateUsd: 0.00025,
+        },
+      ],
+    };
+    const summary = summarizeRun({
+      scenario,
+      runId: 'run-2',
+      tenant: 'default',
+      levels: { collect, analyze, report: skipped },
+      memory: {
+        engineMb: 256,
+        dispatcherMb: 256,
+        toolMb: { aws_ec2_inventory: 512, slack_post_message: 256 },
+      },
+      budgetUsd: 0.05,
+    });
+
+    // Act
+    const text = formatSummary(summary, 4200);
+
+    // Assess
+    const spent = summary.cost.totalUsd;
+    expect(text).toContain(
+      `  Budget $0.05: ~$${spent.toFixed(4)} spent, ~$${(0.05 - spent).toFixed(4)} left; 1 call not started because its estimate would have gone past it.\n` +
+        '    not started: report/0 (slack_post_message), estimated $0.0003\n',
+    );
   });
 });

@@ -311,7 +311,11 @@ describe('etp scenario run --local', () => {
     ],
     [
       ['aws_pulse', '--local', '--input', '{"region":"eu-west-1","slack_channel":7}'],
-      'error: Invalid input for aws_pulse: region: not declared by aws_pulse. Declared inputs: tenant, regions, slack_channel; slack_channel: expected a string, got number 7\n',
+      'error: Invalid input for aws_pulse: region: not declared by aws_pulse. Declared inputs: tenant, budget_usd, regions, slack_channel; slack_channel: expected a string, got number 7\n',
+    ],
+    [
+      ['aws_pulse', '--local', '--input', '{"budget_usd":0}'],
+      'error: Invalid input for aws_pulse: budget_usd: expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got 0\n',
     ],
     [
       ['aws_pulse', '--local', '--input', '{"tenant":""}'],

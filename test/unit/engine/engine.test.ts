@@ -5,8 +5,10 @@ import { FileRunRecords } from '../../../bin/local/local-run-records';
 import { localWorkspaceProvider } from '../../../bin/local/local-workspace';
 import { createEngine, type Engine } from '../../../functions/engine/engine';
 import type { TurnState } from '../../../functions/engine/events';
+import { MODEL_RETRY_ATTEMPTS } from '../../../functions/engine/limits';
 import type { ConverseRequest, ConverseResponse, ModelClient } from '../../../functions/engine/model-client';
 import type { AgentLevelRecord, PlanLevelRecord } from '../../../functions/engine/records';
+import { callUse, modelTurnUse, spentUsd, usdOf } from '../../../functions/engine/run-budget';
 import { workspacesOf } from '../../../functions/engine/workspaces';
 import { logger } from '../../../functions/runtime/logger';
 import { failureResult, type ToolResult } from '../../../functions/runtime/result';
@@ -527,5 +529,167 @@ describe('failure texts and the run summary when the workspace refuses writes', 
     expect(output.summaryFile.notWritten).toBe(
       "summary.json could not be written to the run's workspace (The bucket refused the write): this output is the only copy",
     );
+  });
+});
+
+describe('turn under a run budget', () => {
+  const budgeted = scenarioOf({
+    name: 'unit',
+    description: 'Engine unit tests.',
+    inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
+    levels: [
+      {
+        name: 'analyze',
+        // No published price: the turn's estimate is its Lambda and states only.
+        model: 'acme.unpriced-v1',
+        prompt: 'Look around.',
+        intra_tools: ['aws_ec2_inventory'],
+        max_turns: 5,
+      },
+    ],
+  });
+  const memory = functionMemory(toolCatalog);
+  const engine = () =>
+    createEngine({
+      config: engineConfig([budgeted], memory),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records,
+      model: scriptedModel([uses(['aws_ec2_inventory', {}], ['aws_ec2_inventory', { topN: 3 }])]),
+      logger,
+    });
+  const firstTurnUsd = usdOf(
+    modelTurnUse({
+      model: 'acme.unpriced-v1',
+      inputTokens: 0,
+      maxTokens: 0,
+      // A first turn's call timeout: its share of the level's 600 s (turn.ts).
+      timeoutMs: Math.min(120_000, Math.floor(600_000 / (MODEL_RETRY_ATTEMPTS + 1))),
+      memory,
+    }),
+  );
+  const callUsd = usdOf(callUse(toolCatalog.get('aws_ec2_inventory'), memory));
+  const start = (budget: number) =>
+    engine()({
+      action: 'turn',
+      ...base,
+      runId: 'budget-run',
+      level: 'analyze',
+      input: { tenant: 'default', budget_usd: budget },
+      levels: {},
+      turn: { level: 'analyze', n: 0, status: 'start' },
+    }) as Promise<TurnState>;
+
+  it('starts the calls that fit and answers the other with limit_exceeded, naming the budget', async () => {
+    // Prepare: room for the turn and one and a half inventory calls
+    expect(firstTurnUsd).toBeLessThan(1.5 * callUsd);
+    const budget = spentUsd(budgeted, {}, memory) + 1.5 * callUsd;
+
+    // Act
+    const state = await start(budget);
+
+    // Assess
+    expect(state.status).toBe('tool_use');
+    expect(state.calls.map((call) => [call.tool, call.args])).toEqual([['aws_ec2_inventory', {}]]);
+    expect(state.callCount).toBe(1);
+    expect(state.rejected).toEqual([
+      {
+        toolUseId: 't1',
+        tool: 'aws_ec2_inventory',
+        code: 'limit_exceeded',
+        message: expect.stringMatching(
+          /^This call was not started: its estimate \(\$\d\.\d{4}\) would take the run past its budget of \$[\d.]+ \(\$\d\.\d{4} spent or committed\)\. Call finish with what you have\.$/,
+        ),
+        budgetUsd: Math.round(callUsd * 1e6) / 1e6,
+      },
+    ]);
+  });
+
+  it('does not ask a question whose Slack post no longer fits', async () => {
+    // Prepare: an asking level whose model calls may take 1 s; room for its first turn, not a Slack post
+    const asking = scenarioOf({
+      name: 'unit',
+      description: 'Engine unit tests.',
+      inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
+      levels: [
+        {
+          name: 'analyze',
+          model: 'acme.unpriced-v1',
+          prompt: 'Ask first.',
+          intra_tools: [],
+          model_call_timeout_seconds: 1,
+          ask_user: { timeout_seconds: 600, slack_channel: 'C0ASK' },
+        },
+      ],
+    });
+    const turnUsd = usdOf(
+      modelTurnUse({ model: 'acme.unpriced-v1', inputTokens: 0, maxTokens: 0, timeoutMs: 1000, memory }),
+    );
+    const model = scriptedModel([uses(['ask_user', { question: 'Which account?' }])]);
+    const asker = createEngine({
+      config: engineConfig([asking], memory),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records,
+      model,
+      logger,
+    });
+
+    // Act
+    const state = (await asker({
+      action: 'turn',
+      ...base,
+      runId: 'budget-ask',
+      level: 'analyze',
+      // The level's own states so far (its Pass, this Task, the route Choice and its done Pass: USD 0.0001) count as spent.
+      input: { tenant: 'default', budget_usd: spentUsd(asking, {}, memory) + 0.0001 + turnUsd + 0.00001 },
+      levels: {},
+      turn: { level: 'analyze', n: 0, status: 'start' },
+    })) as TurnState;
+
+    // Assess: the turn ran; the question was answered by the engine, not posted
+    expect(model.requests).toHaveLength(1);
+    expect(state.status).toBe('tool_use');
+    expect(state.question).toBeUndefined();
+    expect(state.rejected).toEqual([
+      expect.objectContaining({
+        toolUseId: 't0',
+        tool: 'ask_user',
+        code: 'limit_exceeded',
+        budgetUsd: Math.round(usdOf(callUse(toolCatalog.get('slack_post_message'), memory)) * 1e6) / 1e6,
+      }),
+    ]);
+  });
+
+  it('ends the level budget_exhausted without calling the model when the turn does not fit', async () => {
+    // Prepare
+    const model = scriptedModel([]);
+    const tight = createEngine({
+      config: engineConfig([budgeted], memory),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records,
+      model,
+      logger,
+    });
+
+    // Act
+    const state = (await tight({
+      action: 'turn',
+      ...base,
+      runId: 'budget-run',
+      level: 'analyze',
+      input: { tenant: 'default', budget_usd: spentUsd(budgeted, {}, memory) + firstTurnUsd / 2 },
+      levels: {},
+      turn: { level: 'analyze', n: 0, status: 'start' },
+    })) as TurnState;
+
+    // Assess
+    expect(model.requests).toHaveLength(0);
+    const record = state.record as unknown as AgentLevelRecord;
+    expect(record).toMatchObject({ outcome: 'budget_exhausted', turns: 0 });
+    expect(record.budgetSkipped?.turn).toBe(1);
+    // An unpriced model: the estimate is the engine held for the call's timeout and the turn's states.
+    expect(record.budgetSkipped?.estimateUsd).toBe(Math.round(firstTurnUsd * 1e6) / 1e6);
   });
 });

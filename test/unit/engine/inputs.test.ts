@@ -51,7 +51,7 @@ describe('resolveInput', () => {
 
     // Assess
     expect(resolve).toThrow(
-      'Invalid input for typed: extra: not declared by typed. Declared inputs: tenant, regions, days, ratio, dryRun, tags, mode, ticket; ' +
+      'Invalid input for typed: extra: not declared by typed. Declared inputs: tenant, budget_usd, regions, days, ratio, dryRun, tags, mode, ticket; ' +
         'tenant "a b" is not a tenant id: 1-128 letters, digits, _ . or -, starting with a letter or digit (acme, team-1); ' +
         'regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got number 5; ' +
         'days: expected a whole number, got number 1.5; ' +

@@ -139,6 +139,19 @@ describe('scenarioToAsl', () => {
         ],
       },
       ResultPath: '$.pending',
+      Next: 'collect_budget',
+    });
+    // A run with a budget goes through the engine's gate, which keeps the calls that fit.
+    expect(asl.States.collect_budget).toEqual({
+      Type: 'Choice',
+      Choices: [{ Variable: '$.input.budget_usd', IsPresent: true, Next: 'collect_gate' }],
+      Default: 'collect_calls',
+    });
+    expect(asl.States.collect_gate).toMatchObject({
+      Type: 'Task',
+      Resource: ENGINE_ARN_PLACEHOLDER,
+      Parameters: { action: 'plan_gate', level: 'collect', 'pending.$': '$.pending' },
+      ResultPath: '$.pending',
       Next: 'collect_calls',
     });
     expect(asl.States.collect_calls).toMatchObject({

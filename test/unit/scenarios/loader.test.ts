@@ -234,7 +234,21 @@ describe('every kind of typo, each reported with what is accepted', () => {
       (d) => {
         d.levles = d.levels;
       },
-      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, levels',
+      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, budget_usd, levels',
+    ],
+    [
+      'a budget that is not a positive number of dollars',
+      (d) => {
+        d.budget_usd = 0;
+      },
+      'check.yaml: budget_usd: a number of US dollars greater than 0 and at most 10000, such as 0.05',
+    ],
+    [
+      'budget_usd declared as an input',
+      (d) => {
+        d.inputs.budget_usd = { type: 'number', description: 'Budget.' };
+      },
+      "check.yaml: inputs.budget_usd: every run has this input; set the scenario's default with the top-level budget_usd field",
     ],
     [
       'a level that is neither plan nor agent',
