@@ -16,6 +16,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { parquetWriteBuffer, parquetWriteFile } from 'hyparquet-writer';
+import { InventoryRow } from '../../functions/tools/snapshots/inventory/rows';
 import type { LocalS3Server } from './inventory-s3-server';
 
 /** One listed object (or version, or delete marker). */
@@ -413,4 +414,16 @@ export function generateHistory(options: HistoryOptions): HistoryDay[] {
     });
   }
   return days;
+}
+
+/** A fresh inventory row from text fields (what the CSV reader hands on), for tests of the index and samples. */
+export function textRow(
+  key: string,
+  versionId: string,
+  isDeleteMarker: boolean,
+  size: number,
+  lastModifiedMs: number,
+  eTag: string,
+): InventoryRow {
+  return new InventoryRow().setText(key, versionId, isDeleteMarker, size, lastModifiedMs, eTag);
 }

@@ -19,7 +19,20 @@ type Row = [string, string, boolean, number, number, string];
 
 function collector(): InventoryRowSink & { rows: Row[] } {
   const rows: Row[] = [];
-  return { rows, row: (...args) => rows.push(args) };
+  const text = (bytes: Uint8Array, start: number, end: number) =>
+    Buffer.from(bytes.subarray(start, end)).toString('utf8');
+  return {
+    rows,
+    row: (r) =>
+      rows.push([
+        r.key(),
+        r.versionId(),
+        r.isDeleteMarker,
+        r.size,
+        r.lastModifiedMs,
+        text(r.eTagBytes, r.eTagStart, r.eTagEnd),
+      ]),
+  };
 }
 
 function fileOf(bytes: Buffer, md5 = createHash('md5').update(bytes).digest('hex')): ManifestFile {
