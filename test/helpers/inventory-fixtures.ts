@@ -124,8 +124,24 @@ export function parquetBytes(
   objects: readonly InventoryObject[],
   versioned: boolean,
   rowGroupSize = 1000,
+  writer: ParquetWriterChoices = {},
 ): Buffer {
-  return Buffer.from(parquetWriteBuffer(parquetOptions(bucket, objects, versioned, rowGroupSize)));
+  const options = parquetOptions(bucket, objects, versioned, rowGroupSize);
+  return Buffer.from(
+    parquetWriteBuffer({
+      ...options,
+      ...(writer.codec ? { codec: writer.codec, compressors: { GZIP: (b: Uint8Array) => gzipSync(b) } } : {}),
+      columnData: options.columnData.map((c) =>
+        c.name === 'key' && writer.keyEncoding ? { ...c, encoding: writer.keyEncoding } : c,
+      ),
+    }),
+  );
+}
+
+/** How {@link parquetBytes} writes: a codec other than Snappy, another encoding for the key column. */
+export interface ParquetWriterChoices {
+  readonly codec?: 'UNCOMPRESSED' | 'GZIP';
+  readonly keyEncoding?: 'PLAIN' | 'DELTA_BYTE_ARRAY' | 'DELTA_LENGTH_BYTE_ARRAY';
 }
 
 function parquetOptions(
