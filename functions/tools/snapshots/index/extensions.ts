@@ -2,7 +2,7 @@
  * File extensions as small integer ids, so per-object data stays in typed
  * arrays and histograms are arrays indexed by id.
  */
-import { InventoryRow } from '../inventory/rows';
+import type { InventoryRow } from '../inventory/rows';
 
 /** The label of keys without an extension (`README`, `.bashrc`, `photos/`). */
 export const NO_EXTENSION = '(none)';
@@ -51,8 +51,8 @@ function sameLowerCase(raw: string, bytes: Uint8Array, from: number, end: number
  *
  * @example
  * const table = new ExtensionTable();
- * table.idOf('a/b.JPG') === table.idOf('c.jpg'); // true
- * table.name(table.idOf('x.pdf')); // 'pdf'
+ * table.idOfRow(rowOf('a/b.JPG')) === table.idOfRow(rowOf('c.jpg')); // true
+ * table.name(table.idOfRow(rowOf('x.pdf'))); // 'pdf'
  */
 export class ExtensionTable {
   private readonly names: string[] = [];
@@ -62,11 +62,6 @@ export class ExtensionTable {
    * to confirm: the common case makes no string and hashes no string key.
    */
   private readonly byHash = new Map<number, { readonly raw: string; readonly id: number }>();
-
-  /** The id of a key's extension. */
-  idOf(key: string): number {
-    return this.idOfRow(new InventoryRow().setText(key, '', false, 0, Number.NaN, ''));
-  }
 
   /** The id of a row's key's extension, from its bytes ({@link extensionOf} of its key). */
   idOfRow(row: InventoryRow): number {

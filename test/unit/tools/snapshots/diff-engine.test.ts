@@ -147,11 +147,13 @@ describe('ReportComparer', () => {
     const ctx = context();
 
     const figures = compare(older, newer, ctx);
-    const locked = ctx.extensions.idOf('x.locked');
+    const locked = ctx.extensions.idOfRow(textRow('x.locked', '', false, 0, 0, ''));
 
     expect(figures.added.byExtension.filesOf(locked)).toBe(10);
     expect(figures.olderByExtension.filesOf(locked)).toBe(0);
-    expect(figures.removed.byExtension.filesOf(ctx.extensions.idOf('x.pdf'))).toBe(10);
+    expect(
+      figures.removed.byExtension.filesOf(ctx.extensions.idOfRow(textRow('x.pdf', '', false, 0, 0, ''))),
+    ).toBe(10);
     expect(figures.samplesByExtension.get(locked)).toHaveLength(3);
     expect(figures.ransomNotes).toEqual({
       count: 2,
@@ -194,6 +196,6 @@ describe('ReportCounter', () => {
     counter.row(textRow('c.pdf', 'dm', true, 0, Number.NaN, ''));
 
     expect(counter.totals()).toEqual({ objects: 2, bytes: 15, deleteMarkers: 1 });
-    expect(counter.byExtension.filesOf(extensions.idOf('x.pdf'))).toBe(2);
+    expect(counter.byExtension.filesOf(extensions.idOfRow(textRow('x.pdf', '', false, 0, 0, '')))).toBe(2);
   });
 });

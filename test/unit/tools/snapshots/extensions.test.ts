@@ -28,13 +28,30 @@ describe('extensionOf', () => {
 describe('ExtensionTable', () => {
   it('gives one id per extension whatever the case, and the same answers as extensionOf from its cache', () => {
     const table = new ExtensionTable();
-    const keys = ['a/b.JPG', 'c.jpg', 'x/.hidden.jpg', 'y/.jpg', 'dir.jpg/file', 'z.Jpg', 'w.pdf', 'v.jpeg'];
+    // Beyond ASCII too: the table reads UTF-8 bytes (a Kelvin sign lower-cases to "k").
+    const keys = [
+      'a/b.JPG',
+      'c.jpg',
+      'x/.hidden.jpg',
+      'y/.jpg',
+      'dir.jpg/file',
+      'z.Jpg',
+      'w.pdf',
+      'v.jpeg',
+      'café/résumé.PDF',
+      'x.p\u212Ag',
+      'y.pdé',
+    ];
 
-    const names = [...keys, ...keys].map((key) => table.name(table.idOf(key)));
+    const names = [...keys, ...keys].map((key) =>
+      table.name(table.idOfRow(textRow(key, '', false, 0, 0, ''))),
+    );
 
     expect(names).toEqual([...keys, ...keys].map(extensionOf));
-    expect(table.idOf('a/b.JPG')).toBe(table.idOf('c.jpg'));
-    expect(table.size).toBe(4); // jpg, (none), pdf, jpeg
+    expect(table.idOfRow(textRow('a/b.JPG', '', false, 0, 0, ''))).toBe(
+      table.idOfRow(textRow('c.jpg', '', false, 0, 0, '')),
+    );
+    expect(table.size).toBe(5); // jpg, (none), pdf, jpeg, pkg
   });
 });
 
@@ -48,7 +65,7 @@ describe('histogram', () => {
       ['c.txt', 2],
       ['d.csv', 1],
     ] as const) {
-      for (let i = 0; i < times; i++) counts.add(table.idOf(key), 10);
+      for (let i = 0; i < times; i++) counts.add(table.idOfRow(textRow(key, '', false, 0, 0, '')), 10);
     }
 
     expect(histogram(counts, table, 2)).toEqual([
