@@ -18,19 +18,13 @@
  * refused by name.
  */
 import type { Readable } from 'node:stream';
-import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import {
-  type AsyncBuffer,
-  type Compressors,
-  type FileMetaData,
-  parquetMetadata,
-  parquetRead,
-} from 'hyparquet';
+import { type AsyncBuffer, type FileMetaData, parquetMetadata } from 'hyparquet';
 import type { Deadline } from '../../../runtime/deadline';
 import { PlatformError } from '../../../runtime/errors';
 import { FileIntegrity, openListedFile } from './data-file';
 import type { InventoryObjectReader } from './guarded-reader';
 import type { ManifestFile } from './manifest';
+import { COMPRESSORS, decodeGroup, emitGroup, PARSERS } from './parquet-hyparquet';
 import {
   type ChunkInfo,
   type DecodedColumn,
@@ -56,15 +50,6 @@ const FAST_TYPES: Readonly<Record<Wanted, FastType>> = {
   size: 'INT64',
   last_modified_date: 'INT64',
 };
-
-const COMPRESSORS: Compressors = {
-  GZIP: (input) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
-  ZSTD: (input) => new Uint8Array(zstdDecompressSync(input)),
-};
-
-/** Timestamps as ms numbers: hyparquet's default makes a `Date` per row. */
-const PARSERS = { timestampFromMilliseconds: (millis: bigint) => Number(millis) };
 
 /** Units of an INT64 timestamp per millisecond. */
 const PER_MS = { MILLIS: 1, MICROS: 1000, NANOS: 1_000_000 } as const;
@@ -232,82 +217,6 @@ function dropBefore(held: Held, position: number): void {
   if (held.pieces.length === 0) held.from = position;
 }
 
-/** Column values as hyparquet hands them: arrays of values, or typed arrays (BigInt64Array for INT64). */
-type ColumnValues = ArrayLike<unknown>;
-
-async function decodeGroup(
-  metadata: FileMetaData,
-  fileSize: number,
-  plan: GroupPlan,
-  held: Held,
-  columns: readonly string[],
-): Promise<Map<string, ColumnValues>> {
-  const pieces = new Map<string, { rowStart: number; data: ColumnValues }[]>();
-  // One column at a time: a column's pages and intermediate arrays are garbage before the next is decoded.
-  for (const column of columns) {
-    await parquetRead({
-      file: heldBuffer(fileSize, held),
-      metadata,
-      columns: [column],
-      rowStart: plan.rowStart,
-      rowEnd: plan.rowEnd,
-      compressors: COMPRESSORS,
-      parsers: PARSERS,
-      onChunk: (chunk) => {
-        const list = pieces.get(chunk.columnName) ?? [];
-        list.push({ rowStart: chunk.rowStart, data: chunk.columnData as ColumnValues });
-        pieces.set(chunk.columnName, list);
-      },
-    });
-  }
-  const values = new Map<string, ColumnValues>();
-  for (const [name, list] of pieces) {
-    list.sort((a, b) => a.rowStart - b.rowStart);
-    const first = list[0];
-    if (list.length === 1 && first && first.rowStart === plan.rowStart) values.set(name, first.data);
-    else {
-      const joined: unknown[] = [];
-      for (const piece of list) for (let i = 0; i < piece.data.length; i++) joined.push(piece.data[i]);
-      values.set(name, joined.slice(plan.rowStart - (first?.rowStart ?? plan.rowStart)));
-    }
-  }
-  return values;
-}
-
-/** Hands one row group decoded by hyparquet to the sink; raw timestamps are divided by `perMs` units. */
-function emitGroup(
-  values: Map<string, ColumnValues>,
-  rows: number,
-  sink: InventoryRowSink,
-  perMs: number | null,
-  row: InventoryRow,
-): void {
-  const keys = values.get('key') as ColumnValues;
-  const versions = values.get('version_id');
-  const markers = values.get('is_delete_marker');
-  const sizes = values.get('size');
-  const times = values.get('last_modified_date');
-  const eTags = values.get('e_tag');
-  for (let i = 0; i < rows; i++) {
-    const size = sizes?.[i];
-    const time = times?.[i];
-    sink.row(
-      row.setText(
-        String(keys[i] ?? ''),
-        (versions?.[i] as string | null | undefined) ?? '',
-        markers?.[i] === true,
-        size === null || size === undefined ? 0 : Number(size),
-        time === null || time === undefined
-          ? Number.NaN
-          : perMs === null || perMs === 1
-            ? Number(time)
-            : Number(time) / perMs,
-        (eTags?.[i] as string | null | undefined) ?? '',
-      ),
-    );
-  }
-}
-
 /**
  * Whether every wanted column chunk of the file is one the page decoder reads:
  * flat, of the expected type, in its encodings and codecs, and the timestamp an
@@ -471,7 +380,13 @@ export async function readParquetDataFile(
           const decoded = decodeGroupPages(metadata, plan.group, plan, file.size, held, columns);
           emitDecoded(decoded, count, sink, perMs as number, row);
         } else {
-          emitGroup(await decodeGroup(metadata, file.size, plan, held, columns), count, sink, perMs, row);
+          emitGroup(
+            await decodeGroup(metadata, heldBuffer(file.size, held), plan.rowStart, plan.rowEnd, columns),
+            count,
+            sink,
+            perMs,
+            row,
+          );
         }
       } catch (err) {
         if (err instanceof PlatformError) throw err;
