@@ -12,6 +12,8 @@ type Tool = 'snapshot_stats' | 'diff_snapshots';
 /** What a DuckDB child measured. */
 export interface DuckFigures {
   readonly wallMs: number;
+  /** CPU time of the query, user + system, all threads (ms). */
+  readonly cpuMs: number;
   readonly peakRssBytes: number;
   readonly answer: SnapshotAnswer;
 }
@@ -33,6 +35,7 @@ async function measureDuckDb(): Promise<DuckFigures> {
   const tool = process.env.DUCK_TOOL as Tool;
   const [filesA, filesB] = [process.env.DUCK_A, process.env.DUCK_B].map((v) => JSON.parse(v ?? '[]'));
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const changed =
@@ -48,6 +51,7 @@ async function measureDuckDb(): Promise<DuckFigures> {
   const reader = await connection.runAndReadAll(sql);
   const row = reader.getRowObjectsJson()[0] as Record<string, string | number>;
   const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   const n = (name: string) => Number(row[name]);
   const answer: SnapshotAnswer =
     tool === 'diff_snapshots'
@@ -76,7 +80,12 @@ async function measureDuckDb(): Promise<DuckFigures> {
           changedBytes: 0,
         };
   connection.closeSync();
-  return { wallMs, peakRssBytes: process.resourceUsage().maxRSS * 1024, answer };
+  return {
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    answer,
+  };
 }
 
 if (require.main === module) {

@@ -93,6 +93,8 @@ interface Compared {
   readonly name: string;
   readonly oursMs: number;
   readonly duckMs: number;
+  readonly oursCpuMs: number;
+  readonly duckCpuMs: number;
   readonly oursPeak: number;
   readonly duckPeak: number;
   readonly same: boolean;
@@ -148,6 +150,8 @@ export async function measureAgainstDuckDb(
       for (const tool of ['snapshot_stats', 'diff_snapshots'] as const) {
         const oursMs: number[] = [];
         const duckMs: number[] = [];
+        const oursCpu: number[] = [];
+        const duckCpu: number[] = [];
         const oursPeak: number[] = [];
         const duckPeak: number[] = [];
         let oursAnswer: SnapshotAnswer | undefined;
@@ -160,6 +164,7 @@ export async function measureAgainstDuckDb(
           });
           if (!o.ok) throw new Error(`${tool} ${format} failed: ${o.error}`);
           oursMs.push(o.wallMs);
+          oursCpu.push(o.cpuMs);
           oursPeak.push(o.peakRssBytes);
           oursAnswer = o.answer;
           const d = await runDuckChild(duck, {
@@ -169,6 +174,7 @@ export async function measureAgainstDuckDb(
             DUCK_B: JSON.stringify(local(newer.dataKeys)),
           });
           duckMs.push(d.wallMs);
+          duckCpu.push(d.cpuMs);
           duckPeak.push(d.peakRssBytes);
           duckAnswer = d.answer;
         }
@@ -178,6 +184,8 @@ export async function measureAgainstDuckDb(
           name: `${tool} ${format}`,
           oursMs: median(oursMs),
           duckMs: median(duckMs),
+          oursCpuMs: median(oursCpu),
+          duckCpuMs: median(duckCpu),
           oursPeak: median(oursPeak),
           duckPeak: median(duckPeak),
           same: JSON.stringify(o) === JSON.stringify(d),
@@ -196,6 +204,10 @@ export async function measureAgainstDuckDb(
       value: `${(c.oursMs / 1000).toFixed(2)} s / ${(c.duckMs / 1000).toFixed(2)} s`,
     },
     atMost(`${c.name}: wall ratio`, c.oursMs / c.duckMs, WALL_TARGETS[c.name] ?? 1),
+    {
+      name: `${c.name}: CPU ours / DuckDB (no target)`,
+      value: `${(c.oursCpuMs / 1000).toFixed(2)} s / ${(c.duckCpuMs / 1000).toFixed(2)} s = ${(c.oursCpuMs / c.duckCpuMs).toFixed(2)}`,
+    },
     atMost(`${c.name}: peak RSS ratio`, c.oursPeak / c.duckPeak, 1),
     { name: `${c.name}: same answer`, value: c.same ? 'yes' : 'NO', target: 'yes', pass: c.same },
   ]);

@@ -16,6 +16,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { parquetWriteBuffer, parquetWriteFile } from 'hyparquet-writer';
+import { InventoryRow } from '../../functions/tools/snapshots/inventory/rows';
 import type { LocalS3Server } from './inventory-s3-server';
 
 /** One listed object (or version, or delete marker). */
@@ -123,8 +124,24 @@ export function parquetBytes(
   objects: readonly InventoryObject[],
   versioned: boolean,
   rowGroupSize = 1000,
+  writer: ParquetWriterChoices = {},
 ): Buffer {
-  return Buffer.from(parquetWriteBuffer(parquetOptions(bucket, objects, versioned, rowGroupSize)));
+  const options = parquetOptions(bucket, objects, versioned, rowGroupSize);
+  return Buffer.from(
+    parquetWriteBuffer({
+      ...options,
+      ...(writer.codec ? { codec: writer.codec, compressors: { GZIP: (b: Uint8Array) => gzipSync(b) } } : {}),
+      columnData: options.columnData.map((c) =>
+        c.name === 'key' && writer.keyEncoding ? { ...c, encoding: writer.keyEncoding } : c,
+      ),
+    }),
+  );
+}
+
+/** How {@link parquetBytes} writes: a codec other than Snappy, another encoding for the key column. */
+export interface ParquetWriterChoices {
+  readonly codec?: 'UNCOMPRESSED' | 'GZIP';
+  readonly keyEncoding?: 'PLAIN' | 'DELTA_BYTE_ARRAY' | 'DELTA_LENGTH_BYTE_ARRAY';
 }
 
 function parquetOptions(
@@ -413,4 +430,16 @@ export function generateHistory(options: HistoryOptions): HistoryDay[] {
     });
   }
   return days;
+}
+
+/** A fresh inventory row from text fields (what the CSV reader hands on), for tests of the index and samples. */
+export function textRow(
+  key: string,
+  versionId: string,
+  isDeleteMarker: boolean,
+  size: number,
+  lastModifiedMs: number,
+  eTag: string,
+): InventoryRow {
+  return new InventoryRow().setText(key, versionId, isDeleteMarker, size, lastModifiedMs, eTag);
 }

@@ -15,7 +15,7 @@
  * a deletion is a new delete marker (counted apart, `deleteMarkersAdded`).
  */
 import { looksLikeRansomNote } from '../findings/ransomware';
-import type { InventoryRowSink } from '../inventory/rows';
+import type { InventoryRow, InventoryRowSink } from '../inventory/rows';
 import {
   DELETE_MARKER_EXTENSION,
   ExtensionCounts,
@@ -23,7 +23,7 @@ import {
   type HistogramEntry,
   histogram,
 } from './extensions';
-import { attributeFingerprint, type HashOut, type HashSeed, hashKey } from './key-hash';
+import { attributeFingerprint, type HashOut, type HashSeed, hashIdentity } from './key-hash';
 import { BottomK, type SampledObject, sampleRank } from './key-sample';
 import { IndexFullError, MAX_INDEX_OBJECTS, ObjectIndex } from './object-index';
 
@@ -69,23 +69,19 @@ class RowHasher {
   constructor(private readonly context: DiffContext) {}
 
   /** Hashes a row's identity and attributes and finds its extension id, into this object's fields. */
-  prepare(
-    key: string,
-    versionId: string,
-    isDeleteMarker: boolean,
-    lastModifiedMs: number,
-    eTag: string,
-  ): this {
+  prepare(row: InventoryRow): this {
     const { context } = this;
-    hashKey(context.seed, key, context.useVersionIds ? versionId : '', this.hash);
+    hashIdentity(context.seed, row, context.useVersionIds, this.hash);
     this.hi = this.hash.hi;
     this.lo = this.hash.lo;
+    const lastModifiedMs = row.lastModifiedMs;
     this.fingerprint = attributeFingerprint(
       context.seed,
       context.compareLastModified && !Number.isNaN(lastModifiedMs) ? lastModifiedMs : 0,
-      context.compareETag ? eTag : '',
+      row,
+      context.compareETag,
     );
-    this.extension = isDeleteMarker ? DELETE_MARKER_EXTENSION : context.extensions.idOf(key);
+    this.extension = row.isDeleteMarker ? DELETE_MARKER_EXTENSION : context.extensions.idOfRow(row);
     return this;
   }
 }
@@ -112,39 +108,23 @@ export class ReportIndexBuilder implements InventoryRowSink {
     this.hasher = new RowHasher(context);
   }
 
-  row(key: string, version: string, marker: boolean, size: number, modified: number, eTag: string): void {
-    this.addPrepared(
-      this.hasher.prepare(key, version, marker, modified, eTag),
-      key,
-      version,
-      marker,
-      size,
-      modified,
-    );
+  row(row: InventoryRow): void {
+    this.addPrepared(this.hasher.prepare(row), row);
   }
 
   /** Adds a row already hashed (by a comparer building the next index in the same pass). */
-  addPrepared(
-    row: RowHasher,
-    key: string,
-    versionId: string,
-    isDeleteMarker: boolean,
-    size: number,
-    lastModifiedMs: number,
-  ): void {
-    const { hi, lo, fingerprint, extension } = row;
+  addPrepared(prepared: RowHasher, row: InventoryRow): void {
+    const { hi, lo, fingerprint, extension } = prepared;
+    const size = row.size;
     this.index.add(hi, lo, size, fingerprint, extension);
-    if (isDeleteMarker) {
+    if (row.isDeleteMarker) {
       this.deleteMarkers++;
       return;
     }
     this.objects++;
     this.bytes += size;
     this.byExtension.add(extension, size);
-    const rank = sampleRank(key, versionId);
-    if (this.candidates.wouldKeep(rank, key, versionId)) {
-      this.candidates.offer(rank, hi, lo, key, versionId, size, lastModifiedMs);
-    }
+    this.candidates.offer(sampleRank(row), hi, lo, row);
   }
 
   /** Ends the build: sorts the index for lookups. */
@@ -169,11 +149,11 @@ export class ChangeTally {
   }
 
   /** Counts one object; `rank` is its sample rank (`sampleRank`). */
-  add(rank: number, key: string, versionId: string, size: number, lastModifiedMs: number, extension: number) {
+  add(rank: number, row: InventoryRow, extension: number) {
     this.count++;
-    this.bytes += size;
-    this.byExtension.add(extension, size);
-    this.sample.offer(rank, 0, 0, key, versionId, size, lastModifiedMs);
+    this.bytes += row.size;
+    this.byExtension.add(extension, row.size);
+    this.sample.offer(rank, 0, 0, row);
   }
 }
 
@@ -245,10 +225,11 @@ export class ReportComparer implements InventoryRowSink {
     this.notes = new BottomK(context.sampleSize);
   }
 
-  row(key: string, version: string, marker: boolean, size: number, modified: number, eTag: string): void {
-    const prepared = this.hasher.prepare(key, version, marker, modified, eTag);
+  row(row: InventoryRow): void {
+    const prepared = this.hasher.prepare(row);
     const { hi, lo, fingerprint, extension } = prepared;
-    this.newerIndex?.addPrepared(prepared, key, version, marker, size, modified);
+    const { size } = row;
+    this.newerIndex?.addPrepared(prepared, row);
     const index = this.older.index;
     let handle = index.find(hi, lo);
     if (handle >= 0 && index.isMarked(handle)) {
@@ -256,11 +237,11 @@ export class ReportComparer implements InventoryRowSink {
       handle = -1;
     }
     if (handle >= 0) index.mark(handle);
-    if (marker) {
+    if (row.isDeleteMarker) {
       this.markers++;
       if (handle < 0) {
         this.markersAdded++;
-        this.deleteMarkers.offer(sampleRank(key, version), 0, 0, key, version, 0, modified);
+        this.deleteMarkers.offer(sampleRank(row), 0, 0, row);
       }
       return;
     }
@@ -272,36 +253,30 @@ export class ReportComparer implements InventoryRowSink {
       this.unchangedBytes += size;
       return;
     }
-    const rank = sampleRank(key, version);
+    const rank = sampleRank(row);
     if (handle >= 0) {
-      this.changed.add(rank, key, version, size, modified, extension);
+      this.changed.add(rank, row, extension);
       this.changedBefore += index.sizeOf(handle);
     } else {
-      this.added.add(rank, key, version, size, modified, extension);
+      this.added.add(rank, row, extension);
     }
-    this.newOrChanged(rank, key, version, size, modified, extension);
+    this.newOrChanged(rank, row, extension);
   }
 
   /** Evidence kept for a new or changed file: samples per extension, ransom-note-like names. */
-  private newOrChanged(
-    rank: number,
-    key: string,
-    versionId: string,
-    size: number,
-    lastModifiedMs: number,
-    extension: number,
-  ): void {
+  private newOrChanged(rank: number, row: InventoryRow, extension: number): void {
     let perExtension = this.byExtensionSamples.get(extension);
     if (!perExtension) {
       perExtension = new BottomK(PER_EXTENSION_SAMPLE);
       this.byExtensionSamples.set(extension, perExtension);
     }
-    perExtension.offer(rank, 0, 0, key, versionId, size, lastModifiedMs);
+    perExtension.offer(rank, 0, 0, row);
+    const key = row.key();
     if (looksLikeRansomNote(key)) {
       this.noteCount++;
       if (this.noteFolders.size < MAX_NOTE_FOLDERS)
         this.noteFolders.add(key.slice(0, key.lastIndexOf('/') + 1));
-      this.notes.offer(rank, 0, 0, key, versionId, size, lastModifiedMs);
+      this.notes.offer(rank, 0, 0, row);
     }
   }
 
@@ -361,14 +336,14 @@ export class ReportCounter implements InventoryRowSink {
 
   constructor(private readonly extensions: ExtensionTable) {}
 
-  row(key: string, _versionId: string, isDeleteMarker: boolean, size: number): void {
-    if (isDeleteMarker) {
+  row(row: InventoryRow): void {
+    if (row.isDeleteMarker) {
       this.deleteMarkers++;
       return;
     }
     this.objects++;
-    this.bytes += size;
-    this.byExtension.add(this.extensions.idOf(key), size);
+    this.bytes += row.size;
+    this.byExtension.add(this.extensions.idOfRow(row), row.size);
   }
 
   totals(): ReportTotals {

@@ -2,6 +2,7 @@
  * File extensions as small integer ids, so per-object data stays in typed
  * arrays and histograms are arrays indexed by id.
  */
+import type { InventoryRow } from '../inventory/rows';
 
 /** The label of keys without an extension (`README`, `.bashrc`, `photos/`). */
 export const NO_EXTENSION = '(none)';
@@ -34,11 +35,11 @@ export function extensionOf(key: string): string {
   return EXTENSION_CHARS.test(extension) ? extension : NO_EXTENSION;
 }
 
-/** Whether `key[from…]` lower-cased equals `raw` (already lower-case). */
-function sameLowerCase(raw: string, key: string, from: number): boolean {
-  if (key.length - from !== raw.length) return false;
+/** Whether `bytes[from, end)` lower-cased equals `raw` (already lower-case ASCII). */
+function sameLowerCase(raw: string, bytes: Uint8Array, from: number, end: number): boolean {
+  if (end - from !== raw.length) return false;
   for (let i = 0; i < raw.length; i++) {
-    const c = key.charCodeAt(from + i);
+    const c = bytes[from + i] as number;
     if ((c >= 65 && c <= 90 ? c | 32 : c) !== raw.charCodeAt(i)) return false;
   }
   return true;
@@ -50,38 +51,43 @@ function sameLowerCase(raw: string, key: string, from: number): boolean {
  *
  * @example
  * const table = new ExtensionTable();
- * table.idOf('a/b.JPG') === table.idOf('c.jpg'); // true
- * table.name(table.idOf('x.pdf')); // 'pdf'
+ * table.idOfRow(rowOf('a/b.JPG')) === table.idOfRow(rowOf('c.jpg')); // true
+ * table.name(table.idOfRow(rowOf('x.pdf'))); // 'pdf'
  */
 export class ExtensionTable {
   private readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
   /**
-   * By a 32-bit hash of the text after the last dot, with that text (lower-case)
+   * By a 32-bit hash of the bytes after the last dot, with that text (lower-case)
    * to confirm: the common case makes no string and hashes no string key.
    */
   private readonly byHash = new Map<number, { readonly raw: string; readonly id: number }>();
 
-  /** The id of a key's extension. */
-  idOf(key: string): number {
-    const dot = key.lastIndexOf('.');
-    const length = key.length - dot - 1;
+  /** The id of a row's key's extension, from its bytes ({@link extensionOf} of its key). */
+  idOfRow(row: InventoryRow): number {
+    const { keyBytes: bytes, keyStart: start, keyEnd: end } = row;
+    let dot = end - 1;
+    while (dot >= start && bytes[dot] !== 46 /* . */) dot--;
+    const length = end - dot - 1;
     // Not cacheable: no dot, a dot starting the last segment (a hidden name), or too long to be an extension.
-    if (dot <= 0 || key.charCodeAt(dot - 1) === 47 || length < 1 || length > MAX_EXTENSION_LENGTH) {
-      return this.idOfName(extensionOf(key));
+    if (dot <= start || bytes[dot - 1] === 47 || length < 1 || length > MAX_EXTENSION_LENGTH) {
+      return this.idOfName(extensionOf(row.key()));
     }
     let hash = 0x811c9dc5;
-    for (let i = dot + 1; i < key.length; i++) {
-      const c = key.charCodeAt(i);
+    for (let i = dot + 1; i < end; i++) {
+      const c = bytes[i] as number;
       if (c === 47) return this.idOfName(NO_EXTENSION); // the dot is in a folder name
+      // Beyond ASCII, lower-casing is Unicode's (extensionOf on the string).
+      if (c >= 128) return this.idOfName(extensionOf(row.key()));
       hash = Math.imul(hash ^ (c >= 65 && c <= 90 ? c | 32 : c), 0x01000193);
     }
     hash = (hash ^ length) >>> 0;
     const cached = this.byHash.get(hash);
-    if (cached !== undefined && sameLowerCase(cached.raw, key, dot + 1)) return cached.id;
+    if (cached !== undefined && sameLowerCase(cached.raw, bytes, dot + 1, end)) return cached.id;
+    const key = row.key();
     const id = this.idOfName(extensionOf(key));
     if (cached === undefined && this.byHash.size < MAX_EXTENSIONS) {
-      this.byHash.set(hash, { raw: key.slice(dot + 1).toLowerCase(), id });
+      this.byHash.set(hash, { raw: key.slice(key.lastIndexOf('.') + 1).toLowerCase(), id });
     }
     return id;
   }

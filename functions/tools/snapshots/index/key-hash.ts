@@ -12,6 +12,7 @@
  * ten million keys); a collision would make one object hide another in a diff.
  */
 import { randomBytes } from 'node:crypto';
+import type { InventoryRow } from '../inventory/rows';
 
 /** Two 32-bit seeds, one per lane. */
 export interface HashSeed {
@@ -44,20 +45,37 @@ function fmix32(input: number): number {
   return h;
 }
 
+/** Where key + NUL + version id are copied to be hashed as one run of bytes (grown when needed). */
+let joined = new Uint8Array(4096);
+
 /**
- * Hashes `key` (and `suffix`, when not empty, as if appended after a NUL) into
- * `out.hi`/`out.lo`.
+ * Hashes a row's identity into `out.hi`/`out.lo`: its key's bytes, and when
+ * `withVersion` and the row has a version id, a NUL and the version id's bytes.
  *
- * @example const out = { hi: 0, lo: 0 }; hashKey(seed, 'photos/a.jpg', '', out);
+ * @example const out = { hi: 0, lo: 0 }; hashIdentity(seed, row, false, out);
  */
-export function hashKey(seed: HashSeed, key: string, suffix: string, out: HashOut): void {
+export function hashIdentity(seed: HashSeed, row: InventoryRow, withVersion: boolean, out: HashOut): void {
+  const versionLength = withVersion ? row.versionEnd - row.versionStart : 0;
+  if (versionLength === 0) {
+    hashBytes(seed, row.keyBytes, row.keyStart, row.keyEnd, out);
+    return;
+  }
+  const keyLength = row.keyEnd - row.keyStart;
+  const length = keyLength + 1 + versionLength;
+  if (length > joined.length) joined = new Uint8Array(2 * length);
+  joined.set(row.keyBytes.subarray(row.keyStart, row.keyEnd), 0);
+  joined[keyLength] = 0;
+  joined.set(row.versionBytes.subarray(row.versionStart, row.versionEnd), keyLength + 1);
+  hashBytes(seed, joined, 0, length, out);
+}
+
+/** The two-lane hash of `bytes[start, end)`. */
+function hashBytes(seed: HashSeed, bytes: Uint8Array, start: number, end: number, out: HashOut): void {
   let h1 = seed.a | 0;
   let h2 = seed.b | 0;
-  const text = suffix.length > 0 ? `${key}\u0000${suffix}` : key;
-  const length = text.length;
-  let i = 0;
-  for (; i + 1 < length; i += 2) {
-    const k = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+  let i = start;
+  for (; i + 1 < end; i += 2) {
+    const k = (bytes[i] as number) | ((bytes[i + 1] as number) << 16);
     let k1 = Math.imul(k, C1);
     k1 = (k1 << 15) | (k1 >>> 17);
     h1 ^= Math.imul(k1, C2);
@@ -71,8 +89,8 @@ export function hashKey(seed: HashSeed, key: string, suffix: string, out: HashOu
     // Lanes feed each other, as MurmurHash3_x86_128's do, so a difference in one reaches both.
     h1 = (h1 + h2) | 0;
   }
-  if (i < length) {
-    const k = text.charCodeAt(i);
+  if (i < end) {
+    const k = bytes[i] as number;
     let k1 = Math.imul(k, C1);
     k1 = (k1 << 15) | (k1 >>> 17);
     h1 ^= Math.imul(k1, C2);
@@ -80,6 +98,7 @@ export function hashKey(seed: HashSeed, key: string, suffix: string, out: HashOu
     k2 = (k2 << 17) | (k2 >>> 15);
     h2 ^= Math.imul(k2, C1);
   }
+  const length = end - start;
   h1 ^= length;
   h2 ^= length;
   h1 = (h1 + h2) | 0;
@@ -95,14 +114,21 @@ export function hashKey(seed: HashSeed, key: string, suffix: string, out: HashOu
 /**
  * A 32-bit fingerprint of the attributes whose change makes an object
  * "changed": its last-modified time (ms) and ETag. Sizes are compared exactly,
- * beside it. Two different attribute sets share a fingerprint with probability
+ * beside it; `withETag` false leaves the ETag out (one report does not list it). Two different attribute sets share a fingerprint with probability
  * 2⁻³², so a change may, that rarely, go unseen.
  */
-export function attributeFingerprint(seed: HashSeed, lastModifiedMs: number, eTag: string): number {
+export function attributeFingerprint(
+  seed: HashSeed,
+  lastModifiedMs: number,
+  row: InventoryRow,
+  withETag: boolean,
+): number {
   let h = seed.b ^ 0x9e3779b9;
   // The time in two halves: ms since 1970 need 41 bits.
   h = Math.imul(h ^ (lastModifiedMs % 0x100000000), C1);
   h = Math.imul(h ^ Math.floor(lastModifiedMs / 0x100000000), C2);
-  for (let i = 0; i < eTag.length; i++) h = Math.imul(h ^ eTag.charCodeAt(i), 0x01000193);
-  return fmix32(h ^ eTag.length) >>> 0;
+  if (!withETag) return fmix32(h) >>> 0;
+  const { eTagBytes, eTagStart, eTagEnd } = row;
+  for (let i = eTagStart; i < eTagEnd; i++) h = Math.imul(h ^ (eTagBytes[i] as number), 0x01000193);
+  return fmix32(h ^ (eTagEnd - eTagStart)) >>> 0;
 }

@@ -6,6 +6,7 @@
  * and on every run (unlike the identity hashes, whose seed is new each call),
  * and costs one comparison per key once full.
  */
+import type { InventoryRow } from '../inventory/rows';
 
 /** One sampled object: key-level metadata only. */
 export interface SampledObject {
@@ -39,14 +40,16 @@ function detached(text: string): string {
 
 /**
  * The rank of an object in samples: FNV-1a (32 bits, fixed offset basis) of
- * its key and version id, mixed. Ties fall back to comparing the strings.
+ * its key's and version id's UTF-8 bytes, mixed. Ties fall back to comparing the strings.
  *
- * @example sampleRank('photos/a.jpg', '') === sampleRank('photos/a.jpg', '') // true
+ * @example sampleRank(row) // the same for the same key and version id on every run
  */
-export function sampleRank(key: string, versionId: string): number {
+export function sampleRank(row: InventoryRow): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  for (let i = 0; i < versionId.length; i++) h = Math.imul(h ^ versionId.charCodeAt(i), 0x01000193);
+  const { keyBytes, versionBytes } = row;
+  for (let i = row.keyStart; i < row.keyEnd; i++) h = Math.imul(h ^ (keyBytes[i] as number), 0x01000193);
+  for (let i = row.versionStart; i < row.versionEnd; i++)
+    h = Math.imul(h ^ (versionBytes[i] as number), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -59,13 +62,19 @@ function after(a: Entry, rank: number, key: string, versionId: string): boolean 
   return a.key !== key ? a.key > key : a.versionId > versionId;
 }
 
+/** Whether `a` ranks after the row of this rank; the row's strings are made only on a tie of ranks. */
+function afterRow(a: Entry, rank: number, row: InventoryRow): boolean {
+  if (a.rank !== rank) return a.rank > rank;
+  return after(a, rank, row.key(), row.versionId());
+}
+
 /**
  * Keeps the `k` offered objects of smallest rank ({@link sampleRank}).
  *
  * @example
  * const sample = new BottomK(10);
- * const rank = sampleRank(key, '');
- * if (sample.wouldKeep(rank, key, '')) sample.offer(rank, hash.hi, hash.lo, key, '', size, mtime);
+ * const rank = sampleRank(row);
+ * sample.offer(rank, hash.hi, hash.lo, row);
  * sample.objects(); // ≤ 10, ordered by key
  */
 export class BottomK {
@@ -79,17 +88,17 @@ export class BottomK {
    *
    * @param hi - with `lo`, the object's identity hash, returned by {@link entries}.
    */
-  offer(
-    rank: number,
-    hi: number,
-    lo: number,
-    key: string,
-    versionId: string,
-    size: number,
-    lastModifiedMs: number,
-  ): void {
-    if (!this.wouldKeep(rank, key, versionId)) return;
-    const entry = { rank, hi, lo, key: detached(key), versionId: detached(versionId), size, lastModifiedMs };
+  offer(rank: number, hi: number, lo: number, row: InventoryRow): void {
+    if (!this.wouldKeep(rank, row)) return;
+    const entry = {
+      rank,
+      hi,
+      lo,
+      key: detached(row.key()),
+      versionId: detached(row.versionId()),
+      size: row.size,
+      lastModifiedMs: row.lastModifiedMs,
+    };
     const heap = this.heap;
     if (heap.length === this.k) {
       heap[0] = entry;
@@ -101,9 +110,9 @@ export class BottomK {
   }
 
   /** Whether an object of this rank would be kept now (lets callers skip the rest of the work). */
-  wouldKeep(rank: number, key: string, versionId: string): boolean {
+  wouldKeep(rank: number, row: InventoryRow): boolean {
     if (this.k <= 0) return false;
-    return this.heap.length < this.k || after(this.heap[0] as Entry, rank, key, versionId);
+    return this.heap.length < this.k || afterRow(this.heap[0] as Entry, rank, row);
   }
 
   /** Entries kept, with their identity hashes, for callers that filter them later (removed objects). */

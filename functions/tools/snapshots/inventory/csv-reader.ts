@@ -20,6 +20,7 @@ import {
   type ColumnPositions,
   checkReadDeadline,
   decodeCsvKey,
+  InventoryRow,
   type InventoryRowSink,
   parseInventoryTime,
   ROWS_PER_DEADLINE_CHECK,
@@ -90,6 +91,7 @@ export async function readCsvDataFile(
   const integrity = new FileIntegrity(file, options.reportId);
   const decoder = new StringDecoder('utf8');
   const bounds = new Int32Array(positions.count * 2);
+  const row = new InventoryRow();
   let pending = '';
   let rows = 0;
   let lineNumber = 0;
@@ -128,12 +130,14 @@ export async function readCsvDataFile(
       : parseOddLine(line.slice(from, to));
     const size = field(text, positions.size);
     sink.row(
-      decodeCsvKey(field(text, positions.key)),
-      field(text, positions.versionId),
-      field(text, positions.isDeleteMarker) === 'true',
-      size ? Number(size) : 0,
-      positions.lastModified >= 0 ? parseInventoryTime(field(text, positions.lastModified)) : Number.NaN,
-      field(text, positions.eTag),
+      row.setText(
+        decodeCsvKey(field(text, positions.key)),
+        field(text, positions.versionId),
+        field(text, positions.isDeleteMarker) === 'true',
+        size ? Number(size) : 0,
+        positions.lastModified >= 0 ? parseInventoryTime(field(text, positions.lastModified)) : Number.NaN,
+        field(text, positions.eTag),
+      ),
     );
     rows++;
     if (rows % ROWS_PER_DEADLINE_CHECK === 0) {

@@ -1,5 +1,5 @@
 /**
- * Streams a Parquet inventory data file with hyparquet, one row group at a time.
+ * Streams a Parquet inventory data file, one row group at a time.
  *
  * Parquet keeps its metadata in a footer at the end of the file, so the footer
  * is read first (one ranged GET). The file is then read once, front to back, in
@@ -9,41 +9,47 @@
  * decoded, its rows handed on and its bytes dropped. Memory is thus bounded by
  * one row group's wanted columns (and their decoded values), never the file.
  *
- * Codecs: hyparquet decodes Snappy and uncompressed pages itself; GZIP, Brotli
- * and ZSTD pages are decompressed with node:zlib. LZO and LZ4 are refused by name.
+ * Decoding: the columns the tools read are decoded straight from their pages
+ * (`parquet-pages.ts`: byte ranges, no value object per row) when their
+ * encodings are the common ones; a file using another encoding (DELTA_*,
+ * BYTE_STREAM_SPLIT, legacy INT96 timestamps…) is decoded by hyparquet, row
+ * group by row group, into strings. Codecs: Snappy (hyparquet's decoder) and
+ * uncompressed pages; GZIP, Brotli and ZSTD through node:zlib. LZO and LZ4 are
+ * refused by name.
  */
 import type { Readable } from 'node:stream';
-import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import {
-  type AsyncBuffer,
-  type Compressors,
-  type FileMetaData,
-  parquetMetadata,
-  parquetRead,
-} from 'hyparquet';
+import { type AsyncBuffer, type FileMetaData, parquetMetadata } from 'hyparquet';
 import type { Deadline } from '../../../runtime/deadline';
 import { PlatformError } from '../../../runtime/errors';
 import { FileIntegrity, openListedFile } from './data-file';
 import type { InventoryObjectReader } from './guarded-reader';
 import type { ManifestFile } from './manifest';
-import { checkReadDeadline, type InventoryRowSink } from './rows';
+import { COMPRESSORS, decodeGroup, emitGroup, PARSERS } from './parquet-hyparquet';
+import {
+  type ChunkInfo,
+  type DecodedColumn,
+  decodeChunk,
+  type FastType,
+  fastPathReadable,
+} from './parquet-pages';
+import { checkReadDeadline, InventoryRow, type InventoryRowSink } from './rows';
 
 /** Bytes read from a file's end to find its footer; a longer footer costs one more ranged GET. */
 const FOOTER_GUESS_BYTES = 256 * 1024;
 /** Parquet's magic number `PAR1`, little-endian. */
 const PARQUET_MAGIC = 0x31524150;
 
-/** The Parquet columns the tools read, when present. */
+/** The Parquet columns the tools read, when present, with the physical type the page decoder reads them as. */
 const WANTED = ['key', 'version_id', 'is_delete_marker', 'size', 'last_modified_date', 'e_tag'] as const;
-
-const COMPRESSORS: Compressors = {
-  GZIP: (input) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
-  ZSTD: (input) => new Uint8Array(zstdDecompressSync(input)),
+type Wanted = (typeof WANTED)[number];
+const FAST_TYPES: Readonly<Record<Wanted, FastType>> = {
+  key: 'BYTE_ARRAY',
+  version_id: 'BYTE_ARRAY',
+  e_tag: 'BYTE_ARRAY',
+  is_delete_marker: 'BOOLEAN',
+  size: 'INT64',
+  last_modified_date: 'INT64',
 };
-
-/** Timestamps as ms numbers: hyparquet's default makes a `Date` per row. */
-const PARSERS = { timestampFromMilliseconds: (millis: bigint) => Number(millis) };
 
 /** Units of an INT64 timestamp per millisecond. */
 const PER_MS = { MILLIS: 1, MICROS: 1000, NANOS: 1_000_000 } as const;
@@ -78,6 +84,8 @@ function withRawTimestamps(metadata: FileMetaData): {
 
 /** One row group's place in the file and in the rows. */
 interface GroupPlan {
+  /** Its index in the file's row groups. */
+  readonly group: number;
   readonly rowStart: number;
   readonly rowEnd: number;
   /** Byte span of the wanted columns' chunks, `[start, end)`. */
@@ -140,7 +148,7 @@ async function readRange(
 function planGroups(metadata: FileMetaData, columns: readonly string[]): GroupPlan[] {
   const plans: GroupPlan[] = [];
   let rowStart = 0;
-  for (const group of metadata.row_groups) {
+  for (const [index, group] of metadata.row_groups.entries()) {
     let start = Number.POSITIVE_INFINITY;
     let end = 0;
     for (const chunk of group.columns) {
@@ -151,7 +159,7 @@ function planGroups(metadata: FileMetaData, columns: readonly string[]): GroupPl
       end = Math.max(end, offset + Number(meta.total_compressed_size));
     }
     const rows = Number(group.num_rows);
-    if (rows > 0) plans.push({ rowStart, rowEnd: rowStart + rows, start, end });
+    if (rows > 0) plans.push({ group: index, rowStart, rowEnd: rowStart + rows, start, end });
     rowStart += rows;
   }
   return plans.sort((a, b) => a.start - b.start);
@@ -209,76 +217,119 @@ function dropBefore(held: Held, position: number): void {
   if (held.pieces.length === 0) held.from = position;
 }
 
-/** Column values as hyparquet hands them: arrays of values, or typed arrays (BigInt64Array for INT64). */
-type ColumnValues = ArrayLike<unknown>;
-
-async function decodeGroup(
-  metadata: FileMetaData,
-  fileSize: number,
-  plan: GroupPlan,
-  held: Held,
-  columns: readonly string[],
-): Promise<Map<string, ColumnValues>> {
-  const pieces = new Map<string, { rowStart: number; data: ColumnValues }[]>();
-  // One column at a time: a column's pages and intermediate arrays are garbage before the next is decoded.
-  for (const column of columns) {
-    await parquetRead({
-      file: heldBuffer(fileSize, held),
-      metadata,
-      columns: [column],
-      rowStart: plan.rowStart,
-      rowEnd: plan.rowEnd,
-      compressors: COMPRESSORS,
-      parsers: PARSERS,
-      onChunk: (chunk) => {
-        const list = pieces.get(chunk.columnName) ?? [];
-        list.push({ rowStart: chunk.rowStart, data: chunk.columnData as ColumnValues });
-        pieces.set(chunk.columnName, list);
-      },
-    });
-  }
-  const values = new Map<string, ColumnValues>();
-  for (const [name, list] of pieces) {
-    list.sort((a, b) => a.rowStart - b.rowStart);
-    const first = list[0];
-    if (list.length === 1 && first && first.rowStart === plan.rowStart) values.set(name, first.data);
-    else {
-      const joined: unknown[] = [];
-      for (const piece of list) for (let i = 0; i < piece.data.length; i++) joined.push(piece.data[i]);
-      values.set(name, joined.slice(plan.rowStart - (first?.rowStart ?? plan.rowStart)));
-    }
-  }
-  return values;
+/**
+ * Whether every wanted column chunk of the file is one the page decoder reads:
+ * flat, of the expected type, in its encodings and codecs, and the timestamp an
+ * INT64 with a known unit.
+ */
+function pageDecodable(metadata: FileMetaData, columns: readonly Wanted[], perMs: number | null): boolean {
+  if (columns.includes('last_modified_date') && perMs === null) return false;
+  const optional = new Map(metadata.schema.map((e) => [e.name, e.repetition_type]));
+  return metadata.row_groups.every((group) =>
+    group.columns.every((chunk) => {
+      const meta = chunk.meta_data;
+      const name = meta?.path_in_schema[0] as Wanted | undefined;
+      if (!meta || !name || !columns.includes(name)) return true;
+      return (
+        meta.path_in_schema.length === 1 &&
+        optional.get(name) !== 'REPEATED' &&
+        fastPathReadable(chunkInfo(meta, optional.get(name)), FAST_TYPES[name])
+      );
+    }),
+  );
 }
 
-/** Hands one decoded row group's rows to the sink; raw timestamps are divided by `perMs` units. */
-function emitGroup(
-  values: Map<string, ColumnValues>,
+type ColumnMeta = NonNullable<FileMetaData['row_groups'][number]['columns'][number]['meta_data']>;
+
+function chunkInfo(meta: ColumnMeta, repetition: string | undefined): ChunkInfo {
+  return {
+    type: meta.type,
+    optional: repetition === 'OPTIONAL',
+    codec: meta.codec,
+    encodings: meta.encodings,
+  };
+}
+
+/** Decodes the wanted columns of one row group from their pages. */
+function decodeGroupPages(
+  metadata: FileMetaData,
+  groupIndex: number,
+  plan: GroupPlan,
+  fileSize: number,
+  held: Held,
+  columns: readonly Wanted[],
+): Map<Wanted, DecodedColumn> {
+  const group = metadata.row_groups[groupIndex];
+  const repetition = new Map(metadata.schema.map((e) => [e.name, e.repetition_type]));
+  const buffer = heldBuffer(fileSize, held);
+  const decoded = new Map<Wanted, DecodedColumn>();
+  for (const chunk of group?.columns ?? []) {
+    const meta = chunk.meta_data;
+    const name = meta?.path_in_schema[0] as Wanted | undefined;
+    if (!meta || !name || !columns.includes(name)) continue;
+    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    const bytes = new Uint8Array(
+      buffer.slice(start, start + Number(meta.total_compressed_size)) as ArrayBuffer,
+    );
+    decoded.set(
+      name,
+      decodeChunk(
+        bytes,
+        chunkInfo(meta, repetition.get(name)),
+        FAST_TYPES[name],
+        plan.rowEnd - plan.rowStart,
+      ),
+    );
+  }
+  return decoded;
+}
+
+/** Hands one row group decoded from its pages to the sink: byte ranges, no string per row. */
+function emitDecoded(
+  columns: Map<Wanted, DecodedColumn>,
   rows: number,
   sink: InventoryRowSink,
-  perMs: number | null,
+  perMs: number,
+  row: InventoryRow,
 ): void {
-  const keys = values.get('key') as ColumnValues;
-  const versions = values.get('version_id');
-  const markers = values.get('is_delete_marker');
-  const sizes = values.get('size');
-  const times = values.get('last_modified_date');
-  const eTags = values.get('e_tag');
+  const text = (name: Wanted) => {
+    const column = columns.get(name);
+    return column?.kind === 'text' ? column.values : undefined;
+  };
+  const numbers = (name: Wanted) => {
+    const column = columns.get(name);
+    return column?.kind === 'number' ? column.values : undefined;
+  };
+  const keys = text('key');
+  if (!keys) throw new Error('no key column');
+  const versions = text('version_id');
+  const eTags = text('e_tag');
+  const sizes = numbers('size');
+  const times = numbers('last_modified_date');
+  const markerColumn = columns.get('is_delete_marker');
+  const markers = markerColumn?.kind === 'boolean' ? markerColumn.values : undefined;
+  row.setText('', '', false, 0, Number.NaN, '');
   for (let i = 0; i < rows; i++) {
-    const size = sizes?.[i];
-    const time = times?.[i];
-    sink.row(
-      String(keys[i] ?? ''),
-      (versions?.[i] as string | null | undefined) ?? '',
-      markers?.[i] === true,
-      size === null || size === undefined ? 0 : Number(size),
-      time === null || time === undefined
-        ? Number.NaN
-        : perMs === null || perMs === 1
-          ? Number(time)
-          : Number(time) / perMs,
-      (eTags?.[i] as string | null | undefined) ?? '',
-    );
+    row.clearText();
+    row.keyBytes = keys.pages[keys.page[i] as number] as Uint8Array;
+    row.keyStart = keys.start[i] as number;
+    row.keyEnd = keys.end[i] as number;
+    if (versions) {
+      row.versionBytes = versions.pages[versions.page[i] as number] as Uint8Array;
+      row.versionStart = versions.start[i] as number;
+      row.versionEnd = versions.end[i] as number;
+    }
+    if (eTags) {
+      row.eTagBytes = eTags.pages[eTags.page[i] as number] as Uint8Array;
+      row.eTagStart = eTags.start[i] as number;
+      row.eTagEnd = eTags.end[i] as number;
+    }
+    row.isDeleteMarker = markers !== undefined && markers[i] === 1;
+    const size = sizes ? (sizes[i] as number) : 0;
+    row.size = Number.isNaN(size) ? 0 : size;
+    const time = times ? (times[i] as number) : Number.NaN;
+    row.lastModifiedMs = perMs === 1 ? time : time / perMs;
+    sink.row(row);
   }
 }
 
@@ -312,6 +363,8 @@ export async function readParquetDataFile(
     throw unreadable(options.reportId, file, `${unsupported.join(', ')} compression is not supported`);
 
   const plans = planGroups(metadata, columns);
+  const fromPages = pageDecodable(metadata, columns, perMs);
+  const row = new InventoryRow();
   const integrity = new FileIntegrity(file, options.reportId);
   const body = await openListedFile(reader, file, options.reportId);
   let position = 0;
@@ -321,10 +374,22 @@ export async function readParquetDataFile(
 
   const completeGroups = async () => {
     for (let plan = plans[next]; plan && position >= plan.end; plan = plans[next]) {
-      let values: Map<string, ColumnValues>;
+      const count = plan.rowEnd - plan.rowStart;
       try {
-        values = await decodeGroup(metadata, file.size, plan, held, columns);
+        if (fromPages) {
+          const decoded = decodeGroupPages(metadata, plan.group, plan, file.size, held, columns);
+          emitDecoded(decoded, count, sink, perMs as number, row);
+        } else {
+          emitGroup(
+            await decodeGroup(metadata, heldBuffer(file.size, held), plan.rowStart, plan.rowEnd, columns),
+            count,
+            sink,
+            perMs,
+            row,
+          );
+        }
       } catch (err) {
+        if (err instanceof PlatformError) throw err;
         throw unreadable(
           options.reportId,
           file,
@@ -332,7 +397,6 @@ export async function readParquetDataFile(
           err,
         );
       }
-      emitGroup(values, plan.rowEnd - plan.rowStart, sink, perMs);
       rows += plan.rowEnd - plan.rowStart;
       checkReadDeadline(options.deadline, options.reportId, options.rowsBefore + rows);
       next++;

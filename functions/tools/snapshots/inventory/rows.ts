@@ -5,25 +5,106 @@
 import type { Deadline } from '../../../runtime/deadline';
 import { DeadlineExceededError } from '../../../runtime/errors';
 
-/** Receives a report's rows in file order. */
-export interface InventoryRowSink {
+const NO_BYTES = new Uint8Array(0);
+
+/** UTF-8 bytes `[start, end)` of `bytes` as a string (a copy, sharing no memory with the page). */
+function utf8(bytes: Uint8Array, start: number, end: number): string {
+  return end === start
+    ? ''
+    : Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+}
+
+/**
+ * One listed object, version or delete marker, as a reader hands it on: one
+ * instance per reader, refilled for every row, so ten million rows allocate no
+ * row objects. Its key, version id and ETag are UTF-8 byte ranges — of a
+ * Parquet page as decoded, or of a scratch buffer the CSV reader encodes its
+ * decoded fields into — which the index hashes without making a string; the
+ * strings are made only when asked ({@link key}, {@link versionId}: samples,
+ * ransom-note names), once per row.
+ */
+export class InventoryRow {
+  /** The object key, decoded (CSV keys are URL-decoded first): `keyBytes[keyStart, keyEnd)`. */
+  keyBytes: Uint8Array = NO_BYTES;
+  keyStart = 0;
+  keyEnd = 0;
+  /** Empty for an inventory of current versions only (and for objects written while versioning was off). */
+  versionBytes: Uint8Array = NO_BYTES;
+  versionStart = 0;
+  versionEnd = 0;
+  /** Empty when the report does not list it. */
+  eTagBytes: Uint8Array = NO_BYTES;
+  eTagStart = 0;
+  eTagEnd = 0;
+  isDeleteMarker = false;
+  /** Bytes; 0 for a delete marker. */
+  size = 0;
+  /** ms since 1970; NaN when the report does not list it. */
+  lastModifiedMs = Number.NaN;
+  private keyText: string | undefined;
+  private versionText: string | undefined;
+  private scratch = Buffer.allocUnsafe(1024);
+
+  /** The key as a string (made once per row, on first use). */
+  key(): string {
+    if (this.keyText === undefined) this.keyText = utf8(this.keyBytes, this.keyStart, this.keyEnd);
+    return this.keyText;
+  }
+
+  /** The version id as a string, empty when none. */
+  versionId(): string {
+    if (this.versionText === undefined)
+      this.versionText = utf8(this.versionBytes, this.versionStart, this.versionEnd);
+    return this.versionText;
+  }
+
+  /** Starts a row read from bytes (Parquet): the caller then sets the byte ranges and values. */
+  clearText(): void {
+    this.keyText = undefined;
+    this.versionText = undefined;
+  }
+
   /**
-   * One listed object, version or delete marker.
-   *
-   * @param key - the object key, decoded.
-   * @param versionId - empty for an inventory of current versions only (and for objects written while versioning was off).
-   * @param size - bytes; 0 for a delete marker.
-   * @param lastModifiedMs - ms since 1970; NaN when the report does not list it.
-   * @param eTag - empty when the report does not list it.
+   * Fills the row from text fields (CSV, tests): the three strings are encoded
+   * as UTF-8 into one scratch buffer that the byte ranges point into.
    */
-  row(
+  setText(
     key: string,
     versionId: string,
     isDeleteMarker: boolean,
     size: number,
     lastModifiedMs: number,
     eTag: string,
-  ): void;
+  ): this {
+    const most = 3 * (key.length + versionId.length + eTag.length);
+    if (most > this.scratch.length)
+      this.scratch = Buffer.allocUnsafe(Math.max(most, 2 * this.scratch.length));
+    const scratch = this.scratch;
+    const keyEnd = scratch.write(key, 0, 'utf8');
+    const versionEnd = keyEnd + scratch.write(versionId, keyEnd, 'utf8');
+    const eTagEnd = versionEnd + scratch.write(eTag, versionEnd, 'utf8');
+    this.keyBytes = scratch;
+    this.keyStart = 0;
+    this.keyEnd = keyEnd;
+    this.versionBytes = scratch;
+    this.versionStart = keyEnd;
+    this.versionEnd = versionEnd;
+    this.eTagBytes = scratch;
+    this.eTagStart = versionEnd;
+    this.eTagEnd = eTagEnd;
+    this.isDeleteMarker = isDeleteMarker;
+    this.size = size;
+    this.lastModifiedMs = lastModifiedMs;
+    this.keyText = key;
+    this.versionText = versionId;
+    return this;
+  }
+}
+
+/** Receives a report's rows in file order. */
+export interface InventoryRowSink {
+  /** One listed object, version or delete marker; `row` is reused by the reader after the call returns. */
+  row(row: InventoryRow): void;
 }
 
 /** Rows read between two deadline checks. */

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { PlatformError } from '../../../../functions/runtime/errors';
 import { readCsvDataFile } from '../../../../functions/tools/snapshots/inventory/csv-reader';
@@ -19,7 +23,20 @@ type Row = [string, string, boolean, number, number, string];
 
 function collector(): InventoryRowSink & { rows: Row[] } {
   const rows: Row[] = [];
-  return { rows, row: (...args) => rows.push(args) };
+  const text = (bytes: Uint8Array, start: number, end: number) =>
+    Buffer.from(bytes.subarray(start, end)).toString('utf8');
+  return {
+    rows,
+    row: (r) =>
+      rows.push([
+        r.key(),
+        r.versionId(),
+        r.isDeleteMarker,
+        r.size,
+        r.lastModifiedMs,
+        text(r.eTagBytes, r.eTagStart, r.eTagEnd),
+      ]),
+  };
 }
 
 function fileOf(bytes: Buffer, md5 = createHash('md5').update(bytes).digest('hex')): ManifestFile {
@@ -227,6 +244,67 @@ describe('readParquetDataFile', () => {
         o.isDeleteMarker ? '' : o.eTag,
       ]),
     );
+  });
+
+  const expected = (list: readonly InventoryObject[]) =>
+    list.map((o) => [
+      o.key,
+      o.versionId,
+      o.isDeleteMarker,
+      o.isDeleteMarker ? 0 : o.size,
+      o.lastModifiedMs,
+      o.isDeleteMarker ? '' : o.eTag,
+    ]);
+
+  it.each([
+    [{ codec: 'UNCOMPRESSED' }],
+    [{ codec: 'GZIP' }],
+    [{ keyEncoding: 'PLAIN' }],
+    // Not read from pages here: hyparquet decodes the file (into strings), with the same rows.
+    [{ keyEncoding: 'DELTA_BYTE_ARRAY' }],
+    [{ keyEncoding: 'DELTA_LENGTH_BYTE_ARRAY' }],
+  ] as const)('reads the same rows from a file written with %j', async (writer) => {
+    const bytes = parquetBytes('photos', many, true, 400, writer);
+    const sink = collector();
+
+    await readParquetDataFile(fakeReader(bytes, 4096, { count: 0 }), fileOf(bytes), sink, options());
+
+    expect(sink.rows).toEqual(expected(many));
+  });
+
+  it('reads a file of another writer (DuckDB: data pages v1, microsecond timestamps)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'etp-parquet-v1-'));
+    try {
+      const file = path.join(dir, 'v1.parquet');
+      const text = (v: string | undefined) => (v === undefined ? 'NULL' : `'${v.replace(/'/g, "''")}'`);
+      const values = many
+        .map(
+          (o) =>
+            `(${text(o.key)}, ${text(o.versionId)}, ${o.isDeleteMarker}, ${o.isDeleteMarker ? 'NULL' : o.size}, ` +
+            `make_timestamp(${o.lastModifiedMs * 1000}), ${o.isDeleteMarker ? 'NULL' : text(o.eTag)})`,
+        )
+        .join(', ');
+      const connection = await (await DuckDBInstance.create(':memory:')).connect();
+      await connection.run(
+        `COPY (SELECT * FROM (VALUES ${values}) t(key, version_id, is_delete_marker, size, last_modified_date, e_tag)) ` +
+          `TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 300)`,
+      );
+      connection.closeSync();
+      const bytes = readFileSync(file);
+      const sink = collector();
+
+      const count = await readParquetDataFile(
+        fakeReader(bytes, 1000, { count: 0 }),
+        fileOf(bytes),
+        sink,
+        options(),
+      );
+
+      expect(count).toBe(many.length);
+      expect(sink.rows).toEqual(expected(many));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("fails a file whose MD5 is not the manifest's", async () => {

@@ -6,6 +6,7 @@ import {
 } from '../../../../functions/tools/snapshots/index/diff-engine';
 import { ExtensionTable } from '../../../../functions/tools/snapshots/index/extensions';
 import { newHashSeed } from '../../../../functions/tools/snapshots/index/key-hash';
+import { textRow } from '../../../helpers/inventory-fixtures';
 
 type Row = [
   key: string,
@@ -30,10 +31,10 @@ function context(overrides: Partial<DiffContext> = {}): DiffContext {
 
 function compare(older: Row[], newer: Row[], ctx = context()) {
   const index = new ReportIndexBuilder(ctx);
-  for (const row of older) index.row(...row);
+  for (const row of older) index.row(textRow(...row));
   index.seal();
   const comparer = new ReportComparer(ctx, index);
-  for (const row of newer) comparer.row(...row);
+  for (const row of newer) comparer.row(textRow(...row));
   return comparer.finish();
 }
 
@@ -146,11 +147,13 @@ describe('ReportComparer', () => {
     const ctx = context();
 
     const figures = compare(older, newer, ctx);
-    const locked = ctx.extensions.idOf('x.locked');
+    const locked = ctx.extensions.idOfRow(textRow('x.locked', '', false, 0, 0, ''));
 
     expect(figures.added.byExtension.filesOf(locked)).toBe(10);
     expect(figures.olderByExtension.filesOf(locked)).toBe(0);
-    expect(figures.removed.byExtension.filesOf(ctx.extensions.idOf('x.pdf'))).toBe(10);
+    expect(
+      figures.removed.byExtension.filesOf(ctx.extensions.idOfRow(textRow('x.pdf', '', false, 0, 0, ''))),
+    ).toBe(10);
     expect(figures.samplesByExtension.get(locked)).toHaveLength(3);
     expect(figures.ransomNotes).toEqual({
       count: 2,
@@ -165,16 +168,16 @@ describe('ReportComparer', () => {
   it("builds the newer report's index in the same pass when asked", () => {
     const ctx = context();
     const first = new ReportIndexBuilder(ctx);
-    first.row('a.txt', '', false, 1, T, 'e');
+    first.row(textRow('a.txt', '', false, 1, T, 'e'));
     first.seal();
     const second = new ReportIndexBuilder(ctx);
     const comparer = new ReportComparer(ctx, first, second);
-    comparer.row('a.txt', '', false, 1, T, 'e');
-    comparer.row('b.txt', '', false, 2, T, 'f');
+    comparer.row(textRow('a.txt', '', false, 1, T, 'e'));
+    comparer.row(textRow('b.txt', '', false, 2, T, 'f'));
     comparer.finish();
     second.seal();
     const third = new ReportComparer(ctx, second);
-    third.row('b.txt', '', false, 2, T, 'f');
+    third.row(textRow('b.txt', '', false, 2, T, 'f'));
 
     const figures = third.finish();
 
@@ -188,11 +191,11 @@ describe('ReportCounter', () => {
   it('counts objects, bytes and delete markers by extension', () => {
     const extensions = new ExtensionTable();
     const counter = new ReportCounter(extensions);
-    counter.row('a.pdf', '', false, 10);
-    counter.row('b.pdf', '', false, 5);
-    counter.row('c.pdf', 'dm', true, 0);
+    counter.row(textRow('a.pdf', '', false, 10, Number.NaN, ''));
+    counter.row(textRow('b.pdf', '', false, 5, Number.NaN, ''));
+    counter.row(textRow('c.pdf', 'dm', true, 0, Number.NaN, ''));
 
     expect(counter.totals()).toEqual({ objects: 2, bytes: 15, deleteMarkers: 1 });
-    expect(counter.byExtension.filesOf(extensions.idOf('x.pdf'))).toBe(2);
+    expect(counter.byExtension.filesOf(extensions.idOfRow(textRow('x.pdf', '', false, 0, 0, '')))).toBe(2);
   });
 });

@@ -7,6 +7,7 @@ import {
   NO_EXTENSION,
 } from '../../../../functions/tools/snapshots/index/extensions';
 import { BottomK, sampleRank } from '../../../../functions/tools/snapshots/index/key-sample';
+import { textRow } from '../../../helpers/inventory-fixtures';
 
 describe('extensionOf', () => {
   it.each([
@@ -27,13 +28,30 @@ describe('extensionOf', () => {
 describe('ExtensionTable', () => {
   it('gives one id per extension whatever the case, and the same answers as extensionOf from its cache', () => {
     const table = new ExtensionTable();
-    const keys = ['a/b.JPG', 'c.jpg', 'x/.hidden.jpg', 'y/.jpg', 'dir.jpg/file', 'z.Jpg', 'w.pdf', 'v.jpeg'];
+    // Beyond ASCII too: the table reads UTF-8 bytes (a Kelvin sign lower-cases to "k").
+    const keys = [
+      'a/b.JPG',
+      'c.jpg',
+      'x/.hidden.jpg',
+      'y/.jpg',
+      'dir.jpg/file',
+      'z.Jpg',
+      'w.pdf',
+      'v.jpeg',
+      'café/résumé.PDF',
+      'x.p\u212Ag',
+      'y.pdé',
+    ];
 
-    const names = [...keys, ...keys].map((key) => table.name(table.idOf(key)));
+    const names = [...keys, ...keys].map((key) =>
+      table.name(table.idOfRow(textRow(key, '', false, 0, 0, ''))),
+    );
 
     expect(names).toEqual([...keys, ...keys].map(extensionOf));
-    expect(table.idOf('a/b.JPG')).toBe(table.idOf('c.jpg'));
-    expect(table.size).toBe(4); // jpg, (none), pdf, jpeg
+    expect(table.idOfRow(textRow('a/b.JPG', '', false, 0, 0, ''))).toBe(
+      table.idOfRow(textRow('c.jpg', '', false, 0, 0, '')),
+    );
+    expect(table.size).toBe(5); // jpg, (none), pdf, jpeg, pkg
   });
 });
 
@@ -47,7 +65,7 @@ describe('histogram', () => {
       ['c.txt', 2],
       ['d.csv', 1],
     ] as const) {
-      for (let i = 0; i < times; i++) counts.add(table.idOf(key), 10);
+      for (let i = 0; i < times; i++) counts.add(table.idOfRow(textRow(key, '', false, 0, 0, '')), 10);
     }
 
     expect(histogram(counts, table, 2)).toEqual([
@@ -66,32 +84,38 @@ describe('BottomK', () => {
     }));
     const forward = new BottomK(5);
     const backward = new BottomK(5);
-    for (const o of offers) forward.offer(o.rank, 1, 2, o.key, '', 1, Date.UTC(2026, 0, 1));
-    for (const o of [...offers].reverse()) backward.offer(o.rank, 1, 2, o.key, '', 1, Number.NaN);
+    for (const o of offers)
+      forward.offer(o.rank, 1, 2, textRow(o.key, '', false, 1, Date.UTC(2026, 0, 1), ''));
+    for (const o of [...offers].reverse())
+      backward.offer(o.rank, 1, 2, textRow(o.key, '', false, 1, Number.NaN, ''));
 
     expect(forward.objects().map((o) => o.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
     expect(backward.objects().map((o) => o.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
     expect(forward.objects()[0]).toEqual({ key: 'k0', size: 1, lastModified: '2026-01-01T00:00:00.000Z' });
     expect(backward.objects()[0]?.lastModified).toBeNull();
     expect(forward.entries().every((e) => e.hi === 1 && e.lo === 2)).toBe(true);
-    expect(forward.wouldKeep(50, 'k50', '')).toBe(false);
-    expect(forward.wouldKeep(3, 'k3b', '')).toBe(true);
+    expect(forward.wouldKeep(50, textRow('k50', '', false, 0, 0, ''))).toBe(false);
+    expect(forward.wouldKeep(3, textRow('k3b', '', false, 0, 0, ''))).toBe(true);
   });
 
   it('breaks rank ties by key, so the sample does not depend on arrival order', () => {
     const a = new BottomK(2);
     const b = new BottomK(2);
-    for (const key of ['c', 'a', 'b']) a.offer(7, 0, 0, key, '', 1, 0);
-    for (const key of ['b', 'c', 'a']) b.offer(7, 0, 0, key, '', 1, 0);
+    for (const key of ['c', 'a', 'b']) a.offer(7, 0, 0, textRow(key, '', false, 1, 0, ''));
+    for (const key of ['b', 'c', 'a']) b.offer(7, 0, 0, textRow(key, '', false, 1, 0, ''));
 
     expect(a.objects().map((o) => o.key)).toEqual(['a', 'b']);
     expect(b.objects().map((o) => o.key)).toEqual(['a', 'b']);
   });
 
   it('ranks by a fixed hash: the same key, the same rank, on every run', () => {
-    expect(sampleRank('photos/a.jpg', '')).toBe(sampleRank('photos/a.jpg', ''));
-    expect(sampleRank('photos/a.jpg', 'v1')).not.toBe(sampleRank('photos/a.jpg', 'v2'));
-    expect(sampleRank('photos/a.jpg', '')).toBe(1515252977);
+    expect(sampleRank(textRow('photos/a.jpg', '', false, 0, 0, ''))).toBe(
+      sampleRank(textRow('photos/a.jpg', '', false, 0, 0, '')),
+    );
+    expect(sampleRank(textRow('photos/a.jpg', 'v1', false, 0, 0, ''))).not.toBe(
+      sampleRank(textRow('photos/a.jpg', 'v2', false, 0, 0, '')),
+    );
+    expect(sampleRank(textRow('photos/a.jpg', '', false, 0, 0, ''))).toBe(1515252977);
   });
 });
 

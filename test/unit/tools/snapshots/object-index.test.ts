@@ -1,6 +1,7 @@
-import { hashKey, newHashSeed } from '../../../../functions/tools/snapshots/index/key-hash';
+import { hashIdentity, newHashSeed } from '../../../../functions/tools/snapshots/index/key-hash';
 import { ObjectIndex } from '../../../../functions/tools/snapshots/index/object-index';
-import { seededRandom } from '../../../helpers/inventory-fixtures';
+import { InventoryRow } from '../../../../functions/tools/snapshots/inventory/rows';
+import { seededRandom, textRow } from '../../../helpers/inventory-fixtures';
 
 /** `count` random 64-bit hashes as [hi, lo], drawn from a seeded generator. */
 function randomHashes(count: number, seed: number): [number, number][] {
@@ -101,12 +102,12 @@ describe('ObjectIndex', () => {
   });
 });
 
-describe('hashKey', () => {
+describe('hashIdentity', () => {
   it('is stable for one seed, differs across seeds, and separates the version id', () => {
     const seed = { a: 1, b: 2 };
     const h = (key: string, version = '', s = seed) => {
       const out = { hi: 0, lo: 0 };
-      hashKey(s, key, version, out);
+      hashIdentity(s, textRow(key, version, false, 0, 0, ''), true, out);
       return `${out.hi}:${out.lo}`;
     };
 
@@ -120,11 +121,33 @@ describe('hashKey', () => {
     const seed = newHashSeed();
     const seen = new Set<string>();
     const out = { hi: 0, lo: 0 };
+    const row = textRow('', '', false, 0, 0, '');
     for (let i = 0; i < 200_000; i++) {
-      hashKey(seed, `dept-${i % 50}/file-${i}.pdf`, '', out);
+      hashIdentity(seed, row.setText(`dept-${i % 50}/file-${i}.pdf`, '', false, 0, 0, ''), false, out);
       seen.add(`${out.hi}:${out.lo}`);
     }
 
     expect(seen.size).toBe(200_000);
+  });
+
+  it('hashes the UTF-8 bytes: a key from text (CSV) and the same key as page bytes (Parquet) agree', () => {
+    const seed = { a: 5, b: 9 };
+    const key = 'fotos/café été/Straße №1.JPG';
+    const fromText = { hi: 0, lo: 0 };
+    hashIdentity(seed, textRow(key, 'v1', false, 0, 0, ''), true, fromText);
+    const page = Buffer.concat([Buffer.from('xx'), Buffer.from(key), Buffer.from('v1')]);
+    const row = new InventoryRow();
+    row.keyBytes = page;
+    row.keyStart = 2;
+    row.keyEnd = 2 + Buffer.byteLength(key);
+    row.versionBytes = page;
+    row.versionStart = row.keyEnd;
+    row.versionEnd = page.length;
+    const fromBytes = { hi: 0, lo: 0 };
+    hashIdentity(seed, row, true, fromBytes);
+
+    expect(fromBytes).toEqual(fromText);
+    expect(row.key()).toBe(key);
+    expect(row.versionId()).toBe('v1');
   });
 });
