@@ -22,7 +22,6 @@ import type { AnswerSource } from './local-answers';
 import {
   createLocalDispatcher,
   createLocalEngine,
-  localModelClient,
   localRunId,
   type RunEvent,
   runScenarioLocally,
@@ -156,7 +155,7 @@ export function localConsoleBackend(
           scenarios: options.scenarios,
           workspaces: workspacesOf(workspaces),
           records: new FileRunRecords(options.localDir),
-          model: localModelClient(options.modelEndpoint),
+          ...(options.modelEndpoint !== undefined ? { modelEndpoint: options.modelEndpoint } : {}),
         }),
         answers: answersFor(tenant),
         onEvent,

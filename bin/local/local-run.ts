@@ -158,7 +158,14 @@ export interface LocalEngineOptions {
   readonly scenarios: readonly Scenario[];
   readonly workspaces: WorkspaceFactory;
   readonly records: RunRecords;
-  readonly model: ModelClient;
+  /**
+   * The Converse endpoint of a local model (`etp model serve`), or absent for
+   * Bedrock: the model client is built for it ({@link localModelClient}), and
+   * the run summary prices its tokens at $0 (functions/engine/local-model-cost.ts).
+   */
+  readonly modelEndpoint?: string;
+  /** A model client of the caller's own (tests): used instead of one for `modelEndpoint`. */
+  readonly model?: ModelClient;
   readonly logger?: Logger;
 }
 
@@ -169,7 +176,8 @@ export function createLocalEngine(options: LocalEngineOptions): Engine {
     catalog: toolCatalog,
     workspaces: options.workspaces,
     records: options.records,
-    model: options.model,
+    model: options.model ?? localModelClient(options.modelEndpoint),
+    ...(options.modelEndpoint !== undefined ? { localModelEndpoint: options.modelEndpoint } : {}),
     logger: options.logger ?? platformLogger,
   });
 }

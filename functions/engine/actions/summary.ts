@@ -1,6 +1,7 @@
 /** The `summary` action, the run's last engine state: the run summary, the execution's output. */
 import type { EngineContext } from '../engine-context';
 import type { EngineEvent } from '../events';
+import { withLocalModelFree } from '../local-model-cost';
 import type { LevelRecord, RunState } from '../records';
 import { type RunCompletion, runCompletion } from '../run-completion';
 import { type RunSummary, summarizeRun } from '../summary';
@@ -29,7 +30,7 @@ export async function summary(
   const scenario = ctx.scenarioOf(event.scenario);
   const levels = event.levels as Record<string, LevelRecord>;
   const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
-  const result = summarizeRun({
+  const summarized = summarizeRun({
     scenario,
     runId: event.runId,
     tenant: event.tenant,
@@ -38,6 +39,11 @@ export async function summary(
     startedAt: event.startedAt,
     now: ctx.now(),
   });
+  // One pricing decision for the file, the output and the Run Completed event alike.
+  const result =
+    ctx.localModelEndpoint === undefined
+      ? summarized
+      : withLocalModelFree(summarized, ctx.localModelEndpoint);
   let summaryFile: RunOutput['summaryFile'];
   try {
     await writeJson(ctx.workspaces(run), ENGINE_PATHS.summary(), result);
