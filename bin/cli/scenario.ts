@@ -7,7 +7,7 @@ import { resolveInput } from '../../functions/engine/inputs';
 import { workspacesOf } from '../../functions/engine/workspaces';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
-import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
+import { assertIdentifier, newRunId, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 import { redactString } from '../../functions/runtime/redact';
 import { toolCatalog } from '../../functions/tools/catalog';
@@ -79,7 +79,7 @@ function runInput(scenario: Scenario, input: Record<string, unknown>, tenant: st
 
 /** A run id for a deployed run: `run-<UTC timestamp>-<6 hex chars>` (the execution name). */
 export function deployedRunId(now: Date = new Date()): string {
-  return localRunId(now).replace(/^local-/, 'run-');
+  return newRunId('run', now);
 }
 
 /**

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ConsoleBackend, ConsoleQuestion, LiveFeed, RunStarter } from '../../functions/console/backend';
 import type { ConsoleCatalog } from '../../functions/console/catalog-view';
-import { type LiveEvent, liveEvent, turnEvent } from '../../functions/console/live';
+import { type LiveEvent, liveEvent, turnStateEvent } from '../../functions/console/live';
 import { secretsManagerTagReader } from '../../functions/console/secret-tags';
 import { resolveInput } from '../../functions/engine/inputs';
 import { workspacesOf } from '../../functions/engine/workspaces';
@@ -124,10 +124,7 @@ export function localConsoleBackend(
             durationMs: result.durationMs ?? 0,
           });
         } else if (event.type === 'turn') {
-          const inline = event.turn.conversation?.inline as { messages?: [] } | undefined;
-          const messages = (inline?.messages ?? []) as Parameters<typeof turnEvent>[2][];
-          const last = [...messages].reverse().find((message) => message?.role === 'assistant');
-          push(turnEvent(event.level, event.turn.n, last));
+          push(turnStateEvent(event.level, event.turn));
         } else if (event.type === 'question') {
           push({ type: 'question', level: event.level, question: event.question });
         } else if (event.type === 'answer') {

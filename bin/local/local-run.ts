@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -16,6 +15,7 @@ import type { RunRecords } from '../../functions/engine/run-records';
 import type { WorkspaceFactory } from '../../functions/engine/workspaces';
 import { jsonByteLength } from '../../functions/runtime/bound';
 import { deadlineIn } from '../../functions/runtime/deadline';
+import { newRunId } from '../../functions/runtime/ids';
 import { defaultLocalDir } from '../../functions/runtime/local-workspace-dir';
 import { logger as platformLogger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
@@ -122,11 +122,7 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
  * no `:`).
  */
 export function localRunId(now: Date = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/[-:]/g, '');
-  return `local-${stamp}-${randomBytes(3).toString('hex')}`;
+  return newRunId('local', now);
 }
 
 /** Credentials a Converse-compatible endpoint other than Bedrock gets: it signs nothing anyone checks. */

@@ -55,7 +55,7 @@ function truncated(text: string): string {
 }
 
 /** The inputs every run has, declared or not: `tenant` (the Task states read `$.input.tenant`). */
-function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioInput> {
+function declaredInputs(scenario: Pick<ScenarioDefinition, 'inputs'>): Record<string, ScenarioInput> {
   return {
     tenant: { type: 'string', description: 'Tenant of the run' },
     ...scenario.inputs,
@@ -77,7 +77,10 @@ function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioIn
  * resolveInput(awsPulse, { regions: 5 });
  * // InvalidArgsError: Invalid input for aws_pulse: regions: expected "all" or a list of 1-40 AWS region names …, got number 5
  */
-export function resolveInput(scenario: ScenarioDefinition, raw: unknown): Record<string, unknown> {
+export function resolveInput(
+  scenario: Pick<ScenarioDefinition, 'name' | 'inputs'>,
+  raw: unknown,
+): Record<string, unknown> {
   const where = `Invalid input for ${scenario.name}`;
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
