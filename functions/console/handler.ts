@@ -13,7 +13,7 @@ import { awsRequestHandler } from '../runtime/aws/http-timeouts';
 import { logger } from '../runtime/logger';
 import { DynamoDbSecretReferenceStore } from '../runtime/secrets/dynamodb-store';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
-import { type ConsoleUser, groupsOfClaim, tenantsOfGroups } from './authz';
+import { userOfClaims } from './authz';
 import type { ConsoleBackend } from './backend';
 import { bundledConsoleCatalog } from './config';
 import { executionHistoryFeed } from './execution-history';
@@ -59,13 +59,6 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
   headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   body: JSON.stringify(body),
 });
-
-/** The signed-in user from the authorizer's claims; undefined without a username. */
-export function userOfClaims(claims: Readonly<Record<string, unknown>> | undefined): ConsoleUser | undefined {
-  const name = claims?.['cognito:username'] ?? claims?.username;
-  if (typeof name !== 'string' || name === '') return undefined;
-  return { name, tenants: tenantsOfGroups(groupsOfClaim(claims?.['cognito:groups'])) };
-}
 
 /** The body as JSON, or a reason it cannot be read. */
 function bodyOf(event: APIGatewayProxyEventV2WithJWTAuthorizer): { body?: unknown; problem?: string } {
