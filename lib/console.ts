@@ -38,6 +38,7 @@ import { tenantGroupName } from '../functions/console/authz';
 import type { ConsoleCatalog } from '../functions/console/catalog-view';
 import { CONSOLE_CATALOG_GLOBAL } from '../functions/console/config';
 import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from '../functions/console/headers';
+import { SCENARIO_STATE_MACHINES_ENV } from '../functions/console/run-starter';
 import { TENANT_SECRET_NAME_PREFIX } from '../functions/runtime/aws/trust';
 import { RUNS_PREFIX } from '../functions/runtime/workspace-path';
 import { acknowledgeConsoleFindings } from './console-acknowledgments';
@@ -177,6 +178,11 @@ export class PlatformConsole extends Construct {
         SECRET_REFS_TABLE: props.secretReferenceTable.tableName,
         RUN_RECORDS_TABLE: props.runRecordsTable.tableName,
         RUN_BUCKET: props.runWorkspace.bucket.bucketName,
+        [SCENARIO_STATE_MACHINES_ENV]: Stack.of(this).toJsonString(
+          Object.fromEntries(
+            Object.entries(props.stateMachines).map(([name, machine]) => [name, machine.stateMachineArn]),
+          ),
+        ),
       },
       bundledDefinitions: { [CONSOLE_CATALOG_GLOBAL]: JSON.stringify(props.catalog) },
       logRetention: props.logRetention,
@@ -314,7 +320,8 @@ export class PlatformConsole extends Construct {
    * an explicit Deny on GetSecretValue), the secrets' tags (DescribeSecret on
    * `etp/…` secrets), workspaces (read and list `runs/`), questions (the run
    * records' reads and updates) and their answers (SendTaskSuccess on the
-   * scenarios' state machines).
+   * scenarios' state machines), runs started from the page (StartExecution on
+   * those state machines) and their events (GetExecutionHistory on their executions).
    */
   private grantApi(props: ConsoleProps): void {
     const role = this.api.role;
@@ -352,7 +359,30 @@ export class PlatformConsole extends Construct {
         resources: ['*'],
       }),
     );
-    for (const stateMachine of Object.values(props.stateMachines)) stateMachine.grantTaskResponse(role);
+    const executions: string[] = [];
+    for (const stateMachine of Object.values(props.stateMachines)) {
+      stateMachine.grantTaskResponse(role);
+      // Runs started from the page: StartExecution on the scenarios' own state machines only.
+      stateMachine.grantStartExecution(role);
+      executions.push(
+        Stack.of(this).formatArn({
+          service: 'states',
+          resource: 'execution',
+          resourceName: `${stateMachine.stateMachineName}:*`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      );
+    }
+    // The live page: each run's execution history (its events), nothing else of the execution.
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['states:GetExecutionHistory'], resources: executions }),
+    );
+    acknowledgeWildcardResources(
+      role,
+      executions,
+      "Executions are named by run id at run time; the console reads the history of the scenarios' own " +
+        'executions (GetExecutionHistory only) for the live page.',
+    );
     acknowledgeWildcardResources(
       role,
       [objects],

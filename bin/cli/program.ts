@@ -14,6 +14,8 @@ const USAGE_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
   'unknown_scenario',
   'unknown_level',
   'unknown_tool',
+  // Thrown only by `etp tools invoke`'s checks before the call: the level does not allow the tool.
+  'tool_not_allowed',
 ]);
 
 /** commander's "help was shown on request" and "version was shown" outcomes: not errors. */

@@ -7,7 +7,7 @@ import { resolveInput } from '../../functions/engine/inputs';
 import { workspacesOf } from '../../functions/engine/workspaces';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
-import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
+import { assertIdentifier, newRunId, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
 import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 import { redactString } from '../../functions/runtime/redact';
 import { toolCatalog } from '../../functions/tools/catalog';
@@ -24,7 +24,6 @@ import { answersFile, scriptedAnswers, terminalAnswers } from '../local/local-an
 import {
   createLocalDispatcher,
   createLocalEngine,
-  localModelClient,
   localRunId,
   localSecretReferences,
   runScenarioLocally,
@@ -32,7 +31,6 @@ import {
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
-import { withLocalModelFree } from './local-cost';
 import {
   httpUrl,
   jsonObjectArgument,
@@ -81,7 +79,7 @@ function runInput(scenario: Scenario, input: Record<string, unknown>, tenant: st
 
 /** A run id for a deployed run: `run-<UTC timestamp>-<6 hex chars>` (the execution name). */
 export function deployedRunId(now: Date = new Date()): string {
-  return localRunId(now).replace(/^local-/, 'run-');
+  return newRunId('run', now);
 }
 
 /**
@@ -248,7 +246,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
           scenarios: all,
           workspaces,
           records: new FileRunRecords(localDir),
-          model: localModelClient(endpoint),
+          ...(endpoint !== undefined ? { modelEndpoint: endpoint } : {}),
         }),
         answers,
         onEvent: progress.onEvent,
@@ -257,9 +255,8 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
         throw err;
       });
       progress.completed(result.output);
-      const output = endpoint
-        ? { ...result.output, summary: withLocalModelFree(result.output.summary, endpoint) }
-        : result.output;
+      // A local model's tokens are priced at $0 by the engine itself, in this output and summary.json alike.
+      const { output } = result;
       io.out(
         options.json
           ? `${JSON.stringify(output, null, 2)}\n`

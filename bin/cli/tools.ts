@@ -106,7 +106,9 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
       'secret-reference table (default: $ETP_SECRET_REFS_TABLE, else the embedded store)',
     )
     .action(async (tool: string, options: InvokeOptions) => {
-      // Usage errors, found before anything runs; what the dispatcher finds is a result (exit 1).
+      // Usage errors (exit 2), found before anything runs: the options, then the dispatcher's own
+      // checks (the tool, the level's whitelist and pins, the args against the schema). What the
+      // tool finds once called is its result (exit 1).
       assertIdentifier(TENANT_ID, options.tenant, '--tenant');
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
       if ((options.scenario === undefined) !== (options.level === undefined)) {
@@ -115,8 +117,10 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
         );
       }
       // Loaded here, not with the module: `etp tools list|docs|schema` never need a dispatcher.
-      const { findScenario, loadScenarios } =
+      const { findScenario, levelPins, levelWhitelists, loadScenarios } =
         require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
+      const { createCallCheck } =
+        require('../../functions/dispatcher/dispatch') as typeof import('../../functions/dispatcher/dispatch');
       const { createLocalDispatcher, LOCAL_CALL_BUDGET_MS, localRunId, localSecretReferences } =
         require('../local/local-run') as typeof import('../local/local-run');
       const scenarios = loadScenarios(toolCatalog);
@@ -125,22 +129,26 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
         if (!levels.includes(options.level))
           throw new UnknownLevelError(options.scenario, options.level, levels);
       }
+      const envelope = {
+        tenant: options.tenant,
+        tool,
+        args: options.args,
+        runId: options.runId ?? localRunId(),
+        callId: `${options.level ?? 'cli'}/0`,
+        ...(options.scenario !== undefined ? { scenario: options.scenario, level: options.level } : {}),
+      };
+      createCallCheck({
+        catalog: toolCatalog,
+        whitelists: levelWhitelists(scenarios),
+        pins: levelPins(scenarios),
+        requireLevel: false,
+      })(envelope);
       const dispatch = createLocalDispatcher({
         references: localSecretReferences(secretRefsTable(options.table, io.env)),
         scenarios,
         requireLevel: false,
       });
-      const result = await dispatch(
-        {
-          tenant: options.tenant,
-          tool,
-          args: options.args,
-          runId: options.runId ?? localRunId(),
-          callId: `${options.level ?? 'cli'}/0`,
-          ...(options.scenario !== undefined ? { scenario: options.scenario, level: options.level } : {}),
-        },
-        deadlineIn(LOCAL_CALL_BUDGET_MS),
-      );
+      const result = await dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS));
       io.out(`${JSON.stringify(result, null, 2)}\n`);
       if (!result.ok) run.exitCode = EXIT_FAILED;
     });

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ConsoleBackend, ConsoleQuestion, LiveFeed, RunStarter } from '../../functions/console/backend';
 import type { ConsoleCatalog } from '../../functions/console/catalog-view';
-import { type LiveEvent, liveEvent, turnEvent } from '../../functions/console/live';
+import { type LiveEvent, liveEvent, turnStateEvent } from '../../functions/console/live';
 import { secretsManagerTagReader } from '../../functions/console/secret-tags';
 import { resolveInput } from '../../functions/engine/inputs';
 import { workspacesOf } from '../../functions/engine/workspaces';
@@ -22,7 +22,6 @@ import type { AnswerSource } from './local-answers';
 import {
   createLocalDispatcher,
   createLocalEngine,
-  localModelClient,
   localRunId,
   type RunEvent,
   runScenarioLocally,
@@ -125,10 +124,7 @@ export function localConsoleBackend(
             durationMs: result.durationMs ?? 0,
           });
         } else if (event.type === 'turn') {
-          const inline = event.turn.conversation?.inline as { messages?: [] } | undefined;
-          const messages = (inline?.messages ?? []) as Parameters<typeof turnEvent>[2][];
-          const last = [...messages].reverse().find((message) => message?.role === 'assistant');
-          push(turnEvent(event.level, event.turn.n, last));
+          push(turnStateEvent(event.level, event.turn));
         } else if (event.type === 'question') {
           push({ type: 'question', level: event.level, question: event.question });
         } else if (event.type === 'answer') {
@@ -156,7 +152,7 @@ export function localConsoleBackend(
           scenarios: options.scenarios,
           workspaces: workspacesOf(workspaces),
           records: new FileRunRecords(options.localDir),
-          model: localModelClient(options.modelEndpoint),
+          ...(options.modelEndpoint !== undefined ? { modelEndpoint: options.modelEndpoint } : {}),
         }),
         answers: answersFor(tenant),
         onEvent,

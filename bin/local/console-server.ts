@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { ConsoleUser } from '../../functions/console/authz';
+import { type ConsoleUser, userOfClaims } from '../../functions/console/authz';
 import type { ConsoleBackend } from '../../functions/console/backend';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '../../functions/console/headers';
 import { handleConsoleRequest } from '../../functions/console/routes';
@@ -34,8 +34,29 @@ interface StaticFile {
   readonly gzip: Buffer;
 }
 
+/**
+ * Sign-in as deployed: the page signs in through a Cognito hosted UI (its
+ * `config.json` names it, as lib/console.ts writes it) and every API request
+ * must carry an ID token the `verify` function accepts, as API Gateway's JWT
+ * authorizer checks it; the user and their tenants come from the token's claims.
+ */
+export interface ConsoleSignIn {
+  /** The hosted UI domain, e.g. `https://etp-console-<account>.auth.<region>.amazoncognito.com`. */
+  readonly domain: string;
+  readonly clientId: string;
+  /** The page's URL registered as the app client's callback URL. */
+  readonly redirectUri: string;
+  /** The claims of a bearer token when it is accepted, else undefined (401). */
+  readonly verify: (token: string) => Promise<Readonly<Record<string, unknown>> | undefined>;
+}
+
+function jsonFile(value: unknown): StaticFile {
+  const body = Buffer.from(JSON.stringify(value));
+  return { type: TYPES['.json'] ?? '', body, gzip: gzipSync(body) };
+}
+
 /** The page's files by URL path, read and compressed once. */
-function staticFiles(dir: string): Map<string, StaticFile> {
+function staticFiles(dir: string, signIn: ConsoleSignIn | undefined): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   for (const name of readdirSync(dir)) {
     const type = TYPES[path.extname(name)];
@@ -45,9 +66,20 @@ function staticFiles(dir: string): Map<string, StaticFile> {
   }
   const index = files.get('/index.html');
   if (index) files.set('/', index);
-  // What the deployed page reads from its bucket (lib/console.ts): here, no sign-in.
-  const config = Buffer.from(JSON.stringify({ auth: 'none' }));
-  files.set('/config.json', { type: TYPES['.json'] ?? '', body: config, gzip: gzipSync(config) });
+  // What the deployed page reads from its bucket (lib/console.ts).
+  files.set(
+    '/config.json',
+    jsonFile(
+      signIn
+        ? {
+            auth: 'cognito',
+            domain: signIn.domain,
+            clientId: signIn.clientId,
+            redirectUri: signIn.redirectUri,
+          }
+        : { auth: 'none' },
+    ),
+  );
   return files;
 }
 
@@ -67,10 +99,17 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(response: ServerResponse, status: number, type: string, body: Buffer, gzip?: boolean): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  body: Buffer,
+  options: { readonly gzip?: boolean; readonly connectSources?: readonly string[] } = {},
+): void {
+  const { gzip } = options;
   response.writeHead(status, {
     ...SECURITY_HEADERS,
-    'Content-Security-Policy': contentSecurityPolicy(),
+    'Content-Security-Policy': contentSecurityPolicy(options.connectSources),
     'Content-Type': type,
     'Cache-Control': 'no-store',
     ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
@@ -90,38 +129,49 @@ export interface ConsoleServer {
  * Serves the page and the API on `127.0.0.1:<port>` (0: an OS-chosen port).
  * API requests must come from the page's own origin (a `Sec-Fetch-Site` of
  * another site is refused), so another site open in the browser cannot use it.
+ * `user` is everyone's user (`etp console`: the one person at this machine);
+ * with `options.signIn`, each request's user is its token's instead.
  */
 export async function startConsoleServer(
   backend: ConsoleBackend,
   user: ConsoleUser,
-  options: { readonly port?: number; readonly webDir?: string } = {},
+  options: { readonly port?: number; readonly webDir?: string; readonly signIn?: ConsoleSignIn } = {},
 ): Promise<ConsoleServer> {
-  const files = staticFiles(options.webDir ?? CONSOLE_WEB_DIR);
+  const { signIn } = options;
+  const files = staticFiles(options.webDir ?? CONSOLE_WEB_DIR, signIn);
+  const connectSources = signIn ? [signIn.domain] : [];
+  const userOf = async (request: IncomingMessage): Promise<ConsoleUser | undefined> => {
+    if (!signIn) return user;
+    const token = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+    return token ? userOfClaims(await signIn.verify(token)) : undefined;
+  };
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (!url.pathname.startsWith('/api/')) {
       const file = request.method === 'GET' ? files.get(url.pathname) : undefined;
       if (!file) return send(response, 404, 'text/plain; charset=utf-8', Buffer.from('Not found\n'));
       const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-      return send(response, 200, file.type, gzip ? file.gzip : file.body, gzip);
+      return send(response, 200, file.type, gzip ? file.gzip : file.body, { gzip, connectSources });
     }
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin' && site !== 'none') {
       const body = { error: { code: 'access_denied', message: 'The console API answers its own page only' } };
       return send(response, 403, 'application/json', Buffer.from(JSON.stringify(body)));
     }
-    readBody(request)
-      .then((body) =>
-        handleConsoleRequest(
-          {
-            method: request.method ?? 'GET',
-            path: url.pathname,
-            query: Object.fromEntries(url.searchParams),
-            body,
-            user,
-          },
-          backend,
-        ),
+    Promise.all([readBody(request), userOf(request)])
+      .then(([body, caller]) =>
+        caller
+          ? handleConsoleRequest(
+              {
+                method: request.method ?? 'GET',
+                path: url.pathname,
+                query: Object.fromEntries(url.searchParams),
+                body,
+                user: caller,
+              },
+              backend,
+            )
+          : { status: 401, body: { error: { code: 'auth_failed', message: 'Sign in first' } } },
       )
       .then(
         (answer) =>

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -17,6 +16,7 @@ import type { RunRecords } from '../../functions/engine/run-records';
 import type { WorkspaceFactory } from '../../functions/engine/workspaces';
 import { jsonByteLength } from '../../functions/runtime/bound';
 import { deadlineIn } from '../../functions/runtime/deadline';
+import { newRunId } from '../../functions/runtime/ids';
 import { defaultLocalDir } from '../../functions/runtime/local-workspace-dir';
 import { logger as platformLogger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';
@@ -147,11 +147,7 @@ function timedInvoker(invoker: ToolInvoker, onInvoked?: (callId: string, ms: num
  * no `:`).
  */
 export function localRunId(now: Date = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/[-:]/g, '');
-  return `local-${stamp}-${randomBytes(3).toString('hex')}`;
+  return newRunId('local', now);
 }
 
 /** Credentials a Converse-compatible endpoint other than Bedrock gets: it signs nothing anyone checks. */
@@ -183,7 +179,14 @@ export interface LocalEngineOptions {
   readonly scenarios: readonly Scenario[];
   readonly workspaces: WorkspaceFactory;
   readonly records: RunRecords;
-  readonly model: ModelClient;
+  /**
+   * The Converse endpoint of a local model (`etp model serve`), or absent for
+   * Bedrock: the model client is built for it ({@link localModelClient}), and
+   * the run summary prices its tokens at $0 (functions/engine/local-model-cost.ts).
+   */
+  readonly modelEndpoint?: string;
+  /** A model client of the caller's own (tests): used instead of one for `modelEndpoint`. */
+  readonly model?: ModelClient;
   readonly logger?: Logger;
 }
 
@@ -194,7 +197,8 @@ export function createLocalEngine(options: LocalEngineOptions): Engine {
     catalog: toolCatalog,
     workspaces: options.workspaces,
     records: options.records,
-    model: options.model,
+    model: options.model ?? localModelClient(options.modelEndpoint),
+    ...(options.modelEndpoint !== undefined ? { localModelEndpoint: options.modelEndpoint } : {}),
     logger: options.logger ?? platformLogger,
   });
 }

@@ -76,3 +76,14 @@ export function groupsOfClaim(claim: unknown): string[] {
     .split(/[\s,]+/)
     .filter(Boolean);
 }
+
+/**
+ * The signed-in user of a Cognito ID token's claims (as API Gateway's JWT
+ * authorizer passes them on): `cognito:username`, and the tenants its
+ * `cognito:groups` grant; undefined without a username.
+ */
+export function userOfClaims(claims: Readonly<Record<string, unknown>> | undefined): ConsoleUser | undefined {
+  const name = claims?.['cognito:username'] ?? claims?.username;
+  if (typeof name !== 'string' || name === '') return undefined;
+  return { name, tenants: tenantsOfGroups(groupsOfClaim(claims?.['cognito:groups'])) };
+}

@@ -74,6 +74,16 @@ export interface LiveFeed {
   events(tenant: string, scenario: string, runId: string, after: number): LiveEvent[] | undefined;
 }
 
+/**
+ * A deployed run's events read from its execution history (execution-history.ts):
+ * undefined when the scenario has no state machine here.
+ */
+export type ExecutionEvents = (
+  tenant: string,
+  scenario: string,
+  runId: string,
+) => Promise<LiveEvent[] | undefined>;
+
 /** Everything the API works on. */
 export interface ConsoleBackend {
   /** `local` (etp console) or `deployed`: the page says which. */
@@ -86,6 +96,8 @@ export interface ConsoleBackend {
   readonly questions: QuestionDesk;
   readonly starter?: RunStarter;
   readonly live?: LiveFeed;
+  /** Deployed: each run's events from Step Functions; a run it does not know is read from its workspace. */
+  readonly history?: ExecutionEvents;
   /** Tenants known besides the user's groups (secret references, runs): the local console lists them. */
   knownTenants(): Promise<string[]>;
 }

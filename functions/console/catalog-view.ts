@@ -6,7 +6,7 @@
  * the dispatcher and the state machines are built from.
  */
 
-import type { ScenarioDefinition, ScenarioLevel } from '../engine/definition';
+import type { ScenarioDefinition, ScenarioInput, ScenarioLevel } from '../engine/definition';
 import type { ToolCatalog } from '../runtime/catalog';
 import { type PublicToolSpec, publicSpec } from '../runtime/spec';
 
@@ -36,7 +36,8 @@ export interface ConsoleLevel {
 export interface ConsoleScenario {
   readonly name: string;
   readonly description: string;
-  readonly inputs: Readonly<Record<string, { readonly type: string; readonly default?: unknown }>>;
+  /** The scenario's declared inputs, as its file declares them: runs started from the page are checked against them. */
+  readonly inputs: Readonly<Record<string, ScenarioInput>>;
   readonly levels: readonly ConsoleLevel[];
 }
 
@@ -66,12 +67,7 @@ export function consoleCatalog(
     scenarios: scenarios.map((scenario) => ({
       name: scenario.name,
       description: scenario.description,
-      inputs: Object.fromEntries(
-        Object.entries(scenario.inputs).map(([name, input]) => [
-          name,
-          { type: input.type, ...(input.default !== undefined ? { default: input.default } : {}) },
-        ]),
-      ),
+      inputs: scenario.inputs,
       levels: scenario.levels.map((level) => {
         const pins = pinsOf(level);
         return {

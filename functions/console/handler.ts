@@ -3,7 +3,8 @@
  * has checked the caller's Cognito ID token: the claims name the user and their
  * groups (`tenant-<id>`), the router does the rest (routes.ts). Its role reads
  * secret references (never values: no GetSecretValue), run workspaces and
- * questions, and answers questions; lib/console.ts grants exactly that.
+ * questions, answers questions, starts the scenarios' executions and reads their
+ * histories (the live page); lib/console.ts grants exactly that.
  */
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -12,11 +13,13 @@ import { awsRequestHandler } from '../runtime/aws/http-timeouts';
 import { logger } from '../runtime/logger';
 import { DynamoDbSecretReferenceStore } from '../runtime/secrets/dynamodb-store';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
-import { type ConsoleUser, groupsOfClaim, tenantsOfGroups } from './authz';
+import { userOfClaims } from './authz';
 import type { ConsoleBackend } from './backend';
 import { bundledConsoleCatalog } from './config';
+import { executionHistoryFeed } from './execution-history';
 import { recordsQuestionDesk } from './questions';
 import { handleConsoleRequest } from './routes';
+import { SCENARIO_STATE_MACHINES_ENV, scenarioStateMachines, stepFunctionsRunStarter } from './run-starter';
 import { s3RunIndex } from './s3-run-index';
 import { secretsManagerTagReader } from './secret-tags';
 
@@ -33,9 +36,11 @@ function required(name: string): string {
 // Configuration and clients once per container.
 const bucket = required('RUN_BUCKET');
 const sfn = new SFNClient({ requestHandler: awsRequestHandler() });
+const catalog = bundledConsoleCatalog();
+const stateMachines = scenarioStateMachines(process.env[SCENARIO_STATE_MACHINES_ENV]);
 const backend: ConsoleBackend = {
   mode: 'deployed',
-  catalog: bundledConsoleCatalog(),
+  catalog,
   references: new DynamoDbSecretReferenceStore(required('SECRET_REFS_TABLE')),
   secretTags: secretsManagerTagReader(),
   runs: s3RunIndex(bucket),
@@ -43,6 +48,8 @@ const backend: ConsoleBackend = {
   questions: recordsQuestionDesk(new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')), (input) =>
     sfn.send(new SendTaskSuccessCommand(input)),
   ),
+  starter: stepFunctionsRunStarter({ catalog, stateMachines, client: sfn }),
+  history: executionHistoryFeed({ scenarios: catalog.scenarios, stateMachines, client: sfn }),
   // Deployed, the tenants a user sees are those their groups name, nothing more.
   knownTenants: async () => [],
 };
@@ -52,13 +59,6 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
   headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   body: JSON.stringify(body),
 });
-
-/** The signed-in user from the authorizer's claims; undefined without a username. */
-export function userOfClaims(claims: Readonly<Record<string, unknown>> | undefined): ConsoleUser | undefined {
-  const name = claims?.['cognito:username'] ?? claims?.username;
-  if (typeof name !== 'string' || name === '') return undefined;
-  return { name, tenants: tenantsOfGroups(groupsOfClaim(claims?.['cognito:groups'])) };
-}
 
 /** The body as JSON, or a reason it cannot be read. */
 function bodyOf(event: APIGatewayProxyEventV2WithJWTAuthorizer): { body?: unknown; problem?: string } {

@@ -7,6 +7,7 @@
  * the order they were written.
  */
 import type { StoredConversation } from '../engine/conversation';
+import type { TurnState } from '../engine/events';
 import type { Message } from '../engine/model-client';
 import type { RunSummary } from '../engine/summary';
 import { redact } from '../runtime/redact';
@@ -77,6 +78,18 @@ export function turnEvent(level: string, turn: number, message: Message | undefi
     'toolUse' in block ? [{ name: block.toolUse.name, input: block.toolUse.input }] : [],
   );
   return liveEvent({ type: 'turn', level, turn, ...(text ? { text } : {}), toolUses });
+}
+
+/**
+ * The turn event of an engine `turn` (or `wrapup`) result: the last assistant
+ * message of the conversation it carries inline (a claim-checked conversation is
+ * in its workspace file, which {@link eventsFromWorkspace} reads).
+ */
+export function turnStateEvent(level: string, turn: Pick<TurnState, 'n' | 'conversation'>): LiveEvent {
+  const inline = turn.conversation?.inline as { messages?: unknown[] } | undefined;
+  const messages = (inline?.messages ?? []) as (Message | undefined)[];
+  const last = [...messages].reverse().find((message) => message?.role === 'assistant');
+  return turnEvent(level, turn.n, last);
 }
 
 const CALL_FILE = /^levels\/([a-z][a-z0-9_]*)\/(\d+)-([a-z][a-z0-9_]*)\.json$/;

@@ -264,9 +264,14 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       const after = Number(request.query.after ?? 0);
       if (!Number.isInteger(after) || after < 0)
         throw new InvalidArgsError('after: expected a whole number ≥ 0');
+      // A run this console runs itself, else its execution history (deployed), else its workspace files.
       const own = backend.live?.events(tenant, scenario, runId, after);
       const events =
-        own ?? (await eventsFromWorkspace(backend.workspaces({ tenant, scenario, runId }))).slice(after);
+        own ??
+        (
+          (await backend.history?.(tenant, scenario, runId)) ??
+          (await eventsFromWorkspace(backend.workspaces({ tenant, scenario, runId })))
+        ).slice(after);
       return ok({ events, next: after + events.length });
     },
   },

@@ -11,6 +11,7 @@ import { normalizeError } from '../runtime/normalize-error';
 import { redact } from '../runtime/redact';
 import { failureResult, type ToolResult } from '../runtime/result';
 import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
+import type { ToolSpec } from '../runtime/spec';
 import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
 import { assertProfileAllows, type ProfileScope } from './access';
 import { claimCheck } from './claim-check';
@@ -78,6 +79,49 @@ function loggedArgs(args: unknown): unknown {
   return { omitted: `${bytes} bytes of JSON, ${members} top-level members` };
 }
 
+/** A call that passed every check made before anything runs: its tool's spec and its validated args. */
+export interface CheckedCall {
+  readonly spec: ToolSpec;
+  readonly args: Record<string, unknown>;
+}
+
+/**
+ * The checks the dispatcher makes before anything runs, in its order: the
+ * envelope's shape, the tool is registered, the access profile (`scope`) or the
+ * scenario level's whitelist allows it, the level's pins, the args against the
+ * tool's schema. `etp tools invoke` runs the same checks first, so what they
+ * refuse is a usage error there (exit 2), not a tool's result.
+ *
+ * @throws InvalidArgsError (`invalid_args`) for a malformed envelope or args; UnknownToolError
+ *   (`unknown_tool`) listing the registered tools; ToolNotAllowedError or PinnedArgumentError
+ *   (`tool_not_allowed`) naming what the level allows.
+ */
+export function createCallCheck(
+  options: Pick<DispatcherOptions, 'catalog' | 'whitelists' | 'pins' | 'requireLevel'>,
+): (envelope: unknown, scope?: ProfileScope) => CheckedCall {
+  const { catalog } = options;
+  const fileToolNames = catalog.fileToolNames();
+  return (envelope, scope) => {
+    assertToolInvocation(envelope);
+    const spec = catalog.get(envelope.tool);
+    if (scope) {
+      assertProfileScoped(envelope, scope);
+      assertProfileAllows(scope, spec.name);
+    } else if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
+      if (envelope.scenario === undefined || envelope.level === undefined) {
+        throw new InvalidArgsError(
+          'scenario and level are required: every call is scoped to a scenario level',
+        );
+      }
+      assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, fileToolNames);
+    }
+    // Pins first (a fixed argument is not in the model's schema), then validated here,
+    // before any remote call; the tool validates again in its function.
+    const args = parseToolArgs(spec, scope ? envelope.args : applyPins(options.pins, envelope));
+    return { spec, args };
+  };
+}
+
 /**
  * The dispatcher: parse → level whitelist → validate args (before any remote
  * call) → invoke → redact/bound/log. Every failure is an `ok: false` result.
@@ -90,7 +134,7 @@ function loggedArgs(args: unknown): unknown {
 export function createDispatcher(options: DispatcherOptions): Dispatch {
   const { catalog, logger } = options;
   const fileTools = new Map(catalog.fileTools().map((tool) => [tool.name, tool]));
-  const fileToolNames = [...fileTools.keys()];
+  const check = createCallCheck(options);
   const { workspaces } = options;
   const services = workspaces ? { ...options.services, workspaces } : options.services;
   // With a workspace, the claim-check bounds results, so file tools may return them whole.
@@ -108,21 +152,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     try {
       assertToolInvocation(envelope);
       workspaceScope = { tenant: envelope.tenant, runId: envelope.runId, scenario: envelope.scenario };
-      const spec = catalog.get(envelope.tool);
-      if (scope) {
-        assertProfileScoped(envelope, scope);
-        assertProfileAllows(scope, spec.name);
-      } else if (envelope.scenario !== undefined || envelope.level !== undefined || options.requireLevel) {
-        if (envelope.scenario === undefined || envelope.level === undefined) {
-          throw new InvalidArgsError(
-            'scenario and level are required: every call is scoped to a scenario level',
-          );
-        }
-        assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, fileToolNames);
-      }
-      // Pins first (a fixed argument is not in the model's schema), then validated here,
-      // before any remote call; the tool validates again in its function.
-      const args = parseToolArgs(spec, scope ? envelope.args : applyPins(options.pins, envelope));
+      const { spec, args } = check(envelope, scope);
       logger.info('tool call', { ...envelopeKeys(envelope), args: loggedArgs(args) });
       // The envelope's own fields only: an extra field never travels on to a tool function.
       const invocation: ToolInvocation = invocationOf(envelope, args);

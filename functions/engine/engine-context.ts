@@ -19,6 +19,13 @@ export interface EngineDependencies {
   readonly workspaces: WorkspaceFactory;
   readonly records: RunRecords;
   readonly model: ModelClient;
+  /**
+   * Where `model` answers from when it is not Bedrock (a scripted model, a local
+   * Converse-compatible server, e.g. `http://127.0.0.1:8080`): the run summary
+   * prices its tokens at 0 USD and says so (local-model-cost.ts). Absent: tokens
+   * are priced as Bedrock bills the level's model id. @default - Bedrock
+   */
+  readonly localModelEndpoint?: string;
   readonly logger: Logger;
   /** @default () => new Date() */
   readonly now?: () => Date;

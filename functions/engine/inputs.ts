@@ -60,7 +60,9 @@ function truncated(text: string): string {
  * `$.input.tenant`) and `budget_usd` (the run budget, over the scenario's own:
  * functions/engine/run-budget.ts).
  */
-function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioInput> {
+function declaredInputs(
+  scenario: Pick<ScenarioDefinition, 'inputs' | 'budget_usd'>,
+): Record<string, ScenarioInput> {
   return {
     tenant: { type: 'string', description: 'Tenant of the run' },
     [BUDGET_INPUT]: {
@@ -88,7 +90,10 @@ function declaredInputs(scenario: ScenarioDefinition): Record<string, ScenarioIn
  * resolveInput(awsPulse, { regions: 5 });
  * // InvalidArgsError: Invalid input for aws_pulse: regions: expected "all" or a list of 1-40 AWS region names …, got number 5
  */
-export function resolveInput(scenario: ScenarioDefinition, raw: unknown): Record<string, unknown> {
+export function resolveInput(
+  scenario: Pick<ScenarioDefinition, 'name' | 'inputs'>,
+  raw: unknown,
+): Record<string, unknown> {
   const where = `Invalid input for ${scenario.name}`;
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {

@@ -2,6 +2,7 @@
  * The platform's identifier rules, in one place: what the dispatcher envelope,
  * the secret-reference table, the scenario files and the CLI accept.
  */
+import { randomBytes } from 'node:crypto';
 import { InvalidArgsError } from './errors';
 import { redactString } from './redact';
 
@@ -49,6 +50,20 @@ export const RUN_ID: IdentifierRule = {
   pattern: /^[A-Za-z0-9_-]{1,80}$/,
   accepted: '1-80 letters, digits, - or _ (a Step Functions execution name, e.g. run-2025-01-02)',
 };
+
+/**
+ * A new run id, also the execution name: `<prefix>-<UTC timestamp>-<6 hex chars>`,
+ * e.g. `run-20260102T030405Z-a1b2c3` (a deployed run: `etp scenario start`, the
+ * console) or `local-…` (a local run). Sorts by time; the random part keeps two
+ * runs started in the same second apart.
+ */
+export function newRunId(prefix: 'run' | 'local', now: Date = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
+  return `${prefix}-${stamp}-${randomBytes(3).toString('hex')}`;
+}
 
 /**
  * Tool, scenario and level names: snake_case, at most 64 characters (scenario

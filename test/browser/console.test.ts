@@ -3,119 +3,19 @@
  * page and API `etp console` serves, against local stores in a fresh directory
  * and the scripted model. Screenshots of each page go to test-output/browser/.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { localConsoleBackend } from '../../bin/local/console-backend';
 import { type ConsoleServer, startConsoleServer } from '../../bin/local/console-server';
-import { type ScriptedModel, startScriptedModel } from '../../bin/local/scripted-model';
+import type { ScriptedModel } from '../../bin/local/scripted-model';
 import { consoleCatalog } from '../../functions/console/catalog-view';
 import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { axeViolations, BROWSER_OUTPUT_DIR, launchChromium, type TestBrowser } from '../helpers/browser';
-
-/** Markup that would run script if any text were parsed as HTML: it sets `window.__xss`. */
-const XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>';
-const QUESTION = `Which region did the alert come from? ${XSS}`;
-const FIXTURE_RUN = 'run-20261101T000000Z-fixture';
-
-/** A finished aws_pulse run of tenant acme, as the engine writes its workspace, with hostile names in it. */
-function writeFixtureRun(localDir: string): void {
-  const root = path.join(localDir, 'runs', 'acme', 'aws_pulse', FIXTURE_RUN);
-  const finding = (id: string, resource: string) => ({
-    id: `eip_unattached:${id}`,
-    check: 'eip_unattached',
-    severity: 'medium',
-    resource,
-    region: 'eu-west-1',
-    title: 'Elastic IP not attached',
-    tool: 'aws_eips_audit',
-    monthlyCost: { usd: 3.65, priceSource: 'Amazon EC2 pricing' },
-  });
-  const files: Record<string, unknown> = {
-    'levels/collect/findings.json': {
-      runId: FIXTURE_RUN,
-      level: 'collect',
-      findings: [
-        finding('00000000000000a1', `eipalloc-new ${XSS}`),
-        finding('00000000000000a2', 'eipalloc-kept'),
-      ],
-      coverage: { aws_eips_audit: { ok: true, complete: true } },
-      diff: {
-        previousRunId: 'run-20261001T000000Z-before',
-        new: ['eip_unattached:00000000000000a1'],
-        unchanged: ['eip_unattached:00000000000000a2'],
-        resolved: [finding('00000000000000a3', 'eipalloc-gone')],
-        unknown: [],
-      },
-    },
-    'levels/analyze/finish.json': { summary: `Slack text: ${XSS}`, data: {} },
-    'summary.json': {
-      scenario: 'aws_pulse',
-      runId: FIXTURE_RUN,
-      tenant: 'acme',
-      outcome: 'succeeded',
-      startedAt: '2026-11-01T00:00:00.000Z',
-      endedAt: '2026-11-01T00:00:09.000Z',
-      levels: [
-        {
-          name: 'collect',
-          kind: 'plan',
-          outcome: 'ok',
-          hasResult: true,
-          summary: '1 call: 1 ok',
-          calls: [{ callId: 'collect/0', tool: 'aws_eips_audit', ok: true, durationMs: 120 }],
-        },
-        {
-          name: 'analyze',
-          kind: 'agent',
-          outcome: 'finished',
-          hasResult: true,
-          summary: 'ranked',
-          calls: [],
-          turns: 1,
-          inputTokens: 1200,
-          outputTokens: 300,
-          model: 'scripted',
-        },
-      ],
-      counts: {
-        stateTransitions: 12,
-        lambdaInvocations: 4,
-        lambdaGbSeconds: 0.1,
-        modelInputTokens: 1200,
-        modelOutputTokens: 300,
-        costExplorerRequests: 0,
-      },
-      cost: {
-        totalUsd: 0.0031,
-        excludingModelUsd: 0.0004,
-        parts: [
-          { part: 'model', quantity: 1500, unit: 'tokens', usd: 0.0027, source: 'Amazon Bedrock pricing' },
-        ],
-        notes: [],
-      },
-    },
-  };
-  for (const [file, value] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), JSON.stringify(value));
-  }
-}
-
-/** The scripted triage: ask the on-call engineer first, finish once the answer is in the conversation. */
-async function scriptedTriage(): Promise<ScriptedModel> {
-  return startScriptedModel((request) => {
-    const answered = (request.body.messages ?? []).some((message) =>
-      message.content.some((block) => 'toolResult' in block),
-    );
-    return answered
-      ? { tool_use: [{ name: 'finish', input: { summary: `Triage done. ${XSS}` } }] }
-      : { text: 'I need one fact first.', tool_use: [{ name: 'ask_user', input: { question: QUESTION } }] };
-  });
-}
+import { FIXTURE_RUN, QUESTION, scriptedTriage, writeFixtureRun, XSS } from '../helpers/console-fixture';
 
 let localDir: string;
 let model: ScriptedModel;

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, launch } from 'puppeteer-core';
 
 /** Where Debian's chromium package puts the browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -69,4 +70,29 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((result) =>
       result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
   );
+}
+
+/** Where Debian's firefox-esr package puts the browser. */
+export const FIREFOX_PATH = '/usr/bin/firefox-esr';
+
+/**
+ * Launches Debian's headless Firefox ESR, driven by puppeteer-core over WebDriver
+ * BiDi (Firefox's own remote protocol: no geckodriver, nothing downloaded), with a
+ * fresh profile puppeteer creates and removes. playwright-core cannot drive it:
+ * it speaks only to its own patched Firefox builds (Juggler).
+ */
+export async function launchFirefox(): Promise<Browser> {
+  return launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    extraPrefsFirefox: {
+      // No background traffic: the browser reaches nothing but 127.0.0.1.
+      'app.update.enabled': false,
+      'browser.safebrowsing.malware.enabled': false,
+      'browser.safebrowsing.phishing.enabled': false,
+      'network.captive-portal-service.enabled': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+    },
+  });
 }

@@ -81,12 +81,16 @@ function resolve(
     };
     if (pseudo[ref]) return pseudo[ref];
     if (d.parameters && Object.hasOwn(d.parameters, ref)) return d.parameters[ref];
-    if (arns[ref]) return ref; // a resource's Ref: its name, here its logical id
+    // A state machine's Ref is its ARN (CloudFormation, "AWS::StepFunctions::StateMachine", return values).
+    if (arns[ref]?.includes(':stateMachine:')) return arns[ref];
+    if (arns[ref]) return ref; // another resource's Ref: its name, here its logical id
     throw new Error(`Cannot resolve Ref ${ref}`);
   }
   if ('Fn::GetAtt' in node) {
     const [id, attribute] = node['Fn::GetAtt'] as [string, string];
     if (attribute === 'Arn' && arns[id]) return arns[id];
+    // A state machine's Name: the last part of its ARN.
+    if (attribute === 'Name' && arns[id]?.includes(':stateMachine:')) return arns[id].split(':').pop();
     throw new Error(`Cannot resolve Fn::GetAtt ${id}.${attribute}`);
   }
   if ('Fn::Join' in node) {

@@ -4,8 +4,12 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { contentSecurityPolicy } from '../../functions/console/headers';
 import { ExternalToolsStack } from '../../lib/external-tools-stack';
 import { newApp } from '../helpers/cdk';
+import { arnIn, decide, identityPoliciesOf, resolveTemplate, sessionOf } from '../helpers/iam-simulation';
+import { shippedScenarioNames } from '../helpers/scenarios';
 
 const TENANTS = ['acme', 'globex'];
+const ACCOUNT = '111122223333';
+const REGION = 'eu-west-1';
 
 function consoleStack() {
   const app = newApp();
@@ -133,6 +137,40 @@ describe('the console construct', () => {
     ).toEqual(['s3:GetObject', 's3:ListBucket']);
     expect(actions('Allow').some((action) => action.includes('*'))).toBe(false);
     expect(actions('Allow')).not.toContain('dynamodb:PutItem');
+  });
+
+  it("lets the API start and read the history of the scenarios' own executions only (IAM simulator)", async () => {
+    // Prepare
+    const resolved = resolveTemplate(consoleStack().template, { account: ACCOUNT, region: REGION });
+    const roleId = Object.keys(resolved.resources).find(
+      (id) => id.startsWith('PlatformConsoleApiRole') && resolved.resources[id]?.Type === 'AWS::IAM::Role',
+    );
+    const policies = identityPoliciesOf(resolved, roleId ?? '');
+    const machines = Object.values(resolved.arns).filter((arn) => arn.includes(':stateMachine:'));
+    const ask = (action: string, resource: string) =>
+      decide({
+        principal: sessionOf(arnIn(resolved, roleId ?? ''), 'console'),
+        identityPolicies: policies,
+        action,
+        resource,
+        resourceAccount: ACCOUNT,
+      });
+    const another = `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:SomeoneElses`;
+
+    // Assess: every scenario state machine, and nothing else
+    expect(machines.length).toBe(shippedScenarioNames().length);
+    for (const machine of machines) {
+      const execution = `${machine.replace(':stateMachine:', ':execution:')}:run-20261201T000000Z-abcdef`;
+      expect(await ask('states:StartExecution', machine)).toBe('Allowed');
+      expect(await ask('states:GetExecutionHistory', execution)).toBe('Allowed');
+      expect(await ask('states:StopExecution', execution)).toBe('ImplicitlyDenied');
+      expect(await ask('states:DescribeExecution', execution)).toBe('ImplicitlyDenied');
+      expect(await ask('states:StartSyncExecution', machine)).toBe('ImplicitlyDenied');
+    }
+    expect(await ask('states:StartExecution', another)).toBe('ImplicitlyDenied');
+    expect(
+      await ask('states:GetExecutionHistory', `${another.replace(':stateMachine:', ':execution:')}:run-1`),
+    ).toBe('ImplicitlyDenied');
   });
 
   it('is absent without the console prop', () => {

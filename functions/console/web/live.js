@@ -1,6 +1,10 @@
 // A run as it happens, polled, ending with its summary; and the answer form the questions page shares.
 import { api, field, h, page, say, state, tenantPath, usd } from './dom.js';
 
+// How often the page asks for new events, in ms. Deployed, each poll reads the execution's
+// history (GetExecutionHistory), a throttled Step Functions API shared with the whole account.
+const POLL_MS = { local: 400, deployed: 2000 };
+
 export function answerForm(tenant, runId, onDone) {
   const text = h('textarea', { name: 'answer', rows: 2, required: true });
   const problem = h('p', { class: 'error', role: 'alert' });
@@ -107,7 +111,10 @@ export async function livePage(tenant, scenario, runId) {
       done ||= event.type === 'summary' || event.type === 'run_failed';
     }
     if (!done && log.isConnected)
-      state.timer = setTimeout(() => poll().catch((err) => say(err.message)), 400);
+      state.timer = setTimeout(
+        () => poll().catch((err) => say(err.message)),
+        POLL_MS[state.session.mode] ?? 2000,
+      );
   };
   await poll();
 }

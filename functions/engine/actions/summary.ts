@@ -1,6 +1,7 @@
 /** The `summary` action, the run's last engine state: the run summary, the execution's output. */
 import type { EngineContext } from '../engine-context';
 import type { EngineEvent } from '../events';
+import { withLocalModelFree } from '../local-model-cost';
 import type { LevelRecord, RunState } from '../records';
 import { budgetOf } from '../run-budget';
 import { type RunCompletion, runCompletion } from '../run-completion';
@@ -31,7 +32,7 @@ export async function summary(
   const levels = event.levels as Record<string, LevelRecord>;
   const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
   const budgetUsd = budgetOf(event.input);
-  const result = summarizeRun({
+  const summarized = summarizeRun({
     scenario,
     runId: event.runId,
     tenant: event.tenant,
@@ -41,6 +42,11 @@ export async function summary(
     now: ctx.now(),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
   });
+  // One pricing decision for the file, the output and the Run Completed event alike.
+  const result =
+    ctx.localModelEndpoint === undefined
+      ? summarized
+      : withLocalModelFree(summarized, ctx.localModelEndpoint);
   let summaryFile: RunOutput['summaryFile'];
   try {
     await writeJson(ctx.workspaces(run), ENGINE_PATHS.summary(), result);

@@ -3,7 +3,7 @@
  * exit codes and messages as a shell sees them. Each spawn costs about a second,
  * so only what in-process tests cannot show is here.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadModelScript, startScriptedModel } from '../../../bin/local/scripted-model';
@@ -206,6 +206,22 @@ describe('bin/etp.js', () => {
         ['finish', undefined],
       ]);
       expect(output.levels.analyze.summary).toMatch(/^\(scripted model\) AWS Pulse/);
+      // …the scripted model's tokens priced at $0 in summary.json as in the output: one summary
+      const file = JSON.parse(
+        readFileSync(
+          path.join(localDir, 'runs', 'default', 'aws_pulse', 'bin-run-2', 'summary.json'),
+          'utf8',
+        ),
+      );
+      expect(file).toEqual(output.summary);
+      expect(output.summary.counts.modelInputTokens).toBeGreaterThan(0);
+      expect(file.cost.totalUsd).toBe(file.cost.excludingModelUsd);
+      expect(
+        file.cost.parts.find((part: { part: string }) => part.part.startsWith('model tokens (')),
+      ).toEqual(expect.objectContaining({ usd: 0, source: `local model at ${model.url}: not billed` }));
+      expect(file.cost.notes).toContain(
+        `The model answered from ${model.url}, not Bedrock: its tokens are priced at $0 (a deployed run would pay Bedrock's price per token).`,
+      );
       // …progress and the Powertools logs on stderr
       expect(outcome.stderr).toContain(
         '▸ analyze (agent: us.anthropic.claude-3-5-haiku-20241022-v1:0, at most 6 turns)',

@@ -7,6 +7,7 @@ import { toolCatalogMarkdown } from '../../../bin/cli/tool-docs';
 import { logger } from '../../../functions/runtime/logger';
 import { publicSpec } from '../../../functions/runtime/spec';
 import { toolCatalog } from '../../../functions/tools/catalog';
+import { ec2Error } from '../../helpers/aws-errors';
 import { describeInstancesResponder } from '../../helpers/ec2-pages';
 import { shippedScenarioNames } from '../../helpers/scenarios';
 import { etp } from './run-etp';
@@ -141,9 +142,9 @@ describe('etp tools invoke', () => {
     expect(ec2Mock.commandCalls(DescribeInstancesCommand)).toHaveLength(1);
   });
 
-  it('exits 1 with the invalid_args result when the args break the schema, before any remote call', async () => {
+  it('exits 2 naming each bad argument and what it accepts when the args break the schema, before any remote call', async () => {
     // Act
-    const { code, out } = await etp([
+    const outcome = await etp([
       'tools',
       'invoke',
       'aws_ec2_inventory',
@@ -154,19 +155,20 @@ describe('etp tools invoke', () => {
     ]);
 
     // Assess
-    const result = JSON.parse(out);
-    expect(code).toBe(1);
-    expect(result.error.code).toBe('invalid_args');
-    expect(result.error.details.violations.map((v: { path: string }) => v.path)).toEqual(['regions', 'topN']);
+    expect(outcome).toEqual({
+      code: 2,
+      out: '',
+      err: 'error: Invalid arguments for aws_ec2_inventory: regions: Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]; topN: Too small: expected number to be >=1\n',
+    });
     expect(ec2Mock.calls()).toHaveLength(0);
   });
 
-  it('exits 1 with a short invalid_args result for args nested 3,000 levels deep', async () => {
+  it('exits 2 with one short line for args nested 3,000 levels deep', async () => {
     // Prepare
     const data = `${'{"a":'.repeat(3_000)}1${'}'.repeat(3_000)}`;
 
     // Act
-    const { code, out, err } = await etp([
+    const outcome = await etp([
       'tools',
       'invoke',
       'finish',
@@ -177,18 +179,16 @@ describe('etp tools invoke', () => {
     ]);
 
     // Assess
-    expect({ code, err }).toEqual({ code: 1, err: '' });
-    expect(JSON.parse(out).error).toMatchObject({
-      code: 'invalid_args',
-      message:
-        'Invalid arguments for finish: data: Too deeply nested: objects and arrays may nest at most 32 levels deep',
+    expect(outcome).toEqual({
+      code: 2,
+      out: '',
+      err: 'error: Invalid arguments for finish: data: Too deeply nested: objects and arrays may nest at most 32 levels deep\n',
     });
-    expect(out.length).toBeLessThan(2_000);
   });
 
-  it("checks the call against a scenario level's intra_tools with --scenario and --level", async () => {
+  it("exits 2 naming what the level allows when the tool is not in a scenario level's intra_tools (--scenario, --level)", async () => {
     // Act
-    const { code, out } = await etp([
+    const outcome = await etp([
       'tools',
       'invoke',
       'aws_ec2_inventory',
@@ -203,28 +203,51 @@ describe('etp tools invoke', () => {
     ]);
 
     // Assess
-    expect(code).toBe(1);
-    expect(JSON.parse(out)).toMatchObject({
-      ok: false,
-      callId: 'report/0',
-      error: {
-        code: 'tool_not_allowed',
-        details: {
-          allowed: ['slack_post_message', 'edit_file', 'finish', 'list_files', 'read_file', 'write_file'],
-        },
-      },
+    expect(outcome).toEqual({
+      code: 2,
+      out: '',
+      err: 'error: Tool "aws_ec2_inventory" is not allowed at level "report" of scenario "aws_pulse". Allowed: slack_post_message, edit_file, finish, list_files, read_file, write_file\n',
+    });
+    expect(ec2Mock.calls()).toHaveLength(0);
+  });
+
+  it('exits 2 with unknown_tool listing the registered names', async () => {
+    // Act
+    const outcome = await etp(['tools', 'invoke', 'aws_nope', '--tenant', 'default']);
+
+    // Assess
+    expect(outcome).toEqual({
+      code: 2,
+      out: '',
+      err: `error: Unknown tool "aws_nope". Registered tools: ${toolCatalog.names().join(', ')}\n`,
     });
   });
 
-  it('exits 1 with unknown_tool listing the registered names', async () => {
+  it('exits 1 with the ok:false result when the tool itself fails once called', async () => {
+    // Prepare: the call passes every check; AWS refuses it.
+    ec2Mock.on(DescribeInstancesCommand).rejects(
+      ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.', {
+        httpStatusCode: 403,
+      }),
+    );
+
     // Act
-    const { code, out } = await etp(['tools', 'invoke', 'aws_nope', '--tenant', 'default']);
+    const { code, out, err } = await etp([
+      'tools',
+      'invoke',
+      'aws_ec2_inventory',
+      '--tenant',
+      'default',
+      '--args',
+      '{"regions":["eu-west-1"]}',
+    ]);
 
     // Assess
-    expect(code).toBe(1);
-    expect(JSON.parse(out).error).toMatchObject({
-      code: 'unknown_tool',
-      message: `Unknown tool "aws_nope". Registered tools: ${toolCatalog.names().join(', ')}`,
+    expect({ code, err }).toEqual({ code: 1, err: '' });
+    expect(JSON.parse(out)).toMatchObject({
+      ok: false,
+      tool: 'aws_ec2_inventory',
+      error: { code: 'access_denied' },
     });
   });
 

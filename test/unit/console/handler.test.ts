@@ -1,11 +1,15 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import { userOfClaims } from '../../../functions/console/authz';
 
 // What lib/console.ts gives the function: its variables, and the catalog defined at bundle time.
 process.env.RUN_BUCKET = 'etp-runs';
 process.env.SECRET_REFS_TABLE = 'etp-secret-refs';
 process.env.RUN_RECORDS_TABLE = 'etp-run-records';
+process.env.SCENARIO_STATE_MACHINES = JSON.stringify({
+  aws_pulse: 'arn:aws:states:eu-west-1:111122223333:stateMachine:ExternalToolsPlatform-aws_pulse',
+});
 (globalThis as Record<string, unknown>).ETP_CONSOLE_CATALOG = { tools: [], scenarios: [] };
-const { handler, userOfClaims } =
+const { handler } =
   require('../../../functions/console/handler') as typeof import('../../../functions/console/handler');
 
 /** An HTTP API (payload 2.0) event whose JWT authorizer passed `claims`. */
@@ -63,7 +67,8 @@ describe('the console API function', () => {
       user: 'bob',
       mode: 'deployed',
       tenants: ['acme', 'globex'],
-      canStartRuns: false,
+      // Deployed, runs start from the page (StartExecution on the scenarios' state machines).
+      canStartRuns: true,
     });
   });
 });

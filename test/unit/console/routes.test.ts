@@ -63,6 +63,7 @@ function recordingBackend() {
     },
     questions: { open: note('questions', []), answer: note('answer', undefined) },
     starter: { start: note('start', { runId: 'run-new' }) },
+    history: note('history', undefined),
     knownTenants: note('tenants', ['acme', 'globex']),
   };
   return { backend, touched };

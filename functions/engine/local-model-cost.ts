@@ -1,15 +1,18 @@
-import type { RunSummary } from '../../functions/engine/summary';
-import { redactString } from '../../functions/runtime/redact';
+import { redactString } from '../runtime/redact';
+import type { RunSummary } from './summary';
 
 /** The engine's cost part for one agent level's tokens: `model tokens (<level>: <model>)`. */
 const MODEL_PART = /^model tokens \(/;
 
 /**
- * The summary of a local run whose model answered from `endpoint` (a scripted
- * model, a local Converse-compatible server), with its tokens priced at 0 USD and
- * a note saying so: the engine prices tokens by model id, as Bedrock would bill
- * them, but nothing is billed for a model that is not Bedrock. Everything else
- * (state transitions, Lambda, Cost Explorer) is still what a deployed run would cost.
+ * The summary of a run whose model answered from `endpoint` (a scripted model, a
+ * local Converse-compatible server), with its tokens priced at 0 USD and a note
+ * saying so: the engine prices tokens by model id, as Bedrock would bill them,
+ * but nothing is billed for a model that is not Bedrock. Everything else (state
+ * transitions, Lambda, Cost Explorer) is still what a deployed run would cost.
+ * The engine applies it once, in its `summary` action, when it was built with
+ * `localModelEndpoint` (engine-context.ts): `summary.json`, the execution's
+ * output and what the CLI prints are the same summary.
  *
  * @example withLocalModelFree(output.summary, 'http://127.0.0.1:8080')
  */

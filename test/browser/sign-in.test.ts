@@ -1,0 +1,127 @@
+/**
+ * The deployed page's sign-in, in headless Chromium, against a loopback fake of
+ * a Cognito user pool's hosted UI and OAuth 2.0 endpoints (test/helpers/fake-cognito.ts):
+ * the authorization code flow with PKCE as sign-in.js runs it, the ID token kept in
+ * the tab, every API request carrying it, and the API accepting only tokens that
+ * verify against the pool's JWKS (as API Gateway's JWT authorizer checks them),
+ * with the user's tenants from its `cognito:groups`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { localConsoleBackend } from '../../bin/local/console-backend';
+import { type ConsoleServer, startConsoleServer } from '../../bin/local/console-server';
+import { consoleCatalog } from '../../functions/console/catalog-view';
+import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
+import { launchChromium, type TestBrowser } from '../helpers/browser';
+import { type FakeCognito, startFakeCognito, verifyLikeApiGateway } from '../helpers/fake-cognito';
+
+const CLIENT_ID = '1example23456789clientid';
+
+let localDir: string;
+let cognito: FakeCognito;
+let server: ConsoleServer;
+let chromium: TestBrowser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  localDir = mkdtempSync(path.join(tmpdir(), 'etp-console-signin-'));
+  const scenarios = loadScenarios(toolCatalog, SCENARIOS_DIR);
+  const backend = localConsoleBackend({
+    localDir,
+    references: new InMemorySecretReferenceStore([
+      { tenant_id: 'acme', secret_name: 'slack_default', ref_kind: 'env', ref_value: 'ETP_SLACK_ACME' },
+    ]),
+    scenarios,
+    catalog: consoleCatalog(toolCatalog, scenarios),
+  });
+  // The page's URL is the app client's callback URL: known once the server listens, so a first
+  // server finds a free port and the signed-in one takes it over.
+  const probe = await startConsoleServer(backend, { name: 'nobody', tenants: [] });
+  const redirectUri = probe.url;
+  await probe.stop();
+  cognito = await startFakeCognito({
+    clientId: CLIENT_ID,
+    redirectUri,
+    user: { username: 'ana', groups: ['tenant-acme', 'admins'] },
+  });
+  server = await startConsoleServer(
+    backend,
+    { name: 'nobody', tenants: [] },
+    {
+      port: Number(new URL(redirectUri).port),
+      signIn: {
+        domain: cognito.domain,
+        clientId: CLIENT_ID,
+        redirectUri,
+        verify: (token) => verifyLikeApiGateway(token, cognito.issuer, CLIENT_ID),
+      },
+    },
+  );
+  chromium = await launchChromium();
+  page = await chromium.context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await server?.stop();
+  await cognito?.stop();
+  rmSync(localDir, { recursive: true, force: true });
+});
+
+const api = (route: string, token?: string) =>
+  fetch(new URL(route, server.url), token ? { headers: { Authorization: `Bearer ${token}` } } : {}).then(
+    async (response) => ({ status: response.status, body: await response.json() }),
+  );
+
+describe('sign-in through a Cognito hosted UI (loopback fake)', () => {
+  it("signs in with the code flow and PKCE, and shows the user's tenant only", async () => {
+    // Act
+    await page.goto(`${server.url}#/secrets`);
+    await page.getByRole('heading', { name: 'Secret references of acme' }).waitFor({ timeout: 20_000 });
+
+    // Assess: authorize, then the token exchange, then the API's key fetch
+    expect(cognito.requests.slice(0, 2)).toEqual(['authorize', 'token']);
+    expect(cognito.requests).toContain('jwks');
+    expect(new URL(page.url()).search).toBe('');
+    expect(new URL(page.url()).hash).toBe('#/secrets');
+    expect(await page.locator('#tenant option').allTextContents()).toEqual(['acme']);
+    expect(await page.getByRole('row', { name: /slack_default/ }).count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('answers with the signed-in user, and refuses another tenant, a forged token and no token', async () => {
+    // Prepare: the ID token the page keeps in its tab
+    const token = String(await page.evaluate("sessionStorage.getItem('etp-token')"));
+
+    // Act
+    const session = await api('/api/session', token);
+    const other = await api('/api/tenants/globex/secrets', token);
+    const forged = await api('/api/session', cognito.forgedToken());
+    const none = await api('/api/session');
+
+    // Assess
+    expect(session).toEqual({
+      status: 200,
+      body: { user: 'ana', mode: 'local', tenants: ['acme'], canStartRuns: true },
+    });
+    expect(other).toEqual({
+      status: 403,
+      body: { error: { code: 'access_denied', message: 'Your groups do not name this tenant' } },
+    });
+    for (const refused of [forged, none]) {
+      expect(refused).toEqual({
+        status: 401,
+        body: { error: { code: 'auth_failed', message: 'Sign in first' } },
+      });
+    }
+  }, 60_000);
+});
