@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { ToolContext } from './context';
 import { PlatformError } from './errors';
+import type { TokenScopes } from './http/scopes';
 import type { ErrorMapper } from './normalize-error';
 
 /**
@@ -100,6 +101,16 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   readonly destinationArgs?: readonly string[];
   /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
   readonly iam: readonly IamGrant[];
+  /**
+   * The token scopes a REST connector's tool needs, per scope system of its
+   * connector(s) (GitHub fine-grained permissions and classic scopes, HubSpot
+   * private-app scopes…; `functions/runtime/http/scopes.ts`): what the tenant's
+   * token must be granted, listed in docs/tools.md. Every request the tool sends
+   * in its tests must be covered (`callRestTool` in test/helpers/rest-tool.ts
+   * fails naming the missing scope).
+   * @default {} (calls no REST API)
+   */
+  readonly tokenScopes?: TokenScopes;
   /**
    * What the tool's role must never do, whatever it is granted later (the
    * snapshot tools: no content read). For an `aws` tool the customer-account

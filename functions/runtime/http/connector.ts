@@ -32,6 +32,13 @@ import type { RateLimit } from './rate-limit';
 import type { QuotaReader, QuotaState } from './rate-limit-headers';
 import { type ErrorTable, mapRestError, parseJsonBody, RestApiError, throttledAnswer } from './rest-errors';
 import { MIN_ATTEMPT_MS } from './retry-policy';
+import {
+  describeScopes,
+  endpointScopes,
+  REST_REQUEST_CHANNEL,
+  type RestMethod,
+  type ScopeTable,
+} from './scopes';
 
 /** A connector's declaration: everything specific to its API that the shared session needs. */
 export interface RestConnectorDeclaration<S> {
@@ -63,6 +70,13 @@ export interface RestConnectorDeclaration<S> {
    * after `Retry-After` (true of GitHub, PagerDuty, HubSpot). @default true
    */
   readonly throttledNotProcessed?: boolean;
+  /**
+   * The endpoints the connector's tools call and the token scopes each needs,
+   * from the vendor's reference (functions/runtime/http/scopes.ts). Names the
+   * scope a 403 lacks when the API does not say it; a tool's requests are checked
+   * against its spec's `tokenScopes` with it. @default none
+   */
+  readonly scopes?: ScopeTable;
 }
 
 /** Query values: arrays repeat the parameter (`statuses[]=triggered&statuses[]=acknowledged` as given). */
@@ -70,7 +84,7 @@ export type QueryValue = string | number | boolean | undefined | readonly (strin
 
 /** One request of a session. */
 export interface RestRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly method: RestMethod;
   /** Path below the base URL (`/repos/o/r/pulls`), or an absolute URL on the base URL's origin (a `Link`). */
   readonly path: string;
   readonly query?: Readonly<Record<string, QueryValue>>;
@@ -247,6 +261,7 @@ class Session<S> implements RestSession<S> {
     const idempotent = request.idempotent ?? !['POST', 'PATCH'].includes(request.method);
     for (let waits = 0; ; ) {
       const url = this.#url(secret, request);
+      this.#publish(secret, request, url);
       await this.#respectQuota(url.host);
       const response = await this.#send(url, request, headers, idempotent);
       const now = Date.now();
@@ -276,8 +291,41 @@ class Session<S> implements RestSession<S> {
         await sleep(wait, undefined, { signal: this.ctx.deadline.signal });
         continue;
       }
-      throw mapRestError(answer, service, label, errors, now, request.scope);
+      throw mapRestError(
+        answer,
+        service,
+        label,
+        errors,
+        now,
+        request.scope ?? this.#neededScopes(secret, request.method, url),
+      );
     }
+  }
+
+  /** The path of `url` below the base URL (what the scope table is written in). */
+  #pathBelowBase(secret: S, url: URL): string {
+    const basePath = new URL(this.connector.baseUrl(secret)).pathname.replace(/\/$/, '');
+    return url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
+  }
+
+  /** The scopes the scope table says the request needs, in words; undefined when it does not know. */
+  #neededScopes(secret: S, method: RestMethod, url: URL): string | undefined {
+    const table = this.connector.scopes;
+    if (!table) return undefined;
+    const endpoint = endpointScopes(table, method, this.#pathBelowBase(secret, url));
+    return endpoint && describeScopes(endpoint.needs);
+  }
+
+  /** Publishes the request on the REST request channel (only when subscribed). */
+  #publish(secret: S, request: RestRequest, url: URL): void {
+    if (!REST_REQUEST_CHANNEL.hasSubscribers) return;
+    REST_REQUEST_CHANNEL.publish({
+      tool: this.ctx.tool,
+      service: this.connector.service,
+      method: request.method,
+      path: this.#pathBelowBase(secret, url),
+      scopes: this.connector.scopes,
+    });
   }
 
   /** After a 401: drop derived credentials, re-read the secret; the new headers, or undefined when nothing changed. */
