@@ -187,6 +187,8 @@ export interface PublicToolSpec {
   readonly requiresSecrets: readonly string[];
   readonly sideEffects: 'none' | 'write';
   readonly iam: readonly IamGrant[];
+  /** The token scopes the tenant's credential needs (REST connectors' tools only). */
+  readonly tokenScopes?: TokenScopes;
 }
 
 /**
@@ -211,6 +213,7 @@ export function publicSpec(spec: ToolSpec): PublicToolSpec {
       actions: [...grant.actions],
       resources: [...(grant.resources ?? ['*'])],
     })),
+    ...(spec.tokenScopes ? { tokenScopes: spec.tokenScopes } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { COMPANIES_PER_CALL, CRM_SETTINGS, instantArg, LEADS_MAX_LIMIT } from '.
 export const crmListLeadsSpec = defineToolSpec({
   name: 'crm_list_leads',
   tokenScopes: {
-    hubspot: ['crm.objects.contacts.read'],
+    hubspot: ['crm.objects.contacts.read', 'crm.objects.companies.read'],
     attio: ['record_permission:read', 'object_configuration:read'],
   },
   description:

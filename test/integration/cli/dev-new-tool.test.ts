@@ -35,7 +35,11 @@ const GENERATED: readonly {
     suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/aws/iam-covers-calls.test.ts'],
   },
   { name: 'count_probe_lines', kind: 'file', suiteTests: ['test/unit/tools/catalog.test.ts'] },
-  { name: 'acme_probe_items', kind: 'rest', suiteTests: ['test/unit/tools/catalog.test.ts'] },
+  {
+    name: 'acme_probe_items',
+    kind: 'rest',
+    suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/rest-token-scopes.test.ts'],
+  },
 ];
 
 let copy: string;
