@@ -70,6 +70,13 @@ describe('etp dev new-tool', () => {
       );
       const tests = created.written.filter((file) => file.endsWith('.test.ts'));
       expect(tests).toHaveLength(1);
+      // A tool is its spec, its code, its test and the catalog line (a new REST connector adds its declaration).
+      expect(created.written.filter((file) => !file.endsWith('/connector.ts'))).toEqual([
+        expect.stringMatching(/\.meta\.ts$/),
+        expect.stringMatching(/\.ts$/),
+        expect.stringMatching(/\.test\.ts$/),
+        'functions/tools/catalog.ts',
+      ]);
       // …the lint
       const bin = (tool: string) => path.join(copy, 'node_modules', '.bin', tool);
       await run(bin('biome'), ['check', ...created.written], { cwd: copy });
