@@ -32,13 +32,7 @@ import type { RateLimit } from './rate-limit';
 import type { QuotaReader, QuotaState } from './rate-limit-headers';
 import { type ErrorTable, mapRestError, parseJsonBody, RestApiError, throttledAnswer } from './rest-errors';
 import { MIN_ATTEMPT_MS } from './retry-policy';
-import {
-  describeScopes,
-  endpointScopes,
-  REST_REQUEST_CHANNEL,
-  type RestMethod,
-  type ScopeTable,
-} from './scopes';
+import { pathBelow, publishRestRequest, type RestMethod, type ScopeTable, scopesNeeded } from './scopes';
 
 /** A connector's declaration: everything specific to its API that the shared session needs. */
 export interface RestConnectorDeclaration<S> {
@@ -261,7 +255,13 @@ class Session<S> implements RestSession<S> {
     const idempotent = request.idempotent ?? !['POST', 'PATCH'].includes(request.method);
     for (let waits = 0; ; ) {
       const url = this.#url(secret, request);
-      this.#publish(secret, request, url);
+      publishRestRequest(() => ({
+        tool: this.ctx.tool,
+        service,
+        method: request.method,
+        path: pathBelow(this.connector.baseUrl(secret), url),
+        scopes: this.connector.scopes,
+      }));
       await this.#respectQuota(url.host);
       const response = await this.#send(url, request, headers, idempotent);
       const now = Date.now();
@@ -291,41 +291,11 @@ class Session<S> implements RestSession<S> {
         await sleep(wait, undefined, { signal: this.ctx.deadline.signal });
         continue;
       }
-      throw mapRestError(
-        answer,
-        service,
-        label,
-        errors,
-        now,
-        request.scope ?? this.#neededScopes(secret, request.method, url),
-      );
+      const scope =
+        request.scope ??
+        scopesNeeded(this.connector.scopes, request.method, pathBelow(this.connector.baseUrl(secret), url));
+      throw mapRestError(answer, service, label, errors, now, scope);
     }
-  }
-
-  /** The path of `url` below the base URL (what the scope table is written in). */
-  #pathBelowBase(secret: S, url: URL): string {
-    const basePath = new URL(this.connector.baseUrl(secret)).pathname.replace(/\/$/, '');
-    return url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
-  }
-
-  /** The scopes the scope table says the request needs, in words; undefined when it does not know. */
-  #neededScopes(secret: S, method: RestMethod, url: URL): string | undefined {
-    const table = this.connector.scopes;
-    if (!table) return undefined;
-    const endpoint = endpointScopes(table, method, this.#pathBelowBase(secret, url));
-    return endpoint && describeScopes(endpoint.needs);
-  }
-
-  /** Publishes the request on the REST request channel (only when subscribed). */
-  #publish(secret: S, request: RestRequest, url: URL): void {
-    if (!REST_REQUEST_CHANNEL.hasSubscribers) return;
-    REST_REQUEST_CHANNEL.publish({
-      tool: this.ctx.tool,
-      service: this.connector.service,
-      method: request.method,
-      path: this.#pathBelowBase(secret, url),
-      scopes: this.connector.scopes,
-    });
   }
 
   /** After a 401: drop derived credentials, re-read the secret; the new headers, or undefined when nothing changed. */

@@ -95,3 +95,24 @@ export function describeScopes(needs: TokenScopes): string | undefined {
   const parts = Object.entries(needs).flatMap(([system, scopes]) => scopes.map((s) => `${s} (${system})`));
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
+
+/** The path of `url` below `baseUrl`'s path (what scope tables are written in), without the query. */
+export function pathBelow(baseUrl: string, url: URL): string {
+  const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+  return url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
+}
+
+/** What `table` says `method` `path` needs, in words (for a 403 the API does not explain); undefined when unknown. */
+export function scopesNeeded(
+  table: ScopeTable | undefined,
+  method: string,
+  path: string,
+): string | undefined {
+  const endpoint = table && endpointScopes(table, method, path);
+  return endpoint && describeScopes(endpoint.needs);
+}
+
+/** Publishes a request on {@link REST_REQUEST_CHANNEL}; `message` is built only when someone subscribes. */
+export function publishRestRequest(message: () => RestRequestMessage): void {
+  if (REST_REQUEST_CHANNEL.hasSubscribers) REST_REQUEST_CHANNEL.publish(message());
+}

@@ -4,8 +4,10 @@ import type { RestConnector } from '../../../functions/runtime/http/connector';
 import {
   describeScopes,
   endpointScopes,
+  pathBelow,
   type RestRequestMessage,
   type ScopeTable,
+  scopesNeeded,
   uncoveredScopes,
 } from '../../../functions/runtime/http/scopes';
 import type { Tool } from '../../../functions/runtime/spec';
@@ -176,6 +178,18 @@ describe('scope tables', () => {
     ['GET', '/repos/o/r/pulls/1'],
   ])('does not match %s %s (another method, or a segment more)', (method, requestPath) => {
     expect(endpointScopes(table, method, requestPath)).toBeUndefined();
+  });
+
+  it('reads a request path below the base URL, and names what a 403 lacks from the table', () => {
+    expect(
+      pathBelow('http://127.0.0.1:9/api/v3', new URL('http://127.0.0.1:9/api/v3/repos/o/r/pulls?x=1')),
+    ).toBe('/repos/o/r/pulls');
+    expect(pathBelow('https://api.github.com', new URL('https://api.github.com/search/issues'))).toBe(
+      '/search/issues',
+    );
+    expect(scopesNeeded(table, 'GET', '/repos/o/r/pulls')).toBe('pull_requests=read (github)');
+    expect(scopesNeeded(table, 'GET', '/elsewhere')).toBeUndefined();
+    expect(scopesNeeded(undefined, 'GET', '/repos/o/r/pulls')).toBeUndefined();
   });
 
   it('lists what is uncovered as system:scope, and describes needs in words', () => {
