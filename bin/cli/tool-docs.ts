@@ -83,7 +83,9 @@ function facts(tool: PublicToolSpec): string[] {
     `- Secrets: ${secrets}`,
     `- Side effects: ${sideEffects}`,
     `- IAM actions: ${iam}`,
-    ...(scopes.length > 0 ? [`- Token scopes (docs/rest-connectors.md, "Token scopes"): ${scopes.join('; ')}`] : []),
+    ...(scopes.length > 0
+      ? [`- Token scopes (docs/rest-connectors.md, "Token scopes"): ${scopes.join('; ')}`]
+      : []),
   ];
 }
 
