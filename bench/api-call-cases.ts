@@ -2,15 +2,21 @@
  * Every AWS audit tool's representative run, for counting its AWS API calls
  * (bench/api-calls.ts), proving its IAM actions against the calls it sends
  * (test/unit/tools/aws/iam-covers-calls.test.ts) and answering whole aws_pulse
- * runs (the e2e tests, bench/scenario-run.ts). A tool's cases live beside its
- * test, in `test/unit/tools/<implementation>.api-calls.ts` ({@link apiCallCaseFile});
+ * runs (the e2e tests, bench/scenario-run.ts). A tool's cases are exported by
+ * its test, `test/unit/tools/<implementation>.test.ts` ({@link apiCallCaseFile}),
+ * read with the test framework's functions silenced ({@link requireTestExports});
  * this module finds them from the catalog, so adding a tool adds no line here.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FunctionToolEntry, ToolCatalog } from '../functions/runtime/catalog';
 import { toolCatalog } from '../functions/tools/catalog';
-import { type ApiCallCase, type ClientClass, clientStubs as stubsOf } from '../test/helpers/api-call-case';
+import {
+  type ApiCallCase,
+  type ClientClass,
+  requireTestExports,
+  clientStubs as stubsOf,
+} from '../test/helpers/api-call-case';
 
 export type { ApiCallCase, ClientClass, StubOf } from '../test/helpers/api-call-case';
 
@@ -20,9 +26,9 @@ const ROOT = path.resolve(__dirname, '..');
 /** The catalog folder whose tools must each have an API-call case: the AWS audits. */
 const AWS_AUDITS_FOLDER = 'aws/';
 
-/** The file holding a tool's API-call cases, relative to the repository root. */
+/** The test exporting a tool's API-call cases, relative to the repository root. */
 export function apiCallCaseFile(entry: FunctionToolEntry): string {
-  return `test/unit/tools/${entry.implementation}.api-calls.ts`;
+  return `test/unit/tools/${entry.implementation}.test.ts`;
 }
 
 /** The catalog's AWS audit tools: the function tools under `functions/tools/aws/`. */
@@ -59,17 +65,17 @@ export function loadApiCallCases(catalog: ToolCatalog = toolCatalog): LoadedApiC
   const problems: string[] = [];
   for (const entry of awsAuditTools(catalog)) {
     const file = apiCallCaseFile(entry);
-    const how = `${file} exporting \`apiCallCases: readonly ApiCallCase[]\` (test/helpers/api-call-case.ts; \`etp dev new-tool\` writes one, test/unit/tools/aws/eips-audit.api-calls.ts is an example)`;
+    const how = `\`apiCallCases: readonly ApiCallCase[]\` (test/helpers/api-call-case.ts; \`etp dev new-tool\` writes one, test/unit/tools/aws/eips-audit.test.ts is an example)`;
     if (!existsSync(path.join(ROOT, file))) {
-      problems.push(`${entry.spec.name} has no API-call case: add ${how}`);
+      problems.push(`${entry.spec.name} has no test with its API-call case: add ${file} exporting ${how}`);
       continue;
     }
-    const exported: unknown = require(path.join(ROOT, file)).apiCallCases;
+    const exported: unknown = requireTestExports(path.join(ROOT, file)).apiCallCases;
     const own = Array.isArray(exported)
       ? exported.filter((item): item is ApiCallCase => isApiCallCase(item) && item.tool === entry.spec.name)
       : [];
     if (own.length === 0) {
-      problems.push(`${entry.spec.name} has no API-call case of its own in ${file}: export from ${how}`);
+      problems.push(`${entry.spec.name} has no API-call case of its own in ${file}: export from it ${how}`);
       continue;
     }
     cases.push(...own);

@@ -76,7 +76,17 @@ function facts(tool: PublicToolSpec): string[] {
       )
       .join('; ') || 'none (calls no AWS API)';
   const sideEffects = tool.sideEffects === 'write' ? 'write' : 'none (read-only)';
-  return [`- Secrets: ${secrets}`, `- Side effects: ${sideEffects}`, `- IAM actions: ${iam}`];
+  const scopes = Object.entries(tool.tokenScopes ?? {}).map(
+    ([system, names]) => `${system}: ${names.map((name) => `\`${name}\``).join(', ')}`,
+  );
+  return [
+    `- Secrets: ${secrets}`,
+    `- Side effects: ${sideEffects}`,
+    `- IAM actions: ${iam}`,
+    ...(scopes.length > 0
+      ? [`- Token scopes (docs/rest-connectors.md, "Token scopes"): ${scopes.join('; ')}`]
+      : []),
+  ];
 }
 
 /**

@@ -3,7 +3,7 @@
  * written over the AWS audit framework of functions/tools/aws/shared: the spec
  * with `defineAwsReadOnlySpec`, a regional scan with `runRegionalAudit`,
  * `readPages`, `FirstSeen` and `newFinding`, the value with `auditValue`, the
- * summary with `regionalAuditSummary`; its test and API-call case over the
+ * summary with `regionalAuditSummary`; its test, which exports its API-call case, over the
  * suite's helpers. The scan reads EC2 VPCs, so the tool works as written: the
  * guide (docs/adding-a-tool.md) says what to replace for another service.
  */
@@ -15,14 +15,13 @@ export interface GeneratedFile {
   readonly content: string;
 }
 
-/** The spec, implementation, test and API-call case of an AWS audit tool named by `names`. */
+/** The spec, implementation and test (which exports its API-call case) of an AWS audit tool named by `names`. */
 export function awsToolFiles(names: ToolNames): GeneratedFile[] {
   const { tool, file, camel, pascal } = names;
   return [
     { path: `functions/tools/aws/${file}.meta.ts`, content: spec(tool, camel) },
     { path: `functions/tools/aws/${file}.ts`, content: implementation(tool, file, camel, pascal) },
     { path: `test/unit/tools/aws/${file}.test.ts`, content: test(tool, file, camel, pascal) },
-    { path: `test/unit/tools/aws/${file}.api-calls.ts`, content: apiCalls(tool) },
   ];
 }
 
@@ -149,11 +148,49 @@ import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { redact } from '../../../../functions/runtime/redact';
 import { type ${pascal}Value, ${camel}Tool } from '../../../../functions/tools/aws/${file}';
 import { findingId } from '../../../../functions/tools/aws/shared/findings';
-import type { StubOf } from '../../../helpers/api-call-case';
+import { type ApiCallCase, arrangeRegions, byRegion, type StubOf } from '../../../helpers/api-call-case';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
-import { apiCallCases } from './${file}.api-calls';
+
+/**
+ * \`${tool}\`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references. This test arranges its
+ * account with it; bench/api-call-cases.ts reads it from here (with the test
+ * functions silenced) for the API-call bench, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts: the spec declares every action
+ * the calls need) and the aws_pulse end-to-end runs. Keep this file's top level
+ * to declarations.
+ */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: '${tool}',
+    clients: [EC2Client],
+    account: '2 VPCs in each of 2 regions, one without a Name tag, regions "all"',
+    args: { regions: 'all' },
+    arrange: (stubOf) => {
+      // EC2 API Reference, "DescribeVpcs": the Vpc shape.
+      arrangeRegions(stubOf)
+        .on(DescribeVpcsCommand)
+        .callsFake(
+          byRegion(
+            (region) => ({
+              Vpcs: [1, 2].map((n) => ({
+                VpcId: \`vpc-0\${region.replaceAll('-', '')}\${n}\`,
+                CidrBlock: \`10.\${n}.0.0/16\`,
+                State: 'available' as const,
+                IsDefault: n === 1,
+                OwnerId: '123456789012',
+                Tags: n === 1 ? [{ Key: 'Name', Value: 'main' }] : [],
+              })),
+            }),
+            { Vpcs: [] },
+          ),
+        );
+    },
+  },
+];
 
 const ec2Mock = mockClient(EC2Client);
 
@@ -238,48 +275,5 @@ describe('${tool}', () => {
     expect(ec2Mock.calls()).toHaveLength(0);
   });
 });
-`;
-}
-
-function apiCalls(tool: string): string {
-  return `/**
- * \`${tool}\`'s API-call case: one representative run, every AWS call it makes
- * answered in the shapes of the AWS API references. Its test arranges its
- * account with it, the API-call bench (bench/api-calls.ts) counts its calls, and
- * the IAM check (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec
- * declares every action they need.
- */
-import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { type ApiCallCase, arrangeRegions, byRegion } from '../../../helpers/api-call-case';
-
-/** The cases of \`${tool}\`. */
-export const apiCallCases: readonly ApiCallCase[] = [
-  {
-    tool: '${tool}',
-    clients: [EC2Client],
-    account: '2 VPCs in each of 2 regions, one without a Name tag, regions "all"',
-    args: { regions: 'all' },
-    arrange: (stubOf) => {
-      // EC2 API Reference, "DescribeVpcs": the Vpc shape.
-      arrangeRegions(stubOf)
-        .on(DescribeVpcsCommand)
-        .callsFake(
-          byRegion(
-            (region) => ({
-              Vpcs: [1, 2].map((n) => ({
-                VpcId: \`vpc-0\${region.replaceAll('-', '')}\${n}\`,
-                CidrBlock: \`10.\${n}.0.0/16\`,
-                State: 'available' as const,
-                IsDefault: n === 1,
-                OwnerId: '123456789012',
-                Tags: n === 1 ? [{ Key: 'Name', Value: 'main' }] : [],
-              })),
-            }),
-            { Vpcs: [] },
-          ),
-        );
-    },
-  },
-];
 `;
 }

@@ -26,7 +26,7 @@ function filesOf(names: ToolNames, kind: ToolKind, root: string): GeneratedFile[
 
 /**
  * Writes a new tool into the repository at `root`: its spec, implementation,
- * test (and, for an AWS audit, its API-call case), and its one line in
+ * test (an AWS audit's test exports its API-call case), and its one line in
  * functions/tools/catalog.ts with its import, kept in the catalog's order. The
  * written tool passes its test, the type check and the lint as it is.
  *

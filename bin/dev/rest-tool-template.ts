@@ -20,7 +20,7 @@ export function restToolFiles(names: ToolNames, root: string): GeneratedFile[] {
   return [
     ...(existsSync(path.join(root, declaration))
       ? []
-      : [{ path: declaration, content: connectorDeclaration(connector) }]),
+      : [{ path: declaration, content: connectorDeclaration(connector, names) }]),
     { path: `functions/tools/${connector}/${names.file}.meta.ts`, content: spec(names) },
     { path: `functions/tools/${connector}/${names.file}.ts`, content: implementation(names) },
     { path: `test/unit/tools/${connector}/${names.file}.test.ts`, content: test(names) },
@@ -30,7 +30,10 @@ export function restToolFiles(names: ToolNames, root: string): GeneratedFile[] {
 const envOf = (connector: string) => `${connector.toUpperCase()}_API_URL`;
 const endpointOf = (names: ToolNames) => `/${names.file}`;
 
-function connectorDeclaration(connector: string): string {
+/** The token scope the generated endpoint needs, in the connector's own scope system. */
+const scopeOf = (names: ToolNames) => `${names.file}:read`;
+
+function connectorDeclaration(connector: string, names: ToolNames): string {
   return `import * as z from 'zod/mini';
 import { bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector } from '../../runtime/http/connector';
@@ -42,8 +45,9 @@ export type ${pascalOf(connector)}Secret = { readonly token: string };
  * The ${connector} API as its tools call it (docs/rest-connectors.md): a bearer
  * token from the tenant's \`${connector}_default\` secret, the API's base URL
  * (\`${envOf(connector)}\` points a loaded tool at a test server), a token bucket per
- * tenant and host. Replace the base URL, the rate limit (cite the API's limits
- * page) and the error table with the API's own.
+ * tenant and host, and the token scopes of each endpoint its tools call. Replace
+ * the base URL, the rate limit (cite the API's limits page), the scopes (cite each
+ * endpoint's reference page) and the error table with the API's own.
  */
 export const ${connector} = defineRestConnector({
   service: '${connector}',
@@ -59,6 +63,16 @@ export const ${connector} = defineRestConnector({
   authenticator: () => bearerAuth((secret: ${pascalOf(connector)}Secret) => secret.token),
   headers: { accept: 'application/json' },
   rateLimit: { burst: 10, perSecond: 5 },
+  // Every endpoint a tool calls, with the scopes the API's reference says it needs
+  // (functions/runtime/http/scopes.ts); a tool's test fails on a request not listed.
+  scopes: [
+    {
+      method: 'GET',
+      path: '${endpointOf(names)}',
+      needs: { ${connector}: ['${scopeOf(names)}'] },
+      source: 'https://api.${connector}.example/docs${endpointOf(names)}',
+    },
+  ],
   errors: {
     message: ({ body }) => (body as { message?: string } | undefined)?.message,
   },
@@ -90,6 +104,8 @@ export const ${names.camel}Spec = defineToolSpec({
   tags: ['${connector}', 'read_only'],
   service: '${connector}',
   requiresSecrets: ['${connector}_default'],
+  // What the tenant's token must be granted: every request's scopes, as the connector's \`scopes\` name them.
+  tokenScopes: { ${connector}: ['${scopeOf(names)}'] },
   sideEffects: 'none',
   iam: [],
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { ToolContext } from './context';
 import { PlatformError } from './errors';
+import type { TokenScopes } from './http/scopes';
 import type { ErrorMapper } from './normalize-error';
 
 /**
@@ -101,6 +102,16 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
   readonly iam: readonly IamGrant[];
   /**
+   * The token scopes a REST connector's tool needs, per scope system of its
+   * connector(s) (GitHub fine-grained permissions and classic scopes, HubSpot
+   * private-app scopes…; `functions/runtime/http/scopes.ts`): what the tenant's
+   * token must be granted, listed in docs/tools.md. Every request the tool sends
+   * in its tests must be covered (`callRestTool` in test/helpers/rest-tool.ts
+   * fails naming the missing scope).
+   * @default {} (calls no REST API)
+   */
+  readonly tokenScopes?: TokenScopes;
+  /**
    * What the tool's role must never do, whatever it is granted later (the
    * snapshot tools: no content read). For an `aws` tool the customer-account
    * role carries the same Deny. The run workspace a tool keeps data in
@@ -176,6 +187,8 @@ export interface PublicToolSpec {
   readonly requiresSecrets: readonly string[];
   readonly sideEffects: 'none' | 'write';
   readonly iam: readonly IamGrant[];
+  /** The token scopes the tenant's credential needs (REST connectors' tools only). */
+  readonly tokenScopes?: TokenScopes;
 }
 
 /**
@@ -200,6 +213,7 @@ export function publicSpec(spec: ToolSpec): PublicToolSpec {
       actions: [...grant.actions],
       resources: [...(grant.resources ?? ['*'])],
     })),
+    ...(spec.tokenScopes ? { tokenScopes: spec.tokenScopes } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * What an AWS tool's API-call case is made of (`test/unit/tools/aws/<tool>.api-calls.ts`,
+ * What an AWS tool's API-call case is made of (exported by `test/unit/tools/aws/<tool>.test.ts`,
  * beside the tool's test): one representative run of the tool against an
  * account answered in the shapes of the AWS API references. The account: the 17
  * regions enabled by default (`regions: "all"`), workloads in two home regions
@@ -85,4 +85,51 @@ export function arrangeCaller(stubOf: StubOf): void {
       Arn: `arn:aws:sts::${ACCOUNT_ID}:assumed-role/etp-audit/etp-run-1`,
       UserId: 'AROAEXAMPLEROLEID:etp-run-1',
     });
+}
+
+/** The test framework's functions a test file calls at its top level. */
+const TEST_FRAMEWORK_GLOBALS = [
+  'describe',
+  'fdescribe',
+  'xdescribe',
+  'it',
+  'fit',
+  'xit',
+  'test',
+  'xtest',
+  'beforeAll',
+  'beforeEach',
+  'afterAll',
+  'afterEach',
+] as const;
+
+/** Accepts any call and any property (`it.each(...)(...)`, `describe.skip`), and does nothing. */
+const silenced: unknown = new Proxy(() => undefined, {
+  get: (_target, key) => (typeof key === 'symbol' ? undefined : silenced),
+  apply: () => silenced,
+});
+
+/**
+ * The exports of a test file (a tool's `apiCallCases`) without registering its
+ * tests: `describe`, `it`, the hooks… do nothing while it loads, inside Jest (the
+ * IAM check, the e2e runs) as outside it (the bench). A test file read this way
+ * keeps its top level to declarations (creating SDK mocks there is fine: a later
+ * `mockClient` of the same class replaces them).
+ */
+export function requireTestExports(file: string): Record<string, unknown> {
+  const scope = globalThis as Record<string, unknown>;
+  const saved = TEST_FRAMEWORK_GLOBALS.map(
+    (name) => [name, Object.getOwnPropertyDescriptor(scope, name)] as const,
+  );
+  for (const name of TEST_FRAMEWORK_GLOBALS) {
+    Object.defineProperty(scope, name, { value: silenced, configurable: true, writable: true });
+  }
+  try {
+    return require(file) as Record<string, unknown>;
+  } finally {
+    for (const [name, descriptor] of saved) {
+      if (descriptor) Object.defineProperty(scope, name, descriptor);
+      else delete scope[name];
+    }
+  }
 }

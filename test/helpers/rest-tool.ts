@@ -3,12 +3,21 @@
  * fake of its API: the tenant's secret read from a test environment through a
  * real SecretResolver (so a fresh re-read after a 401 is exercised), the harness
  * (`runTool`, or `runToolOnce` with an in-memory idempotency store for writes),
- * the platform logger.
+ * the platform logger. Every call is also the tool's token-scope check: a
+ * request its spec's `tokenScopes` do not cover fails the call's test with the
+ * missing scope named ({@link tokenScopeProblems}).
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { runTool } from '../../functions/runtime/harness';
 import { clearQuotaStates } from '../../functions/runtime/http/connector';
 import { sharedRateLimiter } from '../../functions/runtime/http/rate-limit';
+import {
+  endpointScopes,
+  REST_REQUEST_CHANNEL,
+  type RestRequestMessage,
+  uncoveredScopes,
+} from '../../functions/runtime/http/scopes';
 import { type IdempotencyLayerFactory, runToolOnce } from '../../functions/runtime/idempotency';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 import { logger } from '../../functions/runtime/logger';
@@ -17,6 +26,7 @@ import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/me
 import { defaultProviders, EnvSecretProvider } from '../../functions/runtime/secrets/providers';
 import { SecretResolver } from '../../functions/runtime/secrets/resolver';
 import type { Tool } from '../../functions/runtime/spec';
+import { toolCatalog } from '../../functions/tools/catalog';
 import { toolInvocation } from './events';
 
 /** Tenants the helper's secret store knows. */
@@ -71,12 +81,75 @@ export interface RestCallOptions extends Partial<ToolInvocation> {
   readonly idempotency?: IdempotencyLayerFactory;
 }
 
-/** One call of `tool` through the harness (and, given `idempotency`, through its exactly-once record). */
-export function callRestTool(
+/**
+ * What is wrong with the requests `tool` sent, against its connector's scope
+ * table and its spec's `tokenScopes`: one sentence per request whose endpoint
+ * the table does not list or whose scopes the spec lacks, saying what to add
+ * where; empty when every request is covered. The REST analogue of
+ * test/unit/tools/aws/iam-covers-calls.test.ts.
+ */
+export function tokenScopeProblems(tool: Tool, sent: readonly RestRequestMessage[]): string[] {
+  const problems = new Set<string>();
+  for (const request of sent) {
+    const what = `${tool.name} sends ${request.method} ${request.path}`;
+    if (!request.scopes) {
+      // A connector the framework's own tests declare ad hoc has no table; a catalog tool's must.
+      if (!toolCatalog.functionTools().some((entry) => entry.spec.name === tool.name)) continue;
+      problems.add(
+        `${what}, but the ${request.service} connector declares no scope table: add \`scopes\` (functions/runtime/http/scopes.ts) to its defineRestConnector`,
+      );
+      continue;
+    }
+    const endpoint = endpointScopes(request.scopes, request.method, request.path);
+    if (!endpoint) {
+      problems.add(
+        `${what}, which the ${request.service} connector's scope table does not list: add it to the connector's \`scopes\` with the scopes the API reference names`,
+      );
+      continue;
+    }
+    const missing = uncoveredScopes(endpoint.needs, tool.tokenScopes);
+    if (missing.length > 0) {
+      problems.add(
+        `${tool.name} sends ${endpoint.method} ${endpoint.path}, which needs ${missing.join(', ')}, but its spec's tokenScopes lack it: add it to the tool's .meta.ts`,
+      );
+    }
+  }
+  return [...problems];
+}
+
+/**
+ * One call of `tool` through the harness (and, given `idempotency`, through its
+ * exactly-once record).
+ *
+ * @throws Error naming every token-scope problem of the requests the call sent
+ *   ({@link tokenScopeProblems}), after the call ended.
+ */
+export async function callRestTool(
   tool: Tool,
   args: unknown,
   secrets: RestSecrets,
   options: RestCallOptions = {},
+): Promise<ToolResult> {
+  const sent: RestRequestMessage[] = [];
+  const record = (message: unknown) => {
+    if ((message as RestRequestMessage).tool === tool.name) sent.push(message as RestRequestMessage);
+  };
+  subscribe(REST_REQUEST_CHANNEL.name, record);
+  try {
+    const result = await runRestCall(tool, args, secrets, options);
+    const problems = tokenScopeProblems(tool, sent);
+    if (problems.length > 0) throw new Error(`token scopes:\n${problems.join('\n')}`);
+    return result;
+  } finally {
+    unsubscribe(REST_REQUEST_CHANNEL.name, record);
+  }
+}
+
+function runRestCall(
+  tool: Tool,
+  args: unknown,
+  secrets: RestSecrets,
+  options: RestCallOptions,
 ): Promise<ToolResult> {
   const { budgetMs, idempotency, ...overrides } = options;
   const invocation = toolInvocation({

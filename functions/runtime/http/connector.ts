@@ -32,6 +32,7 @@ import type { RateLimit } from './rate-limit';
 import type { QuotaReader, QuotaState } from './rate-limit-headers';
 import { type ErrorTable, mapRestError, parseJsonBody, RestApiError, throttledAnswer } from './rest-errors';
 import { MIN_ATTEMPT_MS } from './retry-policy';
+import { pathBelow, publishRestRequest, type RestMethod, type ScopeTable, scopesNeeded } from './scopes';
 
 /** A connector's declaration: everything specific to its API that the shared session needs. */
 export interface RestConnectorDeclaration<S> {
@@ -63,6 +64,13 @@ export interface RestConnectorDeclaration<S> {
    * after `Retry-After` (true of GitHub, PagerDuty, HubSpot). @default true
    */
   readonly throttledNotProcessed?: boolean;
+  /**
+   * The endpoints the connector's tools call and the token scopes each needs,
+   * from the vendor's reference (functions/runtime/http/scopes.ts). Names the
+   * scope a 403 lacks when the API does not say it; a tool's requests are checked
+   * against its spec's `tokenScopes` with it. @default none
+   */
+  readonly scopes?: ScopeTable;
 }
 
 /** Query values: arrays repeat the parameter (`statuses[]=triggered&statuses[]=acknowledged` as given). */
@@ -70,7 +78,7 @@ export type QueryValue = string | number | boolean | undefined | readonly (strin
 
 /** One request of a session. */
 export interface RestRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly method: RestMethod;
   /** Path below the base URL (`/repos/o/r/pulls`), or an absolute URL on the base URL's origin (a `Link`). */
   readonly path: string;
   readonly query?: Readonly<Record<string, QueryValue>>;
@@ -247,6 +255,13 @@ class Session<S> implements RestSession<S> {
     const idempotent = request.idempotent ?? !['POST', 'PATCH'].includes(request.method);
     for (let waits = 0; ; ) {
       const url = this.#url(secret, request);
+      publishRestRequest(() => ({
+        tool: this.ctx.tool,
+        service,
+        method: request.method,
+        path: pathBelow(this.connector.baseUrl(secret), url),
+        scopes: this.connector.scopes,
+      }));
       await this.#respectQuota(url.host);
       const response = await this.#send(url, request, headers, idempotent);
       const now = Date.now();
@@ -276,7 +291,10 @@ class Session<S> implements RestSession<S> {
         await sleep(wait, undefined, { signal: this.ctx.deadline.signal });
         continue;
       }
-      throw mapRestError(answer, service, label, errors, now, request.scope);
+      const scope =
+        request.scope ??
+        scopesNeeded(this.connector.scopes, request.method, pathBelow(this.connector.baseUrl(secret), url));
+      throw mapRestError(answer, service, label, errors, now, scope);
     }
   }
 

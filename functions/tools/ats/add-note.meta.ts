@@ -8,6 +8,10 @@ export const ATS_NOTE_MAX_CHARS = 10_000;
 /** `ats_add_note`: a note on a candidate, exactly once per call. */
 export const atsAddNoteSpec = defineToolSpec({
   name: 'ats_add_note',
+  tokenScopes: {
+    greenhouse: ['POST: Add Note', 'GET: Retrieve Activity Feed'],
+    lever: ['notes:write:admin', 'notes:read:admin'],
+  },
   description:
     "Adds a plain-text note to a candidate of the tenant's ATS (Greenhouse: the activity feed, written on behalf of " +
     "the secret's user_id; Lever: the opportunity's notes, as that user). Private by default. Exactly once per call " +

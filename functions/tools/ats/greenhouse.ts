@@ -29,6 +29,7 @@ import type {
   CandidateSummary,
   StageChange,
 } from './family';
+import { GREENHOUSE_SCOPES } from './scopes';
 import { type AtsSecret, atsProviderSecret } from './secret';
 
 /** Candidates per page: 100 ("Pagination" allows 500; a candidate with its applications is 2-4 KB). */
@@ -79,6 +80,7 @@ const greenhouseErrors: ErrorTable = {
 
 /** The connector: Basic auth, 50 requests per 10 seconds ("Throttling"). */
 export const greenhouse = defineRestConnector<GreenhouseSecret>({
+  scopes: GREENHOUSE_SCOPES,
   service: 'greenhouse',
   label: 'Greenhouse',
   secret: atsProviderSecret('greenhouse'),

@@ -24,6 +24,7 @@ import type {
   CandidateQuery,
   CandidateSummary,
 } from './family';
+import { LEVER_SCOPES } from './scopes';
 import { type AtsSecret, atsProviderSecret } from './secret';
 
 /** Most opportunities per page ("Pagination": `limit` 1-100). */
@@ -65,6 +66,7 @@ const leverErrors: ErrorTable = {
 
 /** The connector: Basic auth, 10 requests per second ("Rate limits"). */
 export const lever = defineRestConnector<LeverSecret>({
+  scopes: LEVER_SCOPES,
   service: 'lever',
   label: 'Lever',
   secret: atsProviderSecret('lever'),

@@ -5,6 +5,10 @@ import { ATS_SETTINGS, CANDIDATES_MAX_LIMIT, instantArg } from './schemas';
 /** `ats_list_candidates`: candidates by job, stage and window. */
 export const atsListCandidatesSpec = defineToolSpec({
   name: 'ats_list_candidates',
+  tokenScopes: {
+    greenhouse: ['GET: List Candidates'],
+    lever: ['opportunities:read:admin', 'stages:read:admin'],
+  },
   description:
     "Lists candidates of the tenant's ATS (Greenhouse Harvest or Lever), one row per application: id, name, " +
     'application_id, job {id, name}, stage, status (active, rejected, hired, archived), applied_at, ' +

@@ -26,6 +26,7 @@ import {
   type LeadUpdate,
 } from './family';
 import { field, iso, str } from './hubspot';
+import { ATTIO_SCOPES } from './scopes';
 import { type CrmSecret, crmProviderSecret } from './secret';
 
 /** Custom attributes of people the tools use (docs/crm.md, "Attio set-up"). */
@@ -69,6 +70,7 @@ const attioErrors: ErrorTable = {
  * answers 429 with `Retry-After` as an HTTP date.
  */
 export const attio = defineRestConnector<AttioSecret>({
+  scopes: ATTIO_SCOPES,
   service: 'attio',
   label: 'Attio',
   secret: crmProviderSecret('attio'),

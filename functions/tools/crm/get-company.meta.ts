@@ -6,6 +6,10 @@ import { CRM_SETTINGS, recordIdArg } from './schemas';
 /** `crm_get_company`: one company record of the tenant's CRM. */
 export const crmGetCompanySpec = defineToolSpec({
   name: 'crm_get_company',
+  tokenScopes: {
+    hubspot: ['crm.objects.companies.read'],
+    attio: ['record_permission:read', 'object_configuration:read'],
+  },
   description:
     "Reads one company of the tenant's CRM (HubSpot or Attio) by id (a lead's company_id): name, domain, industry, " +
     'employees or employee_range, annual_revenue_usd or revenue_range, country, city, description (cut at ' +

@@ -26,6 +26,7 @@ import {
   type LeadStatus,
   type LeadUpdate,
 } from './family';
+import { HUBSPOT_SCOPES } from './scopes';
 import { type CrmSecret, crmProviderSecret } from './secret';
 
 /** Custom contact properties the tools use (docs/crm.md, "HubSpot set-up"). */
@@ -99,6 +100,7 @@ const hubspotErrors: ErrorTable = {
  * 10 requests per second (private apps get 100-190 per 10 seconds by tier).
  */
 export const hubspot = defineRestConnector<HubSpotSecret>({
+  scopes: HUBSPOT_SCOPES,
   service: 'hubspot',
   label: 'HubSpot',
   secret: crmProviderSecret('hubspot'),

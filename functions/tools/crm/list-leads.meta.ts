@@ -5,6 +5,10 @@ import { COMPANIES_PER_CALL, CRM_SETTINGS, instantArg, LEADS_MAX_LIMIT } from '.
 /** `crm_list_leads`: leads (contacts) created or changed since a time, oldest first, with their companies when asked. */
 export const crmListLeadsSpec = defineToolSpec({
   name: 'crm_list_leads',
+  tokenScopes: {
+    hubspot: ['crm.objects.contacts.read', 'crm.objects.companies.read'],
+    attio: ['record_permission:read', 'object_configuration:read'],
+  },
   description:
     "Lists the tenant CRM's leads (HubSpot contacts, Attio people) created (or, HubSpot only, changed) at or after " +
     '`since`, oldest first. Each lead: id, email, first_name, last_name, job_title, company_id, company_name, status, ' +

@@ -8,6 +8,16 @@ export const NOTE_MAX_CHARS = 5_000;
 /** `crm_update_lead`: a lead's score, status and a note, exactly once per call. */
 export const crmUpdateLeadSpec = defineToolSpec({
   name: 'crm_update_lead',
+  tokenScopes: {
+    hubspot: ['crm.objects.contacts.read', 'crm.objects.contacts.write'],
+    attio: [
+      'record_permission:read',
+      'record_permission:read-write',
+      'object_configuration:read',
+      'note:read',
+      'note:read-write',
+    ],
+  },
   description:
     "Writes to one lead of the tenant's CRM: score (0-100; HubSpot property etp_lead_score, Attio attribute lead_score), " +
     'status (HubSpot hs_lead_status, Attio lead_status) and/or a note on the lead. Exactly once per call whatever ' +

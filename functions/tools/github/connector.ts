@@ -16,6 +16,7 @@ import { defineRestConnector } from '../../runtime/http/connector';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
 import type { ErrorAnswer, ErrorTable } from '../../runtime/http/rest-errors';
 import { githubAppAuth } from './app-auth';
+import { GITHUB_SCOPES } from './scopes';
 import { appSecret, type GitHubSecret, type GitHubTokenSecret, isAppSecret, tokenSecret } from './secret';
 
 /** The secret every GitHub tool reads. */
@@ -101,6 +102,7 @@ export const githubErrors: ErrorTable = {
  * second) stays under the secondary limit for reads.
  */
 export const github = defineRestConnector<GitHubSecret>({
+  scopes: GITHUB_SCOPES,
   service: 'github',
   label: 'GitHub',
   secret: {

@@ -10,6 +10,7 @@ const login = z.string().check(z.regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'a
 /** `github_create_issue`: opens an issue, exactly once per call. */
 export const githubCreateIssueSpec = defineToolSpec({
   name: 'github_create_issue',
+  tokenScopes: { github: ['issues=write', 'issues=read'], github_classic: ['repo'] },
   description:
     "Opens an issue in a GitHub repository (title, body in Markdown, labels, assignees) with the tenant's " +
     'github_default credential (Issues: write). Exactly once per call whatever retries happen: the body ends with ' +

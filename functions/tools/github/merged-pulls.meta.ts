@@ -18,6 +18,7 @@ export const MERGED_PULLS_MAX_LIMIT = 100;
 /** `github_merged_pulls`: pull requests merged in a window, in a repository or an organization. */
 export const githubMergedPullsSpec = defineToolSpec({
   name: 'github_merged_pulls',
+  tokenScopes: { github: ['pull_requests=read'], github_classic: ['repo'] },
   description:
     'Lists GitHub pull requests merged in a time window, in one repository (repo) or across an organization ' +
     '(org, through the search API), newest first. Each: repo, number, title, author, merged_at, base branch, ' +

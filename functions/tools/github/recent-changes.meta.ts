@@ -18,6 +18,7 @@ export const RECENT_DEPLOYMENTS_MAX = 10;
 /** `github_recent_changes`: commits and deployments of a repository in a window (what changed before an incident). */
 export const githubRecentChangesSpec = defineToolSpec({
   name: 'github_recent_changes',
+  tokenScopes: { github: ['contents=read', 'deployments=read'], github_classic: ['repo'] },
   description:
     'What changed in a GitHub repository in a time window: its commits (sha, subject line, author login, date, ' +
     `url; at most ${RECENT_COMMITS_MAX_LIMIT}, newest first, continue with next_cursor) and its deployments ` +

@@ -11,6 +11,10 @@ export const ALERTS_MAX_TOP = 25;
 /** `github_security_alerts`: Dependabot, code scanning and secret scanning alerts: counts and the top items. */
 export const githubSecurityAlertsSpec = defineToolSpec({
   name: 'github_security_alerts',
+  tokenScopes: {
+    github: ['vulnerability_alerts=read', 'security_events=read', 'secret_scanning_alerts=read'],
+    github_classic: ['security_events'],
+  },
   description:
     "A GitHub repository's (or organization's) security alerts: Dependabot, code scanning and secret scanning. " +
     'Per kind: the count by severity (secret scanning: by secret type) and the top items, most severe first ' +

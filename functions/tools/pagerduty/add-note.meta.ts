@@ -8,6 +8,7 @@ export const NOTE_MAX_CHARS = 20_000;
 /** `pagerduty_add_note`: adds a note to an incident, exactly once per call. */
 export const pagerdutyAddNoteSpec = defineToolSpec({
   name: 'pagerduty_add_note',
+  tokenScopes: { pagerduty: ['incidents.write', 'incidents.read'] },
   description:
     "Adds a note to a PagerDuty incident with the tenant's pagerduty_default credential (an account key also needs " +
     '"from", a user\'s e-mail, in the secret). Exactly once per call whatever retries happen: the note ends with a ' +

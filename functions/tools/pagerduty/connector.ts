@@ -15,6 +15,7 @@ import { defineRestConnector } from '../../runtime/http/connector';
 import { offsetPaginator } from '../../runtime/http/pagination';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
 import type { ErrorTable } from '../../runtime/http/rest-errors';
+import { PAGERDUTY_SCOPES } from './scopes';
 
 /** The secret every PagerDuty tool reads. */
 export const PAGERDUTY_SECRET = 'pagerduty_default';
@@ -81,6 +82,7 @@ export const pagerdutyErrors: ErrorTable = {
  * tenant's calls just under that.
  */
 export const pagerduty = defineRestConnector<PagerDutySecret>({
+  scopes: PAGERDUTY_SCOPES,
   service: 'pagerduty',
   label: 'PagerDuty',
   secret: {

@@ -9,6 +9,7 @@ export const INCIDENT_MAX_LOG_ENTRIES = 100;
 /** `pagerduty_incident`: one incident with its alerts, timeline (log entries) and notes, bounded. */
 export const pagerdutyIncidentSpec = defineToolSpec({
   name: 'pagerduty_incident',
+  tokenScopes: { pagerduty: ['incidents.read', 'oncalls.read'] },
   description:
     'One PagerDuty incident with its alerts (summary, severity, status, created_at, service, a 500-character ' +
     'preview of the custom details), its timeline (log entries, oldest first: type, summary, agent, channel, ' +

@@ -8,6 +8,7 @@ export const INCIDENTS_MAX_LIMIT = 100;
 /** `pagerduty_incidents`: incidents by status, urgency, service and window. */
 export const pagerdutyIncidentsSpec = defineToolSpec({
   name: 'pagerduty_incidents',
+  tokenScopes: { pagerduty: ['incidents.read'] },
   description:
     'Lists PagerDuty incidents, newest first, by status (default triggered and acknowledged), urgency, service ' +
     'and time window (created between since and until; PagerDuty looks back 30 days by default). Each: id, ' +

@@ -5,6 +5,7 @@ import { PAGERDUTY_READ_SETTINGS, pagerdutyId } from './schemas';
 /** `pagerduty_oncall`: who is on call now for schedules or escalation policies. */
 export const pagerdutyOncallSpec = defineToolSpec({
   name: 'pagerduty_oncall',
+  tokenScopes: { pagerduty: ['oncalls.read'] },
   description:
     'Who is on call now in PagerDuty for the given schedules and/or escalation policies: per entry the user ' +
     '(id and name), the schedule, the escalation policy, the escalation level and the shift start and end. ' +

@@ -35,7 +35,11 @@ const GENERATED: readonly {
     suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/aws/iam-covers-calls.test.ts'],
   },
   { name: 'count_probe_lines', kind: 'file', suiteTests: ['test/unit/tools/catalog.test.ts'] },
-  { name: 'acme_probe_items', kind: 'rest', suiteTests: ['test/unit/tools/catalog.test.ts'] },
+  {
+    name: 'acme_probe_items',
+    kind: 'rest',
+    suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/rest-token-scopes.test.ts'],
+  },
 ];
 
 let copy: string;
@@ -66,6 +70,13 @@ describe('etp dev new-tool', () => {
       );
       const tests = created.written.filter((file) => file.endsWith('.test.ts'));
       expect(tests).toHaveLength(1);
+      // A tool is its spec, its code, its test and the catalog line (a new REST connector adds its declaration).
+      expect(created.written.filter((file) => !file.endsWith('/connector.ts'))).toEqual([
+        expect.stringMatching(/\.meta\.ts$/),
+        expect.stringMatching(/\.ts$/),
+        expect.stringMatching(/\.test\.ts$/),
+        'functions/tools/catalog.ts',
+      ]);
       // …the lint
       const bin = (tool: string) => path.join(copy, 'node_modules', '.bin', tool);
       await run(bin('biome'), ['check', ...created.written], { cwd: copy });

@@ -10,6 +10,7 @@ import {
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
+import { ACCOUNT_ID, CREATED } from '../../../../bench/aws-fixtures';
 import { redact } from '../../../../functions/runtime/redact';
 import { managementEventCoverage } from '../../../../functions/tools/aws/cloudtrail/event-selectors';
 import {
@@ -17,8 +18,58 @@ import {
   cloudtrailCoverageTool,
 } from '../../../../functions/tools/aws/cloudtrail-coverage';
 import { findingId } from '../../../../functions/tools/aws/shared/findings';
+import { type ApiCallCase, arrangeCaller, arrangeRegions } from '../../../helpers/api-call-case';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
+
+/**
+ * `aws_cloudtrail_coverage`'s representative run (its API-call case): the responses of every AWS
+ * call it makes, in the shapes of the AWS API references. Its test uses it as a
+ * fixture, the API-call bench (bench/api-calls.ts) counts its calls, the IAM
+ * check (iam-covers-calls.test.ts) proves its spec declares them, and the
+ * end-to-end runs of aws_pulse answer the account with it.
+ */
+/** The cases of `aws_cloudtrail_coverage`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_cloudtrail_coverage',
+    clients: [STSClient, EC2Client, CloudTrailClient],
+    account: 'one logging multi-region trail homed in us-east-1, 17 regions',
+    args: { regions: 'all' },
+    arrange: (stubOf) => {
+      arrangeCaller(stubOf);
+      arrangeRegions(stubOf);
+      const trailArn = `arn:aws:cloudtrail:us-east-1:${ACCOUNT_ID}:trail/management-events`;
+      stubOf(CloudTrailClient)
+        .on(DescribeTrailsCommand)
+        .resolves({
+          trailList: [
+            {
+              Name: 'management-events',
+              TrailARN: trailArn,
+              HomeRegion: 'us-east-1',
+              S3BucketName: 'acme-cloudtrail-logs',
+              IsMultiRegionTrail: true,
+              IsOrganizationTrail: false,
+              IncludeGlobalServiceEvents: true,
+              LogFileValidationEnabled: true,
+              KmsKeyId: `arn:aws:kms:us-east-1:${ACCOUNT_ID}:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+              HasCustomEventSelectors: false,
+              HasInsightSelectors: false,
+            },
+          ],
+        })
+        .on(GetTrailStatusCommand)
+        .resolves({ IsLogging: true, LatestDeliveryTime: CREATED })
+        .on(GetEventSelectorsCommand)
+        .resolves({
+          TrailARN: trailArn,
+          EventSelectors: [{ ReadWriteType: 'All', IncludeManagementEvents: true, DataResources: [] }],
+        });
+    },
+  },
+];
 
 const stsMock = mockClient(STSClient);
 const ec2Mock = mockClient(EC2Client);

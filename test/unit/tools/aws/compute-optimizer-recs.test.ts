@@ -17,8 +17,37 @@ import type { ToolResult } from '../../../../functions/runtime/result';
 import { computeOptimizerRecsTool } from '../../../../functions/tools/aws/compute-optimizer-recs';
 import { type FindingsSummary, findingId } from '../../../../functions/tools/aws/shared/findings';
 import type { RegionReport } from '../../../../functions/tools/aws/shared/regional-audit';
+import { type ApiCallCase, arrangeRegions } from '../../../helpers/api-call-case';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { awsToolServices, expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
+
+/**
+ * `aws_compute_optimizer_recs`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references, exported from its test. The API-call bench
+ * (bench/api-calls.ts) counts its calls, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec declares them,
+ * and the end-to-end aws_pulse runs answer the account with it.
+ */
+/** The cases of `aws_compute_optimizer_recs`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_compute_optimizer_recs',
+    clients: [EC2Client, ComputeOptimizerClient],
+    account: 'enrolled, nothing to recommend, 17 regions',
+    args: { regions: 'all' },
+    arrange: (stubOf) => {
+      arrangeRegions(stubOf);
+      stubOf(ComputeOptimizerClient)
+        .on(GetEC2InstanceRecommendationsCommand)
+        .resolves({ instanceRecommendations: [], errors: [] })
+        .on(GetEBSVolumeRecommendationsCommand)
+        .resolves({ volumeRecommendations: [], errors: [] })
+        .on(GetLambdaFunctionRecommendationsCommand)
+        .resolves({ lambdaFunctionRecommendations: [] });
+    },
+  },
+];
 
 const coMock = mockClient(ComputeOptimizerClient);
 const ec2Mock = mockClient(EC2Client);

@@ -3,6 +3,7 @@ import {
   CostExplorerServiceException,
   DataUnavailableException,
   GetCostAndUsageCommand,
+  type GetCostAndUsageCommandInput,
   type GetCostAndUsageCommandOutput,
   type Group,
   LimitExceededException,
@@ -10,6 +11,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import type { ToolResult } from '../../../../functions/runtime/result';
 import { type CostBreakdown, costBreakdownTool } from '../../../../functions/tools/aws/cost-breakdown';
+import type { ApiCallCase } from '../../../helpers/api-call-case';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import {
   awsToolServices,
@@ -18,6 +20,49 @@ import {
   fakeToday,
   runAwsTool,
 } from '../../../helpers/aws-tool';
+
+/**
+ * `aws_cost_breakdown`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references, exported from its test. The API-call bench
+ * (bench/api-calls.ts) counts its calls, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec declares them,
+ * and the end-to-end aws_pulse runs answer the account with it.
+ */
+/** A Cost Explorer result per period asked (Cost Explorer API reference, "GetCostAndUsage"), grouped by service. */
+function costAndUsage(input: GetCostAndUsageCommandInput) {
+  const cost = (amount: string) => ({ UnblendedCost: { Amount: amount, Unit: 'USD' } });
+  return {
+    ResultsByTime: [
+      {
+        TimePeriod: input.TimePeriod,
+        Total: {},
+        Groups: [
+          { Keys: ['Amazon Elastic Compute Cloud - Compute'], Metrics: cost('1834.20') },
+          { Keys: ['Amazon Relational Database Service'], Metrics: cost('612.75') },
+          { Keys: ['Amazon Simple Storage Service'], Metrics: cost('148.02') },
+          { Keys: ['EC2 - Other'], Metrics: cost('96.40') },
+        ],
+        Estimated: false,
+      },
+    ],
+    GroupDefinitions: [{ Type: 'DIMENSION' as const, Key: 'SERVICE' }],
+    DimensionValueAttributes: [],
+  };
+}
+
+/** The cases of `aws_cost_breakdown`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_cost_breakdown',
+    clients: [CostExplorerClient],
+    account: '4 services billed, previous period compared',
+    args: {},
+    arrange: (stubOf) => {
+      stubOf(CostExplorerClient).on(GetCostAndUsageCommand).callsFake(costAndUsage);
+    },
+  },
+];
 
 const ceMock = mockClient(CostExplorerClient);
 

@@ -9,9 +9,11 @@ import {
 } from '@aws-sdk/client-ec2';
 import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
+import { BENCH_ACCOUNT } from '../../../../bench/aws-fixtures';
 import { clearAssumedRoleCache } from '../../../../functions/runtime/aws/credentials';
 import type { ToolResult } from '../../../../functions/runtime/result';
 import { ec2InventoryTool, type InventoryInstance } from '../../../../functions/tools/aws/ec2-inventory';
+import { type ApiCallCase, arrangeRegions } from '../../../helpers/api-call-case';
 import { sdkTimeoutError } from '../../../helpers/aws-errors';
 import {
   awsToolServices,
@@ -20,6 +22,30 @@ import {
   expectSuccess,
   runAwsTool,
 } from '../../../helpers/aws-tool';
+import { describeInstancesResponder } from '../../../helpers/ec2-pages';
+
+/**
+ * `aws_ec2_inventory`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references, exported from its test. The API-call bench
+ * (bench/api-calls.ts) counts its calls, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec declares them,
+ * and the end-to-end aws_pulse runs answer the account with it.
+ */
+/** The cases of `aws_ec2_inventory`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_ec2_inventory',
+    clients: [EC2Client],
+    account: '10,000 instances in 17 regions, regions "all"',
+    args: { regions: 'all' },
+    arrange: (stubOf) => {
+      arrangeRegions(stubOf)
+        .on(DescribeInstancesCommand)
+        .callsFake(describeInstancesResponder(BENCH_ACCOUNT));
+    },
+  },
+];
 
 const ec2Mock = mockClient(EC2Client);
 const stsMock = mockClient(STSClient);

@@ -4,9 +4,57 @@ import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { redact } from '../../../../functions/runtime/redact';
 import { type EipsAuditValue, eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
 import { findingId } from '../../../../functions/tools/aws/shared/findings';
+import { type ApiCallCase, arrangeRegions, byRegion } from '../../../helpers/api-call-case';
 import { ec2Error } from '../../../helpers/aws-errors';
 import { expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
+
+/**
+ * `aws_eips_audit`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references, exported from its test. The API-call bench
+ * (bench/api-calls.ts) counts its calls, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec declares them,
+ * and the end-to-end aws_pulse runs answer the account with it.
+ */
+/** The cases of `aws_eips_audit`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_eips_audit',
+    clients: [EC2Client],
+    account: '2 addresses in each of 2 regions, one unassociated, regions "all"',
+    args: { regions: 'all' },
+    arrange: (stubOf) => {
+      arrangeRegions(stubOf)
+        .on(DescribeAddressesCommand)
+        .callsFake(
+          byRegion(
+            (region) => ({
+              Addresses: [
+                {
+                  PublicIp: region === 'us-east-1' ? '198.51.100.10' : '203.0.113.10',
+                  AllocationId: `eipalloc-0${region.replaceAll('-', '')}1`,
+                  AssociationId: `eipassoc-0${region.replaceAll('-', '')}1`,
+                  InstanceId: `i-0${region.replaceAll('-', '')}1`,
+                  Domain: 'vpc' as const,
+                  PublicIpv4Pool: 'amazon',
+                  NetworkBorderGroup: region,
+                },
+                {
+                  PublicIp: region === 'us-east-1' ? '198.51.100.11' : '203.0.113.11',
+                  AllocationId: `eipalloc-0${region.replaceAll('-', '')}2`,
+                  Domain: 'vpc' as const,
+                  PublicIpv4Pool: 'amazon',
+                  NetworkBorderGroup: region,
+                },
+              ],
+            }),
+            { Addresses: [] },
+          ),
+        );
+    },
+  },
+];
 
 const ec2Mock = mockClient(EC2Client);
 

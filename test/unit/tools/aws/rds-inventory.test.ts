@@ -1,3 +1,4 @@
+import { EC2Client } from '@aws-sdk/client-ec2';
 import {
   type DBInstance,
   DescribeDBInstancesCommand,
@@ -5,11 +6,47 @@ import {
   RDSServiceException,
 } from '@aws-sdk/client-rds';
 import { mockClient } from 'aws-sdk-client-mock';
+import { rdsInstance } from '../../../../bench/aws-fixtures';
 import { redact } from '../../../../functions/runtime/redact';
 import { type RdsInventoryValue, rdsInventoryTool } from '../../../../functions/tools/aws/rds-inventory';
 import { findingId } from '../../../../functions/tools/aws/shared/findings';
+import { type ApiCallCase, arrangeRegions, byRegion } from '../../../helpers/api-call-case';
 import { expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
+
+/**
+ * `aws_rds_inventory`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references, exported from its test. The API-call bench
+ * (bench/api-calls.ts) counts its calls, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec declares them,
+ * and the end-to-end aws_pulse runs answer the account with it.
+ */
+/** The cases of `aws_rds_inventory`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_rds_inventory',
+    clients: [EC2Client, RDSClient],
+    account: '2 DB instances in each of 2 regions, regions "all"',
+    args: { regions: 'all' },
+    arrange: (stubOf) => {
+      arrangeRegions(stubOf);
+      stubOf(RDSClient)
+        .on(DescribeDBInstancesCommand)
+        .callsFake(
+          byRegion(
+            (region) => ({
+              DBInstances: [
+                { id: 'orders', hardened: true },
+                { id: 'reporting', hardened: false },
+              ].map(({ id, hardened }) => rdsInstance(`${id}-db`, region, hardened)),
+            }),
+            { DBInstances: [] },
+          ),
+        );
+    },
+  },
+];
 
 const rdsMock = mockClient(RDSClient);
 

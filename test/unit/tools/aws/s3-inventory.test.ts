@@ -1,7 +1,9 @@
 import {
+  GetBucketAclCommand,
   GetBucketEncryptionCommand,
   GetBucketLocationCommand,
   type GetBucketLocationCommandOutput,
+  GetBucketOwnershipControlsCommand,
   GetBucketPolicyStatusCommand,
   GetBucketVersioningCommand,
   GetPublicAccessBlockCommand,
@@ -11,6 +13,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import {
+  GetAccessPointPolicyStatusCommand,
   GetPublicAccessBlockCommand as GetAccountPublicAccessBlockCommand,
   ListAccessPointsCommand,
   NoSuchPublicAccessBlockConfiguration,
@@ -18,13 +21,139 @@ import {
 } from '@aws-sdk/client-s3-control';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
+import { ACCOUNT_ID, CREATED } from '../../../../bench/aws-fixtures';
 import { type Deadline, deadlineIn } from '../../../../functions/runtime/deadline';
 import { redact } from '../../../../functions/runtime/redact';
 import { regionFromLocationConstraint } from '../../../../functions/tools/aws/s3/bucket-settings';
 import { type S3InventoryValue, s3InventoryTool } from '../../../../functions/tools/aws/s3-inventory';
 import { findingId } from '../../../../functions/tools/aws/shared/findings';
+import { type ApiCallCase, arrangeCaller, byRegion, type StubOf } from '../../../helpers/api-call-case';
 import { responseMetadata } from '../../../helpers/aws-errors';
 import { defaultChainToolServices, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
+
+/**
+ * `aws_s3_inventory`'s API-call case: one representative run, every AWS call it makes
+ * answered in the shapes of the AWS API references, exported from its test. The API-call bench
+ * (bench/api-calls.ts) counts its calls, the IAM check
+ * (test/unit/tools/aws/iam-covers-calls.test.ts) proves its spec declares them,
+ * and the end-to-end aws_pulse runs answer the account with it.
+ */
+/** The 12 buckets of the account: 8 in us-east-1, 4 in eu-west-1 (S3 API reference, "ListBuckets"). */
+const BUCKETS = Array.from({ length: 12 }, (_, n) => ({
+  Name: `acme-data-${n}`,
+  CreationDate: CREATED,
+  BucketRegion: n < 8 ? 'us-east-1' : 'eu-west-1',
+}));
+
+/** All four Block Public Access flags on (S3 API reference, "PublicAccessBlockConfiguration"). */
+const ALL_BLOCKED = {
+  BlockPublicAcls: true,
+  IgnorePublicAcls: true,
+  BlockPublicPolicy: true,
+  RestrictPublicBuckets: true,
+};
+
+/**
+ * The 12 buckets' S3 answers: SSE-S3, `bucketBlock` at bucket level, versioning
+ * on, private policies (S3 API reference, each Get* action). Returns the stub to
+ * add more answers.
+ */
+function arrangeBucketSettings(stubOf: StubOf, bucketBlock: typeof ALL_BLOCKED): ReturnType<StubOf> {
+  return stubOf(S3Client)
+    .on(ListBucketsCommand)
+    .resolves({ Buckets: BUCKETS, Owner: { ID: 'a1b2c3d4e5f6' } })
+    .on(GetBucketEncryptionCommand)
+    .resolves({
+      ServerSideEncryptionConfiguration: {
+        Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' }, BucketKeyEnabled: false }],
+      },
+    })
+    .on(GetPublicAccessBlockCommand)
+    .resolves({ PublicAccessBlockConfiguration: bucketBlock })
+    .on(GetBucketVersioningCommand)
+    .resolves({ Status: 'Enabled' })
+    .on(GetBucketPolicyStatusCommand)
+    .resolves({ PolicyStatus: { IsPublic: false } });
+}
+
+/** The cases of `aws_s3_inventory`. */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's API-call case, read by bench/api-call-cases.ts (the API-call bench, the IAM check, the aws_pulse e2e runs)
+export const apiCallCases: readonly ApiCallCase[] = [
+  {
+    tool: 'aws_s3_inventory',
+    clients: [STSClient, S3Client, S3ControlClient],
+    account:
+      '12 buckets in 2 regions, account Block Public Access on (ACLs ignored: not read), no access points',
+    args: {},
+    arrange: (stubOf) => {
+      arrangeCaller(stubOf);
+      arrangeBucketSettings(stubOf, ALL_BLOCKED);
+      stubOf(S3ControlClient)
+        .on(GetAccountPublicAccessBlockCommand)
+        .resolves({ PublicAccessBlockConfiguration: ALL_BLOCKED })
+        .on(ListAccessPointsCommand)
+        .resolves({ AccessPointList: [] });
+    },
+  },
+  {
+    tool: 'aws_s3_inventory',
+    clients: [STSClient, S3Client, S3ControlClient],
+    account:
+      '12 buckets in 2 regions, no account Block Public Access, 10 with ACLs disabled, 2 legacy buckets with ACLs, one internet access point',
+    args: {},
+    arrange: (stubOf) => {
+      arrangeCaller(stubOf);
+      // Bucket-level Block Public Access restricts policies but leaves ACLs alone: ACLs could apply.
+      arrangeBucketSettings(stubOf, { ...ALL_BLOCKED, IgnorePublicAcls: false })
+        .on(GetBucketOwnershipControlsCommand)
+        .callsFake(async (input: { Bucket?: string }) => {
+          if (input.Bucket === 'acme-data-0' || input.Bucket === 'acme-data-8') {
+            throw new S3ServiceException({
+              name: 'OwnershipControlsNotFoundError',
+              message: 'The bucket ownership controls were not found',
+              $fault: 'client',
+              $metadata: { httpStatusCode: 404 },
+            });
+          }
+          return { OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] } };
+        })
+        .on(GetBucketAclCommand)
+        .resolves({
+          Owner: { ID: 'a1b2c3d4e5f6' },
+          Grants: [{ Grantee: { Type: 'CanonicalUser', ID: 'a1b2c3d4e5f6' }, Permission: 'FULL_CONTROL' }],
+        });
+      stubOf(S3ControlClient)
+        .on(GetAccountPublicAccessBlockCommand)
+        .rejects(
+          new NoSuchPublicAccessBlockConfiguration({
+            message: 'The public access block configuration was not found',
+            $metadata: { httpStatusCode: 404 },
+          }),
+        )
+        .on(ListAccessPointsCommand)
+        .callsFake(
+          byRegion(
+            (region) => ({
+              AccessPointList:
+                region === 'us-east-1'
+                  ? [
+                      {
+                        Name: 'partners',
+                        NetworkOrigin: 'Internet',
+                        Bucket: 'acme-data-1',
+                        BucketAccountId: ACCOUNT_ID,
+                      },
+                    ]
+                  : [],
+            }),
+            { AccessPointList: [] },
+          ),
+        )
+        .on(GetAccessPointPolicyStatusCommand)
+        .resolves({ PolicyStatus: { IsPublic: false } });
+    },
+  },
+];
 
 const stsMock = mockClient(STSClient);
 const s3Mock = mockClient(S3Client);
