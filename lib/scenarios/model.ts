@@ -96,6 +96,8 @@ export const scenarioSchema = z.strictObject({
   description: z.string().check(z.minLength(1)),
   inputs: z._default(z.record(name, input), {}),
   levels: z.array(z.discriminatedUnion('kind', [planLevel, agentLevel])).check(z.minLength(1)),
+  /** docs/scenarios.md, "Watermark"; the loader checks the input and the reference. */
+  watermark: z.optional(z.strictObject({ input: name, value: z.string().check(z.minLength(1)) })),
 });
 
 /** A scenario file as parsed, before the loader reads prompt files. */
