@@ -10,9 +10,9 @@ import * as path from 'node:path';
 import {
   type FindingsPointer,
   findingsKey,
+  isLaterMark,
   type NewQuestion,
   type QuestionStatus,
-  isLaterMark,
   questionKey,
   type RunRecords,
   type Watermark,

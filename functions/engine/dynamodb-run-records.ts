@@ -12,11 +12,11 @@ import { compareText } from '../runtime/text';
 import {
   type FindingsPointer,
   findingsKey,
+  isLaterMark,
   type NewQuestion,
   type QuestionRecords,
   type QuestionStatus,
   type QuestionSummary,
-  isLaterMark,
   questionKey,
   type RunRecords,
   type Watermark,

@@ -376,7 +376,9 @@ function watermarkProblems(watermark: { input: string; value: string }, spec: Sc
       `watermark.input: no input "${watermark.input}". Declared inputs: ${Object.keys(spec.inputs).join(', ') || 'none'}`,
     );
   } else if (input.type !== 'string') {
-    problems.push(`watermark.input: ${watermark.input} is a ${input.type} input; a watermark fills a string input`);
+    problems.push(
+      `watermark.input: ${watermark.input} is a ${input.type} input; a watermark fills a string input`,
+    );
   }
   const sole = soleRef(watermark.value);
   if (!sole) {

@@ -42,11 +42,16 @@ export interface WatermarkOutcome {
  * unpinned arguments): they wrote nothing and would be refused again, so they do
  * not hold the watermark back.
  */
-const REFUSED_BEFORE_CALL: ReadonlySet<string> = new Set(['invalid_args', 'tool_not_allowed', 'unknown_tool']);
+const REFUSED_BEFORE_CALL: ReadonlySet<string> = new Set([
+  'invalid_args',
+  'tool_not_allowed',
+  'unknown_tool',
+]);
 
 /** Why a summarized run may not advance its watermark, or undefined when it may. */
 function holdsMarkBack(result: RunSummary): string | undefined {
-  if (result.outcome !== 'succeeded') return 'the run did not succeed (a level without its result): the mark is kept';
+  if (result.outcome !== 'succeeded')
+    return 'the run did not succeed (a level without its result): the mark is kept';
   const failed = result.levels
     .flatMap((level) => level.calls)
     .filter((call) => !call.ok && !REFUSED_BEFORE_CALL.has(call.code ?? ''));
