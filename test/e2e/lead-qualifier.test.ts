@@ -181,6 +181,37 @@ describe('lead_qualifier', () => {
     expect(throttled.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('writes a lead at most once per run: a second update of it is refused, a repeat gets the first result', async () => {
+    const run = await harness.run('lead_qualifier', {
+      runId: 'lq-twice',
+      input: input(isoAt(0)),
+      model: [
+        { tool_use: [update('512', 85, 'open', 'Fits.')] },
+        // Another turn: the same lead again, once with other values and once the same.
+        { tool_use: [update('512', 20, 'unqualified', 'Changed my mind.')] },
+        { tool_use: [update('512', 85, 'open', 'Fits.')] },
+        finish('1 lead qualified.'),
+      ],
+    });
+
+    expect(hubspot.contactUpdates.map((u) => [u.id, u.properties.etp_lead_score])).toEqual([['512', '85']]);
+    expect(hubspot.notes).toHaveLength(1);
+    const refused = toolResultsOf(run.modelRequests[2])[0];
+    expect(refused?.status).toBe('error');
+    expect(refused?.json.error).toMatchObject({ code: 'invalid_args' });
+    expect(String((refused?.json.error as { message?: string }).message)).toContain(
+      'crm_update_lead already wrote lead_id=512 in run lq-twice',
+    );
+    const repeated = toolResultsOf(run.modelRequests[3])[0];
+    expect(repeated?.status).toBe('success');
+    const first = toolResultsOf(run.modelRequests[1])[0];
+    // The first call's stored result: the same note, nothing written again.
+    expect(repeated?.json).toMatchObject({
+      ok: true,
+      value: { lead_id: '512', score: 85, note_id: (first?.json.value as { note_id?: string }).note_id },
+    });
+  });
+
   it("keeps the tenant's watermark: the next run reads only newer leads, an explicit since wins, a failed run keeps it", async () => {
     const tenant = WATERMARK_TENANT;
     const first = await harness.run('lead_qualifier', {
