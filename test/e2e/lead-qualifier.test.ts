@@ -199,7 +199,7 @@ describe('lead_qualifier', () => {
     const refused = toolResultsOf(run.modelRequests[2])[0];
     expect(refused?.status).toBe('error');
     expect(refused?.json.error).toMatchObject({ code: 'invalid_args' });
-    expect(String((refused?.json.error as { message?: string }).message)).toContain(
+    expect(String((refused?.json.error as { message?: string } | undefined)?.message)).toContain(
       'crm_update_lead already wrote lead_id=512 in run lq-twice',
     );
     const repeated = toolResultsOf(run.modelRequests[3])[0];
@@ -208,7 +208,11 @@ describe('lead_qualifier', () => {
     // The first call's stored result: the same note, nothing written again.
     expect(repeated?.json).toMatchObject({
       ok: true,
-      value: { lead_id: '512', score: 85, note_id: (first?.json.value as { note_id?: string }).note_id },
+      value: {
+        lead_id: '512',
+        score: 85,
+        note_id: (first?.json.value as { note_id?: string } | undefined)?.note_id,
+      },
     });
   });
 
