@@ -24,7 +24,7 @@ import type {
   CandidateQuery,
   CandidateSummary,
 } from './family';
-import { type AtsSecret, atsProviderSecret } from './secret';
+import { ATS_SECRET_FAMILY, type AtsSecret } from './secret';
 
 /** Most opportunities per page ("Pagination": `limit` 1-100). */
 export const LEVER_PAGE = 100;
@@ -67,7 +67,7 @@ const leverErrors: ErrorTable = {
 export const lever = defineRestConnector<LeverSecret>({
   service: 'lever',
   label: 'Lever',
-  secret: atsProviderSecret('lever'),
+  secret: ATS_SECRET_FAMILY.provider('lever'),
   baseUrl: () => process.env.LEVER_API_URL || 'https://api.lever.co',
   authenticator: () =>
     basicAuth(

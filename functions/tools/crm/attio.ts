@@ -26,7 +26,7 @@ import {
   type LeadUpdate,
 } from './family';
 import { field, iso, str } from './hubspot';
-import { type CrmSecret, crmProviderSecret } from './secret';
+import { CRM_SECRET_FAMILY, type CrmSecret } from './secret';
 
 /** Custom attributes of people the tools use (docs/crm.md, "Attio set-up"). */
 export const ATTIO_ATTRIBUTES = {
@@ -71,7 +71,7 @@ const attioErrors: ErrorTable = {
 export const attio = defineRestConnector<AttioSecret>({
   service: 'attio',
   label: 'Attio',
-  secret: crmProviderSecret('attio'),
+  secret: CRM_SECRET_FAMILY.provider('attio'),
   baseUrl: () => process.env.ATTIO_API_URL || 'https://api.attio.com',
   authenticator: () => bearerAuth((secret: AttioSecret) => secret.token),
   headers: { accept: 'application/json' },

@@ -26,7 +26,7 @@ import {
   type LeadStatus,
   type LeadUpdate,
 } from './family';
-import { type CrmSecret, crmProviderSecret } from './secret';
+import { CRM_SECRET_FAMILY, type CrmSecret } from './secret';
 
 /** Custom contact properties the tools use (docs/crm.md, "HubSpot set-up"). */
 export const HUBSPOT_PROPERTIES = { score: 'etp_lead_score', marker: 'etp_update_key' } as const;
@@ -101,7 +101,7 @@ const hubspotErrors: ErrorTable = {
 export const hubspot = defineRestConnector<HubSpotSecret>({
   service: 'hubspot',
   label: 'HubSpot',
-  secret: crmProviderSecret('hubspot'),
+  secret: CRM_SECRET_FAMILY.provider('hubspot'),
   baseUrl: () => process.env.HUBSPOT_API_URL || 'https://api.hubapi.com',
   authenticator: () => bearerAuth((secret: HubSpotSecret) => secret.token),
   headers: { accept: 'application/json' },
