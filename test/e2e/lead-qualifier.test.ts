@@ -8,6 +8,7 @@
 import type { ScriptedResponse } from '../../bin/local/scripted-model';
 import type { AgentLevelRecord } from '../../functions/engine/records';
 import { logger } from '../../functions/runtime/logger';
+import { organization, orgRepository } from '../helpers/github-fixtures';
 import {
   HUBSPOT_TOKEN,
   hubspotContact,
@@ -35,6 +36,12 @@ beforeAll(async () => {
   harness = await startScenarioHarness({
     // `acme` is the watermark test's own tenant: the other tests' runs of `default` move its mark.
     tenants: ['default', WATERMARK_TENANT],
+    githubOrgs: {
+      biglytics: {
+        org: organization('biglytics', { public_repos: 2, followers: 20 }),
+        repos: [orgRepository('biglytics', 0, isoAt(-60)), orgRepository('biglytics', 1, isoAt(-120))],
+      },
+    },
     secrets: { crm_default: { provider: 'hubspot', token: HUBSPOT_TOKEN } },
   });
 }, 120_000);
@@ -179,6 +186,37 @@ describe('lead_qualifier', () => {
     expect(hubspot.notes).toHaveLength(2);
     const throttled = hubspot.requests.filter((r) => r.method === 'PATCH');
     expect(throttled.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("reads the GitHub facts of the read companies' organizations, and of no other", async () => {
+    const facts = (org: string) => ({ name: 'github_org_facts', input: { org, recent_repos: 5 } });
+    const run = await harness.run('lead_qualifier', {
+      runId: 'lq-github',
+      input: input(isoAt(0)),
+      model: [
+        { tool_use: [facts('biglytics'), facts('octo-evil')] },
+        {
+          tool_use: [
+            update('512', 95, 'open', 'VP Engineering; Biglytics has a public GitHub organization.'),
+          ],
+        },
+        finish('1 lead qualified.'),
+      ],
+    });
+
+    const [read, refused] = toolResultsOf(run.modelRequests[1]);
+    expect(read?.json).toMatchObject({
+      ok: true,
+      value: {
+        org: { login: 'biglytics', public_repos: 2, followers: 20 },
+        recent_repos: [{ name: 'Hello-World' }, { name: 'Hello-World-1' }],
+        requests: 2,
+      },
+    });
+    expect(refused?.json.error).toMatchObject({ code: 'tool_not_allowed' });
+    expect(harness.github.requests.filter((r) => r.path.includes('octo-evil'))).toEqual([]);
+    expect(hubspot.contactUpdates.map((u) => u.id)).toEqual(['512']);
+    expect(run.output.summary.outcome).toBe('succeeded');
   });
 
   it('writes a lead at most once per run: a second update of it is refused, a repeat gets the first result', async () => {

@@ -48,21 +48,26 @@ const REFUSED_BEFORE_CALL: ReadonlySet<string> = new Set([
   'unknown_tool',
 ]);
 
-/** Why a summarized run may not advance its watermark, or undefined when it may. */
-function holdsMarkBack(result: RunSummary): string | undefined {
+/**
+ * Why a summarized run may not advance its watermark, or undefined when it may:
+ * a level without its result, or a write that failed (a read that failed, such
+ * as an optional enrichment, loses nothing the next run would redo).
+ */
+function holdsMarkBack(ctx: EngineContext, result: RunSummary): string | undefined {
   if (result.outcome !== 'succeeded')
     return 'the run did not succeed (a level without its result): the mark is kept';
+  const isWrite = (tool: string) => ctx.catalog.has(tool) && ctx.catalog.get(tool).sideEffects === 'write';
   const failed = result.levels
     .flatMap((level) => level.calls)
-    .filter((call) => !call.ok && !REFUSED_BEFORE_CALL.has(call.code ?? ''));
+    .filter((call) => !call.ok && isWrite(call.tool) && !REFUSED_BEFORE_CALL.has(call.code ?? ''));
   return failed.length === 0
     ? undefined
-    : `${failed.length} call(s) failed (${[...new Set(failed.map((c) => `${c.tool}: ${c.code}`))].join(', ')}): the mark is kept, so the next run reads this window again`;
+    : `${failed.length} write(s) failed (${[...new Set(failed.map((c) => `${c.tool}: ${c.code}`))].join(', ')}): the mark is kept, so the next run reads this window again`;
 }
 
 /**
  * Advances the tenant's watermark to this run's mark, only when the run
- * succeeded (every level with its result, no call failed but those refused
+ * succeeded (every level with its result, no write failed but those refused
  * before any request) and the mark is a value its input accepts. A records failure is said in the outcome, never fatal: the next run
  * then starts from the previous mark and reads this run's window again.
  */
@@ -76,7 +81,7 @@ async function advanceWatermark(
   const watermark = scenario.watermark;
   if (!watermark) return undefined;
   const input = watermark.input;
-  const held = holdsMarkBack(result);
+  const held = holdsMarkBack(ctx, result);
   if (held) return { input, advanced: false, reason: held };
   const resolved = await resolvePin(
     { value: watermark.value },
