@@ -9,7 +9,7 @@ export const ORG_REPOS_MAX = 100;
 export const githubOrgFactsSpec = defineToolSpec({
   name: 'github_org_facts',
   description:
-    "Reads a GitHub organization's public facts (GitHub REST \"Get an organization\"): login, name, description, " +
+    'Reads a GitHub organization\'s public facts (GitHub REST "Get an organization"): login, name, description, ' +
     'blog, location, is_verified, public_repos, followers, created_at, updated_at, url; and its most recently pushed ' +
     `public repositories ("List organization repositories", type public, sort pushed; at most ${ORG_REPOS_MAX}): ` +
     'name, description, language, stars, forks, archived, pushed_at, url, with recent_activity (the last push and ' +
