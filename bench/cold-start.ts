@@ -71,13 +71,42 @@ export function baselineSource(clientPackages: readonly string[]): string {
 }
 
 /**
+ * A function tool that calls nothing: the platform's fixed part of every tool
+ * bundle (the tool harness, Powertools, the secret and idempotency clients).
+ */
+export const PLATFORM_ONLY_SOURCE = [
+  "import * as z from 'zod/mini';",
+  "import { defineTool, defineToolSpec } from './functions/runtime/spec';",
+  "import { createToolHandler } from './functions/runtime/tool-handler';",
+  "const spec = defineToolSpec({ name: 'noop', description: 'nothing', inputSchema: () => z.strictObject({}), tags: [], requiresSecrets: [], sideEffects: 'none', iam: [] });",
+  'export const handler = createToolHandler(defineTool(spec, async () => ({ value: null })));',
+].join('\n');
+
+/** The module every REST connector tool is built on (functions/runtime/http/). */
+const REST_CONNECTOR_MODULE = 'functions/runtime/http/connector.ts';
+
+/** Whether a bundle is a REST connector tool's: it holds the shared connector module. */
+export function isRestToolBundle(bundled: FunctionBundle): boolean {
+  return Object.keys(bundled.metafile.inputs).some((input) => input.endsWith(REST_CONNECTOR_MODULE));
+}
+
+/**
  * The baseline bundle of a function: the SDK clients it needs for its own work
  * ({@link ownSdkClientsIn}), nothing else — not the platform's secret and
- * credential clients, which a call loads only when it needs them.
+ * credential clients, which a call loads only when it needs them. A REST
+ * connector tool's own client is the platform's shared HTTP client, inseparable
+ * from its fixed part (docs/rest-connectors.md): its baseline is
+ * {@link PLATFORM_ONLY_SOURCE}, so the ratio is what the connector adds.
  */
 export async function baselineBundle(
   bundled: FunctionBundle,
 ): Promise<{ bundle: FunctionBundle; clients: string[] }> {
+  if (isRestToolBundle(bundled)) {
+    return {
+      bundle: await bundle('platform-only.baseline', { contents: PLATFORM_ONLY_SOURCE }),
+      clients: ['the platform (shared HTTP client)'],
+    };
+  }
   const clients = ownSdkClientsIn(bundled, bundled.entry);
   return { bundle: await bundle(`${bundled.name}.baseline`, { contents: baselineSource(clients) }), clients };
 }

@@ -20,7 +20,7 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundle, type FunctionBundle } from './bundles';
-import { measureColdStart } from './cold-start';
+import { measureColdStart, PLATFORM_ONLY_SOURCE } from './cold-start';
 
 const clientsDir = process.env.REST_CLIENTS_DIR;
 if (!clientsDir) {
@@ -71,18 +71,9 @@ const TOOLS: readonly [string, string][] = [
   ['pagerduty/add-note', 'pdjs'],
 ];
 
-/** A function tool that calls nothing: the platform's fixed part of every tool bundle. */
-const PLATFORM_ONLY = [
-  "import * as z from 'zod/mini';",
-  "import { defineTool, defineToolSpec } from './functions/runtime/spec';",
-  "import { createToolHandler } from './functions/runtime/tool-handler';",
-  "const spec = defineToolSpec({ name: 'noop', description: 'nothing', inputSchema: () => z.strictObject({}), tags: [], requiresSecrets: [], sideEffects: 'none', iam: [] });",
-  'export const handler = createToolHandler(defineTool(spec, async () => ({ value: null })));',
-].join('\n');
-
 async function main(): Promise<void> {
   const clients = { octokit: await clientBundle('octokit'), pdjs: await clientBundle('pdjs') };
-  const platform = await bundle('platform-only', { contents: PLATFORM_ONLY });
+  const platform = await bundle('platform-only', { contents: PLATFORM_ONLY_SOURCE });
   const runs = Number(process.env.COLD_START_RUNS ?? 15);
   process.stdout.write(
     'tool\tKiB\trequire ms\tclient\tclient KiB\tclient ms\tratio\tplatform KiB\tplatform ms\tratio to platform\n',

@@ -123,6 +123,8 @@ async function coldStartSection(
   notes.push(
     `each process: NODE_OPTIONS=${env.NODE_OPTIONS ?? ''} (lib's function environment), AWS_REGION, ` +
       "POWERTOOLS_LOG_LEVEL=ERROR, SECRET_REFS_TABLE; the dispatcher bundled with the scenario files' whitelists",
+    'REST connector tools (GitHub, PagerDuty, CRM, ATS) against the platform-only bundle (a tool that calls ' +
+      'nothing): their client is the shared HTTP client, part of that fixed part (bench/cold-start.ts, baselineBundle)',
   );
   return {
     title: `Cold start: median CPU time of require() in a fresh process, ${DEFAULT_COLD_START_RUNS} runs, vs own-SDK-clients-only bundle`,

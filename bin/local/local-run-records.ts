@@ -1,7 +1,8 @@
 /**
  * The run records of local runs (functions/engine/run-records.ts) in one JSON
  * file: each tenant's latest findings per scenario level, so a second local run
- * says what changed since the first, and the questions asked. One process
+ * says what changed since the first, each tenant's watermark per scenario, and
+ * the questions asked. One process
  * writes it at a time (a local run).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,10 +10,13 @@ import * as path from 'node:path';
 import {
   type FindingsPointer,
   findingsKey,
+  isLaterMark,
   type NewQuestion,
   type QuestionStatus,
   questionKey,
   type RunRecords,
+  type Watermark,
+  watermarkKey,
 } from '../../functions/engine/run-records';
 
 interface FindingsEntry {
@@ -27,6 +31,8 @@ interface QuestionEntry extends Omit<NewQuestion, 'taskToken'> {
 interface RecordsFile {
   findings: Record<string, FindingsEntry>;
   questions: Record<string, QuestionEntry>;
+  /** Absent in files written before watermarks existed. */
+  watermarks?: Record<string, Watermark>;
 }
 
 /** Run records in `<dir>/run-records.json`. */
@@ -66,6 +72,20 @@ export class FileRunRecords implements RunRecords {
       this.save(records);
     }
     return entry?.latest;
+  }
+
+  async readWatermark(tenant: string, scenario: string): Promise<Watermark | undefined> {
+    return this.load().watermarks?.[`${tenant}/${watermarkKey(scenario)}`];
+  }
+
+  async advanceWatermark(tenant: string, scenario: string, mark: Watermark): Promise<boolean> {
+    const records = this.load();
+    const key = `${tenant}/${watermarkKey(scenario)}`;
+    const kept = records.watermarks?.[key];
+    if (kept && isLaterMark(kept.value, mark.value)) return false;
+    records.watermarks = { ...records.watermarks, [key]: mark };
+    this.save(records);
+    return true;
   }
 
   async putQuestion(question: NewQuestion): Promise<void> {

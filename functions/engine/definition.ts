@@ -94,6 +94,21 @@ export type LevelPinSpecs = Readonly<Record<string, Readonly<Record<string, PinS
 /** One level of a scenario. */
 export type ScenarioLevel = PlanLevel | AgentLevel;
 
+/**
+ * A scenario's watermark (docs/scenarios.md, "Watermark"): the high-water mark a
+ * succeeded run keeps per tenant and scenario, and the input it fills on the
+ * tenant's next run when that run's input leaves it out (an explicit value wins).
+ */
+export interface ScenarioWatermark {
+  /** The string input the previous run's mark fills (`since`). */
+  readonly input: string;
+  /**
+   * One reference to what the run read, such as
+   * `{{levels.read.results.0.value.next_since}}`: resolved when the run ends, like a pin.
+   */
+  readonly value: string;
+}
+
 /** A validated scenario. */
 export interface ScenarioDefinition {
   readonly name: string;
@@ -106,6 +121,8 @@ export interface ScenarioDefinition {
    * input overrides it. @default none (no budget)
    */
   readonly budget_usd?: number;
+  /** @default none: no state is kept from run to run beyond tracked findings. */
+  readonly watermark?: ScenarioWatermark;
 }
 
 /**

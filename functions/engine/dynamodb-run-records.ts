@@ -12,12 +12,15 @@ import { compareText } from '../runtime/text';
 import {
   type FindingsPointer,
   findingsKey,
+  isLaterMark,
   type NewQuestion,
   type QuestionRecords,
   type QuestionStatus,
   type QuestionSummary,
   questionKey,
   type RunRecords,
+  type Watermark,
+  watermarkKey,
 } from './run-records';
 
 /** Days a question item outlives its expiry before DynamoDB's TTL (`expires_ttl`) removes it. */
@@ -37,6 +40,12 @@ interface QuestionItem {
   readonly posted: boolean;
   readonly task_token: string;
   readonly expires_ttl: number;
+}
+
+interface WatermarkItem {
+  readonly mark: string;
+  readonly run_id: string;
+  readonly updated_at: string;
 }
 
 interface FindingsItem {
@@ -63,7 +72,8 @@ function summaryOf(item: QuestionItem): QuestionSummary {
 
 /**
  * The run-records table: partition key `tenant_id`, sort key `record_id`
- * (`question#<runId>#<level>#<turn>`, `findings#<scenario>#<level>`). Question
+ * (`question#<runId>#<level>#<turn>`, `findings#<scenario>#<level>`,
+ * `watermark#<scenario>`). Question
  * items hold the run's task token (a credential: only the engine writes it and
  * only the answering principal reads it) and expire through the table's TTL
  * attribute `expires_ttl`. Reads are strongly consistent.
@@ -122,6 +132,46 @@ export class DynamoDbRunRecords implements RunRecords, QuestionRecords {
           }),
         );
         return item ? { runId: item.run_id, path: item.path } : undefined;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException) || attempt > 0) throw err;
+      }
+    }
+  }
+
+  async readWatermark(tenant: string, scenario: string): Promise<Watermark | undefined> {
+    const { Item } = await this.#documents.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { tenant_id: tenant, record_id: watermarkKey(scenario) },
+        ConsistentRead: true,
+      }),
+    );
+    const item = Item as WatermarkItem | undefined;
+    return item ? { value: item.mark, runId: item.run_id, updatedAt: item.updated_at } : undefined;
+  }
+
+  async advanceWatermark(tenant: string, scenario: string, mark: Watermark): Promise<boolean> {
+    // Read, then put on the condition that the mark read is still the one kept: two runs
+    // ending together cannot move it back. Two attempts, as for the findings pointer.
+    for (let attempt = 0; ; attempt++) {
+      const kept = await this.readWatermark(tenant, scenario);
+      if (kept && isLaterMark(kept.value, mark.value)) return false;
+      try {
+        await this.#documents.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              tenant_id: tenant,
+              record_id: watermarkKey(scenario),
+              mark: mark.value,
+              run_id: mark.runId,
+              updated_at: mark.updatedAt,
+            } satisfies WatermarkItem & Record<string, string>,
+            ConditionExpression: kept ? 'mark = :seen' : 'attribute_not_exists(record_id)',
+            ...(kept ? { ExpressionAttributeValues: { ':seen': kept.value } } : {}),
+          }),
+        );
+        return true;
       } catch (err) {
         if (!(err instanceof ConditionalCheckFailedException) || attempt > 0) throw err;
       }

@@ -1,24 +1,25 @@
 /**
  * The scenario engine: the bookkeeping Task states of a run, one module per
- * action (actions/): `start` (the input), `plan_gate` (a plan level's calls
- * under the run budget), `plan_done` (a plan level's results,
+ * action (actions/): `start` (the input, the watermark filled in), `plan_gate`
+ * (a plan level's calls under the run budget), `plan_done` (a plan level's results,
  * findings and record), `turn` (one model turn of an agent level), `wrapup`
  * (an agent level whose turn failed for good), `ask` (records a question),
  * `summary` (the run summary). Every tool call still goes through the
  * dispatcher, from the state machine's Map states; the engine only reads
  * results. The state passed between the states is typed in events.ts
- * (`$.turn`) and records.ts (`$.input`, `$.levels`).
+ * (`$.turn`) and records.ts (`$.input`, `$.levels`). `summary` also advances
+ * the scenario's watermark when the run succeeded.
  */
 import { InvalidArgsError } from '../runtime/errors';
 import { ask } from './actions/ask';
 import { planDone } from './actions/plan-done';
 import { planGate } from './actions/plan-gate';
+import { start } from './actions/start';
 import { type RunOutput, summary } from './actions/summary';
 import { turn } from './actions/turn';
 import { wrapup } from './actions/wrapup';
 import { type EngineDependencies, engineContext } from './engine-context';
 import { engineEventSchema } from './events';
-import { resolveInput } from './inputs';
 import type { RunState } from './records';
 
 export type { RunOutput } from './actions/summary';
@@ -48,10 +49,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     const event = parsed.data;
     switch (event.action) {
       case 'start':
-        return {
-          input: resolveInput(ctx.scenarioOf(event.scenario), event.input),
-          levels: {},
-        } satisfies RunState;
+        return start(ctx, event) satisfies Promise<RunState>;
       case 'plan_gate':
         return planGate(ctx, event);
       case 'plan_done':

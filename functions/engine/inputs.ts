@@ -74,25 +74,39 @@ function declaredInputs(
   };
 }
 
+/** Where the run's watermark stands when its input is resolved (docs/scenarios.md, "Watermark"). */
+export type WatermarkInput =
+  /** Before the run (the CLI, the console, a schedule at synth): the engine fills the input later. */
+  | { readonly stage: 'before_run' }
+  /** The engine's `start`: the tenant's kept mark, absent before its first succeeded run. */
+  | { readonly stage: 'start'; readonly mark?: string };
+
 /**
  * Checks an execution input against the scenario's declared inputs and merges it
  * over their defaults: the `$.input` of the run. Run before a run starts (the CLI)
  * and as the first state of every execution (the engine's `start`), so a run
  * started from the console or a schedule is held to the same rules.
  *
+ * A scenario's watermark input takes, in order: the value given, the tenant's
+ * kept mark, the input's default. Before the run (`watermark.stage`
+ * `before_run`, the default) it may be left out: the merged input then leaves
+ * it out too, for the engine's `start` to fill.
+ *
  * @returns the merged input; its `tenant` is a tenant id.
  * @throws InvalidArgsError listing every problem: an input over {@link MAX_INPUT_BYTES}
  *   or nested deeper than tool args may be, keys the scenario does not declare
  *   (with the declared ones), values of the wrong type (with what each accepts), a
- *   required input left out, a tenant that is not a tenant id, a `budget_usd` that
- *   is not a number of dollars in (0, 10000].
+ *   required input left out (the watermark input: on the tenant's first run), a
+ *   tenant that is not a tenant id, a `budget_usd` that is not a number of dollars
+ *   in (0, 10000].
  * @example
  * resolveInput(awsPulse, { regions: 5 });
  * // InvalidArgsError: Invalid input for aws_pulse: regions: expected "all" or a list of 1-40 AWS region names …, got number 5
  */
 export function resolveInput(
-  scenario: Pick<ScenarioDefinition, 'name' | 'inputs'>,
+  scenario: Pick<ScenarioDefinition, 'name' | 'inputs' | 'watermark' | 'budget_usd'>,
   raw: unknown,
+  watermark: WatermarkInput = { stage: 'before_run' },
 ): Record<string, unknown> {
   const where = `Invalid input for ${scenario.name}`;
   if (raw === null || raw === undefined) raw = {};
@@ -116,7 +130,10 @@ export function resolveInput(
   }
   const merged: Record<string, unknown> = {};
   for (const [name, input] of Object.entries(declared)) {
-    const value = Object.hasOwn(given, name) ? given[name] : input.default;
+    const marked = scenario.watermark?.input === name;
+    const value = Object.hasOwn(given, name)
+      ? given[name]
+      : ((marked && watermark.stage === 'start' ? watermark.mark : undefined) ?? input.default);
     if (name === BUDGET_INPUT) {
       // Optional: a run without one has no budget (and no `budget_usd` in its input).
       if (value === undefined) continue;
@@ -126,10 +143,13 @@ export function resolveInput(
       continue;
     }
     if (value === undefined) {
+      if (marked && watermark.stage === 'before_run') continue;
       problems.push(
         name === 'tenant'
           ? `tenant: required (${TENANT_ID.accepted}): pass --tenant or "tenant" in the input`
-          : `${name}: required: ${INPUT_TYPE_ACCEPTS[input.type]} (${input.description})`,
+          : marked
+            ? `${name}: required on the tenant's first run, which has no previous run's watermark: ${INPUT_TYPE_ACCEPTS[input.type]} (${input.description})`
+            : `${name}: required: ${INPUT_TYPE_ACCEPTS[input.type]} (${input.description})`,
       );
       continue;
     }

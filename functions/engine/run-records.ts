@@ -11,6 +11,16 @@ export interface FindingsPointer {
   readonly path: string;
 }
 
+/** A tenant's watermark of a scenario (docs/scenarios.md, "Watermark"): what the last succeeded run read up to. */
+export interface Watermark {
+  /** The mark: the value the next run's watermark input takes (for Lead Qualifier, an ISO 8601 UTC instant). */
+  readonly value: string;
+  /** The run that set it. */
+  readonly runId: string;
+  /** ISO 8601 UTC: when it was set. */
+  readonly updatedAt: string;
+}
+
 /** The status of a question. `answering` is held while the answer is being sent. */
 export type QuestionStatus = 'open' | 'answering' | 'answered' | 'timed_out' | 'failed';
 
@@ -55,6 +65,16 @@ export interface RunRecords {
     current: FindingsPointer,
     options?: { readonly readOnly?: boolean },
   ): Promise<FindingsPointer | undefined>;
+  /** The tenant's watermark of the scenario, absent before its first succeeded run that set one. */
+  readWatermark(tenant: string, scenario: string): Promise<Watermark | undefined>;
+  /**
+   * Sets the tenant's watermark of the scenario. A mark never goes back: an
+   * ISO 8601 instant earlier than the one kept (a late run of an older window, a
+   * retried summary of an overtaken run) leaves the kept mark.
+   *
+   * @returns whether `mark` is now the kept one (false: a later mark was already kept).
+   */
+  advanceWatermark(tenant: string, scenario: string, mark: Watermark): Promise<boolean>;
   /** Records an open question (replacing one of the same run, level and turn: a retried ask gets a new token). */
   putQuestion(question: NewQuestion): Promise<void>;
   /** Marks a question `answered`, `timed_out` or `failed` unless it already left `open`/`answering`. */
@@ -85,6 +105,18 @@ export interface QuestionRecords {
 /** The sort key of a question: `question#<runId>#<level>#<turn>`. */
 export function questionKey(runId: string, level: string, turn: number): string {
   return `question#${runId}#${level}#${turn}`;
+}
+
+/** The sort key of a tenant's watermark of a scenario: `watermark#<scenario>`. */
+export function watermarkKey(scenario: string): string {
+  return `watermark#${scenario}`;
+}
+
+/** Whether mark `a` is later than `b`: instants compared in time, other marks as text. */
+export function isLaterMark(a: string, b: string): boolean {
+  const [ta, tb] = [Date.parse(a), Date.parse(b)];
+  if (!Number.isNaN(ta) && !Number.isNaN(tb)) return ta > tb;
+  return a > b;
 }
 
 /** The sort key of a tenant's latest findings of a scenario level: `findings#<scenario>#<level>`. */

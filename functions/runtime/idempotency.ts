@@ -1,6 +1,8 @@
 /**
  * Exactly-once for `write` tools: a call (tenant + runId + callId) takes effect
- * at most once whatever retries happen — the dispatcher's Lambda invoke, a Step
+ * at most once whatever retries happen; a tool that declares `oncePerRunArgs`
+ * writes at most once per target (tenant + runId + those arguments) however
+ * many calls name it — the dispatcher's Lambda invoke, a Step
  * Functions retry, a redelivered event. Built on Powertools Idempotency and its
  * DynamoDB persistence layer (docs/slack.md, "Exactly once").
  *
@@ -194,6 +196,26 @@ class NothingDone extends Error {
   }
 }
 
+/** Marks a target identity apart from any call id (call ids never hold `:`). */
+const TARGET_PREFIX = 'target:';
+
+/**
+ * The target a `write` tool's call writes to, from its spec's `oncePerRunArgs`
+ * (`lead_id=512`; several args joined with `, `, each value as JSON unless a
+ * string), or undefined for a tool written once per call.
+ */
+export function writeTarget(tool: Pick<Tool, 'oncePerRunArgs'>, args: unknown): string | undefined {
+  const names = tool.oncePerRunArgs ?? [];
+  if (names.length === 0) return undefined;
+  const values = (args ?? {}) as Record<string, unknown>;
+  return names
+    .map((name) => {
+      const value = values[name];
+      return `${name}=${typeof value === 'string' ? value : JSON.stringify(value ?? null)}`;
+    })
+    .join(', ');
+}
+
 /** What the record's key and args check are computed from. */
 interface CallPayload {
   readonly tenant: string;
@@ -221,12 +243,13 @@ function failure(tool: Tool, invocation: ToolInvocation, error: PlatformError): 
 
 /**
  * Runs a tool call through `runTool`, once per tenant + runId + callId when the
- * tool's spec says `sideEffects: 'write'` (other tools run as they are). Never
- * throws. A replayed call returns the stored result of the first.
+ * tool's spec says `sideEffects: 'write'` (other tools run as they are), once
+ * per tenant + runId + target when it declares `oncePerRunArgs`. Never
+ * throws. A replayed call returns the stored result of the first (with its own call id).
  *
  * Failures of the mechanism itself: the same call still running (or abandoned,
- * until its hard stop passes) → `throttled`, retryable; the same call id with
- * other args → `invalid_args`; the record unreadable → `upstream_error`
+ * until its hard stop passes) → `throttled`, retryable; the same call id (or
+ * target) with other args → `invalid_args`; the record unreadable → `upstream_error`
  * (retryable, service `dynamodb`), and the tool does not run.
  *
  * @param layers - the record's persistence (DynamoDB deployed, in memory locally).
@@ -261,7 +284,10 @@ export async function runToolOnce(
     );
   }
   const layer = layers();
-  const key = callKey(invocation.tenant, invocation.runId, invocation.callId, tool.name);
+  const target = writeTarget(tool, args);
+  // Once per target: the record (and the marker the tool writes) is the target's, not the call's.
+  const identity = target === undefined ? invocation.callId : `${TARGET_PREFIX}${target}`;
+  const key = callKey(invocation.tenant, invocation.runId, identity, tool.name);
   const config = new IdempotencyConfig({
     eventKeyJmesPath: '[tenant, runId, callId]',
     payloadValidationJmesPath: 'args',
@@ -294,11 +320,13 @@ export async function runToolOnce(
   const payload: CallPayload = {
     tenant: invocation.tenant,
     runId: invocation.runId,
-    callId: invocation.callId,
+    callId: identity,
     args,
   };
   try {
-    return (await once(payload)) as ToolResult;
+    const result = (await once(payload)) as ToolResult;
+    // Another call's stored result (the same target, the same args) answers this call.
+    return result.callId === invocation.callId ? result : { ...result, callId: invocation.callId };
   } catch (err) {
     if (err instanceof NothingDone) return err.result;
     const name = (err as { name?: unknown } | null)?.name;
@@ -315,6 +343,17 @@ export async function runToolOnce(
     }
     if (name === 'IdempotencyAlreadyInProgressError') {
       const wait = toolTimeoutSeconds(tool);
+      if (target !== undefined) {
+        return failure(
+          tool,
+          invocation,
+          new PlatformError(
+            'throttled',
+            `Another call of run ${invocation.runId} is writing ${target} with ${tool.name} now (it writes each target at most once per run); try again in ${wait} s to get its result`,
+            { retryable: true, details: { retryAfterSeconds: wait, reason: 'target_in_progress' } },
+          ),
+        );
+      }
       return failure(
         tool,
         invocation,
@@ -326,6 +365,17 @@ export async function runToolOnce(
       );
     }
     if (name === 'IdempotencyValidationError') {
+      if (target !== undefined) {
+        return failure(
+          tool,
+          invocation,
+          new PlatformError(
+            'invalid_args',
+            `${tool.name} already wrote ${target} in run ${invocation.runId}, with other arguments: it writes each target at most once per run. Put everything for ${target} in one call`,
+            { details: { reason: 'target_already_written' } },
+          ),
+        );
+      }
       return failure(
         tool,
         invocation,

@@ -99,6 +99,16 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
    * @default [] (none declared: the warning then names the tool as wholly unpinned)
    */
   readonly destinationArgs?: readonly string[];
+  /**
+   * The arguments of a `write` tool that name its target (a CRM lead's id, a
+   * PagerDuty incident's): the tool writes at most once per target per run. Its
+   * exactly-once record is keyed by tenant, run and these arguments' values
+   * instead of the call id, so a second call on the same target in one run gets
+   * the first call's result when its arguments are the same, and is refused
+   * (`invalid_args`) when they differ (docs/rest-connectors.md, "Once per target").
+   * @default none: once per call (`runId` + `callId`)
+   */
+  readonly oncePerRunArgs?: readonly string[];
   /** Exactly the IAM statements its function's role needs. Empty for tools that call no AWS API. */
   readonly iam: readonly IamGrant[];
   /**

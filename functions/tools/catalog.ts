@@ -30,6 +30,7 @@ import { readFileTool } from './files/read-file';
 import { writeFileTool } from './files/write-file';
 import { githubCreateIssueSpec } from './github/create-issue.meta';
 import { githubMergedPullsSpec } from './github/merged-pulls.meta';
+import { githubOrgFactsSpec } from './github/org-facts.meta';
 import { githubRecentChangesSpec } from './github/recent-changes.meta';
 import { githubSecurityAlertsSpec } from './github/security-alerts.meta';
 import { pagerdutyAddNoteSpec } from './pagerduty/add-note.meta';
@@ -68,6 +69,7 @@ export const toolCatalog = new ToolCatalog([
   functionTool(githubRecentChangesSpec, 'github/recent-changes'),
   functionTool(githubSecurityAlertsSpec, 'github/security-alerts'),
   functionTool(githubCreateIssueSpec, 'github/create-issue'),
+  functionTool(githubOrgFactsSpec, 'github/org-facts'),
   functionTool(pagerdutyIncidentsSpec, 'pagerduty/incidents'),
   functionTool(pagerdutyIncidentSpec, 'pagerduty/incident'),
   functionTool(pagerdutyOncallSpec, 'pagerduty/oncall'),

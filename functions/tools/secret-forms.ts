@@ -7,7 +7,6 @@
  */
 import { awsSecretPayload } from '../runtime/aws/credentials';
 import { parseSecretPayload } from '../runtime/secrets/secret-payload';
-import { parseVendorSecret } from '../runtime/secrets/vendor-secret';
 
 /** One family: the secret names it covers and the parser of its payload. */
 interface SecretForm {
@@ -44,17 +43,17 @@ const SECRET_FORMS: readonly SecretForm[] = [
   {
     prefix: 'crm_',
     check: (value) =>
-      void parseVendorSecret(
+      void parseSecretPayload(
         value,
-        (require('./crm/secret') as typeof import('./crm/secret')).CRM_SECRET_SPEC,
+        (require('./crm/secret') as typeof import('./crm/secret')).CRM_SECRET_FAMILY.spec,
       ),
   },
   {
     prefix: 'ats_',
     check: (value) =>
-      void parseVendorSecret(
+      void parseSecretPayload(
         value,
-        (require('./ats/secret') as typeof import('./ats/secret')).ATS_SECRET_SPEC,
+        (require('./ats/secret') as typeof import('./ats/secret')).ATS_SECRET_FAMILY.spec,
       ),
   },
 ];

@@ -13,7 +13,7 @@ import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits'
 import { violationsOf } from '../../functions/runtime/schema-violations';
 import { inlineResultBudget, STATE_BUDGET_BYTES, worstCaseState } from './budget';
 import { type Scenario, type ScenarioFile, scenarioSchema } from './model';
-import { checkPins } from './pins';
+import { checkPins, pinRefProblem } from './pins';
 import { type RefUse, resolveRef } from './references';
 
 export { levelPins } from './pins';
@@ -211,6 +211,8 @@ function withKinds(document: unknown): unknown {
  *   may not have (see lib/scenarios/references.ts), references inside lists,
  *   lists or objects formatted into text;
  * - inputs: a default of the wrong type, `enum` on a non-string input;
+ * - `watermark`: an input that is not a declared string input, a value that is
+ *   not one reference to what the run has when it ends;
  * - call args, with input defaults in place, against the tool's schema.
  */
 export function checkScenarioFile(file: string, catalog: ToolCatalog): ScenarioCheck {
@@ -351,6 +353,7 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
       ...(pinned.pins ? { pin: pinned.pins } : {}),
     });
   });
+  if (spec.watermark) for (const problem of watermarkProblems(spec.watermark, spec)) report(problem);
   if (problems.length > 0) return { file, problems, warnings };
   return {
     file,
@@ -362,8 +365,38 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
       inputs: spec.inputs,
       levels,
       ...(spec.budget_usd !== undefined ? { budget_usd: spec.budget_usd } : {}),
+      ...(spec.watermark ? { watermark: spec.watermark } : {}),
     },
   };
+}
+
+/**
+ * The problems of a scenario's `watermark:`: its input must be a declared string
+ * input, its value one reference to what the run has when it ends (what a pin may
+ * name, any level).
+ */
+function watermarkProblems(watermark: { input: string; value: string }, spec: ScenarioFile): string[] {
+  const problems: string[] = [];
+  const input = Object.hasOwn(spec.inputs, watermark.input) ? spec.inputs[watermark.input] : undefined;
+  if (!input) {
+    problems.push(
+      `watermark.input: no input "${watermark.input}". Declared inputs: ${Object.keys(spec.inputs).join(', ') || 'none'}`,
+    );
+  } else if (input.type !== 'string') {
+    problems.push(
+      `watermark.input: ${watermark.input} is a ${input.type} input; a watermark fills a string input`,
+    );
+  }
+  const sole = soleRef(watermark.value);
+  if (!sole) {
+    problems.push(
+      `watermark.value: one {{reference}} such as {{levels.read.results.0.value.next_since}}, not ${JSON.stringify(watermark.value)}`,
+    );
+    return problems;
+  }
+  const problem = pinRefProblem(sole, spec as unknown as Scenario, spec.levels.length);
+  if (problem) problems.push(`watermark.value: ${problem}`);
+  return problems;
 }
 
 /** `ask_user: true` or its settings, with the default timeout (24 h) filled in. */

@@ -99,6 +99,8 @@ export const scenarioSchema = z.strictObject({
   /** The run budget in USD (functions/engine/run-budget.ts); a run's `budget_usd` input overrides it. */
   budget_usd: z.optional(z.number().check(z.gt(0, BUDGET_ACCEPTS), z.lte(MAX_BUDGET_USD, BUDGET_ACCEPTS))),
   levels: z.array(z.discriminatedUnion('kind', [planLevel, agentLevel])).check(z.minLength(1)),
+  /** docs/scenarios.md, "Watermark"; the loader checks the input and the reference. */
+  watermark: z.optional(z.strictObject({ input: name, value: z.string().check(z.minLength(1)) })),
 });
 
 /** A scenario file as parsed, before the loader reads prompt files. */

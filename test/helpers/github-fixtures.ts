@@ -2,8 +2,8 @@
  * GitHub REST API objects after the documented examples of the REST API
  * description (github/rest-api-description, `components/examples`: the
  * `pull-request-simple`, `commit`, `deployment`, `deployment-status`,
- * `dependabot-alert`, `code-scanning-alert-items`, `secret-scanning-alert` and
- * `issue` examples — octocat/Hello-World, "Amazing new feature", "Fix all the
+ * `dependabot-alert`, `code-scanning-alert-items`, `secret-scanning-alert`,
+ * `issue`, `organization-full` and `minimal-repository` examples — octocat/Hello-World, "Amazing new feature", "Fix all the
  * bugs"), varied by number and time so a fake can serve many of them.
  */
 
@@ -232,5 +232,75 @@ export function issue(
     updated_at: fields.createdAt,
     closed_at: null,
     author_association: 'COLLABORATOR',
+  };
+}
+
+/** An organization as `GET /orgs/{org}` answers it (the documented `organization-full`, trimmed). */
+export function organization(login: string, overrides: Record<string, unknown> = {}) {
+  return {
+    login,
+    id: 1,
+    node_id: 'MDEyOk9yZ2FuaXphdGlvbjE=',
+    url: `${API}/orgs/${login}`,
+    repos_url: `${API}/orgs/${login}/repos`,
+    description: 'A great organization',
+    name: login,
+    company: 'GitHub',
+    blog: 'https://github.com/blog',
+    location: 'San Francisco',
+    email: 'octocat@github.com',
+    twitter_username: 'github',
+    is_verified: true,
+    has_organization_projects: true,
+    has_repository_projects: true,
+    public_repos: 2,
+    public_gists: 1,
+    followers: 20,
+    following: 0,
+    html_url: `${WEB}/${login}`,
+    created_at: '2008-01-14T04:33:35Z',
+    updated_at: '2014-03-03T18:58:10Z',
+    type: 'Organization',
+    ...overrides,
+  };
+}
+
+/**
+ * A repository as `GET /orgs/{org}/repos` lists it (the documented
+ * `minimal-repository`, trimmed: Hello-World, 80 stars, 9 forks), numbered `n`
+ * and pushed at `pushedAt`.
+ */
+export function orgRepository(
+  org: string,
+  n: number,
+  pushedAt: string,
+  overrides: Record<string, unknown> = {},
+) {
+  const name = n === 0 ? 'Hello-World' : `Hello-World-${n}`;
+  return {
+    id: 1296269 + n,
+    node_id: 'MDEwOlJlcG9zaXRvcnkxMjk2MjY5',
+    name,
+    full_name: `${org}/${name}`,
+    owner: user(org),
+    private: false,
+    html_url: `${WEB}/${org}/${name}`,
+    description: 'This your first repo!',
+    fork: false,
+    url: `${API}/repos/${org}/${name}`,
+    language: 'TypeScript',
+    forks_count: 9,
+    stargazers_count: 80,
+    watchers_count: 80,
+    size: 108,
+    default_branch: 'master',
+    open_issues_count: 0,
+    archived: false,
+    disabled: false,
+    visibility: 'public',
+    pushed_at: pushedAt,
+    created_at: '2011-01-26T19:01:12Z',
+    updated_at: '2011-01-26T19:14:43Z',
+    ...overrides,
   };
 }

@@ -3,7 +3,7 @@
  * documented shapes (test/helpers/github-fixtures.ts), `Link` pagination,
  * `x-ratelimit-*` headers on every answer, the error bodies (`message`,
  * `documentation_url`, `errors`), classic-token scopes (`x-oauth-scopes`,
- * `x-accepted-oauth-scopes`), and GitHub App auth: a JWT verified with the app's
+ * `x-accepted-oauth-scopes`), organizations with their public repositories, and GitHub App auth: a JWT verified with the app's
  * public key exchanged for installation tokens that expire.
  */
 import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -46,6 +46,12 @@ export interface GitHubServerOptions {
   readonly installationTokenTtlMs?: number;
   /** Requests per hour of the primary limit (`x-ratelimit-limit`). @default 5000 */
   readonly rateLimit?: number;
+  /**
+   * Organizations by login (`GET /orgs/{org}`, test/helpers/github-fixtures.ts
+   * `organization`) with their repositories as listed (`GET /orgs/{org}/repos`,
+   * `orgRepository`; `type` public/private and `sort=pushed` honoured). @default none
+   */
+  readonly orgs?: Record<string, { org: Record<string, unknown>; repos: Record<string, unknown>[] }>;
 }
 
 /** The running fake. */
@@ -249,6 +255,29 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       )
         return true;
       alerts(request, response, kind, owned);
+      return true;
+    }
+    const orgPath = /^\/orgs\/([^/]+)(\/repos)?$/.exec(request.path);
+    const org = orgPath ? options.orgs?.[decodeURIComponent(orgPath[1] as string)] : undefined;
+    if (orgPath && request.method === 'GET') {
+      if (!org) {
+        // A login that is no organization (a user's, or none): "Get an organization" answers 404.
+        send(response, 404, {
+          message: 'Not Found',
+          documentation_url: documentation('/orgs/orgs#get-an-organization'),
+          status: '404',
+        });
+        return true;
+      }
+      if (!orgPath[2]) {
+        send(response, 200, org.org);
+        return true;
+      }
+      const type = request.query.get('type') ?? 'all';
+      const byPush = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+        Date.parse(String(b.pushed_at)) - Date.parse(String(a.pushed_at));
+      const listed = org.repos.filter((r) => type === 'all' || (type === 'public') === (r.private !== true));
+      list(request, response, request.query.get('sort') === 'pushed' ? [...listed].sort(byPush) : listed);
       return true;
     }
     if (request.path === '/search/issues' && request.method === 'GET') {

@@ -70,6 +70,14 @@ const SECRETS = {
   db_password: 'Tr0ub4dor&3-fake-test-never-leak', // fake test example
   dsn_password: 'postgres://admin:fake-test-pw-neverleak@db.example.com:5432/app', // fake test example
   jwt_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlLXRlc3QifQ.fakeTESTexampleSIG', // fake test example
+  // The REST connectors' token forms (docs/github.md, pagerduty.md, crm.md, ats.md):
+  github_fine_grained: 'github_pat_11FAKETEST0EXAMPLE0neverleak_0123456789abcdefFAKEtestEXAMPLEneverLEAK0123', // fake test
+  github_installation: 'ghs_FAKEtestEXAMPLEinstallation0neverLk', // fake test example
+  pagerduty_token: 'u+FAKEtestEXAMPLEnvLk', // fake test example
+  hubspot_token: 'pat-na1-fa4e7e57-0000-4000-8000-fa4e00e5a4b1', // fake test example
+  attio_token: 'fa4e7e5700000000example0000neverleak000000000000000000000000test', // fake test example
+  greenhouse_key: 'fa4e7e57eaa0b0c0d0e0f0test0leak1', // fake test example
+  lever_key: 'FAKEtestEXAMPLElever0neverLeakKey0123456789abcdefGH', // fake test example
 };
 /** Each tenant's ExternalId (a secret of its aws_default). */
 const EXTERNAL_IDS: Readonly<Record<string, string>> = {
@@ -455,7 +463,7 @@ export function describeNeverLeak(kind: SeededKind): void {
       const { value: runs, logs } = await capturingLogs(async () => {
         const first = await pulse('leaky', 'leak-run-1');
         harness.slack.failNext({
-          error: `invalid_arguments ${SECRETS.db_password} ${SECRETS.client_secret} ${SECRETS.github_token} ${CORPUS.form_0}`,
+          error: `invalid_arguments ${SECRETS.db_password} ${SECRETS.client_secret} ${SECRETS.github_token} ${SECRETS.hubspot_token} ${SECRETS.pagerduty_token} ${CORPUS.form_0}`,
         });
         const echoed = await pulse('leaky', 'leak-run-2');
         const crossed = await pulse('other', 'leak-run-3');

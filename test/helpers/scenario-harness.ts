@@ -71,7 +71,7 @@ import {
   startDynalite,
 } from './dynalite';
 import { bundleDispatcherConfig } from './events';
-import { type LocalGitHub, startGitHubServer } from './github-server';
+import { type GitHubServerOptions, type LocalGitHub, startGitHubServer } from './github-server';
 import { incidentGitHub, incidentPagerDuty } from './incident-world';
 import { type LocalLambda, startLambdaServer } from './lambda-server';
 import {
@@ -207,6 +207,8 @@ export interface HarnessOptions {
    * @default none
    */
   readonly secrets?: Readonly<Record<string, unknown>>;
+  /** Organizations the local GitHub holds besides the Incident Response repository (`GitHubServerOptions.orgs`). @default none */
+  readonly githubOrgs?: GitHubServerOptions['orgs'];
 }
 
 /** The variable an extra secret of {@link HarnessOptions.secrets} is read from. */
@@ -279,7 +281,10 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     startDynalite(),
     startLambdaServer(),
     startSlackServer(options.slack),
-    startGitHubServer({ repos: incidentGitHub() }),
+    startGitHubServer({
+      repos: incidentGitHub(),
+      ...(options.githubOrgs ? { orgs: options.githubOrgs } : {}),
+    }),
     startPagerDutyServer({ world: incidentPagerDuty() }),
   ]);
   const secretTable = await createSecretReferenceTable(dynamo.client);

@@ -2,6 +2,8 @@
 import type { EngineContext } from '../engine-context';
 import type { EngineEvent } from '../events';
 import { withLocalModelFree } from '../local-model-cost';
+import { inputValueProblem } from '../inputs';
+import { resolvePin } from '../pins';
 import type { LevelRecord, RunState } from '../records';
 import { budgetOf } from '../run-budget';
 import { type RunCompletion, runCompletion } from '../run-completion';
@@ -21,9 +23,108 @@ export interface RunOutput extends RunState {
    * workspace write failed: the summary is then only in this output).
    */
   readonly summaryFile: { readonly path: string } | { readonly notWritten: string };
+  /** What became of the scenario's watermark; absent when the scenario keeps none. */
+  readonly watermark?: WatermarkOutcome;
 }
 
-/** Summarizes the run and writes `summary.json`; a failed write is said in the output, never fatal. */
+/** The watermark at the end of a run (docs/scenarios.md, "Watermark"). */
+export interface WatermarkOutcome {
+  /** The input the mark fills on the tenant's next run. */
+  readonly input: string;
+  /** Whether this run's mark is now the tenant's. */
+  readonly advanced: boolean;
+  /** This run's mark, when it has one. */
+  readonly value?: string;
+  /** Why it did not advance, in words. */
+  readonly reason?: string;
+}
+
+/**
+ * Codes of calls refused before any remote request (a model's bad or
+ * unpinned arguments): they wrote nothing and would be refused again, so they do
+ * not hold the watermark back.
+ */
+const REFUSED_BEFORE_CALL: ReadonlySet<string> = new Set([
+  'invalid_args',
+  'tool_not_allowed',
+  'unknown_tool',
+]);
+
+/**
+ * Why a summarized run may not advance its watermark, or undefined when it may:
+ * a level without its result, or a write that failed (a read that failed, such
+ * as an optional enrichment, loses nothing the next run would redo).
+ */
+function holdsMarkBack(ctx: EngineContext, result: RunSummary): string | undefined {
+  if (result.outcome !== 'succeeded')
+    return 'the run did not succeed (a level without its result): the mark is kept';
+  const isWrite = (tool: string) => ctx.catalog.has(tool) && ctx.catalog.get(tool).sideEffects === 'write';
+  const failed = result.levels
+    .flatMap((level) => level.calls)
+    .filter((call) => !call.ok && isWrite(call.tool) && !REFUSED_BEFORE_CALL.has(call.code ?? ''));
+  return failed.length === 0
+    ? undefined
+    : `${failed.length} write(s) failed (${[...new Set(failed.map((c) => `${c.tool}: ${c.code}`))].join(', ')}): the mark is kept, so the next run reads this window again`;
+}
+
+/**
+ * Advances the tenant's watermark to this run's mark, only when the run
+ * succeeded (every level with its result, no write failed but those refused
+ * before any request) and the mark is a value its input accepts. A records failure is said in the outcome, never fatal: the next run
+ * then starts from the previous mark and reads this run's window again.
+ */
+async function advanceWatermark(
+  ctx: EngineContext,
+  event: Extract<EngineEvent, { action: 'summary' }>,
+  run: RunKey,
+  result: RunSummary,
+): Promise<WatermarkOutcome | undefined> {
+  const scenario = ctx.scenarioOf(event.scenario);
+  const watermark = scenario.watermark;
+  if (!watermark) return undefined;
+  const input = watermark.input;
+  const held = holdsMarkBack(ctx, result);
+  if (held) return { input, advanced: false, reason: held };
+  const resolved = await resolvePin(
+    { value: watermark.value },
+    {
+      input: event.input,
+      levels: event.levels as Record<string, LevelRecord>,
+      run: { id: event.runId, tenant: event.tenant, scenario: scenario.name },
+      workspace: ctx.workspaces(run),
+    },
+  );
+  if (!('value' in resolved)) {
+    return { input, advanced: false, reason: 'unavailable' in resolved ? resolved.unavailable : 'no value' };
+  }
+  const declared = scenario.inputs[input];
+  const problem = declared ? inputValueProblem(declared, resolved.value) : undefined;
+  if (problem) return { input, advanced: false, reason: `${watermark.value}: ${problem}` };
+  const value = resolved.value as string;
+  try {
+    const advanced = await ctx.records.advanceWatermark(event.tenant, scenario.name, {
+      value,
+      runId: event.runId,
+      updatedAt: ctx.now().toISOString(),
+    });
+    return advanced
+      ? { input, advanced, value }
+      : { input, advanced, value, reason: 'a later mark is already kept' };
+  } catch (err) {
+    ctx.logger.warn('watermark not stored', { ...run, err });
+    return {
+      input,
+      advanced: false,
+      value,
+      reason: `the run records could not be written (${(err as Error).message ?? String(err)})`.slice(0, 500),
+    };
+  }
+}
+
+/**
+ * Summarizes the run, writes `summary.json` and advances the scenario's
+ * watermark; a failed write is said in the output, never fatal.
+ */
 export async function summary(
   ctx: EngineContext,
   event: Extract<EngineEvent, { action: 'summary' }>,
@@ -62,6 +163,7 @@ export async function summary(
         ),
     };
   }
+  const watermark = await advanceWatermark(ctx, event, run, result);
   return {
     scenario: scenario.name,
     runId: event.runId,
@@ -71,5 +173,6 @@ export async function summary(
     summary: result,
     completion: runCompletion(result),
     summaryFile,
+    ...(watermark ? { watermark } : {}),
   };
 }

@@ -1,9 +1,13 @@
 /**
- * Checks a connector's secret payload against its zod schema, the way the AWS
- * and Slack secrets are checked: a failure names the faulty fields and the
- * accepted forms, never a value.
+ * The one payload checker of the connectors' secrets, the way the AWS and Slack
+ * secrets are checked: a failure names the faulty fields (or the unknown
+ * provider) and the accepted forms, never a value. A single-vendor connector's
+ * secret (`github_default`) is one {@link SecretPayloadSpec}; a vendor family's
+ * (`crm_default`, `ats_default`: the payload names its `provider`) is one
+ * {@link vendorFamilySecret}, which gives the family's spec and each provider's.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
+import type { ToolContext } from '../context';
 import { SecretInvalidError } from '../errors';
 import { faultyFields, notJsonObjectProblem } from './secret-shape';
 
@@ -15,21 +19,46 @@ export interface SecretPayloadSpec<S> {
   readonly label: string;
   /** Reported as the error's `service`. */
   readonly service: string;
+  /** The schema of the whole payload (strict: unknown fields refused). */
   readonly schema: z.ZodMiniType<S>;
   /** The accepted forms (`{ "token": "ghp_…" } or { "app_id", "private_key", "installation_id" }`). */
   readonly accepted: string;
+  /** A vendor family's providers: a payload naming none of them is refused as such. @default none */
+  readonly providers?: readonly string[];
 }
 
 /**
- * The payload parsed by `spec.schema`.
+ * A token, leniently: 8-4096 characters without white space, not a URL. The
+ * vendor answers 401 to a wrong one; only what is certainly no token is refused here.
+ */
+export const vendorToken = z.string().check(
+  z.regex(/^\S{8,4096}$/, 'a token without white space'),
+  z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL'),
+);
+
+/** Why a family payload names no accepted provider, or undefined when it names one. */
+function providerProblem(
+  raw: Readonly<Record<string, unknown>>,
+  providers: readonly string[] | undefined,
+): string | undefined {
+  if (!providers || providers.includes(raw.provider as string)) return undefined;
+  return typeof raw.provider === 'string'
+    ? `provider must be one of ${providers.join(', ')}`
+    : `it names no provider (${providers.join(' or ')})`;
+}
+
+/**
+ * The payload parsed by `spec.schema` (also what `etp secrets seed --ref-kind
+ * inline` checks a value against before sealing it).
  *
- * @throws SecretInvalidError naming the faulty fields (or saying it is not a JSON object) and the accepted forms.
+ * @throws SecretInvalidError naming the faulty fields (or saying it is not a JSON
+ *   object, or naming the accepted providers) and the accepted forms; never a value.
  * @example parseSecretPayload({ token: 'ghp_…' }, githubSecretSpec) // { token: 'ghp_…' }
  */
 export function parseSecretPayload<S>(raw: Readonly<Record<string, unknown>>, spec: SecretPayloadSpec<S>): S {
   const parsed = spec.schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const shape = notJsonObjectProblem(raw);
+  const shape = notJsonObjectProblem(raw) ?? providerProblem(raw, spec.providers);
   const problem = shape ? `: ${shape}` : ` in: ${faultyFields(parsed.error.issues).join(', ')}`;
   throw new SecretInvalidError(
     `${spec.label} secret ${spec.name} is invalid${problem}. Accepted: ${spec.accepted}`,
@@ -37,4 +66,82 @@ export function parseSecretPayload<S>(raw: Readonly<Record<string, unknown>>, sp
       service: spec.service,
     },
   );
+}
+
+/**
+ * Reads and checks the tenant's secret.
+ *
+ * @param fresh - bypass every cache (after an auth failure: the token may have been rotated).
+ * @throws SecretInvalidError as {@link parseSecretPayload}.
+ */
+export async function readSecretPayload<S>(
+  ctx: ToolContext,
+  spec: SecretPayloadSpec<S>,
+  fresh = false,
+): Promise<S> {
+  return parseSecretPayload(await ctx.secret(spec.name, { fresh }), spec);
+}
+
+/** One provider of a vendor family: its label and the strict schema of its payload form. */
+export interface FamilyProvider<S> {
+  /** For messages (`HubSpot`). */
+  readonly label: string;
+  readonly schema: z.ZodMiniType<S>;
+}
+
+/** A vendor family's secret, as {@link vendorFamilySecret} builds it. */
+export interface VendorFamilySecret<S extends { provider: string }> {
+  /** The family's spec: any provider's form (what the family's tools read first). */
+  readonly spec: SecretPayloadSpec<S>;
+  /** One provider's spec (its connector's session re-reads it after a 401). */
+  provider<P extends S['provider']>(name: P): SecretPayloadSpec<Extract<S, { provider: P }>>;
+  /** Reads and checks the tenant's secret in any provider's form. */
+  read(ctx: ToolContext, fresh?: boolean): Promise<S>;
+}
+
+/**
+ * The secret of a vendor family (`crm_default`: `{"provider":"hubspot","token"}`
+ * or `{"provider":"attio","token"}`): one secret name, one form per provider,
+ * told apart by `provider`.
+ *
+ * @example
+ * const CRM = vendorFamilySecret({ name: 'crm_default', label: 'CRM', service: 'crm', accepted: '…',
+ *   providers: { hubspot: { label: 'HubSpot', schema: hubspot }, attio: { label: 'Attio', schema: attio } } });
+ * const secret = await CRM.read(ctx); // { provider: 'hubspot', token: '…' }
+ */
+export function vendorFamilySecret<S extends { provider: string }>(family: {
+  readonly name: string;
+  readonly label: string;
+  readonly service: string;
+  readonly accepted: string;
+  readonly providers: { readonly [P in S['provider']]: FamilyProvider<Extract<S, { provider: P }>> };
+}): VendorFamilySecret<S> {
+  const names = Object.keys(family.providers) as S['provider'][];
+  const schemas = names.map((name) => family.providers[name].schema) as unknown as [
+    z.ZodMiniObject,
+    ...z.ZodMiniObject[],
+  ];
+  const spec: SecretPayloadSpec<S> = {
+    name: family.name,
+    label: family.label,
+    service: family.service,
+    schema: z.discriminatedUnion('provider', schemas) as unknown as z.ZodMiniType<S>,
+    accepted: family.accepted,
+    providers: names,
+  };
+  return {
+    spec,
+    provider(name) {
+      const provider = family.providers[name];
+      return {
+        name: family.name,
+        label: provider.label,
+        service: name,
+        schema: provider.schema,
+        accepted: family.accepted,
+        providers: [name],
+      };
+    },
+    read: (ctx, fresh = false) => readSecretPayload(ctx, spec, fresh),
+  };
 }

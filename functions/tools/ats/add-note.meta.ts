@@ -14,8 +14,9 @@ export const atsAddNoteSpec = defineToolSpec({
   },
   description:
     "Adds a plain-text note to a candidate of the tenant's ATS (Greenhouse: the activity feed, written on behalf of " +
-    "the secret's user_id; Lever: the opportunity's notes, as that user). Private by default. Exactly once per call " +
-    'whatever retries happen: the note ends with the call key, looked up when an answer is lost. Returns the note id ' +
+    "the secret's user_id; Lever: the opportunity's notes, as that user). Private by default. At most one note per " +
+    "candidate per run (a second call for the same candidate gets the first call's result, or is refused when " +
+    'its arguments differ), exactly once whatever retries happen: the note ends with the call key, looked up when an answer is lost. Returns the note id ' +
     'and whether an earlier attempt had already written it.',
   inputSchema: () =>
     z.strictObject({
@@ -33,6 +34,8 @@ export const atsAddNoteSpec = defineToolSpec({
     }),
   tags: ['ats', 'write', 'personal_data'],
   destinationArgs: ['candidate_id'],
+  // One note per candidate per run (docs/rest-connectors.md, "Once per target").
+  oncePerRunArgs: ['candidate_id'],
   sideEffects: 'write',
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
   ...ATS_SETTINGS,

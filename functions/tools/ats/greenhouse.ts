@@ -30,7 +30,7 @@ import type {
   StageChange,
 } from './family';
 import { GREENHOUSE_SCOPES } from './scopes';
-import { type AtsSecret, atsProviderSecret } from './secret';
+import { ATS_SECRET_FAMILY, type AtsSecret } from './secret';
 
 /** Candidates per page: 100 ("Pagination" allows 500; a candidate with its applications is 2-4 KB). */
 export const GREENHOUSE_PAGE = 100;
@@ -83,7 +83,7 @@ export const greenhouse = defineRestConnector<GreenhouseSecret>({
   scopes: GREENHOUSE_SCOPES,
   service: 'greenhouse',
   label: 'Greenhouse',
-  secret: atsProviderSecret('greenhouse'),
+  secret: ATS_SECRET_FAMILY.provider('greenhouse'),
   baseUrl: () => process.env.GREENHOUSE_API_URL || 'https://harvest.greenhouse.io',
   authenticator: () =>
     basicAuth(

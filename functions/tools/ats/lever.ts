@@ -25,7 +25,7 @@ import type {
   CandidateSummary,
 } from './family';
 import { LEVER_SCOPES } from './scopes';
-import { type AtsSecret, atsProviderSecret } from './secret';
+import { ATS_SECRET_FAMILY, type AtsSecret } from './secret';
 
 /** Most opportunities per page ("Pagination": `limit` 1-100). */
 export const LEVER_PAGE = 100;
@@ -69,7 +69,7 @@ export const lever = defineRestConnector<LeverSecret>({
   scopes: LEVER_SCOPES,
   service: 'lever',
   label: 'Lever',
-  secret: atsProviderSecret('lever'),
+  secret: ATS_SECRET_FAMILY.provider('lever'),
   baseUrl: () => process.env.LEVER_API_URL || 'https://api.lever.co',
   authenticator: () =>
     basicAuth(

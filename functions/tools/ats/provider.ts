@@ -7,7 +7,7 @@ import type { SessionOptions } from '../../runtime/http/connector';
 import type { AtsProvider } from './family';
 import { greenhouse, greenhouseProvider } from './greenhouse';
 import { lever, leverProvider } from './lever';
-import { readAtsSecret } from './secret';
+import { ATS_SECRET_FAMILY } from './secret';
 
 /**
  * The provider for one call, chosen by the tenant's secret.
@@ -16,7 +16,7 @@ import { readAtsSecret } from './secret';
  * @throws SecretInvalidError | SecretNotFoundError from reading `ats_default`.
  */
 export async function atsProvider(ctx: ToolContext, options: SessionOptions = {}): Promise<AtsProvider> {
-  const secret = await readAtsSecret(ctx);
+  const secret = await ATS_SECRET_FAMILY.read(ctx);
   return secret.provider === 'greenhouse'
     ? greenhouseProvider(ctx, greenhouse.session(ctx, options))
     : leverProvider(ctx, lever.session(ctx, options));

@@ -27,7 +27,7 @@ import {
 } from './family';
 import { field, iso, str } from './hubspot';
 import { ATTIO_SCOPES } from './scopes';
-import { type CrmSecret, crmProviderSecret } from './secret';
+import { CRM_SECRET_FAMILY, type CrmSecret } from './secret';
 
 /** Custom attributes of people the tools use (docs/crm.md, "Attio set-up"). */
 export const ATTIO_ATTRIBUTES = {
@@ -73,7 +73,7 @@ export const attio = defineRestConnector<AttioSecret>({
   scopes: ATTIO_SCOPES,
   service: 'attio',
   label: 'Attio',
-  secret: crmProviderSecret('attio'),
+  secret: CRM_SECRET_FAMILY.provider('attio'),
   baseUrl: () => process.env.ATTIO_API_URL || 'https://api.attio.com',
   authenticator: () => bearerAuth((secret: AttioSecret) => secret.token),
   headers: { accept: 'application/json' },

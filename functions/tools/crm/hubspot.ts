@@ -27,7 +27,7 @@ import {
   type LeadUpdate,
 } from './family';
 import { HUBSPOT_SCOPES } from './scopes';
-import { type CrmSecret, crmProviderSecret } from './secret';
+import { CRM_SECRET_FAMILY, type CrmSecret } from './secret';
 
 /** Custom contact properties the tools use (docs/crm.md, "HubSpot set-up"). */
 export const HUBSPOT_PROPERTIES = { score: 'etp_lead_score', marker: 'etp_update_key' } as const;
@@ -103,7 +103,7 @@ export const hubspot = defineRestConnector<HubSpotSecret>({
   scopes: HUBSPOT_SCOPES,
   service: 'hubspot',
   label: 'HubSpot',
-  secret: crmProviderSecret('hubspot'),
+  secret: CRM_SECRET_FAMILY.provider('hubspot'),
   baseUrl: () => process.env.HUBSPOT_API_URL || 'https://api.hubapi.com',
   authenticator: () => bearerAuth((secret: HubSpotSecret) => secret.token),
   headers: { accept: 'application/json' },

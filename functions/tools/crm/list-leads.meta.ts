@@ -12,7 +12,8 @@ export const crmListLeadsSpec = defineToolSpec({
   description:
     "Lists the tenant CRM's leads (HubSpot contacts, Attio people) created (or, HubSpot only, changed) at or after " +
     '`since`, oldest first. Each lead: id, email, first_name, last_name, job_title, company_id, company_name, status, ' +
-    `score, created_at, updated_at. At most ${LEADS_MAX_LIMIT} leads per call (continue with next_cursor); with ` +
+    `score, created_at, updated_at. At most ${LEADS_MAX_LIMIT} leads per call (continue with next_cursor; ` +
+    'next_since is the since of a later read that returns only leads not read yet); with ' +
     `include_companies, each distinct company of the page is read too (at most ${COMPANIES_PER_CALL}, one request each). ` +
     'HubSpot search answers at most 10,000 leads per query and 5 requests per second.',
   inputSchema: () =>

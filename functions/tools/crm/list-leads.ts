@@ -11,6 +11,19 @@ import { COMPANIES_PER_CALL } from './schemas';
 /** Company reads in flight at once. */
 const COMPANY_CONCURRENCY = 4;
 
+/**
+ * The `since` of a later read that returns only leads this read did not (a
+ * run's watermark, docs/crm.md): the read's own `since` when it found nothing;
+ * 1 ms after the newest lead's time when it read to the end (`since` is
+ * inclusive); that time itself when it stopped early, so leads sharing the
+ * last instant are not skipped (the last lead may then be read again).
+ */
+export function nextSince(since: string, lastTime: string | null, complete: boolean): string {
+  if (lastTime === null) return new Date(Date.parse(since)).toISOString();
+  const last = Date.parse(lastTime);
+  return new Date(complete ? last + 1 : last).toISOString();
+}
+
 /** `crm_list_leads` with its handler. */
 export const crmListLeadsTool = defineTool(crmListLeadsSpec, async (ctx, args) => {
   const provider = await crmProvider(ctx);
@@ -44,6 +57,11 @@ export const crmListLeadsTool = defineTool(crmListLeadsSpec, async (ctx, args) =
     );
   }
   const last = leads.at(-1);
+  const lastTime = last
+    ? args.field === 'updated'
+      ? (last.updated_at ?? last.created_at)
+      : last.created_at
+    : null;
   const value = {
     provider: provider.name,
     since: args.since,
@@ -54,11 +72,8 @@ export const crmListLeadsTool = defineTool(crmListLeadsSpec, async (ctx, args) =
       : {}),
     next_cursor: providerCursor(provider.name, read.next),
     // Past HubSpot's 10,000 results per query: call again with since = resume_since.
-    resume_since: last
-      ? args.field === 'updated'
-        ? (last.updated_at ?? last.created_at)
-        : last.created_at
-      : null,
+    resume_since: lastTime,
+    next_since: nextSince(args.since, lastTime, read.complete),
     complete: read.complete,
     stopped_by: read.stoppedBy,
     ...(read.retryAfterMs === undefined ? {} : { retry_after_ms: read.retryAfterMs }),

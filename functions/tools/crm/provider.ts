@@ -7,7 +7,7 @@ import type { SessionOptions } from '../../runtime/http/connector';
 import { attio, attioProvider } from './attio';
 import type { CrmProvider } from './family';
 import { hubspot, hubspotProvider } from './hubspot';
-import { readCrmSecret } from './secret';
+import { CRM_SECRET_FAMILY } from './secret';
 
 /**
  * The provider for one call, chosen by the tenant's secret.
@@ -16,7 +16,7 @@ import { readCrmSecret } from './secret';
  * @throws SecretInvalidError | SecretNotFoundError from reading `crm_default`.
  */
 export async function crmProvider(ctx: ToolContext, options: SessionOptions = {}): Promise<CrmProvider> {
-  const secret = await readCrmSecret(ctx);
+  const secret = await CRM_SECRET_FAMILY.read(ctx);
   return secret.provider === 'hubspot'
     ? hubspotProvider(ctx, hubspot.session(ctx, options))
     : attioProvider(ctx, attio.session(ctx, options));

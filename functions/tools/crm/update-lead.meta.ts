@@ -20,8 +20,9 @@ export const crmUpdateLeadSpec = defineToolSpec({
   },
   description:
     "Writes to one lead of the tenant's CRM: score (0-100; HubSpot property etp_lead_score, Attio attribute lead_score), " +
-    'status (HubSpot hs_lead_status, Attio lead_status) and/or a note on the lead. Exactly once per call whatever ' +
-    'retries happen: the call key is written with the effect (property etp_update_key, and the last line of the ' +
+    'status (HubSpot hs_lead_status, Attio lead_status) and/or a note on the lead, in one call: at most once per lead ' +
+    "per run (a second call for the same lead gets the first call's result, or is refused when its arguments " +
+    'differ), and exactly once whatever retries happen: the call key is written with the effect (property etp_update_key, and the last line of the ' +
     'note) and looked up when an answer is lost. Returns lead_id, what was written, the note id and whether an ' +
     'earlier attempt had already written it.',
   inputSchema: () =>
@@ -43,6 +44,8 @@ export const crmUpdateLeadSpec = defineToolSpec({
       ),
   tags: ['crm', 'write'],
   destinationArgs: ['lead_id'],
+  // One update per lead per run, however many calls name it (docs/rest-connectors.md, "Once per target").
+  oncePerRunArgs: ['lead_id'],
   sideEffects: 'write',
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
   ...CRM_SETTINGS,

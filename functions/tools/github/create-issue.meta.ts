@@ -13,7 +13,9 @@ export const githubCreateIssueSpec = defineToolSpec({
   tokenScopes: { github: ['issues=write', 'issues=read'], github_classic: ['repo'] },
   description:
     "Opens an issue in a GitHub repository (title, body in Markdown, labels, assignees) with the tenant's " +
-    'github_default credential (Issues: write). Exactly once per call whatever retries happen: the body ends with ' +
+    'github_default credential (Issues: write). At most one issue per title and repository per run (a second ' +
+    "call gets the first call's result, or is refused when its other arguments differ), exactly once whatever " +
+    'retries happen: the body ends with ' +
     'a hidden marker of the call, and an issue whose answer was lost is found by it instead of opened again. ' +
     'Returns the issue number and url, and recovered: true when it was found already open.',
   inputSchema: () =>
@@ -42,6 +44,9 @@ export const githubCreateIssueSpec = defineToolSpec({
   service: 'github',
   requiresSecrets: ['github_default'],
   sideEffects: 'write',
+  destinationArgs: ['repo'],
+  // One issue per title per repository per run (docs/rest-connectors.md, "Once per target").
+  oncePerRunArgs: ['repo', 'title'],
   iam: [],
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
 });

@@ -11,7 +11,8 @@ export const pagerdutyAddNoteSpec = defineToolSpec({
   tokenScopes: { pagerduty: ['incidents.write', 'incidents.read'] },
   description:
     "Adds a note to a PagerDuty incident with the tenant's pagerduty_default credential (an account key also needs " +
-    '"from", a user\'s e-mail, in the secret). Exactly once per call whatever retries happen: the note ends with a ' +
+    '"from", a user\'s e-mail, in the secret). At most one note per incident per run (a second call for the same incident gets the ' +
+    "first call's result, or is refused when its content differs), exactly once whatever retries happen: the note ends with a " +
     'short marker of the call, and a note whose answer was lost is found by it instead of added again. Returns the ' +
     'note id and recovered: true when it was found already added.',
   inputSchema: () =>
@@ -29,6 +30,9 @@ export const pagerdutyAddNoteSpec = defineToolSpec({
   service: 'pagerduty',
   requiresSecrets: ['pagerduty_default'],
   sideEffects: 'write',
+  destinationArgs: ['incident_id'],
+  // One note per incident per run (docs/rest-connectors.md, "Once per target").
+  oncePerRunArgs: ['incident_id'],
   iam: [],
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },
 });

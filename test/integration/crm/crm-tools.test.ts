@@ -89,7 +89,13 @@ describe('crm tools on HubSpot', () => {
         github_org: 'biglytics',
       }),
     ]);
-    expect(value).toMatchObject({ complete: true, next_cursor: null, resume_since: isoAt(30) });
+    expect(value).toMatchObject({
+      complete: true,
+      next_cursor: null,
+      resume_since: isoAt(30),
+      // Read to the end: a later read starts 1 ms past the newest lead.
+      next_since: new Date(Date.parse(isoAt(30)) + 1).toISOString(),
+    });
     const search = hubspot.requests.find((r) => r.path.endsWith('/search'));
     expect(search?.headers.authorization).toBe(`Bearer ${HUBSPOT_TOKEN}`);
     expect(search?.json).toMatchObject({

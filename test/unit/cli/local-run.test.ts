@@ -199,6 +199,50 @@ describe('runScenarioLocally', () => {
   });
 });
 
+describe('runScenarioLocally with a watermark', () => {
+  // The mark is what the collect level's finish data says: the next run's `word` when left out.
+  const marked = scenarioOf({
+    name: 'marked',
+    description: 'Carries a mark from run to run.',
+    inputs: {
+      tenant: { type: 'string', description: 'Tenant.', default: 'default' },
+      word: { type: 'string', description: 'The word; left out, the previous run’s mark.' },
+    },
+    watermark: { input: 'word', value: '{{levels.collect.results.0.value.data.next}}' },
+    levels: [
+      {
+        name: 'collect',
+        intra_tools: [],
+        calls: [{ tool: 'finish', args: { summary: '{{input.word}}', data: { next: 'n-{{input.word}}' } } }],
+      },
+    ],
+  });
+
+  it("fills the input from the tenant's previous succeeded run, kept in the local run records", async () => {
+    // Act / Assess: the first run has no mark to start from.
+    await expect(run(marked, { runId: 'mark-0' }).running).rejects.toThrow(
+      "word: required on the tenant's first run, which has no previous run's watermark",
+    );
+    const first = await run(marked, { input: { word: 'a' }, runId: 'mark-1' }).running;
+    expect(first.output.watermark).toEqual({ input: 'word', advanced: true, value: 'n-a' });
+
+    const second = await run(marked, { runId: 'mark-2' }).running;
+    expect(second.output.input.word).toBe('n-a');
+    expect(second.output.watermark).toMatchObject({ advanced: true, value: 'n-n-a' });
+
+    // A run that fails (an empty summary is refused) keeps the mark.
+    const failed = await run(marked, { input: { word: '' }, runId: 'mark-3' }).running;
+    expect(failed.output.summary.outcome).toBe('incomplete');
+    expect(failed.output.watermark).toMatchObject({ advanced: false });
+    expect(await new FileRunRecords(localDir).readWatermark('default', 'marked')).toMatchObject({
+      value: 'n-n-a',
+      runId: 'mark-2',
+    });
+    // Another tenant has its own mark.
+    expect(await new FileRunRecords(localDir).readWatermark('acme', 'marked')).toBeUndefined();
+  });
+});
+
 describe('runScenarioLocally with slow or failing calls', () => {
   /** Calls waiting on the fake clock: the clock only moves while one is. */
   let waiting = 0;

@@ -9,17 +9,18 @@ import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtim
 import { toolInvocation } from '../../helpers/events';
 
 /** A write tool counting its effects; `outcome` says how each call ends. */
-function counter(outcome: () => 'ok' | PlatformError) {
+function counter(outcome: () => 'ok' | PlatformError, oncePerRunArgs?: readonly string[]) {
   const seen: { resumed?: boolean; key?: string }[] = [];
   const tool = defineTool(
     defineToolSpec({
       name: 'test_write',
       description: 'Counts.',
-      inputSchema: () => z.strictObject({ n: z.number() }),
+      inputSchema: () => z.strictObject({ n: z.number(), lead: z.optional(z.string()) }),
       tags: [],
       requiresSecrets: [],
       sideEffects: 'write',
       iam: [],
+      ...(oncePerRunArgs ? { oncePerRunArgs } : {}),
     }),
     async (ctx) => {
       seen.push({ resumed: ctx.idempotency?.resumed, key: ctx.idempotency?.key });
@@ -102,6 +103,57 @@ describe('runToolOnce() with the in-memory store (local runs)', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_args' } });
     expect(seen).toEqual([]);
     expect(store.size).toBe(0);
+  });
+});
+
+describe('runToolOnce() of a tool written once per target (oncePerRunArgs)', () => {
+  it("answers a second call on the same target with the first call's result, and refuses other arguments", async () => {
+    // Prepare
+    const store = new InMemoryIdempotencyStore();
+    const { tool, seen } = counter(() => 'ok', ['lead']);
+
+    // Act
+    const first = await run(tool, store, { callId: 'qualify/0', args: { n: 1, lead: '512' } });
+    const same = await run(tool, store, { callId: 'qualify/1', args: { n: 1, lead: '512' } });
+    const other = await run(tool, store, { callId: 'qualify/2', args: { n: 2, lead: '512' } });
+    const next = await run(tool, store, { callId: 'qualify/3', args: { n: 2, lead: '530' } });
+
+    // Assess: one effect per lead; the marker key is the target's, not a call's.
+    expect(seen).toEqual([
+      {
+        resumed: false,
+        key: callKey('default', 'run-2024-05-01T00-00-00Z', 'target:lead=512', 'test_write'),
+      },
+      {
+        resumed: false,
+        key: callKey('default', 'run-2024-05-01T00-00-00Z', 'target:lead=530', 'test_write'),
+      },
+    ]);
+    expect(same).toEqual({ ...first, callId: 'qualify/1' });
+    expect(other).toMatchObject({
+      ok: false,
+      callId: 'qualify/2',
+      error: {
+        code: 'invalid_args',
+        message:
+          'test_write already wrote lead=512 in run run-2024-05-01T00-00-00Z, with other arguments: it writes each target at most once per run. Put everything for lead=512 in one call',
+      },
+    });
+    expect(next).toMatchObject({ ok: true, value: { effects: 2 } });
+    expect(store.size).toBe(2);
+  });
+
+  it('writes the same target again in another run', async () => {
+    // Prepare
+    const store = new InMemoryIdempotencyStore();
+    const { tool, seen } = counter(() => 'ok', ['lead']);
+
+    // Act
+    await run(tool, store, { args: { n: 1, lead: '512' } });
+    await run(tool, store, { runId: 'run-2024-05-02T00-00-00Z', args: { n: 1, lead: '512' } });
+
+    // Assess
+    expect(seen).toHaveLength(2);
   });
 });
 

@@ -234,7 +234,7 @@ describe('every kind of typo, each reported with what is accepted', () => {
       (d) => {
         d.levles = d.levels;
       },
-      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, budget_usd, levels',
+      'check.yaml: (root): Unrecognized key: "levles"; accepted keys: name, description, inputs, budget_usd, levels, watermark',
     ],
     [
       'a budget that is not a positive number of dollars',
@@ -433,6 +433,34 @@ describe('every kind of typo, each reported with what is accepted', () => {
         d.levels[1].ask_user = { slack_channel: '{{input.slack}}' };
       },
       'check.yaml: levels[1] (analyze).ask_user.slack_channel: {{input.slack}}: no input "slack". Declared inputs: tenant, regions, channel',
+    ],
+    [
+      'a watermark of an undeclared input',
+      (d) => {
+        d.watermark = { input: 'since', value: '{{levels.collect.results.0.value.next}}' };
+      },
+      'check.yaml: watermark.input: no input "since". Declared inputs: tenant, regions, channel',
+    ],
+    [
+      'a watermark of an input that is not a string',
+      (d) => {
+        d.watermark = { input: 'regions', value: '{{levels.collect.results.0.value.next}}' };
+      },
+      'check.yaml: watermark.input: regions is a regions input; a watermark fills a string input',
+    ],
+    [
+      'a watermark value that is text, not one reference',
+      (d) => {
+        d.watermark = { input: 'channel', value: 'since {{levels.collect.summary}}' };
+      },
+      'check.yaml: watermark.value: one {{reference}} such as {{levels.read.results.0.value.next_since}}, not "since {{levels.collect.summary}}"',
+    ],
+    [
+      'a watermark value naming a call the level does not have',
+      (d) => {
+        d.watermark = { input: 'channel', value: '{{levels.collect.results.3.value.next}}' };
+      },
+      'check.yaml: watermark.value: {{levels.collect.results.3.value.next}}: level collect has calls 0 to 0',
     ],
   ])('%s', (_kind, edit, problem) => {
     // Act

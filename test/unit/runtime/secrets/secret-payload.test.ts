@@ -1,0 +1,43 @@
+import { parseSecretPayload } from '../../../../functions/runtime/secrets/secret-payload';
+import { ATS_SECRET_FAMILY } from '../../../../functions/tools/ats/secret';
+import { CRM_SECRET_FAMILY } from '../../../../functions/tools/crm/secret';
+import { github } from '../../../../functions/tools/github/connector';
+
+/** The one payload checker: single-vendor specs and vendor families, each refusal naming no value. */
+describe('parseSecretPayload', () => {
+  const TOKEN = 'pat-na1-FAKEtestEXAMPLE0123'; // fake test example
+
+  it("parses a family's payload in any provider's form, and one provider's in its own only", () => {
+    expect(parseSecretPayload({ provider: 'attio', token: TOKEN }, CRM_SECRET_FAMILY.spec)).toEqual({
+      provider: 'attio',
+      token: TOKEN,
+    });
+    expect(() =>
+      parseSecretPayload({ provider: 'attio', token: TOKEN }, CRM_SECRET_FAMILY.provider('hubspot')),
+    ).toThrow(/^HubSpot secret crm_default is invalid: provider must be one of hubspot\. Accepted: /);
+  });
+
+  it.each([
+    [
+      { provider: 'pipedrive', token: TOKEN },
+      'CRM secret crm_default is invalid: provider must be one of hubspot, attio',
+    ],
+    [{ token: TOKEN }, 'CRM secret crm_default is invalid: it names no provider (hubspot or attio)'],
+    [{ provider: 'hubspot', token: TOKEN, region: 'eu' }, 'CRM secret crm_default is invalid in: region'],
+    [{ value: 'pat-na1-x' }, 'CRM secret crm_default is invalid: it is not a JSON object but plain text'],
+  ])('refuses %j: %s', (raw, message) => {
+    const attempt = () => parseSecretPayload(raw, CRM_SECRET_FAMILY.spec);
+    expect(attempt).toThrow(expect.objectContaining({ code: 'secret_invalid', service: 'crm' }));
+    expect(attempt).toThrow(`${message}. Accepted: { "provider": "hubspot"`);
+    expect(attempt).not.toThrow(TOKEN);
+  });
+
+  it("names a family provider's wrong field, and a single vendor's", () => {
+    expect(() =>
+      parseSecretPayload({ provider: 'lever', token: TOKEN, user_id: 7 }, ATS_SECRET_FAMILY.spec),
+    ).toThrow('ATS secret ats_default is invalid in: user_id. Accepted:');
+    expect(() => parseSecretPayload({ app_id: 'x' }, github.declaration.secret)).toThrow(
+      /^GitHub secret github_default is invalid in: /,
+    );
+  });
+});
