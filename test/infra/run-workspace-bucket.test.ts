@@ -302,7 +302,9 @@ describe('the platform and its run-workspace bucket', () => {
     expect(statements).toContainEqual(
       expect.objectContaining({
         Action: ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'],
-        Resource: expect.arrayContaining([{ 'Fn::GetAtt': [logicalIdOf(stack.platform.runData.role), 'Arn'] }]),
+        Resource: expect.arrayContaining([
+          { 'Fn::GetAtt': [logicalIdOf(stack.platform.runData.role), 'Arn'] },
+        ]),
       }),
     );
   });
