@@ -6,10 +6,13 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { ENGINE_CONFIG_GLOBAL, type EngineConfig } from '../functions/engine/config';
+import { ENGINE_ROLE_PATH } from '../functions/runtime/aws/trust';
+import { RUN_DATA_ROLE_ENV } from '../functions/runtime/run-data-sessions';
 import { acknowledgeWildcardResources } from './nag';
 import { type FunctionSettings, PlatformFunction } from './platform-function';
 import { ENGINE_TIMEOUT_SECONDS } from './scenarios/asl';
 import { MODEL_ID } from './scenarios/model';
+import type { TenantRunData } from './tenant-secret-readers';
 
 /** The engine's Lambda entry. */
 const ENGINE_ENTRY = path.join(__dirname, '../functions/engine/handler.ts');
@@ -61,10 +64,12 @@ export function modelResourceArns(scope: Construct, model: string): string[] {
 export interface EngineFunctionProps {
   /** Bundled into the function (`ETP_ENGINE_CONFIG`): the scenarios and the functions' memory. */
   readonly config: EngineConfig;
-  /** The run-workspace bucket: the engine reads and writes `runs/*` only. */
+  /** The run-workspace bucket (its name only: the engine reaches it through `runData`). */
   readonly workspaceBucket: IBucket;
-  /** The run-records table (questions, findings pointers). */
+  /** The run-records table (its name only: the engine reaches it through `runData`). */
   readonly runRecordsTable: ITable;
+  /** The run-data role: the engine reads and writes a run's workspace and records with its tenant's session. */
+  readonly runData: TenantRunData;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
   /** Operator overrides (memory, reserved concurrency, VPC). @default - 256 MB */
@@ -77,8 +82,9 @@ export interface EngineFunctionProps {
  * run summaries. Its role may, besides its own logs and traces:
  * - `bedrock:InvokeModel` (what Converse requires: Bedrock API reference,
  *   "Converse") on the models the scenarios name, and nothing else;
- * - read and write objects under `runs/` of the workspace bucket;
- * - get, put and update items of the run-records table.
+ * - open tenant-tagged sessions of the run-data role (`TenantRunData`, under the
+ *   path `/etp-engine/` it trusts) and nothing else of the bucket or the table: a
+ *   run's workspace and records are reached with its tenant's session only.
  * It invokes no tool: tool calls go from the state machine to the dispatcher.
  */
 export class EngineFunction extends PlatformFunction {
@@ -101,6 +107,7 @@ export class EngineFunction extends PlatformFunction {
       bundledDefinitions: { [ENGINE_CONFIG_GLOBAL]: JSON.stringify(props.config) },
       logRetention: props.logRetention,
       settings: props.settings,
+      rolePath: ENGINE_ROLE_PATH,
     });
     this.config = props.config;
     const models = [
@@ -123,15 +130,6 @@ export class EngineFunction extends PlatformFunction {
           'inference profiles"); the grant names the scenarios\' models only.',
       );
     }
-    const objects = props.workspaceBucket.arnForObjects('runs/*');
-    this.role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }),
-    );
-    acknowledgeWildcardResources(
-      this.role,
-      [objects],
-      'Each run writes under its own prefix runs/<tenant>/<scenario>/<runId>/, known only at run time: the grant is that prefix.',
-    );
-    props.runRecordsTable.grant(this.role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    this.lambdaFunction.addEnvironment(RUN_DATA_ROLE_ENV, props.runData.grantSessionsTo(this.role));
   }
 }

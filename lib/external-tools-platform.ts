@@ -23,6 +23,7 @@ import {
   resultInlineBytes,
   resultMaxBytes,
 } from '../functions/runtime/result-limits';
+import { RUN_DATA_ROLE_ENV } from '../functions/runtime/run-data-sessions';
 import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
 import { IDEMPOTENCY_SESSION } from '../functions/runtime/secrets/vended';
 import { toolCatalog } from '../functions/tools/catalog';
@@ -39,7 +40,7 @@ import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { levelPins, levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
-import { TenantIdempotencyRecords, TenantSecretReaders } from './tenant-secret-readers';
+import { TenantIdempotencyRecords, TenantRunData, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
 
 /** The dispatcher's Lambda entry. */
@@ -172,6 +173,8 @@ export class ExternalToolsPlatform extends Construct {
   public readonly runWorkspace: RunWorkspaceBucket;
   /** Open `ask_user` questions and per-tenant findings pointers (`tenant_id`, `record_id`). */
   public readonly runRecordsTable: Table;
+  /** The run-data role: the dispatcher's and the engine's only way to the run workspaces and records, by tenant. */
+  public readonly runData: TenantRunData;
   /** The scenario engine. */
   public readonly engine: EngineFunction;
   /** The dispatcher's inline result budget in bytes (lib/scenarios/budget.ts). */
@@ -333,7 +336,6 @@ export class ExternalToolsPlatform extends Construct {
           `inline; the claim-check needs at least ${MIN_RESULT_INLINE_BYTES}: split the largest level's calls`,
       );
     }
-    this.runWorkspace.grantWorkspaceAccess(this.dispatcher.role);
     this.dispatcher.lambdaFunction.addEnvironment('RUN_BUCKET', this.runWorkspace.bucket.bucketName);
     // The smaller of the operator's budget and the scenarios' (every state under its budget).
     this.dispatcher.lambdaFunction.addEnvironment(
@@ -354,6 +356,16 @@ export class ExternalToolsPlatform extends Construct {
       timeToLiveAttribute: 'expires_ttl',
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    // Run workspaces and records by tenant: the dispatcher and the engine reach them only with
+    // the call's (or run's) tenant's session of this role (docs/tenant-isolation.md).
+    this.runData = new TenantRunData(this, 'RunData', {
+      bucket: this.runWorkspace.bucket,
+      table: this.runRecordsTable,
+    });
+    this.dispatcher.lambdaFunction.addEnvironment(
+      RUN_DATA_ROLE_ENV,
+      this.runData.grantSessionsTo(this.dispatcher.role),
+    );
     this.engine = new EngineFunction(this, 'Engine', {
       config: engineConfig(
         this.scenarios,
@@ -370,6 +382,7 @@ export class ExternalToolsPlatform extends Construct {
       ),
       workspaceBucket: this.runWorkspace.bucket,
       runRecordsTable: this.runRecordsTable,
+      runData: this.runData,
       logRetention: props.logRetention,
       settings: { ...props.functionSettings, ...props.engineSettings },
     });

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import {
   BlockPublicAccess,
   Bucket,
@@ -60,7 +60,8 @@ function wholeDays(name: string, duration: Duration): Duration {
  *   redacted by the dispatcher and read by the dispatcher alone, so a customer
  *   managed KMS key would add a key policy to keep, `kms:GenerateDataKey`/`Decrypt`
  *   grants and a KMS request per object read or written, without narrowing who can
- *   read: the bucket policy and the dispatcher's prefix-scoped role already do. The
+ *   read: the bucket policy and the tenant-scoped run-data sessions already do
+ *   (`TenantRunData`, lib/tenant-secret-readers.ts). The
  *   logs bucket must use SSE-S3: server access log delivery does not support
  *   SSE-KMS destinations (Amazon S3 user guide, "Enabling Amazon S3 server access logging").
  * - Block Public Access (all four settings), ACLs disabled (`BucketOwnerEnforced`),
@@ -78,7 +79,7 @@ function wholeDays(name: string, duration: Duration): Duration {
  * @throws Error when a retention is not a whole number of days.
  * @example
  * const workspace = new RunWorkspaceBucket(this, 'RunWorkspace', { runRetention: Duration.days(400) });
- * workspace.grantWorkspaceAccess(dispatcher.role);
+ * new TenantRunData(this, 'RunData', { bucket: workspace.bucket, table: runRecords });
  */
 export class RunWorkspaceBucket extends Construct {
   /** The workspace bucket. */
@@ -150,22 +151,46 @@ export class RunWorkspaceBucket extends Construct {
   }
 
   /**
-   * Lets `role` read, write and list workspaces, and nothing else of the bucket:
-   * `s3:GetObject` and `s3:PutObject` on `runs/*` and `scratch/*` only (reads with a
-   * range, HeadObject and conditional writes need no other action), and
-   * `s3:ListBucket` only for listings whose `s3:prefix` starts with `runs/` or
-   * `scratch/`. No delete: objects leave by lifecycle rule. cdk-nag's IAM5 is
-   * acknowledged for the two prefix wildcards, with the reason.
+   * Keeps a tool's `role` from listing the workspace bucket beyond the files it
+   * keeps there: an explicit Deny (it beats an Allow on `*`, such as the snapshot
+   * tools' `s3:ListBucket` for inventory report folders) of `s3:ListBucket` unless
+   * the listing's `s3:prefix` is one of `paths` in some run (`runs/*\/<path>`,
+   * `scratch/*\/<path>`), and of `s3:ListBucketVersions` and
+   * `s3:ListBucketMultipartUploads` always; given `paths`, an Allow of exactly those
+   * listings, which is what lets the tool tell a file not yet written (listed: none)
+   * from a refused one (S3 answers a GetObject of a missing key with 403 to a caller
+   * that may not list it: Amazon S3 API reference, "GetObject", Permissions).
    */
-  grantWorkspaceAccess(role: Role): void {
-    this.grantObjectAccess(role, 'read_write');
+  limitListing(role: Role, paths: readonly string[] = []): void {
+    const prefixes = [RUNS_PREFIX, SCRATCH_PREFIX].flatMap((prefix) =>
+      paths.map((file) => `${prefix}*/${file}`),
+    );
     role.addToPrincipalPolicy(
       new PolicyStatement({
+        sid: 'DenyWorkspaceListingBeyondOwnFiles',
+        effect: Effect.DENY,
         actions: ['s3:ListBucket'],
         resources: [this.bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': [`${RUNS_PREFIX}*`, `${SCRATCH_PREFIX}*`] } },
+        ...(prefixes.length > 0 ? { conditions: { StringNotLike: { 's3:prefix': prefixes } } } : {}),
       }),
     );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DenyWorkspaceVersionAndUploadListing',
+        effect: Effect.DENY,
+        actions: ['s3:ListBucketVersions', 's3:ListBucketMultipartUploads'],
+        resources: [this.bucket.bucketArn],
+      }),
+    );
+    if (prefixes.length > 0) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [this.bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': prefixes } },
+        }),
+      );
+    }
   }
 
   /**

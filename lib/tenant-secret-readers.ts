@@ -1,14 +1,17 @@
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { AccountRootPrincipal, type IRole, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import {
+  ENGINE_ROLE_PATH,
   ROLE_CHAINING_MAX_SECONDS,
   SECRET_NAME_TAG,
   TENANT_SECRET_NAME_PREFIX,
   TENANT_TAG,
   VENDOR_ROLE_PATH,
 } from '../functions/runtime/aws/trust';
+import { RUNS_PREFIX, SCRATCH_PREFIX } from '../functions/runtime/workspace-path';
 import { acknowledgeWildcardResources } from './nag';
 
 /** The session's tenant as an IAM policy variable (IAM User Guide, "IAM policy elements: Variables and tags"). */
@@ -39,14 +42,21 @@ export function toolRolesArn(scope: Construct, path: string = VENDOR_ROLE_PATH):
 }
 
 /**
- * A role only the vendor (the dispatcher, `/etp-vendor/`) may assume, and only
- * with a non-empty `etp-tenant` session tag and no other tag and a `SourceIdentity`
- * `etp.*`, for one hour at most (role chaining). Its policies use the session's
- * tenant (`aws:PrincipalTag/etp-tenant`) to confine what it reaches.
+ * A role only the vendor (the dispatcher, `/etp-vendor/`) may assume, or the roles
+ * under `trustedPaths`, and only with a non-empty `etp-tenant` session tag and no
+ * other tag and a `SourceIdentity` `etp.*`, for one hour at most (role chaining).
+ * Its policies use the session's tenant (`aws:PrincipalTag/etp-tenant`) to confine what it reaches.
+ *
+ * @param trustedPaths - the IAM paths of the platform account's roles that may assume it. @default [VENDOR_ROLE_PATH]
  */
-export function vendedTenantRole(scope: Construct, id: string, description: string): Role {
+export function vendedTenantRole(
+  scope: Construct,
+  id: string,
+  description: string,
+  trustedPaths: readonly string[] = [VENDOR_ROLE_PATH],
+): Role {
   const platformAccount = new AccountRootPrincipal();
-  const vendor = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(scope, VENDOR_ROLE_PATH) } };
+  const vendor = { ArnLike: { 'aws:PrincipalArn': trustedPaths.map((path) => toolRolesArn(scope, path)) } };
   const tenantTagOnly = {
     ...vendor,
     StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
@@ -108,6 +118,93 @@ export class TenantIdempotencyRecords extends Construct {
         },
       }),
     );
+  }
+}
+
+/** Properties of {@link TenantRunData}. */
+export interface TenantRunDataProps {
+  /** The run-workspace bucket (`runs/<tenant>/…`, `scratch/<tenant>/…`). */
+  readonly bucket: IBucket;
+  /** The run-records table (partition key `tenant_id`). */
+  readonly table: ITable;
+}
+
+/**
+ * Run workspaces and run records confined to one tenant by IAM: one role whose
+ * sessions, tagged `etp-tenant=T` by the dispatcher (for a call of T) or the engine
+ * (for a run of T), may
+ *
+ * - `s3:GetObject`, `s3:PutObject` on `runs/T/*` and `scratch/T/*` only
+ *   (`${aws:PrincipalTag/etp-tenant}` in the resource; tenant ids hold no `/`, `*` or `?`);
+ * - `s3:ListBucket` only for listings whose `s3:prefix` lies under `runs/T/` or `scratch/T/`;
+ * - `dynamodb:GetItem`, `PutItem`, `UpdateItem` on the run-records table where every
+ *   leading key (`tenant_id`) is T (`dynamodb:LeadingKeys`): no Scan, no Query.
+ *
+ * Its trust admits the vendor (`/etp-vendor/`) and the engine (`/etp-engine/`) only.
+ * Neither role holds a right of its own on the bucket or the table.
+ */
+export class TenantRunData extends Construct {
+  /** The role whose tenant-tagged sessions reach one tenant's run data. */
+  public readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: TenantRunDataProps) {
+    super(scope, id);
+    this.role = vendedTenantRole(
+      this,
+      'Role',
+      `Reads and writes one tenant's run workspaces and run records: the tenant of the session tag ${TENANT_TAG}`,
+      [VENDOR_ROLE_PATH, ENGINE_ROLE_PATH],
+    );
+    const tagged = { Null: { [`aws:PrincipalTag/${TENANT_TAG}`]: 'false' } };
+    const prefixes = [RUNS_PREFIX, SCRATCH_PREFIX].map((prefix) => `${prefix}${SESSION_TENANT}/`);
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'OwnTenantWorkspaces',
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: prefixes.map((prefix) => props.bucket.arnForObjects(`${prefix}*`)),
+        conditions: tagged,
+      }),
+    );
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'ListOwnTenantWorkspaces',
+        actions: ['s3:ListBucket'],
+        resources: [props.bucket.bucketArn],
+        conditions: { ...tagged, StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+      }),
+    );
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'OwnTenantRunRecords',
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { ...tagged, 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SESSION_TENANT] } },
+      }),
+    );
+    acknowledgeWildcardResources(
+      this.role,
+      prefixes.map((prefix) => props.bucket.arnForObjects(`${prefix}*`)),
+      `A run's workspace is created at run time under its tenant's prefix (runs/<tenant>/<scenario>/<runId>/, ` +
+        `scratch/<tenant>/<runId>/): the grant is the session's own tenant's two prefixes (${TENANT_TAG} tag), ` +
+        'GetObject and PutObject only.',
+    );
+  }
+
+  /**
+   * Lets `role` (the dispatcher's or the engine's, under a trusted path) open
+   * tenant-tagged sessions of the run-data role: `sts:AssumeRole`, `sts:TagSession`,
+   * `sts:SetSourceIdentity` on it, and nothing on the bucket or the table.
+   *
+   * @returns the role's ARN (what the function gets as `RUN_DATA_ROLE`).
+   */
+  grantSessionsTo(role: IRole): string {
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
+        resources: [this.role.roleArn],
+      }),
+    );
+    return this.role.roleArn;
   }
 }
 

@@ -156,5 +156,10 @@ export class ToolFunction extends PlatformFunction {
     }
     for (const deny of spec.iamDeny ?? [])
       this.role.addToPrincipalPolicy(denyStatement(deny, workspaceObjects));
+    // No tool lists the run workspaces, but for the files it keeps there (docs/tenant-isolation.md).
+    props.runWorkspace?.limitListing(
+      this.role,
+      spec.workspaceAccess ? (spec.workspaceAccess.paths ?? ['']) : [],
+    );
   }
 }

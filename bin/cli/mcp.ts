@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
+import { type Readable, Transform, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from 'commander';
 import type { ProfileScope } from '../../functions/dispatcher/access';
 import type { Dispatch } from '../../functions/dispatcher/dispatch';
-import { errorResponseOf, JSON_RPC_ERROR } from '../../functions/dispatcher/mcp/json-rpc-guard';
+import {
+  errorResponseOf,
+  JSON_RPC_ERROR,
+  type JsonRpcRefusal,
+  refusalOfBody,
+} from '../../functions/dispatcher/mcp/json-rpc-guard';
 import { createMcpServer } from '../../functions/dispatcher/mcp/server';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError } from '../../functions/runtime/errors';
@@ -68,6 +73,49 @@ export function reserveStdoutForProtocol(): Writable {
   return protocol;
 }
 
+/**
+ * The lines of an MCP stdio stream (MCP specification, "Transports", stdio: one
+ * JSON-RPC message per line, newline-delimited, no embedded newline) that pass
+ * the checks an HTTP request gets ({@link refusalOfBody}): each refused line is
+ * handed to `refuse` and never reaches the SDK; a blank (whitespace-only) line
+ * is skipped, as a keep-alive or a stray `\r\n` between messages; a trailing
+ * `\r` is dropped. Accepted lines come out whole, each ending in `\n`.
+ */
+export function guardedLines(
+  input: NodeJS.ReadableStream,
+  refuse: (refusal: JsonRpcRefusal) => void,
+): Readable {
+  // A character split across two chunks is joined before it is read.
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const guard = (line: string, push: (text: string) => void) => {
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (text.trim() === '') return;
+    const { refusal } = refusalOfBody(text);
+    if (refusal) refuse(refusal);
+    else push(`${text}\n`);
+  };
+  const lines = new Transform({
+    transform(chunk: Buffer | string, _encoding, callback) {
+      pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      let end = pending.indexOf('\n');
+      while (end >= 0) {
+        guard(pending.slice(0, end), (text) => this.push(text));
+        pending = pending.slice(end + 1);
+        end = pending.indexOf('\n');
+      }
+      callback();
+    },
+    flush(callback) {
+      pending += decoder.end();
+      guard(pending, (text) => this.push(text));
+      pending = '';
+      callback();
+    },
+  });
+  return input.pipe(lines);
+}
+
 /** What {@link serveMcp} serves on. */
 export interface McpStreams {
   readonly input: NodeJS.ReadableStream;
@@ -98,26 +146,27 @@ export async function serveMcp(
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
+  // Every line passes the same JSON-RPC checks as a request over HTTP (mcp/json-rpc-guard.ts)
+  // before the SDK reads it: -32700 for a line that is not JSON, -32600 for one that is not a
+  // JSON-RPC 2.0 message, -32602 for tools/call or tools/list params the server refuses.
+  const reply = (response: Record<string, unknown>) => streams.output.write(`${JSON.stringify(response)}\n`);
+  const guarded = guardedLines(streams.input, (refusal) => reply(errorResponseOf(refusal)));
   // The SDK's stdio transport takes Node's process stream types; any readable/writable pair works.
   const transport = new StdioServerTransport(
-    streams.input as typeof process.stdin,
+    guarded as unknown as typeof process.stdin,
     streams.output as typeof process.stdout,
   );
-  // A line the SDK cannot read gets its JSON-RPC error (it would otherwise only report it to
-  // onerror): -32700 for a line that is not JSON, -32600 or -32602 as the guard finds.
-  transport.onerror = (error) => {
-    const refusal =
-      error instanceof SyntaxError
-        ? { code: JSON_RPC_ERROR.parseError, message: 'Parse error: the line is not JSON', id: null }
-        : {
-            code: JSON_RPC_ERROR.invalidRequest,
-            message: 'Invalid Request: not a JSON-RPC 2.0 message',
-            id: null,
-          };
-    void transport.send(errorResponseOf(refusal) as unknown as JSONRPCMessage).catch(() => undefined);
-  };
+  // What the guard let through and the SDK still cannot read (none is known) gets an answer too.
+  transport.onerror = () =>
+    reply(
+      errorResponseOf({
+        code: JSON_RPC_ERROR.invalidRequest,
+        message: 'Invalid Request: not a JSON-RPC 2.0 message',
+        id: null,
+      }),
+    );
   await server.connect(transport);
-  streams.input.once('end', () => void server.close());
+  guarded.once('end', () => void server.close());
   await closed;
 }
 

@@ -53,7 +53,7 @@ export const ${camel}Spec = defineAwsReadOnlySpec({
 function implementation(tool: string, file: string, camel: string, pascal: string): string {
   return `import { EC2Client, paginateDescribeVpcs, type Vpc } from '@aws-sdk/client-ec2';
 import { awsClientConfig } from '../../runtime/aws/client-config';
-import { readPages } from '../../runtime/aws/pagination';
+import { readPages, stopFields } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -122,7 +122,7 @@ export const ${camel}Tool = defineTool(${camel}Spec, async (ctx, args) => {
         { maxPages: MAX_PAGES_PER_REGION, deadline: ctx.deadline },
       );
       stats.duplicatesSkipped = once.duplicates;
-      return { stats, findings, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+      return { stats, findings, ...stopFields(read) };
     },
   );
   const value: ${pascal}Value = auditValue(audit);

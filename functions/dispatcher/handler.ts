@@ -4,6 +4,7 @@ import { deadlineIn } from '../runtime/deadline';
 import { logger } from '../runtime/logger';
 import type { ToolResult } from '../runtime/result';
 import { resultInlineBytes, resultMaxBytes } from '../runtime/result-limits';
+import { runDataCredentials } from '../runtime/run-data-sessions';
 import {
   parseSecretReaderRoles,
   SECRET_READER_ROLES_ENV,
@@ -68,11 +69,12 @@ function vendingInvoker(functions: ToolInvoker): ToolInvoker {
 // Read once per container; a missing or invalid configuration fails the init, loudly.
 // The run workspaces' bucket (RUN_BUCKET) is set by the CDK.
 const config = bundledDispatcherConfig();
+// Each workspace is opened with its tenant's run-data session (RUN_DATA_ROLE, run-data-sessions.ts).
 const runBucket = process.env.RUN_BUCKET;
 const dispatch = createDeployedDispatcher(
   config,
   new LambdaClient({}),
-  runBucket ? s3WorkspaceProvider(runBucket) : undefined,
+  runBucket ? s3WorkspaceProvider(runBucket, undefined, runDataCredentials()) : undefined,
 );
 
 /**

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -7,7 +7,11 @@ import {
   paginateScan,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { platformDocumentClient } from '../runtime/aws/document-client';
+import { awsRequestHandler } from '../runtime/aws/http-timeouts';
+import { boundedCache } from '../runtime/bounded-cache';
+import type { TenantCredentials } from '../runtime/run-data-sessions';
 import { compareText } from '../runtime/text';
 import {
   type FindingsPointer,
@@ -311,4 +315,43 @@ export class DynamoDbRunRecords implements RunRecords, QuestionRecords {
       }),
     );
   }
+}
+
+/** Tenants whose records client a container keeps, least recently used out first. */
+const MAX_TENANT_RECORDS = 256;
+
+/**
+ * The engine's records as deployed: each tenant's items through a client signed
+ * with that tenant's run-data session (`credentialsOf`, functions/runtime/run-data-sessions.ts),
+ * so IAM refuses any item whose partition key (`tenant_id`) is another tenant's
+ * (`dynamodb:LeadingKeys`). One {@link DynamoDbRunRecords} per tenant, bounded.
+ *
+ * @example
+ * const records = tenantScopedRunRecords(process.env.RUN_RECORDS_TABLE!, runDataCredentials()!);
+ */
+export function tenantScopedRunRecords(
+  tableName: string,
+  credentialsOf: TenantCredentials,
+  createClient: (credentials: AwsCredentialIdentityProvider) => DynamoDBClient = (credentials) =>
+    new DynamoDBClient({ credentials, requestHandler: awsRequestHandler() }),
+): RunRecords {
+  const byTenant = boundedCache<string, DynamoDbRunRecords>({
+    max: MAX_TENANT_RECORDS,
+    ttlMs: 24 * 3_600_000,
+  });
+  const of = (tenant: string) => {
+    let records = byTenant.get(tenant);
+    if (!records) {
+      records = new DynamoDbRunRecords(tableName, createClient(credentialsOf(tenant)));
+      byTenant.set(tenant, records);
+    }
+    return records;
+  };
+  return {
+    swapLatestFindings: (tenant, scenario, level, current, options) =>
+      of(tenant).swapLatestFindings(tenant, scenario, level, current, options),
+    putQuestion: (question) => of(question.tenant).putQuestion(question),
+    closeQuestion: (tenant, runId, level, turn, status) =>
+      of(tenant).closeQuestion(tenant, runId, level, turn, status),
+  };
 }

@@ -1,10 +1,11 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import type { Context } from 'aws-lambda';
 import { logger } from '../runtime/logger';
+import { runDataCredentials } from '../runtime/run-data-sessions';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';
 import { bundledEngineConfig } from './config';
-import { DynamoDbRunRecords } from './dynamodb-run-records';
+import { DynamoDbRunRecords, tenantScopedRunRecords } from './dynamodb-run-records';
 import { createEngine } from './engine';
 import { BedrockModelClient, MODEL_CLIENT_SETTINGS } from './model-client';
 import { workspacesOf } from './workspaces';
@@ -19,12 +20,16 @@ function required(name: string): string {
   return value;
 }
 
-// Configuration and clients once per container.
+// Configuration and clients once per container. Run data is reached with the run's tenant's
+// session of the run-data role (RUN_DATA_ROLE, run-data-sessions.ts), never the engine's own role.
+const runData = runDataCredentials();
 const engine = createEngine({
   config: bundledEngineConfig(),
   catalog: toolCatalog,
-  workspaces: workspacesOf(s3WorkspaceProvider(required('WORKSPACE_BUCKET'))),
-  records: new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')),
+  workspaces: workspacesOf(s3WorkspaceProvider(required('WORKSPACE_BUCKET'), undefined, runData)),
+  records: runData
+    ? tenantScopedRunRecords(required('RUN_RECORDS_TABLE'), runData)
+    : new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')),
   model: new BedrockModelClient(new BedrockRuntimeClient(MODEL_CLIENT_SETTINGS)),
   logger,
 });

@@ -1,6 +1,7 @@
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { AWS_MAX_ATTEMPTS } from './aws/client-config';
 import { awsRequestHandler } from './aws/http-timeouts';
+import type { TenantCredentials } from './run-data-sessions';
 import type {
   Workspace,
   WorkspaceFile,
@@ -68,8 +69,9 @@ function errorName(err: unknown): string | undefined {
  * before a request is sent. The S3 client is created for this workspace alone —
  * a workspace serves one call — with the platform's retry policy and HTTP
  * timeouts (`AWS_MAX_ATTEMPTS`, `awsRequestHandler()`), and every request carries
- * the call's `signal`. Credentials are the dispatcher's own role, which IAM limits
- * to `runs/*` and `scratch/*` of the bucket.
+ * the call's `signal`. Deployed, the credentials are the scope's tenant's session
+ * of the run-data role (`clientConfig.credentials`, {@link s3WorkspaceProvider}),
+ * which IAM limits to `runs/<tenant>/*` and `scratch/<tenant>/*`.
  *
  * @example
  * const workspace = new S3Workspace({ bucket: 'etp-runs', scope: { tenant: 'acme', scenario: 'aws_pulse', runId: 'r1' } });
@@ -233,11 +235,26 @@ export class S3Workspace implements Workspace {
 /**
  * Opens S3 workspaces in `bucket`: one {@link S3Workspace} (and one client) per
  * call, so nothing of one call — tenant, run, deadline — is kept for the next.
+ * Given `tenantCredentials` (the run-data sessions, run-data-sessions.ts), each
+ * workspace's client signs with its scope's tenant's session, so IAM refuses any
+ * key outside that tenant's `runs/<tenant>/` and `scratch/<tenant>/`.
  *
  * @example
  * const workspaces = s3WorkspaceProvider(process.env.RUN_BUCKET);
  * const workspace = workspaces({ tenant: 'acme', runId: 'r1' }, deadline.signal); // scratch/acme/r1/
  */
-export function s3WorkspaceProvider(bucket: string, clientConfig?: S3ClientConfig): WorkspaceProvider {
-  return (scope, signal) => new S3Workspace({ bucket, scope, signal, clientConfig });
+export function s3WorkspaceProvider(
+  bucket: string,
+  clientConfig?: S3ClientConfig,
+  tenantCredentials?: TenantCredentials,
+): WorkspaceProvider {
+  return (scope, signal) =>
+    new S3Workspace({
+      bucket,
+      scope,
+      signal,
+      clientConfig: tenantCredentials
+        ? { ...clientConfig, credentials: tenantCredentials(scope.tenant) }
+        : clientConfig,
+    });
 }

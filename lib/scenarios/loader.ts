@@ -338,6 +338,14 @@ export function checkScenarioDocument(document: unknown, file: string, catalog: 
     }
     if (level.ask_user && typeof level.ask_user === 'object' && level.ask_user.slack_channel) {
       checkText(level.ask_user.slack_channel, 'ask_user.slack_channel', 'args');
+      // The question is posted with slack_post_message: a literal channel, or an input's default,
+      // is checked as that post's argument is, so a name Slack refuses fails here, not mid-run.
+      const channel = level.ask_user.slack_channel;
+      if (templateRefs(channel).length === 0 || soleRef(channel)) {
+        const post = { tool: 'slack_post_message', args: { channel, text: '?' } };
+        for (const violation of argsViolations(catalog, spec, post))
+          report(`${at}.ask_user.slack_${violation}`);
+      }
     }
     const pinned = checkPins(level, index, spec as unknown as Scenario, catalog, at);
     for (const problem of pinned.problems) report(problem);

@@ -42,6 +42,8 @@ describe('the dispatcher function', () => {
       'RESULT_INLINE_BYTES',
       'RESULT_MAX_BYTES',
       'RUN_BUCKET',
+      // The run-data role, its only way to the run workspaces (docs/tenant-isolation.md).
+      'RUN_DATA_ROLE',
       // The reader and records roles it vends sessions of (docs/tenant-isolation.md).
       'SECRET_READER_ROLES',
     ]);

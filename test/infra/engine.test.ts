@@ -24,11 +24,10 @@ describe('the scenario engine function', () => {
     return { stack, template, engineId, engine };
   }
 
-  it('may invoke only the scenarios’ models, use its run files and records, and write its logs', () => {
+  it('may invoke only the scenarios’ models, open run-data sessions (its only way to run files and records), and write its logs', () => {
     // Prepare
     const { stack, template, engineId } = synthesize();
-    const bucket = logicalIdOf(stack.platform.runWorkspace.bucket);
-    const table = logicalIdOf(stack.platform.runRecordsTable);
+    const runData = logicalIdOf(stack.platform.runData.role);
     const logGroup = logicalIdOf(stack.platform.engine.logGroup);
 
     // Act
@@ -47,13 +46,11 @@ describe('the scenario engine function', () => {
           resource:
             'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0',
         },
-        { action: 'dynamodb:GetItem', resource: `<${table}.Arn>` },
-        { action: 'dynamodb:PutItem', resource: `<${table}.Arn>` },
-        { action: 'dynamodb:UpdateItem', resource: `<${table}.Arn>` },
         { action: 'logs:CreateLogStream', resource: `<${logGroup}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroup}.Arn>` },
-        { action: 's3:GetObject', resource: `<${bucket}.Arn>/runs/*` },
-        { action: 's3:PutObject', resource: `<${bucket}.Arn>/runs/*` },
+        { action: 'sts:AssumeRole', resource: `<${runData}.Arn>` },
+        { action: 'sts:SetSourceIdentity', resource: `<${runData}.Arn>` },
+        { action: 'sts:TagSession', resource: `<${runData}.Arn>` },
         ...TRACE_WRITES,
       ]),
     );
@@ -78,6 +75,7 @@ describe('the scenario engine function', () => {
       POWERTOOLS_SERVICE_NAME: 'engine',
       WORKSPACE_BUCKET: { Ref: logicalIdOf(stack.platform.runWorkspace.bucket) },
       RUN_RECORDS_TABLE: { Ref: logicalIdOf(stack.platform.runRecordsTable) },
+      RUN_DATA_ROLE: { 'Fn::GetAtt': [logicalIdOf(stack.platform.runData.role), 'Arn'] },
     });
   });
 });

@@ -1,19 +1,41 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { DEFAULT_RESULT_INLINE_BYTES } from '../../functions/runtime/result-limits';
 import { RunWorkspaceBucket } from '../../lib/run-workspace-bucket';
+import { TenantRunData } from '../../lib/tenant-secret-readers';
 import { logicalIdOf, roleOf, synthesizePlatform } from '../helpers/cdk';
 
 type Resource = { Properties: Record<string, unknown> };
 
-/** A bare stack holding one RunWorkspaceBucket and a role granted workspace access. */
-function bareBucket(props: ConstructorParameters<typeof RunWorkspaceBucket>[2] = {}) {
+/** A bare stack holding one RunWorkspaceBucket, a role whose listing it limits to `paths`, and the run data of a table. */
+function bareBucket(props: ConstructorParameters<typeof RunWorkspaceBucket>[2] = {}, paths?: string[]) {
   const stack = new Stack(new App(), 'Bare');
   const workspace = new RunWorkspaceBucket(stack, 'RunWorkspace', props);
   const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-  workspace.grantWorkspaceAccess(role);
-  return { stack, workspace, role, template: Template.fromStack(stack) };
+  if (paths) workspace.limitListing(role, paths);
+  const table = new Table(stack, 'Records', {
+    partitionKey: { name: 'tenant_id', type: AttributeType.STRING },
+  });
+  const runData = new TenantRunData(stack, 'RunData', { bucket: workspace.bucket, table });
+  return { stack, workspace, role, runData, template: Template.fromStack(stack) };
+}
+
+/** The statements of the policies attached to the role of logical id `role`. */
+function statementsOf(template: Template, role: string): Record<string, unknown>[] {
+  return Object.values({
+    ...template.findResources('AWS::IAM::Policy'),
+    ...template.findResources('AWS::IAM::ManagedPolicy'),
+  })
+    .filter((policy) =>
+      ((policy.Properties as { Roles?: { Ref?: string }[] }).Roles ?? []).some((ref) => ref.Ref === role),
+    )
+    .flatMap(
+      (policy) =>
+        (policy.Properties as { PolicyDocument: { Statement: Record<string, unknown>[] } }).PolicyDocument
+          .Statement,
+    );
 }
 
 function resource(template: Template, logicalId: string): Resource {
@@ -172,37 +194,91 @@ describe('the run-workspace bucket', () => {
     }
   });
 
-  it('grants read and write on runs/* and scratch/* and lists those prefixes only, nothing else', () => {
+  it('gives the run-data role its session tenant’s runs/ and scratch/ prefixes only, listings under them, and its records', () => {
     // Prepare
-    const { workspace, role, template } = bareBucket();
+    const { workspace, runData, template } = bareBucket();
     const bucketArn = { 'Fn::GetAtt': [logicalIdOf(workspace.bucket), 'Arn'] };
-    const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] });
+    const objects = (prefix: string) => ({
+      'Fn::Join': ['', [bucketArn, `/${prefix}\${aws:PrincipalTag/etp-tenant}/*`]],
+    });
+    const tagged = { Null: { 'aws:PrincipalTag/etp-tenant': 'false' } };
 
     // Act
-    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+    const statements = statementsOf(template, logicalIdOf(runData.role));
 
     // Assess
-    expect(policies).toHaveLength(1);
-    const [policy] = policies as [Resource];
-    expect(policy.Properties).toMatchObject({ Roles: [{ Ref: logicalIdOf(role) }] });
-    expect((policy.Properties.PolicyDocument as { Statement: unknown }).Statement).toEqual([
+    expect(statements).toEqual([
       {
+        Sid: 'OwnTenantWorkspaces',
         Effect: 'Allow',
         Action: ['s3:GetObject', 's3:PutObject'],
         Resource: [objects('runs/'), objects('scratch/')],
+        Condition: tagged,
+      },
+      {
+        Sid: 'ListOwnTenantWorkspaces',
+        Effect: 'Allow',
+        Action: 's3:ListBucket',
+        Resource: bucketArn,
+        Condition: {
+          ...tagged,
+          StringLike: {
+            's3:prefix': [
+              'runs/${aws:PrincipalTag/etp-tenant}/*',
+              'scratch/${aws:PrincipalTag/etp-tenant}/*',
+            ],
+          },
+        },
+      },
+      {
+        Sid: 'OwnTenantRunRecords',
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^Records/), 'Arn'] },
+        Condition: {
+          ...tagged,
+          'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['${aws:PrincipalTag/etp-tenant}'] },
+        },
+      },
+    ]);
+  });
+
+  it('keeps a tool role from listing the bucket but for the files it keeps there', () => {
+    // Prepare
+    const { workspace, role, template } = bareBucket({}, ['snapshots/findings.json']);
+    const bucketArn = { 'Fn::GetAtt': [logicalIdOf(workspace.bucket), 'Arn'] };
+    const own = ['runs/*/snapshots/findings.json', 'scratch/*/snapshots/findings.json'];
+
+    // Act
+    const statements = statementsOf(template, logicalIdOf(role));
+
+    // Assess
+    expect(statements).toEqual([
+      {
+        Sid: 'DenyWorkspaceListingBeyondOwnFiles',
+        Effect: 'Deny',
+        Action: 's3:ListBucket',
+        Resource: bucketArn,
+        Condition: { StringNotLike: { 's3:prefix': own } },
+      },
+      {
+        Sid: 'DenyWorkspaceVersionAndUploadListing',
+        Effect: 'Deny',
+        Action: ['s3:ListBucketVersions', 's3:ListBucketMultipartUploads'],
+        Resource: bucketArn,
       },
       {
         Effect: 'Allow',
         Action: 's3:ListBucket',
         Resource: bucketArn,
-        Condition: { StringLike: { 's3:prefix': ['runs/*', 'scratch/*'] } },
+        Condition: { StringLike: { 's3:prefix': own } },
       },
     ]);
   });
 });
 
 describe('the platform and its run-workspace bucket', () => {
-  it("gives the dispatcher the bucket's name and the inline budget, and grants its role workspace access", () => {
+  it("gives the dispatcher the bucket's name, the inline budget and the run-data role, and no right of its own on the bucket", () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const dispatcherId = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
@@ -211,29 +287,24 @@ describe('the platform and its run-workspace bucket', () => {
     // Act
     const variables = (resource(template, dispatcherId).Properties.Environment as { Variables: unknown })
       .Variables;
+    const statements = statementsOf(template, roleOf(template, dispatcherId));
 
     // Assess
     expect(variables).toMatchObject({
       RUN_BUCKET: { Ref: bucketId },
       RESULT_INLINE_BYTES: String(DEFAULT_RESULT_INLINE_BYTES),
+      RUN_DATA_ROLE: { 'Fn::GetAtt': [logicalIdOf(stack.platform.runData.role), 'Arn'] },
     });
-    // In the role's default policy, or the overflow managed policy CDK moves statements to as it grows.
-    const role = roleOf(template, dispatcherId);
-    const attached = Object.values({
-      ...template.findResources('AWS::IAM::Policy'),
-      ...template.findResources('AWS::IAM::ManagedPolicy'),
-    }).filter((policy) =>
-      ((policy.Properties as { Roles?: { Ref?: string }[] }).Roles ?? []).some((ref) => ref.Ref === role),
+    expect(statements.flatMap((statement) => [statement.Action].flat())).not.toContainEqual(
+      expect.stringMatching(/^s3:/),
     );
-    const statements = attached.flatMap(
-      (policy) =>
-        (policy.Properties as { PolicyDocument: { Statement: Record<string, unknown>[] } }).PolicyDocument
-          .Statement,
-    );
+    // CDK merges the dispatcher's sts statements into one: the run-data role is among its resources.
     expect(statements).toContainEqual(
       expect.objectContaining({
-        Action: 's3:ListBucket',
-        Condition: { StringLike: { 's3:prefix': ['runs/*', 'scratch/*'] } },
+        Action: ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'],
+        Resource: expect.arrayContaining([
+          { 'Fn::GetAtt': [logicalIdOf(stack.platform.runData.role), 'Arn'] },
+        ]),
       }),
     );
   });

@@ -462,6 +462,303 @@ describe('exactly-once records, proved on the synthesized policies', () => {
   });
 });
 
+describe('run workspaces and run records by tenant, proved on the synthesized policies', () => {
+  const objectOps = ['s3:GetObject', 's3:PutObject'];
+  const recordOps = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+  const snapshotTools = toolCatalog
+    .functionTools()
+    .filter((entry) => entry.spec.workspaceAccess !== undefined)
+    .map((entry) => entry.spec.name);
+  let runDataRoleId: string;
+  let engineRoleId: string;
+  let bucket: string;
+  let recordsArn: string;
+
+  beforeAll(() => {
+    const { stack, template } = synthesizePlatform();
+    runDataRoleId = logicalIdOf(stack.platform.runData.role);
+    engineRoleId = roleOf(template, logicalIdOf(stack.platform.engine.lambdaFunction));
+    bucket = arnIn(platform, logicalIdOf(stack.platform.runWorkspace.bucket));
+    recordsArn = arnIn(platform, logicalIdOf(stack.platform.runRecordsTable));
+  });
+
+  const runDataTarget = () => ({
+    arn: arnIn(platform, runDataRoleId),
+    account: PLATFORM,
+    trust: trustPolicyOf(platform, runDataRoleId),
+  });
+  const engineRole = () => {
+    const arn = arnIn(platform, engineRoleId);
+    return { arn, session: sessionOf(arn, 'engine'), policies: identityPoliciesOf(platform, engineRoleId) };
+  };
+
+  /** A request of a run-data session tagged `tenant` (no tag: `null`). */
+  function runDataSession(
+    action: string,
+    resource: string,
+    context: Record<string, string | string[]>,
+    tenant: string | null = 'acme',
+  ) {
+    const arn = arnIn(platform, runDataRoleId);
+    return decide({
+      principal: sessionOf(arn, `etp-secrets.${tenant ?? 'untagged'}`),
+      identityPolicies: identityPoliciesOf(platform, runDataRoleId),
+      action,
+      resource,
+      resourceAccount: PLATFORM,
+      context: {
+        'aws:PrincipalArn': arn,
+        ...(tenant ? { 'aws:PrincipalTag/etp-tenant': tenant } : {}),
+        ...context,
+      },
+    });
+  }
+  const object = (key: string) => `${bucket}/${key}`;
+  const listing = (prefix: string | undefined, tenant: string | null = 'acme') =>
+    runDataSession('s3:ListBucket', bucket, prefix === undefined ? {} : { 's3:prefix': prefix }, tenant);
+
+  it('names the engine role under the path the run-data role trusts', () => {
+    expect(arnIn(platform, engineRoleId)).toMatch(/:role\/etp-engine\//);
+  });
+
+  it.each([
+    ['the dispatcher', () => dispatcherRole()],
+    ['the engine', () => engineRole()],
+  ])('lets %s open a run-data session tagged with a tenant', async (_who, caller) => {
+    // Act
+    const decisions = await assume(caller(), runDataTarget(), readerTags('acme'));
+
+    // Assess
+    expect(decisions).toEqual(ALLOWED3);
+  });
+
+  it.each([
+    ['the dispatcher', () => dispatcherRole()],
+    ['the engine', () => engineRole()],
+  ])('refuses %s a run-data session without the tenant tag, or with another tag', async (_who, caller) => {
+    // Act
+    const untagged = await assume(caller(), runDataTarget(), { 'sts:SourceIdentity': 'etp.acme' });
+    const extra = await assume(caller(), runDataTarget(), {
+      ...readerTags('acme'),
+      'aws:RequestTag/etp-run': 'r1',
+      'aws:TagKeys': ['etp-tenant', 'etp-run'],
+    });
+
+    // Assess
+    expect(untagged[1]).not.toBe('Allowed');
+    expect(extra[1]).not.toBe('Allowed');
+  });
+
+  it.each([
+    ['the dispatcher', () => dispatcherRole()],
+    ['the engine', () => engineRole()],
+  ])("gives %s no right of its own on any tenant's runs, listings or run records", async (_who, caller) => {
+    // Prepare
+    const { session, policies } = caller();
+    const ask = (action: string, resource: string, context: Record<string, string | string[]> = {}) =>
+      decide({
+        principal: session,
+        identityPolicies: policies,
+        action,
+        resource,
+        resourceAccount: PLATFORM,
+        context,
+      });
+
+    // Act
+    const decisions = await Promise.all([
+      ...objectOps.map((action) => ask(action, object('runs/acme/aws_pulse/r1/results/collect/0.json'))),
+      ...objectOps.map((action) => ask(action, object('scratch/acme/r1/notes.md'))),
+      ask('s3:ListBucket', bucket, { 's3:prefix': 'runs/' }),
+      ...recordOps.map((action) => ask(action, recordsArn, { 'dynamodb:LeadingKeys': ['acme'] })),
+    ]);
+
+    // Assess
+    expect(decisions.every((decision) => decision !== 'Allowed')).toBe(true);
+  });
+
+  it.each(toolCatalog.functionTools().map((entry) => entry.spec.name))(
+    '%s may open no run-data session, even with every sts: action',
+    async (tool) => {
+      // Prepare
+      const role = toolRole(tool);
+
+      // Act
+      const [decision] = await assume(
+        { ...role, policies: [...role.policies, STS_ANYTHING] },
+        runDataTarget(),
+        readerTags('acme'),
+      );
+
+      // Assess
+      expect(decision).toBe('ImplicitlyDenied');
+    },
+  );
+
+  it("a run-data session tagged acme reads and writes acme's workspaces and no other tenant's", async () => {
+    // Act
+    const own = await Promise.all(
+      ['runs/acme/aws_pulse/r1/results/collect/0.json', 'scratch/acme/r1/notes.md'].flatMap((key) =>
+        objectOps.map((action) => runDataSession(action, object(key), {})),
+      ),
+    );
+    const others = await Promise.all(
+      [
+        'runs/globex/aws_pulse/r1/results/collect/0.json',
+        'scratch/globex/r1/notes.md',
+        'runs/acme-2/aws_pulse/r1/summary.json',
+        'runs/acmeX/aws_pulse/r1/summary.json',
+        'results/acme/r1.json',
+        'runs/acme',
+      ].flatMap((key) => objectOps.map((action) => runDataSession(action, object(key), {}))),
+    );
+    const untagged = await runDataSession(
+      's3:GetObject',
+      object('runs/acme/aws_pulse/r1/summary.json'),
+      {},
+      null,
+    );
+    const deleted = await runDataSession(
+      's3:DeleteObject',
+      object('runs/acme/aws_pulse/r1/summary.json'),
+      {},
+    );
+
+    // Assess
+    expect(own).toEqual(own.map(() => 'Allowed'));
+    expect(others).toEqual(others.map(() => 'ImplicitlyDenied'));
+    expect({ untagged, deleted }).toEqual({ untagged: 'ImplicitlyDenied', deleted: 'ImplicitlyDenied' });
+  });
+
+  it("a run-data session tagged acme lists under acme's prefixes only", async () => {
+    // Act
+    const decisions = {
+      ownRun: await listing('runs/acme/aws_pulse/r1/'),
+      ownFile: await listing('runs/acme/aws_pulse/r1/summary.json'),
+      ownScratch: await listing('scratch/acme/r1/'),
+      otherTenant: await listing('runs/globex/'),
+      lookalike: await listing('runs/acme-2/'),
+      withoutSlash: await listing('runs/acme'),
+      everyRun: await listing('runs/'),
+      wholeBucket: await listing(undefined),
+      untagged: await listing('runs/acme/', null),
+    };
+
+    // Assess
+    expect(decisions).toEqual({
+      ownRun: 'Allowed',
+      ownFile: 'Allowed',
+      ownScratch: 'Allowed',
+      otherTenant: 'ImplicitlyDenied',
+      lookalike: 'ImplicitlyDenied',
+      withoutSlash: 'ImplicitlyDenied',
+      everyRun: 'ImplicitlyDenied',
+      wholeBucket: 'ImplicitlyDenied',
+      untagged: 'ImplicitlyDenied',
+    });
+  });
+
+  it("a run-data session tagged acme gets, puts and updates acme's run records and no other tenant's", async () => {
+    // Act
+    const own = await Promise.all(
+      recordOps.map((action) => runDataSession(action, recordsArn, { 'dynamodb:LeadingKeys': ['acme'] })),
+    );
+    const other = await Promise.all(
+      recordOps.map((action) => runDataSession(action, recordsArn, { 'dynamodb:LeadingKeys': ['globex'] })),
+    );
+    const scan = await runDataSession('dynamodb:Scan', recordsArn, {});
+    const query = await runDataSession('dynamodb:Query', recordsArn, { 'dynamodb:LeadingKeys': ['acme'] });
+    const deleted = await runDataSession('dynamodb:DeleteItem', recordsArn, {
+      'dynamodb:LeadingKeys': ['acme'],
+    });
+    const untagged = await runDataSession(
+      'dynamodb:GetItem',
+      recordsArn,
+      { 'dynamodb:LeadingKeys': ['acme'] },
+      null,
+    );
+
+    // Assess
+    expect(own).toEqual(recordOps.map(() => 'Allowed'));
+    expect(other).toEqual(recordOps.map(() => 'ImplicitlyDenied'));
+    expect({ scan, query, deleted, untagged }).toEqual({
+      scan: 'ImplicitlyDenied',
+      query: 'ImplicitlyDenied',
+      deleted: 'ImplicitlyDenied',
+      untagged: 'ImplicitlyDenied',
+    });
+  });
+
+  it('has snapshot tools that keep files in the workspace to prove the listing on', () => {
+    expect(snapshotTools.length).toBeGreaterThan(0);
+  });
+
+  it.each(toolCatalog.functionTools().map((entry) => entry.spec.name))(
+    '%s lists no run of the workspace bucket, nor the bucket whole',
+    async (tool) => {
+      // Prepare
+      const role = toolRole(tool);
+      const ask = (prefix?: string) =>
+        decide({
+          principal: role.session,
+          identityPolicies: role.policies,
+          action: 's3:ListBucket',
+          resource: bucket,
+          resourceAccount: PLATFORM,
+          context: prefix === undefined ? {} : { 's3:prefix': prefix },
+        });
+
+      // Act
+      const decisions = await Promise.all([
+        ask(undefined),
+        ask('runs/'),
+        ask('runs/globex/'),
+        ask('runs/acme/aws_pulse/r1/'),
+        ask('scratch/acme/'),
+      ]);
+
+      // Assess
+      expect(decisions.every((decision) => decision !== 'Allowed')).toBe(true);
+    },
+  );
+
+  it.each(snapshotTools)(
+    '%s lists exactly the findings file it reads, and nothing beside it',
+    async (tool) => {
+      // Prepare
+      const role = toolRole(tool);
+      const ask = (prefix: string) =>
+        decide({
+          principal: role.session,
+          identityPolicies: role.policies,
+          action: 's3:ListBucket',
+          resource: bucket,
+          resourceAccount: PLATFORM,
+          context: { 's3:prefix': prefix },
+        });
+
+      // Act
+      const own = await ask('runs/acme/snapshot_forensics/r1/snapshots/findings.json');
+      const beside = await ask('runs/acme/snapshot_forensics/r1/snapshots/');
+      const versions = await decide({
+        principal: role.session,
+        identityPolicies: role.policies,
+        action: 's3:ListBucketVersions',
+        resource: bucket,
+        resourceAccount: PLATFORM,
+        context: { 's3:prefix': 'runs/acme/snapshot_forensics/r1/snapshots/findings.json' },
+      });
+
+      // Assess
+      expect({ own, beside, versions }).toEqual({
+        own: 'Allowed',
+        beside: 'ExplicitlyDenied',
+        versions: 'ExplicitlyDenied',
+      });
+    },
+  );
+});
+
 describe('cross-account access, proved on the synthesized policies of both stacks', () => {
   const customerRoleArn = `arn:aws:iam::${CUSTOMER}:role/ExternalToolsPlatformAudit`;
   const callTags = (tenant: string) => ({

@@ -100,6 +100,15 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
               })),
             )
           : []),
+        // ...and may list exactly those files (RunWorkspaceBucket.limitListing), to tell a missing one from a refused one.
+        ...(spec.workspaceAccess
+          ? [
+              {
+                action: 's3:ListBucket',
+                resource: `<${logicalIdOf(stack.platform.runWorkspace.bucket)}.Arn>`,
+              },
+            ]
+          : []),
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
         ...TRACE_WRITES,
@@ -126,16 +135,23 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       // Act
       const denies = roleDenies(template, roleId);
 
-      // Assess
-      expect(denies).toEqual(
-        (spec.iamDeny ?? []).map((deny) => ({
+      // Assess: the spec's, then no listing of the run workspaces (but the tool's own files: the condition)
+      const bucket = `<${logicalIdOf(stack.platform.runWorkspace.bucket)}.Arn>`;
+      expect(denies).toEqual([
+        ...(spec.iamDeny ?? []).map((deny) => ({
           sid: deny.sid,
           actions: [...deny.actions].sort(),
           ...(deny.notResources
             ? { notResources: [...deny.notResources.map(inTemplate), ...excepted] }
             : { resources: (deny.resources ?? ['*']).map(inTemplate) }),
         })),
-      );
+        { sid: 'DenyWorkspaceListingBeyondOwnFiles', actions: ['s3:ListBucket'], resources: [bucket] },
+        {
+          sid: 'DenyWorkspaceVersionAndUploadListing',
+          actions: ['s3:ListBucketMultipartUploads', 's3:ListBucketVersions'],
+          resources: [bucket],
+        },
+      ]);
     });
 
     it('has its own role under the tool path, assumed by Lambda only, with no managed policy', () => {
@@ -233,7 +249,7 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
 });
 
 describe('the dispatcher, the vendor of tenant sessions', () => {
-  it('may assume every reader role and the records role, and gets their ARNs in SECRET_READER_ROLES', () => {
+  it('may assume every reader role, the records role and the run-data role, and gets their ARNs', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const dispatcherId = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
@@ -249,14 +265,16 @@ describe('the dispatcher, the vendor of tenant sessions', () => {
     const variables = template.toJSON().Resources[dispatcherId].Properties.Environment.Variables;
 
     // Assess
+    const runData = `<${logicalIdOf(stack.platform.runData.role)}.Arn>`;
     expect(assumed).toEqual(
       sortPermissions(
-        Object.values(readers).flatMap((resource) =>
+        [...Object.values(readers), runData].flatMap((resource) =>
           ASSUME_WITH_TAGS.map((action) => ({ action, resource })),
         ),
       ),
     );
     expect(JSON.parse(flattenIntrinsics(variables.SECRET_READER_ROLES))).toEqual(readers);
+    expect(flattenIntrinsics(variables.RUN_DATA_ROLE)).toBe(runData);
   });
 });
 

@@ -1,10 +1,17 @@
 import type { Deadline } from '../deadline';
+import { normalizeError } from '../normalize-error';
+import type { ToolErrorInfo } from '../result';
 
 /** Pages read from one paginated AWS call at most, unless the tool says otherwise. */
 export const DEFAULT_MAX_PAGES = 100;
 
-/** Why reading pages stopped before the last page. */
-export type PageStop = 'page_cap' | 'deadline' | 'repeated_token';
+/**
+ * Why reading pages stopped before the last page: the page cap, the deadline, a
+ * page repeating its predecessor's token, or a throttling answer after at least
+ * one page (`throttled`: the pages read are kept, the rate limit is the caller's
+ * to wait out; a throttled first page is an error, as any failed call).
+ */
+export type PageStop = 'page_cap' | 'deadline' | 'repeated_token' | 'throttled';
 
 /** What {@link readPages} read. */
 export interface PagesRead {
@@ -12,6 +19,32 @@ export interface PagesRead {
   readonly pages: number;
   /** Set when reading stopped before the last page. */
   readonly stoppedBy?: PageStop;
+  /**
+   * With `stoppedBy` (not `repeated_token`): the continuation token of the first
+   * page not read, as the API issued it (`NextToken`, `Marker`…): sent back as the
+   * request's token, the read resumes there.
+   */
+  readonly nextToken?: string;
+  /** With `stoppedBy: 'throttled'`: the answer that stopped it, normalized (code `throttled`, the AWS error name in `details`). */
+  readonly stopError?: ToolErrorInfo;
+}
+
+/**
+ * What a tool reports of a read that stopped early, beside its items: `stoppedBy`,
+ * `nextToken` and `stopError` as {@link PagesRead} has them; nothing for a complete read.
+ *
+ * @example stopFields({ pages: 3, stoppedBy: 'throttled', nextToken: 'AAE…', stopError })
+ * // => { stoppedBy: 'throttled', nextToken: 'AAE…', stopError: { code: 'throttled', … } }
+ */
+export function stopFields(
+  read: PagesRead | undefined,
+): Pick<PagesRead, 'stoppedBy' | 'nextToken' | 'stopError'> {
+  if (!read?.stoppedBy) return {};
+  return {
+    stoppedBy: read.stoppedBy,
+    ...(read.nextToken === undefined ? {} : { nextToken: read.nextToken }),
+    ...(read.stopError ? { stopError: read.stopError } : {}),
+  };
 }
 
 /** A page that carries its continuation token under one of AWS's usual names. */
@@ -44,7 +77,11 @@ function tokenOf(page: unknown): string | undefined {
  * with a page cap, a deadline check before each page, and a stop when a page
  * repeats the previous page's token (some APIs loop on their last page).
  * `stoppedBy` is set only when pages were left unread: reaching the cap or the
- * deadline right after a page with no continuation token is a normal end.
+ * deadline right after a page with no continuation token is a normal end. A
+ * throttling answer (`ThrottlingException`, `RequestLimitExceeded`, HTTP 429…,
+ * as the SDK classifies them, after its own retries) to a page after the first
+ * ends the read `throttled` with the pages read, the token to resume from and the
+ * normalized error ({@link PagesRead}); on the first page, and any other error, it is thrown.
  *
  * @param pages - the paginator.
  * @param onPage - called for each page in order.
@@ -71,12 +108,26 @@ export async function readPages<P>(
   let count = 0;
   let previousToken: string | undefined;
   const iterator = pages[Symbol.asyncIterator]();
+  const stopped = (stoppedBy: PageStop, stopError?: ToolErrorInfo): PagesRead => ({
+    pages: count,
+    stoppedBy,
+    ...(previousToken === undefined ? {} : { nextToken: previousToken }),
+    ...(stopError ? { stopError } : {}),
+  });
   try {
     while (true) {
       const stop = count >= maxPages ? 'page_cap' : options.deadline?.expired() ? 'deadline' : undefined;
       // A page without a continuation token was the last (the SDK paginators end on it too): nothing was cut.
-      if (stop) return count > 0 && !previousToken ? { pages: count } : { pages: count, stoppedBy: stop };
-      const next = await iterator.next();
+      if (stop) return count > 0 && !previousToken ? { pages: count } : stopped(stop);
+      let next: IteratorResult<P>;
+      try {
+        next = await iterator.next();
+      } catch (err) {
+        // Throttled after some pages: what was read is kept, with the token to resume from.
+        const error = count > 0 ? normalizeError('pagination', err) : undefined;
+        if (error?.code === 'throttled') return stopped('throttled', error);
+        throw err;
+      }
       if (next.done) return { pages: count };
       onPage(next.value);
       count++;

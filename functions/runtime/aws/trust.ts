@@ -55,6 +55,14 @@ export const TOOL_ROLE_PATH = '/etp-tools/';
 export const VENDOR_ROLE_PATH = '/etp-vendor/';
 
 /**
+ * The IAM path of the scenario engine's role: besides the vendor, the one role
+ * the run-data role trusts (the engine knows a run's tenant from the run's input,
+ * as the dispatcher knows a call's from its envelope). The tenant-secrets readers
+ * and the exactly-once records role do not trust it.
+ */
+export const ENGINE_ROLE_PATH = '/etp-engine/';
+
+/**
  * The IAM path of the AWS tool functions' roles (under {@link TOOL_ROLE_PATH}).
  * The customer role trusts the platform account's roles under this path only.
  */

@@ -205,11 +205,11 @@ async function scanRegion(
   const failed = settled.filter((s): s is Extract<Settled<ResourceType, PagesRead>, { ok: false }> => !s.ok);
   if (failed[0] && failed.length === settled.length && skipped.length === 0) throw failed[0].error;
   const reads = settled.flatMap((s) => (s.ok ? [s.value] : []));
-  const stoppedBy = skipped.length > 0 ? 'deadline' : firstStop(...reads);
+  const stop = skipped.length > 0 ? { stoppedBy: 'deadline' as const } : firstStop(...reads);
   return {
     stats,
     findings,
-    ...(stoppedBy ? { stoppedBy } : {}),
+    ...stop,
     partialErrors: failed.map((s) => ({
       what: OPERATION[s.item],
       error: normalizeError(tool, s.error, SERVICE),

@@ -1,5 +1,5 @@
 import { type Anomaly, paginateGetAnomalies, type RootCause } from '@aws-sdk/client-cost-explorer';
-import { readPages } from '../../runtime/aws/pagination';
+import { type PagesRead, readPages, stopFields } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { compareText, formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -171,6 +171,10 @@ export interface CostAnomalies {
   /** The topN anomalies by impact, highest first. */
   readonly anomalies: AnomalyFinding[];
   readonly costExplorer: ReturnType<typeof costExplorerUsage>;
+  /** Set when reading stopped early: why, and the `NextPageToken` to resume from (`stopFields`). */
+  readonly stoppedBy?: PagesRead['stoppedBy'];
+  readonly nextToken?: string;
+  readonly stopError?: PagesRead['stopError'];
 }
 
 /** `aws_cost_anomalies` with its handler. */
@@ -235,6 +239,7 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
     unrecognizedValues,
     anomalies: findings.slice(0, args.topN),
     costExplorer: costExplorerUsage(read.pages),
+    ...stopFields(read),
   };
   const top = findings[0];
   return {

@@ -30,12 +30,15 @@ export const costBreakdownSpec = defineAwsReadOnlySpec({
     'of one cost-allocation tag): the total with its currency as Cost Explorer reports it, the topN groups with ' +
     'their share, totals per MONTHLY or DAILY period, and the change against the previous period of equal ' +
     'length (absolute and percent; percent null when the previous total is 0; skipped with comparison.error when ' +
-    'that period would start before the history limit). Amounts are rounded to cents; ' +
+    'that period would start before the history limit), and `recordTypes`: the total by Cost Explorer record type ' +
+    '(gross charges, credits, refunds, tax, net; requests group by RECORD_TYPE too), so a total that credits ' +
+    'bring to 0 says so. Amounts are rounded to cents; ' +
     '`estimated` is set while AWS has not finalized a period. COST: every Cost Explorer request is billed ' +
     'USD 0.01; one call makes 2 requests (1 with compareWithPrevious false), more when Cost Explorer pages its ' +
     'answer; `costExplorer.requests` reports them. Errors: opt_in_required when Cost Explorer is not enabled ' +
     'for the account, data_unavailable when it has no data yet (neither is ever reported as a cost of 0), ' +
-    'throttled when rate limited. `truncated` is set when the page cap or deadline stopped it.',
+    'throttled when rate limited. `truncated` is set when the page cap, the deadline or a throttled later page ' +
+    'stopped it (with `stoppedBy` and the `nextToken` to resume from).',
   inputSchema: () =>
     z
       .strictObject({

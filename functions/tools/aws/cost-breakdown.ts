@@ -4,7 +4,7 @@ import {
   type GetCostAndUsageCommandOutput,
   type GroupDefinition,
 } from '@aws-sdk/client-cost-explorer';
-import { type PageStop, pagesByToken, readPages } from '../../runtime/aws/pagination';
+import { type PageStop, pagesByToken, readPages, stopFields } from '../../runtime/aws/pagination';
 import type { Deadline } from '../../runtime/deadline';
 import { PlatformError } from '../../runtime/errors';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -54,7 +54,37 @@ interface PeriodCosts {
   readonly currency: string | undefined;
   /** Account names of LINKED_ACCOUNT groups (`DimensionValueAttributes[].Attributes.description`). */
   readonly names: Map<string, string>;
+  /** By RECORD_TYPE (the second group of every request); empty when the answer carried none. */
+  readonly byRecordType: Map<string, bigint>;
   readonly stoppedBy?: PageStop;
+  readonly nextToken?: string;
+  readonly stopError?: ToolErrorInfo;
+}
+
+/**
+ * RECORD_TYPE values kept apart from the charges (Billing and Cost Management user
+ * guide, "Term comparisons": the console's charge types Credit, Refund and Tax);
+ * every other record type (Usage, DiscountedUsage, Fee, RIFee, Support,
+ * SavingsPlan…, discounts) is a charge.
+ */
+const SET_APART = { Credit: 'credits', Refund: 'refunds', Tax: 'tax' } as const;
+
+/**
+ * A period's costs by Cost Explorer record type (the RECORD_TYPE dimension: "the
+ * different types of charges such as RI fees, usage costs, tax refunds, and
+ * credits", Cost Explorer API reference, "GetDimensionValues"), each rounded to
+ * cents in the result's currency. `net` = `gross` + `credits` + `refunds` + `tax` =
+ * the result's `total`; credits and refunds are negative as Cost Explorer answers them.
+ */
+export interface RecordTypeTotals {
+  /** Every record type but Credit, Refund and Tax: usage, fees, RI and Savings Plans charges, discounts. */
+  readonly gross: number;
+  readonly credits: number;
+  readonly refunds: number;
+  readonly tax: number;
+  readonly net: number;
+  /** Each record type Cost Explorer answered, as named (`Usage`, `Credit`…). */
+  readonly byRecordType: Record<string, number>;
 }
 
 /** Requests Cost Explorer answered in this call, failed reads included: each one is billed. */
@@ -90,8 +120,15 @@ export interface CostBreakdown {
   readonly groupBy: string;
   /** As Cost Explorer reports it (`USD`); null when it answered no amount at all. */
   readonly currency: string | null;
-  /** Sum of every group, rounded to cents. */
+  /** Sum of every group, rounded to cents: net of credits, refunds and tax (see `recordTypes`). */
   readonly total: number;
+  /**
+   * The total by record type: what the charges were and what credits, refunds and
+   * tax did to them, so a net of 0.00 reads as "credits offset 120.00 of usage", not
+   * as no usage. Absent when Cost Explorer answered no record types (never, for
+   * requests of this tool, which group by RECORD_TYPE too).
+   */
+  readonly recordTypes?: RecordTypeTotals;
   /** Whether AWS has not finalized some of the period's costs yet. */
   readonly estimated: boolean;
   readonly groupCount: number;
@@ -104,7 +141,14 @@ export interface CostBreakdown {
   /** Against the previous period of equal length; null when not asked for. */
   readonly comparison: CostComparison | null;
   readonly costExplorer: CostExplorerUsage;
+  /** Set when the period's pages were not all read: why, and the `NextPageToken` to resume from. */
+  readonly stoppedBy?: PageStop;
+  readonly nextToken?: string;
+  readonly stopError?: ToolErrorInfo;
 }
+
+/** The second group of every request: the record type, so credits, refunds and tax can be told from usage. */
+const RECORD_TYPE_GROUP: GroupDefinition = { Type: 'DIMENSION', Key: 'RECORD_TYPE' };
 
 function groupDefinition(args: CostBreakdownArgs): GroupDefinition {
   return args.groupBy === 'TAG'
@@ -112,9 +156,12 @@ function groupDefinition(args: CostBreakdownArgs): GroupDefinition {
     : { Type: 'DIMENSION', Key: args.groupBy };
 }
 
-/** Tag groups come back as `key$value`, `key$` for costs without the tag (Cost Explorer API reference, "Group"). */
-function groupKey(keys: readonly string[] | undefined, args: CostBreakdownArgs): string {
-  const key = keys?.join(', ') ?? '';
+/**
+ * A group's key: its keys but the record type's (at `recordIndex`, -1 for none), joined.
+ * Tag groups come back as `key$value`, `key$` for costs without the tag (Cost Explorer API reference, "Group").
+ */
+function groupKey(keys: readonly string[] | undefined, recordIndex: number, args: CostBreakdownArgs): string {
+  const key = (keys ?? []).filter((_, index) => index !== recordIndex).join(', ');
   if (args.groupBy !== 'TAG') return key;
   const value = key.startsWith(`${args.tagKey}$`) ? key.slice(`${args.tagKey}$`.length) : key;
   return value === '' ? `(no ${args.tagKey} tag)` : value;
@@ -154,7 +201,14 @@ async function readCosts(
   const byGroup = new Map<string, bigint>();
   const byPeriod = new Map<string, { end: string; amount: bigint; estimated: boolean }>();
   const names = new Map<string, string>();
+  const byRecordType = new Map<string, bigint>();
   const onPage = (page: GetCostAndUsageCommandOutput) => {
+    // Which of a group's keys is its record type: the answer names its groups (`GroupDefinitions`).
+    const recordIndex =
+      page.GroupDefinitions?.findIndex(
+        (definition) =>
+          definition.Type === RECORD_TYPE_GROUP.Type && definition.Key === RECORD_TYPE_GROUP.Key,
+      ) ?? -1;
     for (const result of page.ResultsByTime ?? []) {
       const start = result.TimePeriod?.Start ?? period.start;
       const end = result.TimePeriod?.End ? inclusiveEnd(result.TimePeriod.End) : period.end;
@@ -165,8 +219,11 @@ async function readCosts(
         const metric = group.Metrics?.[args.metric];
         const amount = parseCostAmount(metric?.Amount);
         currency = sameCurrency(currency, metric?.Unit);
-        const key = groupKey(group.Keys, args);
+        const key = groupKey(group.Keys, recordIndex, args);
         byGroup.set(key, (byGroup.get(key) ?? 0n) + amount);
+        const recordType = recordIndex >= 0 ? group.Keys?.[recordIndex] : undefined;
+        if (recordType !== undefined)
+          byRecordType.set(recordType, (byRecordType.get(recordType) ?? 0n) + amount);
         slot.amount += amount;
         total += amount;
       }
@@ -184,7 +241,7 @@ async function readCosts(
           TimePeriod: costAndUsageTimePeriod(period),
           Granularity: args.granularity,
           Metrics: [args.metric],
-          GroupBy: [groupDefinition(args)],
+          GroupBy: [groupDefinition(args), RECORD_TYPE_GROUP],
           NextPageToken: token,
         }),
       );
@@ -201,7 +258,8 @@ async function readCosts(
     byPeriod,
     currency,
     names,
-    ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}),
+    byRecordType,
+    ...stopFields(read),
   };
 }
 
@@ -268,8 +326,49 @@ function signed(amount: number): string {
   return `${amount >= 0 ? '+' : ''}${amount.toFixed(2)}`;
 }
 
-function summaryOf(value: CostBreakdown, truncated: boolean): string {
+/** The totals by record type of `costs`, or undefined when none was answered. */
+function recordTypeTotals(costs: PeriodCosts): RecordTypeTotals | undefined {
+  if (costs.byRecordType.size === 0) return undefined;
+  const apart = { credits: 0n, refunds: 0n, tax: 0n };
+  let gross = 0n;
+  for (const [type, amount] of costs.byRecordType) {
+    const field = Object.hasOwn(SET_APART, type) ? SET_APART[type as keyof typeof SET_APART] : undefined;
+    if (field) apart[field] += amount;
+    else gross += amount;
+  }
+  return {
+    gross: toCents(gross),
+    credits: toCents(apart.credits),
+    refunds: toCents(apart.refunds),
+    tax: toCents(apart.tax),
+    net: toCents(costs.total),
+    byRecordType: Object.fromEntries(
+      [...costs.byRecordType].sort(byAmountDescending).map(([type, amount]) => [type, toCents(amount)]),
+    ),
+  };
+}
+
+/**
+ * The total as the summary says it: net, and, when credits, refunds or tax changed
+ * it, the gross charges and each of them, saying so outright when they cancel the
+ * charges (`0.00 USD net: credits and refunds offset 120.00 USD of charges`).
+ */
+function totalText(value: CostBreakdown): string {
   const currency = value.currency ?? '';
+  const net = `${value.total.toFixed(2)} ${currency}`.trimEnd();
+  const types = value.recordTypes;
+  if (!types || (types.credits === 0 && types.refunds === 0 && types.tax === 0)) return net;
+  const parts =
+    `gross ${types.gross.toFixed(2)}, credits ${types.credits.toFixed(2)}, ` +
+    `refunds ${types.refunds.toFixed(2)}, tax ${types.tax.toFixed(2)}`;
+  if (types.net === 0 && types.gross !== 0) {
+    return `${net} net: credits and refunds offset ${`${types.gross.toFixed(2)} ${currency}`.trimEnd()} of charges (${parts})`;
+  }
+  return `${net} net (${parts})`;
+}
+
+function summaryOf(value: CostBreakdown, truncated: boolean): string {
+  const _currency = value.currency ?? '';
   const comparison = value.comparison;
   const change =
     comparison === null
@@ -283,7 +382,7 @@ function summaryOf(value: CostBreakdown, truncated: boolean): string {
     .join(', ');
   const { requests, estimatedCostUsd } = value.costExplorer;
   return (
-    `${value.metric} ${value.period.start}..${value.period.end}: ${value.total.toFixed(2)} ${currency}`.trimEnd() +
+    `${value.metric} ${value.period.start}..${value.period.end}: ${totalText(value)}` +
     `${change}${top ? `; top ${value.groupBy}: ${top}` : ''}` +
     `; ${plural(requests, 'Cost Explorer request')} (~${formatUsd(estimatedCostUsd)})` +
     `${truncated ? '; partial' : ''}`
@@ -337,6 +436,7 @@ export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args)
           change: amountChange(current.total, previous.costs.total),
         };
   const truncated = current.stoppedBy !== undefined || previousCosts?.stoppedBy !== undefined;
+  const recordTypes = recordTypeTotals(current);
   const value: CostBreakdown = {
     period,
     granularity: args.granularity,
@@ -344,6 +444,7 @@ export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args)
     groupBy: args.groupBy === 'TAG' ? `TAG ${args.tagKey}` : args.groupBy,
     currency: current.currency ?? null,
     total: toCents(current.total),
+    ...(recordTypes ? { recordTypes } : {}),
     estimated: [...current.byPeriod.values()].some((slot) => slot.estimated),
     groupCount: current.byGroup.size,
     topGroups,
@@ -358,6 +459,7 @@ export const costBreakdownTool = defineTool(costBreakdownSpec, async (ctx, args)
       })),
     comparison,
     costExplorer: costExplorerUsage(meter.requests),
+    ...stopFields({ pages: 0, ...current }),
   };
   return { value, truncated, summary: summaryOf(value, truncated) };
 });

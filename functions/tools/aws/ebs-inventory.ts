@@ -298,12 +298,12 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
           { maxPages: MAX_SNAPSHOT_PAGES, deadline: ctx.deadline },
         ),
       );
-      const stoppedBy = firstStop(volumes, snapshots.ok ? snapshots.value : undefined);
+      const stop = firstStop(volumes, snapshots.ok ? snapshots.value : undefined);
       stats.duplicatesSkipped = once.duplicates;
       return {
         stats,
         findings,
-        ...(stoppedBy ? { stoppedBy } : {}),
+        ...stop,
         ...(snapshots.ok ? {} : { partialErrors: [snapshots.partialError] }),
       };
     },

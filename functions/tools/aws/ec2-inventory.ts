@@ -1,8 +1,9 @@
 import { EC2Client, type Instance, paginateDescribeInstances } from '@aws-sdk/client-ec2';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { resolveRegions } from '../../runtime/aws/enabled-regions';
-import { readPages } from '../../runtime/aws/pagination';
+import { type PageStop, readPages, stopFields } from '../../runtime/aws/pagination';
 import { forEachRegion } from '../../runtime/aws/region-fan-out';
+import type { ToolErrorInfo } from '../../runtime/result';
 import { defineTool } from '../../runtime/spec';
 import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -103,14 +104,17 @@ interface RegionInventory {
   readonly endedInstances?: number;
   readonly duplicatesSkipped?: number;
   readonly pages: number;
-  readonly stoppedBy?: string;
+  readonly stoppedBy?: PageStop;
+  readonly nextToken?: string;
+  readonly stopError?: ToolErrorInfo;
 }
 
 /**
  * `aws_ec2_inventory` with its handler.
  *
  * A region adds to the totals only once its read has ended (all pages, or a
- * page cap or the deadline, marked `stoppedBy` and `truncated`): a region that
+ * page cap, the deadline or a throttling answer after some pages, marked `stoppedBy`
+ * with the `nextToken` to resume from and `truncated`): a region that
  * answers page 1 and fails on page 2 is an error line in `regions[]` and adds
  * nothing, so `totalInstances` is always the sum of `byState` and of the
  * regions' `instanceCount`.
@@ -161,7 +165,7 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
           ...(counts.endedInstances > 0 ? { endedInstances: counts.endedInstances } : {}),
           ...(counts.duplicatesSkipped > 0 ? { duplicatesSkipped: counts.duplicatesSkipped } : {}),
           pages: read.pages,
-          ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}),
+          ...stopFields(read),
         },
         counts,
         top,

@@ -384,12 +384,12 @@ export const natGatewaysAuditTool = defineTool(natGatewaysAuditSpec, async (ctx,
       if (usages.length > args.topN * 4) usages = usages.sort(byCost).slice(0, args.topN);
     }
     stats.duplicatesSkipped = once.duplicates;
-    const stoppedBy = firstStop(listed, traffic.read);
+    const stop = firstStop(listed, traffic.read);
     return {
       stats,
       findings,
       listed: usages,
-      ...(stoppedBy ? { stoppedBy } : {}),
+      ...stop,
       ...(traffic.partialError ? { partialErrors: [traffic.partialError] } : {}),
     };
   };

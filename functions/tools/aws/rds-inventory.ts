@@ -1,6 +1,6 @@
 import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sdk/client-rds';
 import { awsClientConfig } from '../../runtime/aws/client-config';
-import { readPages } from '../../runtime/aws/pagination';
+import { readPages, stopFields } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -305,7 +305,7 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
         { maxPages: MAX_PAGES, deadline: ctx.deadline },
       );
       stats.duplicatesSkipped = once.duplicates;
-      return { stats, findings, listed, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+      return { stats, findings, listed, ...stopFields(read) };
     },
   );
   const { totals } = audit;

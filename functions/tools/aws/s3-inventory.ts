@@ -1,7 +1,7 @@
 import { paginateListBuckets, S3Client } from '@aws-sdk/client-s3';
 import { S3ControlClient } from '@aws-sdk/client-s3-control';
 import { awsClientConfig } from '../../runtime/aws/client-config';
-import { type PageStop, readPages } from '../../runtime/aws/pagination';
+import { readPages, stopFields } from '../../runtime/aws/pagination';
 import { mapBounded } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -118,11 +118,11 @@ export interface S3InventoryValue {
   /** Buckets by exposure verdict: `public`, `blocked` (public grants held back by Block Public Access), `not_public`, `unknown`. */
   readonly exposure: StatusCounts;
   /** Access points of the account's buckets, by region; a region whose listing failed carries its error. */
-  readonly accessPoints: {
+  readonly accessPoints: ({
     readonly region: string;
     readonly count?: number;
     readonly error?: ToolErrorInfo;
-  }[];
+  } & ReturnType<typeof stopFields>)[];
   /** Bucket names ListBuckets answered twice (counted once). */
   readonly duplicatesSkipped: number;
   /** Enum values this tool does not know, by `field:value` (never taken for a safe value). */
@@ -130,8 +130,8 @@ export interface S3InventoryValue {
   /** The first topN buckets: worst finding first, then buckets with errors, then by name. */
   readonly buckets: BucketReport[];
   readonly findings: FindingsSummary;
-  /** ListBuckets pages read, and why reading stopped early if it did. */
-  readonly listing: { readonly pages: number; readonly stoppedBy?: PageStop };
+  /** ListBuckets pages read, and why reading stopped early if it did (with the token to resume from). */
+  readonly listing: { readonly pages: number } & ReturnType<typeof stopFields>;
   /** Buckets listed but not read because the deadline passed. */
   readonly skippedBuckets: number;
 }
@@ -276,7 +276,9 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
           region,
           error: { code: 'timeout', message: 'Not listed: the deadline passed', retryable: true },
         };
-      return points.ok ? { region, count: points.accessPoints.length } : { region, error: points.error };
+      return points.ok
+        ? { region, count: points.accessPoints.length, ...stopFields({ pages: 0, ...points }) }
+        : { region, error: points.error };
     }),
     duplicatesSkipped: listing.duplicates,
     unrecognizedValues,
@@ -287,7 +289,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     findings: summary,
     listing: {
       pages: listing.read.pages,
-      ...(listing.read.stoppedBy ? { stoppedBy: listing.read.stoppedBy } : {}),
+      ...stopFields(listing.read),
     },
     skippedBuckets: skipped.length,
   };

@@ -308,12 +308,12 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
         },
         { maxPages: MAX_GROUP_PAGES, deadline: ctx.deadline },
       );
-      const stoppedBy = firstStop(interfaces.ok ? interfaces.value : undefined, groups);
+      const stop = firstStop(interfaces.ok ? interfaces.value : undefined, groups);
       stats.duplicatesSkipped = interfacesOnce.duplicates + groupsOnce.duplicates;
       return {
         stats,
         findings,
-        ...(stoppedBy ? { stoppedBy } : {}),
+        ...stop,
         ...(interfaces.ok ? {} : { partialErrors: [interfaces.partialError] }),
       };
     },

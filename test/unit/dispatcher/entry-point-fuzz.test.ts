@@ -1,3 +1,5 @@
+import { PassThrough } from 'node:stream';
+import { serveMcp } from '../../../bin/cli/mcp';
 import { handleGatewayCall } from '../../../functions/dispatcher/adapters/agentcore-gateway';
 import {
   type BedrockAgentEvent,
@@ -59,74 +61,75 @@ afterEach(() => {
 const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
 const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
-describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code the specification defines', () => {
-  const request = (method: string, params?: unknown, id: unknown = 1) =>
-    JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-  const call = (args: unknown) => request('tools/call', { name: 'slack_post_message', arguments: args });
-  const CASES: readonly (readonly [string, string, number])[] = [
-    // -32700: not JSON at all
-    ['an empty body', '', -32700],
-    ['a lone brace', '{', -32700],
-    ['plain text', 'not json', -32700],
-    ['a cut message', '{"jsonrpc":"2.0","id":1,"method":', -32700],
-    ['a NUL byte', '\u0000', -32700],
-    ['an open bracket', '[', -32700],
-    ['single quotes', "{'jsonrpc':'2.0'}", -32700],
-    ['NaN', 'NaN', -32700],
-    ['undefined', 'undefined', -32700],
-    ['a trailing comma', '{"jsonrpc":"2.0","id":1,}', -32700],
-    ['XML', '<rpc/>', -32700],
-    ['two messages glued', '{"jsonrpc":"2.0"}{"jsonrpc":"2.0"}', -32700],
-    ['a BOM and garbage', '\ufeff}{', -32700],
-    ['unbalanced deep brackets', '['.repeat(10_000), -32700],
-    // -32600: JSON, but not one JSON-RPC 2.0 message
-    ['an empty batch', '[]', -32600],
-    ['a batch of one', `[${request('tools/list')}]`, -32600],
-    ['a batch holding one id twice', `[${request('tools/list')},${request('tools/list')}]`, -32600],
-    ['null', 'null', -32600],
-    ['a number', '1', -32600],
-    ['a string', '"tools/list"', -32600],
-    ['true', 'true', -32600],
-    ['an empty object', '{}', -32600],
-    ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', -32600],
-    ['jsonrpc as a number', '{"jsonrpc":2,"id":1,"method":"tools/list"}', -32600],
-    ['no jsonrpc', '{"id":1,"method":"tools/list"}', -32600],
-    ['a numeric method', '{"jsonrpc":"2.0","id":1,"method":5}', -32600],
-    ['a null method', '{"jsonrpc":"2.0","id":1,"method":null}', -32600],
-    ['an object id', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}', -32600],
-    ['an array id', '{"jsonrpc":"2.0","id":[1],"method":"ping"}', -32600],
-    ['a boolean id', '{"jsonrpc":"2.0","id":true,"method":"ping"}', -32600],
-    ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600],
-    ['string params', request('tools/list', 'all'), -32600],
-    ['numeric params', request('tools/list', 5), -32600],
-    ['boolean params', request('tools/call', true), -32600],
-    ['neither request nor response', '{"jsonrpc":"2.0","id":1}', -32600],
-    ['a result without an id', '{"jsonrpc":"2.0","result":{}}', -32600],
-    ['a deep array (valid JSON)', nested(5_000), -32600],
-    // -32602: a readable request with params the method does not take
-    ['tools/call arguments as a string', call('{"channel":"C1"}'), -32602],
-    ['tools/call arguments as a number', call(5), -32602],
-    ['tools/call arguments as true', call(true), -32602],
-    ['tools/call arguments as an array', call([{ channel: 'C1' }]), -32602],
-    ['tools/call arguments as an empty array', call([]), -32602],
-    ['tools/call without a name', request('tools/call', { arguments: {} }), -32602],
-    ['tools/call with a numeric name', request('tools/call', { name: 5 }), -32602],
-    ['tools/call with a null name', request('tools/call', { name: null }), -32602],
-    ['tools/call with an object name', request('tools/call', { name: {} }), -32602],
-    ['tools/call with array params', request('tools/call', ['slack_post_message', {}]), -32602],
-    ['tools/call with no params', request('tools/call'), -32602],
-    ['tools/list with an unknown cursor', request('tools/list', { cursor: 'page-2' }), -32602],
-    ['tools/list with an empty cursor', request('tools/list', { cursor: '' }), -32602],
-    ['tools/list with a numeric cursor', request('tools/list', { cursor: 2 }), -32602],
-    ['tools/list with a null cursor', request('tools/list', { cursor: null }), -32602],
-    ['tools/list with array params', request('tools/list', []), -32602],
-  ];
+const request = (method: string, params?: unknown, id: unknown = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const call = (args: unknown) => request('tools/call', { name: 'slack_post_message', arguments: args });
+/** Malformed MCP messages, each with the JSON-RPC code it must get, on either transport. */
+const MCP_CASES: readonly (readonly [string, string, number])[] = [
+  // -32700: not JSON at all
+  ['an empty body', '', -32700],
+  ['a lone brace', '{', -32700],
+  ['plain text', 'not json', -32700],
+  ['a cut message', '{"jsonrpc":"2.0","id":1,"method":', -32700],
+  ['a NUL byte', '\u0000', -32700],
+  ['an open bracket', '[', -32700],
+  ['single quotes', "{'jsonrpc':'2.0'}", -32700],
+  ['NaN', 'NaN', -32700],
+  ['undefined', 'undefined', -32700],
+  ['a trailing comma', '{"jsonrpc":"2.0","id":1,}', -32700],
+  ['XML', '<rpc/>', -32700],
+  ['two messages glued', '{"jsonrpc":"2.0"}{"jsonrpc":"2.0"}', -32700],
+  ['a BOM and garbage', '\ufeff}{', -32700],
+  ['unbalanced deep brackets', '['.repeat(10_000), -32700],
+  // -32600: JSON, but not one JSON-RPC 2.0 message
+  ['an empty batch', '[]', -32600],
+  ['a batch of one', `[${request('tools/list')}]`, -32600],
+  ['a batch holding one id twice', `[${request('tools/list')},${request('tools/list')}]`, -32600],
+  ['null', 'null', -32600],
+  ['a number', '1', -32600],
+  ['a string', '"tools/list"', -32600],
+  ['true', 'true', -32600],
+  ['an empty object', '{}', -32600],
+  ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', -32600],
+  ['jsonrpc as a number', '{"jsonrpc":2,"id":1,"method":"tools/list"}', -32600],
+  ['no jsonrpc', '{"id":1,"method":"tools/list"}', -32600],
+  ['a numeric method', '{"jsonrpc":"2.0","id":1,"method":5}', -32600],
+  ['a null method', '{"jsonrpc":"2.0","id":1,"method":null}', -32600],
+  ['an object id', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}', -32600],
+  ['an array id', '{"jsonrpc":"2.0","id":[1],"method":"ping"}', -32600],
+  ['a boolean id', '{"jsonrpc":"2.0","id":true,"method":"ping"}', -32600],
+  ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600],
+  ['string params', request('tools/list', 'all'), -32600],
+  ['numeric params', request('tools/list', 5), -32600],
+  ['boolean params', request('tools/call', true), -32600],
+  ['neither request nor response', '{"jsonrpc":"2.0","id":1}', -32600],
+  ['a result without an id', '{"jsonrpc":"2.0","result":{}}', -32600],
+  ['a deep array (valid JSON)', nested(5_000), -32600],
+  // -32602: a readable request with params the method does not take
+  ['tools/call arguments as a string', call('{"channel":"C1"}'), -32602],
+  ['tools/call arguments as a number', call(5), -32602],
+  ['tools/call arguments as true', call(true), -32602],
+  ['tools/call arguments as an array', call([{ channel: 'C1' }]), -32602],
+  ['tools/call arguments as an empty array', call([]), -32602],
+  ['tools/call without a name', request('tools/call', { arguments: {} }), -32602],
+  ['tools/call with a numeric name', request('tools/call', { name: 5 }), -32602],
+  ['tools/call with a null name', request('tools/call', { name: null }), -32602],
+  ['tools/call with an object name', request('tools/call', { name: {} }), -32602],
+  ['tools/call with array params', request('tools/call', ['slack_post_message', {}]), -32602],
+  ['tools/call with no params', request('tools/call'), -32602],
+  ['tools/list with an unknown cursor', request('tools/list', { cursor: 'page-2' }), -32602],
+  ['tools/list with an empty cursor', request('tools/list', { cursor: '' }), -32602],
+  ['tools/list with a numeric cursor', request('tools/list', { cursor: 2 }), -32602],
+  ['tools/list with a null cursor', request('tools/list', { cursor: null }), -32602],
+  ['tools/list with array params', request('tools/list', []), -32602],
+];
 
+describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code the specification defines', () => {
   it('holds at least 50 cases', () => {
-    expect(CASES.length).toBeGreaterThanOrEqual(50);
+    expect(MCP_CASES.length).toBeGreaterThanOrEqual(50);
   });
 
-  it.each(CASES)('answers %s with %#', async (_name, body, code) => {
+  it.each(MCP_CASES)('answers %s with %#', async (_name, body, code) => {
     // Act
     const response = (await handleMcpFunctionUrl(
       {
@@ -194,6 +197,81 @@ describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code
         message: 'Unknown tool "aws_made_up". This server offers: slack_post_message',
       },
     });
+  });
+});
+
+/** The JSON-RPC lines `etp mcp` writes to `output`, parsed, once `count` have come. */
+function stdioAnswers(output: PassThrough, count: number): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve) => {
+    let text = '';
+    output.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const lines = text.split('\n').filter((line) => line !== '');
+      if (lines.length >= count) resolve(lines.map((line) => JSON.parse(line) as Record<string, unknown>));
+    });
+  });
+}
+
+describe('MCP over stdio (etp mcp): the same checks and codes as over HTTP', () => {
+  // One message per line (MCP "Transports", stdio): a blank line is no message, see below.
+  const LINE_CASES = MCP_CASES.filter(([, body]) => body.trim() !== '');
+
+  it('holds at least 50 cases', () => {
+    expect(LINE_CASES.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it.each(LINE_CASES)('answers %s with %#', async (_name, line, code) => {
+    // Prepare
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveMcp(
+      { profile: 'ops', tenant: 'acme', tools: PROFILE_TOOLS },
+      { input, output },
+      undefined,
+    );
+    const answers = stdioAnswers(output, 1);
+
+    // Act
+    input.write(`${line}\n`);
+
+    // Assess: one answer, with the exact code, and the id when it was readable (a -32602 request's is 1)
+    const [answer] = await answers;
+    expect(answer).toEqual({
+      jsonrpc: '2.0',
+      id: code === -32602 ? 1 : (answer?.id ?? null),
+      error: { code, message: expect.any(String) },
+    });
+    input.end();
+    await served;
+  });
+
+  it('skips blank lines and answers the message after them, a message split across writes included', async () => {
+    // Prepare
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveMcp(
+      { profile: 'ops', tenant: 'acme', tools: PROFILE_TOOLS },
+      { input, output },
+      undefined,
+    );
+    const answers = stdioAnswers(output, 2);
+    const cursor = request('tools/list', { cursor: 'é' }, 7);
+
+    // Act: blank lines, then a request cut inside a two-byte character, then a ping
+    input.write('\n  \r\n\t\n');
+    const bytes = Buffer.from(`${cursor}\n`);
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    input.write(bytes.subarray(0, cut));
+    input.write(bytes.subarray(cut));
+    input.write(`${request('ping', undefined, 8)}\r\n`);
+
+    // Assess
+    expect(await answers).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('unknown cursor') } },
+      { jsonrpc: '2.0', id: 8, result: {} },
+    ]);
+    input.end();
+    await served;
   });
 });
 

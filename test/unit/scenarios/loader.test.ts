@@ -227,6 +227,51 @@ describe('a valid scenario', () => {
   });
 });
 
+describe('ask_user.slack_channel is checked as the question post’s channel argument', () => {
+  it.each(['#공지사항', '#お知らせ', '#объявления', '#ops-alerts', 'C0123ABCD', '{{input.channel}}'])(
+    'accepts %s',
+    (channel) => {
+      // Act
+      const problems = problemsOf(
+        scenario((d) => {
+          d.levels[1].ask_user = { slack_channel: channel };
+        }),
+      );
+
+      // Assess
+      expect(problems).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['a literal with a space', '#ops alerts', (_d: Document) => {}],
+    [
+      'an input default with a slash',
+      '{{input.channel}}',
+      (d: Document) => {
+        d.inputs.channel.default = '#ops/alerts';
+      },
+    ],
+  ])('refuses %s, saying what a channel is', (_name, channel, edit) => {
+    // Act
+    const problems = problemsOf(
+      scenario((d) => {
+        edit(d);
+        d.levels[1].ask_user = { slack_channel: channel };
+      }),
+    );
+
+    // Assess: named at the level, with what Slack accepts
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /levels\[1\] \(analyze\)\.ask_user\.slack_channel: .*a channel ID \(C0123ABCD\) or #name \(letters of any script, digits, - or _\)/,
+        ),
+      ]),
+    );
+  });
+});
+
 describe('every kind of typo, each reported with what is accepted', () => {
   it.each<[string, (document: Document) => void, string]>([
     [

@@ -12,7 +12,7 @@ import {
   paginateListAccessPoints,
   type S3ControlClient,
 } from '@aws-sdk/client-s3-control';
-import { type PageStop, readPages } from '../../../runtime/aws/pagination';
+import { type PagesRead, readPages, stopFields } from '../../../runtime/aws/pagination';
 import type { Deadline } from '../../../runtime/deadline';
 import type { ToolErrorInfo } from '../../../runtime/result';
 import { serviceEnum, type UnrecognizedValues } from '../shared/service-enums';
@@ -48,7 +48,7 @@ export interface AccessPointReport {
 
 /** The access points of one region, or why they could not be listed. */
 export type RegionAccessPoints =
-  | { readonly ok: true; readonly accessPoints: AccessPointReport[]; readonly stoppedBy?: PageStop }
+  | ({ readonly ok: true; readonly accessPoints: AccessPointReport[] } & ReturnType<typeof stopFields>)
   | { readonly ok: false; readonly error: ToolErrorInfo };
 
 /** What {@link readRegionAccessPoints} needs. */
@@ -131,7 +131,7 @@ async function readAccessPoint(reader: AccessPointReader, point: AccessPoint): P
  */
 export async function readRegionAccessPoints(reader: AccessPointReader): Promise<RegionAccessPoints> {
   const points: AccessPoint[] = [];
-  let read: { readonly stoppedBy?: PageStop };
+  let read: PagesRead;
   try {
     read = await readPages(
       paginateListAccessPoints(
@@ -151,5 +151,5 @@ export async function readRegionAccessPoints(reader: AccessPointReader): Promise
   }
   const accessPoints: AccessPointReport[] = [];
   for (const point of points) accessPoints.push(await readAccessPoint(reader, point));
-  return { ok: true, accessPoints, ...(read.stoppedBy ? { stoppedBy: read.stoppedBy } : {}) };
+  return { ok: true, accessPoints, ...stopFields(read) };
 }

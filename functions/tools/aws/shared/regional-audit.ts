@@ -6,7 +6,7 @@
 
 import type { AwsAccess } from '../../../runtime/aws/credentials';
 import { type RegionSelection, resolveRegions } from '../../../runtime/aws/enabled-regions';
-import type { PageStop, PagesRead } from '../../../runtime/aws/pagination';
+import { type PageStop, type PagesRead, stopFields } from '../../../runtime/aws/pagination';
 import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import type { ToolContext } from '../../../runtime/context';
 import type { ToolErrorInfo } from '../../../runtime/result';
@@ -41,6 +41,10 @@ export interface RegionScan<S extends AuditStats, L = never> {
   readonly listed?: readonly L[];
   /** Set when a paginated read of this region stopped early (see {@link firstStop}). */
   readonly stoppedBy?: PageStop;
+  /** The token that resumes the read that stopped (`PagesRead.nextToken`). */
+  readonly nextToken?: string;
+  /** What stopped it when it was throttled (`PagesRead.stopError`). */
+  readonly stopError?: ToolErrorInfo;
   /** Parts of the scan that failed while the rest succeeded. */
   readonly partialErrors?: readonly PartialError[];
 }
@@ -49,6 +53,8 @@ export interface RegionScan<S extends AuditStats, L = never> {
 export type RegionReport<S extends AuditStats> =
   | ({ readonly region: string } & S & {
         readonly stoppedBy?: PageStop;
+        readonly nextToken?: string;
+        readonly stopError?: ToolErrorInfo;
         readonly partialErrors?: readonly PartialError[];
       })
   | { readonly region: string; readonly error: ToolErrorInfo };
@@ -147,7 +153,7 @@ export async function runRegionalAudit<S extends AuditStats, L = never>(
       regionReports.push({ region: outcome.region, error: outcome.error });
       continue;
     }
-    const { stoppedBy, partialErrors } = outcome.value;
+    const { stoppedBy, nextToken, stopError, partialErrors } = outcome.value;
     const stats = addStats(options.emptyStats, [outcome.value.stats]); // rounds the region's USD sums
     findings.push(...outcome.value.findings);
     listed.push(...(outcome.value.listed ?? []));
@@ -156,7 +162,7 @@ export async function runRegionalAudit<S extends AuditStats, L = never>(
     regionReports.push({
       region: outcome.region,
       ...stats,
-      ...(stoppedBy ? { stoppedBy } : {}),
+      ...stopFields({ pages: 0, stoppedBy, nextToken, stopError }),
       ...(partialErrors?.length ? { partialErrors } : {}),
     });
   }
@@ -200,9 +206,12 @@ export function addStats<S extends AuditStats>(empty: S, items: readonly S[]): S
   return total as S;
 }
 
-/** The first reason one of a region's paginated reads stopped early, if any did. */
-export function firstStop(...reads: readonly (PagesRead | undefined)[]): PageStop | undefined {
-  return reads.find((read) => read?.stoppedBy !== undefined)?.stoppedBy;
+/**
+ * How the first of a region's paginated reads that stopped early stopped
+ * (`stoppedBy`, `nextToken`, `stopError`: {@link stopFields}), or `{}` when none did.
+ */
+export function firstStop(...reads: readonly (PagesRead | undefined)[]): ReturnType<typeof stopFields> {
+  return stopFields(reads.find((read) => read?.stoppedBy !== undefined));
 }
 
 /** A finding before its id is computed. */

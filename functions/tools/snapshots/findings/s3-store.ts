@@ -8,7 +8,7 @@
  * platform's own workspace, with the platform's own credentials — never a
  * tenant's.
  */
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { FindingsDocument, RunKey } from './model';
 import { type FindingsStore, findingsKey, parseFindingsDocument } from './store';
 
@@ -47,8 +47,19 @@ export class S3FindingsStore implements FindingsStore {
       );
     } catch (err) {
       if (isNamed(err, 'NoSuchKey')) return undefined;
+      // A role that may list only this key (RunWorkspaceBucket.limitListing) gets 403 for a missing one.
+      if (isNamed(err, 'AccessDenied') && !(await this.#exists(key, signal))) return undefined;
       throw err;
     }
+  }
+
+  /** Whether `key` exists, by listing exactly it: the one listing the tool's role may make of the bucket. */
+  async #exists(key: string, signal?: AbortSignal): Promise<boolean> {
+    const page = await this.s3.send(
+      new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: key, MaxKeys: 1 }),
+      { abortSignal: signal },
+    );
+    return page.Contents?.[0]?.Key === key;
   }
 
   async put(run: RunKey, document: FindingsDocument, signal?: AbortSignal) {

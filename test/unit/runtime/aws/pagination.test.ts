@@ -2,6 +2,7 @@ import { DescribeInstancesCommand, EC2Client, paginateDescribeInstances } from '
 import { mockClient } from 'aws-sdk-client-mock';
 import { DEFAULT_MAX_PAGES, readPages } from '../../../../functions/runtime/aws/pagination';
 import type { Deadline } from '../../../../functions/runtime/deadline';
+import { ec2Error, throttlingException } from '../../../helpers/aws-errors';
 
 const ec2 = mockClient(EC2Client);
 
@@ -74,7 +75,11 @@ describe('readPages()', () => {
     const read = await readPages(pages, () => seen++);
 
     // Assess
-    expect(read).toEqual({ pages: DEFAULT_MAX_PAGES, stoppedBy: 'page_cap' });
+    expect(read).toEqual({
+      pages: DEFAULT_MAX_PAGES,
+      stoppedBy: 'page_cap',
+      nextToken: `token-${DEFAULT_MAX_PAGES}`,
+    });
     expect(seen).toBe(DEFAULT_MAX_PAGES);
     expect(state.requested).toBe(DEFAULT_MAX_PAGES);
     expect(state.closed).toBe(true);
@@ -100,7 +105,7 @@ describe('readPages()', () => {
     const read = await readPages(pages, (page) => items.push(...page.items), { deadline: deadlineAfter(2) });
 
     // Assess
-    expect(read).toEqual({ pages: 2, stoppedBy: 'deadline' });
+    expect(read).toEqual({ pages: 2, stoppedBy: 'deadline', nextToken: 'token-2' });
     expect(items).toEqual([0, 1, 2, 3]);
     expect(state.requested).toBe(2);
     expect(state.closed).toBe(true);
@@ -157,8 +162,70 @@ describe('readPages()', () => {
     );
 
     // Assess
-    expect(read).toEqual({ pages: 2, stoppedBy: 'page_cap' });
+    expect(read).toEqual({ pages: 2, stoppedBy: 'page_cap', nextToken: 'p3' });
     expect(ids).toEqual(['i-01', 'i-02']);
     expect(ec2.commandCalls(DescribeInstancesCommand)).toHaveLength(2);
+  });
+
+  describe('throttled after some pages: the pages read, the token to resume from, the error', () => {
+    /** DescribeInstances answering two pages, then `failure` (EC2 API reference, "DescribeInstances"). */
+    async function readThrottled(failure: Error, pagesBefore = 2) {
+      const mock = ec2.on(DescribeInstancesCommand);
+      for (let page = 1; page <= pagesBefore; page++) {
+        mock.resolvesOnce({
+          Reservations: [{ Instances: [{ InstanceId: `i-0${page}` }] }],
+          NextToken: `p${page + 1}`,
+        });
+      }
+      mock.rejects(failure);
+      const ids: string[] = [];
+      const read = await readPages(
+        paginateDescribeInstances({ client: new EC2Client({ region: 'eu-west-1' }) }, {}),
+        (page) => {
+          for (const r of page.Reservations ?? [])
+            ids.push(...(r.Instances ?? []).map((i) => i.InstanceId ?? ''));
+        },
+      );
+      return { read, ids };
+    }
+
+    it.each([
+      [
+        'EC2 RequestLimitExceeded',
+        () => ec2Error('RequestLimitExceeded', 'Request limit exceeded.'),
+        'RequestLimitExceeded',
+      ],
+      ['ThrottlingException', () => throttlingException(), 'ThrottlingException'],
+    ])('keeps the pages read before %s', async (_name, failure, awsError) => {
+      // Act
+      const { read, ids } = await readThrottled(failure());
+
+      // Assess
+      expect(ids).toEqual(['i-01', 'i-02']);
+      expect(read).toEqual({
+        pages: 2,
+        stoppedBy: 'throttled',
+        nextToken: 'p3',
+        stopError: expect.objectContaining({
+          code: 'throttled',
+          retryable: true,
+          details: expect.objectContaining({ awsError }),
+        }),
+      });
+    });
+
+    it('throws a throttled first page: nothing read is not an empty result', async () => {
+      // Act / Assess
+      await expect(readThrottled(throttlingException(), 0)).rejects.toMatchObject({
+        name: 'ThrottlingException',
+      });
+    });
+
+    it('throws any other error after some pages', async () => {
+      // Act / Assess
+      await expect(
+        readThrottled(ec2Error('UnauthorizedOperation', 'You are not authorized to perform this operation.')),
+      ).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
+    });
   });
 });

@@ -173,13 +173,19 @@ describe('aws_cost_breakdown', () => {
         TimePeriod: { Start: '2026-03-01', End: '2026-04-01' },
         Granularity: 'MONTHLY',
         Metrics: ['UnblendedCost'],
-        GroupBy: [{ Type: 'DIMENSION', Key: 'SERVICE' }],
+        GroupBy: [
+          { Type: 'DIMENSION', Key: 'SERVICE' },
+          { Type: 'DIMENSION', Key: 'RECORD_TYPE' },
+        ],
       },
       {
         TimePeriod: { Start: '2026-01-29', End: '2026-03-01' },
         Granularity: 'MONTHLY',
         Metrics: ['UnblendedCost'],
-        GroupBy: [{ Type: 'DIMENSION', Key: 'SERVICE' }],
+        GroupBy: [
+          { Type: 'DIMENSION', Key: 'SERVICE' },
+          { Type: 'DIMENSION', Key: 'RECORD_TYPE' },
+        ],
       },
     ]);
     const client = ceMock.commandCalls(GetCostAndUsageCommand)[0]?.thisValue as CostExplorerClient;
@@ -359,6 +365,130 @@ describe('aws_cost_breakdown', () => {
     expect(byDefault.value.period).toEqual({ start: '2026-03-11', end: '2026-04-09', days: 30 });
   });
 
+  describe('totals by record type (Cost Explorer RECORD_TYPE): never a bare zero when credits cancel usage', () => {
+    /** A group of an answer grouped by SERVICE and RECORD_TYPE: its Keys are [service, record type]. */
+    const typed = (service: string, recordType: string, amount: string): Group => ({
+      Keys: [service, recordType],
+      Metrics: { UnblendedCost: { Amount: amount, Unit: 'USD' } },
+    });
+    const BY_SERVICE_AND_TYPE = {
+      GroupDefinitions: [
+        { Type: 'DIMENSION' as const, Key: 'SERVICE' },
+        { Type: 'DIMENSION' as const, Key: 'RECORD_TYPE' },
+      ],
+    };
+
+    it('says a zero total is credits offsetting usage, with gross, credits, refunds, tax and net', async () => {
+      // Prepare: a month whose usage promotional credits fully offset (a new account's first months)
+      ceMock.on(GetCostAndUsageCommand).resolves(
+        costs(
+          [
+            {
+              start: '2026-03-01',
+              end: '2026-04-01',
+              groups: [
+                typed('Amazon Elastic Compute Cloud - Compute', 'Usage', '97.3000000001'),
+                typed('Amazon Elastic Compute Cloud - Compute', 'Credit', '-97.3000000001'),
+                typed('Amazon Simple Storage Service', 'Usage', '22.70'),
+                typed('Amazon Simple Storage Service', 'Credit', '-22.70'),
+              ],
+            },
+          ],
+          BY_SERVICE_AND_TYPE,
+        ),
+      );
+
+      // Act
+      const result = succeeded(
+        await breakdown({ start: '2026-03-01', end: '2026-03-31', compareWithPrevious: false }),
+      );
+
+      // Assess
+      expect(result.value.total).toBe(0);
+      expect(result.value.recordTypes).toEqual({
+        gross: 120,
+        credits: -120,
+        refunds: 0,
+        tax: 0,
+        net: 0,
+        byRecordType: { Usage: 120, Credit: -120 },
+      });
+      // The group is the service alone, net of its credits.
+      expect(result.value.topGroups.map((g) => [g.key, g.amount])).toEqual([
+        ['Amazon Elastic Compute Cloud - Compute', 0],
+        ['Amazon Simple Storage Service', 0],
+      ]);
+      expect(result.summary).toMatch(
+        /^UnblendedCost 2026-03-01\.\.2026-03-31: 0\.00 USD net: credits and refunds offset 120\.00 USD of charges \(gross 120\.00, credits -120\.00, refunds 0\.00, tax 0\.00\);/,
+      );
+    });
+
+    it('shows refunds and tax apart from a positive net', async () => {
+      // Prepare
+      ceMock.on(GetCostAndUsageCommand).resolves(
+        costs(
+          [
+            {
+              start: '2026-03-01',
+              end: '2026-04-01',
+              groups: [
+                typed('Amazon Relational Database Service', 'Usage', '200.00'),
+                typed('Amazon Relational Database Service', 'Refund', '-50.00'),
+                typed('Amazon Relational Database Service', 'RIFee', '30.00'),
+                typed('Tax', 'Tax', '36.00'),
+              ],
+            },
+          ],
+          BY_SERVICE_AND_TYPE,
+        ),
+      );
+
+      // Act
+      const result = succeeded(
+        await breakdown({ start: '2026-03-01', end: '2026-03-31', compareWithPrevious: false }),
+      );
+
+      // Assess: gross counts Usage and RIFee; Refund and Tax apart; net = the total
+      expect(result.value.total).toBe(216);
+      expect(result.value.recordTypes).toEqual({
+        gross: 230,
+        credits: 0,
+        refunds: -50,
+        tax: 36,
+        net: 216,
+        byRecordType: { Usage: 200, Tax: 36, RIFee: 30, Refund: -50 },
+      });
+      expect(result.summary).toMatch(
+        /: 216\.00 USD net \(gross 230\.00, credits 0\.00, refunds -50\.00, tax 36\.00\);/,
+      );
+    });
+
+    it('keeps the plain total when only charges were answered', async () => {
+      // Prepare
+      ceMock.on(GetCostAndUsageCommand).resolves(
+        costs(
+          [
+            {
+              start: '2026-03-01',
+              end: '2026-04-01',
+              groups: [typed('AmazonCloudWatch', 'Usage', '12.5')],
+            },
+          ],
+          BY_SERVICE_AND_TYPE,
+        ),
+      );
+
+      // Act
+      const result = succeeded(
+        await breakdown({ start: '2026-03-01', end: '2026-03-31', compareWithPrevious: false }),
+      );
+
+      // Assess
+      expect(result.value.recordTypes).toMatchObject({ gross: 12.5, net: 12.5, credits: 0 });
+      expect(result.summary).toMatch(/: 12\.50 USD; top SERVICE: AmazonCloudWatch 12\.50;/);
+    });
+  });
+
   it('reports an account with no costs as 0 with no currency rather than guessing USD', async () => {
     // Prepare
     ceMock
@@ -417,7 +547,10 @@ describe('aws_cost_breakdown', () => {
     // Assess
     expect(requests()[0]).toMatchObject({
       Metrics: ['AmortizedCost'],
-      GroupBy: [{ Type: 'DIMENSION', Key: 'LINKED_ACCOUNT' }],
+      GroupBy: [
+        { Type: 'DIMENSION', Key: 'LINKED_ACCOUNT' },
+        { Type: 'DIMENSION', Key: 'RECORD_TYPE' },
+      ],
     });
     expect(result.value.topGroups).toEqual([
       { key: '111111111111', name: 'production', amount: 80.5, sharePercent: 80.5 },
@@ -449,7 +582,10 @@ describe('aws_cost_breakdown', () => {
     );
 
     // Assess
-    expect(requests()[0]?.GroupBy).toEqual([{ Type: 'TAG', Key: 'team' }]);
+    expect(requests()[0]?.GroupBy).toEqual([
+      { Type: 'TAG', Key: 'team' },
+      { Type: 'DIMENSION', Key: 'RECORD_TYPE' },
+    ]);
     expect(result.value.groupBy).toBe('TAG team');
     expect(result.value.topGroups.map((g) => [g.key, g.amount])).toEqual([
       ['platform', 70],

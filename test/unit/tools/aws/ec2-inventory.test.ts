@@ -451,11 +451,49 @@ describe('aws_ec2_inventory', () => {
     const value = result.value as InventoryValue;
     expect(result.truncated).toBe(true);
     expect(value.regions).toEqual([
-      { region: 'eu-west-1', instanceCount: 100, pages: 100, stoppedBy: 'page_cap' },
+      { region: 'eu-west-1', instanceCount: 100, pages: 100, stoppedBy: 'page_cap', nextToken: 'token-100' },
     ]);
     expect(value.instances).toHaveLength(3);
     expect(served).toBe(100);
     expect(result.summary).toBe('100 EC2 instances in 1 region (100 running); partial');
+  });
+
+  it('keeps the pages read when EC2 throttles a later page, with the token to resume from', async () => {
+    // Prepare: two pages, then RequestLimitExceeded (after the SDK's own retries)
+    ec2Mock
+      .on(DescribeInstancesCommand)
+      .resolvesOnce({
+        Reservations: [{ Instances: [instance('i-0dd0000000000001', 'running', 't3.nano', '2024-01-01')] }],
+        NextToken: 'page-2',
+      })
+      .resolvesOnce({
+        Reservations: [{ Instances: [instance('i-0dd0000000000002', 'stopped', 't3.nano', '2024-01-02')] }],
+        NextToken: 'page-3',
+      })
+      .rejects(ec2Error('RequestLimitExceeded', 'Request limit exceeded.', 503));
+
+    // Act
+    const result = expectSuccess(await inventory({ regions: ['eu-west-1'], topN: 5 }));
+
+    // Assess: the two instances read, truncated, stoppedBy throttled, the next token and the error
+    const value = result.value as InventoryValue;
+    expect(result.truncated).toBe(true);
+    expect(value.totalInstances).toBe(2);
+    expect(value.regions).toEqual([
+      {
+        region: 'eu-west-1',
+        instanceCount: 2,
+        pages: 2,
+        stoppedBy: 'throttled',
+        nextToken: 'page-3',
+        stopError: expect.objectContaining({
+          code: 'throttled',
+          retryable: true,
+          details: expect.objectContaining({ awsError: 'RequestLimitExceeded' }),
+        }),
+      },
+    ]);
+    expect(result.summary).toBe('2 EC2 instances in 1 region (1 running); partial');
   });
 
   it('stops when a page repeats the previous NextToken instead of looping', async () => {

@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { GetObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
 import {
   findingsStoreFromEnvironment,
   runKeyOf,
@@ -150,5 +152,46 @@ describe('findingsStoreFromEnvironment', () => {
     expect(() => findingsStoreFromEnvironment({ AWS_LAMBDA_FUNCTION_NAME: 'etp-scan-snapshots' })).toThrow(
       'this function has no RUN_BUCKET',
     );
+  });
+});
+
+describe('S3 findings store under a role that may list only the findings key', () => {
+  const s3 = mockClient(S3Client);
+  const accessDenied = () =>
+    new S3ServiceException({
+      name: 'AccessDenied',
+      message: 'Access Denied',
+      $fault: 'client',
+      $metadata: {},
+    });
+
+  beforeEach(() => {
+    s3.reset();
+  });
+
+  it('reads a 403 for a key the listing does not hold as no document yet, listing exactly that key', async () => {
+    // Prepare
+    s3.on(GetObjectCommand).rejects(accessDenied());
+    s3.on(ListObjectsV2Command).resolves({ Contents: [] });
+    const store = new S3FindingsStore(new S3Client({ region: 'eu-west-1' }), { bucket: 'etp-runs' });
+
+    // Act
+    const found = await store.get(RUN);
+
+    // Assess
+    expect(found).toBeUndefined();
+    expect(s3.commandCalls(ListObjectsV2Command).map((call) => call.args[0].input)).toEqual([
+      { Bucket: 'etp-runs', Prefix: findingsKey(RUN), MaxKeys: 1 },
+    ]);
+  });
+
+  it('keeps a 403 for a key that exists: the read was refused', async () => {
+    // Prepare
+    s3.on(GetObjectCommand).rejects(accessDenied());
+    s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: findingsKey(RUN) }] });
+    const store = new S3FindingsStore(new S3Client({ region: 'eu-west-1' }), { bucket: 'etp-runs' });
+
+    // Act, Assess
+    await expect(store.get(RUN)).rejects.toMatchObject({ name: 'AccessDenied' });
   });
 });

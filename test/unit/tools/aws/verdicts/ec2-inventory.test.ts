@@ -155,7 +155,7 @@ describe('aws_ec2_inventory merges a region only when its read completes (issue 
     // Assess
     expect(result.truncated).toBe(true);
     expect(result.value.regions).toEqual([
-      { region: 'eu-west-1', instanceCount: 100, pages: 100, stoppedBy: 'page_cap' },
+      { region: 'eu-west-1', instanceCount: 100, pages: 100, stoppedBy: 'page_cap', nextToken: '100' },
     ]);
     expect(result.value.totalInstances).toBe(sum(result.value.byState));
   });
