@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseToolArgs } from '../runtime/args';
-import { boundResult, jsonByteLength } from '../runtime/bound';
+import { jsonByteLength } from '../runtime/bound';
 import type { ToolCatalog } from '../runtime/catalog';
 import type { ToolContextServices } from '../runtime/context';
 import type { Deadline } from '../runtime/deadline';
@@ -8,13 +8,12 @@ import { InvalidArgsError } from '../runtime/errors';
 import { runTool } from '../runtime/harness';
 import { assertToolInvocation, echoedField, invocationOf, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
-import { redact } from '../runtime/redact';
+import { createPostCall } from '../runtime/post-call';
 import { failureResult, type ToolResult } from '../runtime/result';
 import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
 import type { ToolSpec } from '../runtime/spec';
 import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
 import { assertProfileAllows, type ProfileScope } from './access';
-import { claimCheck } from './claim-check';
 import type { ToolInvoker } from './invoker';
 import { assertToolAllowed, type LevelWhitelists } from './levels';
 import { applyPins, type PinnedArgs } from './pins';
@@ -139,7 +138,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const services = workspaces ? { ...options.services, workspaces } : options.services;
   // With a workspace, the claim-check bounds results, so file tools may return them whole.
   const fileToolMaxBytes = workspaces ? FULL_RESULT_MAX_BYTES : options.maxResultBytes;
-  const fitToState = fitResult(options);
+  const postCall = createPostCall(options);
   const keptKeys = new Map(catalog.list().map((spec) => [spec.name, spec.visibleOutputKeys]));
 
   return async (envelope, deadline, scope) => {
@@ -168,14 +167,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
         Math.round(performance.now() - started),
       );
     }
-    // Redacted before bounding (a masked value can be longer than what it hides)
-    // and before the claim-check: no secret is ever written to the workspace.
-    // Keys the tool's spec keeps visible stay so here too.
-    const bounded = await fitToState(
-      redact(result, { keepKeys: keptKeys.get(tool) }),
-      workspaceScope,
-      deadline,
-    );
+    // Redacted, then claim-checked or bounded (functions/runtime/post-call.ts);
+    // keys the tool's spec keeps visible stay so here too.
+    const bounded = await postCall(result, workspaceScope, deadline, keptKeys.get(tool));
     logger.info('tool result', {
       tool,
       callId,
@@ -196,33 +190,6 @@ function assertProfileScoped(envelope: ToolInvocation, scope: ProfileScope): voi
       `A call through access profile "${scope.profile}" runs for its tenant and names no scenario or level`,
     );
   }
-}
-
-/**
- * How a result is made to fit the state. Without a workspace: shrunk to
- * `maxResultBytes`. With one: a success over the inline budget is claim-checked
- * (and shrunk to the budget if the write fails, e.g. at the deadline); anything
- * else is bounded to the budget.
- */
-function fitResult(
-  options: DispatcherOptions,
-): (result: ToolResult, scope: WorkspaceScope | undefined, deadline: Deadline) => Promise<ToolResult> {
-  const { workspaces, logger } = options;
-  const inlineBytes = options.inlineResultBytes ?? DEFAULT_RESULT_INLINE_BYTES;
-  return async (result, scope, deadline) => {
-    if (!workspaces || !scope) return boundResult(result, options.maxResultBytes);
-    if (!result.ok || jsonByteLength(result) <= inlineBytes) return boundResult(result, inlineBytes);
-    try {
-      return await claimCheck(result, workspaces(scope, deadline.signal), inlineBytes);
-    } catch (err) {
-      logger.warn('claim-check failed: the result is shrunk instead', {
-        tool: result.tool,
-        callId: result.callId,
-        error: normalizeError(result.tool, err, 's3'),
-      });
-      return boundResult(result, inlineBytes);
-    }
-  };
 }
 
 /**

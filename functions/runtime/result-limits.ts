@@ -2,7 +2,7 @@
  * Every result size of the platform, with its source, in one place. One
  * mechanism carries them: a result whose JSON passes the inline budget is
  * written whole to the run's workspace and replaced by a stand-in (the
- * dispatcher's claim-check, functions/dispatcher/claim-check.ts); where no
+ * claim-check, functions/runtime/claim-check.ts, as the post-call work of post-call.ts does it); where no
  * workspace can take it, it is shrunk by `boundResult` (functions/runtime/bound.ts),
  * which is also how a tool's function bounds what it hands the dispatcher.
  *
@@ -119,3 +119,12 @@ export function resultInlineBytes(env: NodeJS.ProcessEnv = process.env): number 
 export function toolResultMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
   return configuredBytes(env, 'TOOL_RESULT_MAX_BYTES', 4096, FULL_RESULT_MAX_BYTES, resultMaxBytes(env));
 }
+
+/**
+ * Most bytes `read_file` returns in one call, and most bytes its text may take
+ * once JSON-escaped: 5 KiB. With the path (at most 512 bytes) and the offsets, the
+ * value stays within the 6 KiB a value gets under the smallest inline budget
+ * ({@link MIN_RESULT_INLINE_BYTES}, 8 KiB, less the 2 KiB `boundResult` keeps for the
+ * result's other fields), so a slice is never shrunk nor claim-checked itself.
+ */
+export const READ_FILE_MAX_BYTES = 5 * 1024;

@@ -1,15 +1,7 @@
 import * as z from 'zod/mini';
+import { READ_FILE_MAX_BYTES } from '../../runtime/result-limits';
 import { defineToolSpec } from '../../runtime/spec';
 import { workspacePathArg } from './workspace-args';
-
-/**
- * Most bytes `read_file` returns in one call, and most bytes its text may take
- * once JSON-escaped: 5 KiB. With the path (at most 512 bytes) and the offsets, the
- * value stays within the 6 KiB a value gets under the smallest inline budget
- * (`MIN_RESULT_INLINE_BYTES`, 8 KiB, less the 2 KiB `boundResult` keeps for the
- * result's other fields), so a slice is never shrunk nor claim-checked itself.
- */
-export const READ_FILE_MAX_BYTES = 5 * 1024;
 
 /** `read_file`: a slice of a file of the run's workspace. A file tool: always allowed, runs inside the dispatcher. */
 export const readFileSpec = defineToolSpec({

@@ -1,6 +1,7 @@
 import { jsonByteLength } from '../../runtime/bound';
+import { READ_FILE_MAX_BYTES } from '../../runtime/result-limits';
 import { defineTool } from '../../runtime/spec';
-import { READ_FILE_MAX_BYTES, readFileSpec } from './read-file.meta';
+import { readFileSpec } from './read-file.meta';
 import { requireWorkspace } from './workspace-args';
 
 /**

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { ClaimCheckValue } from '../../../functions/dispatcher/claim-check';
 import { createDispatcher, type DispatcherOptions } from '../../../functions/dispatcher/dispatch';
 import type { ToolInvoker } from '../../../functions/dispatcher/invoker';
 import { jsonByteLength } from '../../../functions/runtime/bound';
 import { fileTool, functionTool, ToolCatalog } from '../../../functions/runtime/catalog';
+import type { ClaimCheckValue } from '../../../functions/runtime/claim-check';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { runTool } from '../../../functions/runtime/harness';
 import type { ToolInvocation } from '../../../functions/runtime/invocation';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolFailure, ToolResult, ToolSuccess } from '../../../functions/runtime/result';
-import { FULL_RESULT_MAX_BYTES } from '../../../functions/runtime/result-limits';
+import { FULL_RESULT_MAX_BYTES, READ_FILE_MAX_BYTES } from '../../../functions/runtime/result-limits';
 import { defineTool, defineToolSpec, type Tool, type ToolSpec } from '../../../functions/runtime/spec';
 import type {
   ResultRef,
@@ -19,7 +19,6 @@ import type {
   WorkspaceScope,
 } from '../../../functions/runtime/workspace';
 import { toolCatalog } from '../../../functions/tools/catalog';
-import { READ_FILE_MAX_BYTES } from '../../../functions/tools/files/read-file.meta';
 import { nativeEnvelope } from '../../helpers/events';
 import { WORKSPACE_BACKENDS, type WorkspaceBackend } from '../../helpers/workspace-backends';
 import { WORKSPACE_ESCAPES } from '../../helpers/workspace-escapes';

@@ -1,8 +1,8 @@
-import { jsonByteLength, shrinkToFit } from '../runtime/bound';
-import type { ToolSuccess } from '../runtime/result';
-import type { ResultRef, Workspace } from '../runtime/workspace';
-import { sha256Hex } from '../runtime/workspace-content';
-import { READ_FILE_MAX_BYTES } from '../tools/files/read-file.meta';
+import { jsonByteLength, shrinkToFit } from './bound';
+import type { ToolSuccess } from './result';
+import { READ_FILE_MAX_BYTES } from './result-limits';
+import type { ResultRef, Workspace } from './workspace';
+import { sha256Hex } from './workspace-content';
 
 /** Folder of a run's workspace holding claim-checked results. */
 export const RESULTS_FOLDER = 'results';
@@ -56,7 +56,7 @@ function noteFor(path: string, bytes: number): string {
  * `truncated` stays the tool's own: the stored value is whole.
  *
  * @param inlineBytes - the inline budget (`resultInlineBytes()`).
- * @throws whatever the workspace's write throws; the dispatcher then shrinks the result instead.
+ * @throws whatever the workspace's write throws; the post-call work (post-call.ts) then shrinks the result instead.
  * @example
  * const checked = await claimCheck(result, workspace, 8192);
  * checked.resultRef; // { uri: 's3://etp-runs/runs/acme/aws_pulse/r1/results/collect/0.json', bytes: 312345, sha256: '…' }

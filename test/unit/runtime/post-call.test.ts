@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { localWorkspaceProvider } from '../../../bin/local/local-workspace';
+import { jsonByteLength } from '../../../functions/runtime/bound';
+import { claimCheckPath } from '../../../functions/runtime/claim-check';
+import { deadlineIn } from '../../../functions/runtime/deadline';
+import { logger } from '../../../functions/runtime/logger';
+import { createPostCall } from '../../../functions/runtime/post-call';
+import { REDACTED } from '../../../functions/runtime/redact';
+import type { ToolResult, ToolSuccess } from '../../../functions/runtime/result';
+import type { WorkspaceProvider } from '../../../functions/runtime/workspace';
+
+const SCOPE = { tenant: 'acme', runId: 'run-1', scenario: 'aws_pulse' };
+const INLINE_BYTES = 8 * 1024;
+
+/** A success whose value holds `items` rows, a credential under a sensitive key and a plain phrase under one (kept when a spec lists the key in `visibleOutputKeys`). */
+function success(items: number): ToolSuccess {
+  return {
+    ok: true,
+    tool: 'aws_ec2_inventory',
+    callId: 'collect/0',
+    durationMs: 12,
+    summary: `${items} instances`,
+    truncated: false,
+    resultRef: null,
+    value: {
+      api_key: 'sk-live-0123456789abcdef',
+      region: 'eu-west-1',
+      db_password: 'correct horse battery staple',
+      instances: Array.from({ length: items }, (_, n) => ({
+        id: `i-${String(n).padStart(17, '0')}`,
+        state: 'running',
+      })),
+    },
+  };
+}
+
+describe('createPostCall (the work on every result after its tool ran)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'etp-post-call-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('redacts a small result and keeps it inline, the spec’s visible keys left as they are', async () => {
+    // Prepare
+    const postCall = createPostCall({
+      logger,
+      maxResultBytes: 64 * 1024,
+      workspaces: localWorkspaceProvider(dir),
+      inlineResultBytes: INLINE_BYTES,
+    });
+
+    // Act
+    const masked = (await postCall(success(2), SCOPE, deadlineIn(10_000))) as ToolSuccess<
+      Record<string, unknown>
+    >;
+    const kept = (await postCall(success(2), SCOPE, deadlineIn(10_000), ['DbPassword'])) as ToolSuccess<
+      Record<string, unknown>
+    >;
+
+    // Assess
+    expect(masked.value.api_key).toBe(REDACTED);
+    expect(masked.value.db_password).toBe(REDACTED);
+    expect(masked.value.region).toBe('eu-west-1');
+    expect(masked.resultRef).toBeNull();
+    expect(kept.value.db_password).toBe('correct horse battery staple');
+    expect(kept.value.api_key).toBe(REDACTED);
+  });
+
+  it('claim-checks a result over the inline budget: the stored file is the redacted result, the stand-in fits', async () => {
+    // Prepare
+    const workspaces = localWorkspaceProvider(dir);
+    const postCall = createPostCall({
+      logger,
+      maxResultBytes: 64 * 1024,
+      workspaces,
+      inlineResultBytes: INLINE_BYTES,
+    });
+
+    // Act
+    const checked = (await postCall(success(2000), SCOPE, deadlineIn(10_000))) as ToolSuccess;
+    const stored = await workspaces(SCOPE).read(claimCheckPath('collect/0'), { length: 5 * 1024 * 1024 });
+
+    // Assess
+    expect(jsonByteLength(checked)).toBeLessThanOrEqual(INLINE_BYTES);
+    expect(checked.resultRef?.bytes).toBe(stored.totalBytes);
+    const document = JSON.parse(stored.content) as { value: { api_key: string; instances: unknown[] } };
+    expect(document.value.api_key).toBe(REDACTED);
+    expect(document.value.instances).toHaveLength(2000);
+    expect(stored.content).not.toContain('sk-live-0123456789abcdef');
+  });
+
+  it('shrinks to the inline budget when the workspace write fails, and to maxResultBytes without a workspace', async () => {
+    // Prepare
+    const failing: WorkspaceProvider = (scope) => {
+      const workspace = localWorkspaceProvider(dir)(scope);
+      return Object.assign(Object.create(Object.getPrototypeOf(workspace)), workspace, {
+        uri: workspace.uri,
+        write: async () => {
+          throw Object.assign(new Error('slow down'), { name: 'SlowDown' });
+        },
+      });
+    };
+    const warn = jest.spyOn(logger, 'warn').mockImplementation(() => {});
+    const withFailingWrite = createPostCall({
+      logger,
+      maxResultBytes: 64 * 1024,
+      workspaces: failing,
+      inlineResultBytes: INLINE_BYTES,
+    });
+    const withoutWorkspace = createPostCall({ logger, maxResultBytes: 16 * 1024 });
+
+    // Act
+    const shrunk = (await withFailingWrite(success(2000), SCOPE, deadlineIn(10_000))) as ToolSuccess;
+    const bounded: ToolResult = await withoutWorkspace(success(2000), SCOPE, deadlineIn(10_000));
+
+    // Assess
+    expect(shrunk.resultRef).toBeNull();
+    expect(shrunk.truncated).toBe(true);
+    expect(jsonByteLength(shrunk)).toBeLessThanOrEqual(INLINE_BYTES);
+    expect(warn).toHaveBeenCalledWith(
+      'claim-check failed: the result is shrunk instead',
+      expect.objectContaining({ tool: 'aws_ec2_inventory', callId: 'collect/0' }),
+    );
+    expect(bounded.ok && bounded.truncated).toBe(true);
+    expect(jsonByteLength(bounded)).toBeLessThanOrEqual(16 * 1024);
+    expect(jsonByteLength(bounded)).toBeGreaterThan(INLINE_BYTES);
+    warn.mockRestore();
+  });
+});
