@@ -10,7 +10,7 @@ import { assertToolInvocation, echoedField, invocationOf, type ToolInvocation } 
 import { normalizeError } from '../runtime/normalize-error';
 import { createPostCall } from '../runtime/post-call';
 import { failureResult, type ToolResult } from '../runtime/result';
-import { DEFAULT_RESULT_INLINE_BYTES, FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
+import { FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
 import type { ToolSpec } from '../runtime/spec';
 import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
 import { assertProfileAllows, type ProfileScope } from './access';

@@ -353,5 +353,7 @@ export function tenantScopedRunRecords(
     putQuestion: (question) => of(question.tenant).putQuestion(question),
     closeQuestion: (tenant, runId, level, turn, status) =>
       of(tenant).closeQuestion(tenant, runId, level, turn, status),
+    readWatermark: (tenant, scenario) => of(tenant).readWatermark(tenant, scenario),
+    advanceWatermark: (tenant, scenario, mark) => of(tenant).advanceWatermark(tenant, scenario, mark),
   };
 }

@@ -149,19 +149,6 @@ export function spentUsd(
   return summarizeRun({ scenario, runId: 'budget', tenant: 'budget', levels, memory }).cost.totalUsd;
 }
 
-/** Work the budget did not start. */
-export interface BudgetSkip {
-  readonly kind: 'call' | 'model_turn' | 'account';
-  /** The call id (`collect/3`), the turn (`analyze/turn 4`) or the account id. */
-  readonly id: string;
-  /** The call's tool. */
-  readonly tool?: string;
-  /** The level it belonged to. */
-  readonly level?: string;
-  /** What it was estimated to cost, in USD. */
-  readonly estimateUsd: number;
-}
-
 /**
  * The admission rule over one run's budget: work is admitted while what is
  * spent, what admitted work may still cost and the work's own estimate stay

@@ -18,12 +18,24 @@ import {
   STATE_TRANSITION_USD,
 } from './pricing';
 import { type CallRecord, type LevelRecord, levelHasResult } from './records';
-import type { BudgetSkip } from './run-budget';
 
 /** Milliseconds assumed for engine invocations that do not time themselves (start, ask, summary). */
 export const ENGINE_UNTIMED_MS = 50;
 /** Milliseconds the dispatcher adds around a call (validation, invoke round trip), for its GB-seconds. */
 export const DISPATCHER_OVERHEAD_MS = 10;
+
+/** Work the budget did not start. */
+export interface BudgetSkip {
+  readonly kind: 'call' | 'model_turn' | 'account';
+  /** The call id (`collect/3`), the turn (`analyze/turn 4`) or the account id. */
+  readonly id: string;
+  /** The call's tool. */
+  readonly tool?: string;
+  /** The level it belonged to. */
+  readonly level?: string;
+  /** What it was estimated to cost, in USD. */
+  readonly estimateUsd: number;
+}
 
 /** One call as the summary lists it. */
 export interface CallSummary {

@@ -1,8 +1,8 @@
 /** The `summary` action, the run's last engine state: the run summary, the execution's output. */
 import type { EngineContext } from '../engine-context';
 import type { EngineEvent } from '../events';
-import { withLocalModelFree } from '../local-model-cost';
 import { inputValueProblem } from '../inputs';
+import { withLocalModelFree } from '../local-model-cost';
 import { resolvePin } from '../pins';
 import type { LevelRecord, RunState } from '../records';
 import { budgetOf } from '../run-budget';
