@@ -39,14 +39,21 @@ export function toolRolesArn(scope: Construct, path: string = VENDOR_ROLE_PATH):
 }
 
 /**
- * A role only the vendor (the dispatcher, `/etp-vendor/`) may assume, and only
- * with a non-empty `etp-tenant` session tag and no other tag and a `SourceIdentity`
- * `etp.*`, for one hour at most (role chaining). Its policies use the session's
- * tenant (`aws:PrincipalTag/etp-tenant`) to confine what it reaches.
+ * A role only the vendor (the dispatcher, `/etp-vendor/`) may assume, or the roles
+ * under `trustedPaths`, and only with a non-empty `etp-tenant` session tag and no
+ * other tag and a `SourceIdentity` `etp.*`, for one hour at most (role chaining).
+ * Its policies use the session's tenant (`aws:PrincipalTag/etp-tenant`) to confine what it reaches.
+ *
+ * @param trustedPaths - the IAM paths of the platform account's roles that may assume it. @default [VENDOR_ROLE_PATH]
  */
-export function vendedTenantRole(scope: Construct, id: string, description: string): Role {
+export function vendedTenantRole(
+  scope: Construct,
+  id: string,
+  description: string,
+  trustedPaths: readonly string[] = [VENDOR_ROLE_PATH],
+): Role {
   const platformAccount = new AccountRootPrincipal();
-  const vendor = { ArnLike: { 'aws:PrincipalArn': toolRolesArn(scope, VENDOR_ROLE_PATH) } };
+  const vendor = { ArnLike: { 'aws:PrincipalArn': trustedPaths.map((path) => toolRolesArn(scope, path)) } };
   const tenantTagOnly = {
     ...vendor,
     StringLike: { [`aws:RequestTag/${TENANT_TAG}`]: '?*' },
