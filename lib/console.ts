@@ -28,7 +28,7 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -39,12 +39,14 @@ import type { ConsoleCatalog } from '../functions/console/catalog-view';
 import { CONSOLE_CATALOG_GLOBAL } from '../functions/console/config';
 import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from '../functions/console/headers';
 import { SCENARIO_STATE_MACHINES_ENV } from '../functions/console/run-starter';
-import { TENANT_SECRET_NAME_PREFIX } from '../functions/runtime/aws/trust';
+import { CONSOLE_ROLE_PATH, CONSOLE_TENANT_ROLE_ENV } from '../functions/console/tenant-sessions';
+import { TENANT_SECRET_NAME_PREFIX, TENANT_TAG } from '../functions/runtime/aws/trust';
 import { RUNS_PREFIX } from '../functions/runtime/workspace-path';
 import { acknowledgeConsoleFindings } from './console-acknowledgments';
 import { acknowledgeWildcardResources } from './nag';
 import { type FunctionSettings, PlatformFunction } from './platform-function';
 import type { RunWorkspaceBucket } from './run-workspace-bucket';
+import { SESSION_TENANT, vendedTenantRole } from './tenant-secret-readers';
 
 const CONSOLE_ENTRY = path.join(__dirname, '../functions/console/handler.ts');
 /** The page's files: one HTML file, one script, one stylesheet, an icon (no build step). */
@@ -105,6 +107,8 @@ export class PlatformConsole extends Construct {
   public readonly userPoolDomain: UserPoolDomain;
   /** The API function (functions/console/handler.ts). */
   public readonly api: PlatformFunction;
+  /** The role whose `etp-tenant`-tagged sessions are the API's only way to a tenant's references, runs, questions and secrets' tags. */
+  public readonly tenantRole: Role;
   public readonly httpApi: HttpApi;
   /** The page's private bucket. */
   public readonly assetsBucket: Bucket;
@@ -187,7 +191,15 @@ export class PlatformConsole extends Construct {
       bundledDefinitions: { [CONSOLE_CATALOG_GLOBAL]: JSON.stringify(props.catalog) },
       logRetention: props.logRetention,
       settings: props.functionSettings,
+      rolePath: CONSOLE_ROLE_PATH,
     });
+    this.tenantRole = vendedTenantRole(
+      this,
+      'TenantRole',
+      `The console's reach into one tenant's secret references, runs and questions: the tenant of the session tag ${TENANT_TAG}`,
+      [CONSOLE_ROLE_PATH],
+    );
+    this.grantTenantData(props, this.tenantRole);
     this.grantApi(props);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
@@ -316,31 +328,50 @@ export class PlatformConsole extends Construct {
   }
 
   /**
-   * The API's rights: secret references (read, write, delete; no secret value:
-   * an explicit Deny on GetSecretValue), the secrets' tags (DescribeSecret on
-   * `etp/…` secrets), workspaces (read and list `runs/`), questions (the run
-   * records' reads and updates) and their answers (SendTaskSuccess on the
-   * scenarios' state machines), runs started from the page (StartExecution on
-   * those state machines) and their events (GetExecutionHistory on their executions).
+   * The console tenant role's rights, each confined to the session's tenant
+   * (`aws:PrincipalTag/etp-tenant`, set from the request's path once the user's
+   * groups are checked): its secret references (GetItem, Query, UpdateItem,
+   * DeleteItem where every leading key `tenant_id` is the tenant: no Scan), its
+   * run records (Query, UpdateItem, likewise), its run workspaces (GetObject on
+   * `runs/<tenant>/*`, ListBucket under `runs/<tenant>/`), the tags of its secrets
+   * (DescribeSecret on `etp/…` secrets tagged for the tenant or not tagged yet, so
+   * the page can say "untagged"), and never a secret value (explicit Deny).
    */
-  private grantApi(props: ConsoleProps): void {
-    const role = this.api.role;
-    props.secretReferenceTable.grant(
-      role,
-      'dynamodb:GetItem',
-      'dynamodb:Query',
-      'dynamodb:Scan',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-    );
-    props.runRecordsTable.grant(role, 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem');
-    const objects = props.runWorkspace.bucket.arnForObjects(`${RUNS_PREFIX}*`);
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] }));
+  private grantTenantData(props: ConsoleProps, role: Role): void {
+    const tagged = { Null: { [`aws:PrincipalTag/${TENANT_TAG}`]: 'false' } };
+    const ownKeys = { ...tagged, 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SESSION_TENANT] } };
     role.addToPrincipalPolicy(
       new PolicyStatement({
+        sid: 'OwnTenantSecretReferences',
+        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        resources: [props.secretReferenceTable.tableArn],
+        conditions: ownKeys,
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'OwnTenantRunRecords',
+        actions: ['dynamodb:Query', 'dynamodb:UpdateItem'],
+        resources: [props.runRecordsTable.tableArn],
+        conditions: ownKeys,
+      }),
+    );
+    const prefix = `${RUNS_PREFIX}${SESSION_TENANT}/`;
+    const objects = props.runWorkspace.bucket.arnForObjects(`${prefix}*`);
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'OwnTenantWorkspaces',
+        actions: ['s3:GetObject'],
+        resources: [objects],
+        conditions: tagged,
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'ListOwnTenantWorkspaces',
         actions: ['s3:ListBucket'],
         resources: [props.runWorkspace.bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': [`${RUNS_PREFIX}*`] } },
+        conditions: { ...tagged, StringLike: { 's3:prefix': [`${prefix}*`] } },
       }),
     );
     const secrets = Stack.of(this).formatArn({
@@ -350,8 +381,59 @@ export class PlatformConsole extends Construct {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['secretsmanager:DescribeSecret'], resources: [secrets] }),
+      new PolicyStatement({
+        sid: 'OwnTenantSecretTags',
+        actions: ['secretsmanager:DescribeSecret'],
+        resources: [secrets],
+        conditions: { ...tagged, StringEquals: { [`aws:ResourceTag/${TENANT_TAG}`]: SESSION_TENANT } },
+      }),
     );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'UntaggedSecretTags',
+        actions: ['secretsmanager:DescribeSecret'],
+        resources: [secrets],
+        conditions: { ...tagged, Null: { ...tagged.Null, [`aws:ResourceTag/${TENANT_TAG}`]: 'true' } },
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: ['secretsmanager:GetSecretValue', 'secretsmanager:BatchGetSecretValue'],
+        resources: ['*'],
+      }),
+    );
+    acknowledgeWildcardResources(
+      role,
+      [objects],
+      "Run workspaces are created per scenario and run at run time under their tenant's prefix " +
+        "(runs/<tenant>/<scenario>/<runId>/); the grant is the session's own tenant's prefix (etp-tenant tag), GetObject only.",
+    );
+    acknowledgeWildcardResources(
+      role,
+      [secrets],
+      "Tenants' secrets are created by operators under etp/<tenant>/…; the session reads the tags (DescribeSecret) " +
+        'of those tagged for its own tenant or not tagged yet, never a value (GetSecretValue is denied).',
+    );
+  }
+
+  /**
+   * The API function's own rights: tenant-tagged sessions of the console tenant
+   * role (AssumeRole, TagSession, SetSourceIdentity on it; nothing of the tables,
+   * the bucket or the secrets), no secret value (an explicit Deny on
+   * GetSecretValue), answers to questions (SendTaskSuccess on the scenarios'
+   * state machines), runs started from the page (StartExecution on those state
+   * machines) and their events (GetExecutionHistory on their executions).
+   */
+  private grantApi(props: ConsoleProps): void {
+    const role = this.api.role;
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
+        resources: [this.tenantRole.roleArn],
+      }),
+    );
+    this.api.lambdaFunction.addEnvironment(CONSOLE_TENANT_ROLE_ENV, this.tenantRole.roleArn);
     role.addToPrincipalPolicy(
       new PolicyStatement({
         effect: Effect.DENY,
@@ -382,18 +464,6 @@ export class PlatformConsole extends Construct {
       executions,
       "Executions are named by run id at run time; the console reads the history of the scenarios' own " +
         'executions (GetExecutionHistory only) for the live page.',
-    );
-    acknowledgeWildcardResources(
-      role,
-      [objects],
-      'Run workspaces are created per tenant, scenario and run at run time (runs/<tenant>/<scenario>/<runId>/); ' +
-        'the console reads that one prefix of the workspace bucket (s3:GetObject only).',
-    );
-    acknowledgeWildcardResources(
-      role,
-      [secrets],
-      "Tenants' secrets are created by operators under etp/<tenant>/…; the console reads their tags only " +
-        '(DescribeSecret), never a value (GetSecretValue is denied).',
     );
   }
 }

@@ -98,6 +98,12 @@ export interface ConsoleBackend {
   readonly live?: LiveFeed;
   /** Deployed: each run's events from Step Functions; a run it does not know is read from its workspace. */
   readonly history?: ExecutionEvents;
+  /**
+   * Deployed: this backend with the stores of one tenant, reached with that tenant's
+   * session of the console tenant role (tenant-sessions.ts); the router calls it for a
+   * `/api/tenants/:tenant/` route once the user's groups are checked. Locally absent.
+   */
+  forTenant?(tenant: string): ConsoleBackend;
   /** Tenants known besides the user's groups (secret references, runs): the local console lists them. */
   knownTenants(): Promise<string[]>;
 }

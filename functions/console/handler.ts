@@ -1,11 +1,14 @@
 /**
  * The console API's Lambda, behind an API Gateway HTTP API whose JWT authorizer
  * has checked the caller's Cognito ID token: the claims name the user and their
- * groups (`tenant-<id>`), the router does the rest (routes.ts). Its role reads
- * secret references (never values: no GetSecretValue), run workspaces and
- * questions, answers questions, starts the scenarios' executions and reads their
- * histories (the live page); lib/console.ts grants exactly that.
+ * groups (`tenant-<id>`), the router does the rest (routes.ts). A tenant's secret
+ * references (never values), run workspaces, questions and secrets' tags are
+ * reached with that tenant's session of the console tenant role (tenant-sessions.ts);
+ * the function's own role answers questions, starts the scenarios' executions and
+ * reads their histories (the live page); lib/console.ts grants exactly that.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { DynamoDbRunRecords } from '../engine/dynamodb-run-records';
@@ -22,6 +25,7 @@ import { handleConsoleRequest } from './routes';
 import { SCENARIO_STATE_MACHINES_ENV, scenarioStateMachines, stepFunctionsRunStarter } from './run-starter';
 import { s3RunIndex } from './s3-run-index';
 import { secretsManagerTagReader } from './secret-tags';
+import { CONSOLE_TENANT_ROLE_ENV, consoleTenantCredentials, perTenant } from './tenant-sessions';
 
 /** Largest request body accepted, in bytes: a reference or an answer is a few KB. */
 const MAX_BODY_BYTES = 65_536;
@@ -38,18 +42,42 @@ const bucket = required('RUN_BUCKET');
 const sfn = new SFNClient({ requestHandler: awsRequestHandler() });
 const catalog = bundledConsoleCatalog();
 const stateMachines = scenarioStateMachines(process.env[SCENARIO_STATE_MACHINES_ENV]);
+const referencesTable = required('SECRET_REFS_TABLE');
+const recordsTable = required('RUN_RECORDS_TABLE');
+const tenantCredentials = consoleTenantCredentials(required(CONSOLE_TENANT_ROLE_ENV));
+const answer = (input: ConstructorParameters<typeof SendTaskSuccessCommand>[0]) =>
+  sfn.send(new SendTaskSuccessCommand(input));
+const unscoped = (): never => {
+  throw new Error('The console reaches tenant data only through a tenant route');
+};
 const backend: ConsoleBackend = {
   mode: 'deployed',
   catalog,
-  references: new DynamoDbSecretReferenceStore(required('SECRET_REFS_TABLE')),
-  secretTags: secretsManagerTagReader(),
-  runs: s3RunIndex(bucket),
-  workspaces: s3WorkspaceProvider(bucket),
-  questions: recordsQuestionDesk(new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')), (input) =>
-    sfn.send(new SendTaskSuccessCommand(input)),
-  ),
+  // The function's own role reaches no tenant's data: every tenant route goes through forTenant.
+  references: {
+    get: unscoped,
+    list: unscoped,
+    put: unscoped,
+    delete: unscoped,
+  },
+  secretTags: unscoped,
+  runs: { scenarios: unscoped, runIds: unscoped },
+  workspaces: unscoped,
+  questions: { open: unscoped, answer: unscoped },
   starter: stepFunctionsRunStarter({ catalog, stateMachines, client: sfn }),
   history: executionHistoryFeed({ scenarios: catalog.scenarios, stateMachines, client: sfn }),
+  forTenant: perTenant((tenant): ConsoleBackend => {
+    const credentials = tenantCredentials(tenant);
+    const dynamodb = new DynamoDBClient({ requestHandler: awsRequestHandler(), credentials });
+    return {
+      ...backend,
+      references: new DynamoDbSecretReferenceStore(referencesTable, dynamodb),
+      secretTags: secretsManagerTagReader(credentials),
+      runs: s3RunIndex(bucket, new S3Client({ requestHandler: awsRequestHandler(), credentials })),
+      workspaces: s3WorkspaceProvider(bucket, { credentials }),
+      questions: recordsQuestionDesk(new DynamoDbRunRecords(recordsTable, dynamodb), answer),
+    };
+  }),
   // Deployed, the tenants a user sees are those their groups name, nothing more.
   knownTenants: async () => [],
 };

@@ -399,7 +399,10 @@ export async function handleConsoleRequest(
       const rule = PARAM_RULES[name];
       if (rule) assertIdentifier(rule, value, name);
     }
-    return await match.route.handle({ request, params, backend });
+    // Deployed, the tenant's stores are reached with its tenant-tagged session: IAM holds the line.
+    const scoped =
+      params.tenant !== undefined && backend.forTenant ? backend.forTenant(params.tenant) : backend;
+    return await match.route.handle({ request, params, backend: scoped });
   } catch (err) {
     return errorResponse(err);
   }

@@ -3,8 +3,16 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { contentSecurityPolicy } from '../../functions/console/headers';
 import { ExternalToolsStack } from '../../lib/external-tools-stack';
-import { newApp } from '../helpers/cdk';
-import { arnIn, decide, identityPoliciesOf, resolveTemplate, sessionOf } from '../helpers/iam-simulation';
+import { logicalIdOf, newApp } from '../helpers/cdk';
+import {
+  arnIn,
+  decide,
+  identityPoliciesOf,
+  type NamedPolicy,
+  resolveTemplate,
+  sessionOf,
+  trustPolicyOf,
+} from '../helpers/iam-simulation';
 import { shippedScenarioNames } from '../helpers/scenarios';
 
 const TENANTS = ['acme', 'globex'];
@@ -127,16 +135,15 @@ describe('the console construct', () => {
       'secretsmanager:BatchGetSecretValue',
       'secretsmanager:GetSecretValue',
     ]);
-    expect(actions('Allow').filter((action) => action.startsWith('secretsmanager:'))).toEqual([
-      'secretsmanager:DescribeSecret',
-    ]);
+    // Tenant data only through the tenant role's sessions: nothing of the tables, bucket or secrets.
+    const own = actions('Allow').filter((action) => /^(secretsmanager|s3|dynamodb):/.test(action));
+    expect(own).toEqual([]);
     expect(
-      actions('Allow')
-        .filter((action) => action.startsWith('s3:'))
-        .sort(),
-    ).toEqual(['s3:GetObject', 's3:ListBucket']);
+      statements
+        .filter((s) => [s.Action].flat().includes('sts:AssumeRole'))
+        .map((s) => [[s.Action].flat().sort(), s.Resource]),
+    ).toEqual([[['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'], expect.anything()]]);
     expect(actions('Allow').some((action) => action.includes('*'))).toBe(false);
-    expect(actions('Allow')).not.toContain('dynamodb:PutItem');
   });
 
   it("lets the API start and read the history of the scenarios' own executions only (IAM simulator)", async () => {
@@ -171,6 +178,179 @@ describe('the console construct', () => {
     expect(
       await ask('states:GetExecutionHistory', `${another.replace(':stateMachine:', ':execution:')}:run-1`),
     ).toBe('ImplicitlyDenied');
+  });
+
+  describe('tenant isolation by IAM (IAM simulator)', () => {
+    const { stack, template } = consoleStack();
+    const resolved = resolveTemplate(template, { account: ACCOUNT, region: REGION });
+    const platformConsole = stack.platform.console;
+    if (!platformConsole) throw new Error('the stack has no console');
+    const tenantRoleId = logicalIdOf(platformConsole.tenantRole);
+    const apiRoleId = logicalIdOf(platformConsole.api.role);
+    const tenantRoleArn = arnIn(resolved, tenantRoleId);
+    const apiRoleArn = arnIn(resolved, apiRoleId);
+    const references = arnIn(resolved, logicalIdOf(stack.platform.secretReferenceTable));
+    const records = arnIn(resolved, logicalIdOf(stack.platform.runRecordsTable));
+    const bucket = arnIn(resolved, logicalIdOf(stack.platform.runWorkspace.bucket));
+    const secret = (tenant: string) =>
+      `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:etp/${tenant}/slack_default-AbCdEf`;
+
+    /** What a caller may do, given its identity policies and its session's tags. */
+    const askAs =
+      (principal: string, policies: readonly NamedPolicy[], tags: Record<string, string>) =>
+      (action: string, resource: string, context: Record<string, string | string[]> = {}) =>
+        decide({
+          principal,
+          identityPolicies: policies,
+          action,
+          resource,
+          resourceAccount: ACCOUNT,
+          context: { ...tags, ...context },
+        });
+    const tenantSession = (tenant: string) =>
+      askAs(sessionOf(tenantRoleArn, 'etp-console'), identityPoliciesOf(resolved, tenantRoleId), {
+        'aws:PrincipalTag/etp-tenant': tenant,
+      });
+    const apiRole = askAs(sessionOf(apiRoleArn, 'console'), identityPoliciesOf(resolved, apiRoleId), {});
+
+    /** Every read and write the console makes of one tenant's data, with that tenant's keys. */
+    const tenantRequests = (tenant: string): [string, string, Record<string, string | string[]>][] => [
+      ...['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'].map(
+        (action): [string, string, Record<string, string | string[]>] => [
+          action,
+          references,
+          { 'dynamodb:LeadingKeys': [tenant] },
+        ],
+      ),
+      ['dynamodb:Query', records, { 'dynamodb:LeadingKeys': [tenant] }],
+      ['dynamodb:UpdateItem', records, { 'dynamodb:LeadingKeys': [tenant] }],
+      ['s3:GetObject', `${bucket}/runs/${tenant}/aws_pulse/run-1/summary.json`, {}],
+      ['s3:ListBucket', bucket, { 's3:prefix': `runs/${tenant}/` }],
+      ['s3:ListBucket', bucket, { 's3:prefix': `runs/${tenant}/aws_pulse/` }],
+      ['secretsmanager:DescribeSecret', secret(tenant), { 'aws:ResourceTag/etp-tenant': tenant }],
+    ];
+
+    it("lets a session tagged acme read and change acme's references, runs and questions", async () => {
+      const acme = tenantSession('acme');
+      for (const [action, resource, context] of tenantRequests('acme'))
+        expect([action, resource, await acme(action, resource, context)]).toEqual([
+          action,
+          resource,
+          'Allowed',
+        ]);
+      // An untagged secret can be described, so the page can say it lacks the tag.
+      expect(await acme('secretsmanager:DescribeSecret', secret('acme'))).toBe('Allowed');
+    });
+
+    it("refuses a session tagged acme every one of globex's references, runs, workspace files and secrets", async () => {
+      const acme = tenantSession('acme');
+      for (const [action, resource, context] of tenantRequests('globex'))
+        expect([action, resource, await acme(action, resource, context)]).toEqual([
+          action,
+          resource,
+          'ImplicitlyDenied',
+        ]);
+      // Nor both tenants' keys at once, nor the whole table, nor a listing above the tenant's prefix.
+      expect(await acme('dynamodb:Query', references, { 'dynamodb:LeadingKeys': ['acme', 'globex'] })).toBe(
+        'ImplicitlyDenied',
+      );
+      expect(await acme('dynamodb:Scan', references)).toBe('ImplicitlyDenied');
+      expect(await acme('dynamodb:Scan', records)).toBe('ImplicitlyDenied');
+      expect(await acme('s3:ListBucket', bucket, { 's3:prefix': 'runs/' })).toBe('ImplicitlyDenied');
+      expect(await acme('s3:ListBucket', bucket)).toBe('ImplicitlyDenied');
+      expect(await acme('s3:GetObject', `${bucket}/scratch/acme/run-1/x.json`)).toBe('ImplicitlyDenied');
+      expect(await acme('s3:PutObject', `${bucket}/runs/acme/aws_pulse/run-1/x.json`)).toBe(
+        'ImplicitlyDenied',
+      );
+      expect(await acme('dynamodb:PutItem', references, { 'dynamodb:LeadingKeys': ['acme'] })).toBe(
+        'ImplicitlyDenied',
+      );
+      expect(
+        await acme('secretsmanager:GetSecretValue', secret('acme'), { 'aws:ResourceTag/etp-tenant': 'acme' }),
+      ).toBe('ExplicitlyDenied');
+    });
+
+    it('refuses an untagged session of the tenant role everything', async () => {
+      const untagged = askAs(
+        sessionOf(tenantRoleArn, 'etp-console'),
+        identityPoliciesOf(resolved, tenantRoleId),
+        {},
+      );
+      for (const [action, resource, context] of tenantRequests('acme'))
+        expect([action, await untagged(action, resource, context)]).toEqual([action, 'ImplicitlyDenied']);
+    });
+
+    it("gives the console function's own role no read of any tenant's data", async () => {
+      for (const tenant of TENANTS)
+        for (const [action, resource, context] of tenantRequests(tenant))
+          expect([action, resource, await apiRole(action, resource, context)]).toEqual([
+            action,
+            resource,
+            'ImplicitlyDenied',
+          ]);
+      expect(await apiRole('dynamodb:Scan', references)).toBe('ImplicitlyDenied');
+      expect(await apiRole('s3:ListBucket', bucket, { 's3:prefix': 'runs/' })).toBe('ImplicitlyDenied');
+    });
+
+    it('lets the console function, and no other role, open a session of the tenant role tagged with one tenant', async () => {
+      const trust = trustPolicyOf(resolved, tenantRoleId);
+      const assume = (
+        principal: string,
+        arn: string,
+        policies: readonly NamedPolicy[],
+        tags: Record<string, string | string[]>,
+      ) =>
+        Promise.all(
+          ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'].map((action) =>
+            decide({
+              principal,
+              identityPolicies: policies,
+              action,
+              resource: tenantRoleArn,
+              resourceAccount: ACCOUNT,
+              resourcePolicy: trust,
+              context: { 'aws:PrincipalArn': arn, 'aws:PrincipalAccount': ACCOUNT, ...tags },
+            }),
+          ),
+        );
+      const tagged = {
+        'aws:RequestTag/etp-tenant': 'acme',
+        'aws:TagKeys': ['etp-tenant'],
+        'sts:SourceIdentity': 'etp.acme',
+      };
+      const apiPolicies = identityPoliciesOf(resolved, apiRoleId);
+      const anything: NamedPolicy = {
+        name: 'sts-anything',
+        policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 'sts:*', Resource: '*' }] },
+      };
+      const dispatcherArn = arnIn(resolved, logicalIdOf(stack.platform.dispatcher.role));
+
+      expect(await assume(sessionOf(apiRoleArn, 'console'), apiRoleArn, apiPolicies, tagged)).toEqual([
+        'Allowed',
+        'Allowed',
+        'Allowed',
+      ]);
+      // Another tag besides the tenant, or none: refused by the trust policy.
+      expect(
+        (
+          await assume(sessionOf(apiRoleArn, 'console'), apiRoleArn, apiPolicies, {
+            ...tagged,
+            'aws:TagKeys': ['etp-tenant', 'etp-admin'],
+          })
+        )[1],
+      ).toBe('ImplicitlyDenied');
+      expect(
+        (
+          await assume(sessionOf(apiRoleArn, 'console'), apiRoleArn, apiPolicies, {
+            'sts:SourceIdentity': 'etp.acme',
+          })
+        )[0],
+      ).toBe('ImplicitlyDenied');
+      // The dispatcher, even with every STS right, is not trusted.
+      expect(await assume(sessionOf(dispatcherArn, 'dispatcher'), dispatcherArn, [anything], tagged)).toEqual(
+        ['ImplicitlyDenied', 'ImplicitlyDenied', 'ImplicitlyDenied'],
+      );
+    });
   });
 
   it('is absent without the console prop', () => {

@@ -5,6 +5,7 @@ import { userOfClaims } from '../../../functions/console/authz';
 process.env.RUN_BUCKET = 'etp-runs';
 process.env.SECRET_REFS_TABLE = 'etp-secret-refs';
 process.env.RUN_RECORDS_TABLE = 'etp-run-records';
+process.env.CONSOLE_TENANT_ROLE = 'arn:aws:iam::111122223333:role/ExternalToolsPlatform-ConsoleTenantRole';
 process.env.SCENARIO_STATE_MACHINES = JSON.stringify({
   aws_pulse: 'arn:aws:states:eu-west-1:111122223333:stateMachine:ExternalToolsPlatform-aws_pulse',
 });

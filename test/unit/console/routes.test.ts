@@ -145,6 +145,45 @@ describe('console API authorization', () => {
     },
   );
 
+  it.each(tenantRoutes.map((route) => [`${route.method} ${route.pattern}`, route] as const))(
+    "deployed, serves %s with the tenant's own backend (its tenant-tagged session), opened after the group check",
+    async (_label, route) => {
+      // Prepare: the root backend's stores must not be read; the tenant's are
+      const root = recordingBackend();
+      const scoped = recordingBackend();
+      const opened: string[] = [];
+      const backend: ConsoleBackend = {
+        ...root.backend,
+        forTenant: (tenant) => {
+          opened.push(tenant);
+          return scoped.backend;
+        },
+      };
+      const request = (tenant: string) =>
+        handleConsoleRequest(
+          {
+            method: route.method,
+            path: pathOf(route, tenant),
+            query: { path: 'summary.json' },
+            body: BODIES[route.method],
+            user: acmeUser,
+          },
+          backend,
+        );
+
+      // Act
+      const refused = await request('globex');
+      const served = await request('acme');
+
+      // Assess
+      expect(refused.status).toBe(403);
+      expect(served.status).toBeLessThan(300);
+      expect(opened).toEqual(['acme']);
+      expect(root.touched).toEqual([]);
+      expect(scoped.touched.filter((what) => what.includes('globex'))).toEqual([]);
+    },
+  );
+
   it('refuses another tenant before it looks at the rest of the path or the method', async () => {
     // Prepare
     const { backend, touched } = recordingBackend();
