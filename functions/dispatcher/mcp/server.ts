@@ -19,8 +19,6 @@ import {
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import { PlatformError } from '../../runtime/errors';
-import { MAX_ECHOED_CHARS } from '../../runtime/invocation';
-import { normalizeError } from '../../runtime/normalize-error';
 import { failureResult, type ToolResult } from '../../runtime/result';
 import type { ProfileScope } from '../access';
 import { entryCallIdentity, logicalCallKey } from '../adapters/call-identity';
@@ -113,6 +111,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (!catalog().has(tool)) {
       // Named against this server's own tools, never the registry's.
       const offered = scope.tools.filter((name) => catalog().has(name));
+      // Loaded on this path only: `etp mcp` answers tools/list without the error normalizer.
+      const { MAX_ECHOED_CHARS } =
+        require('../../runtime/invocation') as typeof import('../../runtime/invocation');
+      const { normalizeError } =
+        require('../../runtime/normalize-error') as typeof import('../../runtime/normalize-error');
       const shown = tool.slice(0, MAX_ECHOED_CHARS);
       const unknown = new PlatformError(
         'unknown_tool',
