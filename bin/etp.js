@@ -77,6 +77,20 @@ function start() {
   const { Console } = require('node:console');
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
 
+  // Packages loaded before tsx's hook, at Node's own speed: through the hook every file of a package
+  // is looked at again, and `etp mcp`'s MCP SDK (with its zod and ajv, about 200 files) took about
+  // half of its time to tools/list that way (`npm run bench`, "CLI start-up"; docs/cli.md).
+  const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const preloaded =
+    command === 'mcp'
+      ? [
+          'commander',
+          '@modelcontextprotocol/sdk/server/index.js',
+          '@modelcontextprotocol/sdk/server/stdio.js',
+        ]
+      : ['commander'];
+  for (const name of preloaded) require(name);
+
   // tsx's CommonJS hook: require() of .ts files, including the tool implementations that
   // functions/tools/implementations.ts loads lazily.
   require('tsx/cjs/api').register();

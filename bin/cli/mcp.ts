@@ -15,11 +15,11 @@ import { createMcpServer } from '../../functions/dispatcher/mcp/server';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, TENANT_ID } from '../../functions/runtime/ids';
-import { toolCatalog } from '../../functions/tools/catalog';
 import { version } from '../../package.json';
 import type { CliIo, CliRun } from './io';
+import { precomputedMcpTools } from './mcp-tools';
 import { secretRefsTable } from './options';
-import { selectTools, type ToolSelectionOptions } from './tool-selection';
+import type { ToolSelectionOptions } from './tool-selection';
 
 /** The variable naming the tenant of `etp mcp` when `--tenant` is not given. */
 export const MCP_TENANT_ENV = 'ETP_TENANT';
@@ -50,9 +50,16 @@ export function mcpProfile(options: McpOptions, env: NodeJS.ProcessEnv): Profile
   assertIdentifier(TENANT_ID, tenant, '--tenant');
   const fromEnv =
     options.tools === undefined && options.scenario === undefined ? env[MCP_TOOLS_ENV] : undefined;
-  const specs = selectTools({ ...options, tools: options.tools ?? (fromEnv || undefined) }, () =>
-    toolCatalog.list().filter((spec) => spec.sideEffects === 'none' && !toolCatalog.isFileTool(spec.name)),
-  );
+  const tools = options.tools ?? (fromEnv || undefined);
+  if (tools === undefined && options.scenario === undefined && options.level === undefined) {
+    // The default needs no catalog: the precomputed list says what each tool is (bin/cli/mcp-tools.ts).
+    const names = precomputedMcpTools()
+      .filter((entry) => entry.sideEffects === 'none' && !entry.fileTool)
+      .map((entry) => entry.tool.name);
+    return { profile: MCP_LOCAL_PROFILE, tenant, tools: names };
+  }
+  const { selectTools } = require('./tool-selection') as typeof import('./tool-selection');
+  const specs = selectTools({ ...options, tools }, () => []);
   return { profile: MCP_LOCAL_PROFILE, tenant, tools: specs.map((spec) => spec.name) };
 }
 
@@ -135,8 +142,10 @@ export async function serveMcp(
   table: string | undefined,
 ): Promise<void> {
   const dispatch = dispatchOnFirstCall(table);
+  const listed = new Map(precomputedMcpTools().map((entry) => [entry.tool.name, entry.tool]));
   const server = createMcpServer({
-    catalog: toolCatalog,
+    catalog: catalog,
+    listTools: (names) => names.flatMap((name) => listed.get(name) ?? []),
     dispatch,
     scope,
     version,
@@ -185,12 +194,18 @@ function dispatchOnFirstCall(table: string | undefined): Dispatch {
         require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
       dispatch = createLocalDispatcher({
         references: localSecretReferences(table),
-        scenarios: loadScenarios(toolCatalog),
+        scenarios: loadScenarios(catalog()),
         requireLevel: false,
       });
     }
     return dispatch(envelope, deadline, scope);
   };
+}
+
+/** The tool catalog, loaded at the first `tools/call` (or by `--tools`/`--scenario`). */
+function catalog(): typeof import('../../functions/tools/catalog').toolCatalog {
+  return (require('../../functions/tools/catalog') as typeof import('../../functions/tools/catalog'))
+    .toolCatalog;
 }
 
 /** The local run's module, loaded on first use. */

@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { InvalidArgsError } from './errors';
-import { redactString } from './redact';
 
 /** One kind of identifier: its pattern, and what it accepts in words for error messages. */
 export interface IdentifierRule {
@@ -125,6 +124,8 @@ export function assertIdentifier(
 function describeValue(value: unknown): string {
   if (typeof value !== 'string') return value === null ? '(null)' : `(a ${typeof value})`;
   if (value === '') return '(empty)';
+  // Loaded only for a rejected value: a valid identifier never needs the credential patterns.
+  const { redactString } = require('./redact') as typeof import('./redact');
   const quoted = JSON.stringify(redactString(value.slice(0, QUOTED_CHARS)));
   return value.length > QUOTED_CHARS ? `${quoted}… (${value.length} chars)` : quoted;
 }

@@ -19,20 +19,28 @@ import {
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import { PlatformError } from '../../runtime/errors';
-import { MAX_ECHOED_CHARS } from '../../runtime/invocation';
-import { normalizeError } from '../../runtime/normalize-error';
 import { failureResult, type ToolResult } from '../../runtime/result';
 import type { ProfileScope } from '../access';
 import { entryCallIdentity, logicalCallKey } from '../adapters/call-identity';
 import type { Dispatch } from '../dispatch';
-import { toMcpTool } from '../formats/formats';
+import type { McpTool } from '../formats/mcp-format';
 
 /** The server's name in `initialize` (`serverInfo.name`). */
 export const MCP_SERVER_NAME = 'external-tools-platform';
 
 /** What an MCP server is built from. */
 export interface McpServerOptions {
-  readonly catalog: ToolCatalog;
+  /**
+   * The registry, or a function loading it on first use (`etp mcp`: `initialize`
+   * and a precomputed `tools/list` are answered before the catalog loads).
+   */
+  readonly catalog: ToolCatalog | (() => ToolCatalog);
+  /**
+   * The `tools/list` entries of the profile's tools, when they are known without
+   * the catalog (`etp mcp`'s precomputed list, bin/cli/mcp-tools.ts). By default
+   * each is the catalog's tool in the MCP format (functions/dispatcher/formats).
+   */
+  readonly listTools?: (names: readonly string[]) => McpTool[];
   readonly dispatch: Dispatch;
   /** The access profile of the connection: its tenant and tools. */
   readonly scope: ProfileScope;
@@ -56,6 +64,15 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 }
 
 /**
+ * The registered tools among `names`, in the MCP format (the formats module is
+ * loaded here, on the first `tools/list` that needs it).
+ */
+export function mcpToolsOf(catalog: ToolCatalog, names: readonly string[]): McpTool[] {
+  const { toMcpTool } = require('../formats/mcp-format') as typeof import('../formats/mcp-format');
+  return names.filter((name) => catalog.has(name)).map((name) => toMcpTool(catalog.get(name)));
+}
+
+/**
  * An MCP server for one access profile. A tool failure — invalid arguments, a
  * tool outside the profile, an unknown tool, the tool's own error — is a tool
  * result with `isError: true` and the normalized error (the ToolResult), never a
@@ -66,7 +83,13 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  const { catalog, scope } = options;
+  const { scope } = options;
+  let loaded: ToolCatalog | undefined;
+  const catalog = (): ToolCatalog => {
+    loaded ??= typeof options.catalog === 'function' ? options.catalog() : options.catalog;
+    return loaded;
+  };
+  const listTools = options.listTools ?? ((names: readonly string[]) => mcpToolsOf(catalog(), names));
   const server = new Server(
     { name: MCP_SERVER_NAME, version: options.version },
     {
@@ -79,15 +102,20 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(
     ListToolsRequestSchema,
     (): ListToolsResult => ({
-      tools: scope.tools.filter((name) => catalog.has(name)).map((name) => toMcpTool(catalog.get(name))),
+      tools: listTools(scope.tools),
     }),
   );
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = request.params.name;
     const args = request.params.arguments ?? {};
-    if (!catalog.has(tool)) {
+    if (!catalog().has(tool)) {
       // Named against this server's own tools, never the registry's.
-      const offered = scope.tools.filter((name) => catalog.has(name));
+      const offered = scope.tools.filter((name) => catalog().has(name));
+      // Loaded on this path only: `etp mcp` answers tools/list without the error normalizer.
+      const { MAX_ECHOED_CHARS } =
+        require('../../runtime/invocation') as typeof import('../../runtime/invocation');
+      const { normalizeError } =
+        require('../../runtime/normalize-error') as typeof import('../../runtime/normalize-error');
       const shown = tool.slice(0, MAX_ECHOED_CHARS);
       const unknown = new PlatformError(
         'unknown_tool',
