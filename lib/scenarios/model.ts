@@ -39,6 +39,12 @@ const planLevel = z.strictObject({
   calls: z.array(call).check(z.minLength(1), z.maxLength(20)),
   concurrency: z._default(z.int().check(z.minimum(1), z.maximum(20)), 4),
   track_findings: z._default(z.boolean(), false),
+  for_each_account: z.optional(
+    z.strictObject({
+      accounts_per_child: z._default(z.int().check(z.minimum(1), z.maximum(50)), 1),
+      tolerated_failure_percentage: z._default(z.number().check(z.minimum(0), z.maximum(100)), 10),
+    }),
+  ),
 });
 
 const askUser = z.strictObject({
@@ -80,7 +86,7 @@ const agentLevel = z.strictObject({
 });
 
 const input = z.strictObject({
-  type: z.enum(['string', 'integer', 'number', 'boolean', 'string_list', 'regions']),
+  type: z.enum(['string', 'integer', 'number', 'boolean', 'string_list', 'regions', 'accounts', 'account_ids']),
   description: z.string().check(z.minLength(1)),
   default: z.optional(z.unknown()),
   enum: z.optional(z.array(z.string()).check(z.minLength(1))),
