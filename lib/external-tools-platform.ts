@@ -111,6 +111,13 @@ export interface ExternalToolsPlatformProps extends EntryPointProps {
    * (lib/scenario-schedules.ts), each input checked at synth. @default - none
    */
   readonly schedules?: readonly ScenarioSchedule[];
+  /**
+   * Lambda concurrent executions a scenario run may keep busy (the account's
+   * Lambda concurrency, or the share of it given to runs): per-account levels
+   * audit as many accounts at once as fit in it (lib/scenarios/concurrency-budget.ts,
+   * docs/organizations-runs.md). @default DEFAULT_LAMBDA_CONCURRENCY (1,000: Lambda developer guide, "Lambda quotas")
+   */
+  readonly lambdaConcurrency?: number;
   /** Overrides for the scenario engine's function, applied over `functionSettings`. @default - none */
   readonly engineSettings?: FunctionSettings;
   /**
@@ -383,6 +390,8 @@ export class ExternalToolsPlatform extends Construct {
         stateMachineName: `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario.name}`,
         logRetention: props.logRetention,
         runEventBus: this.eventBus,
+        workspaceBucket: this.runWorkspace.bucket,
+        lambdaConcurrency: props.lambdaConcurrency,
       });
       stateMachines[scenario.name] = stateMachine;
     }
