@@ -6,8 +6,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { grantInvokeAcknowledged } from './nag';
 import { ENGINE_PATHS } from '../functions/engine/workspaces';
+import { grantInvokeAcknowledged } from './nag';
 import { scenarioToAsl } from './scenarios/asl';
 import type { Scenario } from './scenarios/model';
 
@@ -114,7 +114,12 @@ export class ScenarioStateMachine extends Construct {
     }
     const stack = Stack.of(this);
     const arn = (resource: string, resourceName: string) =>
-      stack.formatArn({ service: 'states', resource, resourceName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+      stack.formatArn({
+        service: 'states',
+        resource,
+        resourceName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
     const role = this.stateMachine.role;
     role.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['states:StartExecution'], resources: [arn('stateMachine', name)] }),
@@ -131,7 +136,8 @@ export class ScenarioStateMachine extends Construct {
         resources: levels.map((level) => arn('execution', `${name}/${level.name.slice(0, 40)}:*`)),
       }),
     );
-    const keys = (path: string) => props.workspaceBucket.arnForObjects(`runs/*/${props.scenario.name}/*/${path}`);
+    const keys = (path: string) =>
+      props.workspaceBucket.arnForObjects(`runs/*/${props.scenario.name}/*/${path}`);
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject'],

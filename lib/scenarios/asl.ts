@@ -31,7 +31,6 @@
  */
 import type { ScenarioLevel } from '../../functions/engine/definition';
 import { MAX_QUESTIONS_PER_LEVEL } from '../../functions/engine/limits';
-import { DEFAULT_LAMBDA_CONCURRENCY } from './concurrency-budget';
 import { agentStates } from './asl-states/agent';
 import { orgStates } from './asl-states/org';
 import { planStates } from './asl-states/plan';
@@ -43,6 +42,7 @@ import {
   ENGINE_ARN_PLACEHOLDER,
   SCENARIO_TIMEOUT_SECONDS,
 } from './asl-states/tasks';
+import { DEFAULT_LAMBDA_CONCURRENCY } from './concurrency-budget';
 import type { Scenario } from './model';
 
 export { argsTemplate } from './asl-states/args';
@@ -54,10 +54,10 @@ export {
   ENGINE_TIMEOUT_SECONDS,
   SCENARIO_TIMEOUT_SECONDS,
   stateNames,
-  WORKSPACE_BUCKET_PLACEHOLDER,
   TASK_TIMEOUT_MARGIN_SECONDS,
   taskTimeoutSeconds,
   WAIT_FOR_TASK_TOKEN_RESOURCE,
+  WORKSPACE_BUCKET_PLACEHOLDER,
 } from './asl-states/tasks';
 
 /** Seconds an execution may run: an hour of work plus every question's wait. */

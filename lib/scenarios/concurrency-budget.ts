@@ -64,7 +64,8 @@ export function accountConcurrency(
       throw new RangeError(`${name} must be a whole number of at least 1, got ${value}`);
     }
   }
-  const functionsPerAccount = Math.min(level.concurrency, level.calls.length) * functionsPerInFlightCall(level);
+  const functionsPerAccount =
+    Math.min(level.concurrency, level.calls.length) * functionsPerInFlightCall(level);
   const accountsAtOnce = Math.max(1, Math.floor(lambdaConcurrency / functionsPerAccount));
   return {
     functionsPerAccount,

@@ -86,7 +86,16 @@ const agentLevel = z.strictObject({
 });
 
 const input = z.strictObject({
-  type: z.enum(['string', 'integer', 'number', 'boolean', 'string_list', 'regions', 'accounts', 'account_ids']),
+  type: z.enum([
+    'string',
+    'integer',
+    'number',
+    'boolean',
+    'string_list',
+    'regions',
+    'accounts',
+    'account_ids',
+  ]),
   description: z.string().check(z.minLength(1)),
   default: z.optional(z.unknown()),
   enum: z.optional(z.array(z.string()).check(z.minLength(1))),

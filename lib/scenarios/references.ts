@@ -57,7 +57,13 @@ export function resolveRef(ref: TemplateRef, scope: RefScope): RefResolution {
   const [head, name, field, ...rest] = ref.path;
   const level = scenario.levels[levelIndex];
   // A per-account level's calls run in child executions that hold the run's input only.
-  if (use === 'args' && level?.kind === 'plan' && level.for_each_account && head !== 'input' && !(head === 'run' && name !== 'id')) {
+  if (
+    use === 'args' &&
+    level?.kind === 'plan' &&
+    level.for_each_account &&
+    head !== 'input' &&
+    !(head === 'run' && name !== 'id')
+  ) {
     return problem(
       `{{${ref.expression}}}: the calls of a per-account level (for_each_account) may reference inputs ({{input.regions}}), run.tenant and run.scenario only`,
     );
