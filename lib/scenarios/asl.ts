@@ -18,7 +18,7 @@
  *   the engine says `done`; `ask_user` goes through `L_ask_tools` → `L_ask_post`
  *   (Slack, through the dispatcher) → `L_ask_wait` (`.waitForTaskToken`, with its
  *   timeout) → `L_model`; `L_done` moves the level's record to `$.levels.L`.
- * - a per-account plan level `L` (`for_each_account`): `L_targets` (the accounts
+ * - a per-account plan level `L` (`for_each_account`): `L` (the accounts
  *   to the workspace) → a Distributed Map of child executions, one batch of
  *   accounts each, results written to the workspace → `L_done` (the organization
  *   report); asl-states/org.ts.

@@ -1,7 +1,7 @@
 /**
  * A per-account plan level's states (`for_each_account`; docs/organizations-runs.md):
  *
- * - `L_targets`: the engine's `org_targets` resolves the organization's accounts,
+ * - `L` (the level's first state): the engine's `org_targets` resolves the organization's accounts,
  *   writes them to the run's workspace (`levels/L/accounts.json`) and keeps a
  *   compact plan at `$.org` (counts, the previous organization run, and the items
  *   themselves when there are at most {@link ORG_INLINE_ACCOUNTS_MAX});
@@ -52,7 +52,7 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
   if (!fanOut) throw new Error(`${build.scenario.name}: level ${level.name} is not a per-account level`);
   const names = stateNames(level.name);
   const budget = accountConcurrency(level, build.lambdaConcurrency, fanOut.accounts_per_child);
-  build.states[names.targets] = engineTask(
+  build.states[names.level] = engineTask(
     build,
     { action: 'org_targets', ...runIdentity(build), level: level.name, 'input.$': '$.input' },
     '$.org',

@@ -108,7 +108,6 @@ export function stateNames(level: string) {
     calls: `${level}_calls`,
     call: `${level}_call`,
     done: `${level}_done`,
-    targets: `${level}_targets`,
     accountsRoute: `${level}_accounts_route`,
     accounts: `${level}_accounts`,
     accountsInline: `${level}_accounts_inline`,
