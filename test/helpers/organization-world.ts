@@ -14,6 +14,11 @@
  * names its account), so per-account answers need no second world.
  */
 
+import {
+  CostExplorerClient,
+  GetCostAndUsageCommand,
+  type GetCostAndUsageCommandInput,
+} from '@aws-sdk/client-cost-explorer';
 import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import {
   type Account,
@@ -49,6 +54,8 @@ export interface WorldAccount {
   readonly sts: StsOutcome;
   /** Opt-in regions enabled in this account, beyond the 17 enabled by default (`ap-east-1`). */
   readonly optInRegions: readonly string[];
+  /** What Cost Explorer bills the account over a period, USD as a decimal string (`"1234.5678"`). */
+  readonly costUsd: string;
 }
 
 /** One simulated OU. */
@@ -92,6 +99,11 @@ export interface OrganizationWorldOptions {
 export const WORLD_MANAGEMENT_ACCOUNT = '100000000000';
 /** The opt-in region some accounts enable (Asia Pacific (Hong Kong), disabled by default). */
 export const WORLD_OPT_IN_REGION = 'ap-east-1';
+
+/** Member account `index`'s cost over a period: `<index × 10 + 5>.125`, USD (`"5.125"`, `"15.125"`…), exact in binary too. */
+export function worldCostUsd(index: number): string {
+  return `${index * 10 + 5}.125`;
+}
 
 /** Member account `index` (0-based): `2000000000xx`, 12 digits. */
 export function worldAccountId(index: number): string {
@@ -146,6 +158,7 @@ export function organizationWorld(options: OrganizationWorldOptions): Organizati
       ouPath: pathOf(parentId),
       sts: outcome.sts,
       optInRegions: outcome.optIn ? [WORLD_OPT_IN_REGION] : [],
+      costUsd: worldCostUsd(index),
     };
   });
   const management: WorldAccount = {
@@ -156,6 +169,7 @@ export function organizationWorld(options: OrganizationWorldOptions): Organizati
     ouPath: [],
     sts: 'ok',
     optInRegions: [],
+    costUsd: '0.1234',
   };
   const accounts = [management, ...members];
   const byId = new Map(accounts.map((account) => [account.accountId, account]));
@@ -380,4 +394,63 @@ export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorl
       };
     });
   return calls;
+}
+
+/** Options of {@link arrangeOrganizationCosts}. */
+export interface OrganizationCostsOptions {
+  /** Groups per page Cost Explorer answers (it pages large answers with `NextPageToken`). @default 5000 */
+  readonly groupsPerPage?: number;
+}
+
+/**
+ * Answers Cost Explorer GetCostAndUsage grouped by LINKED_ACCOUNT from the world
+ * (Cost Explorer API reference, "GetCostAndUsage", "ResultByTime", "Group"):
+ * each account's {@link WorldAccount.costUsd} in the first time period of the
+ * request, the accounts' names in `DimensionValueAttributes`, pages of
+ * `groupsPerPage` groups. Refuses any other grouping (a test asked for the wrong thing).
+ *
+ * @returns the inputs received, one per request.
+ */
+export function arrangeOrganizationCosts(
+  stubOf: StubOf,
+  world: OrganizationWorld,
+  options: OrganizationCostsOptions = {},
+): GetCostAndUsageCommandInput[] {
+  const received: GetCostAndUsageCommandInput[] = [];
+  const perPage = options.groupsPerPage ?? 5000;
+  stubOf(CostExplorerClient)
+    .on(GetCostAndUsageCommand)
+    .callsFake(async (input: GetCostAndUsageCommandInput) => {
+      received.push(input);
+      const [group] = input.GroupBy ?? [];
+      if (input.GroupBy?.length !== 1 || group?.Type !== 'DIMENSION' || group.Key !== 'LINKED_ACCOUNT') {
+        throw new Error(
+          `organizationWorld answers LINKED_ACCOUNT groupings only, not ${JSON.stringify(input.GroupBy)}`,
+        );
+      }
+      const metric = input.Metrics?.[0] ?? 'UnblendedCost';
+      const start = input.NextPageToken ? Number(input.NextPageToken) : 0;
+      const slice = world.accounts.slice(start, start + perPage);
+      const next = start + perPage < world.accounts.length ? String(start + perPage) : undefined;
+      return {
+        GroupDefinitions: [{ Type: 'DIMENSION' as const, Key: 'LINKED_ACCOUNT' }],
+        ResultsByTime: [
+          {
+            TimePeriod: input.TimePeriod,
+            Total: {},
+            Groups: slice.map((account) => ({
+              Keys: [account.accountId],
+              Metrics: { [metric]: { Amount: account.costUsd, Unit: 'USD' } },
+            })),
+            Estimated: true,
+          },
+        ],
+        DimensionValueAttributes: slice.map((account) => ({
+          Value: account.accountId,
+          Attributes: { description: account.name },
+        })),
+        ...(next ? { NextPageToken: next } : {}),
+      };
+    });
+  return received;
 }
