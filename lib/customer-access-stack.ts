@@ -4,9 +4,8 @@ import type { Construct } from 'constructs';
 import {
   AWS_TOOL_ROLE_PATH,
   CUSTOMER_ROLE_NAME,
+  CUSTOMER_SESSION_TAG_KEYS,
   ROLE_CHAINING_MAX_SECONDS,
-  RUN_TAG,
-  SCENARIO_TAG,
   TENANT_TAG,
 } from '../functions/runtime/aws/trust';
 import type { ToolCatalog } from '../functions/runtime/catalog';
@@ -32,7 +31,8 @@ export interface CustomerAccessStackProps extends StackProps {
  *
  * - with the ExternalId the customer chose (`sts:ExternalId`, the confused-deputy guard);
  * - for the one tenant the customer is (`aws:RequestTag/etp-tenant`), tagging the
- *   session with tenant, scenario and run and nothing else;
+ *   session with tenant, scenario, run and (in an organization run) the member
+ *   account, and nothing else;
  * - setting a SourceIdentity `etp.*`, which CloudTrail then records on every call;
  * - for one hour at most (role chaining caps it anyway).
  *
@@ -84,7 +84,7 @@ export class CustomerAccessStack extends Stack {
       [`aws:RequestTag/${TENANT_TAG}`]: tenant.valueAsString,
     };
     const onlyCallTags = {
-      'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG, SCENARIO_TAG, RUN_TAG] },
+      'ForAllValues:StringEquals': { 'aws:TagKeys': [...CUSTOMER_SESSION_TAG_KEYS] },
     };
 
     this.auditRole = new Role(this, 'AuditRole', {
