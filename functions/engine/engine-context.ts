@@ -5,6 +5,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { ToolCatalog } from '../runtime/catalog';
 import { UnknownLevelError, UnknownScenarioError } from '../runtime/errors';
+import type { AccountDirectory } from './actions/org';
 import type { EngineConfig } from './config';
 import type { AgentLevel, PlanLevel, ScenarioDefinition } from './definition';
 import type { ModelClient } from './model-client';
@@ -20,6 +21,11 @@ export interface EngineDependencies {
   readonly records: RunRecords;
   readonly model: ModelClient;
   readonly logger: Logger;
+  /**
+   * Lists the tenant's organization accounts for per-account levels (actions/org.ts).
+   * @default - none: a per-account level fails its listing and says so
+   */
+  readonly accounts?: AccountDirectory;
   /** @default () => new Date() */
   readonly now?: () => Date;
 }

@@ -55,6 +55,19 @@ export interface PlanLevelRecord {
   readonly summary: string;
   readonly calls: readonly CallRecord[];
   readonly findings?: FindingsCounts;
+  /**
+   * A per-account level's accounts (functions/engine/org-report.ts): counted by
+   * outcome, the whole report at `report` in the run's workspace. Its `calls` are
+   * then empty (each account's are in the report) and `summary` is the report's text.
+   */
+  readonly organization?: {
+    readonly selected: number;
+    readonly audited: number;
+    readonly partial: number;
+    readonly failed: number;
+    readonly notAudited: number;
+    readonly report: string;
+  };
   /** Milliseconds the engine spent closing the level (its `plan_done` invocation). */
   readonly engineMs?: number;
 }
