@@ -11,6 +11,11 @@ import { grantInvokeAcknowledged } from './nag';
 import { scenarioToAsl } from './scenarios/asl';
 import type { Scenario } from './scenarios/model';
 
+/** The levels of a scenario that fan out over member accounts (`for_each_account`). */
+function perAccountLevels(scenario: Scenario): Scenario['levels'] {
+  return scenario.levels.filter((level) => level.kind === 'plan' && level.for_each_account);
+}
+
 /** Properties of a {@link ScenarioStateMachine}. */
 export interface ScenarioStateMachineProps {
   /** The validated scenario (lib/scenarios/loader.ts). */
@@ -77,7 +82,9 @@ export class ScenarioStateMachine extends Construct {
         DispatcherArn: dispatcher.functionArn,
         EngineArn: engine.functionArn,
         RunEventBusName: props.runEventBus.eventBusName,
-        WorkspaceBucket: props.workspaceBucket.bucketName,
+        ...(perAccountLevels(scenario).length > 0
+          ? { WorkspaceBucket: props.workspaceBucket.bucketName }
+          : {}),
       },
       logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: false },
       tracingEnabled: true,
@@ -104,7 +111,7 @@ export class ScenarioStateMachine extends Construct {
    * `ResultWriter` prefix, in the run workspaces of this scenario only.
    */
   private grantDistributedMaps(props: ScenarioStateMachineProps): void {
-    const levels = props.scenario.levels.filter((level) => level.kind === 'plan' && level.for_each_account);
+    const levels = perAccountLevels(props.scenario);
     if (levels.length === 0) return;
     const name = props.stateMachineName;
     if (!name) {
