@@ -14,6 +14,9 @@ import type { AccountPlan, AccountSelection } from '../../runtime/aws/organizati
 import { PlatformError } from '../../runtime/errors';
 import type { ToolResult } from '../../runtime/result';
 import type { EngineContext } from '../engine-context';
+
+export type { AccountDirectory } from '../engine-context';
+
 import type { EngineEvent } from '../events';
 import { diffFindings, type FindingsFile, findingsCounts, rankTracked } from '../findings';
 import { ORG_INLINE_ACCOUNTS_MAX } from '../limits';
@@ -29,13 +32,6 @@ import {
 import { type LevelRecord, narrowResult, type PlanLevelRecord, type RunState } from '../records';
 import { ENGINE_PATHS, type RunKey, readJson, runPrefix, writeJson } from '../workspaces';
 import { resultFindings } from './plan-done';
-
-/**
- * Lists the accounts a run audits: AWS Organizations read at the tenant's
- * management (or delegated-administrator) account (functions/runtime/aws/organization.ts,
- * `resolveAccounts`). Suspended, closed and excluded accounts come back in `notAudited`.
- */
-export type AccountDirectory = (run: RunKey, selection: AccountSelection) => Promise<AccountPlan>;
 
 /** Findings of the organization kept in its report, ranked; each account's full list is in its own file. */
 export const ORG_TOP_FINDINGS = 100;
