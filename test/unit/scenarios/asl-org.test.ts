@@ -7,6 +7,7 @@ import {
   routeDistributedMaps,
 } from '../../../bin/local/local-distributed-map';
 import { executeLocally, type TaskRouter } from '../../../bin/local/local-execution';
+import { resolveInput } from '../../../functions/engine/inputs';
 import { ORG_INLINE_ACCOUNTS_MAX, STATE_BUDGET_BYTES } from '../../../functions/engine/limits';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -216,7 +217,7 @@ describe('the definition run locally, Distributed Map routed', () => {
     });
     // Nothing of the 100 records is in the parent's state.
     expect(largest).toBeLessThan(8 * 1024);
-  });
+  }, 60_000);
 
   it('carries few accounts inline (ItemsPath) and ends at org_done with no account', async () => {
     const few = await run(4);
@@ -224,5 +225,46 @@ describe('the definition run locally, Distributed Map routed', () => {
     const none = await run(0);
     expect(none.calls).toHaveLength(0);
     expect(none.ends[0]?.org).toEqual({ accounts: 0, previousRunId: null, items: [] });
+  }, 60_000);
+});
+
+describe('per-account levels in the loader and the inputs', () => {
+  const level = (args: Record<string, unknown>) => ({
+    name: 'refs',
+    description: 'd',
+    inputs: { accounts: { type: 'accounts', description: 'Accounts.', default: 'all' } },
+    levels: [
+      {
+        name: 'collect',
+        intra_tools: ['aws_iam_audit'],
+        for_each_account: {},
+        calls: [{ tool: 'aws_iam_audit', args }],
+      },
+    ],
+  });
+
+  it('refuses a reference a child execution cannot read, saying what it may reference', () => {
+    expect(() => scenarioOf(level({ topN: '{{run.id}}' }))).toThrow(
+      '{{run.id}}: the calls of a per-account level (for_each_account) may reference inputs ({{input.regions}}), run.tenant and run.scenario only',
+    );
+  });
+
+  it('defaults one account per child and 10 % tolerated failures', () => {
+    const loaded = scenarioOf(level({}));
+    expect((loaded.levels[0] as PlanLevel).for_each_account).toEqual({
+      accounts_per_child: 1,
+      tolerated_failure_percentage: 10,
+    });
+  });
+
+  it('accepts "all", account, OU and root ids, and says what is accepted otherwise', () => {
+    const loaded = scenarioOf(level({}));
+    expect(
+      resolveInput(loaded, { tenant: 't', accounts: ['123456789012', 'ou-ab12-cd34ef56', 'r-ab12'] })
+        .accounts,
+    ).toEqual(['123456789012', 'ou-ab12-cd34ef56', 'r-ab12']);
+    expect(() => resolveInput(loaded, { tenant: 't', accounts: ['12345'] })).toThrow(
+      'accounts: expected "all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"], got an array ["12345"]',
+    );
   });
 });
