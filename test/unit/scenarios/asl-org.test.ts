@@ -48,6 +48,7 @@ const BUCKET = 'etp-runs-local';
 
 describe('per-account levels in the definition', () => {
   const definition = scenarioToAsl(scenario, { lambdaConcurrency: 600 });
+  // biome-ignore lint/suspicious/noExplicitAny: nested ASL JSON and engine events, read by the assertions
   const map = definition.States.collect_accounts as Record<string, any>;
 
   it('fans out on a Distributed Map of STANDARD children, items from the workspace, results written there', () => {
@@ -140,6 +141,7 @@ describe('the definition run locally, Distributed Map routed', () => {
       name: `a${i}`,
     }));
     const route: TaskRouter = (state) => async (payload) => {
+      // biome-ignore lint/suspicious/noExplicitAny: nested ASL JSON and engine events, read by the assertions
       const event = payload as Record<string, any>;
       if (state.resource === 'dispatcher') {
         calls.push(event);
@@ -195,6 +197,7 @@ describe('the definition run locally, Distributed Map routed', () => {
     expect(calls).toHaveLength(300);
     expect(new Set(calls.map((call) => `${call.account}/${call.callId}`)).size).toBe(300);
     expect(calls.every((call) => call.runId === 'org-run-1' && call.tenant === 'default')).toBe(true);
+    // biome-ignore lint/suspicious/noExplicitAny: nested ASL JSON and engine events, read by the assertions
     const org = ends[0]?.org as Record<string, any>;
     expect(org.mapError).toBeUndefined();
     const manifestKey = org.map.ResultWriterDetails.Key as string;
