@@ -36,7 +36,7 @@ import type { ModelClient } from '../functions/engine/model-client';
 import type { OrgReport } from '../functions/engine/org-report';
 import { LAMBDA_GB_SECOND_USD, LAMBDA_REQUEST_USD, STATE_TRANSITION_USD } from '../functions/engine/pricing';
 import { ENGINE_PATHS, readJson, workspacesOf } from '../functions/engine/workspaces';
-import { resolveAccounts } from '../functions/runtime/aws/organization';
+import { DEFAULT_ORG_SECRET, resolveAccounts } from '../functions/runtime/aws/organization';
 import { logger } from '../functions/runtime/logger';
 import { costByLinkedAccount } from '../functions/tools/aws/shared/organization-costs';
 import { toolCatalog } from '../functions/tools/catalog';
@@ -84,7 +84,11 @@ function orgScenario(): ScenarioDefinition {
         ...collect,
         calls,
         intra_tools: calls.map((call) => call.tool),
-        for_each_account: { accounts_per_child: 1, tolerated_failure_percentage: 10 },
+        for_each_account: {
+          accounts_per_child: 1,
+          tolerated_failure_percentage: 10,
+          org_secret: DEFAULT_ORG_SECRET,
+        },
       },
     ],
   };

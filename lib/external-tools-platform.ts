@@ -37,7 +37,14 @@ import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
 import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
-import { levelPins, levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
+import {
+  accountLevelSecrets,
+  accountLevels,
+  levelPins,
+  levelWhitelists,
+  loadScenarios,
+  SCENARIOS_DIR,
+} from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
 import { TenantIdempotencyRecords, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
@@ -218,6 +225,7 @@ export class ExternalToolsPlatform extends Construct {
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
       pins: levelPins(this.scenarios),
+      accountLevels: accountLevels(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
       ...entryPointConfig(props, catalog),
     });
@@ -236,7 +244,11 @@ export class ExternalToolsPlatform extends Construct {
     });
     this.secretReaders = new TenantSecretReaders(this, 'TenantSecretReaders', {
       table: this.secretReferenceTable,
-      secretNames: catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
+      // The organization secrets of per-account levels: read by the AWS tools of their calls.
+      secretNames: [
+        ...catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
+        ...accountLevelSecrets(this.scenarios),
+      ],
     });
     this.inlineSecretKey = new InlineSecretKey(this, 'InlineSecrets', {
       readers: this.secretReaders.roles,

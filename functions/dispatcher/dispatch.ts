@@ -15,7 +15,7 @@ import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
 import { assertProfileAllows, type ProfileScope } from './access';
 import { claimCheck } from './claim-check';
 import type { ToolInvoker } from './invoker';
-import { assertToolAllowed, type LevelWhitelists } from './levels';
+import { type AccountLevels, accountLevelSecret, assertToolAllowed, type LevelWhitelists } from './levels';
 import { applyPins, type PinnedArgs } from './pins';
 
 /** What a dispatcher is built from. */
@@ -24,6 +24,11 @@ export interface DispatcherOptions {
   readonly catalog: ToolCatalog;
   /** Levels' `intra_tools` per scenario. */
   readonly whitelists: LevelWhitelists;
+  /**
+   * The per-account levels and their organization secret: their calls carry
+   * `account`, which no other call may. @default none
+   */
+  readonly accountLevels?: AccountLevels;
   /** Arguments each level pins (functions/dispatcher/pins.ts). @default none */
   readonly pins?: PinnedArgs;
   /** Runs tools that have their own function. */
@@ -122,10 +127,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       }
       // Pins first (a fixed argument is not in the model's schema), then validated here,
       // before any remote call; the tool validates again in its function.
+      const orgSecret = accountLevelSecret(
+        options.accountLevels ?? {},
+        envelope.scenario,
+        envelope.level,
+        envelope.account,
+      );
       const args = parseToolArgs(spec, scope ? envelope.args : applyPins(options.pins, envelope));
       logger.info('tool call', { ...envelopeKeys(envelope), args: loggedArgs(args) });
       // The envelope's own fields only: an extra field never travels on to a tool function.
-      const invocation: ToolInvocation = invocationOf(envelope, args);
+      // The organization secret is the level's, whatever the envelope said.
+      const { orgSecret: _claimed, ...identity } = invocationOf(envelope, args);
+      const invocation: ToolInvocation = orgSecret ? { ...identity, orgSecret } : identity;
       const fileTool = fileTools.get(spec.name);
       result = fileTool
         ? await runTool(fileTool, invocation, deadline, services, fileToolMaxBytes)
@@ -200,6 +213,6 @@ function fitResult(
  * key (an extra `level` is dropped with a warning), hence `scenarioLevel`.
  */
 function envelopeKeys(envelope: ToolInvocation): Record<string, string | undefined> {
-  const { tenant, scenario, level, tool, runId, callId } = envelope;
-  return { tenant, scenario, scenarioLevel: level, tool, runId, callId };
+  const { tenant, scenario, level, tool, runId, callId, account } = envelope;
+  return { tenant, scenario, scenarioLevel: level, tool, runId, callId, account };
 }

@@ -64,6 +64,11 @@ export interface AccountFanOut {
    * calls fail is a result, not a failed child) before the Map stops (`ToleratedFailurePercentage`).
    */
   readonly tolerated_failure_percentage: number;
+  /**
+   * The tenant's organization secret (`aws_org_*`, default `aws_org_default`) whose member
+   * role the level's AWS tools assume in each account (functions/runtime/aws/organization.ts).
+   */
+  readonly org_secret: string;
 }
 
 /** How an agent level may pause to ask a person. */

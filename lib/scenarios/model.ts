@@ -11,7 +11,8 @@ import {
   DEFAULT_MAX_TURNS,
   MAX_OUTPUT_TOKENS,
 } from '../../functions/engine/limits';
-import { SNAKE_CASE_NAME } from '../../functions/runtime/ids';
+import { DEFAULT_ORG_SECRET } from '../../functions/runtime/aws/organization';
+import { ORG_SECRET_NAME, SNAKE_CASE_NAME } from '../../functions/runtime/ids';
 import '../../functions/runtime/zod-locale';
 
 const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
@@ -43,6 +44,11 @@ const planLevel = z.strictObject({
     z.strictObject({
       accounts_per_child: z._default(z.int().check(z.minimum(1), z.maximum(50)), 1),
       tolerated_failure_percentage: z._default(z.number().check(z.minimum(0), z.maximum(100)), 10),
+      // The tenant's organization target the level's calls reach member accounts with.
+      org_secret: z._default(
+        z.string().check(z.regex(ORG_SECRET_NAME.pattern, ORG_SECRET_NAME.accepted)),
+        DEFAULT_ORG_SECRET,
+      ),
     }),
   ),
 });

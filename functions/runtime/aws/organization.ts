@@ -14,6 +14,7 @@ import { builtOnce } from '../built-once';
 import { mapBounded } from '../concurrency';
 import type { Deadline } from '../deadline';
 import { InvalidArgsError, PlatformError, SecretInvalidError, ServiceCallError } from '../errors';
+import { AWS_ACCOUNT_ID } from '../ids';
 import { normalizeError } from '../normalize-error';
 import {
   AWS_REGION_PATTERN,
@@ -33,7 +34,7 @@ import { roleNameOf } from './trust';
 export const ORG_SECRET_PREFIX = 'aws_org_';
 
 /** The organization target every organization run reads unless told otherwise. */
-export const DEFAULT_ORG_SECRET = 'aws_org_default';
+export { DEFAULT_ORG_SECRET } from '../ids';
 
 /**
  * The variable naming the organization role a deployed function may assume
@@ -120,7 +121,7 @@ export function memberRoleArn(target: OrgTarget, accountId: string): string {
 // --- Selecting accounts -------------------------------------------------------------------------
 
 /** An account id: exactly 12 digits (Organizations API reference, "Account"). */
-const ACCOUNT_ID = /^\d{12}$/;
+const ACCOUNT_ID = AWS_ACCOUNT_ID.pattern;
 /** An OU id (Organizations API reference, "OrganizationalUnit"). */
 const OU_ID = /^ou-[0-9a-z]{4,32}-[a-z0-9]{8,32}$/;
 /** A root id (Organizations API reference, "Root"). */
