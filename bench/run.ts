@@ -56,6 +56,7 @@ import type { Ec2InventoryScale } from './ec2-inventory-scale';
 import { measureEntryPoints } from './entry-points';
 import { loadTimeEnvironment } from './load-time-environment';
 import { measureOrganization, organizationSection } from './organization';
+import { measureOrganizationSessions } from './organization-sessions';
 import { measureRedaction, redactionSection } from './redact';
 import { measureRedactionScan, redactionScanSection } from './redact-scan';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
@@ -262,6 +263,8 @@ async function main(): Promise<void> {
   sections.push(await benchSecrets());
   progress('claim-check of large results');
   sections.push(claimCheckSection(await measureClaimCheck()));
+  progress('an organization of 1,000 simulated accounts: planning, Cost Explorer, long-run sessions');
+  sections.push(await measureOrganizationSessions());
   progress('entry points: dispatcher bundle and the MCP path');
   sections.push({
     title: 'Entry points (dispatcher with the MCP path)',

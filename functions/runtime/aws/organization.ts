@@ -179,9 +179,10 @@ export interface AccountPlan {
 /** Options of {@link resolveAccounts}. */
 export interface ResolveAccountsOptions {
   /**
-   * Organizations requests in flight at most. Organizations throttles at a few
-   * requests per second per account (AWS Organizations User Guide, "Quotas":
-   * throttling), so the tree is read a few OUs at a time. @default 4
+   * Roots and OUs read at once, each with its two listings in flight (so twice as
+   * many requests). Organizations throttles at a few requests per second per
+   * account (AWS Organizations User Guide, "Quotas": throttling), so the tree is
+   * read a few OUs at a time. @default 4
    */
   readonly concurrency?: number;
   /** When it passes, reading stops with an error: a partial organization is never planned. */

@@ -1,9 +1,11 @@
+import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import {
   ListAccountsForParentCommand,
   ListOrganizationalUnitsForParentCommand,
   OrganizationsClient,
 } from '@aws-sdk/client-organizations';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { awsClientConfig } from '../../../../functions/runtime/aws/client-config';
 import { CUSTOMER_ROLE_NAME_ENV, clearAssumedRoleCache } from '../../../../functions/runtime/aws/credentials';
 import {
   MemberAccountError,
@@ -18,6 +20,7 @@ import { InvalidArgsError, SecretInvalidError } from '../../../../functions/runt
 import { normalizeError } from '../../../../functions/runtime/normalize-error';
 import { clientStubs } from '../../../helpers/api-call-case';
 import {
+  accountOfClient,
   arrangeOrganizationWorld,
   organizationWorld,
   WORLD_MANAGEMENT_ACCOUNT,
@@ -485,6 +488,34 @@ describe('memberSession()', () => {
       /^AWS secret is invalid in: member_role_name. The platform may assume only the role named ExternalToolsPlatformAudit/,
     );
     expect(stubs.get(STSClient)?.commandCalls(AssumeRoleCommand)).toHaveLength(0);
+  });
+});
+
+describe('the organization world (test/helpers/organization-world.ts)', () => {
+  it('answers each member session with its own account’s regions: the 17 defaults and its opt-in ones', async () => {
+    // Prepare: the last ACTIVE account has ap-east-1 enabled.
+    const world = organizationWorld({ accounts: 3, optIn: 1 });
+    arrangeOrganizationWorld(stubOf, world);
+    const regionsOf = async (accountId: string) => {
+      const access = memberSession({ tenant: 'acme', runId: 'r1', accountId, target: TARGET });
+      const ec2 = new EC2Client(awsClientConfig(access, 'us-east-1'));
+      const { Regions } = await ec2.send(new DescribeRegionsCommand({}));
+      return {
+        signedBy: await accountOfClient(() => ec2),
+        regions: (Regions ?? []).map((r) => r.RegionName),
+      };
+    };
+
+    // Act
+    const plain = await regionsOf(worldAccountId(0));
+    const optedIn = await regionsOf(worldAccountId(2));
+
+    // Assess
+    expect(plain.signedBy).toBe(worldAccountId(0));
+    expect(plain.regions).toHaveLength(17);
+    expect(optedIn).toEqual({ signedBy: worldAccountId(2), regions: [...plain.regions, 'ap-east-1'] });
+    expect(world.regionEnabled(worldAccountId(2), 'ap-east-1')).toBe(true);
+    expect(world.regionEnabled(worldAccountId(0), 'ap-east-1')).toBe(false);
   });
 });
 
