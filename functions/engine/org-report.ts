@@ -58,6 +58,22 @@ export interface AccountRecord extends AccountItem {
   /** Absent when the account failed: nothing was read. */
   readonly findings?: FindingsCounts;
   readonly failedChecks: readonly FailedCheck[];
+  /**
+   * What the account's calls used, for the run summary's cost estimate
+   * (functions/engine/summary.ts). Absent on an account whose child failed
+   * before recording it: its calls are then not counted.
+   */
+  readonly usage?: AccountUsage;
+}
+
+/** An account's calls, as the run's estimate counts them: aligned with the level's `calls`. */
+export interface AccountUsage {
+  /** Each call's measured duration, in ms, in the level's call order. */
+  readonly callMs: readonly number[];
+  /** Calls whose Task failed and whose Catch wrote the result (one more state transition each). */
+  readonly caught: number;
+  /** Cost Explorer requests the calls reported (each is billed). */
+  readonly costExplorerRequests: number;
 }
 
 /** A finding and the account it was found in. */

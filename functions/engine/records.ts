@@ -30,6 +30,20 @@ export interface CallRecord {
   readonly rejected?: boolean;
 }
 
+/**
+ * A per-account level's calls over the accounts recorded (from the `account_done`
+ * records `ResultWriter` kept): what the run summary's estimate counts for them.
+ */
+export interface OrgCallUse {
+  /** Accounts whose calls are counted. */
+  readonly accounts: number;
+  /** Per call of the level, in its order: accounts that made it and their summed duration in ms. */
+  readonly perCall: readonly { readonly tool: string; readonly count: number; readonly ms: number }[];
+  /** Calls whose Catch wrote the result. */
+  readonly caught: number;
+  readonly costExplorerRequests: number;
+}
+
 /** Counts of a level's tracked findings against the tenant's previous run (functions/engine/findings.ts). */
 export interface FindingsCounts {
   readonly total: number;
@@ -67,6 +81,8 @@ export interface PlanLevelRecord {
     readonly failed: number;
     readonly notAudited: number;
     readonly report: string;
+    /** The per-account calls, summed from the accounts' records (absent in records written before it). */
+    readonly calls?: OrgCallUse;
   };
   /** Milliseconds the engine spent closing the level (its `plan_done` invocation). */
   readonly engineMs?: number;

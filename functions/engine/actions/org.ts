@@ -23,13 +23,21 @@ import { ORG_INLINE_ACCOUNTS_MAX } from '../limits';
 import {
   type AccountItem,
   type AccountRecord,
+  type AccountUsage,
   accountOutcome,
   buildOrgReport,
   mergeTopFindings,
   type OrgFinding,
   orgReportText,
 } from '../org-report';
-import { type LevelRecord, narrowResult, type PlanLevelRecord, type RunState } from '../records';
+import {
+  callRecordOf,
+  type LevelRecord,
+  narrowResult,
+  type OrgCallUse,
+  type PlanLevelRecord,
+  type RunState,
+} from '../records';
 import { ENGINE_PATHS, type RunKey, readJson, runPrefix, writeJson } from '../workspaces';
 import { resultFindings } from './plan-done';
 
@@ -117,7 +125,13 @@ export async function accountDone(
     ),
   );
   const outcome = accountOutcome(results);
-  if (outcome.status === 'failed') return { accountId, name, ...outcome };
+  const calls = results.map(callRecordOf);
+  const usage: AccountUsage = {
+    callMs: calls.map((call) => call.durationMs),
+    caught: calls.filter((call) => call.caught).length,
+    costExplorerRequests: calls.reduce((sum, call) => sum + (call.costExplorerRequests ?? 0), 0),
+  };
+  if (outcome.status === 'failed') return { accountId, name, ...outcome, usage };
   const { findings, coverage } = await resultFindings(workspace, results);
   const path = ENGINE_PATHS.accountFindings(level.name, accountId);
   let previous: FindingsFile | undefined;
@@ -139,7 +153,7 @@ export async function accountDone(
   await writeJson(workspace, path, file);
   // The diff is against the previous organization run, named once in the report, not per account.
   const { previousRunId: _previous, ...counts } = findingsCounts(file);
-  return { accountId, name, ...outcome, findings: counts };
+  return { accountId, name, ...outcome, findings: counts, usage };
 }
 
 /** One entry of a `ResultWriter` results file (Step Functions developer guide, "ResultWriter"). */
@@ -210,6 +224,24 @@ async function topFindings(
       top = mergeTopFindings(top, accountId, file.findings, ORG_TOP_FINDINGS);
   }
   return top;
+}
+
+/** The level's calls over every account recorded, per call of the level (the summary's estimate). */
+function orgCallUse(
+  calls: readonly { readonly tool: string }[],
+  records: readonly AccountRecord[],
+): OrgCallUse {
+  const used = records.flatMap((record) => (record.usage ? [record.usage] : []));
+  return {
+    accounts: used.length,
+    perCall: calls.map((call, index) => ({
+      tool: call.tool,
+      count: used.filter((usage) => usage.callMs[index] !== undefined).length,
+      ms: used.reduce((sum, usage) => sum + (usage.callMs[index] ?? 0), 0),
+    })),
+    caught: used.reduce((sum, usage) => sum + usage.caught, 0),
+    costExplorerRequests: used.reduce((sum, usage) => sum + usage.costExplorerRequests, 0),
+  };
 }
 
 export async function orgDone(
@@ -301,7 +333,7 @@ export async function orgDone(
           },
         }
       : {}),
-    organization: { ...report.accounts, report: path },
+    organization: { ...report.accounts, report: path, calls: orgCallUse(level.calls, records) },
     engineMs: Math.round(performance.now() - started),
   });
 }

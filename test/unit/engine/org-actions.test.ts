@@ -9,6 +9,7 @@ import { createEngine, type Engine } from '../../../functions/engine/engine';
 import type { ModelClient } from '../../../functions/engine/model-client';
 import type { OrgReport } from '../../../functions/engine/org-report';
 import type { PlanLevelRecord, RunState } from '../../../functions/engine/records';
+import { summarizeRun } from '../../../functions/engine/summary';
 import { ENGINE_PATHS, readJson, workspacesOf } from '../../../functions/engine/workspaces';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolResult } from '../../../functions/runtime/result';
@@ -185,6 +186,31 @@ describe('per-account engine actions', () => {
       failed: 1,
       notAudited: 1,
       report: 'levels/collect/organization.json',
+      // Every account's two calls of 5 ms each, from the account_done records.
+      calls: {
+        accounts: 3,
+        perCall: [
+          { tool: 'aws_ebs_inventory', count: 3, ms: 15 },
+          { tool: 'aws_eips_audit', count: 3, ms: 15 },
+        ],
+        caught: 0,
+        costExplorerRequests: 0,
+      },
+    });
+    // The summary's estimate counts them: 6 dispatches and 6 tool invocations, 3 account_done
+    // invocations, and the per-account states (4 parent + 3 children + 3 × 3 + 6 calls) beside
+    // the run's own 4 states and 2 engine invocations.
+    const summary = summarizeRun({
+      scenario,
+      runId: 'org-1',
+      tenant: 'default',
+      levels: first.state.levels,
+      memory: functionMemory(toolCatalog),
+    });
+    expect(summary.counts).toMatchObject({
+      stateTransitions: 4 + 4 + 3 + 9 + 6,
+      lambdaInvocations: 2 + 2 + 3 + 6 + 6,
+      costExplorerRequests: 0,
     });
     expect(record.outcome).toBe('partial');
     expect(record.findings).toMatchObject({ total: 3, new: 3, resolved: 0, estimatedMonthlyCostUsd: 10 });
