@@ -252,11 +252,12 @@ describe('per-account levels in the loader and the inputs', () => {
     );
   });
 
-  it('defaults one account per child and 10 % tolerated failures', () => {
+  it('defaults one account per child, 10 % tolerated failures and the aws_org_default target', () => {
     const loaded = scenarioOf(level({}));
     expect((loaded.levels[0] as PlanLevel).for_each_account).toEqual({
       accounts_per_child: 1,
       tolerated_failure_percentage: 10,
+      org_secret: 'aws_org_default',
     });
   });
 
