@@ -25,6 +25,11 @@
  *     client's time to `tools/list` from `etp mcp`, each beside its baseline (target ≤ 1.5×; issue 21).
  * 11. One aws_pulse run on a generated 1,000-resource account with the scripted model:
  *     transitions, invocations, GB-s, tokens, Cost Explorer requests, USD (issue 7).
+ * 11b. An organization run (bench/organization.ts, issue 20): 1,000 simulated accounts ×
+ *     17 Regions on the per-account Distributed Map: wall time / the concurrency budget's
+ *     ideal (≤ 1.2), peak functions (≤ the budget), functions per in-flight call (1.0),
+ *     largest state (≤ 200 KiB), transitions and USD per account (≤ 0.01), Cost Explorer
+ *     requests per organization run (≤ 3).
  * 12. The snapshot tools over 1,000,000-object inventory reports (issue 11), and side by
  *     side with DuckDB on the same reports (bench/snapshots-duckdb.ts, issue 22).
  */
@@ -50,6 +55,8 @@ import type { DispatcherOverhead } from './dispatcher-overhead';
 import type { Ec2InventoryScale } from './ec2-inventory-scale';
 import { measureEntryPoints } from './entry-points';
 import { loadTimeEnvironment } from './load-time-environment';
+import { measureOrganization, organizationSection } from './organization';
+import { measureOrganizationSessions } from './organization-sessions';
 import { measureRedaction, redactionSection } from './redact';
 import { measureRedactionScan, redactionScanSection } from './redact-scan';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
@@ -258,6 +265,8 @@ async function main(): Promise<void> {
   sections.push(await benchSecrets());
   progress('claim-check of large results');
   sections.push(claimCheckSection(await measureClaimCheck()));
+  progress('an organization of 1,000 simulated accounts: planning, Cost Explorer, long-run sessions');
+  sections.push(await measureOrganizationSessions());
   progress('entry points: dispatcher bundle and the MCP path');
   sections.push({
     title: 'Entry points (dispatcher with the MCP path)',
@@ -268,6 +277,8 @@ async function main(): Promise<void> {
   sections.push(await measureStartup());
   progress('aws_pulse run on a generated 1,000-resource account, scripted model');
   sections.push(scenarioRunSection(await measureScenarioRun()));
+  progress('organization run: 1,000 simulated accounts × 17 Regions on the Distributed Map');
+  sections.push(organizationSection(await measureOrganization()));
   progress('snapshot tools over two inventory reports of 1,000,000 objects each (about 10 minutes)');
   sections.push(...(await measureSnapshotTools()));
   progress('snapshot tools side by side with DuckDB on the same reports');

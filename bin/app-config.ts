@@ -20,6 +20,7 @@ import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { z } from 'zod/mini';
 import { accessProfilesSchema } from '../functions/dispatcher/access';
 import type { ExternalToolsPlatformProps } from '../lib/external-tools-platform';
+import type { OrganizationAccessStackProps } from '../lib/organization-access-stack';
 
 /** The context key holding the configuration object (or its JSON). */
 export const PLATFORM_CONTEXT = 'platform';
@@ -150,6 +151,69 @@ function parseContext(value: unknown, source: string): PlatformConfig {
     );
     throw new Error(
       `${source}: ${problems.join('; ')} (accepted keys: ${Object.keys(platformConfigSchema.shape).join(', ')}; docs/deploying.md, "Configuring entry points and schedules")`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The context key that tells the app the organization to audit as a whole
+ * (docs/organizations.md): when set, the app holds a third stack,
+ * `ExternalToolsOrganizationAccess`, deployed in the management (or
+ * CloudFormation delegated-administrator) account. An object, or its JSON:
+ * `{"organizationalUnitIds": ["r-ab12"], "instanceRegion"?: "eu-west-1", "callAs"?: "SELF" | "DELEGATED_ADMIN"}`.
+ */
+export const ORGANIZATION_CONTEXT = 'organization';
+
+const organizationConfigSchema = z.strictObject({
+  organizationalUnitIds: z
+    .array(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^(r-[0-9a-z]{4,32}|ou-[0-9a-z]{4,32}-[a-z0-9]{8,32})$/,
+            'a root id (r-…) or an OU id (ou-…-…)',
+          ),
+        ),
+    )
+    .check(z.minLength(1, 'name at least one root or OU id')),
+  instanceRegion: z.optional(
+    z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')),
+  ),
+  callAs: z.optional(z.enum(['SELF', 'DELEGATED_ADMIN'])),
+});
+
+/** The props of {@link OrganizationAccessStackProps} the `organization` context sets. */
+export type OrganizationConfig = Pick<
+  OrganizationAccessStackProps,
+  'organizationalUnitIds' | 'instanceRegion' | 'callAs'
+>;
+
+/**
+ * The `organization` context, checked; undefined when it is not set (the app then
+ * holds its two stacks only).
+ *
+ * @throws Error naming the context key, the path of the bad value and what is accepted.
+ */
+export function organizationConfig(tryGetContext: (key: string) => unknown): OrganizationConfig | undefined {
+  let value = tryGetContext(ORGANIZATION_CONTEXT);
+  if (value === undefined) return undefined;
+  const source = `context ${ORGANIZATION_CONTEXT}`;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (err) {
+      throw new Error(`${source} is not JSON: ${(err as Error).message}`);
+    }
+  }
+  const parsed = organizationConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`,
+    );
+    throw new Error(
+      `${source}: ${problems.join('; ')} (accepted keys: ${Object.keys(organizationConfigSchema.shape).join(', ')}; docs/organizations.md, "Creating the StackSet")`,
     );
   }
   return parsed.data;

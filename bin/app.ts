@@ -1,20 +1,24 @@
 /**
  * The CDK app (`cdk.json`: `npx tsx bin/app.ts`), checked by cdk-nag's AWS
  * Solutions rules at synthesis (an unacknowledged finding fails `cdk synth` and
- * `cdk deploy`). Two stacks, each deployed by name:
+ * `cdk deploy`). Two stacks (a third when the context names an organization), each deployed by name:
  *
  * - `ExternalToolsPlatform`, the platform, deployed in the platform's account
  *   (`npx cdk deploy ExternalToolsPlatform`); its entry points and schedules come
  *   from the CDK context (`bin/app-config.ts`: `platform` in cdk.json or `-c`, or a
  *   file named by `-c platformConfig=…`);
  * - `ExternalToolsCustomerAccess`, the read-only audit role, deployed in each
- *   customer's account without CDK bootstrap (README, "Onboarding a customer account").
+ *   customer's account without CDK bootstrap (README, "Onboarding a customer account");
+ * - when the context names an organization (`-c organization='{"organizationalUnitIds":["r-ab12"]}'`),
+ *   `ExternalToolsOrganizationAccess`, deployed in its management account: the
+ *   organization role and the StackSet of the audit role (docs/organizations.md).
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { CustomerAccessStack } from '../lib/customer-access-stack';
 import { ExternalToolsStack } from '../lib/external-tools-stack';
-import { configuredProps, platformConfig } from './app-config';
+import { OrganizationAccessStack } from '../lib/organization-access-stack';
+import { configuredProps, organizationConfig, platformConfig } from './app-config';
 
 const app = new App();
 // The CLI sets these from the current credentials; without them (offline synth)
@@ -26,5 +30,8 @@ new ExternalToolsStack(app, 'ExternalToolsPlatform', {
   ...configuredProps(platformConfig((key) => app.node.tryGetContext(key))),
 });
 new CustomerAccessStack(app, 'ExternalToolsCustomerAccess', { env });
+const organization = organizationConfig((key) => app.node.tryGetContext(key));
+if (organization)
+  new OrganizationAccessStack(app, 'ExternalToolsOrganizationAccess', { env, ...organization });
 // cdk-nag 3 is a validation plugin (the older `Aspects.of(app).add(...)` form fails).
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

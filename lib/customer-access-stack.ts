@@ -1,12 +1,11 @@
 import { CfnOutput, CfnParameter, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { ArnPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import { ArnPrincipal, type IPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import {
   AWS_TOOL_ROLE_PATH,
   CUSTOMER_ROLE_NAME,
+  CUSTOMER_SESSION_TAG_KEYS,
   ROLE_CHAINING_MAX_SECONDS,
-  RUN_TAG,
-  SCENARIO_TAG,
   TENANT_TAG,
 } from '../functions/runtime/aws/trust';
 import type { ToolCatalog } from '../functions/runtime/catalog';
@@ -15,6 +14,92 @@ import { toolCatalog } from '../functions/tools/catalog';
 import { customerRoleDenies, customerRoleGrants } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
 import { TemplateOnlySynthesizer } from './template-only-synthesizer';
+
+/** The parameters every customer-side role is built from. */
+export interface CustomerAccessParameters {
+  readonly platformAccount: CfnParameter;
+  readonly externalId: CfnParameter;
+  readonly tenant: CfnParameter;
+}
+
+/**
+ * The parameters of a customer-side stack: `PlatformAccountId` (12 digits),
+ * `ExternalId` (NoEcho, 2-1,224 of `[\w+=,.@:/-]`, STS API reference, "AssumeRole"),
+ * `TenantId` (the platform's tenant id rule).
+ */
+export function customerAccessParameters(stack: Stack): CustomerAccessParameters {
+  const platformAccount = new CfnParameter(stack, 'PlatformAccountId', {
+    type: 'String',
+    description: 'The AWS account the External Tools Platform runs in (12 digits)',
+    allowedPattern: '^\\d{12}$',
+    constraintDescription: 'a 12-digit AWS account id',
+  });
+  const externalId = new CfnParameter(stack, 'ExternalId', {
+    type: 'String',
+    noEcho: true,
+    description:
+      'The ExternalId the platform presents (2-1224 of [\\w+=,.@:/-]); seed the same value as external_id',
+    allowedPattern: '^[\\w+=,.@:\\/-]{2,1224}$',
+    constraintDescription: '2-1224 characters of letters, digits and _+=,.@:/-',
+  });
+  const tenant = new CfnParameter(stack, 'TenantId', {
+    type: 'String',
+    description: 'The tenant id this account belongs to on the platform',
+    allowedPattern: TENANT_ID.pattern.source,
+    constraintDescription: TENANT_ID.accepted,
+  });
+  return { platformAccount, externalId, tenant };
+}
+
+function trustConditions(stack: Stack, parameters: CustomerAccessParameters) {
+  const toolRoles = `arn:${stack.partition}:iam::${parameters.platformAccount.valueAsString}:role${AWS_TOOL_ROLE_PATH}*`;
+  return {
+    platform: new ArnPrincipal(
+      `arn:${stack.partition}:iam::${parameters.platformAccount.valueAsString}:root`,
+    ),
+    fromToolRoles: { ArnLike: { 'aws:PrincipalArn': toolRoles } },
+    forTenant: { [`aws:RequestTag/${TENANT_TAG}`]: parameters.tenant.valueAsString },
+  };
+}
+
+/**
+ * Who may assume a customer-side role: the platform account's AWS tool roles
+ * (path `/etp-tools/aws/`) only, with the ExternalId, for the one tenant, setting
+ * a SourceIdentity `etp.*`.
+ */
+export function trustPlatformToolRoles(stack: Stack, parameters: CustomerAccessParameters): IPrincipal {
+  const { platform, fromToolRoles, forTenant } = trustConditions(stack, parameters);
+  return platform.withConditions({
+    ...fromToolRoles,
+    StringEquals: { 'sts:ExternalId': parameters.externalId.valueAsString, ...forTenant },
+    StringLike: { 'sts:SourceIdentity': 'etp.*' },
+  });
+}
+
+/**
+ * The trust statements a tagged, attributed session needs besides AssumeRole:
+ * `sts:TagSession` for the tenant's session with the call tags only
+ * ({@link CUSTOMER_SESSION_TAG_KEYS}), `sts:SetSourceIdentity` `etp.*`.
+ */
+export function addSessionTrust(role: Role, parameters: CustomerAccessParameters): void {
+  const { platform, fromToolRoles, forTenant } = trustConditions(Stack.of(role), parameters);
+  role.assumeRolePolicy?.addStatements(
+    new PolicyStatement({
+      actions: ['sts:TagSession'],
+      principals: [platform],
+      conditions: {
+        ...fromToolRoles,
+        StringEquals: forTenant,
+        'ForAllValues:StringEquals': { 'aws:TagKeys': [...CUSTOMER_SESSION_TAG_KEYS] },
+      },
+    }),
+    new PolicyStatement({
+      actions: ['sts:SetSourceIdentity'],
+      principals: [platform],
+      conditions: { ...fromToolRoles, StringLike: { 'sts:SourceIdentity': 'etp.*' } },
+    }),
+  );
+}
 
 /** Properties of a {@link CustomerAccessStack}. */
 export interface CustomerAccessStackProps extends StackProps {
@@ -32,7 +117,8 @@ export interface CustomerAccessStackProps extends StackProps {
  *
  * - with the ExternalId the customer chose (`sts:ExternalId`, the confused-deputy guard);
  * - for the one tenant the customer is (`aws:RequestTag/etp-tenant`), tagging the
- *   session with tenant, scenario and run and nothing else;
+ *   session with tenant, scenario, run and (in an organization run) the member
+ *   account, and nothing else;
  * - setting a SourceIdentity `etp.*`, which CloudTrail then records on every call;
  * - for one hour at most (role chaining caps it anyway).
  *
@@ -56,59 +142,14 @@ export class CustomerAccessStack extends Stack {
       synthesizer: new TemplateOnlySynthesizer(),
       ...props,
     });
-    const platformAccount = new CfnParameter(this, 'PlatformAccountId', {
-      type: 'String',
-      description: 'The AWS account the External Tools Platform runs in (12 digits)',
-      allowedPattern: '^\\d{12}$',
-      constraintDescription: 'a 12-digit AWS account id',
-    });
-    const externalId = new CfnParameter(this, 'ExternalId', {
-      type: 'String',
-      noEcho: true,
-      description:
-        'The ExternalId the platform presents (2-1224 of [\\w+=,.@:/-]); seed the same value as external_id',
-      allowedPattern: '^[\\w+=,.@:\\/-]{2,1224}$',
-      constraintDescription: '2-1224 characters of letters, digits and _+=,.@:/-',
-    });
-    const tenant = new CfnParameter(this, 'TenantId', {
-      type: 'String',
-      description: 'The tenant id this account belongs to on the platform',
-      allowedPattern: TENANT_ID.pattern.source,
-      constraintDescription: TENANT_ID.accepted,
-    });
-
-    const toolRoles = `arn:${this.partition}:iam::${platformAccount.valueAsString}:role${AWS_TOOL_ROLE_PATH}*`;
-    const platform = new ArnPrincipal(`arn:${this.partition}:iam::${platformAccount.valueAsString}:root`);
-    const fromToolRoles = { ArnLike: { 'aws:PrincipalArn': toolRoles } };
-    const forTenant = {
-      [`aws:RequestTag/${TENANT_TAG}`]: tenant.valueAsString,
-    };
-    const onlyCallTags = {
-      'ForAllValues:StringEquals': { 'aws:TagKeys': [TENANT_TAG, SCENARIO_TAG, RUN_TAG] },
-    };
-
+    const parameters = customerAccessParameters(this);
     this.auditRole = new Role(this, 'AuditRole', {
       roleName: CUSTOMER_ROLE_NAME,
       description: 'Read-only audit role of the External Tools Platform (the union of its AWS tools actions)',
       maxSessionDuration: Duration.seconds(ROLE_CHAINING_MAX_SECONDS),
-      assumedBy: platform.withConditions({
-        ...fromToolRoles,
-        StringEquals: { 'sts:ExternalId': externalId.valueAsString, ...forTenant },
-        StringLike: { 'sts:SourceIdentity': 'etp.*' },
-      }),
+      assumedBy: trustPlatformToolRoles(this, parameters),
     });
-    this.auditRole.assumeRolePolicy?.addStatements(
-      new PolicyStatement({
-        actions: ['sts:TagSession'],
-        principals: [platform],
-        conditions: { ...fromToolRoles, StringEquals: forTenant, ...onlyCallTags },
-      }),
-      new PolicyStatement({
-        actions: ['sts:SetSourceIdentity'],
-        principals: [platform],
-        conditions: { ...fromToolRoles, StringLike: { 'sts:SourceIdentity': 'etp.*' } },
-      }),
-    );
+    addSessionTrust(this.auditRole, parameters);
 
     const catalog = props.catalog ?? toolCatalog;
     for (const grant of customerRoleGrants(catalog)) {

@@ -38,7 +38,14 @@ import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
 import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
-import { levelPins, levelWhitelists, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
+import {
+  accountLevelSecrets,
+  accountLevels,
+  levelPins,
+  levelWhitelists,
+  loadScenarios,
+  SCENARIOS_DIR,
+} from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
 import { TenantIdempotencyRecords, TenantRunData, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
@@ -112,6 +119,13 @@ export interface ExternalToolsPlatformProps extends EntryPointProps {
    * (lib/scenario-schedules.ts), each input checked at synth. @default - none
    */
   readonly schedules?: readonly ScenarioSchedule[];
+  /**
+   * Lambda concurrent executions a scenario run may keep busy (the account's
+   * Lambda concurrency, or the share of it given to runs): per-account levels
+   * audit as many accounts at once as fit in it (lib/scenarios/concurrency-budget.ts,
+   * docs/organizations-runs.md). @default DEFAULT_LAMBDA_CONCURRENCY (1,000: Lambda developer guide, "Lambda quotas")
+   */
+  readonly lambdaConcurrency?: number;
   /** Overrides for the scenario engine's function, applied over `functionSettings`. @default - none */
   readonly engineSettings?: FunctionSettings;
   /**
@@ -214,6 +228,7 @@ export class ExternalToolsPlatform extends Construct {
     this.dispatcherConfig = parseDispatcherConfig({
       scenarios: levelWhitelists(this.scenarios),
       pins: levelPins(this.scenarios),
+      accountLevels: accountLevels(this.scenarios),
       toolFunctionNamePrefix: props.functionNamePrefix ?? `${Stack.of(this).stackName}-`,
       ...entryPointConfig(props, catalog),
     });
@@ -232,7 +247,11 @@ export class ExternalToolsPlatform extends Construct {
     });
     this.secretReaders = new TenantSecretReaders(this, 'TenantSecretReaders', {
       table: this.secretReferenceTable,
-      secretNames: catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
+      // The organization secrets of per-account levels: read by the AWS tools of their calls.
+      secretNames: [
+        ...catalog.functionTools().flatMap((entry) => entry.spec.requiresSecrets),
+        ...accountLevelSecrets(this.scenarios),
+      ],
     });
     this.inlineSecretKey = new InlineSecretKey(this, 'InlineSecrets', {
       readers: this.secretReaders.roles,
@@ -396,6 +415,8 @@ export class ExternalToolsPlatform extends Construct {
         stateMachineName: `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario.name}`,
         logRetention: props.logRetention,
         runEventBus: this.eventBus,
+        workspaceBucket: this.runWorkspace.bucket,
+        lambdaConcurrency: props.lambdaConcurrency,
       });
       stateMachines[scenario.name] = stateMachine;
     }

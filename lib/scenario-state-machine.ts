@@ -1,12 +1,20 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { ENGINE_PATHS } from '../functions/engine/workspaces';
 import { grantInvokeAcknowledged } from './nag';
 import { scenarioToAsl } from './scenarios/asl';
 import type { Scenario } from './scenarios/model';
+
+/** The levels of a scenario that fan out over member accounts (`for_each_account`). */
+function perAccountLevels(scenario: Scenario): Scenario['levels'] {
+  return scenario.levels.filter((level) => level.kind === 'plan' && level.for_each_account);
+}
 
 /** Properties of a {@link ScenarioStateMachine}. */
 export interface ScenarioStateMachineProps {
@@ -25,6 +33,17 @@ export interface ScenarioStateMachineProps {
    * the state machine may put events on it and nowhere else.
    */
   readonly runEventBus: IEventBus;
+  /**
+   * The run-workspace bucket: a per-account level's Distributed Map reads its
+   * accounts there (`ItemReader`) and writes its children's records there (`ResultWriter`).
+   */
+  readonly workspaceBucket: IBucket;
+  /**
+   * Lambda concurrency a run may keep busy; per-account levels' `MaxConcurrency`
+   * follows from it (lib/scenarios/concurrency-budget.ts).
+   * @default DEFAULT_LAMBDA_CONCURRENCY (1,000)
+   */
+  readonly lambdaConcurrency?: number;
 }
 
 /**
@@ -56,11 +75,16 @@ export class ScenarioStateMachine extends Construct {
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineName: props.stateMachineName,
       stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromString(JSON.stringify(scenarioToAsl(scenario))),
+      definitionBody: DefinitionBody.fromString(
+        JSON.stringify(scenarioToAsl(scenario, { lambdaConcurrency: props.lambdaConcurrency })),
+      ),
       definitionSubstitutions: {
         DispatcherArn: dispatcher.functionArn,
         EngineArn: engine.functionArn,
         RunEventBusName: props.runEventBus.eventBusName,
+        ...(perAccountLevels(scenario).length > 0
+          ? { WorkspaceBucket: props.workspaceBucket.bucketName }
+          : {}),
       },
       logs: { destination: this.logGroup, level: LogLevel.ALL, includeExecutionData: false },
       tracingEnabled: true,
@@ -68,6 +92,7 @@ export class ScenarioStateMachine extends Construct {
     grantInvokeAcknowledged(dispatcher, this.stateMachine.role, 'the dispatcher');
     grantInvokeAcknowledged(engine, this.stateMachine.role, 'the scenario engine');
     props.runEventBus.grantPutEventsTo(this.stateMachine.role);
+    this.grantDistributedMaps(props);
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
@@ -75,6 +100,69 @@ export class ScenarioStateMachine extends Construct {
         'DescribeLogGroups, …) and tracing needs xray:PutTraceSegments and friends; none of them supports ' +
         'resource-level permissions (Step Functions developer guide, "IAM policies for logging to CloudWatch Logs" ' +
         'and "AWS X-Ray and Step Functions").',
+    });
+  }
+
+  /**
+   * What a Distributed Map needs (Step Functions developer guide, "IAM policies for
+   * using Distributed Map states"), for each per-account level and nothing more:
+   * start its own child executions, describe and stop them, redrive those of the
+   * level's Map Run label; read the level's account file and write under its
+   * `ResultWriter` prefix, in the run workspaces of this scenario only.
+   */
+  private grantDistributedMaps(props: ScenarioStateMachineProps): void {
+    const levels = perAccountLevels(props.scenario);
+    if (levels.length === 0) return;
+    const name = props.stateMachineName;
+    if (!name) {
+      throw new Error(
+        `${props.scenario.name}: a scenario with per-account levels needs a stateMachineName (its role starts its own child executions)`,
+      );
+    }
+    const stack = Stack.of(this);
+    const arn = (resource: string, resourceName: string) =>
+      stack.formatArn({
+        service: 'states',
+        resource,
+        resourceName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
+    const role = this.stateMachine.role;
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['states:StartExecution'], resources: [arn('stateMachine', name)] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['states:DescribeExecution', 'states:StopExecution'],
+        resources: [arn('execution', `${name}:*`)],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['states:RedriveExecution'],
+        resources: levels.map((level) => arn('execution', `${name}/${level.name.slice(0, 40)}:*`)),
+      }),
+    );
+    const keys = (path: string) =>
+      props.workspaceBucket.arnForObjects(`runs/*/${props.scenario.name}/*/${path}`);
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: levels.map((level) => keys(ENGINE_PATHS.accountItems(level.name))),
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
+        resources: levels.map((level) => keys(`${ENGINE_PATHS.mapResults(level.name)}/*`)),
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5',
+      reason:
+        'A Distributed Map starts child executions whose names Step Functions generates (execution:<name>:*), and ' +
+        "reads and writes only its level's files in this scenario's run workspaces, whose tenant and run id are " +
+        'known at run time (runs/*/<scenario>/*/levels/<level>/…).',
     });
   }
 }

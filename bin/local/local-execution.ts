@@ -1,4 +1,10 @@
 import type { AslDefinition } from '../../lib/scenarios/asl';
+import {
+  LOCAL_DISTRIBUTED_MAP_RESOURCE,
+  type LocalObjectStore,
+  routeDistributedMaps,
+  runDistributedMap,
+} from './local-distributed-map';
 
 // The package ships CommonJS (`require`) and ESM builds but types only for ESM, so
 // TypeScript refuses a value import from this CommonJS module; require it, typed.
@@ -37,6 +43,8 @@ export interface LocalExecutionOptions {
   readonly runId: string;
   /** Whether to check resource ARNs; off for definitions with local placeholder ARNs. @default false */
   readonly checkArns?: boolean;
+  /** Skip the definition's validation (asl-validator): a Distributed Map's children after the first. @default false */
+  readonly noValidate?: boolean;
   /** The context object's `Task.Token` for `.waitForTaskToken` states. @default `local-<runId>` */
   readonly taskToken?: string;
   /** Milliseconds each Retry waits locally. @default 0 */
@@ -51,6 +59,12 @@ export interface LocalExecutionOptions {
    * @default - the entries are dropped
    */
   readonly onPutEvents?: (entries: unknown) => void;
+  /**
+   * Where Distributed Maps read their `ItemReader` objects and write their
+   * `ResultWriter` files (bin/local/local-distributed-map.ts).
+   * @default - none: a Distributed Map that reads or writes S3 fails
+   */
+  readonly objects?: LocalObjectStore;
 }
 
 /** Every Task state of a definition, those of Map iterations included. */
@@ -89,6 +103,9 @@ const PUT_EVENTS_RESOURCE = 'arn:aws:states:::events:putEvents';
  * each Task state (Map iterations included) answered by the handler `route`
  * picks for it, in this process: the same definition Step Functions runs, with
  * no AWS call for the Task resources. `$$.Task.Token` is `options.taskToken`.
+ * A Distributed Map (which the interpreter would run inline, ignoring its
+ * distributed fields) is routed to bin/local/local-distributed-map.ts, each child
+ * execution run here the same way, its states reported like the parent's.
  *
  * State transitions are reported from the interpreter's event log (nested Map
  * states too), so a Task that ends through its Catch is seen leaving as surely
@@ -103,19 +120,46 @@ export async function executeLocally(
   route: TaskRouter,
   options: LocalExecutionOptions,
 ): Promise<unknown> {
-  const machineDefinition = definition as AslDefinition;
+  const { states, maps } = routeDistributedMaps(definition as AslDefinition);
+  const machineDefinition = { ...(definition as AslDefinition), States: states };
+  const context = {
+    Execution: {
+      // As Step Functions sets it: the execution ARN (a local one here).
+      Id: `arn:aws:states:local:000000000000:execution:local:${options.runId}`,
+      Name: options.runId,
+      Input: input as Json,
+      StartTime: new Date().toISOString(),
+    },
+    Task: { Token: options.taskToken ?? `local-${options.runId}` },
+  };
   const handlers = Object.fromEntries(
     taskStatesOf(machineDefinition).map((state) => {
-      // The Run Completed event goes to `onPutEvents`, not to the caller's router.
+      const map = maps[state.name];
+      // The Run Completed event goes to `onPutEvents`, a Distributed Map to its route, not to the caller's router.
       const handler: TaskHandler =
         state.resource === PUT_EVENTS_RESOURCE
           ? async (payload) => putEventsLocally(payload as Json, options)
-          : route(state);
+          : state.resource === LOCAL_DISTRIBUTED_MAP_RESOURCE && map
+            ? async (payload) =>
+                runDistributedMap(
+                  state.name,
+                  map,
+                  payload,
+                  context,
+                  (processor, childInput, name, index) =>
+                    executeLocally(processor, childInput as Record<string, unknown>, route, {
+                      ...options,
+                      runId: name,
+                      noValidate: index > 0,
+                    }),
+                  options.objects,
+                )
+            : route(state);
       return [state.name, async (payload: Json) => (await handler(payload)) as Json];
     }),
   );
-  const machine = new StateMachine(definition as unknown as StateMachineDefinition, {
-    validationOptions: { checkArn: options.checkArns ?? false },
+  const machine = new StateMachine(machineDefinition as unknown as StateMachineDefinition, {
+    validationOptions: options.noValidate ? { noValidate: true } : { checkArn: options.checkArns ?? false },
   });
   const execution = machine.run(input as Json, {
     overrides: {
@@ -124,16 +168,7 @@ export async function executeLocally(
         retryableStatesOf(machineDefinition).map((name) => [name, options.retryIntervalMs ?? 0]),
       ),
     },
-    context: {
-      Execution: {
-        // As Step Functions sets it: the execution ARN (a local one here).
-        Id: `arn:aws:states:local:000000000000:execution:local:${options.runId}`,
-        Name: options.runId,
-        Input: input as Json,
-        StartTime: new Date().toISOString(),
-      },
-      Task: { Token: options.taskToken ?? `local-${options.runId}` },
-    },
+    context,
   });
   const watching = watchStates(execution.eventLogs, options);
   try {

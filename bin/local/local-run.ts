@@ -34,7 +34,7 @@ import { toolCatalog } from '../../functions/tools/catalog';
 import { scenarioToAsl, WAIT_FOR_TASK_TOKEN_RESOURCE } from '../../lib/scenarios/asl';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
 import { engineConfig, functionMemory } from '../../lib/scenarios/engine-config';
-import { levelPins, levelWhitelists } from '../../lib/scenarios/loader';
+import { accountLevels, levelPins, levelWhitelists } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
 import type { AnswerSource } from './local-answers';
@@ -110,6 +110,7 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     catalog: toolCatalog,
     whitelists: levelWhitelists(options.scenarios),
     pins: levelPins(options.scenarios),
+    accountLevels: accountLevels(options.scenarios),
     // Tools return their whole result, as deployed: the dispatcher claim-checks what is too large.
     invoker: timedInvoker(
       new InProcessToolInvoker(toolCatalog, services, FULL_RESULT_MAX_BYTES),

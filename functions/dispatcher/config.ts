@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SNAKE_CASE_NAME } from '../runtime/ids';
+import { ORG_SECRET_NAME, SNAKE_CASE_NAME } from '../runtime/ids';
 import '../runtime/zod-locale';
 import { accessProfilesSchema, entryPointBindingsSchema } from './access';
 
@@ -28,6 +28,17 @@ const dispatcherConfigSchema = z.strictObject({
   scenarios: z.record(name, z.record(name, z.array(name))),
   /** Arguments each level pins: `{ scenario: { level: { tool: [argument…] } } }` (functions/dispatcher/pins.ts). */
   pins: z._default(z.record(name, z.record(name, z.record(name, z.array(z.string())))), {}),
+  /**
+   * The per-account levels (`for_each_account`) and the organization secret of each:
+   * `{ scenario: { level: 'aws_org_default' } }` (functions/dispatcher/levels.ts, `accountLevelSecret`).
+   */
+  accountLevels: z._default(
+    z.record(
+      name,
+      z.record(name, z.string().check(z.regex(ORG_SECRET_NAME.pattern, ORG_SECRET_NAME.accepted))),
+    ),
+    {},
+  ),
   /** Tool functions are named `<prefix><tool name>` (see {@link toolFunctionName}). */
   toolFunctionNamePrefix: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, '1-40 letters, digits, - or _')),
   /** Access profiles by name (functions/dispatcher/access.ts): tenant + tools, for callers without a scenario. */
@@ -39,7 +50,7 @@ const dispatcherConfigSchema = z.strictObject({
 /** The dispatcher's deployment configuration. */
 export type DispatcherConfig = z.output<typeof dispatcherConfigSchema>;
 
-/** What {@link parseDispatcherConfig} accepts: `pins`, `accessProfiles` and `entryPoints` may be left out. */
+/** What {@link parseDispatcherConfig} accepts: `pins`, `accountLevels`, `accessProfiles` and `entryPoints` may be left out. */
 export type DispatcherConfigInput = z.input<typeof dispatcherConfigSchema>;
 
 /**

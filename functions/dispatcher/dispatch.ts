@@ -15,7 +15,7 @@ import type { ToolSpec } from '../runtime/spec';
 import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
 import { assertProfileAllows, type ProfileScope } from './access';
 import type { ToolInvoker } from './invoker';
-import { assertToolAllowed, type LevelWhitelists } from './levels';
+import { type AccountLevels, accountLevelSecret, assertToolAllowed, type LevelWhitelists } from './levels';
 import { applyPins, type PinnedArgs } from './pins';
 
 /** What a dispatcher is built from. */
@@ -24,6 +24,11 @@ export interface DispatcherOptions {
   readonly catalog: ToolCatalog;
   /** Levels' `intra_tools` per scenario. */
   readonly whitelists: LevelWhitelists;
+  /**
+   * The per-account levels and their organization secret: their calls carry
+   * `account`, which no other call may. @default none
+   */
+  readonly accountLevels?: AccountLevels;
   /** Arguments each level pins (functions/dispatcher/pins.ts). @default none */
   readonly pins?: PinnedArgs;
   /** Runs tools that have their own function. */
@@ -82,6 +87,8 @@ function loggedArgs(args: unknown): unknown {
 export interface CheckedCall {
   readonly spec: ToolSpec;
   readonly args: Record<string, unknown>;
+  /** A per-account level's organization secret (`aws_org_…`), when the call names a member account. */
+  readonly orgSecret?: string;
 }
 
 /**
@@ -96,7 +103,7 @@ export interface CheckedCall {
  *   (`tool_not_allowed`) naming what the level allows.
  */
 export function createCallCheck(
-  options: Pick<DispatcherOptions, 'catalog' | 'whitelists' | 'pins' | 'requireLevel'>,
+  options: Pick<DispatcherOptions, 'catalog' | 'whitelists' | 'pins' | 'requireLevel' | 'accountLevels'>,
 ): (envelope: unknown, scope?: ProfileScope) => CheckedCall {
   const { catalog } = options;
   const fileToolNames = catalog.fileToolNames();
@@ -114,10 +121,17 @@ export function createCallCheck(
       }
       assertToolAllowed(options.whitelists, envelope.scenario, envelope.level, spec.name, fileToolNames);
     }
+    // The member account: required on a per-account level's calls, refused elsewhere.
+    const orgSecret = accountLevelSecret(
+      options.accountLevels ?? {},
+      envelope.scenario,
+      envelope.level,
+      envelope.account,
+    );
     // Pins first (a fixed argument is not in the model's schema), then validated here,
     // before any remote call; the tool validates again in its function.
     const args = parseToolArgs(spec, scope ? envelope.args : applyPins(options.pins, envelope));
-    return { spec, args };
+    return { spec, args, ...(orgSecret ? { orgSecret } : {}) };
   };
 }
 
@@ -151,10 +165,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     try {
       assertToolInvocation(envelope);
       workspaceScope = { tenant: envelope.tenant, runId: envelope.runId, scenario: envelope.scenario };
-      const { spec, args } = check(envelope, scope);
+      const { spec, args, orgSecret } = check(envelope, scope);
       logger.info('tool call', { ...envelopeKeys(envelope), args: loggedArgs(args) });
       // The envelope's own fields only: an extra field never travels on to a tool function.
-      const invocation: ToolInvocation = invocationOf(envelope, args);
+      // The organization secret is the level's, whatever the envelope said.
+      const { orgSecret: _claimed, ...identity } = invocationOf(envelope, args);
+      const invocation: ToolInvocation = orgSecret ? { ...identity, orgSecret } : identity;
       const fileTool = fileTools.get(spec.name);
       result = fileTool
         ? await runTool(fileTool, invocation, deadline, services, fileToolMaxBytes)
@@ -197,6 +213,6 @@ function assertProfileScoped(envelope: ToolInvocation, scope: ProfileScope): voi
  * key (an extra `level` is dropped with a warning), hence `scenarioLevel`.
  */
 function envelopeKeys(envelope: ToolInvocation): Record<string, string | undefined> {
-  const { tenant, scenario, level, tool, runId, callId } = envelope;
-  return { tenant, scenario, scenarioLevel: level, tool, runId, callId };
+  const { tenant, scenario, level, tool, runId, callId, account } = envelope;
+  return { tenant, scenario, scenarioLevel: level, tool, runId, callId, account };
 }

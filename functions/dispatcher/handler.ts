@@ -43,6 +43,7 @@ export function createDeployedDispatcher(
     catalog: toolCatalog,
     whitelists: config.scenarios,
     pins: config.pins,
+    accountLevels: config.accountLevels,
     invoker: vendingInvoker(functions),
     services: { logger },
     logger,

@@ -1,4 +1,9 @@
-import { ToolNotAllowedError, UnknownLevelError, UnknownScenarioError } from '../runtime/errors';
+import {
+  InvalidArgsError,
+  ToolNotAllowedError,
+  UnknownLevelError,
+  UnknownScenarioError,
+} from '../runtime/errors';
 
 /**
  * Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`.
@@ -28,4 +33,43 @@ export function assertToolAllowed(
   if (!allowed.includes(tool) && !fileTools.includes(tool)) {
     throw new ToolNotAllowedError(tool, scenario, level, [...allowed, ...fileTools]);
   }
+}
+
+/**
+ * The per-account levels of each scenario and their organization secret:
+ * `{ scenario: { level: 'aws_org_default' } }`. The CDK computes it from the
+ * scenario files (lib/scenarios/pins.ts, `accountLevels`) like the whitelists.
+ */
+export type AccountLevels = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/**
+ * The organization secret of a call's level when the level is per-account, checked
+ * against the envelope's `account`: a per-account level's call must name its member
+ * account, and no other call may (a caller cannot move a call to another account).
+ *
+ * @returns the level's `aws_org_*` secret name, or undefined for a level that is not per-account.
+ * @throws InvalidArgsError when `account` is missing on a per-account level, or present elsewhere.
+ */
+export function accountLevelSecret(
+  levels: AccountLevels,
+  scenario: string | undefined,
+  level: string | undefined,
+  account: string | undefined,
+): string | undefined {
+  const ofScenario = scenario !== undefined && Object.hasOwn(levels, scenario) ? levels[scenario] : undefined;
+  const secret =
+    ofScenario && level !== undefined && Object.hasOwn(ofScenario, level) ? ofScenario[level] : undefined;
+  if (secret !== undefined && account === undefined) {
+    throw new InvalidArgsError(
+      `account is required: level ${level} of scenario ${scenario} runs once per member account (for_each_account), so each call names its 12-digit account id`,
+    );
+  }
+  if (secret === undefined && account !== undefined) {
+    throw new InvalidArgsError(
+      `account is accepted only on the calls of a per-account level (for_each_account); ${
+        level === undefined ? 'a call without a level' : `level ${level} of scenario ${scenario}`
+      } is not one`,
+    );
+  }
+  return secret;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_AWS_SECRET } from '../runtime/context';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
 import {
@@ -29,7 +30,14 @@ export class VendingToolInvoker implements ToolInvoker {
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
-    const names = [...spec.requiresSecrets, ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : [])];
+    const names = [
+      ...spec.requiresSecrets,
+      // A per-account call's AWS tool reads the level's organization secret (its member role).
+      ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
+        ? [invocation.orgSecret]
+        : []),
+      ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
+    ];
     if (names.length === 0) return this.inner.invoke(spec, invocation, signal);
     const vended = await this.vendor.vend(invocation.tenant, names);
     return this.inner.invoke(spec, { ...invocation, [VENDED_CREDENTIALS_FIELD]: vended }, signal);

@@ -7,7 +7,15 @@
  */
 
 /** Input types a scenario may declare (functions/engine/inputs.ts checks values against them). */
-export type InputType = 'string' | 'integer' | 'number' | 'boolean' | 'string_list' | 'regions';
+export type InputType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'string_list'
+  | 'regions'
+  | 'accounts'
+  | 'account_ids';
 
 /** A declared input: its type, what it is for, and the value a run uses when the input leaves it out. */
 export interface ScenarioInput {
@@ -40,6 +48,27 @@ export interface PlanLevel {
    * so the next run can say what is new, resolved or unchanged (functions/engine/findings.ts).
    */
   readonly track_findings: boolean;
+  /**
+   * The level's calls run once per member account of the tenant's organization,
+   * on a Distributed Map (docs/organizations-runs.md). Absent: once, in the tenant's account.
+   */
+  readonly for_each_account?: AccountFanOut;
+}
+
+/** How a per-account plan level fans out (lib/scenarios/asl-states/org.ts). */
+export interface AccountFanOut {
+  /** Accounts one child execution audits, side by side (`ItemBatcher.MaxItemsPerBatch`). */
+  readonly accounts_per_child: number;
+  /**
+   * Percentage of child executions that may fail (a platform failure: an account whose
+   * calls fail is a result, not a failed child) before the Map stops (`ToleratedFailurePercentage`).
+   */
+  readonly tolerated_failure_percentage: number;
+  /**
+   * The tenant's organization secret (`aws_org_*`, default `aws_org_default`) whose member
+   * role the level's AWS tools assume in each account (functions/runtime/aws/organization.ts).
+   */
+  readonly org_secret: string;
 }
 
 /** How an agent level may pause to ask a person. */

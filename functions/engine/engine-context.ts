@@ -3,13 +3,21 @@
  * and the lookups of a scenario and a level by name (own properties only).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { AccountPlan, AccountSelection } from '../runtime/aws/organization';
 import type { ToolCatalog } from '../runtime/catalog';
 import { UnknownLevelError, UnknownScenarioError } from '../runtime/errors';
 import type { EngineConfig } from './config';
 import type { AgentLevel, PlanLevel, ScenarioDefinition } from './definition';
 import type { ModelClient } from './model-client';
 import type { RunRecords } from './run-records';
-import type { WorkspaceFactory } from './workspaces';
+import type { RunKey, WorkspaceFactory } from './workspaces';
+
+/**
+ * Lists the accounts a run audits: AWS Organizations read at the tenant's
+ * management (or delegated-administrator) account (functions/runtime/aws/organization.ts,
+ * `resolveAccounts`). Suspended, closed and excluded accounts come back in `notAudited`.
+ */
+export type AccountDirectory = (run: RunKey, selection: AccountSelection) => Promise<AccountPlan>;
 
 /** What the engine is built from. */
 export interface EngineDependencies {
@@ -27,6 +35,11 @@ export interface EngineDependencies {
    */
   readonly localModelEndpoint?: string;
   readonly logger: Logger;
+  /**
+   * Lists the tenant's organization accounts for per-account levels (actions/org.ts).
+   * @default - none: a per-account level fails its listing and says so
+   */
+  readonly accounts?: AccountDirectory;
   /** @default () => new Date() */
   readonly now?: () => Date;
 }

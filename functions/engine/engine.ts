@@ -2,7 +2,9 @@
  * The scenario engine: the bookkeeping Task states of a run, one module per
  * action (actions/): `start` (the input, the watermark filled in), `plan_gate`
  * (a plan level's calls under the run budget), `plan_done` (a plan level's results,
- * findings and record), `turn` (one model turn of an agent level), `wrapup`
+ * findings and record), `org_targets` / `account_done` / `org_done` (a per-account
+ * level: its accounts, each account's record, the organization report), `turn` (one
+ * model turn of an agent level), `wrapup`
  * (an agent level whose turn failed for good), `ask` (records a question),
  * `summary` (the run summary). Every tool call still goes through the
  * dispatcher, from the state machine's Map states; the engine only reads
@@ -12,6 +14,7 @@
  */
 import { InvalidArgsError } from '../runtime/errors';
 import { ask } from './actions/ask';
+import { accountDone, orgDone, orgTargets } from './actions/org';
 import { planDone } from './actions/plan-done';
 import { planGate } from './actions/plan-gate';
 import { start } from './actions/start';
@@ -54,6 +57,12 @@ export function createEngine(deps: EngineDependencies): Engine {
         return planGate(ctx, event);
       case 'plan_done':
         return planDone(ctx, event);
+      case 'org_targets':
+        return orgTargets(ctx, event);
+      case 'account_done':
+        return accountDone(ctx, event);
+      case 'org_done':
+        return orgDone(ctx, event);
       case 'turn':
         return turn(ctx, event, signal);
       case 'wrapup':

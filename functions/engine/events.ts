@@ -108,6 +108,20 @@ export const engineEventSchema = z.discriminatedUnion('action', [
   }),
   /** After a plan level's Map: store the results, track findings, keep compact records. */
   z.object({ action: z.literal('plan_done'), ...withState, level: name, results: z.array(z.unknown()) }),
+  /** A per-account level's first state: the accounts to audit, written to the workspace. */
+  z.object({ action: z.literal('org_targets'), ...base, tenant, level: name, input: record }),
+  /** In a child execution: one member account's results, findings and record. */
+  z.object({
+    action: z.literal('account_done'),
+    ...base,
+    tenant,
+    level: name,
+    account: z.object({ accountId: z.string().check(z.regex(/^\d{12}$/)), name: z.string() }),
+    previousRunId: z.nullable(runId),
+    results: z.array(z.unknown()),
+  }),
+  /** After a per-account level's Distributed Map: the organization report and the level's record. */
+  z.object({ action: z.literal('org_done'), ...withState, level: name, org: record }),
   /** One model turn of an agent level. */
   z.object({ action: z.literal('turn'), ...withState, level: name, turn: z.unknown() }),
   /** Closes an agent level whose `turn` Task failed for good. */

@@ -15,6 +15,13 @@ import '../runtime/zod-locale';
  */
 export const MAX_INPUT_BYTES = 8 * 1024;
 
+/**
+ * An account id (12 digits), an organizational unit id (`ou-` + 4-32 + `-` + 8-32
+ * lowercase letters or digits) or a root id (`r-` + 4-32): the patterns of the
+ * AWS Organizations API reference ("Account", "OrganizationalUnit", "Root").
+ */
+const ORG_ID = z.string().check(z.regex(/^(\d{12}|ou-[0-9a-z]{4,32}-[a-z0-9]{8,32}|r-[0-9a-z]{4,32})$/));
+
 /** What each input type accepts, in words, for error messages. */
 export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
   string: 'a string',
@@ -23,6 +30,9 @@ export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
   boolean: 'true or false',
   string_list: 'a list of strings',
   regions: '"all" or a list of 1-40 AWS region names such as ["eu-west-1"]',
+  accounts:
+    '"all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"]',
+  account_ids: 'a list of at most 1000 12-digit account ids or OU ids, such as ["123456789012"]',
 };
 
 const SCHEMAS: Readonly<Record<InputType, z.ZodMiniType>> = {
@@ -32,6 +42,8 @@ const SCHEMAS: Readonly<Record<InputType, z.ZodMiniType>> = {
   boolean: z.boolean(),
   string_list: z.array(z.string()),
   regions: regionsList,
+  accounts: z.union([z.literal('all'), z.array(ORG_ID).check(z.minLength(1), z.maxLength(1000))]),
+  account_ids: z.array(ORG_ID).check(z.maxLength(1000)),
 };
 
 /** Why `value` is not accepted by `input`, or undefined when it is. */

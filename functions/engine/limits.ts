@@ -124,3 +124,29 @@ export const MODEL_RETRY_ATTEMPTS = 4;
  * values would pass it is resolved as unavailable (fail closed), and says so.
  */
 export const PINS_MAX_BYTES = 16 * 1024;
+
+/**
+ * Accounts a per-account level's plan carries in the state (`$.org.items`, the
+ * Distributed Map's `ItemsPath`); more are read from the run's workspace
+ * (`ItemReader`), so the state's size does not grow with the organization.
+ */
+export const ORG_INLINE_ACCOUNTS_MAX = 40;
+
+/**
+ * Bytes of one account item (`{ accountId, name }`): 12 digits and a name of at
+ * most 50 characters (AWS Organizations API reference, "Account"), 4 bytes each in UTF-8 at worst.
+ */
+export const ACCOUNT_ITEM_MAX_BYTES = 256;
+
+/**
+ * Bytes of a per-account level's plan besides its items: counts, the previous
+ * run's id, the Map Run's ARN and `ResultWriter` location, or the Map's error
+ * (its `Cause` is at most 32,768 characters: Step Functions API reference, "HistoryEvent").
+ */
+export const ORG_PLAN_OVERHEAD_BYTES = 36 * 1024;
+
+/** Bytes of one account's record (a child's output per account; functions/engine/org-report.ts bounds it). */
+export const ACCOUNT_RECORD_MAX_BYTES = 2 * 1024;
+
+/** Bytes of a per-account level's record at `$.levels.<level>`: counts and the report's text for Slack. */
+export const ORG_RECORD_MAX_BYTES = 8 * 1024;

@@ -34,6 +34,20 @@ export interface CallRecord {
   readonly estimateUsd?: number;
 }
 
+/**
+ * A per-account level's calls over the accounts recorded (from the `account_done`
+ * records `ResultWriter` kept): what the run summary's estimate counts for them.
+ */
+export interface OrgCallUse {
+  /** Accounts whose calls are counted. */
+  readonly accounts: number;
+  /** Per call of the level, in its order: accounts that made it and their summed duration in ms. */
+  readonly perCall: readonly { readonly tool: string; readonly count: number; readonly ms: number }[];
+  /** Calls whose Catch wrote the result. */
+  readonly caught: number;
+  readonly costExplorerRequests: number;
+}
+
 /** Counts of a level's tracked findings against the tenant's previous run (functions/engine/findings.ts). */
 export interface FindingsCounts {
   readonly total: number;
@@ -59,6 +73,21 @@ export interface PlanLevelRecord {
   readonly summary: string;
   readonly calls: readonly CallRecord[];
   readonly findings?: FindingsCounts;
+  /**
+   * A per-account level's accounts (functions/engine/org-report.ts): counted by
+   * outcome, the whole report at `report` in the run's workspace. Its `calls` are
+   * then empty (each account's are in the report) and `summary` is the report's text.
+   */
+  readonly organization?: {
+    readonly selected: number;
+    readonly audited: number;
+    readonly partial: number;
+    readonly failed: number;
+    readonly notAudited: number;
+    readonly report: string;
+    /** The per-account calls, summed from the accounts' records (absent in records written before it). */
+    readonly calls?: OrgCallUse;
+  };
   /** Milliseconds the engine spent closing the level (its `plan_done` invocation). */
   readonly engineMs?: number;
   /** The run had a budget: the level went through its budget gate (`<level>_gate`, one more engine invocation). */

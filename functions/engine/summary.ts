@@ -138,6 +138,9 @@ interface LevelUse {
   dispatched: CallRecord[];
   /** Dispatched calls without a record (agent calls past the kept records). */
   unrecorded: number;
+  /** A per-account level's calls, summed per call of the level over its accounts. */
+  accountCalls?: readonly { readonly tool: string; readonly count: number; readonly ms: number }[];
+  accountCeRequests?: number;
 }
 
 /**
@@ -145,12 +148,34 @@ interface LevelUse {
  * out (bench/scenario-run.ts checks this count against the interpreter's):
  * - plan: its Pass, its budget Choice (and the `<level>_gate` Task when the run has a budget), its
  *   Map, one Task per started call, one Catch Pass per caught call, `<level>_done`;
+ * - per-account plan (lib/scenarios/asl-states/org.ts): `L`, the route, the Map and
+ *   `L_done`; per child execution its batch Map; per account `L_account`, the calls'
+ *   Map, a Task per call, a Catch Pass per caught call and `L_account_done` (one engine
+ *   invocation each, untimed), counted from the accounts' `usage` records;
  * - agent: its Pass; per `turn` invocation the Task and the route Choice; per
  *   tool turn the Map, a Task per call and a Catch Pass per caught call; per ask
  *   turn the Map and calls, the Slack post (and its Catch), the wait and, when
  *   unanswered, the no-answer Pass; `<level>_done`.
  */
-function levelUse(record: LevelRecord): LevelUse {
+function levelUse(record: LevelRecord, accountsPerChild = 1): LevelUse {
+  const org = record.kind === 'plan' ? record.organization?.calls : undefined;
+  if (record.kind === 'plan' && org) {
+    // Parent: L, the route, the Map, L_done; per child its batch Map; per account
+    // L_account, the calls Map, a Task per call (and a Pass per caught one), L_account_done.
+    const children = Math.ceil(org.accounts / accountsPerChild);
+    const calls = org.perCall.reduce((sum, call) => sum + call.count, 0);
+    return {
+      transitions: 4 + children + 3 * org.accounts + calls + org.caught,
+      engine: {
+        invocations: 2 + org.accounts,
+        ms: (1 + org.accounts) * ENGINE_UNTIMED_MS + (record.engineMs ?? ENGINE_UNTIMED_MS),
+      },
+      dispatched: [],
+      unrecorded: 0,
+      accountCalls: org.perCall,
+      accountCeRequests: org.costExplorerRequests,
+    };
+  }
   if (record.kind === 'plan') {
     const started = record.calls.filter((call) => call.skipped === undefined);
     const caught = started.filter((call) => call.caught).length;
@@ -230,7 +255,10 @@ export function summarizeRun(options: {
   for (const level of scenario.levels) {
     const record = levels[level.name];
     if (!record) continue;
-    const use = levelUse(record);
+    const use = levelUse(
+      record,
+      level.kind === 'plan' ? level.for_each_account?.accounts_per_child : undefined,
+    );
     transitions += use.transitions;
     engineInvocations += use.engine.invocations;
     engineMs += use.engine.ms;
@@ -247,6 +275,15 @@ export function summarizeRun(options: {
       toolGbSeconds += (toolMb / 1024) * (call.durationMs / 1000);
     }
     ceRequests += known.reduce((sum, call) => sum + (call.costExplorerRequests ?? 0), 0);
+    for (const calls of use.accountCalls ?? []) {
+      dispatcherInvocations += calls.count;
+      dispatcherMs += calls.ms + calls.count * DISPATCHER_OVERHEAD_MS;
+      const toolMb = memory.toolMb[calls.tool];
+      if (toolMb === undefined) continue;
+      toolInvocations += calls.count;
+      toolGbSeconds += (toolMb / 1024) * (calls.ms / 1000);
+    }
+    ceRequests += use.accountCeRequests ?? 0;
     const base = {
       name: level.name,
       kind: record.kind,

@@ -42,6 +42,19 @@ export const ENGINE_PATHS = {
   finish: (level: string) => `levels/${level}/finish.json`,
   /** An agent level's conversation after `turn` model calls (one file per turn: a retry rewrites its own). */
   conversation: (level: string, turn: number) => `conversations/${level}/turn-${turn}.json`,
+  /** A per-account level's items: the accounts to audit, one JSON array (the Distributed Map's `ItemReader`). */
+  accountItems: (level: string) => `levels/${level}/accounts.json`,
+  /** Accounts resolved but not audited (suspended, closed, excluded by the budget), with the reason. */
+  notAudited: (level: string) => `levels/${level}/not-audited.json`,
+  /** Where the Distributed Map's `ResultWriter` writes (`<prefix>/<map run id>/manifest.json` and result files). */
+  mapResults: (level: string) => `levels/${level}/map`,
+  /** Each call's result of a per-account level, per member account. */
+  accountCallResult: (level: string, account: string, index: number, tool: string) =>
+    `levels/${level}/accounts/${account}/${index}-${tool}.json`,
+  /** A member account's ranked findings and their diff with the previous organization run. */
+  accountFindings: (level: string, account: string) => `levels/${level}/accounts/${account}/findings.json`,
+  /** The organization report: ranked findings, per-account roll-up, failed and not-audited accounts. */
+  organization: (level: string) => `levels/${level}/organization.json`,
   /** The run summary. */
   summary: () => 'summary.json',
 } as const;

@@ -3,6 +3,7 @@ import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
 import type { CallCredentials } from './credential-renewal';
 import type { Deadline } from './deadline';
 import { PlatformError, SecretNotFoundError } from './errors';
+import { DEFAULT_ORG_SECRET } from './ids';
 import type { CallIdentity, ToolInvocation } from './invocation';
 import { currentSecretValues, SecretValues } from './secret-values';
 import type { SecretResolver } from './secrets/resolver';
@@ -46,8 +47,14 @@ export interface ToolContext extends CallIdentity {
   readonly idempotency?: CallIdempotency;
   /**
    * How to reach AWS for the tenant, from its `aws_*` secret (default `aws_default`).
+   * A call of a per-account level (the invocation's `account`) reaches that member
+   * account instead, whatever `secretName` says: the member role of the level's
+   * organization secret (`orgSecret`, default `aws_org_default`), assumed with the
+   * call's tenant, run and account attributed (functions/runtime/aws/organization.ts,
+   * `memberSession`). Never the default credential chain for a member account.
    *
    * @throws SecretInvalidError when the payload has none of the accepted shapes.
+   * @throws SecretNotFoundError when a per-account call's tenant has no such organization secret.
    */
   aws(secretName?: string): Promise<AwsAccess>;
   /**
@@ -77,6 +84,21 @@ export type AwsAccessResolver = (
   signal: AbortSignal,
 ) => AwsAccess;
 
+/** Who a member account session is for: the call's tenant, run and scenario, and the account. */
+export interface MemberAccessRequest {
+  readonly tenant: string;
+  readonly runId: string;
+  readonly scenario?: string;
+  readonly accountId: string;
+}
+
+/** Turns an `aws_org_*` secret into one member account's session (`memberSession`), bound to the call's hard stop. */
+export type MemberAccessResolver = (
+  secret: Record<string, unknown>,
+  request: MemberAccessRequest,
+  signal: AbortSignal,
+) => AwsAccess;
+
 /**
  * Container-level services a context is built from. Tool hosts get theirs from
  * `toolHostServices()`; the dispatcher passes only a logger.
@@ -90,6 +112,8 @@ export interface ToolContextServices {
    * API (which keeps STS out of its bundle).
    */
   readonly awsAccess?: AwsAccessResolver;
+  /** Opens member account sessions for per-account calls; absent where `awsAccess` is. */
+  readonly memberAccess?: MemberAccessResolver;
   /**
    * Local runs only: when the tenant has no `aws_*` secret (or its env var is
    * unset), use the default credential chain instead of failing. Deployed
@@ -155,8 +179,11 @@ export function createToolContext(
     runId: invocation.runId,
     callId: invocation.callId,
   };
+  // A per-account call reads its level's organization secret, which no spec lists.
+  const orgSecret =
+    invocation.account !== undefined ? (invocation.orgSecret ?? DEFAULT_ORG_SECRET) : undefined;
   const secret = async (name: string, options: { readonly fresh?: boolean } = {}) => {
-    if (!spec.requiresSecrets.includes(name)) {
+    if (!spec.requiresSecrets.includes(name) && name !== orgSecret) {
       throw new PlatformError(
         'internal_error',
         `Tool ${spec.name} read secret "${name}" that its spec does not list`,
@@ -189,6 +216,26 @@ export function createToolContext(
       return workspace;
     },
     async aws(secretName = DEFAULT_AWS_SECRET) {
+      if (orgSecret !== undefined && invocation.account !== undefined) {
+        if (!services.memberAccess || !spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)) {
+          throw new PlatformError(
+            'internal_error',
+            `${spec.name} asked for member account access where none is configured`,
+          );
+        }
+        const access = services.memberAccess(
+          await secret(orgSecret),
+          {
+            tenant: invocation.tenant,
+            runId: invocation.runId,
+            scenario: invocation.scenario,
+            accountId: invocation.account,
+          },
+          signal,
+        );
+        credentials?.recordAccess(access);
+        return access;
+      }
       if (!services.awsAccess) {
         throw new PlatformError(
           'internal_error',

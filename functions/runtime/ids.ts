@@ -85,6 +85,29 @@ export const CALL_ID: IdentifierRule = {
   accepted: '<level>/<index>: a snake_case level name, / and the call index (collect/0)',
 };
 
+/**
+ * AWS account ids: 12 digits (AWS Account Management reference guide, "View AWS
+ * account identifiers"). The envelope's `account` of a per-account call.
+ */
+export const AWS_ACCOUNT_ID: IdentifierRule = {
+  label: 'member account id',
+  pattern: /^\d{12}$/,
+  accepted: '12 digits (111122223333)',
+};
+
+/**
+ * Names of a tenant's organization targets: `aws_org_` then snake_case
+ * (`aws_org_default`; functions/runtime/aws/organization.ts), within the secret name rule.
+ */
+export const ORG_SECRET_NAME: IdentifierRule = {
+  label: 'secret name of an organization target',
+  pattern: /^aws_org_[a-z0-9_]{1,56}$/,
+  accepted: 'aws_org_ then lowercase letters, digits or _ (aws_org_default)',
+};
+
+/** The organization secret a per-account level reads unless its `for_each_account.org_secret` names another. */
+export const DEFAULT_ORG_SECRET = 'aws_org_default';
+
 /** Whether `value` is a string the rule accepts. */
 export function isIdentifier(rule: IdentifierRule, value: unknown): value is string {
   return typeof value === 'string' && rule.pattern.test(value);

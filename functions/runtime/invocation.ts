@@ -1,5 +1,14 @@
 import { InvalidArgsError } from './errors';
-import { CALL_ID, type IdentifierRule, identifierProblem, RUN_ID, SNAKE_CASE_NAME, TENANT_ID } from './ids';
+import {
+  AWS_ACCOUNT_ID,
+  CALL_ID,
+  type IdentifierRule,
+  identifierProblem,
+  ORG_SECRET_NAME,
+  RUN_ID,
+  SNAKE_CASE_NAME,
+  TENANT_ID,
+} from './ids';
 import type { VendedCredentials } from './secrets/vended';
 
 /**
@@ -29,6 +38,18 @@ export interface CallIdentity {
   readonly callId: string;
   readonly scenario?: string;
   readonly level?: string;
+  /**
+   * A call of a per-account level (`for_each_account`; docs/organizations-runs.md):
+   * the member account (12 digits) its AWS requests are made in. The dispatcher
+   * accepts it on those levels' calls only, and requires it there.
+   */
+  readonly account?: string;
+  /**
+   * With `account`: the tenant's organization secret (`aws_org_*`) whose member role
+   * `ctx.aws()` assumes in `account`. Set by the dispatcher from the level's
+   * `for_each_account.org_secret`, never taken from a caller.
+   */
+  readonly orgSecret?: string;
 }
 
 /** The envelope's identifying fields and the rule each follows. */
@@ -41,6 +62,8 @@ const REQUIRED_FIELDS: readonly (readonly [keyof ToolInvocation, IdentifierRule]
 const OPTIONAL_FIELDS: readonly (readonly [keyof ToolInvocation, IdentifierRule])[] = [
   ['scenario', SNAKE_CASE_NAME],
   ['level', SNAKE_CASE_NAME],
+  ['account', AWS_ACCOUNT_ID],
+  ['orgSecret', ORG_SECRET_NAME],
 ];
 
 /**
@@ -52,7 +75,7 @@ const OPTIONAL_FIELDS: readonly (readonly [keyof ToolInvocation, IdentifierRule]
  * // { tool: 'finish', tenant: 't', runId: 'r', callId: 'l/0' }
  */
 export function invocationOf(event: ToolInvocation, args: unknown = event.args): ToolInvocation {
-  const { tool, tenant, runId, callId, scenario, level } = event;
+  const { tool, tenant, runId, callId, scenario, level, account, orgSecret } = event;
   return {
     tool,
     tenant,
@@ -60,6 +83,8 @@ export function invocationOf(event: ToolInvocation, args: unknown = event.args):
     callId,
     ...(scenario !== undefined ? { scenario } : {}),
     ...(level !== undefined ? { level } : {}),
+    ...(account !== undefined ? { account } : {}),
+    ...(orgSecret !== undefined ? { orgSecret } : {}),
     ...(args !== undefined ? { args } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { awsAccessFromSecret } from './aws/credentials';
+import { memberSession, parseOrgTargetSecret } from './aws/organization';
 import type { ToolContextServices } from './context';
 import { logger } from './logger';
 import type { SecretResolver } from './secrets/resolver';
@@ -29,6 +30,8 @@ export function toolHostServices(
     secrets,
     logger: options.logger ?? logger,
     awsAccess: awsAccessFromSecret,
+    memberAccess: (secret, request, signal) =>
+      memberSession({ ...request, target: parseOrgTargetSecret(secret), signal }),
     awsFallbackToDefaultChain: options.awsFallbackToDefaultChain ?? false,
   };
 }

@@ -6,6 +6,7 @@
  * one its tools run, loaded only when a value of that family is checked.
  */
 import { awsSecretPayload } from '../runtime/aws/credentials';
+import { ORG_SECRET_PREFIX, parseOrgTargetSecret } from '../runtime/aws/organization';
 import { parseSecretPayload } from '../runtime/secrets/secret-payload';
 
 /** One family: the secret names it covers and the parser of its payload. */
@@ -16,7 +17,9 @@ interface SecretForm {
   readonly check: (value: Record<string, unknown>) => void;
 }
 
+/** First match wins: a family whose prefix starts with another's (`aws_org_`, `aws_`) comes first. */
 const SECRET_FORMS: readonly SecretForm[] = [
+  { prefix: ORG_SECRET_PREFIX, check: (value) => void parseOrgTargetSecret(value) },
   { prefix: 'aws_', check: (value) => void awsSecretPayload(value) },
   {
     prefix: 'slack_',

@@ -18,6 +18,10 @@
  *   the engine says `done`; `ask_user` goes through `L_ask_tools` → `L_ask_post`
  *   (Slack, through the dispatcher) → `L_ask_wait` (`.waitForTaskToken`, with its
  *   timeout) → `L_model`; `L_done` moves the level's record to `$.levels.L`.
+ * - a per-account plan level `L` (`for_each_account`): `L` (the accounts
+ *   to the workspace) → a Distributed Map of child executions, one batch of
+ *   accounts each, results written to the workspace → `L_done` (the organization
+ *   report); asl-states/org.ts.
  * - `Summary`: the run summary, the execution's output; then `PublishRunCompleted`
  *   puts the `Run Completed` event (lib/scenarios/run-events.ts) and `Done` ends the run.
  *
@@ -28,6 +32,7 @@
 import type { ScenarioLevel } from '../../functions/engine/definition';
 import { MAX_QUESTIONS_PER_LEVEL } from '../../functions/engine/limits';
 import { agentStates } from './asl-states/agent';
+import { orgStates } from './asl-states/org';
 import { planStates } from './asl-states/plan';
 import { startStates, summaryStates } from './asl-states/run';
 import {
@@ -37,6 +42,7 @@ import {
   ENGINE_ARN_PLACEHOLDER,
   SCENARIO_TIMEOUT_SECONDS,
 } from './asl-states/tasks';
+import { DEFAULT_LAMBDA_CONCURRENCY } from './concurrency-budget';
 import type { Scenario } from './model';
 
 export { argsTemplate } from './asl-states/args';
@@ -51,6 +57,7 @@ export {
   TASK_TIMEOUT_MARGIN_SECONDS,
   taskTimeoutSeconds,
   WAIT_FOR_TASK_TOKEN_RESOURCE,
+  WORKSPACE_BUCKET_PLACEHOLDER,
 } from './asl-states/tasks';
 
 /** Seconds an execution may run: an hour of work plus every question's wait. */
@@ -71,6 +78,12 @@ export interface AslTargets {
   readonly dispatcherArn?: string;
   /** @default ENGINE_ARN_PLACEHOLDER (CDK substitutes it) */
   readonly engineArn?: string;
+  /**
+   * Lambda concurrency a run may keep busy: per-account levels' `MaxConcurrency`
+   * is computed from it (lib/scenarios/concurrency-budget.ts).
+   * @default DEFAULT_LAMBDA_CONCURRENCY (1,000)
+   */
+  readonly lambdaConcurrency?: number;
 }
 
 /**
@@ -83,13 +96,15 @@ export function scenarioToAsl(scenario: Scenario, targets: AslTargets = {}): Asl
     scenario,
     dispatcherArn: targets.dispatcherArn ?? DISPATCHER_ARN_PLACEHOLDER,
     engineArn: targets.engineArn ?? ENGINE_ARN_PLACEHOLDER,
+    lambdaConcurrency: targets.lambdaConcurrency ?? DEFAULT_LAMBDA_CONCURRENCY,
     states: {},
   };
   const firstStates = scenario.levels.map((level) => level.name);
   startStates(build, firstStates[0] ?? 'Summary');
   scenario.levels.forEach((level, index) => {
     const next = firstStates[index + 1] ?? 'Summary';
-    if (level.kind === 'plan') planStates(build, level, index, next);
+    if (level.kind === 'plan' && level.for_each_account) orgStates(build, level, index, next);
+    else if (level.kind === 'plan') planStates(build, level, index, next);
     else agentStates(build, level, index, next);
   });
   summaryStates(build);

@@ -5,17 +5,25 @@
  * batch of ToolResults at a time (a plan level's Map output, or one agent turn's
  * results), each bounded by the dispatcher's inline budget, which this module
  * computes so that every scenario fits. Everything larger lives in the run's
- * workspace (claim-check).
+ * workspace (claim-check). A per-account level (`for_each_account`) holds one
+ * account's results at a time, in a child execution, and at most
+ * `ORG_INLINE_ACCOUNTS_MAX` account items in the parent: its worst case is the
+ * same for 10 accounts or 10,000 (docs/organizations-runs.md, "State size").
  */
 import type { ScenarioDefinition } from '../../functions/engine/definition';
 import { MAX_INPUT_BYTES } from '../../functions/engine/inputs';
 import {
+  ACCOUNT_ITEM_MAX_BYTES,
+  ACCOUNT_RECORD_MAX_BYTES,
   AGENT_RECORD_MAX_BYTES,
   CALL_RECORD_MAX_BYTES,
   CONVERSATION_INLINE_MAX_BYTES,
   MAX_AGENT_CALL_RECORDS,
   MAX_TOOL_CALLS_PER_TURN,
   MIN_INLINE_RESULT_BYTES,
+  ORG_INLINE_ACCOUNTS_MAX,
+  ORG_PLAN_OVERHEAD_BYTES,
+  ORG_RECORD_MAX_BYTES,
   PINS_MAX_BYTES,
   PLAN_RECORD_OVERHEAD_BYTES,
   STATE_BUDGET_BYTES,
@@ -33,10 +41,21 @@ function transientOf(level: ScenarioDefinition['levels'][number]): {
   if (level.kind === 'plan') {
     const calls = JSON.stringify(level.calls);
     // Args (the Pass before the Map) and results (the Map's output) are never held together.
+    const args = calls.length + (calls.match(/\{\{/g)?.length ?? 0) * MAX_INPUT_BYTES;
+    const fanOut = level.for_each_account;
+    if (!fanOut) return { held: level.calls.length, extra: 0, args };
+    // Per account (counted as if beside every record, which a child never holds): the
+    // account item, then its results; the parent holds the plan (inline items at most),
+    // a child's batch its items and input, then its accounts' records. None grows with
+    // the organization: the records are written to the workspace (ResultWriter).
     return {
       held: level.calls.length,
-      extra: 0,
-      args: calls.length + (calls.match(/\{\{/g)?.length ?? 0) * MAX_INPUT_BYTES,
+      extra: ACCOUNT_ITEM_MAX_BYTES,
+      args: Math.max(
+        args + ACCOUNT_ITEM_MAX_BYTES,
+        ORG_INLINE_ACCOUNTS_MAX * ACCOUNT_ITEM_MAX_BYTES + ORG_PLAN_OVERHEAD_BYTES,
+        fanOut.accounts_per_child * Math.max(ACCOUNT_ITEM_MAX_BYTES, ACCOUNT_RECORD_MAX_BYTES),
+      ),
     };
   }
   return {
@@ -59,7 +78,9 @@ function recordsBytes(scenario: ScenarioDefinition): { part: string; bytes: numb
       part: `${level.name} record`,
       bytes:
         level.kind === 'plan'
-          ? PLAN_RECORD_OVERHEAD_BYTES + level.calls.length * CALL_RECORD_MAX_BYTES
+          ? level.for_each_account
+            ? ORG_RECORD_MAX_BYTES
+            : PLAN_RECORD_OVERHEAD_BYTES + level.calls.length * CALL_RECORD_MAX_BYTES
           : AGENT_RECORD_MAX_BYTES,
     })),
   ];

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import type { LevelWhitelists } from '../../functions/dispatcher/levels';
+import type { AccountLevels, LevelWhitelists } from '../../functions/dispatcher/levels';
 import { ASK_USER_LEVEL, type ScenarioLevel } from '../../functions/engine/definition';
 import { inputValueProblem } from '../../functions/engine/inputs';
 import { DEFAULT_ASK_TIMEOUT_SECONDS } from '../../functions/engine/limits';
@@ -502,6 +502,29 @@ export function levelWhitelists(scenarios: readonly Scenario[]): LevelWhitelists
       return [scenario.name, Object.fromEntries(levels)];
     }),
   );
+}
+
+/**
+ * `{ scenario: { level: org_secret } }` of the per-account levels (`for_each_account`),
+ * for the dispatcher: their calls carry the member `account`, and their AWS tools
+ * assume the member role of that organization secret.
+ */
+export function accountLevels(scenarios: readonly Scenario[]): AccountLevels {
+  return Object.fromEntries(
+    scenarios.flatMap((scenario) => {
+      const levels = scenario.levels.flatMap((l) =>
+        l.kind === 'plan' && l.for_each_account ? [[l.name, l.for_each_account.org_secret] as const] : [],
+      );
+      return levels.length > 0 ? [[scenario.name, Object.fromEntries(levels)]] : [];
+    }),
+  );
+}
+
+/** The organization secrets the per-account levels read (each tenant's reader role per name). */
+export function accountLevelSecrets(scenarios: readonly Scenario[]): string[] {
+  return [
+    ...new Set(Object.values(accountLevels(scenarios)).flatMap((levels) => Object.values(levels))),
+  ].sort();
 }
 
 /** The warnings of loaded scenarios (see {@link ScenarioCheck.warnings}), each naming its scenario and level. */

@@ -12,7 +12,8 @@ import {
   MAX_OUTPUT_TOKENS,
 } from '../../functions/engine/limits';
 import { BUDGET_ACCEPTS, MAX_BUDGET_USD } from '../../functions/engine/run-budget';
-import { SNAKE_CASE_NAME } from '../../functions/runtime/ids';
+import { DEFAULT_ORG_SECRET } from '../../functions/runtime/aws/organization';
+import { ORG_SECRET_NAME, SNAKE_CASE_NAME } from '../../functions/runtime/ids';
 import '../../functions/runtime/zod-locale';
 
 const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
@@ -40,6 +41,17 @@ const planLevel = z.strictObject({
   calls: z.array(call).check(z.minLength(1), z.maxLength(20)),
   concurrency: z._default(z.int().check(z.minimum(1), z.maximum(20)), 4),
   track_findings: z._default(z.boolean(), false),
+  for_each_account: z.optional(
+    z.strictObject({
+      accounts_per_child: z._default(z.int().check(z.minimum(1), z.maximum(50)), 1),
+      tolerated_failure_percentage: z._default(z.number().check(z.minimum(0), z.maximum(100)), 10),
+      // The tenant's organization target the level's calls reach member accounts with.
+      org_secret: z._default(
+        z.string().check(z.regex(ORG_SECRET_NAME.pattern, ORG_SECRET_NAME.accepted)),
+        DEFAULT_ORG_SECRET,
+      ),
+    }),
+  ),
 });
 
 const askUser = z.strictObject({
@@ -81,7 +93,16 @@ const agentLevel = z.strictObject({
 });
 
 const input = z.strictObject({
-  type: z.enum(['string', 'integer', 'number', 'boolean', 'string_list', 'regions']),
+  type: z.enum([
+    'string',
+    'integer',
+    'number',
+    'boolean',
+    'string_list',
+    'regions',
+    'accounts',
+    'account_ids',
+  ]),
   description: z.string().check(z.minLength(1)),
   default: z.optional(z.unknown()),
   enum: z.optional(z.array(z.string()).check(z.minLength(1))),

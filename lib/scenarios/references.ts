@@ -55,6 +55,19 @@ export function resolveRef(ref: TemplateRef, scope: RefScope): RefResolution {
   if (!isWellFormedPath(ref))
     return problem(`{{${ref.expression}}} is not a dotted path such as {{input.regions}}`);
   const [head, name, field, ...rest] = ref.path;
+  const level = scenario.levels[levelIndex];
+  // A per-account level's calls run in child executions that hold the run's input only.
+  if (
+    use === 'args' &&
+    level?.kind === 'plan' &&
+    level.for_each_account &&
+    head !== 'input' &&
+    !(head === 'run' && name !== 'id')
+  ) {
+    return problem(
+      `{{${ref.expression}}}: the calls of a per-account level (for_each_account) may reference inputs ({{input.regions}}), run.tenant and run.scenario only`,
+    );
+  }
   const promptOnly = (what: string): RefResolution =>
     use === 'prompt'
       ? { target: { kind: 'prompt' } }

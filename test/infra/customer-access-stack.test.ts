@@ -163,7 +163,9 @@ describe('CustomerAccessStack', () => {
         Condition: {
           ArnLike: { 'aws:PrincipalArn': toolRoles },
           StringEquals: { 'aws:RequestTag/etp-tenant': { Ref: 'TenantId' } },
-          'ForAllValues:StringEquals': { 'aws:TagKeys': ['etp-tenant', 'etp-scenario', 'etp-run'] },
+          'ForAllValues:StringEquals': {
+            'aws:TagKeys': ['etp-tenant', 'etp-scenario', 'etp-run', 'etp-account'],
+          },
         },
       },
       {

@@ -2,7 +2,7 @@ import { toolFunctionName } from '../../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
-import { levelPins, levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
+import { accountLevels, levelPins, levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
 import { logicalIdOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 
 const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
@@ -29,6 +29,7 @@ describe('the dispatcher function', () => {
     expect(config).toEqual({
       scenarios: levelWhitelists(loadScenarios(toolCatalog)),
       pins: levelPins(loadScenarios(toolCatalog)),
+      accountLevels: accountLevels(loadScenarios(toolCatalog)),
       toolFunctionNamePrefix: 'ExternalToolsPlatform-',
       // No entry point configured (lib/entry-points.ts): no profile, no binding.
       accessProfiles: {},

@@ -117,13 +117,14 @@ function isStoredResult(stored: unknown): stored is { ok: true; tool: string; va
   );
 }
 
-async function trackFindings(
-  ctx: EngineContext,
-  run: RunKey,
-  level: string,
+/**
+ * The findings of a level's results (claim-checked values read whole from the
+ * workspace), once per id, and how each tool's findings were read.
+ */
+export async function resultFindings(
   workspace: Workspace,
   results: readonly ToolResult[],
-): Promise<FindingsCounts> {
+): Promise<{ findings: TrackedFinding[]; coverage: Record<string, ToolCoverage> }> {
   const coverage: Record<string, ToolCoverage> = {};
   const found: TrackedFinding[] = [];
   for (const result of results) {
@@ -139,7 +140,17 @@ async function trackFindings(
     coverage[result.tool] = { ok: true, complete: whole };
     found.push(...findings.map((finding) => ({ ...finding, tool: result.tool })));
   }
-  const unique = [...new Map(found.map((finding) => [finding.id, finding])).values()];
+  return { findings: [...new Map(found.map((finding) => [finding.id, finding])).values()], coverage };
+}
+
+async function trackFindings(
+  ctx: EngineContext,
+  run: RunKey,
+  level: string,
+  workspace: Workspace,
+  results: readonly ToolResult[],
+): Promise<FindingsCounts> {
+  const { findings: unique, coverage } = await resultFindings(workspace, results);
   const path = ENGINE_PATHS.findings(level);
   // A run that read nothing does not replace the tenant's reference point.
   const anyOk = Object.values(coverage).some((tool) => tool.ok);

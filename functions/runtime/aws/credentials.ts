@@ -69,6 +69,18 @@ export const MAX_CACHED_CUSTOMER_SESSIONS = 256;
  */
 export const CUSTOMER_ROLE_NAME_ENV = 'CUSTOMER_ROLE_NAME';
 
+/** An AWS region name (`eu-west-1`, `us-gov-west-1`). */
+export const AWS_REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+
+/** An IAM role ARN in any partition, with or without a path. */
+export const IAM_ROLE_ARN_PATTERN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
+
+/** STS API reference, "AssumeRole": ExternalId is 2-1,224 characters of `[\w+=,.@:/-]`. */
+export const EXTERNAL_ID_PATTERN = /^[\w+=,.@:/-]{2,1224}$/;
+
+/** What {@link EXTERNAL_ID_PATTERN} accepts, in words. */
+export const EXTERNAL_ID_ACCEPTED = '2-1224 characters of letters, digits, _+=,.@:/-';
+
 /**
  * The three `aws_*` secret payloads (docs/design.md, "Secret payloads"), built on first
  * use (cold start). All strict: a typo (`regoin`) or two forms mixed (`role_arn`
@@ -78,20 +90,11 @@ export const CUSTOMER_ROLE_NAME_ENV = 'CUSTOMER_ROLE_NAME';
  * own role, hence the strict own-role form.
  */
 const payloadSchemas = builtOnce(() => {
-  const region = z.optional(
-    z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1')),
-  );
+  const region = z.optional(z.string().check(z.regex(AWS_REGION_PATTERN, 'an AWS region such as eu-west-1')));
   return {
     assumeRole: z.strictObject({
-      role_arn: z
-        .string()
-        .check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN')),
-      // STS API reference, "AssumeRole": ExternalId is 2-1,224 characters of [\w+=,.@:/-].
-      external_id: z.optional(
-        z
-          .string()
-          .check(z.regex(/^[\w+=,.@:/-]{2,1224}$/, '2-1224 characters of letters, digits, _+=,.@:/-')),
-      ),
+      role_arn: z.string().check(z.regex(IAM_ROLE_ARN_PATTERN, 'an IAM role ARN')),
+      external_id: z.optional(z.string().check(z.regex(EXTERNAL_ID_PATTERN, EXTERNAL_ID_ACCEPTED))),
       region,
     }),
     staticKeys: z.strictObject({
@@ -103,9 +106,6 @@ const payloadSchemas = builtOnce(() => {
     ownRole: z.strictObject({ region }),
   };
 });
-
-/** An assume-role payload, parsed. */
-type AssumeRolePayload = z.output<ReturnType<typeof payloadSchemas>['assumeRole']>;
 
 /**
  * STS `RoleSessionName` of a run: `etp-<runId>`, 2–64 characters of `[\w+=,.@-]`
@@ -133,42 +133,103 @@ export function cachedCustomerSessions(): number {
   return customerSessions?.size ?? 0;
 }
 
+/** Who a customer-account session is opened for: its tags, session name and cache key come from it. */
+export interface SessionOwner {
+  readonly tenant: string;
+  readonly runId: string;
+  /** Tagged on customer-account sessions (`none` outside a scenario). */
+  readonly scenario?: string;
+  /** The member account of an organization run, tagged `etp-account` (functions/runtime/aws/organization.ts). */
+  readonly accountId?: string;
+}
+
+/** What {@link assumedRoleAccess} opens. */
+export interface AssumedRoleSpec {
+  readonly roleArn: string;
+  readonly externalId?: string;
+  /** Region for regional clients. */
+  readonly region: string;
+  readonly owner: SessionOwner;
+  readonly signal?: AbortSignal;
+  /**
+   * What AssumeRole's failure (a `ServiceCallError('sts', …)`) becomes, when the
+   * caller reports it its own way (an organization run names the account).
+   * @default the failure as it is
+   */
+  readonly onFailure?: (err: unknown) => unknown;
+}
+
 /**
  * The cache key of a customer-account session. Per run: the session name carries
  * the run id and its tags the tenant, scenario and run, and CloudTrail attributes
  * each call to the session whose credentials signed it, so a run never reuses
  * another's; per tenant, so no tenant ever gets another tenant's session.
  */
-function sessionKey(payload: AssumeRolePayload, request: AwsAccessRequest): string {
+function sessionKey(spec: AssumedRoleSpec): string {
   return JSON.stringify([
-    request.tenant,
-    request.scenario ?? '',
-    request.runId,
-    payload.role_arn,
-    payload.external_id ?? '',
+    spec.owner.tenant,
+    spec.owner.scenario ?? '',
+    spec.owner.runId,
+    spec.roleArn,
+    spec.externalId ?? '',
+    spec.owner.accountId ?? '',
   ]);
 }
 
-function assumeCustomerRole(payload: AssumeRolePayload, request: AwsAccessRequest) {
-  return assumeRole({
-    RoleArn: payload.role_arn,
-    RoleSessionName: sessionNameOfRun(request.runId),
-    ExternalId: payload.external_id,
-    DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
-    SourceIdentity: sourceIdentityOf(request.tenant),
-    Tags: callSessionTags(request),
-  });
+async function assumeCustomerRole(spec: AssumedRoleSpec): Promise<AwsCredentialIdentity> {
+  try {
+    return await assumeRole({
+      RoleArn: spec.roleArn,
+      RoleSessionName: sessionNameOfRun(spec.owner.runId),
+      ExternalId: spec.externalId,
+      DurationSeconds: ASSUME_ROLE_DURATION_SECONDS,
+      SourceIdentity: sourceIdentityOf(spec.owner.tenant),
+      Tags: callSessionTags(spec.owner),
+    });
+  } catch (err) {
+    throw spec.onFailure ? spec.onFailure(err) : err;
+  }
 }
 
 /**
- * Refuses a `role_arn` the deployed function may not assume (see
- * {@link CUSTOMER_ROLE_NAME_ENV}), naming the role the customer stack creates.
+ * An `assume_role` {@link AwsAccess}: STS AssumeRole in the platform's region,
+ * session `etp-<runId>` of 1 hour (the role-chaining cap), `SourceIdentity`
+ * `etp.<tenant>` and the owner's session tags (`callSessionTags`); credentials
+ * cached per tenant, scenario, run, role and account in this container's bounded
+ * cache and served until 5 minutes before they expire
+ * ({@link CREDENTIAL_REFRESH_MARGIN_MS}), so a long run's next request opens a
+ * new session before the hour ends; one AssumeRole shared by concurrent
+ * callers; `invalidate()` drops the session (STS said it expired early).
+ *
+ * @example
+ * const access = assumedRoleAccess({ roleArn, externalId, region: 'eu-west-1',
+ *   owner: { tenant: 'acme', runId: 'r1', accountId: '111122223333' } });
  */
-function checkCustomerRoleName(roleArn: string): void {
+export function assumedRoleAccess(spec: AssumedRoleSpec): AwsAccess {
+  const key = sessionKey(spec);
+  const cache = sessions();
+  return {
+    mode: 'assume_role',
+    region: spec.region,
+    roleArn: spec.roleArn,
+    credentials: () => cache.get(key, () => assumeCustomerRole(spec)),
+    invalidate: () => cache.invalidate(key),
+    signal: spec.signal,
+  };
+}
+
+/**
+ * Refuses a customer role the deployed function may not assume (see
+ * {@link CUSTOMER_ROLE_NAME_ENV}), naming the role the customer stack creates.
+ *
+ * @param field - the secret's field that named the role (`role_arn`, `member_role_name`).
+ * @throws SecretInvalidError naming the field and the one role name allowed.
+ */
+export function checkCustomerRoleName(roleArn: string, field = 'role_arn'): void {
   const allowed = process.env[CUSTOMER_ROLE_NAME_ENV];
   if (!allowed || roleNameOf(roleArn) === allowed) return;
   throw new SecretInvalidError(
-    `AWS secret is invalid in: role_arn. The platform may assume only the role named ${allowed} in a ` +
+    `AWS secret is invalid in: ${field}. The platform may assume only the role named ${allowed} in a ` +
       'customer\'s account: deploy CustomerAccessStack there and seed the role ARN it outputs (README, "Onboarding")',
   );
 }
@@ -205,16 +266,13 @@ export function awsAccessFromSecret(
   if (parsed.form === 'assume_role') {
     const payload = parsed.payload;
     checkCustomerRoleName(payload.role_arn);
-    const key = sessionKey(payload, request);
-    const cache = sessions();
-    return {
-      mode: 'assume_role',
-      region: payload.region ?? fallbackRegion,
+    return assumedRoleAccess({
       roleArn: payload.role_arn,
-      credentials: () => cache.get(key, () => assumeCustomerRole(payload, request)),
-      invalidate: () => cache.invalidate(key),
+      externalId: payload.external_id,
+      region: payload.region ?? fallbackRegion,
+      owner: request,
       signal,
-    };
+    });
   }
   if (parsed.form === 'static') {
     const payload = parsed.payload;
@@ -260,13 +318,13 @@ export function awsSecretPayload(secret: Record<string, unknown>): AwsSecretPayl
   if ('role_arn' in secret) {
     return {
       form: 'assume_role',
-      payload: parse(payloadSchemas().assumeRole, secret, 'role_arn, external_id?, region?'),
+      payload: parseAwsPayload(payloadSchemas().assumeRole, secret, 'role_arn, external_id?, region?'),
     };
   }
   if ('access_key_id' in secret || 'secret_access_key' in secret) {
     return {
       form: 'static',
-      payload: parse(
+      payload: parseAwsPayload(
         payloadSchemas().staticKeys,
         secret,
         'access_key_id, secret_access_key, session_token?, region?',
@@ -275,7 +333,7 @@ export function awsSecretPayload(secret: Record<string, unknown>): AwsSecretPayl
   }
   return {
     form: 'own_role',
-    payload: parse(
+    payload: parseAwsPayload(
       payloadSchemas().ownRole,
       secret,
       "region? (the function's own role); to assume a role: role_arn, external_id?, region?; " +
@@ -284,18 +342,24 @@ export function awsSecretPayload(secret: Record<string, unknown>): AwsSecretPayl
   };
 }
 
-function parse<T extends z.ZodMiniType>(
+/**
+ * Parses an AWS secret payload with `schema`.
+ *
+ * @param accepted - the accepted fields, in words, for the message.
+ * @param label - what the secret is called in the message. @default 'AWS secret'
+ * @throws SecretInvalidError naming the faulty fields (never their values) and what is accepted.
+ */
+export function parseAwsPayload<T extends z.ZodMiniType>(
   schema: T,
   secret: Record<string, unknown>,
   accepted: string,
+  label = 'AWS secret',
 ): z.output<T> {
   const parsed = schema.safeParse(secret);
   if (parsed.success) return parsed.data;
   const shape = notJsonObjectProblem(secret);
-  if (shape) throw new SecretInvalidError(`AWS secret is invalid: ${shape}. Accepted fields: ${accepted}`);
+  if (shape) throw new SecretInvalidError(`${label} is invalid: ${shape}. Accepted fields: ${accepted}`);
   // Field names only: zod's messages may quote the values, which are secrets.
   const fields = faultyFields(parsed.error.issues);
-  throw new SecretInvalidError(
-    `AWS secret is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`,
-  );
+  throw new SecretInvalidError(`${label} is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`);
 }

@@ -21,6 +21,21 @@ export const SCENARIO_TAG = 'etp-scenario';
 export const RUN_TAG = 'etp-run';
 
 /**
+ * Session tag naming the member account of an organization run's session
+ * (functions/runtime/aws/organization.ts, `memberSession`), so CloudTrail in the
+ * member account and the platform's own records say which account a session was
+ * opened for.
+ */
+export const ACCOUNT_TAG = 'etp-account';
+
+/**
+ * The session tag keys a customer role accepts (its trust policy's
+ * `aws:TagKeys`): tenant, scenario, run, and the member account of an
+ * organization run.
+ */
+export const CUSTOMER_SESSION_TAG_KEYS = [TENANT_TAG, SCENARIO_TAG, RUN_TAG, ACCOUNT_TAG] as const;
+
+/**
  * Resource tag of a tenant secret in Secrets Manager naming the secret name it
  * serves (`aws_default`): a reader role reads only secrets tagged with its own name.
  * Tenant secrets also carry {@link TENANT_TAG} with their tenant id.
@@ -40,6 +55,15 @@ export const TENANT_SECRET_NAME_PREFIX = 'etp/';
  * this name in any account, and no other role.
  */
 export const CUSTOMER_ROLE_NAME = 'ExternalToolsPlatformAudit';
+
+/**
+ * The one role name the platform assumes in an organization's management (or
+ * delegated-administrator) account to read the organization's structure and its
+ * consolidated costs: the role `OrganizationAccessStack` creates beside the
+ * StackSet (docs/organizations.md). It may list the organization's accounts and
+ * OUs and read Cost Explorer, nothing else.
+ */
+export const ORGANIZATION_ROLE_NAME = 'ExternalToolsPlatformOrganization';
 
 /**
  * The IAM path of every tool function's role. No tenant-secrets reader role
@@ -153,7 +177,8 @@ function tagValue(text: string): string {
 
 /**
  * The session tags of a customer-account session: tenant, scenario and run, so
- * CloudTrail attributes every call to them.
+ * CloudTrail attributes every call to them; and, for a member account of an
+ * organization run, the account ({@link ACCOUNT_TAG}).
  *
  * @example callSessionTags({ tenant: 'acme', scenario: 'aws_pulse', runId: 'r1' })
  * // [{ Key: 'etp-tenant', Value: 'acme' }, { Key: 'etp-scenario', Value: 'aws_pulse' }, { Key: 'etp-run', Value: 'r1' }]
@@ -162,11 +187,13 @@ export function callSessionTags(call: {
   readonly tenant: string;
   readonly scenario?: string;
   readonly runId: string;
+  readonly accountId?: string;
 }): SessionTag[] {
   return [
     { Key: TENANT_TAG, Value: tagValue(call.tenant) },
     { Key: SCENARIO_TAG, Value: tagValue(call.scenario ?? NO_SCENARIO) },
     { Key: RUN_TAG, Value: tagValue(call.runId) },
+    ...(call.accountId ? [{ Key: ACCOUNT_TAG, Value: tagValue(call.accountId) }] : []),
   ];
 }
 

@@ -13,12 +13,18 @@ export interface AslBuild {
   readonly scenario: Scenario;
   readonly dispatcherArn: string;
   readonly engineArn: string;
+  /** The platform's Lambda concurrency a run may keep busy (lib/scenarios/concurrency-budget.ts). */
+  readonly lambdaConcurrency: number;
   readonly states: Record<string, Record<string, unknown>>;
 }
 
 /** Placeholder for the dispatcher's ARN; CDK fills it through `definitionSubstitutions`. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a Step Functions definition substitution, not a template literal
 export const DISPATCHER_ARN_PLACEHOLDER = '${DispatcherArn}';
+
+/** Placeholder for the run-workspace bucket's name (Distributed Map `ItemReader` and `ResultWriter`). */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a Step Functions definition substitution, not a template literal
+export const WORKSPACE_BUCKET_PLACEHOLDER = '${WorkspaceBucket}';
 
 /** Placeholder for the engine function's ARN. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a Step Functions definition substitution, not a template literal
@@ -104,6 +110,15 @@ export function stateNames(level: string) {
     gate: `${level}_gate`,
     call: `${level}_call`,
     done: `${level}_done`,
+    accountsRoute: `${level}_accounts_route`,
+    accounts: `${level}_accounts`,
+    accountsInline: `${level}_accounts_inline`,
+    accountBatch: `${level}_account_batch`,
+    account: `${level}_account`,
+    accountCalls: `${level}_account_calls`,
+    accountCall: `${level}_account_call`,
+    accountDone: `${level}_account_done`,
+    accountFailed: `${level}_account_failed`,
     doneFailed: `${level}_done_failed`,
     model: `${level}_model`,
     route: `${level}_route`,
@@ -220,6 +235,11 @@ export function dispatchMap(
     resultPath: string;
     next: string;
     pins?: boolean;
+    /**
+     * Where the call's identity is read: a per-account child holds the parent's run id
+     * and the member account beside the input. @default the run's own (`$.input.tenant`, `$$.Execution.Name`)
+     */
+    identity?: { readonly runId: string; readonly account: string };
   },
 ): Record<string, unknown> {
   return {
@@ -232,8 +252,10 @@ export function dispatchMap(
       level,
       'tool.$': '$$.Map.Item.Value.tool',
       'args.$': '$$.Map.Item.Value.args',
-      'runId.$': '$$.Execution.Name',
+      'runId.$': options.identity?.runId ?? '$$.Execution.Name',
       'callId.$': '$$.Map.Item.Value.callId',
+      // The member account the call reads (docs/organizations-runs.md, "The envelope").
+      ...(options.identity ? { 'account.$': options.identity.account } : {}),
       // The level's pins as the engine resolved them (never the model's args): the dispatcher enforces them.
       ...(options.pins ? { 'pins.$': '$.turn.pins' } : {}),
     },

@@ -8,6 +8,14 @@ import { checkSecretPayload, SECRET_FAMILIES } from '../../../functions/tools/se
 const EXAMPLES: Readonly<
   Record<string, { accepted: Record<string, unknown>; refused: Record<string, unknown> }>
 > = {
+  aws_org_: {
+    accepted: {
+      management_role_arn: 'arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization',
+      external_id: 'ext-0123456789',
+      member_role_name: 'ExternalToolsPlatformAudit',
+    },
+    refused: { role_arn: 'arn:aws:iam::111122223333:role/ExternalToolsPlatformAudit' },
+  },
   aws_: { accepted: { region: 'eu-west-1' }, refused: { role_arn: 'not-an-arn' } },
   slack_: {
     accepted: { webhook_url: 'https://hooks.slack.com/services/T0/B0/x' },
@@ -41,6 +49,20 @@ describe('checkSecretPayload', () => {
       expect(attempt).toThrow(expect.objectContaining({ code: 'secret_invalid' }));
     },
   );
+
+  it('checks an aws_org_ name against the organization form, not the aws_ one', () => {
+    // Act: a valid aws_ value under an organization name, and the other way round.
+    const awsUnderOrg = () => checkSecretPayload('aws_org_default', { region: 'eu-west-1' });
+    const orgUnderAws = () => checkSecretPayload('aws_default', EXAMPLES.aws_org_?.accepted ?? {});
+
+    // Assess
+    expect(awsUnderOrg).toThrow(
+      /AWS organization secret is invalid in: management_role_arn, member_role_name/,
+    );
+    expect(orgUnderAws).toThrow(
+      /AWS secret is invalid in: management_role_arn, external_id, member_role_name/,
+    );
+  });
 
   it('has nothing to check for a name of no family', () => {
     expect(checkSecretPayload('billing_default', { anything: 1 })).toBe(false);

@@ -1,0 +1,309 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { directoryObjectStore, runDistributedMap } from '../../../bin/local/local-distributed-map';
+import { FileRunRecords } from '../../../bin/local/local-run-records';
+import { localWorkspaceProvider } from '../../../bin/local/local-workspace';
+import type { AccountDirectory, OrgPlan } from '../../../functions/engine/actions/org';
+import { createEngine, type Engine } from '../../../functions/engine/engine';
+import type { ModelClient } from '../../../functions/engine/model-client';
+import type { OrgReport } from '../../../functions/engine/org-report';
+import type { PlanLevelRecord, RunState } from '../../../functions/engine/records';
+import { summarizeRun } from '../../../functions/engine/summary';
+import { ENGINE_PATHS, readJson, workspacesOf } from '../../../functions/engine/workspaces';
+import { logger } from '../../../functions/runtime/logger';
+import type { ToolResult } from '../../../functions/runtime/result';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import { scenarioToAsl } from '../../../lib/scenarios/asl';
+import { WORKSPACE_BUCKET_PLACEHOLDER } from '../../../lib/scenarios/asl-states/tasks';
+import { engineConfig, functionMemory } from '../../../lib/scenarios/engine-config';
+import { scenarioOf } from '../../helpers/scenarios';
+
+const scenario = scenarioOf({
+  name: 'org_unit',
+  description: 'Per-account audits.',
+  inputs: {
+    tenant: { type: 'string', description: 'Tenant.', default: 'default' },
+    accounts: { type: 'accounts', description: 'Accounts.', default: 'all' },
+    exclude: { type: 'account_ids', description: 'Left out.', default: [] },
+  },
+  levels: [
+    {
+      name: 'collect',
+      intra_tools: ['aws_ebs_inventory', 'aws_eips_audit'],
+      track_findings: true,
+      for_each_account: {},
+      calls: [
+        { tool: 'aws_ebs_inventory', args: {} },
+        { tool: 'aws_eips_audit', args: {} },
+      ],
+    },
+  ],
+});
+
+const PROD = '111111111111';
+const DEV = '222222222222';
+const LOCKED = '333333333333';
+const BUCKET = 'etp-local';
+
+const finding = (n: number, severity: string) => ({
+  id: `ebs_unattached_volume:${String(n).padStart(16, '0')}`,
+  check: 'ebs_unattached_volume',
+  severity,
+  resource: `vol-${n}`,
+  region: 'eu-west-1',
+  title: `Volume ${n} is unattached`,
+  monthlyCost: { usd: n, priceSource: 'test' },
+});
+const ok = (tool: string, index: number, findings: unknown[]): ToolResult =>
+  ({
+    ok: true,
+    tool,
+    callId: `collect/${index}`,
+    value: { findings },
+    truncated: false,
+    resultRef: null,
+    durationMs: 5,
+    summary: 'ok',
+  }) as ToolResult;
+const refused = (tool: string, index: number): ToolResult =>
+  ({
+    ok: false,
+    tool,
+    callId: `collect/${index}`,
+    durationMs: 5,
+    summary: 'auth_failed: STS refused AssumeRole',
+    error: { code: 'auth_failed', message: 'STS refused AssumeRole', retryable: false },
+  }) as ToolResult;
+
+let dir: string;
+let engine: Engine;
+const directory: AccountDirectory = async (_run, selection) => ({
+  targets: [
+    { accountId: PROD, name: 'prod' },
+    { accountId: DEV, name: 'dev' },
+    { accountId: LOCKED, name: 'locked' },
+  ].filter((account) => !(selection.exclude ?? []).includes(account.accountId)),
+  notAudited: [
+    { accountId: '444444444444', name: 'old', status: 'SUSPENDED', reason: 'the account is suspended' },
+  ],
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'etp-org-engine-'));
+  engine = createEngine({
+    config: engineConfig([scenario], functionMemory(toolCatalog)),
+    catalog: toolCatalog,
+    workspaces: workspacesOf(localWorkspaceProvider(dir)),
+    records: new FileRunRecords(dir),
+    model: {} as ModelClient,
+    logger,
+    accounts: directory,
+  });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const base = { scenario: 'org_unit', tenant: 'default', level: 'collect' };
+
+/** One organization run: targets, each account's results through the routed Map, then org_done. */
+async function orgRun(runId: string, prodFindings: unknown[]): Promise<{ plan: OrgPlan; state: RunState }> {
+  const input = { tenant: 'default', accounts: 'all', exclude: [] };
+  const plan = (await engine({ action: 'org_targets', ...base, runId, input })) as OrgPlan;
+  const results: Record<string, ToolResult[]> = {
+    [PROD]: [ok('aws_ebs_inventory', 0, prodFindings), ok('aws_eips_audit', 1, [])],
+    [DEV]: [ok('aws_ebs_inventory', 0, [finding(7, 'low')]), refused('aws_eips_audit', 1)],
+    [LOCKED]: [refused('aws_ebs_inventory', 0), refused('aws_eips_audit', 1)],
+  };
+  const definition = JSON.parse(
+    JSON.stringify(scenarioToAsl(scenario).States.collect_accounts_inline).replaceAll(
+      WORKSPACE_BUCKET_PLACEHOLDER,
+      BUCKET,
+    ),
+  );
+  // The Distributed Map as the local route runs it; each child's account_done is the engine's.
+  const map = await runDistributedMap(
+    'collect_accounts_inline',
+    definition,
+    { input, org: plan },
+    { Execution: { Id: `arn:aws:states:local:000000000000:execution:local:${runId}`, Name: runId } },
+    async (_processor, child) => {
+      const batch = child as {
+        Items: { accountId: string; name: string }[];
+        BatchInput: { previousRunId: string | null };
+      };
+      return Promise.all(
+        batch.Items.map((account) =>
+          engine({
+            action: 'account_done',
+            ...base,
+            runId,
+            account,
+            previousRunId: batch.BatchInput.previousRunId,
+            results: results[account.accountId],
+          }),
+        ),
+      );
+    },
+    directoryObjectStore(dir, BUCKET),
+  );
+  const state = (await engine({
+    action: 'org_done',
+    ...base,
+    runId,
+    input,
+    levels: {},
+    org: { ...plan, map },
+  })) as RunState;
+  return { plan, state };
+}
+
+describe('per-account engine actions', () => {
+  it('lists the accounts inline with the not-audited ones in the workspace', async () => {
+    const plan = (await engine({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-1',
+      input: { tenant: 'default', accounts: 'all', exclude: [DEV] },
+    })) as OrgPlan;
+    expect(plan).toEqual({
+      accounts: 2,
+      notAudited: 1,
+      previousRunId: null,
+      items: [
+        { accountId: PROD, name: 'prod' },
+        { accountId: LOCKED, name: 'locked' },
+      ],
+    });
+  });
+
+  it('reports the organization, then what changed per account on the next run', async () => {
+    const first = await orgRun('org-1', [finding(1, 'high'), finding(2, 'medium')]);
+    const record = first.state.levels.collect as PlanLevelRecord;
+    expect(record.organization).toEqual({
+      selected: 4,
+      audited: 1,
+      partial: 1,
+      failed: 1,
+      notAudited: 1,
+      report: 'levels/collect/organization.json',
+      // Every account's two calls of 5 ms each, from the account_done records.
+      calls: {
+        accounts: 3,
+        perCall: [
+          { tool: 'aws_ebs_inventory', count: 3, ms: 15 },
+          { tool: 'aws_eips_audit', count: 3, ms: 15 },
+        ],
+        caught: 0,
+        costExplorerRequests: 0,
+      },
+    });
+    // The summary's estimate counts them: 6 dispatches and 6 tool invocations, 3 account_done
+    // invocations, and the per-account states (4 parent + 3 children + 3 × 3 + 6 calls) beside
+    // the run's own 4 states and 2 engine invocations.
+    const summary = summarizeRun({
+      scenario,
+      runId: 'org-1',
+      tenant: 'default',
+      levels: first.state.levels,
+      memory: functionMemory(toolCatalog),
+    });
+    expect(summary.counts).toMatchObject({
+      stateTransitions: 4 + 4 + 3 + 9 + 6,
+      lambdaInvocations: 2 + 2 + 3 + 6 + 6,
+      costExplorerRequests: 0,
+    });
+    expect(record.outcome).toBe('partial');
+    expect(record.findings).toMatchObject({ total: 3, new: 3, resolved: 0, estimatedMonthlyCostUsd: 10 });
+    const workspace = workspacesOf(localWorkspaceProvider(dir))({
+      tenant: 'default',
+      scenario: 'org_unit',
+      runId: 'org-1',
+    });
+    const report = await readJson<OrgReport>(workspace, ENGINE_PATHS.organization('collect'));
+    expect(report.top.map((f) => [f.accountId, f.resource])).toEqual([
+      [PROD, 'vol-1'],
+      [PROD, 'vol-2'],
+      [DEV, 'vol-7'],
+    ]);
+    expect(report.failed).toEqual([
+      {
+        accountId: LOCKED,
+        name: 'locked',
+        reason: 'the platform could not sign in (the credentials were missing, expired or rejected)',
+      },
+    ]);
+
+    // Second run: vol-1 fixed, vol-3 appeared in prod; dev and locked unchanged.
+    const second = await orgRun('org-2', [finding(2, 'medium'), finding(3, 'critical')]);
+    expect(second.plan.previousRunId).toBe('org-1');
+    const next = await readJson<OrgReport>(
+      workspacesOf(localWorkspaceProvider(dir))({ tenant: 'default', scenario: 'org_unit', runId: 'org-2' }),
+      ENGINE_PATHS.organization('collect'),
+    );
+    expect(next.previousRunId).toBe('org-1');
+    expect(
+      next.rollUp.map((row) => [row.accountId, row.status, row.new, row.resolved, row.unchanged]),
+    ).toEqual([
+      [PROD, 'audited', 1, 1, 1],
+      [DEV, 'partial', 0, 0, 1],
+      [LOCKED, 'failed', 0, 0, 0],
+    ]);
+    const text = (second.state.levels.collect as PlanLevelRecord).summary;
+    expect(text).toContain('since the previous organization run (org-1): 1 new, 1 resolved, 2 unchanged');
+    expect(text).toContain('Changed accounts: prod (111111111111) +1/-1.');
+    expect(text).toContain(
+      '- CRITICAL Volume 3 is unattached (account 111111111111, eu-west-1) — ~$3.00/month',
+    );
+  });
+
+  it('names the accounts of a failed child and those never started', async () => {
+    const input = { tenant: 'default', accounts: 'all', exclude: [] };
+    const plan = (await engine({ action: 'org_targets', ...base, runId: 'org-3', input })) as OrgPlan;
+    const definition = JSON.parse(
+      JSON.stringify(scenarioToAsl(scenario).States.collect_accounts_inline).replaceAll(
+        WORKSPACE_BUCKET_PLACEHOLDER,
+        BUCKET,
+      ),
+    );
+    await expect(
+      runDistributedMap(
+        'collect_accounts_inline',
+        { ...definition, ToleratedFailurePercentage: 0 },
+        { input, org: plan },
+        { Execution: { Id: 'arn:aws:states:local:000000000000:execution:local:org-3', Name: 'org-3' } },
+        async (_processor, child) => {
+          const account = (child as { Items: { accountId: string; name: string }[] }).Items[0];
+          if (account?.accountId === DEV)
+            throw Object.assign(new Error('Lambda down'), { name: 'Lambda.ServiceException' });
+          return [
+            await engine({
+              action: 'account_done',
+              ...base,
+              runId: 'org-3',
+              account,
+              previousRunId: null,
+              results: [ok('aws_ebs_inventory', 0, []), ok('aws_eips_audit', 1, [])],
+            }),
+          ];
+        },
+        directoryObjectStore(dir, BUCKET),
+      ),
+    ).rejects.toMatchObject({ name: 'States.ExceedToleratedFailureThreshold' });
+    const state = (await engine({
+      action: 'org_done',
+      ...base,
+      runId: 'org-3',
+      input,
+      levels: {},
+      org: { ...plan, mapError: { Error: 'States.ExceedToleratedFailureThreshold' } },
+    })) as RunState;
+    const report = await readJson<OrgReport>(
+      workspacesOf(localWorkspaceProvider(dir))({ tenant: 'default', scenario: 'org_unit', runId: 'org-3' }),
+      ENGINE_PATHS.organization('collect'),
+    );
+    expect(report.failed).toEqual([
+      { accountId: DEV, name: 'dev', reason: 'its audit stopped (Lambda.ServiceException)' },
+    ]);
+    expect((state.levels.collect as PlanLevelRecord).organization?.audited).toBe(2);
+  });
+});
