@@ -281,7 +281,7 @@ describe('the run starter', () => {
         error: {
           code: 'invalid_args',
           message:
-            'Invalid input for aws_pulse: colour: not declared by aws_pulse. Declared inputs: tenant, regions, slack_channel; ' +
+            'Invalid input for aws_pulse: colour: not declared by aws_pulse. Declared inputs: tenant, budget_usd, regions, slack_channel; ' +
             'regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got number 5',
         },
       },
