@@ -38,7 +38,7 @@ export function registerDevCommands(program: Command, run: CliRun): void {
       for (const file of created.written) io.out(`${file}\n`);
       const test = created.written.find((file) => file.endsWith('.test.ts'));
       io.err(
-        `Wrote ${created.names.tool}. Next: npx jest ${test} && npx tsc --noEmit -p . && npm run docs:tools; ` +
+        `Wrote ${created.names.tool}. Next: npx jest ${test} && npx tsc --noEmit -p . && npm run -s docs:tools && npm run -s docs:deploying; ` +
           'then replace the example logic (docs/adding-a-tool.md).\n',
       );
     });
