@@ -23,16 +23,22 @@ export function registerDevCommands(program: Command, run: CliRun): void {
       "Write a new tool's spec, implementation, test and catalog line, from the framework's helpers",
     )
     .argument('<name>', 'snake_case tool name: aws_<what> for --kind aws, <connector>_<what> for rest')
-    .addOption(
-      new Option('--kind <kind>', 'what the tool talks to').choices(TOOL_KINDS).makeOptionMandatory(),
-    )
+    // Not commander-mandatory: commander checks mandatory options before arguments, so a
+    // missing name would be reported as a missing --kind; the action checks --kind instead.
+    .addOption(new Option('--kind <kind>', 'what the tool talks to (required)').choices(TOOL_KINDS))
     .option('--root <dir>', 'repository to write into (default: this one)')
-    .action((name: string, options: { kind: ToolKind; root?: string }) => {
+    .action((name: string, options: { kind?: ToolKind; root?: string }, command: Command) => {
+      if (options.kind === undefined) {
+        command.error(`error: required option '--kind <kind>' not specified (${TOOL_KINDS.join(', ')})`, {
+          code: 'commander.missingMandatoryOptionValue',
+          exitCode: 2,
+        });
+      }
       const created = newTool(name, options.kind, path.resolve(options.root ?? REPOSITORY_ROOT));
       for (const file of created.written) io.out(`${file}\n`);
       const test = created.written.find((file) => file.endsWith('.test.ts'));
       io.err(
-        `Wrote ${created.names.tool}. Next: npx jest ${test} && npx tsc --noEmit -p . && npm run docs:tools; ` +
+        `Wrote ${created.names.tool}. Next: npx jest ${test} && npx tsc --noEmit -p . && npm run -s docs:tools && npm run -s docs:deploying; ` +
           'then replace the example logic (docs/adding-a-tool.md).\n',
       );
     });

@@ -38,7 +38,9 @@ export function newTool(name: string, kind: ToolKind, root: string): NewTool {
   const catalogPath = path.join(root, CATALOG_FILE);
   const catalog = readFileSync(catalogPath, 'utf8');
   if (catalog.includes(`'${names.implementation}'`) || catalog.includes(`/${names.implementation}.meta'`)) {
-    throw new InvalidArgsError(`${CATALOG_FILE} already registers ${names.implementation}`);
+    throw new InvalidArgsError(
+      `${names.tool} is already a tool (${CATALOG_FILE} registers ${names.implementation})`,
+    );
   }
   const files = filesOf(names, kind, root);
   const existing = files.filter((file) => existsSync(path.join(root, file.path)));

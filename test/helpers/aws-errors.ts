@@ -27,11 +27,44 @@ export function responseMetadata(
   return { httpStatusCode, requestId, attempts, totalRetryDelay: attempts > 1 ? 150 * attempts : 0 };
 }
 
-/** Options of {@link ec2Error} and {@link queryError}. */
+/** Options of {@link serviceError}, {@link ec2Error} and {@link queryError}. */
 export interface AwsErrorOptions {
   readonly httpStatusCode?: number;
   readonly requestId?: string;
   readonly fault?: 'client' | 'server';
+}
+
+/** A client's `ServiceException` class (`LambdaServiceException`, `EC2ServiceException`…). */
+export type ServiceExceptionClass<E> = new (options: {
+  name: string;
+  message: string;
+  $fault: 'client' | 'server';
+  $metadata: ResponseMetadata;
+}) => E;
+
+/**
+ * An error of any service as its client throws it when the service does not model
+ * the code: the client's `ServiceException` with the error code as `name` (what
+ * the SDK's deserializer builds for an unmodeled code, whatever the protocol:
+ * Query, EC2, JSON, REST-JSON). For a JSON-protocol service such as Lambda:
+ * `serviceError(LambdaServiceException, 'AccessDeniedException', 'User is not authorized…', { httpStatusCode: 403 })`.
+ * A code the client models (`TooManyRequestsException` of Lambda) is its own class
+ * instead (`new TooManyRequestsException({ message, $metadata: responseMetadata(429) })`).
+ * `$fault` is `server` from HTTP status 500 on unless `fault` says otherwise.
+ */
+export function serviceError<E>(
+  ServiceException: ServiceExceptionClass<E>,
+  code: string,
+  message: string,
+  options: AwsErrorOptions = {},
+): E {
+  const status = options.httpStatusCode ?? 400;
+  return new ServiceException({
+    name: code,
+    message,
+    $fault: options.fault ?? (status >= 500 ? 'server' : 'client'),
+    $metadata: responseMetadata(status, options.requestId),
+  });
 }
 
 /**
@@ -41,13 +74,7 @@ export interface AwsErrorOptions {
  * `RequestLimitExceeded`/`Unavailable`, 500 for `InternalError`.
  */
 export function ec2Error(code: string, message: string, options: AwsErrorOptions = {}): EC2ServiceException {
-  const status = options.httpStatusCode ?? 400;
-  return new EC2ServiceException({
-    name: code,
-    message,
-    $fault: options.fault ?? (status >= 500 ? 'server' : 'client'),
-    $metadata: responseMetadata(status, options.requestId),
-  });
+  return serviceError(EC2ServiceException, code, message, options);
 }
 
 /** An STS/IAM Query-protocol error not modeled by the client (`Throttling`, `AccessDenied`, `InvalidClientTokenId`). */
@@ -56,13 +83,7 @@ export function queryError(
   message: string,
   options: AwsErrorOptions = {},
 ): STSServiceException {
-  const status = options.httpStatusCode ?? 400;
-  return new STSServiceException({
-    name: code,
-    message,
-    $fault: options.fault ?? (status >= 500 ? 'server' : 'client'),
-    $metadata: responseMetadata(status, options.requestId),
-  });
+  return serviceError(STSServiceException, code, message, options);
 }
 
 /** DynamoDB's modeled `ThrottlingException` (HTTP 400). */

@@ -32,6 +32,17 @@ const WRITTEN: readonly Case[] = [
   [['tool', 'list'], EXIT_USAGE, ["unknown command 'tool'", 'Did you mean tools?']],
   [['--nope'], EXIT_USAGE, ["unknown option '--nope'"]],
   [['tools'], EXIT_USAGE, ['Usage: etp tools']],
+  [['dev', 'new-tool'], EXIT_USAGE, ["error: missing required argument 'name'"]],
+  [
+    ['dev', 'new-tool', 'aws_lambda_inventory'],
+    EXIT_USAGE,
+    ["error: required option '--kind <kind>' not specified (aws, rest, file)"],
+  ],
+  [
+    ['dev', 'new-tool', 'aws_ec2_inventory', '--kind', 'aws'],
+    EXIT_USAGE,
+    ['error: aws_ec2_inventory is already a tool (functions/tools/catalog.ts registers aws/ec2-inventory)'],
+  ],
   [
     ['tools', 'lst'],
     EXIT_USAGE,

@@ -99,7 +99,9 @@ describe('etp dev new-tool', () => {
 
   it('refuses a tool the catalog already has, and an aws tool not named aws_…, writing nothing', () => {
     // Act / Assess
-    expect(() => newTool('aws_vpc_probe', 'aws', copy)).toThrow(/already registers aws\/vpc-probe/);
+    expect(() => newTool('aws_vpc_probe', 'aws', copy)).toThrow(
+      'aws_vpc_probe is already a tool (functions/tools/catalog.ts registers aws/vpc-probe)',
+    );
     expect(() => newTool('vpc_probe', 'aws', copy)).toThrow(/an aws tool's name starts with aws_/);
     expect(() => newTool('Bad-Name', 'file', copy)).toThrow(/expected snake_case/);
   });

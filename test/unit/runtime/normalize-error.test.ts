@@ -3,6 +3,7 @@ import {
   ResourceNotFoundException,
   TransactionInProgressException,
 } from '@aws-sdk/client-dynamodb';
+import { LambdaServiceException, TooManyRequestsException } from '@aws-sdk/client-lambda';
 import { ExpiredTokenException } from '@aws-sdk/client-sts';
 import { MAX_ERROR_MESSAGE_CHARS } from '../../../functions/runtime/error-sources/error-info';
 import {
@@ -23,9 +24,11 @@ import {
   expiredTokenException,
   noSuchBucket,
   queryError,
+  responseMetadata,
   sdkConnectionError,
   sdkTimeoutError,
   secretsManagerNotFound,
+  serviceError,
   TEST_REQUEST_ID,
   throttlingException,
 } from '../../helpers/aws-errors';
@@ -37,6 +40,25 @@ function systemError(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code, errno: -1, syscall: 'connect' });
 }
 
+describe('serviceError()', () => {
+  it("builds the client's ServiceException with the code as name, as the SDK deserializer does", () => {
+    // Act
+    const err = serviceError(LambdaServiceException, 'ServiceException', 'Internal failure', {
+      httpStatusCode: 500,
+      requestId: 'req-1',
+    });
+
+    // Assess
+    expect(err).toBeInstanceOf(LambdaServiceException);
+    expect(err).toMatchObject({
+      name: 'ServiceException',
+      message: 'Internal failure',
+      $fault: 'server',
+      $metadata: { httpStatusCode: 500, requestId: 'req-1', attempts: 1 },
+    });
+  });
+});
+
 describe('normalizeError() with AWS SDK v3 errors', () => {
   it.each([
     ['ThrottlingException (modeled, DynamoDB)', throttlingException()],
@@ -44,6 +66,14 @@ describe('normalizeError() with AWS SDK v3 errors', () => {
     [
       'RequestLimitExceeded (EC2)',
       ec2Error('RequestLimitExceeded', 'Request limit exceeded.', { httpStatusCode: 503 }),
+    ],
+    [
+      'TooManyRequestsException (modeled, Lambda JSON protocol)',
+      new TooManyRequestsException({ message: 'Rate exceeded', $metadata: responseMetadata(429) }),
+    ],
+    [
+      'ThrottlingException (unmodeled, Lambda JSON protocol)',
+      serviceError(LambdaServiceException, 'ThrottlingException', 'Rate exceeded', { httpStatusCode: 400 }),
     ],
   ])('maps %s to throttled, retryable', (_name, err) => {
     // Act
@@ -58,6 +88,15 @@ describe('normalizeError() with AWS SDK v3 errors', () => {
     [
       'AccessDenied',
       queryError('AccessDenied', 'User is not authorized to perform: iam:ListUsers', { httpStatusCode: 403 }),
+    ],
+    [
+      'AccessDeniedException',
+      serviceError(
+        LambdaServiceException,
+        'AccessDeniedException',
+        'User is not authorized to perform: lambda:ListFunctions',
+        { httpStatusCode: 403 },
+      ),
     ],
     [
       'UnauthorizedOperation',
