@@ -14,6 +14,20 @@ const REST = 'https://docs.github.com/en/rest';
 
 export const GITHUB_SCOPES: ScopeTable = [
   {
+    // An organization's public profile: any token, no permission beyond metadata.
+    method: 'GET',
+    path: '/orgs/{org}',
+    needs: {},
+    source: `${REST}/orgs/orgs#get-an-organization`,
+  },
+  {
+    // Public repositories only (`type=public`): no permission beyond metadata.
+    method: 'GET',
+    path: '/orgs/{org}/repos',
+    needs: {},
+    source: `${REST}/repos/repos#list-organization-repositories`,
+  },
+  {
     method: 'GET',
     path: '/repos/{owner}/{repo}/pulls',
     needs: { github: ['pull_requests=read'], github_classic: ['repo'] },
