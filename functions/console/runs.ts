@@ -7,6 +7,7 @@
 import type { FindingsFile } from '../engine/findings';
 import type { RunSummary } from '../engine/summary';
 import { ENGINE_PATHS } from '../engine/workspaces';
+import { PlatformError } from '../runtime/errors';
 import { redact } from '../runtime/redact';
 import type { Workspace, WorkspaceFile, WorkspaceProvider } from '../runtime/workspace';
 import type { RunIndex, RunListing } from './backend';
@@ -116,7 +117,11 @@ export function findingsOf(file: FindingsFile): ConsoleFinding[] {
   ];
 }
 
-/** One run's page, from its workspace. */
+/**
+ * One run's page, from its workspace.
+ *
+ * @throws PlatformError `not_found` when the run has no workspace file and no summary (no such run, or one that has written nothing yet).
+ */
 export async function runDetail(
   workspaces: WorkspaceProvider,
   tenant: string,
@@ -126,6 +131,13 @@ export async function runDetail(
   const workspace = workspaces({ tenant, scenario, runId });
   const files = await workspace.list('', { limit: MAX_LISTED_FILES });
   const summary = summaryOf(await readJsonFile<unknown>(workspace, ENGINE_PATHS.summary()));
+  // A run that wrote nothing is no run to show (the live view reads its events instead).
+  if (files.length === 0 && !summary) {
+    throw new PlatformError(
+      'not_found',
+      `Tenant ${tenant} has no ${scenario} run ${runId} with workspace files`,
+    );
+  }
   const findings: Record<string, ConsoleFinding[]> = {};
   const reports: Record<string, string> = {};
   for (const file of files) {

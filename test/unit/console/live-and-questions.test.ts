@@ -1,5 +1,6 @@
 import { eventsFromWorkspace, liveEvent } from '../../../functions/console/live';
 import { answerQuestion, recordsQuestionDesk } from '../../../functions/console/questions';
+import { runDetail } from '../../../functions/console/runs';
 import type { QuestionRecords, QuestionSummary } from '../../../functions/engine/run-records';
 import { PlatformError } from '../../../functions/runtime/errors';
 import type { Workspace } from '../../../functions/runtime/workspace';
@@ -26,6 +27,26 @@ function workspaceOf(files: Record<string, unknown>): Workspace {
     },
   } as unknown as Workspace;
 }
+
+describe('a run page', () => {
+  it('is not_found for a run that wrote nothing (no such run), and lists the files of one that did', async () => {
+    // Act
+    const missing = runDetail(() => workspaceOf({}), 'acme', 'aws_pulse', 'nosuch-run');
+    const found = await runDetail(
+      () => workspaceOf({ 'levels/collect/results.json': [] }),
+      'acme',
+      'aws_pulse',
+      'run-1',
+    );
+
+    // Assess
+    await expect(missing).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'Tenant acme has no aws_pulse run nosuch-run with workspace files',
+    });
+    expect(found.files.map((file) => file.path)).toEqual(['levels/collect/results.json']);
+  });
+});
 
 describe('live events', () => {
   it('redacts every event, whatever field carries the credential', () => {

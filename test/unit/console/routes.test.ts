@@ -32,7 +32,9 @@ function recordingBackend() {
     write: async () => {
       throw new Error('the console never writes a workspace');
     },
-    list: note('list', []),
+    list: note('list', [
+      { path: 'levels/collect/results.json', bytes: 2, lastModified: '2026-11-01T00:00:00.000Z' },
+    ]),
   } as unknown as Workspace;
   const backend: ConsoleBackend = {
     mode: 'deployed',
