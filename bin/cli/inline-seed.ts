@@ -23,6 +23,7 @@ import {
 import { parseSecretValue } from '../../functions/runtime/secrets/providers';
 import { validateReference } from '../../functions/runtime/secrets/reference';
 import { checkSecretPayload, SECRET_FAMILIES } from '../../functions/tools/secret-forms';
+import { fileErrorReason } from '../local/option-file';
 import { cliCreatedBy } from './created-by';
 import type { CliIo, CliRun } from './io';
 import { requireSecretRefsTable } from './options';
@@ -57,9 +58,8 @@ async function readValue(valueFile: string, io: CliIo): Promise<string> {
     try {
       bytes = await readFile(valueFile);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
       throw new InvalidArgsError(
-        `--value-file ${valueFile} cannot be read (${code}): give a readable file, or - for standard input`,
+        `--value-file ${valueFile}: cannot be read: ${fileErrorReason(err)}; give a readable file, or - for standard input`,
       );
     }
   }

@@ -91,6 +91,9 @@ export function registerSecretsCommands(program: Command, run: CliRun): void {
       'do not tag the Secrets Manager secret with its tenant and name (deployed functions need the tags)',
     )
     .action(async (options: SeedOptions) => {
+      // The identifiers first, whatever else is wrong: they name what the rest is about.
+      assertIdentifier(TENANT_ID, options.tenant, '--tenant');
+      assertIdentifier(SECRET_NAME, options.secretName, '--secret-name');
       if (options.refKind === 'inline') {
         await seedInline(options, run);
         return;

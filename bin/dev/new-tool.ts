@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { readOptionFile } from '../local/option-file';
 import { awsToolFiles, type GeneratedFile } from './aws-tool-template';
 import { fileToolFiles } from './file-tool-template';
 import { restToolFiles } from './rest-tool-template';
@@ -36,7 +37,11 @@ function filesOf(names: ToolNames, kind: ToolKind, root: string): GeneratedFile[
 export function newTool(name: string, kind: ToolKind, root: string): NewTool {
   const names = toolNames(name, kind);
   const catalogPath = path.join(root, CATALOG_FILE);
-  const catalog = readFileSync(catalogPath, 'utf8');
+  const catalog = readOptionFile(
+    '--root',
+    catalogPath,
+    'a checkout of this repository (it holds functions/tools/catalog.ts)',
+  ).toString('utf8');
   if (catalog.includes(`'${names.implementation}'`) || catalog.includes(`/${names.implementation}.meta'`)) {
     throw new InvalidArgsError(
       `${names.tool} is already a tool (${CATALOG_FILE} registers ${names.implementation})`,

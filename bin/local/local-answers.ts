@@ -2,9 +2,9 @@
  * Where a local run's `ask_user` questions are answered: the terminal, or a
  * file of scripted answers (`etp scenario run --local --answers <file>`).
  */
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { readOptionFile } from './option-file';
 
 /** A question of a local run. */
 export interface LocalQuestion {
@@ -38,16 +38,18 @@ export function scriptedAnswers(answers: readonly (string | null)[]): AnswerSour
  * @throws InvalidArgsError when the file cannot be read or is not such an array.
  */
 export function answersFile(file: string): AnswerSource {
+  const accepted = 'a JSON array of answers such as ["yes, us-east-1 only", null] (null: no answer)';
+  const text = readOptionFile('--answers', file, accepted).toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new InvalidArgsError(`--answers ${file}: ${(err as Error).message}`);
+    throw new InvalidArgsError(
+      `--answers ${file}: not JSON (${(err as Error).message}); expected ${accepted}`,
+    );
   }
   if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string' || item === null)) {
-    throw new InvalidArgsError(
-      `--answers ${file}: expected a JSON array of answers such as ["yes, us-east-1 only", null] (null: no answer)`,
-    );
+    throw new InvalidArgsError(`--answers ${file}: expected ${accepted}`);
   }
   return scriptedAnswers(parsed as (string | null)[]);
 }

@@ -11,7 +11,6 @@
  * proxies, curl): each connection is handed to the HTTP/2 server when it opens
  * with the HTTP/2 preface, else to the HTTP/1.1 server.
  */
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   createServer as createHttp2Server,
@@ -24,6 +23,7 @@ import { Duplex } from 'node:stream';
 import { parse } from 'yaml';
 import { type ConverseProblem, requestProblems } from '../../functions/engine/converse-rules';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { readOptionFile } from './option-file';
 
 /** One scripted model response (YAML/JSON keys as written in a script file). */
 export interface ScriptedResponse {
@@ -95,9 +95,10 @@ export interface ScriptedModelOptions {
  * @throws InvalidArgsError naming the file and what is accepted.
  */
 export function loadModelScript(file: string): ScriptedResponse[] {
+  const text = readOptionFile('--script', file, 'a YAML or JSON list of scripted responses').toString('utf8');
   let document: unknown;
   try {
-    document = parse(readFileSync(file, 'utf8'));
+    document = parse(text);
   } catch (err) {
     throw new InvalidArgsError(`--script ${file}: ${(err as Error).message.replace(/\s+/g, ' ')}`);
   }

@@ -18,12 +18,11 @@ function invokeArns(functionId: string): string[] {
 }
 
 describe('who may invoke what', () => {
-  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces, use the run workspaces and vend tenant sessions', () => {
+  it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces, and vend tenant sessions (run data included)', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
     const logGroup = `<${logicalIdOf(stack.platform.dispatcher.logGroup)}.Arn>`;
-    const bucket = `<${logicalIdOf(stack.platform.runWorkspace.bucket)}.Arn>`;
 
     // Act
     const permissions = rolePermissions(
@@ -41,12 +40,8 @@ describe('who may invoke what', () => {
     ).toEqual([
       { action: 'logs:CreateLogStream', resource: logGroup },
       { action: 'logs:PutLogEvents', resource: logGroup },
-      // Run workspaces: test/infra/run-workspace-bucket.test.ts checks the ListBucket prefix condition.
-      { action: 's3:GetObject', resource: `${bucket}/runs/*` },
-      { action: 's3:GetObject', resource: `${bucket}/scratch/*` },
-      { action: 's3:ListBucket', resource: bucket },
-      { action: 's3:PutObject', resource: `${bucket}/runs/*` },
-      { action: 's3:PutObject', resource: `${bucket}/scratch/*` },
+      // No right of its own on the run workspaces: it reaches them through a tenant-tagged
+      // run-data session (test/infra/tenant-isolation.test.ts).
       ...TRACE_WRITES,
     ]);
   });

@@ -22,6 +22,8 @@ const EMPTY_SCRIPT = path.join(dir, 'empty.yaml');
 writeFileSync(EMPTY_SCRIPT, '[]\n');
 const NOT_A_LIST = path.join(dir, 'not-a-list.yaml');
 writeFileSync(NOT_A_LIST, 'text: hello\n');
+const NOT_JSON = path.join(dir, 'answers.yaml');
+writeFileSync(NOT_JSON, '- yes\n');
 const SCRIPT = 'bin/local/scripts/aws-pulse.yaml';
 const TENANT_RULE = 'is not a tenant id: 1-128 letters, digits, _ . or -';
 const RUN_ID_RULE = 'is not a run id: 1-80 letters, digits, - or _';
@@ -193,6 +195,11 @@ const WRITTEN: readonly Case[] = [
   [['secrets'], EXIT_USAGE, ['Usage: etp secrets']],
   [['secrets', 'seed'], EXIT_USAGE, ["required option '--tenant <tenant>' not specified"]],
   [
+    ['secrets', 'seed', '--tenant', 'acme', '--secret-name', 'bad name', '--ref-kind', 'env', '--table', 't'],
+    EXIT_USAGE,
+    ['--secret-name "bad name"', 'is not a secret name'],
+  ],
+  [
     [
       'secrets',
       'seed',
@@ -306,7 +313,14 @@ const WRITTEN: readonly Case[] = [
   [
     ['scenario', 'run', 'aws_pulse', '--local', '--answers', '/nonexistent/answers.yaml'],
     EXIT_USAGE,
-    ['--answers /nonexistent/answers.yaml', 'ENOENT'],
+    [
+      '--answers /nonexistent/answers.yaml: cannot be read: no such file (ENOENT); give a JSON array of answers',
+    ],
+  ],
+  [
+    ['scenario', 'run', 'aws_pulse', '--local', '--answers', NOT_JSON],
+    EXIT_USAGE,
+    [`--answers ${NOT_JSON}: not JSON (`, 'expected a JSON array of answers'],
   ],
   [
     ['scenario', 'run', 'aws_pulse', '--local', '--local-dir', '/proc/etp'],
@@ -351,7 +365,23 @@ const WRITTEN: readonly Case[] = [
   [['run', 'questions', '--tenant', 'a/b'], EXIT_USAGE, [TENANT_RULE]],
   [['model'], EXIT_USAGE, ['Usage: etp model']],
   [['model', 'serve'], EXIT_USAGE, ["required option '--script <file>' not specified"]],
-  [['model', 'serve', '--script', '/nonexistent.yaml'], EXIT_USAGE, ['--script /nonexistent.yaml', 'ENOENT']],
+  [
+    ['model', 'serve', '--script', '/nonexistent.yaml'],
+    EXIT_USAGE,
+    ['--script /nonexistent.yaml: cannot be read: no such file (ENOENT); give a YAML or JSON list'],
+  ],
+  [
+    ['model', 'serve', '--script', dir],
+    EXIT_USAGE,
+    [`--script ${dir}: cannot be read: it is a directory, not a file (EISDIR)`],
+  ],
+  [
+    ['dev', 'new-tool', 'github_x_y', '--kind', 'rest', '--root', '/nonexistent'],
+    EXIT_USAGE,
+    [
+      '--root /nonexistent/functions/tools/catalog.ts: cannot be read: no such file (ENOENT); give a checkout of this repository',
+    ],
+  ],
   [
     ['model', 'serve', '--script', EMPTY_SCRIPT],
     EXIT_USAGE,

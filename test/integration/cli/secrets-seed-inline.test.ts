@@ -154,7 +154,7 @@ describe('etp secrets seed --ref-kind inline', () => {
       'a file that does not exist',
       ['--value-file', '/nonexistent/etp-value'],
       '',
-      '--value-file /nonexistent/etp-value cannot be read (ENOENT)',
+      '--value-file /nonexistent/etp-value: cannot be read: no such file (ENOENT)',
     ],
     [
       'a value the Slack form refuses',
