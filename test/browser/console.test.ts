@@ -3,21 +3,18 @@
  * page and API `etp console` serves, against local stores in a fresh directory
  * and the scripted model. Screenshots of each page go to test-output/browser/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { localConsoleBackend } from '../../bin/local/console-backend';
-import { type ConsoleServer, startConsoleServer } from '../../bin/local/console-server';
+import type { localConsoleBackend } from '../../bin/local/console-backend';
+import type { ConsoleServer } from '../../bin/local/console-server';
 import type { ScriptedModel } from '../../bin/local/scripted-model';
-import { consoleCatalog } from '../../functions/console/catalog-view';
-import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { axeViolations, BROWSER_OUTPUT_DIR, launchChromium, type TestBrowser } from '../helpers/browser';
-import { FIXTURE_RUN, QUESTION, scriptedTriage, writeFixtureRun, XSS } from '../helpers/console-fixture';
+import { FIXTURE_RUN, type LocalConsole, QUESTION, startLocalConsole, XSS } from '../helpers/console-fixture';
 
-let localDir: string;
+let local: LocalConsole;
 let model: ScriptedModel;
 let server: ConsoleServer;
 let backend: ReturnType<typeof localConsoleBackend>;
@@ -39,19 +36,8 @@ async function xssRan(): Promise<unknown> {
 
 beforeAll(async () => {
   mkdirSync(BROWSER_OUTPUT_DIR, { recursive: true });
-  localDir = mkdtempSync(path.join(tmpdir(), 'etp-console-'));
-  writeFixtureRun(localDir);
-  process.env.ETP_LOCAL_DIR = localDir;
-  model = await scriptedTriage();
-  const scenarios = loadScenarios(toolCatalog, SCENARIOS_DIR);
-  backend = localConsoleBackend({
-    localDir,
-    references: new InMemorySecretReferenceStore(),
-    scenarios,
-    catalog: consoleCatalog(toolCatalog, scenarios),
-    modelEndpoint: model.url,
-  });
-  server = await startConsoleServer(backend, { name: 'tester', tenants: '*' });
+  local = await startLocalConsole('etp-console-', { exportLocalDir: true });
+  ({ server, backend, model } = local);
   chromium = await launchChromium();
   page = await chromium.context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -62,10 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chromium?.close();
-  await backend?.settled();
-  await server?.stop();
-  await model?.stop();
-  rmSync(localDir, { recursive: true, force: true });
+  await local?.stop();
 });
 
 describe('the console in Chromium', () => {

@@ -6,21 +6,17 @@
  * resume, open a run's findings, the tools; no JavaScript error, no CSP violation,
  * every hostile text rendered as text. Screenshots go to test-output/browser/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { localConsoleBackend } from '../../bin/local/console-backend';
-import { type ConsoleServer, startConsoleServer } from '../../bin/local/console-server';
+import type { localConsoleBackend } from '../../bin/local/console-backend';
+import type { ConsoleServer } from '../../bin/local/console-server';
 import type { ScriptedModel } from '../../bin/local/scripted-model';
-import { consoleCatalog } from '../../functions/console/catalog-view';
-import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { BROWSER_OUTPUT_DIR, launchFirefox } from '../helpers/browser';
-import { FIXTURE_RUN, QUESTION, scriptedTriage, writeFixtureRun, XSS } from '../helpers/console-fixture';
+import { FIXTURE_RUN, type LocalConsole, QUESTION, startLocalConsole, XSS } from '../helpers/console-fixture';
 
-let localDir: string;
+let local: LocalConsole;
 let model: ScriptedModel;
 let server: ConsoleServer;
 let backend: ReturnType<typeof localConsoleBackend>;
@@ -73,18 +69,8 @@ async function xssRan(): Promise<unknown> {
 
 beforeAll(async () => {
   mkdirSync(BROWSER_OUTPUT_DIR, { recursive: true });
-  localDir = mkdtempSync(path.join(tmpdir(), 'etp-console-ff-'));
-  writeFixtureRun(localDir);
-  model = await scriptedTriage();
-  const scenarios = loadScenarios(toolCatalog, SCENARIOS_DIR);
-  backend = localConsoleBackend({
-    localDir,
-    references: new InMemorySecretReferenceStore(),
-    scenarios,
-    catalog: consoleCatalog(toolCatalog, scenarios),
-    modelEndpoint: model.url,
-  });
-  server = await startConsoleServer(backend, { name: 'tester', tenants: '*' });
+  local = await startLocalConsole('etp-console-ff-');
+  ({ server, backend, model } = local);
   firefox = await launchFirefox();
   page = await firefox.newPage();
   await page.evaluateOnNewDocument(RECORD_CSP);
@@ -96,10 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await firefox?.close();
-  await backend?.settled();
-  await server?.stop();
-  await model?.stop();
-  rmSync(localDir, { recursive: true, force: true });
+  await local?.stop();
 });
 
 describe('the console in Firefox', () => {

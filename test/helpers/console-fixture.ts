@@ -3,9 +3,16 @@
  * aws_pulse run with hostile names in it, and a scripted triage model that asks a
  * question before it finishes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { localConsoleBackend } from '../../bin/local/console-backend';
+import { type ConsoleServer, startConsoleServer } from '../../bin/local/console-server';
 import { type ScriptedModel, startScriptedModel } from '../../bin/local/scripted-model';
+import { consoleCatalog } from '../../functions/console/catalog-view';
+import { InMemorySecretReferenceStore } from '../../functions/runtime/secrets/memory-store';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 
 /** Markup that would run script if any text were parsed as HTML: it sets `window.__xss`. */
 export const XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>';
@@ -106,4 +113,47 @@ export async function scriptedTriage(): Promise<ScriptedModel> {
       ? { tool_use: [{ name: 'finish', input: { summary: `Triage done. ${XSS}` } }] }
       : { text: 'I need one fact first.', tool_use: [{ name: 'ask_user', input: { question: QUESTION } }] };
   });
+}
+
+/** `etp console` as the browser suites use it: local stores in a fresh directory holding the fixture run, the scripted triage model. */
+export interface LocalConsole {
+  readonly localDir: string;
+  readonly server: ConsoleServer;
+  readonly backend: ReturnType<typeof localConsoleBackend>;
+  readonly model: ScriptedModel;
+  /** Stops the server and the model once the backend's runs have settled, and removes the directory. */
+  stop(): Promise<void>;
+}
+
+/** Starts {@link LocalConsole} in a new directory under the OS's temp dir named `<prefix>XXXXXX`. */
+export async function startLocalConsole(
+  prefix: string,
+  options: { exportLocalDir?: boolean } = {},
+): Promise<LocalConsole> {
+  const localDir = mkdtempSync(path.join(tmpdir(), prefix));
+  writeFixtureRun(localDir);
+  // Runs the page starts read their directory from ETP_LOCAL_DIR, as `etp console` sets it.
+  if (options.exportLocalDir) process.env.ETP_LOCAL_DIR = localDir;
+  const model = await scriptedTriage();
+  const scenarios = loadScenarios(toolCatalog, SCENARIOS_DIR);
+  const backend = localConsoleBackend({
+    localDir,
+    references: new InMemorySecretReferenceStore(),
+    scenarios,
+    catalog: consoleCatalog(toolCatalog, scenarios),
+    modelEndpoint: model.url,
+  });
+  const server = await startConsoleServer(backend, { name: 'tester', tenants: '*' });
+  return {
+    localDir,
+    server,
+    backend,
+    model,
+    async stop() {
+      await backend.settled();
+      await server.stop();
+      await model.stop();
+      rmSync(localDir, { recursive: true, force: true });
+    },
+  };
 }
