@@ -36,7 +36,7 @@ export function registerModelCommands(program: Command, run: CliRun, stop?: Prom
     .option(
       '--latency-ms <ms>',
       'milliseconds each response waits (a model’s latency)',
-      millisecondsArgument('--latency-ms', MAX_LATENCY_MS),
+      millisecondsArgument(MAX_LATENCY_MS),
       0,
     )
     .action(async (options: { script: string; port?: number; latencyMs: number }) => {
