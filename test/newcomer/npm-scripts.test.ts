@@ -5,9 +5,10 @@ import * as path from 'node:path';
 import { ROOT, run, userEnv } from './readme';
 
 /**
- * The npm scripts as a newcomer runs them: npm's banner kept off stdout (the
- * project's .npmrc), and a SIGTERM to a backgrounded `npm run etp` reaching the
- * CLI (the scripts `exec` it), so nothing is left running.
+ * The npm scripts as a newcomer runs them: with `-s`, stdout holds the CLI's
+ * result alone (npm's banner is npm's, docs/cli.md), and a SIGTERM to a
+ * backgrounded `npm run etp` reaches the CLI (the scripts `exec` it), so nothing
+ * is left running.
  */
 const SCRIPT = 'bin/local/scripts/aws-pulse.yaml';
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
@@ -26,13 +27,17 @@ function listening(url: string): Promise<boolean> {
 }
 
 describe('the npm scripts', () => {
-  it("print npm's banner on stderr: stdout holds the command's result alone", async () => {
-    const ran = await run('npm', ['run', 'etp', '--', '--version'], { cwd: ROOT, env: userEnv() });
+  it('with -s leave stdout to the result alone, a usage error included (npm prints its banner on stdout otherwise)', async () => {
+    const version = await run('npm', ['run', '-s', 'etp', '--', '--version'], { cwd: ROOT, env: userEnv() });
+    const refused = await run('npm', ['run', '-s', 'etp', '--', 'tools', 'invoke', 'nope'], {
+      cwd: ROOT,
+      env: userEnv(),
+    });
 
-    expect(ran.code).toBe(0);
-    expect(ran.stdout).toBe(`${VERSION}\n`);
-    expect(ran.stderr).toContain(
-      `> external-tools-platform@${VERSION} etp\n> exec node bin/etp.js --version\n`,
+    expect([version.code, version.stdout, version.stderr]).toEqual([0, `${VERSION}\n`, '']);
+    expect([refused.code, refused.stdout]).toEqual([2, '']);
+    expect(refused.stderr).toBe(
+      "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",
     );
   });
 
