@@ -27,6 +27,13 @@ export interface JsonRpcRefusal {
   readonly message: string;
   /** The request's id, or null when it had none or it could not be read. */
   readonly id: string | number | null;
+  /**
+   * True for a notification (a well-formed message without `id`) whose params are
+   * refused: JSON-RPC 2.0 ("Notification") lets no reply answer it, so stdio sends
+   * none and HTTP answers 400 with an error that has no id (MCP "Transports",
+   * Streamable HTTP: input the server cannot accept).
+   */
+  readonly notification?: true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -68,9 +75,9 @@ export function refusalOfMessage(message: unknown): JsonRpcRefusal | undefined {
     return invalid('params must be an object', id);
   }
   const paramsProblem = paramsProblemOf(message.method, params);
-  if (paramsProblem)
-    return { code: JSON_RPC_ERROR.invalidParams, message: `Invalid params: ${paramsProblem}`, id };
-  return undefined;
+  if (!paramsProblem) return undefined;
+  const refusal = { code: JSON_RPC_ERROR.invalidParams, message: `Invalid params: ${paramsProblem}`, id };
+  return rawId === undefined ? { ...refusal, notification: true } : refusal;
 }
 
 /** What is wrong with the params of the methods this server checks itself, or undefined. */
@@ -109,9 +116,10 @@ export function refusalOfBody(body: string): { refusal?: JsonRpcRefusal; message
   return refusal ? { refusal } : { message };
 }
 
-/** The JSON-RPC error response of a refusal. */
+/** The JSON-RPC error response of a refusal (without `id` for a notification's: it has none to echo). */
 export function errorResponseOf(refusal: JsonRpcRefusal): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: refusal.id, error: { code: refusal.code, message: refusal.message } };
+  const error = { code: refusal.code, message: refusal.message };
+  return refusal.notification ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id: refusal.id, error };
 }
 
 /**
