@@ -48,7 +48,7 @@ export class S3FindingsStore implements FindingsStore {
       );
     } catch (err) {
       if (isNamed(err, 'NoSuchKey')) return undefined;
-      // A role that may list only this key (RunWorkspaceBucket.limitListing) gets 403 for a missing one.
+      // A session that may list only this key (the vended run-data session) gets 403 for a missing one.
       if (isNamed(err, 'AccessDenied') && !(await this.#exists(key, signal))) return undefined;
       throw err;
     }
