@@ -11,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
+import { TENANT_TAG } from '../functions/runtime/aws/trust';
 import { ExternalToolsStack } from '../lib/external-tools-stack';
 
 /** The page holding the generated section. */
@@ -38,10 +39,65 @@ const LISTED_TYPES: readonly (readonly [type: string, label: string])[] = [
   ['AWS::IAM::Role', 'IAM roles'],
 ];
 
+type Resources = readonly (readonly [
+  id: string,
+  resource: { readonly Type: string; readonly Properties?: unknown },
+])[];
+
+/** The logical ids of the roles that resources of `type` run as (their `property`, a `Fn::GetAtt [role, Arn]`). */
+function rolesRunning(resources: Resources, type: string, property: string): Set<string> {
+  const roles = new Set<string>();
+  for (const [, resource] of resources) {
+    if (resource.Type !== type) continue;
+    const ref = ((resource.Properties ?? {}) as Record<string, unknown>)[property] as
+      | { 'Fn::GetAtt'?: unknown }
+      | undefined;
+    const target = Array.isArray(ref?.['Fn::GetAtt']) ? ref['Fn::GetAtt'][0] : undefined;
+    if (typeof target === 'string') roles.add(target);
+  }
+  return roles;
+}
+
+/** Whether a role's trust policy opens sessions only with an `etp-tenant` tag (functions/runtime/aws/trust.ts). */
+function tenantScoped(properties: unknown): boolean {
+  const trust = ((properties ?? {}) as Record<string, unknown>).AssumeRolePolicyDocument;
+  return JSON.stringify(trust ?? {}).includes(`"aws:RequestTag/${TENANT_TAG}"`);
+}
+
+/**
+ * What the page says of the IAM roles instead of listing them, derived from the
+ * template: how many run a function (a function's `Role`), how many a state
+ * machine (its `RoleArn`), and by name the tenant-scoped roles sessions are opened
+ * on (trust requiring the `etp-tenant` tag: secret readers, records, run data,
+ * console) and any other role.
+ */
+function rolesSentence(resources: Resources): string {
+  const functions = rolesRunning(resources, 'AWS::Lambda::Function', 'Role');
+  const machines = rolesRunning(resources, 'AWS::StepFunctions::StateMachine', 'RoleArn');
+  const others = resources.filter(
+    ([id, resource]) => resource.Type === 'AWS::IAM::Role' && !functions.has(id) && !machines.has(id),
+  );
+  const named = (list: Resources) =>
+    list
+      .map(([id]) => `\`${shortId(id)}\``)
+      .sort()
+      .join(', ');
+  const scoped = others.filter(([, resource]) => tenantScoped(resource.Properties));
+  const rest = others.filter(([, resource]) => !tenantScoped(resource.Properties));
+  const parts = [`one per function (${functions.size}) and per state machine (${machines.size})`];
+  if (scoped.length > 0) {
+    parts.push(
+      `${scoped.length} tenant-scoped session roles (opened only with an \`${TENANT_TAG}\` session tag): ${named(scoped)}`,
+    );
+  }
+  if (rest.length > 0) parts.push(`${rest.length} other: ${named(rest)}`);
+  return parts.join('; ');
+}
+
 /** Types whose names the page does not list, and what it says of them instead. */
-const SUMMARIZED_TYPES: Readonly<Record<string, string>> = {
-  'AWS::Logs::LogGroup': 'one per function and per state machine',
-  'AWS::IAM::Role': 'one per function, per state machine and per tenant-secrets reader',
+const SUMMARIZED_TYPES: Readonly<Record<string, (resources: Resources) => string>> = {
+  'AWS::Logs::LogGroup': () => 'one per function and per state machine',
+  'AWS::IAM::Role': rolesSentence,
 };
 
 /** `Platform/ToolEc2Inventory/Function/Resource…` logical ids, shortened: the id without its hash suffix. */
@@ -78,7 +134,7 @@ export function deploymentSummary(template: TemplateJson): string {
       .filter(([, resource]) => resource.Type === type)
       .map(([id, resource]) => nameOf(id, resource.Properties))
       .sort();
-    const shown = SUMMARIZED_TYPES[type] ?? names.map((n) => `\`${n}\``).join(', ');
+    const shown = SUMMARIZED_TYPES[type]?.(resources) ?? names.map((n) => `\`${n}\``).join(', ');
     lines.push(`| ${label} | ${names.length} | ${shown} |`);
   }
   const outputs = Object.entries(template.Outputs ?? {}).sort(([a], [b]) => a.localeCompare(b));

@@ -25,7 +25,7 @@ import {
 } from '../functions/runtime/result-limits';
 import { RUN_DATA_ROLE_ENV } from '../functions/runtime/run-data-sessions';
 import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
-import { IDEMPOTENCY_SESSION } from '../functions/runtime/secrets/vended';
+import { IDEMPOTENCY_SESSION, RUN_DATA_SESSION } from '../functions/runtime/secrets/vended';
 import { toolCatalog } from '../functions/tools/catalog';
 import { type ConsoleOptions, PlatformConsole } from './console';
 import { EngineFunction } from './engine-function';
@@ -321,7 +321,7 @@ export class ExternalToolsPlatform extends Construct {
       rolePath: VENDOR_ROLE_PATH,
     });
     // The dispatcher vends each call's tenant-scoped reader sessions to the tool, and a write
-    // tool's records session (docs/tenant-isolation.md).
+    // tool's records session, and a workspace tool's run-data session (below; docs/tenant-isolation.md).
     const readerRoles: Record<string, string> = {
       ...this.secretReaders.grantReadersTo(this.dispatcher.role, Object.keys(this.secretReaders.roles)),
       [IDEMPOTENCY_SESSION]: this.idempotencyRecords.role.roleArn,
@@ -331,10 +331,6 @@ export class ExternalToolsPlatform extends Construct {
         actions: ['sts:AssumeRole', 'sts:TagSession', 'sts:SetSourceIdentity'],
         resources: [this.idempotencyRecords.role.roleArn],
       }),
-    );
-    this.dispatcher.lambdaFunction.addEnvironment(
-      SECRET_READER_ROLES_ENV,
-      Stack.of(this).toJsonString(readerRoles),
     );
     for (const tool of Object.values(toolFunctions)) {
       grantInvokeAcknowledged(tool.lambdaFunction, this.dispatcher.role, `the ${tool.spec.name} function`);
@@ -384,6 +380,12 @@ export class ExternalToolsPlatform extends Construct {
     this.dispatcher.lambdaFunction.addEnvironment(
       RUN_DATA_ROLE_ENV,
       this.runData.grantSessionsTo(this.dispatcher.role),
+    );
+    // A workspace tool's files: a run-data session narrowed to them in the call's run.
+    readerRoles[RUN_DATA_SESSION] = this.runData.role.roleArn;
+    this.dispatcher.lambdaFunction.addEnvironment(
+      SECRET_READER_ROLES_ENV,
+      Stack.of(this).toJsonString(readerRoles),
     );
     this.engine = new EngineFunction(this, 'Engine', {
       config: engineConfig(

@@ -23,14 +23,11 @@ export function inStackPartition(resource: string): string {
     : resource;
 }
 
-/**
- * An explicit Deny of a spec, in the stack's partition; `excepted` (the run
- * workspace of a tool that keeps data there) is added to its `notResources`.
- */
-export function denyStatement(deny: IamDeny, excepted: readonly string[] = []): PolicyStatement {
+/** An explicit Deny of a spec, in the stack's partition. */
+export function denyStatement(deny: IamDeny): PolicyStatement {
   const statement = new PolicyStatement({ sid: deny.sid, effect: Effect.DENY, actions: [...deny.actions] });
   if (deny.notResources) {
-    statement.addNotResources(...deny.notResources.map(inStackPartition), ...excepted);
+    statement.addNotResources(...deny.notResources.map(inStackPartition));
   } else {
     statement.addResources(...(deny.resources ?? ['*']).map(inStackPartition));
   }

@@ -10,7 +10,6 @@ import {
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { RUNS_PREFIX, SCRATCH_PREFIX } from '../functions/runtime/workspace-path';
-import { acknowledgeWildcardResources } from './nag';
 
 /** Properties of a {@link RunWorkspaceBucket}. */
 export interface RunWorkspaceBucketProps {
@@ -140,75 +139,31 @@ export class RunWorkspaceBucket extends Construct {
   }
 
   /**
-   * ARNs of the objects workspaces may hold: `<bucket>/runs/*` and `<bucket>/scratch/*`,
-   * or, given `paths` (relative to a run's workspace), those files in every run
-   * (`<bucket>/runs/*\/<path>`, `<bucket>/scratch/*\/<path>`).
+   * Keeps a tool's `role` off the workspace bucket: an explicit Deny (it beats any
+   * Allow, such as the snapshot tools' `s3:ListBucket` on `*` for inventory report
+   * folders, or an administrator's AmazonS3ReadOnlyAccess) of listing it
+   * (`s3:ListBucket`, `s3:ListBucketVersions`, `s3:ListBucketMultipartUploads`)
+   * and of reading, writing or deleting its objects. A tool that keeps files in a
+   * run's workspace reaches them with the run-data session the dispatcher vends
+   * for the call (functions/runtime/run-data-sessions.ts, `workspaceSessionPolicy`),
+   * a principal these Denies do not bind.
    */
-  workspaceObjectArns(paths: readonly string[] = ['']): string[] {
-    return [RUNS_PREFIX, SCRATCH_PREFIX].flatMap((prefix) =>
-      paths.map((file) => this.bucket.arnForObjects(file ? `${prefix}*/${file}` : `${prefix}*`)),
-    );
-  }
-
-  /**
-   * Keeps a tool's `role` from listing the workspace bucket beyond the files it
-   * keeps there: an explicit Deny (it beats an Allow on `*`, such as the snapshot
-   * tools' `s3:ListBucket` for inventory report folders) of `s3:ListBucket` unless
-   * the listing's `s3:prefix` is one of `paths` in some run (`runs/*\/<path>`,
-   * `scratch/*\/<path>`), and of `s3:ListBucketVersions` and
-   * `s3:ListBucketMultipartUploads` always; given `paths`, an Allow of exactly those
-   * listings, which is what lets the tool tell a file not yet written (listed: none)
-   * from a refused one (S3 answers a GetObject of a missing key with 403 to a caller
-   * that may not list it: Amazon S3 API reference, "GetObject", Permissions).
-   */
-  limitListing(role: Role, paths: readonly string[] = []): void {
-    const prefixes = [RUNS_PREFIX, SCRATCH_PREFIX].flatMap((prefix) =>
-      paths.map((file) => `${prefix}*/${file}`),
-    );
+  denyToolRole(role: Role): void {
     role.addToPrincipalPolicy(
       new PolicyStatement({
-        sid: 'DenyWorkspaceListingBeyondOwnFiles',
+        sid: 'DenyWorkspaceListing',
         effect: Effect.DENY,
-        actions: ['s3:ListBucket'],
+        actions: ['s3:ListBucket', 's3:ListBucketVersions', 's3:ListBucketMultipartUploads'],
         resources: [this.bucket.bucketArn],
-        ...(prefixes.length > 0 ? { conditions: { StringNotLike: { 's3:prefix': prefixes } } } : {}),
       }),
     );
     role.addToPrincipalPolicy(
       new PolicyStatement({
-        sid: 'DenyWorkspaceVersionAndUploadListing',
+        sid: 'DenyWorkspaceObjects',
         effect: Effect.DENY,
-        actions: ['s3:ListBucketVersions', 's3:ListBucketMultipartUploads'],
-        resources: [this.bucket.bucketArn],
+        actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:PutObject', 's3:DeleteObject'],
+        resources: [this.bucket.arnForObjects('*')],
       }),
-    );
-    if (prefixes.length > 0) {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [this.bucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': prefixes } },
-        }),
-      );
-    }
-  }
-
-  /**
-   * Lets `role` read (`read`), or read and write (`read_write`), the objects of
-   * `runs/*` and `scratch/*` (given `paths`, only those files of each run's
-   * workspace), and nothing else of the bucket: for a tool that keeps a run's
-   * derived data there with its own role (ToolSpec.workspaceAccess). cdk-nag's
-   * IAM5 is acknowledged for the prefix wildcards, with the reason.
-   */
-  grantObjectAccess(role: Role, access: 'read' | 'read_write', paths?: readonly string[]): void {
-    const objects = this.workspaceObjectArns(paths);
-    const actions = access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'];
-    role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: objects }));
-    acknowledgeWildcardResources(
-      role,
-      objects,
-      'Run workspaces are created per tenant, scenario and run at run time (runs/<tenant>/<scenario>/<runId>/, ' +
-        `scratch/<tenant>/<runId>/); the grant is those two prefixes of the one workspace bucket, ${actions.join(' and ')} only.`,
     );
   }
 }

@@ -74,11 +74,11 @@ export interface ToolFunctionProps {
  * granted to invoke it. Its role lives under the path `/etp-tools/` (AWS tools:
  * `/etp-tools/aws/`), which the customer role's trust policy matches.
  * A `write` tool reaches its exactly-once records (`IDEMPOTENCY_TABLE`) only with the
- * records session the dispatcher vends for the call's tenant. For a spec with `workspaceAccess`,
- * the objects of the run workspaces (`runs/*`, `scratch/*`; `RUN_BUCKET`). The
- * spec's `iamDeny` statements, as explicit Deny (the workspace excepted from a
- * `notResources` for a tool with `workspaceAccess`). Spec ARNs are written in the
- * stack's partition.
+ * records session the dispatcher vends for the call's tenant; a spec with `workspaceAccess`
+ * reaches its files (`RUN_BUCKET`) only with the run-data session the dispatcher vends,
+ * narrowed to them in the call's run. The spec's `iamDeny` statements, as explicit
+ * Deny, and an explicit Deny of the run workspaces to the role itself (listing and
+ * objects). Spec ARNs are written in the stack's partition.
  *
  * cdk-nag's IAM5 is acknowledged, with the reason, for the wildcards this model
  * needs: those of statements whose actions are all read-only ({@link allowGrant}),
@@ -142,24 +142,16 @@ export class ToolFunction extends PlatformFunction {
       this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
 
-    const workspaceObjects: string[] = [];
     if (spec.workspaceAccess) {
       if (!props.runWorkspace)
         throw new Error(`Tool ${spec.name} keeps data in the run workspace: it needs the bucket`);
-      props.runWorkspace.grantObjectAccess(
-        this.role,
-        spec.workspaceAccess.access,
-        spec.workspaceAccess.paths,
-      );
+      // Its files are reached with the run-data session the dispatcher vends for the call, narrowed
+      // to them in the call's run (functions/runtime/run-data-sessions.ts): no right of its own.
       this.lambdaFunction.addEnvironment('RUN_BUCKET', props.runWorkspace.bucket.bucketName);
-      workspaceObjects.push(...props.runWorkspace.workspaceObjectArns(spec.workspaceAccess.paths));
+      this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
-    for (const deny of spec.iamDeny ?? [])
-      this.role.addToPrincipalPolicy(denyStatement(deny, workspaceObjects));
-    // No tool lists the run workspaces, but for the files it keeps there (docs/tenant-isolation.md).
-    props.runWorkspace?.limitListing(
-      this.role,
-      spec.workspaceAccess ? (spec.workspaceAccess.paths ?? ['']) : [],
-    );
+    for (const deny of spec.iamDeny ?? []) this.role.addToPrincipalPolicy(denyStatement(deny));
+    // No tool role reaches the run workspaces with its own rights (docs/tenant-isolation.md).
+    props.runWorkspace?.denyToolRole(this.role);
   }
 }

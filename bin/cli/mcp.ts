@@ -157,9 +157,13 @@ export async function serveMcp(
   });
   // Every line passes the same JSON-RPC checks as a request over HTTP (mcp/json-rpc-guard.ts)
   // before the SDK reads it: -32700 for a line that is not JSON, -32600 for one that is not a
-  // JSON-RPC 2.0 message, -32602 for tools/call or tools/list params the server refuses.
+  // JSON-RPC 2.0 message, -32602 for tools/call or tools/list params the server refuses (no
+  // answer at all when the message is a notification).
   const reply = (response: Record<string, unknown>) => streams.output.write(`${JSON.stringify(response)}\n`);
-  const guarded = guardedLines(streams.input, (refusal) => reply(errorResponseOf(refusal)));
+  // A notification is never answered (JSON-RPC 2.0, "Notification"), however wrong its params.
+  const guarded = guardedLines(streams.input, (refusal) => {
+    if (!refusal.notification) reply(errorResponseOf(refusal));
+  });
   // The SDK's stdio transport takes Node's process stream types; any readable/writable pair works.
   const transport = new StdioServerTransport(
     guarded as unknown as typeof process.stdin,

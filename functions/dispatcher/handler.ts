@@ -10,7 +10,7 @@ import {
   SECRET_READER_ROLES_ENV,
   TenantSecretSessions,
 } from '../runtime/secrets/tenant-scope';
-import { CredentialVendor } from '../runtime/secrets/vended';
+import { CredentialVendor, RUN_DATA_SESSION } from '../runtime/secrets/vended';
 import type { WorkspaceProvider } from '../runtime/workspace';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';
@@ -63,8 +63,14 @@ export function createDeployedDispatcher(
 function vendingInvoker(functions: ToolInvoker): ToolInvoker {
   const roles = process.env[SECRET_READER_ROLES_ENV];
   if (!roles) return functions;
-  const sessions = new TenantSecretSessions(parseSecretReaderRoles(roles));
-  return new VendingToolInvoker(functions, new CredentialVendor(sessions));
+  const parsed = parseSecretReaderRoles(roles);
+  const sessions = new TenantSecretSessions(parsed);
+  // Workspace tools get a run-data session narrowed to their files of the call's run.
+  const runDataRole = Object.hasOwn(parsed, RUN_DATA_SESSION) ? parsed[RUN_DATA_SESSION] : undefined;
+  const bucket = process.env.RUN_BUCKET;
+  const workspace =
+    runDataRole && bucket ? { bucket, partition: runDataRole.split(':')[1] ?? 'aws' } : undefined;
+  return new VendingToolInvoker(functions, new CredentialVendor(sessions), workspace);
 }
 
 // Read once per container; a missing or invalid configuration fails the init, loudly.

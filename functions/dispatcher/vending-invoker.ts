@@ -1,9 +1,11 @@
 import { DEFAULT_AWS_SECRET } from '../runtime/context';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
+import { workspaceSessionPolicy } from '../runtime/run-data-sessions';
 import {
   type CredentialVendor,
   IDEMPOTENCY_SESSION,
+  RUN_DATA_SESSION,
   VENDED_CREDENTIALS_FIELD,
 } from '../runtime/secrets/vended';
 import type { ToolSpec } from '../runtime/spec';
@@ -14,7 +16,10 @@ import type { ToolInvoker } from './invoker';
  * a tool that lists secrets is invoked, the tenant's reader session of each name
  * its spec lists is opened for the call's tenant (the envelope's, checked by the
  * dispatcher, or the access profile's), and for a `write` tool a session of the
- * exactly-once records role ({@link IDEMPOTENCY_SESSION}), and added to the
+ * exactly-once records role ({@link IDEMPOTENCY_SESSION}); for a tool that keeps
+ * files in the run workspace (`workspaceAccess`), a run-data session
+ * ({@link RUN_DATA_SESSION}) narrowed by a session policy to those files of the
+ * call's own run (`workspaceSessionPolicy`). They are added to the
  * invocation under `vendedCredentials`. Nothing else travels: no other name, no other tenant, no
  * secret value. The invocation is never logged (the dispatcher logs the envelope's
  * keys and the args), and the tool's result is redacted with the sessions' secret
@@ -24,9 +29,14 @@ import type { ToolInvoker } from './invoker';
  * const invoker = new VendingToolInvoker(new LambdaToolInvoker(lambda, nameOf), vendor);
  */
 export class VendingToolInvoker implements ToolInvoker {
+  /**
+   * @param workspace - the run workspaces' bucket and its ARN partition, where the
+   *   vendor may open run-data sessions; undefined: no workspace tool is served.
+   */
   constructor(
     private readonly inner: ToolInvoker,
     private readonly vendor: CredentialVendor,
+    private readonly workspace?: { readonly bucket: string; readonly partition: string },
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
@@ -38,8 +48,18 @@ export class VendingToolInvoker implements ToolInvoker {
         : []),
       ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
     ];
+    const policies: Record<string, string> = {};
+    if (spec.workspaceAccess && this.workspace) {
+      names.push(RUN_DATA_SESSION);
+      policies[RUN_DATA_SESSION] = workspaceSessionPolicy({
+        ...this.workspace,
+        run: { tenant: invocation.tenant, scenario: invocation.scenario, runId: invocation.runId },
+        paths: spec.workspaceAccess.paths,
+        access: spec.workspaceAccess.access,
+      });
+    }
     if (names.length === 0) return this.inner.invoke(spec, invocation, signal);
-    const vended = await this.vendor.vend(invocation.tenant, names);
+    const vended = await this.vendor.vend(invocation.tenant, names, policies);
     return this.inner.invoke(spec, { ...invocation, [VENDED_CREDENTIALS_FIELD]: vended }, signal);
   }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import type { AwsAccess, AwsAccessRequest } from './aws/credentials';
 import type { CallCredentials } from './credential-renewal';
 import type { Deadline } from './deadline';
@@ -67,6 +68,12 @@ export interface ToolContext extends CallIdentity {
    * @throws InvalidArgsError when the call's tenant, scenario or run id cannot name a workspace.
    */
   workspace(): Workspace | undefined;
+  /**
+   * The credentials of the run-data session vended for this call (a deployed tool
+   * with `workspaceAccess`): IAM lets it reach only the spec's files of this call's
+   * run workspace. Undefined where none is configured (local runs, tests).
+   */
+  readonly runData?: AwsCredentialIdentityProvider;
 }
 
 /** What a `write` tool knows of its call's exactly-once record (functions/runtime/idempotency.ts). */
@@ -135,6 +142,13 @@ export interface ToolContextServices {
    * of each call. @default - none
    */
   readonly callSecretStrings?: () => readonly string[];
+  /**
+   * The run-data session the dispatcher vended for a call of `tenant` (deployed
+   * tools with `workspaceAccess`: narrowed to their files of the call's own run,
+   * ./run-data-sessions.ts). Absent where files are read with the process's own
+   * credentials (local runs, tests).
+   */
+  readonly runData?: (tenant: string) => AwsCredentialIdentityProvider;
 }
 
 /** What one call contributes to its context besides the invocation. */
@@ -207,6 +221,7 @@ export function createToolContext(
     signal,
     secret,
     ...(services.idempotency ? { idempotency: services.idempotency } : {}),
+    ...(services.runData ? { runData: services.runData(invocation.tenant) } : {}),
     workspace: () => {
       if (!services.workspaces) return undefined;
       workspace ??= services.workspaces(

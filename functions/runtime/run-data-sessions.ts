@@ -9,6 +9,9 @@
  */
 import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { parseSecretReaderRoles, TenantSecretSessions } from './secrets/tenant-scope';
+import { RUN_DATA_SESSION } from './secrets/vended';
+import type { WorkspaceScope } from './workspace';
+import { workspaceRoot } from './workspace-path';
 
 /**
  * The variable the CDK gives the dispatcher and the engine: the ARN of the
@@ -16,9 +19,6 @@ import { parseSecretReaderRoles, TenantSecretSessions } from './secrets/tenant-s
  * runs and tests: run data is then read with the process's own credentials.
  */
 export const RUN_DATA_ROLE_ENV = 'RUN_DATA_ROLE';
-
-/** The run-data role's name among the tenant sessions (no secret name holds a colon). */
-const RUN_DATA_SESSION = 'etp:runs';
 
 /** The credentials provider of one tenant's run-data session. */
 export type TenantCredentials = (tenant: string) => AwsCredentialIdentityProvider;
@@ -45,4 +45,53 @@ export function runDataCredentials(env: NodeJS.ProcessEnv = process.env): Tenant
   }
   const sessions = new TenantSecretSessions(roles);
   return (tenant) => sessions.credentials(tenant, RUN_DATA_SESSION);
+}
+
+/** What a workspace tool's session may reach (ToolSpec.workspaceAccess), in one run's workspace. */
+export interface WorkspaceSessionScope {
+  /** The ARN partition of the bucket (`aws`, `aws-cn`, `aws-us-gov`). */
+  readonly partition: string;
+  /** The run workspaces' bucket (`RUN_BUCKET`). */
+  readonly bucket: string;
+  /** The call's tenant, scenario and run: whose workspace. */
+  readonly run: WorkspaceScope;
+  /** Files relative to the workspace root (`snapshots/findings.json`; IAM wildcards allowed, as in the spec). */
+  readonly paths: readonly string[];
+  readonly access: 'read' | 'read_write';
+}
+
+/**
+ * The session policy (IAM JSON, for STS AssumeRole `Policy`) that narrows a
+ * run-data session to what a workspace tool needs for one call: `s3:GetObject`
+ * (and `s3:PutObject` for `read_write`) on the listed files of the call's own
+ * workspace (`runs/<tenant>/<scenario>/<runId>/<path>`, `scratch/<tenant>/<runId>/<path>`),
+ * and `s3:ListBucket` for exactly those keys as prefixes (so a missing file reads
+ * as missing, not as refused). The role's own policy already confines the session
+ * to its tenant's prefixes; this leaves the tool no other run's and no other file.
+ * Well under STS's 2,048-character packed limit for the specs' paths (STS API
+ * reference, "AssumeRole", Policy).
+ *
+ * @throws InvalidArgsError when the run's identifiers cannot name a workspace.
+ * @example workspaceSessionPolicy({ partition: 'aws', bucket: 'b', run: { tenant: 'acme', scenario: 's', runId: 'r1' }, paths: ['snapshots/findings.json'], access: 'read' })
+ */
+export function workspaceSessionPolicy(scope: WorkspaceSessionScope): string {
+  const root = workspaceRoot(scope.run);
+  const keys = scope.paths.map((path) => `${root}${path}`);
+  const bucketArn = `arn:${scope.partition}:s3:::${scope.bucket}`;
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Action: scope.access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
+        Resource: keys.map((key) => `${bucketArn}/${key}`),
+      },
+      {
+        Effect: 'Allow',
+        Action: ['s3:ListBucket'],
+        Resource: [bucketArn],
+        Condition: { StringLike: { 's3:prefix': keys } },
+      },
+    ],
+  });
 }

@@ -31,8 +31,10 @@ export interface IamDeny {
 }
 
 /**
- * The files of run workspaces a tool's own role may reach: `paths` relative to
- * a run's workspace root, granted in every run (`runs/*\/<path>`, `scratch/*\/<path>`).
+ * The files of run workspaces a tool keeps: `paths` relative to a run's workspace
+ * root. The tool's role gets no right there; the dispatcher vends each call a
+ * run-data session narrowed to these files of the call's own run
+ * (functions/runtime/run-data-sessions.ts, `workspaceSessionPolicy`).
  */
 export interface WorkspaceAccess {
   /** `read`: s3:GetObject; `read_write`: s3:GetObject and s3:PutObject. */

@@ -10,6 +10,7 @@ import { toolResultMaxBytes } from './result-limits';
 import { SecretResolver } from './secrets/resolver';
 import {
   IDEMPOTENCY_SESSION,
+  RUN_DATA_SESSION,
   SECRET_SESSIONS_ENV,
   VendedSessions,
   vendedCredentialsOf,
@@ -33,6 +34,8 @@ function servicesFromEnvironment(toolName: string, vended: VendedSessions): Tool
     return {
       ...toolHostServices(scope.deployedSecretResolver(table, vended)),
       callSecretStrings: () => vended.secretStrings(),
+      // A workspace tool's files, through the run-data session vended for the call (no right of its own).
+      runData: (tenant) => vended.credentials(tenant, RUN_DATA_SESSION),
     };
   }
   const { DynamoDbSecretReferenceStore } =

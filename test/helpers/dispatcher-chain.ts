@@ -40,6 +40,8 @@ export interface DispatcherChainOptions {
   readonly tools: readonly string[];
   /** The dispatcher's configuration beyond the tool function name prefix (`etp-`). */
   readonly config: Omit<DispatcherConfigInput, 'toolFunctionNamePrefix'>;
+  /** The tenant's other secrets (name → value: a REST fake's token), referenced like its Slack one. @default none */
+  readonly secrets?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -63,6 +65,16 @@ export async function startDispatcherChain(options: DispatcherChainOptions): Pro
     ref_kind: 'env',
     ref_value: secretVariable,
   });
+  for (const [name, value] of Object.entries(options.secrets ?? {})) {
+    const variable = `ETP_TEST_${options.tenant}_${name}`.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+    await new DynamoDbSecretReferenceStore(table, dynamo.client).put({
+      tenant_id: options.tenant,
+      secret_name: name,
+      ref_kind: 'env',
+      ref_value: variable,
+    });
+    process.env[variable] = JSON.stringify(value);
+  }
   Object.assign(process.env, {
     AWS_REGION: 'eu-west-1',
     AWS_ACCESS_KEY_ID: FAKE_AWS_CREDENTIALS.accessKeyId,

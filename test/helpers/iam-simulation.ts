@@ -185,6 +185,8 @@ export interface SimulatedRequest {
   readonly resourceAccount: string;
   /** The resource's policy (a role's trust policy for sts actions). */
   readonly resourcePolicy?: Json;
+  /** The session policy the caller's session was opened with (STS AssumeRole `Policy`). @default none */
+  readonly sessionPolicy?: Json;
   readonly context?: Readonly<Record<string, string | string[]>>;
   /**
    * Evaluate `context` as given, unvalidated: the simulator's checked path keeps
@@ -211,6 +213,7 @@ export async function decide(request: SimulatedRequest): Promise<string> {
       serviceControlPolicies: [],
       resourceControlPolicies: [],
       resourcePolicy: request.resourcePolicy,
+      ...(request.sessionPolicy === undefined ? {} : { sessionPolicy: request.sessionPolicy }),
     },
     {},
   );

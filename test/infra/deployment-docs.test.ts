@@ -36,4 +36,34 @@ describe('docs/deploying.md, "What a synthesis holds"', () => {
       expect(summary).toContain(`\`${output}\``);
     }
   });
+
+  it('accounts for every IAM role: the functions, the state machines and each tenant-scoped session role by name', () => {
+    // Prepare
+    const resources = Object.entries(template.Resources ?? {});
+    const roles = resources.filter(([, resource]) => resource.Type === 'AWS::IAM::Role');
+    const tenantRoles = roles.filter(([, resource]) =>
+      JSON.stringify(resource.Properties).includes('"aws:RequestTag/etp-tenant"'),
+    );
+    const functions = toolCatalog.functionTools().length + 2;
+    const machines = loadScenarios(toolCatalog).length;
+
+    // Act
+    const row = deploymentSummary(template)
+      .split('\n')
+      .find((line) => line.startsWith('| IAM roles |'));
+
+    // Assess: nothing left out of the sentence, nothing counted twice
+    expect(roles).toHaveLength(functions + machines + tenantRoles.length);
+    expect(row).toContain(
+      `| ${roles.length} | one per function (${functions}) and per state machine (${machines}); ${tenantRoles.length} tenant-scoped session roles`,
+    );
+    expect(row).not.toContain(' other: ');
+    for (const role of [
+      'PlatformRunDataRole',
+      'PlatformIdempotencyRecordsRole',
+      'PlatformTenantSecretReadersReaderslackdefault',
+    ]) {
+      expect(row).toContain(`\`${role}\``);
+    }
+  });
 });

@@ -9,12 +9,12 @@ import { logicalIdOf, roleOf, synthesizePlatform } from '../helpers/cdk';
 
 type Resource = { Properties: Record<string, unknown> };
 
-/** A bare stack holding one RunWorkspaceBucket, a role whose listing it limits to `paths`, and the run data of a table. */
-function bareBucket(props: ConstructorParameters<typeof RunWorkspaceBucket>[2] = {}, paths?: string[]) {
+/** A bare stack holding one RunWorkspaceBucket, a tool role it keeps off (`denyTool`), and the run data of a table. */
+function bareBucket(props: ConstructorParameters<typeof RunWorkspaceBucket>[2] = {}, denyTool = false) {
   const stack = new Stack(new App(), 'Bare');
   const workspace = new RunWorkspaceBucket(stack, 'RunWorkspace', props);
   const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-  if (paths) workspace.limitListing(role, paths);
+  if (denyTool) workspace.denyToolRole(role);
   const table = new Table(stack, 'Records', {
     partitionKey: { name: 'tenant_id', type: AttributeType.STRING },
   });
@@ -243,11 +243,10 @@ describe('the run-workspace bucket', () => {
     ]);
   });
 
-  it('keeps a tool role from listing the bucket but for the files it keeps there', () => {
+  it('keeps a tool role off the bucket: no listing and no object, whatever else it is allowed', () => {
     // Prepare
-    const { workspace, role, template } = bareBucket({}, ['snapshots/findings.json']);
+    const { workspace, role, template } = bareBucket({}, true);
     const bucketArn = { 'Fn::GetAtt': [logicalIdOf(workspace.bucket), 'Arn'] };
-    const own = ['runs/*/snapshots/findings.json', 'scratch/*/snapshots/findings.json'];
 
     // Act
     const statements = statementsOf(template, logicalIdOf(role));
@@ -255,23 +254,16 @@ describe('the run-workspace bucket', () => {
     // Assess
     expect(statements).toEqual([
       {
-        Sid: 'DenyWorkspaceListingBeyondOwnFiles',
+        Sid: 'DenyWorkspaceListing',
         Effect: 'Deny',
-        Action: 's3:ListBucket',
-        Resource: bucketArn,
-        Condition: { StringNotLike: { 's3:prefix': own } },
-      },
-      {
-        Sid: 'DenyWorkspaceVersionAndUploadListing',
-        Effect: 'Deny',
-        Action: ['s3:ListBucketVersions', 's3:ListBucketMultipartUploads'],
+        Action: ['s3:ListBucket', 's3:ListBucketVersions', 's3:ListBucketMultipartUploads'],
         Resource: bucketArn,
       },
       {
-        Effect: 'Allow',
-        Action: 's3:ListBucket',
-        Resource: bucketArn,
-        Condition: { StringLike: { 's3:prefix': own } },
+        Sid: 'DenyWorkspaceObjects',
+        Effect: 'Deny',
+        Action: ['s3:GetObject', 's3:GetObjectVersion', 's3:PutObject', 's3:DeleteObject'],
+        Resource: { 'Fn::Join': ['', [bucketArn, '/*']] },
       },
     ]);
   });

@@ -1,5 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
+import { workspaceSessionPolicy } from '../../functions/runtime/run-data-sessions';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { findingsKey } from '../../functions/tools/snapshots/findings/store';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { logicalIdOf, newApp, roleOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 import {
@@ -722,41 +724,107 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
     },
   );
 
+  /** The findings file of a run of `tenant`, as the snapshot tools keep it (functions/tools/snapshots/findings/store.ts). */
+  const findings = (tenant: string, runId = 'r1') =>
+    findingsKey({ tenant, scenario: 'snapshot_forensics', runId });
+
   it.each(snapshotTools)(
-    '%s lists exactly the findings file it reads, and nothing beside it',
+    "%s reaches no tenant's findings file, nor lists it, with its own role",
     async (tool) => {
       // Prepare
       const role = toolRole(tool);
-      const ask = (prefix: string) =>
+      const ask = (action: string, resource: string, context: Record<string, string> = {}) =>
         decide({
           principal: role.session,
           identityPolicies: role.policies,
-          action: 's3:ListBucket',
-          resource: bucket,
+          action,
+          resource,
           resourceAccount: PLATFORM,
-          context: { 's3:prefix': prefix },
+          context,
         });
 
       // Act
-      const own = await ask('runs/acme/snapshot_forensics/r1/snapshots/findings.json');
-      const beside = await ask('runs/acme/snapshot_forensics/r1/snapshots/');
-      const versions = await decide({
-        principal: role.session,
-        identityPolicies: role.policies,
-        action: 's3:ListBucketVersions',
-        resource: bucket,
-        resourceAccount: PLATFORM,
-        context: { 's3:prefix': 'runs/acme/snapshot_forensics/r1/snapshots/findings.json' },
-      });
+      const decisions = await Promise.all(
+        ['acme', 'globex'].flatMap((tenant) => [
+          ...objectOps.map((action) => ask(action, object(findings(tenant)))),
+          ask('s3:ListBucket', bucket, { 's3:prefix': findings(tenant) }),
+        ]),
+      );
 
-      // Assess
-      expect({ own, beside, versions }).toEqual({
-        own: 'Allowed',
-        beside: 'ExplicitlyDenied',
-        versions: 'ExplicitlyDenied',
-      });
+      // Assess: explicitly, so no Allow added to the role later can open it
+      expect(decisions).toEqual(decisions.map(() => 'ExplicitlyDenied'));
     },
   );
+
+  describe.each(snapshotTools)('the run-data session the dispatcher vends for a %s call of acme', (tool) => {
+    const spec = toolCatalog.get(tool);
+    const access = spec.workspaceAccess ?? { access: 'read' as const, paths: [] };
+    /** The session policy the dispatcher's vendor opens the session with, for run r1 of acme. */
+    const sessionPolicy = () =>
+      JSON.parse(
+        workspaceSessionPolicy({
+          partition: 'aws',
+          bucket: bucket.split(':::')[1] ?? '',
+          run: { tenant: 'acme', scenario: 'snapshot_forensics', runId: 'r1' },
+          paths: access.paths,
+          access: access.access,
+        }),
+      );
+    const ask = (action: string, resource: string, context: Record<string, string | string[]> = {}) => {
+      const arn = arnIn(platform, runDataRoleId);
+      return decide({
+        principal: sessionOf(arn, 'etp-secrets.acme'),
+        identityPolicies: identityPoliciesOf(platform, runDataRoleId),
+        sessionPolicy: sessionPolicy(),
+        action,
+        resource,
+        resourceAccount: PLATFORM,
+        context: { 'aws:PrincipalArn': arn, 'aws:PrincipalTag/etp-tenant': 'acme', ...context },
+      });
+    };
+    const allowed = access.access === 'read' ? ['s3:GetObject'] : objectOps;
+
+    it("reaches this run's findings file of acme, as its spec allows, and lists exactly it", async () => {
+      // Act
+      const own = await Promise.all(allowed.map((action) => ask(action, object(findings('acme')))));
+      const listed = await ask('s3:ListBucket', bucket, { 's3:prefix': findings('acme') });
+      const written =
+        access.access === 'read' ? await ask('s3:PutObject', object(findings('acme'))) : 'ImplicitlyDenied';
+
+      // Assess
+      expect({ own, listed, written }).toEqual({
+        own: allowed.map(() => 'Allowed'),
+        listed: 'Allowed',
+        written: 'ImplicitlyDenied',
+      });
+    });
+
+    it("reaches no other tenant's findings file, no other run's and no other file of the run", async () => {
+      // Act
+      const keys = [
+        findings('globex'),
+        findings('acme-2'),
+        findings('acme', 'r2'),
+        'runs/acme/snapshot_forensics/r1/summary.json',
+        'runs/acme/snapshot_forensics/r1/results/scan/0.json',
+        'scratch/acme/r1/snapshots/findings.json',
+      ];
+      const objects = await Promise.all(
+        keys.flatMap((key) => objectOps.map((action) => ask(action, object(key)))),
+      );
+      const listings = await Promise.all(
+        [...keys, 'runs/acme/snapshot_forensics/r1/', 'runs/acme/', 'runs/globex/'].map((prefix) =>
+          ask('s3:ListBucket', bucket, { 's3:prefix': prefix }),
+        ),
+      );
+      const records = await ask('dynamodb:GetItem', recordsArn, { 'dynamodb:LeadingKeys': ['acme'] });
+
+      // Assess
+      expect(objects).toEqual(objects.map(() => 'ImplicitlyDenied'));
+      expect(listings).toEqual(listings.map(() => 'ImplicitlyDenied'));
+      expect(records).toBe('ImplicitlyDenied');
+    });
+  });
 });
 
 describe('cross-account access, proved on the synthesized policies of both stacks', () => {

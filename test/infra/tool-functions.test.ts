@@ -1,6 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_RESULT_MAX_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
-import { IDEMPOTENCY_SESSION } from '../../functions/runtime/secrets/vended';
+import { IDEMPOTENCY_SESSION, RUN_DATA_SESSION } from '../../functions/runtime/secrets/vended';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
@@ -32,15 +32,6 @@ const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:List|Describe|Get)[A-Za-z0-9]*$|^iam:Ge
 
 /** A spec's ARN as the template spells it: in the stack's partition (lib/iam-statements.ts). */
 const inTemplate = (resource: string) => resource.replace(/^arn:aws:/, 'arn:<AWS::Partition>:');
-
-/** The files `paths` of every run workspace (`runs/*\/<path>`, `scratch/*\/<path>`), as the template spells the ARNs. */
-function workspaceObjects(stack: ExternalToolsStack, paths: readonly string[]): string[] {
-  const bucket = logicalIdOf(stack.platform.runWorkspace.bucket);
-  return ['runs', 'scratch'].flatMap((prefix) => paths.map((file) => `<${bucket}.Arn>/${prefix}/*/${file}`));
-}
-
-/** The actions a spec's `workspaceAccess` grants on the run workspaces' objects. */
-const WORKSPACE_ACTIONS = { read: ['s3:GetObject'], read_write: ['s3:GetObject', 's3:PutObject'] } as const;
 
 /** The reader role ARN of each secret name, as the template spells it (`<ReaderId.Arn>`). */
 function readerArns(stack: ExternalToolsStack): Record<string, string> {
@@ -83,7 +74,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
   (name, spec) => {
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
-      const { stack, template } = synthesizePlatform();
+      const { template } = synthesizePlatform();
       const { roleId, logGroupId } = toolResources(template, name);
       const expected: Permission[] = [
         ...spec.iam.flatMap((grant) =>
@@ -91,24 +82,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
             (grant.resources ?? ['*']).map((resource) => ({ action, resource: inTemplate(resource) })),
           ),
         ),
-        // A tool that keeps a run's derived data (snapshot findings) reads or writes the run workspaces' objects.
-        ...(spec.workspaceAccess
-          ? WORKSPACE_ACTIONS[spec.workspaceAccess.access].flatMap((action) =>
-              workspaceObjects(stack, spec.workspaceAccess?.paths ?? []).map((resource) => ({
-                action,
-                resource,
-              })),
-            )
-          : []),
-        // ...and may list exactly those files (RunWorkspaceBucket.limitListing), to tell a missing one from a refused one.
-        ...(spec.workspaceAccess
-          ? [
-              {
-                action: 's3:ListBucket',
-                resource: `<${logicalIdOf(stack.platform.runWorkspace.bucket)}.Arn>`,
-              },
-            ]
-          : []),
+        // No right on the run workspaces: a workspace tool reaches its files with the vended run-data session.
         { action: 'logs:CreateLogStream', resource: `<${logGroupId}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroupId}.Arn>` },
         ...TRACE_WRITES,
@@ -126,30 +100,33 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       expect(permissions).toEqual(sortPermissions(expected));
     });
 
-    it("carries the spec's explicit Deny, the run workspace excepted where the tool keeps data", () => {
+    it("carries the spec's explicit Deny and the run workspaces' own, the workspace never excepted", () => {
       // Prepare
       const { stack, template } = synthesizePlatform();
       const { roleId } = toolResources(template, name);
-      const excepted = spec.workspaceAccess ? workspaceObjects(stack, spec.workspaceAccess.paths) : [];
 
       // Act
       const denies = roleDenies(template, roleId);
 
-      // Assess: the spec's, then no listing of the run workspaces (but the tool's own files: the condition)
+      // Assess: the spec's, then neither listing nor objects of the run workspaces
       const bucket = `<${logicalIdOf(stack.platform.runWorkspace.bucket)}.Arn>`;
       expect(denies).toEqual([
         ...(spec.iamDeny ?? []).map((deny) => ({
           sid: deny.sid,
           actions: [...deny.actions].sort(),
           ...(deny.notResources
-            ? { notResources: [...deny.notResources.map(inTemplate), ...excepted] }
+            ? { notResources: deny.notResources.map(inTemplate) }
             : { resources: (deny.resources ?? ['*']).map(inTemplate) }),
         })),
-        { sid: 'DenyWorkspaceListingBeyondOwnFiles', actions: ['s3:ListBucket'], resources: [bucket] },
         {
-          sid: 'DenyWorkspaceVersionAndUploadListing',
-          actions: ['s3:ListBucketMultipartUploads', 's3:ListBucketVersions'],
+          sid: 'DenyWorkspaceListing',
+          actions: ['s3:ListBucket', 's3:ListBucketMultipartUploads', 's3:ListBucketVersions'],
           resources: [bucket],
+        },
+        {
+          sid: 'DenyWorkspaceObjects',
+          actions: ['s3:DeleteObject', 's3:GetObject', 's3:GetObjectVersion', 's3:PutObject'],
+          resources: [`${bucket}/*`],
         },
       ]);
     });
@@ -201,9 +178,9 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
         ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
-        // No reader role: a tool that lists secrets reads them with the sessions the dispatcher vends.
-        // (and a write tool its exactly-once records with the vended records session).
-        ...(spec.requiresSecrets.length > 0 || spec.sideEffects === 'write'
+        // No reader role: a tool that lists secrets reads them with the sessions the dispatcher vends
+        // (a write tool its exactly-once records, a workspace tool its files, with vended sessions too).
+        ...(spec.requiresSecrets.length > 0 || spec.sideEffects === 'write' || spec.workspaceAccess
           ? { SECRET_SESSIONS: 'vended' }
           : {}),
       });
@@ -211,20 +188,17 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
   },
 );
 
-describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, spec) => {
+describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, _spec) => {
   it('holds read-only actions only, besides its log group, its platform records and assuming the customer role', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { template } = synthesizePlatform();
     const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
     // The customer role only: no tool may assume a tenant-secrets reader.
     const assumable = new Set([CUSTOMER_ROLE_ARN]);
-    // The platform's own account: a `write` tool's exactly-once records and the run workspace it keeps findings in.
-    const platformRecords = new Set([
-      `<${idempotencyTableId}.Arn>`,
-      ...workspaceObjects(stack, spec.workspaceAccess?.paths ?? []),
-    ]);
+    // The platform's own account: a `write` tool's exactly-once records.
+    const platformRecords = new Set([`<${idempotencyTableId}.Arn>`]);
 
     // Act
     const others = rolePermissions(template, roleId).filter(
@@ -256,6 +230,7 @@ describe('the dispatcher, the vendor of tenant sessions', () => {
     const readers = {
       ...readerArns(stack),
       [IDEMPOTENCY_SESSION]: `<${logicalIdOf(stack.platform.idempotencyRecords.role)}.Arn>`,
+      [RUN_DATA_SESSION]: `<${logicalIdOf(stack.platform.runData.role)}.Arn>`,
     };
 
     // Act
@@ -268,7 +243,7 @@ describe('the dispatcher, the vendor of tenant sessions', () => {
     const runData = `<${logicalIdOf(stack.platform.runData.role)}.Arn>`;
     expect(assumed).toEqual(
       sortPermissions(
-        [...Object.values(readers), runData].flatMap((resource) =>
+        Object.values(readers).flatMap((resource) =>
           ASSUME_WITH_TAGS.map((action) => ({ action, resource })),
         ),
       ),

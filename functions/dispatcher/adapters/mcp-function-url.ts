@@ -125,8 +125,10 @@ export async function handleMcpFunctionUrl(
         : event.body;
   const { refusal } = refusalOfBody(text);
   if (refusal) {
-    // A request the server could not read is a 400; a readable request with bad params gets its error at 200.
-    return jsonResponse(refusal.code === JSON_RPC_ERROR.invalidParams ? 200 : 400, errorResponseOf(refusal));
+    // A request the server could not read is a 400; a readable request with bad params gets its error at
+    // 200; a notification with bad params is input the server cannot accept: 400, an error without id.
+    const answered = refusal.code === JSON_RPC_ERROR.invalidParams && !refusal.notification;
+    return jsonResponse(answered ? 200 : 400, errorResponseOf(refusal));
   }
   const iam = event.requestContext.authorizer?.iam;
   const principal = iam?.userArn ?? iam?.callerId ?? event.requestContext.accountId ?? 'anonymous';

@@ -7,7 +7,7 @@
  * | --- | --- |
  * | -32700 Parse error | the body is not JSON at all |
  * | -32600 Invalid Request | valid JSON that is not one JSON-RPC 2.0 message (a batch: MCP removed batching in 2025-06-18; not an object; no `jsonrpc: "2.0"`; a `method` or `id` of the wrong type; `params` neither object nor array) |
- * | -32602 Invalid params | `tools/call` without a string `name` or with `arguments` that are not an object; `tools/list` with a `cursor` (this server lists every tool on one page and never issues one) |
+ * | -32602 Invalid params | `tools/call` without a string `name`, with `arguments` that are not an object, or with a malformed idempotency key in `_meta` (`IDEMPOTENCY_META_KEY`); `tools/list` with a `cursor` (this server lists every tool on one page and never issues one). A notification (no `id`) refused here gets no answer |
  *
  * The SDK's own checks answer -32700 for all of the first two kinds and -32603
  * with a schema dump for the third; tool failures stay `isError` results
@@ -27,6 +27,13 @@ export interface JsonRpcRefusal {
   readonly message: string;
   /** The request's id, or null when it had none or it could not be read. */
   readonly id: string | number | null;
+  /**
+   * True for a notification (a well-formed message without `id`) whose params are
+   * refused: JSON-RPC 2.0 ("Notification") lets no reply answer it, so stdio sends
+   * none and HTTP answers 400 with an error that has no id (MCP "Transports",
+   * Streamable HTTP: input the server cannot accept).
+   */
+  readonly notification?: true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -68,10 +75,25 @@ export function refusalOfMessage(message: unknown): JsonRpcRefusal | undefined {
     return invalid('params must be an object', id);
   }
   const paramsProblem = paramsProblemOf(message.method, params);
-  if (paramsProblem)
-    return { code: JSON_RPC_ERROR.invalidParams, message: `Invalid params: ${paramsProblem}`, id };
-  return undefined;
+  if (!paramsProblem) return undefined;
+  const refusal = { code: JSON_RPC_ERROR.invalidParams, message: `Invalid params: ${paramsProblem}`, id };
+  return rawId === undefined ? { ...refusal, notification: true } : refusal;
 }
+
+/**
+ * The `params._meta` key of a `tools/call` that names the logical call
+ * (docs/entry-points.md, "What identifies a call"): the MCP specification
+ * (2025-11-25, "Base protocol", `_meta`) defines no idempotency key, so the
+ * platform uses its own, named as the specification asks of implementations
+ * (a prefix of dot-separated labels in reverse DNS notation, a slash, a name;
+ * the second label not `modelcontextprotocol` or `mcp`, which MCP reserves).
+ * Its value, 1-255 printable ASCII characters, is checked with the other params
+ * (-32602 when malformed) and used by the server (./server.ts).
+ */
+export const IDEMPOTENCY_META_KEY = 'dev.etp/idempotency-key';
+
+/** A value of the `_meta` idempotency key: 1-255 printable ASCII characters. */
+const IDEMPOTENCY_KEY_VALUE = /^[\x20-\x7e]{1,255}$/;
 
 /** What is wrong with the params of the methods this server checks itself, or undefined. */
 function paramsProblemOf(method: string, params: unknown): string | undefined {
@@ -79,6 +101,12 @@ function paramsProblemOf(method: string, params: unknown): string | undefined {
   const fields = isRecord(params) ? params : {};
   if (method === 'tools/call') {
     if (typeof fields.name !== 'string') return 'tools/call needs the tool name as a string in params.name';
+    const meta = fields._meta;
+    if (meta !== undefined && !isRecord(meta)) return 'params._meta must be an object';
+    const key = meta?.[IDEMPOTENCY_META_KEY];
+    if (key !== undefined && !(typeof key === 'string' && IDEMPOTENCY_KEY_VALUE.test(key))) {
+      return `params._meta["${IDEMPOTENCY_META_KEY}"] must be a string of 1-255 printable ASCII characters naming the logical call`;
+    }
     const args = fields.arguments;
     if (args !== undefined && args !== null && !isRecord(args)) {
       return `params.arguments must be an object of the tool's arguments, got ${Array.isArray(args) ? 'an array' : typeof args}`;
@@ -109,9 +137,10 @@ export function refusalOfBody(body: string): { refusal?: JsonRpcRefusal; message
   return refusal ? { refusal } : { message };
 }
 
-/** The JSON-RPC error response of a refusal. */
+/** The JSON-RPC error response of a refusal (without `id` for a notification's: it has none to echo). */
 export function errorResponseOf(refusal: JsonRpcRefusal): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: refusal.id, error: { code: refusal.code, message: refusal.message } };
+  const error = { code: refusal.code, message: refusal.message };
+  return refusal.notification ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id: refusal.id, error };
 }
 
 /**

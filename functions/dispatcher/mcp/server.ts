@@ -24,6 +24,7 @@ import type { ProfileScope } from '../access';
 import { entryCallIdentity, logicalCallKey } from '../adapters/call-identity';
 import type { Dispatch } from '../dispatch';
 import type { McpTool } from '../formats/mcp-format';
+import { IDEMPOTENCY_META_KEY } from './json-rpc-guard';
 
 /** The server's name in `initialize` (`serverInfo.name`). */
 export const MCP_SERVER_NAME = 'external-tools-platform';
@@ -128,10 +129,15 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     // The logical call, not the JSON-RPC id: a client retrying a tools/call may send a new id
     // (or, over stateless HTTP, a new request), and must still get the first call's outcome.
+    // A client's idempotency key names it outright: no window, and the same arguments under
+    // two keys are two calls.
+    const key = request.params._meta?.[IDEMPOTENCY_META_KEY];
     const { runId, callId } = entryCallIdentity(
       'mcp',
       options.session,
-      logicalCallKey(tool, args, '', (options.now ?? Date.now)()),
+      typeof key === 'string'
+        ? `${tool}\n${IDEMPOTENCY_META_KEY}\n${key}`
+        : logicalCallKey(tool, args, '', (options.now ?? Date.now)()),
     );
     const result = await options.dispatch(
       { tenant: scope.tenant, tool, args, runId, callId },

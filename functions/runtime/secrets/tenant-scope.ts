@@ -99,12 +99,15 @@ export class TenantSecretSessions implements TenantSessionSource {
   }
 
   /**
-   * The credentials provider of the tenant's reader session for `secretName`.
+   * The credentials provider of the tenant's reader session for `secretName`;
+   * given `policy` (an IAM policy document as JSON), a session narrowed by it
+   * (STS AssumeRole `Policy`: the session may do what both the role and the policy
+   * allow), cached apart from the unnarrowed one.
    *
    * @throws PlatformError (`internal_error`) when the function has no reader role for
    *   the name: its spec does not list it (IAM would refuse the read anyway).
    */
-  credentials(tenant: string, secretName: string): AwsCredentialIdentityProvider {
+  credentials(tenant: string, secretName: string, policy?: string): AwsCredentialIdentityProvider {
     const roleArn = Object.hasOwn(this.roles, secretName) ? this.roles[secretName] : undefined;
     if (!roleArn) {
       throw new PlatformError(
@@ -112,7 +115,7 @@ export class TenantSecretSessions implements TenantSessionSource {
         `This function may not read secret "${secretName}": its spec does not list it`,
       );
     }
-    const key = JSON.stringify([tenant, secretName]);
+    const key = JSON.stringify(policy === undefined ? [tenant, secretName] : [tenant, secretName, policy]);
     return (): Promise<AwsCredentialIdentity> =>
       this.#sessions.get(key, () =>
         this.#assume({
@@ -121,6 +124,7 @@ export class TenantSecretSessions implements TenantSessionSource {
           DurationSeconds: clampSessionDuration(),
           SourceIdentity: sourceIdentityOf(tenant),
           Tags: [{ Key: TENANT_TAG, Value: tenant }],
+          ...(policy === undefined ? {} : { Policy: policy }),
         }),
       );
   }

@@ -24,6 +24,15 @@ import { PlatformError } from '../errors';
  */
 export const IDEMPOTENCY_SESSION = 'etp:idempotency';
 
+/**
+ * The key of a workspace tool's run-data session among the vended sessions: a
+ * session of the run-data role (lib/tenant-secret-readers.ts, `TenantRunData`)
+ * tagged with the call's tenant and narrowed by a session policy to the files the
+ * tool's spec names (`workspaceAccess`) in the call's own run workspace
+ * (functions/runtime/run-data-sessions.ts, `workspaceSessionPolicy`).
+ */
+export const RUN_DATA_SESSION = 'etp:runs';
+
 /** The invocation's field that carries the vended sessions: secret name → credentials. */
 export const VENDED_CREDENTIALS_FIELD = 'vendedCredentials';
 
@@ -49,8 +58,11 @@ export interface VendedCredentials {
 
 /** Where a tenant's reader sessions come from: assumed (the vendor) or handed over (a tool function). */
 export interface TenantSessionSource {
-  /** The credentials provider of the tenant's reader session for `secretName`. */
-  credentials(tenant: string, secretName: string): AwsCredentialIdentityProvider;
+  /**
+   * The credentials provider of the tenant's reader session for `secretName`,
+   * narrowed by the session policy `policy` (IAM JSON) when one is given.
+   */
+  credentials(tenant: string, secretName: string, policy?: string): AwsCredentialIdentityProvider;
 }
 
 function toJson(credentials: AwsCredentialIdentity): VendedSession {
@@ -77,14 +89,20 @@ export class CredentialVendor {
   constructor(private readonly sessions: TenantSessionSource) {}
 
   /**
-   * Sessions for `tenant`, one per name of `secretNames`.
+   * Sessions for `tenant`, one per name of `secretNames`, each narrowed by its
+   * session policy in `policies` when it has one.
    *
    * @throws the STS error (`access_denied`, `throttled`…) when a reader role cannot be assumed.
    */
-  async vend(tenant: string, secretNames: readonly string[]): Promise<VendedCredentials> {
+  async vend(
+    tenant: string,
+    secretNames: readonly string[],
+    policies: Readonly<Record<string, string>> = {},
+  ): Promise<VendedCredentials> {
     const sessions: Record<string, VendedSession> = {};
     for (const name of [...new Set(secretNames)]) {
-      sessions[name] = toJson(await this.sessions.credentials(tenant, name)());
+      const policy = Object.hasOwn(policies, name) ? policies[name] : undefined;
+      sessions[name] = toJson(await this.sessions.credentials(tenant, name, policy)());
     }
     return { tenant, sessions };
   }

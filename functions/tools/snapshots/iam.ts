@@ -47,10 +47,10 @@ export const S3_DESTINATION_POLICY_STATUS: IamGrant = { actions: ['s3:GetBucketP
  * no object content (`s3:GetObject` and its version and torrent siblings)
  * outside inventory manifests and data files. A Deny beats any Allow (IAM User
  * Guide, "Policy evaluation logic"), so an administrator widening the role
- * (AmazonS3ReadOnlyAccess) still cannot make these tools read a file. The CDK
- * adds the platform's run workspace (`runs/*`) to `notResources` for the tools
- * with `workspaceAccess` (lib/tool-function.ts), and writes the ARNs in the
- * stack's partition.
+ * (AmazonS3ReadOnlyAccess) still cannot make these tools read a file. The run
+ * workspace is not excepted: the tools with `workspaceAccess` reach their
+ * findings file with the run-data session the dispatcher vends (another
+ * principal). The CDK writes the ARNs in the stack's partition.
  */
 export function snapshotContentDeny(): IamDeny[] {
   return [

@@ -17,7 +17,7 @@ const KNOWN_IDS_LISTED = 50;
  */
 export function createInspectFindingTool(
   deps: { readonly findingsStore: (ctx: ToolContext) => FindingsStore } = {
-    findingsStore: () => findingsStoreFromEnvironment(),
+    findingsStore: (ctx) => findingsStoreFromEnvironment(process.env, ctx.runData),
   },
 ) {
   return defineTool(inspectFindingSpec, async (ctx, args) => {

@@ -24,7 +24,7 @@ export interface FindingsToolDeps {
 /** The deployed dependencies: AWS's endpoints, the store the environment names, the clock. */
 export const defaultFindingsToolDeps: FindingsToolDeps = {
   clients: defaultSnapshotClients,
-  findingsStore: () => findingsStoreFromEnvironment(),
+  findingsStore: (ctx) => findingsStoreFromEnvironment(process.env, ctx.runData),
   now: () => Date.now(),
 };
 

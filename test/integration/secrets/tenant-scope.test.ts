@@ -223,6 +223,37 @@ describe('TenantSecretSessions', () => {
   });
 });
 
+describe('TenantSecretSessions, narrowed by a session policy', () => {
+  it('sends the policy with AssumeRole and caches the narrowed session apart from the plain one and per policy', async () => {
+    // Prepare
+    const asked: { readonly tenant: string; readonly policy?: string }[] = [];
+    const sessions = new TenantSecretSessions(READERS, {
+      assume: async (input) => {
+        asked.push({
+          tenant: String(input.Tags?.[0]?.Value),
+          ...(input.Policy ? { policy: input.Policy } : {}),
+        });
+        return { accessKeyId: 'k', secretAccessKey: 's', expiration: new Date(Date.now() + 3_600_000) };
+      },
+    });
+    const runOne =
+      '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:GetObject"],"Resource":["arn:aws:s3:::b/runs/acme/s/r1/f"]}]}';
+    const runTwo = runOne.replace('/r1/', '/r2/');
+
+    // Act
+    for (const policy of [runOne, runOne, undefined, runTwo]) {
+      await sessions.credentials('acme', 'aws_default', policy)();
+    }
+
+    // Assess
+    expect(asked).toEqual([
+      { tenant: 'acme', policy: runOne },
+      { tenant: 'acme' },
+      { tenant: 'acme', policy: runTwo },
+    ]);
+  });
+});
+
 describe('customer-account sessions', () => {
   const customerRole = 'arn:aws:iam::210987654321:role/ExternalToolsPlatformAudit';
   const call = { tenant: 'acme', scenario: 'aws_pulse', runId: 'run-7', callId: 'collect/0' };

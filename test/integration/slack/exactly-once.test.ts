@@ -150,7 +150,9 @@ const CREATE_ONLY_TOOLS_WITH_RETRY_TESTS = ['scan_snapshots'];
  * REST connectors' write tools, with their retry tests against their API's fake: a late
  * answer, a reset after the server accepted and a repeated call each write once, found by
  * the marker the write carries (test/integration/github/github-tools.test.ts,
- * pagerduty/pagerduty-tools.test.ts, crm/crm-tools.test.ts, ats/ats-tools.test.ts).
+ * pagerduty/pagerduty-tools.test.ts, crm/crm-tools.test.ts, ats/ats-tools.test.ts); and
+ * every write tool retried by the caller at each entry point
+ * (test/integration/dispatcher/exactly-once-entry-points.test.ts).
  */
 const CONNECTOR_WRITE_TOOLS_WITH_RETRY_TESTS = [
   'ats_add_note',

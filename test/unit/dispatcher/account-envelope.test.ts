@@ -216,7 +216,7 @@ describe('account on the calls of a per-account level', () => {
 
     // Assess
     expect(result.ok).toBe(true);
-    expect(vend.mock.calls).toEqual([['acme', ['aws_default', 'aws_org_prod']]]);
+    expect(vend.mock.calls).toEqual([['acme', ['aws_default', 'aws_org_prod'], {}]]);
   });
 });
 

@@ -64,64 +64,101 @@ const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(d
 const request = (method: string, params?: unknown, id: unknown = 1) =>
   JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const call = (args: unknown) => request('tools/call', { name: 'slack_post_message', arguments: args });
-/** Malformed MCP messages, each with the JSON-RPC code it must get, on either transport. */
-const MCP_CASES: readonly (readonly [string, string, number])[] = [
+/**
+ * Malformed MCP messages, each with the JSON-RPC code it must get on either transport and
+ * the id its answer carries: the request's id when it could be read (JSON-RPC 2.0,
+ * "Response object"), else null.
+ */
+const MCP_CASES: readonly (readonly [string, string, number, 1 | null])[] = [
   // -32700: not JSON at all
-  ['an empty body', '', -32700],
-  ['a lone brace', '{', -32700],
-  ['plain text', 'not json', -32700],
-  ['a cut message', '{"jsonrpc":"2.0","id":1,"method":', -32700],
-  ['a NUL byte', '\u0000', -32700],
-  ['an open bracket', '[', -32700],
-  ['single quotes', "{'jsonrpc':'2.0'}", -32700],
-  ['NaN', 'NaN', -32700],
-  ['undefined', 'undefined', -32700],
-  ['a trailing comma', '{"jsonrpc":"2.0","id":1,}', -32700],
-  ['XML', '<rpc/>', -32700],
-  ['two messages glued', '{"jsonrpc":"2.0"}{"jsonrpc":"2.0"}', -32700],
-  ['a BOM and garbage', '\ufeff}{', -32700],
-  ['unbalanced deep brackets', '['.repeat(10_000), -32700],
+  ['an empty body', '', -32700, null],
+  ['a lone brace', '{', -32700, null],
+  ['plain text', 'not json', -32700, null],
+  ['a cut message', '{"jsonrpc":"2.0","id":1,"method":', -32700, null],
+  ['a NUL byte', '\u0000', -32700, null],
+  ['an open bracket', '[', -32700, null],
+  ['single quotes', "{'jsonrpc':'2.0'}", -32700, null],
+  ['NaN', 'NaN', -32700, null],
+  ['undefined', 'undefined', -32700, null],
+  ['a trailing comma', '{"jsonrpc":"2.0","id":1,}', -32700, null],
+  ['XML', '<rpc/>', -32700, null],
+  ['two messages glued', '{"jsonrpc":"2.0"}{"jsonrpc":"2.0"}', -32700, null],
+  ['a BOM and garbage', '\ufeff}{', -32700, null],
+  ['unbalanced deep brackets', '['.repeat(10_000), -32700, null],
   // -32600: JSON, but not one JSON-RPC 2.0 message
-  ['an empty batch', '[]', -32600],
-  ['a batch of one', `[${request('tools/list')}]`, -32600],
-  ['a batch holding one id twice', `[${request('tools/list')},${request('tools/list')}]`, -32600],
-  ['null', 'null', -32600],
-  ['a number', '1', -32600],
-  ['a string', '"tools/list"', -32600],
-  ['true', 'true', -32600],
-  ['an empty object', '{}', -32600],
-  ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', -32600],
-  ['jsonrpc as a number', '{"jsonrpc":2,"id":1,"method":"tools/list"}', -32600],
-  ['no jsonrpc', '{"id":1,"method":"tools/list"}', -32600],
-  ['a numeric method', '{"jsonrpc":"2.0","id":1,"method":5}', -32600],
-  ['a null method', '{"jsonrpc":"2.0","id":1,"method":null}', -32600],
-  ['an object id', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}', -32600],
-  ['an array id', '{"jsonrpc":"2.0","id":[1],"method":"ping"}', -32600],
-  ['a boolean id', '{"jsonrpc":"2.0","id":true,"method":"ping"}', -32600],
-  ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600],
-  ['string params', request('tools/list', 'all'), -32600],
-  ['numeric params', request('tools/list', 5), -32600],
-  ['boolean params', request('tools/call', true), -32600],
-  ['neither request nor response', '{"jsonrpc":"2.0","id":1}', -32600],
-  ['a result without an id', '{"jsonrpc":"2.0","result":{}}', -32600],
-  ['a deep array (valid JSON)', nested(5_000), -32600],
+  ['an empty batch', '[]', -32600, null],
+  ['a batch of one', `[${request('tools/list')}]`, -32600, null],
+  ['a batch holding one id twice', `[${request('tools/list')},${request('tools/list')}]`, -32600, null],
+  ['null', 'null', -32600, null],
+  ['a number', '1', -32600, null],
+  ['a string', '"tools/list"', -32600, null],
+  ['true', 'true', -32600, null],
+  ['an empty object', '{}', -32600, null],
+  ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', -32600, 1],
+  ['jsonrpc as a number', '{"jsonrpc":2,"id":1,"method":"tools/list"}', -32600, 1],
+  ['no jsonrpc', '{"id":1,"method":"tools/list"}', -32600, 1],
+  ['a numeric method', '{"jsonrpc":"2.0","id":1,"method":5}', -32600, 1],
+  ['a null method', '{"jsonrpc":"2.0","id":1,"method":null}', -32600, 1],
+  ['an object id', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}', -32600, null],
+  ['an array id', '{"jsonrpc":"2.0","id":[1],"method":"ping"}', -32600, null],
+  ['a boolean id', '{"jsonrpc":"2.0","id":true,"method":"ping"}', -32600, null],
+  ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600, null],
+  ['string params', request('tools/list', 'all'), -32600, 1],
+  ['numeric params', request('tools/list', 5), -32600, 1],
+  ['boolean params', request('tools/call', true), -32600, 1],
+  ['neither request nor response', '{"jsonrpc":"2.0","id":1}', -32600, 1],
+  ['a result without an id', '{"jsonrpc":"2.0","result":{}}', -32600, null],
+  ['a deep array (valid JSON)', nested(5_000), -32600, null],
   // -32602: a readable request with params the method does not take
-  ['tools/call arguments as a string', call('{"channel":"C1"}'), -32602],
-  ['tools/call arguments as a number', call(5), -32602],
-  ['tools/call arguments as true', call(true), -32602],
-  ['tools/call arguments as an array', call([{ channel: 'C1' }]), -32602],
-  ['tools/call arguments as an empty array', call([]), -32602],
-  ['tools/call without a name', request('tools/call', { arguments: {} }), -32602],
-  ['tools/call with a numeric name', request('tools/call', { name: 5 }), -32602],
-  ['tools/call with a null name', request('tools/call', { name: null }), -32602],
-  ['tools/call with an object name', request('tools/call', { name: {} }), -32602],
-  ['tools/call with array params', request('tools/call', ['slack_post_message', {}]), -32602],
-  ['tools/call with no params', request('tools/call'), -32602],
-  ['tools/list with an unknown cursor', request('tools/list', { cursor: 'page-2' }), -32602],
-  ['tools/list with an empty cursor', request('tools/list', { cursor: '' }), -32602],
-  ['tools/list with a numeric cursor', request('tools/list', { cursor: 2 }), -32602],
-  ['tools/list with a null cursor', request('tools/list', { cursor: null }), -32602],
-  ['tools/list with array params', request('tools/list', []), -32602],
+  ['tools/call arguments as a string', call('{"channel":"C1"}'), -32602, 1],
+  ['tools/call arguments as a number', call(5), -32602, 1],
+  ['tools/call arguments as true', call(true), -32602, 1],
+  ['tools/call arguments as an array', call([{ channel: 'C1' }]), -32602, 1],
+  ['tools/call arguments as an empty array', call([]), -32602, 1],
+  ['tools/call without a name', request('tools/call', { arguments: {} }), -32602, 1],
+  ['tools/call with a numeric name', request('tools/call', { name: 5 }), -32602, 1],
+  ['tools/call with a null name', request('tools/call', { name: null }), -32602, 1],
+  ['tools/call with an object name', request('tools/call', { name: {} }), -32602, 1],
+  ['tools/call with array params', request('tools/call', ['slack_post_message', {}]), -32602, 1],
+  ['tools/call with no params', request('tools/call'), -32602, 1],
+  [
+    'tools/call with _meta as a string',
+    request('tools/call', { name: 'slack_post_message', _meta: 'k' }),
+    -32602,
+    1,
+  ],
+  [
+    'tools/call with a numeric idempotency key',
+    request('tools/call', { name: 'slack_post_message', _meta: { 'dev.etp/idempotency-key': 7 } }),
+    -32602,
+    1,
+  ],
+  [
+    'tools/call with an empty idempotency key',
+    request('tools/call', { name: 'slack_post_message', _meta: { 'dev.etp/idempotency-key': '' } }),
+    -32602,
+    1,
+  ],
+  [
+    'tools/call with a 256-character idempotency key',
+    request('tools/call', {
+      name: 'slack_post_message',
+      _meta: { 'dev.etp/idempotency-key': 'k'.repeat(256) },
+    }),
+    -32602,
+    1,
+  ],
+  [
+    'tools/call with a control character in its idempotency key',
+    request('tools/call', { name: 'slack_post_message', _meta: { 'dev.etp/idempotency-key': 'a\nb' } }),
+    -32602,
+    1,
+  ],
+  ['tools/list with an unknown cursor', request('tools/list', { cursor: 'page-2' }), -32602, 1],
+  ['tools/list with an empty cursor', request('tools/list', { cursor: '' }), -32602, 1],
+  ['tools/list with a numeric cursor', request('tools/list', { cursor: 2 }), -32602, 1],
+  ['tools/list with a null cursor', request('tools/list', { cursor: null }), -32602, 1],
+  ['tools/list with array params', request('tools/list', []), -32602, 1],
 ];
 
 describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code the specification defines', () => {
@@ -129,7 +166,7 @@ describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code
     expect(MCP_CASES.length).toBeGreaterThanOrEqual(50);
   });
 
-  it.each(MCP_CASES)('answers %s with %#', async (_name, body, code) => {
+  it.each(MCP_CASES)('answers %s with %#', async (_name, body, code, id) => {
     // Act
     const response = (await handleMcpFunctionUrl(
       {
@@ -152,8 +189,37 @@ describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code
 
     // Assess: the exact code, and the HTTP status that goes with it
     const answer = JSON.parse(response.body ?? 'null') as { error?: { code: number }; id: unknown };
-    expect(answer.error?.code).toBe(code);
+    expect(answer).toEqual({ jsonrpc: '2.0', id, error: { code, message: expect.any(String) } });
     expect(response.statusCode).toBe(code === -32602 ? 200 : 400);
+  });
+
+  it('refuses a notification with wrong params with 400 and an error without id (it has none to echo)', async () => {
+    // Act
+    const response = (await handleMcpFunctionUrl(
+      {
+        version: '2.0',
+        rawPath: '/mcp',
+        rawQueryString: '',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'tools/list', params: { cursor: 'page-2' } }),
+        isBase64Encoded: false,
+        requestContext: {
+          http: { method: 'POST' },
+          requestId: 'req-3',
+          domainName: 'example.lambda-url.eu-west-1.on.aws',
+          authorizer: { iam: { userArn: 'arn:aws:iam::123456789012:user/fuzzer' } },
+        },
+      } as never,
+      deadlineIn(10_000),
+      deps,
+    )) as { statusCode: number; body?: string };
+
+    // Assess: MCP "Transports", Streamable HTTP: input the server cannot accept is an HTTP error
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body ?? 'null')).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: expect.stringContaining('unknown cursor') },
+    });
   });
 
   it('serves a client that accepts application/json only, and lists only its own tools for an unknown one', async () => {
@@ -220,7 +286,7 @@ describe('MCP over stdio (etp mcp): the same checks and codes as over HTTP', () 
     expect(LINE_CASES.length).toBeGreaterThanOrEqual(50);
   });
 
-  it.each(LINE_CASES)('answers %s with %#', async (_name, line, code) => {
+  it.each(LINE_CASES)('answers %s with %#', async (_name, line, code, id) => {
     // Prepare
     const input = new PassThrough();
     const output = new PassThrough();
@@ -234,13 +300,52 @@ describe('MCP over stdio (etp mcp): the same checks and codes as over HTTP', () 
     // Act
     input.write(`${line}\n`);
 
-    // Assess: one answer, with the exact code, and the id when it was readable (a -32602 request's is 1)
+    // Assess: one answer, with the exact code and the request's id when it was readable
     const [answer] = await answers;
-    expect(answer).toEqual({
-      jsonrpc: '2.0',
-      id: code === -32602 ? 1 : (answer?.id ?? null),
-      error: { code, message: expect.any(String) },
-    });
+    expect(answer).toEqual({ jsonrpc: '2.0', id, error: { code, message: expect.any(String) } });
+    input.end();
+    await served;
+  });
+
+  /**
+   * Each case whose message carries an id, sent without it: a malformed notification
+   * (-32602: a well-formed message whose params are wrong) gets no answer at all
+   * (JSON-RPC 2.0, "Notification": the server MUST NOT reply), while a message that is no
+   * valid request (-32600) is still answered, with id null ("Response object").
+   */
+  const WITHOUT_ID = LINE_CASES.flatMap(([name, line, code, id]) => {
+    if (id === null) return [];
+    const { id: _dropped, ...message } = JSON.parse(line) as Record<string, unknown>;
+    return [[name, JSON.stringify(message), code] as const];
+  });
+
+  it('holds every case with an id, sent without it too', () => {
+    expect(WITHOUT_ID).toHaveLength(LINE_CASES.filter(([, , , id]) => id !== null).length);
+    expect(WITHOUT_ID.filter(([, line]) => line.includes('"id"'))).toEqual([]);
+  });
+
+  it.each(WITHOUT_ID)('answers %s without an id as JSON-RPC says (%#)', async (_name, line, code) => {
+    // Prepare
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveMcp(
+      { profile: 'ops', tenant: 'acme', tools: PROFILE_TOOLS },
+      { input, output },
+      undefined,
+    );
+    const answers = stdioAnswers(output, code === -32602 ? 1 : 2);
+
+    // Act: the message, then a ping whose answer comes after anything the message gets
+    input.write(`${line}\n`);
+    input.write(`${request('ping', undefined, 99)}\n`);
+
+    // Assess
+    const ping = { jsonrpc: '2.0', id: 99, result: {} };
+    expect(await answers).toEqual(
+      code === -32602
+        ? [ping]
+        : [{ jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } }, ping],
+    );
     input.end();
     await served;
   });

@@ -5,8 +5,9 @@
  * exists (S3 User Guide, "Conditional writes"), and the store then returns the
  * document already there. Reads and writes only that key: it is the other
  * module allowed to send GetObject (no-content rail test), and only for the
- * platform's own workspace, with the platform's own credentials — never a
- * tenant's.
+ * platform's own workspace, deployed with the call's vended run-data session
+ * (./environment.ts), which IAM confines to this run's findings file — never
+ * with credentials from a tenant's secret.
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { FindingsDocument, RunKey } from './model';
@@ -47,7 +48,7 @@ export class S3FindingsStore implements FindingsStore {
       );
     } catch (err) {
       if (isNamed(err, 'NoSuchKey')) return undefined;
-      // A role that may list only this key (RunWorkspaceBucket.limitListing) gets 403 for a missing one.
+      // A session that may list only this key (the vended run-data session) gets 403 for a missing one.
       if (isNamed(err, 'AccessDenied') && !(await this.#exists(key, signal))) return undefined;
       throw err;
     }

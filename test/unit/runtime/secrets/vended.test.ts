@@ -10,6 +10,7 @@ import type { ToolResult } from '../../../../functions/runtime/result';
 import {
   CredentialVendor,
   IDEMPOTENCY_SESSION,
+  RUN_DATA_SESSION,
   type TenantSessionSource,
   VendedSessions,
   vendedCredentialsOf,
@@ -19,12 +20,18 @@ import { toolCatalog } from '../../../../functions/tools/catalog';
 import { toolInvocation } from '../../../helpers/events';
 
 /** A session source that issues one recognisable session per (tenant, name) and records each. */
-function fakeSessions(): TenantSessionSource & { readonly asked: string[] } {
+function fakeSessions(): TenantSessionSource & {
+  readonly asked: string[];
+  readonly policies: Record<string, string | undefined>;
+} {
   const asked: string[] = [];
+  const policies: Record<string, string | undefined> = {};
   return {
     asked,
-    credentials: (tenant, name) => async (): Promise<AwsCredentialIdentity> => {
+    policies,
+    credentials: (tenant, name, policy) => async (): Promise<AwsCredentialIdentity> => {
       asked.push(`${tenant}/${name}`);
+      policies[name] = policy;
       return {
         accessKeyId: `ASIA${tenant}${name}`.toUpperCase(),
         secretAccessKey: `fake-secret-key-of-${tenant}-${name}`,
@@ -48,6 +55,9 @@ function recordingInvoker(): ToolInvoker & { readonly received: ToolInvocation[]
 }
 
 const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
+const workspaceTools = functionTools.filter((spec) => spec.workspaceAccess !== undefined);
+/** The run workspaces' bucket the vendor opens run-data sessions on. */
+const WORKSPACE = { bucket: 'etp-runs', partition: 'aws' };
 
 describe('VendingToolInvoker (the dispatcher vends)', () => {
   it.each(functionTools.map((spec) => [spec.name, spec] as const))(
@@ -56,15 +66,19 @@ describe('VendingToolInvoker (the dispatcher vends)', () => {
       // Prepare
       const sessions = fakeSessions();
       const inner = recordingInvoker();
-      const invoker = new VendingToolInvoker(inner, new CredentialVendor(sessions));
+      const invoker = new VendingToolInvoker(inner, new CredentialVendor(sessions), WORKSPACE);
 
       // Act
       await invoker.invoke(spec, toolInvocation({ tool: spec.name, tenant: 'acme' }));
 
       // Assess
       const [sent] = inner.received;
-      // A write tool also gets its exactly-once records session.
-      const names = [...spec.requiresSecrets, ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : [])];
+      // A write tool also gets its exactly-once records session, a workspace tool its run-data session.
+      const names = [
+        ...spec.requiresSecrets,
+        ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
+        ...(spec.workspaceAccess ? [RUN_DATA_SESSION] : []),
+      ];
       expect(sessions.asked).toEqual(names.map((name) => `acme/${name}`));
       if (names.length === 0) {
         expect(sent).not.toHaveProperty('vendedCredentials');
@@ -78,6 +92,48 @@ describe('VendingToolInvoker (the dispatcher vends)', () => {
         sessionToken: `fake-session-token-of-acme-${names[0]}`,
         expiration: '2030-01-01T00:00:00.000Z',
       });
+    },
+  );
+
+  it.each(workspaceTools.map((spec) => [spec.name, spec] as const))(
+    "narrows %s's run-data session to its files of the call's own run, and no reader session",
+    async (_name, spec) => {
+      // Prepare
+      const sessions = fakeSessions();
+      const invoker = new VendingToolInvoker(recordingInvoker(), new CredentialVendor(sessions), WORKSPACE);
+      const call = toolInvocation({
+        tool: spec.name,
+        tenant: 'acme',
+        scenario: 'snapshot_forensics',
+        runId: 'r7',
+      });
+
+      // Act
+      await invoker.invoke(spec, call);
+
+      // Assess: the session policy names this run's files only (the role confines the tenant)
+      const paths = spec.workspaceAccess?.paths ?? [];
+      const objects = paths.map((path) => `arn:aws:s3:::etp-runs/runs/acme/snapshot_forensics/r7/${path}`);
+      expect(JSON.parse(sessions.policies[RUN_DATA_SESSION] ?? 'null')).toEqual({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action:
+              spec.workspaceAccess?.access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
+            Resource: objects,
+          },
+          {
+            Effect: 'Allow',
+            Action: ['s3:ListBucket'],
+            Resource: ['arn:aws:s3:::etp-runs'],
+            Condition: {
+              StringLike: { 's3:prefix': objects.map((arn) => arn.replace('arn:aws:s3:::etp-runs/', '')) },
+            },
+          },
+        ],
+      });
+      for (const name of spec.requiresSecrets) expect(sessions.policies[name]).toBeUndefined();
     },
   );
 

@@ -148,6 +148,32 @@ describe('findingsStoreFromEnvironment', () => {
     expect(readFileSync(path.join(dir, ...findingsKey(RUN).split('/')), 'utf8')).toContain('local');
   });
 
+  it("reads and writes with the call's vended run-data session, in a store of the call's own", async () => {
+    // Prepare: the session the dispatcher vended for this call (ctx.runData)
+    const session = {
+      accessKeyId: 'ASIARUNDATA',
+      secretAccessKey: 'fake-run-data-secret',
+      sessionToken: 'fake-run-data-token',
+      expiration: new Date('2030-01-01T00:00:00Z'),
+    };
+    const credentials = jest.fn(async () => session);
+    const env = { RUN_BUCKET: 'etp-workspace', AWS_REGION: 'eu-west-1' };
+
+    // Act
+    const first = findingsStoreFromEnvironment(env, credentials);
+    const second = findingsStoreFromEnvironment(env, credentials);
+    const own = findingsStoreFromEnvironment(env);
+    const client = (first as unknown as { readonly s3: S3Client }).s3;
+
+    // Assess: no store (and no session) outlives its call; the process's own store is kept apart
+    expect(first).toBeInstanceOf(S3FindingsStore);
+    expect(second).not.toBe(first);
+    expect(own).not.toBe(first);
+    expect(findingsStoreFromEnvironment(env)).toBe(own);
+    expect(await client.config.credentials()).toMatchObject({ accessKeyId: 'ASIARUNDATA' });
+    expect(credentials).toHaveBeenCalled();
+  });
+
   it('fails in a Lambda function without RUN_BUCKET instead of keeping findings in its /tmp', () => {
     expect(() => findingsStoreFromEnvironment({ AWS_LAMBDA_FUNCTION_NAME: 'etp-scan-snapshots' })).toThrow(
       'this function has no RUN_BUCKET',
