@@ -81,13 +81,42 @@ function quotedFieldBounds(
   return false;
 }
 
-/** Whether ASCII `bytes[start, end)` holds a `%` or `+`: a key to URL-decode. */
-function needsDecoding(bytes: Uint8Array, start: number, end: number): boolean {
+/** {@link decodeKeyBytes}'s answers other than a length. */
+const MALFORMED = -1;
+const BEYOND_ASCII = -2;
+
+/** The value of an ASCII hex digit, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * URL-decodes the ASCII key `bytes[start, end)` as {@link decodeCsvKey} does
+ * (`+` a space, `%XX` a byte) into `out`, without making a string.
+ *
+ * @returns the decoded length; {@link MALFORMED} when a `%` is not followed by two
+ *   hex digits (`decodeCsvKey` keeps such a key as written); {@link BEYOND_ASCII}
+ *   when a decoded byte is beyond ASCII, whose UTF-8 `decodeCsvKey` must check.
+ */
+function decodeKeyBytes(bytes: Uint8Array, start: number, end: number, out: Uint8Array): number {
+  let n = 0;
   for (let i = start; i < end; i++) {
-    const c = bytes[i];
-    if (c === PERCENT || c === PLUS) return true;
+    const c = bytes[i] as number;
+    if (c === PLUS) out[n++] = 32;
+    else if (c !== PERCENT) out[n++] = c;
+    else {
+      const high = i + 2 < end ? hexValue(bytes[i + 1] as number) : -1;
+      const low = high < 0 ? -1 : hexValue(bytes[i + 2] as number);
+      if (low < 0) return MALFORMED;
+      const byte = high * 16 + low;
+      if (byte > 127) return BEYOND_ASCII;
+      out[n++] = byte;
+      i += 2;
+    }
   }
-  return false;
+  return n;
 }
 
 /** The size in ASCII `bytes[start, end)`: 0 when empty, as `Number()` reads it otherwise. */
@@ -164,40 +193,52 @@ export async function readCsvDataFile(
     );
   };
 
-  /** An S3-shaped line: the row's byte ranges point into the line's bytes; only a URL-encoded key makes a string. */
+  /** Where URL-decoded keys are written (a decoded key is never longer than its encoded form). */
+  let keys = Buffer.allocUnsafe(1024);
+  const { key, versionId, eTag, isDeleteMarker, size, lastModified } = positions;
+
+  /** An S3-shaped line (`bounds` set): the row's byte ranges point into its bytes or the decoded key's. */
   const readLine = (bytes: Buffer) => {
-    const start = (index: number) => bounds[2 * index] as number;
-    const end = (index: number) => bounds[2 * index + 1] as number;
     row.clearText();
-    const keyStart = start(positions.key);
-    const keyEnd = end(positions.key);
-    if (needsDecoding(bytes, keyStart, keyEnd)) {
-      row.setKeyText(decodeCsvKey(bytes.toString('latin1', keyStart, keyEnd)));
-    } else {
+    const keyStart = bounds[2 * key] as number;
+    const keyEnd = bounds[2 * key + 1] as number;
+    if (keyEnd - keyStart > keys.length) keys = Buffer.allocUnsafe(2 * (keyEnd - keyStart));
+    const decoded = decodeKeyBytes(bytes, keyStart, keyEnd, keys);
+    if (decoded === BEYOND_ASCII) row.setKeyText(decodeCsvKey(bytes.toString('latin1', keyStart, keyEnd)));
+    else if (decoded === MALFORMED) {
       row.keyBytes = bytes;
       row.keyStart = keyStart;
       row.keyEnd = keyEnd;
+    } else {
+      row.keyBytes = keys;
+      row.keyStart = 0;
+      row.keyEnd = decoded;
     }
-    const { versionId, eTag, isDeleteMarker, size, lastModified } = positions;
     row.versionBytes = bytes;
-    row.versionStart = versionId < 0 ? 0 : start(versionId);
-    row.versionEnd = versionId < 0 ? 0 : end(versionId);
+    row.versionStart = versionId < 0 ? 0 : (bounds[2 * versionId] as number);
+    row.versionEnd = versionId < 0 ? 0 : (bounds[2 * versionId + 1] as number);
     row.eTagBytes = bytes;
-    row.eTagStart = eTag < 0 ? 0 : start(eTag);
-    row.eTagEnd = eTag < 0 ? 0 : end(eTag);
+    row.eTagStart = eTag < 0 ? 0 : (bounds[2 * eTag] as number);
+    row.eTagEnd = eTag < 0 ? 0 : (bounds[2 * eTag + 1] as number);
     if (isDeleteMarker < 0) row.isDeleteMarker = false;
     else {
-      const at = start(isDeleteMarker);
+      const at = bounds[2 * isDeleteMarker] as number;
       row.isDeleteMarker =
-        end(isDeleteMarker) - at === 4 &&
+        (bounds[2 * isDeleteMarker + 1] as number) - at === 4 &&
         bytes[at] === TRUE[0] &&
         bytes[at + 1] === TRUE[1] &&
         bytes[at + 2] === TRUE[2] &&
         bytes[at + 3] === TRUE[3];
     }
-    row.size = size < 0 ? 0 : sizeOfBytes(bytes, start(size), end(size));
+    row.size = size < 0 ? 0 : sizeOfBytes(bytes, bounds[2 * size] as number, bounds[2 * size + 1] as number);
     row.lastModifiedMs =
-      lastModified < 0 ? Number.NaN : inventoryTimeOfBytes(bytes, start(lastModified), end(lastModified));
+      lastModified < 0
+        ? Number.NaN
+        : inventoryTimeOfBytes(
+            bytes,
+            bounds[2 * lastModified] as number,
+            bounds[2 * lastModified + 1] as number,
+          );
   };
 
   /** One line: `bytes[from, lineEnd)`, without its newline. */

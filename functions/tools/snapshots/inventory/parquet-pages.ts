@@ -16,8 +16,8 @@
  */
 
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import { snappyUncompress } from 'hyparquet';
 import { type Cursor, PAGE, readPageHeader, varint } from './parquet-page-header';
+import { snappyUncompress } from './snappy';
 
 /** Parquet `Encoding` values (parquet.thrift). */
 const ENCODING = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, RLE_DICTIONARY: 8 } as const;
@@ -71,11 +71,8 @@ function decompress(codec: string, input: Uint8Array, size: number): Uint8Array 
   switch (codec) {
     case 'UNCOMPRESSED':
       return input;
-    case 'SNAPPY': {
-      const output = new Uint8Array(size);
-      snappyUncompress(input, output);
-      return output;
-    }
+    case 'SNAPPY':
+      return snappyUncompress(input, size);
     case 'GZIP':
       return gunzipSync(input);
     case 'BROTLI':

@@ -13,7 +13,7 @@
  * (`parquet-pages.ts`: byte ranges, no value object per row) when their
  * encodings are the common ones; a file using another encoding (DELTA_*,
  * BYTE_STREAM_SPLIT, legacy INT96 timestamps…) is decoded by hyparquet, row
- * group by row group, into strings. Codecs: Snappy (hyparquet's decoder) and
+ * group by row group, into strings. Codecs: Snappy (hysnappy, `snappy.ts`) and
  * uncompressed pages; GZIP, Brotli and ZSTD through node:zlib. LZO and LZ4 are
  * refused by name.
  */
@@ -356,9 +356,7 @@ export async function readParquetDataFile(
   const codecs = new Set(
     metadata.row_groups.flatMap((g) => g.columns.map((c) => c.meta_data?.codec ?? 'UNCOMPRESSED')),
   );
-  const unsupported = [...codecs].filter(
-    (codec) => codec !== 'SNAPPY' && codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS),
-  );
+  const unsupported = [...codecs].filter((codec) => codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS));
   if (unsupported.length > 0)
     throw unreadable(options.reportId, file, `${unsupported.join(', ')} compression is not supported`);
 

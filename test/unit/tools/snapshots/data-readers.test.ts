@@ -175,7 +175,9 @@ describe('readCsvDataFile', () => {
     const lines = [
       '"photos","caf\u00e9/r\u00e9sum\u00e9.pdf","7","2024-01-01T00:00:00.000Z","e1"',
       '"photos","caf%C3%A9/r%C3%A9sum%C3%A9.pdf","7","2024-01-01T00:00:00.000Z","e1"',
-      '"photos","my+photos/a%2Bb.jpg","","2024-02-29T12:00:00Z","e2"',
+      '"photos","my+photos%2Fa%2Bb.jpg","","2024-02-29T12:00:00Z","e2"',
+      '"photos","50%+off.txt","1","","e3"',
+      '"photos","a+b","1","","e4"',
     ];
     const bytes = gzipSync(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
     const seed = { a: 1, b: 2 };
@@ -196,6 +198,9 @@ describe('readCsvDataFile', () => {
       ['café/résumé.pdf', '', false, 7, Date.UTC(2024, 0, 1), 'e1'],
       ['café/résumé.pdf', '', false, 7, Date.UTC(2024, 0, 1), 'e1'],
       ['my photos/a+b.jpg', '', false, 0, Date.UTC(2024, 1, 29, 12), 'e2'],
+      // Not well-formed: kept as written, as decodeCsvKey keeps it.
+      ['50%+off.txt', '', false, 1, Number.NaN, 'e3'],
+      ['a b', '', false, 1, Number.NaN, 'e4'],
     ]);
     expect(hashes[0]).toBe(hashes[1]);
     const fromText = { hi: 0, lo: 0 };
