@@ -308,6 +308,28 @@ describe('readParquetDataFile', () => {
     );
   });
 
+  it('reads nulls in a row group after one that had values in the same rows (arrays reused across groups)', async () => {
+    const list: InventoryObject[] = Array.from({ length: 20 }, (_, i) =>
+      i < 10
+        ? { key: `a/${i}.pdf`, size: i + 1, lastModifiedMs: 1000 + i, eTag: `e${i}`, versionId: `v${i}` }
+        : { key: `b/${i}.pdf`, size: 0, lastModifiedMs: 2000 + i, eTag: '', isDeleteMarker: true },
+    );
+    const bytes = parquetBytes('photos', list, true, 10);
+    const sink = collector();
+
+    await readParquetDataFile(fakeReader(bytes, 64, { count: 0 }), fileOf(bytes), sink, options());
+
+    expect(sink.rows.slice(9, 11)).toEqual([
+      ['a/9.pdf', 'v9', false, 10, 1009, 'e9'],
+      ['b/10.pdf', '', true, 0, 2010, ''],
+    ]);
+    expect(
+      sink.rows
+        .slice(10)
+        .every(([, version, marker, size, , eTag]) => !version && marker && size === 0 && !eTag),
+    ).toBe(true);
+  });
+
   const expected = (list: readonly InventoryObject[]) =>
     list.map((o) => [
       o.key,
