@@ -4,9 +4,9 @@
 // Chromium through playwright-core) and newcomer (the README's commands and configs run as
 // written, from another directory, on the system's Node). Type checking is `tsc --noEmit`
 // in `npm test`; ts-jest only transpiles (isolatedModules) so the suite stays fast.
-// hyparquet and hyparquet-writer ship ES modules only; Jest's CommonJS runtime loads
+// hyparquet, hyparquet-writer and hysnappy ship ES modules only; Jest's CommonJS runtime loads
 // ESM natively only under --experimental-vm-modules, so they are transpiled to CommonJS.
-const esmPackages = ['hyparquet', 'hyparquet-writer'];
+const esmPackages = ['hyparquet', 'hyparquet-writer', 'hysnappy'];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: [

@@ -1,15 +1,16 @@
 /**
  * Streams a gzip CSV inventory data file: the body's bytes are hashed and
  * counted as they arrive (`FileIntegrity`), gunzipped, cut into lines and
- * parsed, a 64 KiB chunk at a time; nothing holds more than a chunk and one
- * line. S3 writes every field double-quoted and URL-encodes keys, so a line is
- * split on `","` directly (a quarter of csv-parse's cost per row,
- * bench/snapshots.ts); a line that does not have that exact shape (an escaped
- * quote, another quoting) is handed to csv-parse, which reads any RFC 4180 CSV.
+ * parsed, a 256 KiB chunk at a time; nothing holds more than a chunk and one
+ * line. S3 writes every field double-quoted and URL-encodes keys (so its lines
+ * are ASCII), so a line is split on `","` directly in its bytes and the row's
+ * fields are byte ranges of the gunzipped chunk: no string per row, except a
+ * key with `%` or `+` to decode (bench/snapshots-duckdb.ts). A line that does
+ * not have that exact shape (an escaped quote, another quoting, a byte beyond
+ * ASCII) is handed to csv-parse, which reads any RFC 4180 CSV.
  */
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Deadline } from '../../../runtime/deadline';
@@ -22,39 +23,111 @@ import {
   decodeCsvKey,
   InventoryRow,
   type InventoryRowSink,
+  inventoryTimeOfBytes,
   parseInventoryTime,
   ROWS_PER_DEADLINE_CHECK,
 } from './rows';
 
+/**
+ * Bytes gunzip hands on per output chunk. zlib works in node's thread pool and
+ * every output chunk is a round trip to it and back through the event loop;
+ * with the default 16 KiB a 30 MB data file makes about 2,000 of them, and on
+ * a busy machine the waits between them took longer than the parsing (profile
+ * in docs/snapshot-tools.md, "Against DuckDB"). 256 KiB: 16 times fewer.
+ */
+const GUNZIP_CHUNK_BYTES = 256 * 1024;
+
 const QUOTE = 34;
 const COMMA = 44;
+const NEWLINE = 10;
+const RETURN = 13;
+const PERCENT = 37;
+const PLUS = 43;
+/** `true`, the delete-marker field's value, as bytes. */
+const TRUE = [116, 114, 117, 101] as const;
 
 /**
- * Finds the fields of an S3-shaped line (`"a","b",""`) in `text[from, to)`:
- * field i is `text[bounds[2i], bounds[2i+1])`. One `indexOf` per field, no
- * string made. False when the line has another shape (a quote inside a field,
- * an unquoted field, another field count): csv-parse reads it then.
+ * Finds the fields of an S3-shaped line (`"a","b",""`) in `bytes[from, to)`:
+ * field i is `bytes[bounds[2i], bounds[2i+1])`. No string made. False when the
+ * line has another shape (a quote inside a field, an unquoted field, another
+ * field count) or a byte beyond ASCII (S3 URL-encodes keys, so its lines have
+ * none): csv-parse reads it then, from its UTF-8 text.
  */
 function quotedFieldBounds(
-  text: string,
+  bytes: Uint8Array,
   from: number,
   to: number,
   count: number,
   bounds: Int32Array,
 ): boolean {
   const last = to - 1;
-  if (last <= from || text.charCodeAt(from) !== QUOTE || text.charCodeAt(last) !== QUOTE) return false;
+  if (last <= from || bytes[from] !== QUOTE || bytes[last] !== QUOTE) return false;
   let start = from + 1;
+  let seen = 0;
   for (let field = 0; field < count; field++) {
-    const quote = text.indexOf('"', start);
-    if (quote === -1 || quote > last) return false;
+    let quote = start;
+    for (; quote <= last; quote++) {
+      const c = bytes[quote] as number;
+      seen |= c;
+      if (c === QUOTE) break;
+    }
+    if (quote > last || seen > 127) return false;
     bounds[2 * field] = start;
     bounds[2 * field + 1] = quote;
     if (quote === last) return field === count - 1;
-    if (text.charCodeAt(quote + 1) !== COMMA || text.charCodeAt(quote + 2) !== QUOTE) return false;
+    if (bytes[quote + 1] !== COMMA || bytes[quote + 2] !== QUOTE) return false;
     start = quote + 3;
   }
   return false;
+}
+
+/** {@link decodeKeyBytes}'s answers other than a length. */
+const MALFORMED = -1;
+const BEYOND_ASCII = -2;
+
+/** The value of an ASCII hex digit, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * URL-decodes the ASCII key `bytes[start, end)` as {@link decodeCsvKey} does
+ * (`+` a space, `%XX` a byte) into `out`, without making a string.
+ *
+ * @returns the decoded length; {@link MALFORMED} when a `%` is not followed by two
+ *   hex digits (`decodeCsvKey` keeps such a key as written); {@link BEYOND_ASCII}
+ *   when a decoded byte is beyond ASCII, whose UTF-8 `decodeCsvKey` must check.
+ */
+function decodeKeyBytes(bytes: Uint8Array, start: number, end: number, out: Uint8Array): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i] as number;
+    if (c === PLUS) out[n++] = 32;
+    else if (c !== PERCENT) out[n++] = c;
+    else {
+      const high = i + 2 < end ? hexValue(bytes[i + 1] as number) : -1;
+      const low = high < 0 ? -1 : hexValue(bytes[i + 2] as number);
+      if (low < 0) return MALFORMED;
+      const byte = high * 16 + low;
+      if (byte > 127) return BEYOND_ASCII;
+      out[n++] = byte;
+      i += 2;
+    }
+  }
+  return n;
+}
+
+/** The size in ASCII `bytes[start, end)`: 0 when empty, as `Number()` reads it otherwise. */
+function sizeOfBytes(bytes: Uint8Array, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const d = (bytes[i] as number) - 48;
+    if (d < 0 || d > 9) return Number(Buffer.from(bytes.subarray(start, end)).toString('latin1'));
+    value = value * 10 + d;
+  }
+  return value;
 }
 
 /** Options of {@link readCsvDataFile}. */
@@ -89,15 +162,15 @@ export async function readCsvDataFile(
   options: CsvReadOptions,
 ): Promise<number> {
   const integrity = new FileIntegrity(file, options.reportId);
-  const decoder = new StringDecoder('utf8');
   const bounds = new Int32Array(positions.count * 2);
   const row = new InventoryRow();
-  let pending = '';
+  /** The start of a line cut by a chunk's end (a copy), joined with the next chunk's head. */
+  let pending: Buffer | undefined;
   let rows = 0;
   let lineNumber = 0;
 
-  /** The fields csv-parse reads from a line of another shape; written into `bounds` over the returned text. */
-  const parseOddLine = (line: string): string => {
+  /** A line csv-parse reads (another shape, or beyond ASCII), from its UTF-8 text, through the row's string setter. */
+  const readOddLine = (line: string) => {
     let records: string[][];
     try {
       records = parseCsv(line, { relax_column_count: true }) as string[][];
@@ -108,59 +181,100 @@ export async function readCsvDataFile(
     if (records.length !== 1 || fields?.length !== positions.count) {
       throw malformed(options.reportId, file, lineNumber, `expected ${positions.count} fields`);
     }
-    let joined = '';
-    fields.forEach((field, i) => {
-      bounds[2 * i] = joined.length;
-      joined += field;
-      bounds[2 * i + 1] = joined.length;
-    });
-    return joined;
+    const field = (index: number) => (index < 0 ? '' : (fields[index] as string));
+    const size = field(positions.size);
+    row.setText(
+      decodeCsvKey(field(positions.key)),
+      field(positions.versionId),
+      field(positions.isDeleteMarker) === 'true',
+      size ? Number(size) : 0,
+      positions.lastModified >= 0 ? parseInventoryTime(field(positions.lastModified)) : Number.NaN,
+      field(positions.eTag),
+    );
   };
 
-  const field = (text: string, index: number) =>
-    index < 0 ? '' : text.slice(bounds[2 * index] as number, bounds[2 * index + 1] as number);
+  /** Where URL-decoded keys are written (a decoded key is never longer than its encoded form). */
+  let keys = Buffer.allocUnsafe(1024);
+  const { key, versionId, eTag, isDeleteMarker, size, lastModified } = positions;
 
-  /** One line: `text[from, to)`, without its newline. */
-  const handleLine = (line: string, from: number, lineEnd: number) => {
+  /** An S3-shaped line (`bounds` set): the row's byte ranges point into its bytes or the decoded key's. */
+  const readLine = (bytes: Buffer) => {
+    row.clearText();
+    const keyStart = bounds[2 * key] as number;
+    const keyEnd = bounds[2 * key + 1] as number;
+    if (keyEnd - keyStart > keys.length) keys = Buffer.allocUnsafe(2 * (keyEnd - keyStart));
+    const decoded = decodeKeyBytes(bytes, keyStart, keyEnd, keys);
+    if (decoded === BEYOND_ASCII) row.setKeyText(decodeCsvKey(bytes.toString('latin1', keyStart, keyEnd)));
+    else if (decoded === MALFORMED) {
+      row.keyBytes = bytes;
+      row.keyStart = keyStart;
+      row.keyEnd = keyEnd;
+    } else {
+      row.keyBytes = keys;
+      row.keyStart = 0;
+      row.keyEnd = decoded;
+    }
+    row.versionBytes = bytes;
+    row.versionStart = versionId < 0 ? 0 : (bounds[2 * versionId] as number);
+    row.versionEnd = versionId < 0 ? 0 : (bounds[2 * versionId + 1] as number);
+    row.eTagBytes = bytes;
+    row.eTagStart = eTag < 0 ? 0 : (bounds[2 * eTag] as number);
+    row.eTagEnd = eTag < 0 ? 0 : (bounds[2 * eTag + 1] as number);
+    if (isDeleteMarker < 0) row.isDeleteMarker = false;
+    else {
+      const at = bounds[2 * isDeleteMarker] as number;
+      row.isDeleteMarker =
+        (bounds[2 * isDeleteMarker + 1] as number) - at === 4 &&
+        bytes[at] === TRUE[0] &&
+        bytes[at + 1] === TRUE[1] &&
+        bytes[at + 2] === TRUE[2] &&
+        bytes[at + 3] === TRUE[3];
+    }
+    row.size = size < 0 ? 0 : sizeOfBytes(bytes, bounds[2 * size] as number, bounds[2 * size + 1] as number);
+    row.lastModifiedMs =
+      lastModified < 0
+        ? Number.NaN
+        : inventoryTimeOfBytes(
+            bytes,
+            bounds[2 * lastModified] as number,
+            bounds[2 * lastModified + 1] as number,
+          );
+  };
+
+  /** One line: `bytes[from, lineEnd)`, without its newline. */
+  const handleLine = (bytes: Buffer, from: number, lineEnd: number) => {
     lineNumber++;
-    const to = lineEnd > from && line.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    const to = lineEnd > from && bytes[lineEnd - 1] === RETURN ? lineEnd - 1 : lineEnd;
     if (to === from) return;
-    const text = quotedFieldBounds(line, from, to, positions.count, bounds)
-      ? line
-      : parseOddLine(line.slice(from, to));
-    const size = field(text, positions.size);
-    sink.row(
-      row.setText(
-        decodeCsvKey(field(text, positions.key)),
-        field(text, positions.versionId),
-        field(text, positions.isDeleteMarker) === 'true',
-        size ? Number(size) : 0,
-        positions.lastModified >= 0 ? parseInventoryTime(field(text, positions.lastModified)) : Number.NaN,
-        field(text, positions.eTag),
-      ),
-    );
+    if (quotedFieldBounds(bytes, from, to, positions.count, bounds)) readLine(bytes);
+    else readOddLine(bytes.toString('utf8', from, to));
+    sink.row(row);
     rows++;
     if (rows % ROWS_PER_DEADLINE_CHECK === 0) {
       checkReadDeadline(options.deadline, options.reportId, options.rowsBefore + rows);
     }
   };
 
-  const consume = (text: string) => {
+  const consume = (chunk: Buffer) => {
     let start = 0;
-    let newline = text.indexOf('\n');
-    if (newline !== -1 && pending.length > 0) {
-      const line = pending + text.slice(0, newline);
-      pending = '';
+    let newline = chunk.indexOf(NEWLINE);
+    if (pending !== undefined) {
+      if (newline === -1) {
+        pending = Buffer.concat([pending, chunk]);
+        return;
+      }
+      const line = Buffer.concat([pending, chunk.subarray(0, newline)]);
+      pending = undefined;
       handleLine(line, 0, line.length);
       start = newline + 1;
-      newline = text.indexOf('\n', start);
+      newline = chunk.indexOf(NEWLINE, start);
     }
     while (newline !== -1) {
-      handleLine(text, start, newline);
+      handleLine(chunk, start, newline);
       start = newline + 1;
-      newline = text.indexOf('\n', start);
+      newline = chunk.indexOf(NEWLINE, start);
     }
-    pending += text.slice(start);
+    if (start < chunk.length) pending = Buffer.from(chunk.subarray(start));
   };
 
   try {
@@ -172,11 +286,11 @@ export async function readCsvDataFile(
           yield chunk;
         }
       },
-      createGunzip(),
+      // One thread-pool round trip per output chunk: 256 KiB instead of the default 16 KiB cuts them 16-fold.
+      createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }),
       async (source: AsyncIterable<Buffer>) => {
-        for await (const chunk of source) consume(decoder.write(chunk));
-        consume(decoder.end());
-        if (pending.length > 0) handleLine(pending, 0, pending.length);
+        for await (const chunk of source) consume(chunk);
+        if (pending !== undefined) handleLine(pending, 0, pending.length);
       },
       { signal: options.deadline.signal },
     );

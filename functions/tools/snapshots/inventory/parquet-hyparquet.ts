@@ -6,9 +6,11 @@
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { type AsyncBuffer, type Compressors, type FileMetaData, parquetRead } from 'hyparquet';
 import type { InventoryRow, InventoryRowSink } from './rows';
+import { snappyUncompress } from './snappy';
 
-/** Codecs beyond Snappy and uncompressed, which hyparquet decodes itself. */
+/** Codecs hyparquet is given (it decodes uncompressed pages itself): the same as the page decoder's. */
 export const COMPRESSORS: Compressors = {
+  SNAPPY: snappyUncompress,
   GZIP: (input) => new Uint8Array(gunzipSync(input)),
   BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
   ZSTD: (input) => new Uint8Array(zstdDecompressSync(input)),

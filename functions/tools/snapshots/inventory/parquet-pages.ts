@@ -16,8 +16,8 @@
  */
 
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import { snappyUncompress } from 'hyparquet';
 import { type Cursor, PAGE, readPageHeader, varint } from './parquet-page-header';
+import { snappyUncompress } from './snappy';
 
 /** Parquet `Encoding` values (parquet.thrift). */
 const ENCODING = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, RLE_DICTIONARY: 8 } as const;
@@ -71,11 +71,8 @@ function decompress(codec: string, input: Uint8Array, size: number): Uint8Array 
   switch (codec) {
     case 'UNCOMPRESSED':
       return input;
-    case 'SNAPPY': {
-      const output = new Uint8Array(size);
-      snappyUncompress(input, output);
-      return output;
-    }
+    case 'SNAPPY':
+      return snappyUncompress(input, size);
     case 'GZIP':
       return gunzipSync(input);
     case 'BROTLI':
@@ -138,6 +135,31 @@ function readHybrid(
 
 // ------------------------------------------------------------ values
 
+/**
+ * Arrays one column's chunks are decoded into, kept from one row group to the
+ * next: a row group's values are dropped once its rows are handed on, so the
+ * next group of the same column reuses them instead of allocating (and making
+ * V8 collect) a fresh set per group.
+ */
+export class ChunkScratch {
+  page: Int32Array = new Int32Array(0);
+  start: Int32Array = new Int32Array(0);
+  end: Int32Array = new Int32Array(0);
+  numbers: Float64Array = new Float64Array(0);
+  booleans: Uint8Array = new Uint8Array(0);
+  /** The column chunk's compressed bytes, copied out of the file's pieces. */
+  bytes: Uint8Array = new Uint8Array(0);
+
+  /** `rows` entries of a kept array, or a new one (kept) when it is too short. */
+  static fit<T extends Int32Array | Float64Array | Uint8Array>(
+    kept: T,
+    rows: number,
+    make: (n: number) => T,
+  ): T {
+    return (kept.length >= rows ? kept.subarray(0, rows) : make(rows)) as T;
+  }
+}
+
 /** Where values go while a chunk is decoded. */
 class ChunkBuilder {
   /** Page 0 is empty: the rows of nulls point there. */
@@ -158,13 +180,29 @@ class ChunkBuilder {
   constructor(
     readonly type: FastType,
     readonly rows: number,
+    scratch: ChunkScratch,
   ) {
     const text = type === 'BYTE_ARRAY';
-    this.page = new Int32Array(text ? rows : 0);
-    this.start = new Int32Array(text ? rows : 0);
-    this.end = new Int32Array(text ? rows : 0);
-    this.numbers = new Float64Array(type === 'INT64' ? rows : 0);
-    this.booleans = new Uint8Array(type === 'BOOLEAN' ? rows : 0);
+    const ints = (n: number) => new Int32Array(n);
+    this.page = text ? ChunkScratch.fit(scratch.page, rows, ints) : new Int32Array(0);
+    this.start = text ? ChunkScratch.fit(scratch.start, rows, ints) : new Int32Array(0);
+    this.end = text ? ChunkScratch.fit(scratch.end, rows, ints) : new Int32Array(0);
+    this.numbers =
+      type === 'INT64'
+        ? ChunkScratch.fit(scratch.numbers, rows, (n) => new Float64Array(n))
+        : new Float64Array(0);
+    this.booleans =
+      type === 'BOOLEAN'
+        ? ChunkScratch.fit(scratch.booleans, rows, (n) => new Uint8Array(n))
+        : new Uint8Array(0);
+    // A reused array holds the last group's values: nulls are written explicitly and every row is filled.
+    if (text && scratch.page.length < rows) {
+      scratch.page = this.page;
+      scratch.start = this.start;
+      scratch.end = this.end;
+    }
+    if (type === 'INT64' && scratch.numbers.length < rows) scratch.numbers = this.numbers;
+    if (type === 'BOOLEAN' && scratch.booleans.length < rows) scratch.booleans = this.booleans;
   }
 
   column(): DecodedColumn {
@@ -227,10 +265,16 @@ function readValues(
   if (present && nonNull < count) {
     rowIndex = new Int32Array(nonNull);
     for (let i = 0, n = 0; i < count; i++) if (present[i]) rowIndex[n++] = i;
-    // Nulls: empty text, NaN numbers, false booleans.
+    // Nulls: empty text (page 0), NaN numbers, false booleans; written, since the arrays may be reused.
     for (let i = 0; i < count; i++) {
       if (present[i]) continue;
       if (builder.type === 'INT64') builder.numbers[base + i] = Number.NaN;
+      else if (builder.type === 'BOOLEAN') builder.booleans[base + i] = 0;
+      else {
+        builder.page[base + i] = 0;
+        builder.start[base + i] = 0;
+        builder.end[base + i] = 0;
+      }
     }
   }
   const at = rowIndex ? (n: number) => rowIndex[n] as number : rowOf;
@@ -295,10 +339,18 @@ function readValues(
  *
  * @param bytes - the chunk's bytes, from its first page header (dictionary or data) to its end.
  * @param rows - the row group's rows (the chunk holds one value per row).
+ * @param scratch - arrays to decode into, reused from the column's previous row
+ *   group (the values returned are valid until the next call with it).
  * @throws Error naming what is malformed or unsupported; the reader turns it into `upstream_error`.
  */
-export function decodeChunk(bytes: Uint8Array, info: ChunkInfo, type: FastType, rows: number): DecodedColumn {
-  const builder = new ChunkBuilder(type, rows);
+export function decodeChunk(
+  bytes: Uint8Array,
+  info: ChunkInfo,
+  type: FastType,
+  rows: number,
+  scratch: ChunkScratch = new ChunkScratch(),
+): DecodedColumn {
+  const builder = new ChunkBuilder(type, rows, scratch);
   const c: Cursor = { bytes, pos: 0 };
   while (builder.filled < rows) {
     if (c.pos >= bytes.length) throw new Error(`column chunk ends after ${builder.filled} of ${rows} values`);

@@ -13,7 +13,7 @@
  * (`parquet-pages.ts`: byte ranges, no value object per row) when their
  * encodings are the common ones; a file using another encoding (DELTA_*,
  * BYTE_STREAM_SPLIT, legacy INT96 timestamps…) is decoded by hyparquet, row
- * group by row group, into strings. Codecs: Snappy (hyparquet's decoder) and
+ * group by row group, into strings. Codecs: Snappy (hysnappy, `snappy.ts`) and
  * uncompressed pages; GZIP, Brotli and ZSTD through node:zlib. LZO and LZ4 are
  * refused by name.
  */
@@ -27,6 +27,7 @@ import type { ManifestFile } from './manifest';
 import { COMPRESSORS, decodeGroup, emitGroup, PARSERS } from './parquet-hyparquet';
 import {
   type ChunkInfo,
+  ChunkScratch,
   type DecodedColumn,
   decodeChunk,
   type FastType,
@@ -181,24 +182,33 @@ function heldBuffer(fileSize: number, held: Held): AsyncBuffer {
   return {
     byteLength: fileSize,
     slice(start: number, end = fileSize) {
-      if (start < held.from || end > held.from + held.length) {
-        throw new Error(`read outside the row group's bytes: [${start}, ${end})`);
-      }
-      const out = new Uint8Array(end - start);
-      let pieceStart = held.from;
-      for (const piece of held.pieces) {
-        const pieceEnd = pieceStart + piece.length;
-        if (pieceEnd > start && pieceStart < end) {
-          const from = Math.max(start, pieceStart);
-          const to = Math.min(end, pieceEnd);
-          out.set(piece.subarray(from - pieceStart, to - pieceStart), from - start);
-        }
-        if (pieceEnd >= end) break;
-        pieceStart = pieceEnd;
-      }
-      return out.buffer;
+      return copyHeld(held, start, end, new Uint8Array(end - start)).buffer as ArrayBuffer;
     },
   };
+}
+
+/**
+ * Copies the held bytes `[start, end)` into the start of `out` (at least that long).
+ *
+ * @returns `out`'s first `end - start` bytes.
+ * @throws Error for a range outside the held bytes.
+ */
+function copyHeld(held: Held, start: number, end: number, out: Uint8Array): Uint8Array {
+  if (start < held.from || end > held.from + held.length) {
+    throw new Error(`read outside the row group's bytes: [${start}, ${end})`);
+  }
+  let pieceStart = held.from;
+  for (const piece of held.pieces) {
+    const pieceEnd = pieceStart + piece.length;
+    if (pieceEnd > start && pieceStart < end) {
+      const from = Math.max(start, pieceStart);
+      const to = Math.min(end, pieceEnd);
+      out.set(piece.subarray(from - pieceStart, to - pieceStart), from - start);
+    }
+    if (pieceEnd >= end) break;
+    pieceStart = pieceEnd;
+  }
+  return out.subarray(0, end - start);
 }
 
 /** Drops the held bytes before `position`. */
@@ -250,27 +260,34 @@ function chunkInfo(meta: ColumnMeta, repetition: string | undefined): ChunkInfo 
   };
 }
 
-/** Decodes the wanted columns of one row group from their pages. */
+/**
+ * Decodes the wanted columns of one row group from their pages, into each
+ * column's scratch arrays (reused from the previous row group).
+ */
 function decodeGroupPages(
   metadata: FileMetaData,
   groupIndex: number,
   plan: GroupPlan,
-  fileSize: number,
   held: Held,
   columns: readonly Wanted[],
+  scratches: Map<Wanted, ChunkScratch>,
 ): Map<Wanted, DecodedColumn> {
   const group = metadata.row_groups[groupIndex];
   const repetition = new Map(metadata.schema.map((e) => [e.name, e.repetition_type]));
-  const buffer = heldBuffer(fileSize, held);
   const decoded = new Map<Wanted, DecodedColumn>();
   for (const chunk of group?.columns ?? []) {
     const meta = chunk.meta_data;
     const name = meta?.path_in_schema[0] as Wanted | undefined;
     if (!meta || !name || !columns.includes(name)) continue;
+    let scratch = scratches.get(name);
+    if (!scratch) {
+      scratch = new ChunkScratch();
+      scratches.set(name, scratch);
+    }
     const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
-    const bytes = new Uint8Array(
-      buffer.slice(start, start + Number(meta.total_compressed_size)) as ArrayBuffer,
-    );
+    const length = Number(meta.total_compressed_size);
+    if (scratch.bytes.length < length) scratch.bytes = new Uint8Array(length);
+    const bytes = copyHeld(held, start, start + length, scratch.bytes);
     decoded.set(
       name,
       decodeChunk(
@@ -278,6 +295,7 @@ function decodeGroupPages(
         chunkInfo(meta, repetition.get(name)),
         FAST_TYPES[name],
         plan.rowEnd - plan.rowStart,
+        scratch,
       ),
     );
   }
@@ -356,15 +374,14 @@ export async function readParquetDataFile(
   const codecs = new Set(
     metadata.row_groups.flatMap((g) => g.columns.map((c) => c.meta_data?.codec ?? 'UNCOMPRESSED')),
   );
-  const unsupported = [...codecs].filter(
-    (codec) => codec !== 'SNAPPY' && codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS),
-  );
+  const unsupported = [...codecs].filter((codec) => codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS));
   if (unsupported.length > 0)
     throw unreadable(options.reportId, file, `${unsupported.join(', ')} compression is not supported`);
 
   const plans = planGroups(metadata, columns);
   const fromPages = pageDecodable(metadata, columns, perMs);
   const row = new InventoryRow();
+  const scratches = new Map<Wanted, ChunkScratch>();
   const integrity = new FileIntegrity(file, options.reportId);
   const body = await openListedFile(reader, file, options.reportId);
   let position = 0;
@@ -377,7 +394,7 @@ export async function readParquetDataFile(
       const count = plan.rowEnd - plan.rowStart;
       try {
         if (fromPages) {
-          const decoded = decodeGroupPages(metadata, plan.group, plan, file.size, held, columns);
+          const decoded = decodeGroupPages(metadata, plan.group, plan, held, columns, scratches);
           emitDecoded(decoded, count, sink, perMs as number, row);
         } else {
           emitGroup(

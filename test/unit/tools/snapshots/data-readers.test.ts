@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
 import { PlatformError } from '../../../../functions/runtime/errors';
+import { hashIdentity } from '../../../../functions/tools/snapshots/index/key-hash';
 import { readCsvDataFile } from '../../../../functions/tools/snapshots/inventory/csv-reader';
 import type { InventoryObjectReader } from '../../../../functions/tools/snapshots/inventory/guarded-reader';
 import type { ManifestFile } from '../../../../functions/tools/snapshots/inventory/manifest';
@@ -14,7 +15,9 @@ import { readParquetDataFile } from '../../../../functions/tools/snapshots/inven
 import {
   columnPositions,
   decodeCsvKey,
+  InventoryRow,
   type InventoryRowSink,
+  inventoryTimeOfBytes,
   parseInventoryTime,
 } from '../../../../functions/tools/snapshots/inventory/rows';
 import { csvLine, type InventoryObject, parquetBytes } from '../../../helpers/inventory-fixtures';
@@ -101,6 +104,14 @@ describe('inventory row helpers', () => {
     expect(parseInventoryTime('')).toBeNaN();
   });
 
+  it('reads a time from its bytes as from its text, and a 24-character time beyond ASCII as Date.parse does', () => {
+    const bytes = Buffer.from('xx2016-11-06T21:32:30.000Zyy');
+    expect(inventoryTimeOfBytes(bytes, 2, 26)).toBe(Date.UTC(2016, 10, 6, 21, 32, 30));
+    expect(inventoryTimeOfBytes(bytes, 2, 2)).toBeNaN();
+    // U+0130's low byte is "0": read as a byte it would pass for a digit.
+    expect(parseInventoryTime('2016-11-06T21:32:30.00\u0130Z')).toBeNaN();
+  });
+
   it('decodes form-URL-encoded keys and keeps undecodable ones', () => {
     expect(decodeCsvKey('my+photos%2Fcaf%C3%A9.jpg')).toBe('my photos/café.jpg');
     expect(decodeCsvKey('a%2Bb.txt')).toBe('a+b.txt');
@@ -157,6 +168,57 @@ describe('readCsvDataFile', () => {
     expect(sink.rows.map((r) => [r[0], r[3], r[5]])).toEqual([
       ['say "hi".txt', 3, 'e'],
       ['plain.bin', 4, 'f'],
+    ]);
+  });
+
+  it('reads raw non-ASCII bytes (through csv-parse) and keys needing decoding to the same row as their encoded forms', async () => {
+    const lines = [
+      '"photos","caf\u00e9/r\u00e9sum\u00e9.pdf","7","2024-01-01T00:00:00.000Z","e1"',
+      '"photos","caf%C3%A9/r%C3%A9sum%C3%A9.pdf","7","2024-01-01T00:00:00.000Z","e1"',
+      '"photos","my+photos%2Fa%2Bb.jpg","","2024-02-29T12:00:00Z","e2"',
+      '"photos","50%+off.txt","1","","e3"',
+      '"photos","a+b","1","","e4"',
+    ];
+    const bytes = gzipSync(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+    const seed = { a: 1, b: 2 };
+    const hashes: string[] = [];
+    const sink = collector();
+    const hashing: InventoryRowSink = {
+      row: (r) => {
+        const out = { hi: 0, lo: 0 };
+        hashIdentity(seed, r, false, out);
+        hashes.push(`${out.hi}:${out.lo}`);
+        sink.row(r);
+      },
+    };
+
+    await readCsvDataFile(chunked(bytes, 5), fileOf(bytes), CSV_COLUMNS, hashing, options());
+
+    expect(sink.rows).toEqual([
+      ['café/résumé.pdf', '', false, 7, Date.UTC(2024, 0, 1), 'e1'],
+      ['café/résumé.pdf', '', false, 7, Date.UTC(2024, 0, 1), 'e1'],
+      ['my photos/a+b.jpg', '', false, 0, Date.UTC(2024, 1, 29, 12), 'e2'],
+      // Not well-formed: kept as written, as decodeCsvKey keeps it.
+      ['50%+off.txt', '', false, 1, Number.NaN, 'e3'],
+      ['a b', '', false, 1, Number.NaN, 'e4'],
+    ]);
+    expect(hashes[0]).toBe(hashes[1]);
+    const fromText = { hi: 0, lo: 0 };
+    hashIdentity(seed, new InventoryRow().setText('my photos/a+b.jpg', '', false, 0, 0, ''), false, fromText);
+    expect(hashes[2]).toBe(`${fromText.hi}:${fromText.lo}`);
+  });
+
+  it('reads a size that is not plain digits as Number() does', async () => {
+    const bytes = gzipSync(
+      Buffer.from('"photos","a.txt","1e3","2024-01-01T00:00:00.000Z","e"\n"photos","b.txt","x","","e"\n'),
+    );
+    const sink = collector();
+
+    await readCsvDataFile(chunked(bytes, 1000), fileOf(bytes), CSV_COLUMNS, sink, options());
+
+    expect(sink.rows.map((r) => [r[3], r[4]])).toEqual([
+      [1000, Date.UTC(2024, 0, 1)],
+      [Number.NaN, Number.NaN],
     ]);
   });
 
@@ -244,6 +306,28 @@ describe('readParquetDataFile', () => {
         o.isDeleteMarker ? '' : o.eTag,
       ]),
     );
+  });
+
+  it('reads nulls in a row group after one that had values in the same rows (arrays reused across groups)', async () => {
+    const list: InventoryObject[] = Array.from({ length: 20 }, (_, i) =>
+      i < 10
+        ? { key: `a/${i}.pdf`, size: i + 1, lastModifiedMs: 1000 + i, eTag: `e${i}`, versionId: `v${i}` }
+        : { key: `b/${i}.pdf`, size: 0, lastModifiedMs: 2000 + i, eTag: '', isDeleteMarker: true },
+    );
+    const bytes = parquetBytes('photos', list, true, 10);
+    const sink = collector();
+
+    await readParquetDataFile(fakeReader(bytes, 64, { count: 0 }), fileOf(bytes), sink, options());
+
+    expect(sink.rows.slice(9, 11)).toEqual([
+      ['a/9.pdf', 'v9', false, 10, 1009, 'e9'],
+      ['b/10.pdf', '', true, 0, 2010, ''],
+    ]);
+    expect(
+      sink.rows
+        .slice(10)
+        .every(([, version, marker, size, , eTag]) => !version && marker && size === 0 && !eTag),
+    ).toBe(true);
   });
 
   const expected = (list: readonly InventoryObject[]) =>
