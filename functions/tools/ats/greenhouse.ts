@@ -86,11 +86,7 @@ export const greenhouse = defineRestConnector<GreenhouseSecret>({
   label: 'Greenhouse',
   secret: ATS_SECRET_FAMILY.provider('greenhouse'),
   baseUrl: () => process.env.GREENHOUSE_API_URL || 'https://harvest.greenhouse.io',
-  authenticator: () =>
-    basicAuth(
-      (secret: GreenhouseSecret) => secret.token,
-      () => '',
-    ),
+  authenticator: () => basicAuth((secret: GreenhouseSecret) => secret.token),
   headers: { accept: 'application/json' },
   rateLimit: { burst: 10, perSecond: 5 },
   quota: quotaHeaders({

@@ -72,11 +72,7 @@ export const lever = defineRestConnector<LeverSecret>({
   label: 'Lever',
   secret: ATS_SECRET_FAMILY.provider('lever'),
   baseUrl: () => process.env.LEVER_API_URL || 'https://api.lever.co',
-  authenticator: () =>
-    basicAuth(
-      (secret: LeverSecret) => secret.token,
-      () => '',
-    ),
+  authenticator: () => basicAuth((secret: LeverSecret) => secret.token),
   headers: { accept: 'application/json' },
   rateLimit: { burst: 10, perSecond: 10 },
   errors: leverErrors,
