@@ -1,7 +1,7 @@
 /**
  * The traffic of NAT gateways over a window, from CloudWatch: each gateway's
  * processed bytes summed with GetMetricData (AWS/NATGateway), and how each is
- * known (measured, no datapoints, unavailable).
+ * known (measured, no datapoints, unavailable: `trafficOf` in usage.ts).
  */
 import {
   type CloudWatchClient,
@@ -13,7 +13,6 @@ import type { Deadline } from '../../../runtime/deadline';
 import { readPart } from '../shared/audit-parts';
 import type { PartialError } from '../shared/regional-audit';
 import { serviceEnum, type UnrecognizedValues } from '../shared/service-enums';
-import type { NatGatewayUsage } from './usage';
 
 /**
  * MetricDataResult `StatusCode` (CloudWatch API reference, "MetricDataResult"):
@@ -138,14 +137,4 @@ export async function readTraffic(
   return summed.ok
     ? { bytes, measured, failed, ...summed.value }
     : { bytes, measured, failed, complete: false, partialError: summed.partialError };
-}
-/** A gateway's processed bytes and how they are known. */
-export function trafficOf(
-  traffic: TrafficRead,
-  gatewayId: string,
-): Pick<NatGatewayUsage, 'processedBytes' | 'traffic'> {
-  if (!traffic.complete || traffic.failed.has(gatewayId))
-    return { processedBytes: null, traffic: 'unavailable' };
-  if (!traffic.measured.has(gatewayId)) return { processedBytes: null, traffic: 'no_datapoints' };
-  return { processedBytes: traffic.bytes.get(gatewayId) ?? 0, traffic: 'measured' };
 }

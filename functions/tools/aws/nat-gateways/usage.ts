@@ -7,7 +7,7 @@ import { compareText, formatUsd, roundCents } from '../../../runtime/text';
 import type { Finding } from '../shared/findings';
 import { BYTES_PER_BILLED_GB, HOURS_PER_MONTH, natGatewayPrices, priceSource } from '../shared/pricing';
 import { newFinding } from '../shared/regional-audit';
-import { HOUR_MS, type MetricWindow } from './traffic';
+import { HOUR_MS, type MetricWindow, type TrafficRead } from './traffic';
 
 /** Gateways younger than this are not judged idle: too little time to have seen traffic. */
 const MIN_OBSERVED_HOURS = 24;
@@ -102,4 +102,15 @@ export function byCost(a: NatGatewayUsage, b: NatGatewayUsage): number {
     (b.estimatedMonthlyUsd ?? -1) - (a.estimatedMonthlyUsd ?? -1) ||
     compareText(a.natGatewayId, b.natGatewayId)
   );
+}
+
+/** A gateway's processed bytes and how they are known. */
+export function trafficOf(
+  traffic: TrafficRead,
+  gatewayId: string,
+): Pick<NatGatewayUsage, 'processedBytes' | 'traffic'> {
+  if (!traffic.complete || traffic.failed.has(gatewayId))
+    return { processedBytes: null, traffic: 'unavailable' };
+  if (!traffic.measured.has(gatewayId)) return { processedBytes: null, traffic: 'no_datapoints' };
+  return { processedBytes: traffic.bytes.get(gatewayId) ?? 0, traffic: 'measured' };
 }
