@@ -1,5 +1,5 @@
 /**
- * Posting, shared by the three post tools: one message or a parent and threaded
+ * Posting, shared by the post tools: one message or a parent and threaded
  * follow-ups, each carrying the call's key in its message metadata, paced per
  * channel, and never sent twice: a post whose answer never came is looked up in
  * the channel (conversations.history / conversations.replies with
