@@ -14,7 +14,9 @@
  *    (target p50 ≤ 1 ms), with logging at ERROR and at INFO.
  * 5. aws_ec2_inventory over 10,000 instances in 17 regions with 50 ms per page:
  *    wall time / ideal (target ≤ 1.3), peak memory (target ≤ 256 MB), output bytes.
- * 6. AWS API calls per run of each AWS tool.
+ * 6. AWS API calls per run of each AWS tool, and HTTP requests per call of each REST
+ *    tool (GitHub, PagerDuty, CRM, ATS) against the loopback fakes, each ≤ its
+ *    documented page budget (bench/rest-requests.ts; issue 19).
  * 7. `redact()` on a 64 KiB result, p50 and p99 (target p50 ≤ 2 ms; issue 8), and
  *    `redactString()` over a 10 MB log of the platform's output side by side with
  *    secretlint (wall ratio ≤ 1, every planted credential found, ≤ 0.1 % of lines
@@ -60,6 +62,7 @@ import { measureOrganizationSessions } from './organization-sessions';
 import { measureRedaction, redactionSection } from './redact';
 import { measureRedactionScan, redactionScanSection } from './redact-scan';
 import { atMost, type Figure, formatReport, kib, type Section } from './report';
+import { restRequestsSection } from './rest-requests';
 import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
 import { measureSnapshotTools } from './snapshots';
@@ -257,6 +260,8 @@ async function main(): Promise<void> {
   sections.push(await overheadSection());
   sections.push(await inventorySection());
   sections.push(await apiCallsSection());
+  progress('HTTP requests per call of each REST tool');
+  sections.push(await restRequestsSection());
   progress('redact() on a 64 KiB result');
   sections.push(redactionSection(await measureRedaction()));
   progress("redaction vs secretlint on a 10 MB log of the platform's output");

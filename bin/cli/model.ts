@@ -36,21 +36,25 @@ export function registerModelCommands(program: Command, run: CliRun, stop?: Prom
     .option(
       '--latency-ms <ms>',
       'milliseconds each response waits (a model’s latency)',
-      millisecondsArgument('--latency-ms', MAX_LATENCY_MS),
+      millisecondsArgument(MAX_LATENCY_MS),
       0,
     )
     .action(async (options: { script: string; port?: number; latencyMs: number }) => {
       const script = loadModelScript(options.script);
+      // Listening for the signals before the URL is printed: whoever waits for the URL and
+      // then stops the server (a script, a test) never finds it without its handlers.
+      const stopped =
+        stop ??
+        new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
       const server = await startScriptedModel(script, { port: options.port, latencyMs: options.latencyMs });
       io.out(
         `Scripted model (${script.length} responses from ${options.script}) listening on ${server.url}\n` +
           `Run against it: npx etp scenario run <name> --local --model-endpoint ${server.url}\n`,
       );
-      await (stop ??
-        new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        }));
+      await stopped;
       await server.stop();
       io.out(`Served ${server.requests.length} requests.\n`);
     });

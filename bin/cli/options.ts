@@ -125,17 +125,18 @@ function exists(file: string): boolean {
 
 /**
  * A commander argument parser for a whole number of milliseconds (`--latency-ms`).
+ * Commander's own line already names the option and the value received
+ * (`option '--latency-ms <ms>' argument '-1' is invalid.`), so the message says
+ * only what is accepted: one line, nothing said twice.
  *
  * @returns a parser that throws InvalidArgumentError (exit code 2) for anything
- *   but digits, saying what was received and the accepted range.
+ *   but digits or past `max`, saying the accepted range.
  */
-export function millisecondsArgument(option: string, max: number): (value: string) => number {
+export function millisecondsArgument(max: number): (value: string) => number {
   return (value) => {
     const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(ms) || ms > max) {
-      throw new InvalidArgumentError(
-        `${option} ${JSON.stringify(value)}: expected whole milliseconds, 0-${max}.`,
-      );
+      throw new InvalidArgumentError(`Expected whole milliseconds, 0-${max}.`);
     }
     return ms;
   };

@@ -112,6 +112,7 @@ function send(
     'Content-Security-Policy': contentSecurityPolicy(options.connectSources),
     'Content-Type': type,
     'Cache-Control': 'no-store',
+    'Content-Length': String(body.length),
     ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
   });
   response.end(body);
@@ -129,6 +130,7 @@ export interface ConsoleServer {
  * Serves the page and the API on `127.0.0.1:<port>` (0: an OS-chosen port).
  * API requests must come from the page's own origin (a `Sec-Fetch-Site` of
  * another site is refused), so another site open in the browser cannot use it.
+ * The page's files answer GET and HEAD (the same status and headers, no body).
  * `user` is everyone's user (`etp console`: the one person at this machine);
  * with `options.signIn`, each request's user is its token's instead.
  */
@@ -148,7 +150,9 @@ export async function startConsoleServer(
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (!url.pathname.startsWith('/api/')) {
-      const file = request.method === 'GET' ? files.get(url.pathname) : undefined;
+      // HEAD answers as GET does, headers only (RFC 9110, "HEAD"; Node's server sends no body for it).
+      const file =
+        request.method === 'GET' || request.method === 'HEAD' ? files.get(url.pathname) : undefined;
       if (!file) return send(response, 404, 'text/plain; charset=utf-8', Buffer.from('Not found\n'));
       const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
       return send(response, 200, file.type, gzip ? file.gzip : file.body, { gzip, connectSources });

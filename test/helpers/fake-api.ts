@@ -14,11 +14,17 @@ export interface ApiRequest extends ReceivedRequest {
 
 /**
  * A failure injected on matching requests: an error answer (`status`, JSON
- * `body`, `headers`); `delayMs`: handled now (its effect recorded), answered
+ * `body` or one made from the request by `echo`, `headers`); `delayMs`: handled now (its effect recorded), answered
  * late; `reset`: handled, then the connection destroyed with no answer.
  */
 export type InjectedFailure =
   | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly status: number;
+      /** The body made from the request, as an API that echoes what it received (its Authorization header). */
+      readonly echo: (request: ApiRequest) => unknown;
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   | { readonly delayMs: number }
   | { readonly reset: true };
 
@@ -88,7 +94,8 @@ export async function startFakeApi(
       response.socket?.destroy();
       return;
     }
-    sendJson(response, failure.status, failure.body ?? {}, { ...failure.headers });
+    const body = 'echo' in failure ? failure.echo(request) : failure.body;
+    sendJson(response, failure.status, body ?? {}, { ...failure.headers });
   });
   return {
     url: server.url,

@@ -19,8 +19,18 @@ import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { SECRET_FORMS } from '../unit/runtime/redaction-corpus';
 import { newApp } from './cdk';
 import { mockedClientRegion } from './ec2-pages';
+import { organization, orgRepository } from './github-fixtures';
+import {
+  GREENHOUSE_USER_ID,
+  greenhouseCandidate,
+  type LocalGreenhouse,
+  startGreenhouseServer,
+} from './greenhouse-server';
+import { hubspotContact, type LocalHubSpot, startHubSpotServer } from './hubspot-server';
+import { INCIDENT_ID, INCIDENT_REPO } from './incident-world';
 import { type LocalKms, startLocalKms } from './local-kms';
 import { platformDynamoDb } from './platform-sdk';
+import { isoAt } from './rest-fake';
 import { type HarnessRun, type ScenarioHarness, startScenarioHarness } from './scenario-harness';
 import { shippedPlanTools } from './scenarios';
 
@@ -43,6 +53,16 @@ import { shippedPlanTools } from './scenarios';
  * the scanned secrets) travel in the tool invocations only, one per name the
  * tool's spec lists, for the call's tenant; logs, states, results, DynamoDB and
  * the workspaces never hold them.
+ *
+ * The REST connectors too (issue 19): tenant leaky's github_default,
+ * pagerduty_default, crm_default (HubSpot) and ats_default (Greenhouse) hold the
+ * REST token forms of {@link SECRETS}; Lead Qualifier, Incident Response and a
+ * small ATS scenario (read, then a note) run against the loopback fakes with the
+ * same leaking model, and one call of each of GitHub and Greenhouse is refused
+ * with an error body that echoes the request's Authorization header. Their
+ * results, states, errors, logs and the bodies the platform wrote to the fakes
+ * (notes, lead updates) are scanned like the rest, the tokens' pieces and their
+ * `Authorization: Basic` encodings included.
  */
 
 const { stubs, stubOf } = clientStubs();
@@ -70,8 +90,9 @@ const SECRETS = {
   db_password: 'Tr0ub4dor&3-fake-test-never-leak', // fake test example
   dsn_password: 'postgres://admin:fake-test-pw-neverleak@db.example.com:5432/app', // fake test example
   jwt_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlLXRlc3QifQ.fakeTESTexampleSIG', // fake test example
-  // The REST connectors' token forms (docs/github.md, pagerduty.md, crm.md, ats.md):
-  github_fine_grained: 'github_pat_11FAKETEST0EXAMPLE0neverleak_0123456789abcdefFAKEtestEXAMPLEneverLEAK0123', // fake test
+  // The REST connectors' token forms (docs/github.md, pagerduty.md, crm.md, ats.md); each 16-character
+  // piece of them is scanned for too, so none holds a run a fixture also has (`0123456789abcdef`):
+  github_fine_grained: 'github_pat_11FAKETEST0EXAMPLE0neverleak_q7R2w9Y4t1U8i3O6FAKEtestEXAMPLEneverLEAK0123', // fake test
   github_installation: 'ghs_FAKEtestEXAMPLEinstallation0neverLk', // fake test example
   pagerduty_token: 'u+FAKEtestEXAMPLEnvLk', // fake test example
   hubspot_token: 'pat-na1-fa4e7e57-0000-4000-8000-fa4e00e5a4b1', // fake test example
@@ -96,6 +117,59 @@ const ECHOED_NAMES = Array.from({ length: 8 }, (_, i) =>
 let harness: ScenarioHarness;
 /** The local KMS of the inline run (undefined in the Secrets Manager run). */
 let kms: LocalKms | undefined;
+/** The CRM and ATS fakes (the harness runs GitHub's and PagerDuty's). */
+let hubspot: LocalHubSpot;
+let greenhouse: LocalGreenhouse;
+
+/** The candidate the ATS scenario reads (the Greenhouse docs' John Locke) and notes. */
+const CANDIDATE_ID = String(greenhouseCandidate(12, '').id);
+
+/**
+ * The ATS calls of the suite, through the dispatcher as a scenario makes them: a
+ * plan level lists candidates and reads one, then an agent may add a note.
+ */
+const NEVER_LEAK_ATS = `
+name: never_leak_ats
+description: The ATS calls of the never-leak suite.
+inputs:
+  tenant: { type: string, description: Tenant of the run., default: default }
+levels:
+  - name: read
+    intra_tools: [ats_list_candidates, ats_get_candidate]
+    calls:
+      - tool: ats_list_candidates
+        args: { limit: 10 }
+      - tool: ats_get_candidate
+        args: { candidate_id: "${CANDIDATE_ID}" }
+  - name: review
+    model: anthropic.claude-3-5-haiku-20241022-v1:0
+    prompt: "Candidates:\\n{{levels.read.results}}"
+    intra_tools: [ats_add_note]
+    max_turns: 6
+    max_tokens: 2000
+`;
+
+/**
+ * Each REST connector's secret of tenant leaky, holding the REST token forms of
+ * {@link SECRETS} (docs/github.md, pagerduty.md, crm.md, ats.md).
+ */
+const REST_SECRETS: Readonly<Record<string, unknown>> = {
+  github_default: { token: SECRETS.github_fine_grained },
+  pagerduty_default: { token: SECRETS.pagerduty_token, from: 'oncall@example.com' },
+  crm_default: { provider: 'hubspot', token: SECRETS.hubspot_token },
+  ats_default: { provider: 'greenhouse', token: SECRETS.greenhouse_key, user_id: GREENHOUSE_USER_ID },
+};
+
+/** Error bodies the fakes echoed, Authorization header included (so a clean scan means something). */
+const echoedBodies: unknown[] = [];
+/** An error body echoing the request's Authorization header in its message, kept in {@link echoedBodies}. */
+const echoing =
+  (message: string) =>
+  (request: { headers: Readonly<Record<string, unknown>> }): unknown => {
+    const body = { message: `${message} (Authorization: ${String(request.headers.authorization)})` };
+    echoedBodies.push(body);
+    return body;
+  };
 
 /** How the runs' secrets are referenced: in Secrets Manager, or sealed in the rows (inline). */
 export type SeededKind = 'secrets_manager' | 'inline';
@@ -132,6 +206,13 @@ async function seedSecrets(kind: SeededKind): Promise<void> {
     });
     await seed('leaky', 'slack_default', slackSecret.arn);
     await seed('other', 'slack_default', slackSecret.arn);
+    for (const [name, value] of Object.entries(REST_SECRETS)) {
+      const secret = deployed.secretsManager.create(`etp/leaky/${name}`, JSON.stringify(value), {
+        'etp-tenant': 'leaky',
+        'etp-secret': name,
+      });
+      await seed('leaky', name, secret.arn);
+    }
     return;
   }
   const local = kms;
@@ -149,6 +230,7 @@ async function seedSecrets(kind: SeededKind): Promise<void> {
   for (const tenant of ['leaky', 'other']) await seal(tenant, 'aws_default', awsValue(tenant));
   await seal('leaky', 'slack_default', slackValue);
   await seal('leaky', 'slack_default', slackValue, 'other');
+  for (const [name, value] of Object.entries(REST_SECRETS)) await seal('leaky', name, JSON.stringify(value));
 }
 
 /**
@@ -256,7 +338,15 @@ const OTHER_RUN_FILE = '../../../leaky/aws_pulse/leak-run-1/notes/copy.txt';
  * goes to Slack). Each turn stays within what `max_tokens` lets a real model
  * write (about 8 KB of tool input).
  */
-function leakingModel(): (request: ReceivedConverse, index: number) => ScriptedResponse {
+function leakingModel(
+  options: {
+    /** The summary's opening. @default 'AWS Pulse' */
+    readonly label?: string;
+    /** The level's own tools the model calls with what it read, beside the copy. @default none */
+    readonly writes?: (seen: string) => { name: string; input: unknown }[];
+  } = {},
+): (request: ReceivedConverse, index: number) => ScriptedResponse {
+  const label = options.label ?? 'AWS Pulse';
   /** What read_file returned, by path then offset. */
   const read = new Map<string, Map<number, string>>();
   const contentOf = (file: string) =>
@@ -295,12 +385,21 @@ function leakingModel(): (request: ReceivedConverse, index: number) => ScriptedR
             offset: n * READ_FILE_MAX_BYTES,
           })).filter(({ offset }) => offset > 0),
         );
-        return { tool_use: rest.slice(0, 8).map((slice) => call('read_file', slice)) };
+        // (files read whole already: list them again, so the turn still calls a tool)
+        return {
+          tool_use:
+            rest.length > 0
+              ? rest.slice(0, 8).map((slice) => call('read_file', slice))
+              : [call('list_files', {})],
+        };
       }
       case 3:
         return {
           text: 'Keeping a copy of what I read.',
-          tool_use: [call('write_file', { path: 'notes/copy.txt', content: seen().slice(0, 7000) })],
+          tool_use: [
+            call('write_file', { path: 'notes/copy.txt', content: seen().slice(0, 7000) }),
+            ...(options.writes?.(seen()) ?? []),
+          ],
         };
       default: {
         const whole = contentOf(files[0]?.path ?? '');
@@ -309,7 +408,7 @@ function leakingModel(): (request: ReceivedConverse, index: number) => ScriptedR
           text: `Here is what the tools said: ${quote.slice(0, 1000)}`,
           tool_use: [
             call('finish', {
-              summary: `AWS Pulse. Quoting the tools: ${quote}`,
+              summary: `${label}. Quoting the tools: ${quote}`,
               data: { top: [], quoted: whole.slice(0, 2000) },
             }),
           ],
@@ -390,6 +489,16 @@ function formsOf(secret: string): string[] {
   ];
 }
 
+/**
+ * The forms of a secret sent as the user of `Authorization: Basic` (Greenhouse's
+ * and Lever's API keys, RFC 7617): base64 of `key:`, as a whole and without its
+ * last 4 characters (where the colon's bits fall).
+ */
+function basicAuthForms(secret: string): string[] {
+  const encoded = Buffer.from(`${secret}:`).toString('base64');
+  return [encoded, encoded.slice(0, -4)];
+}
+
 /** The secrets found in `text` (by name), in any of their forms. */
 function leaksIn(text: string, forms: ReadonlyMap<string, readonly string[]>): string[] {
   return [...forms]
@@ -427,11 +536,36 @@ function piecesIn(text: string, pieces: ReadonlyMap<string, string>): string[] {
  * so no client or session cached by one harness's run points at another's servers.
  */
 export function describeNeverLeak(kind: SeededKind): void {
-  describe(`never leak: aws_pulse end to end as deployed, secrets as ${kind} references`, () => {
+  describe(`never leak: aws_pulse and the REST scenarios end to end as deployed, secrets as ${kind} references`, () => {
     beforeAll(async () => {
       // Every line the code writes, at its most talkative.
       logger.setLogLevel('DEBUG');
-      harness = await startScenarioHarness({ deployedSecrets: true, slack: { botToken: BOT_TOKEN } });
+      [hubspot, greenhouse] = await Promise.all([
+        startHubSpotServer({
+          token: SECRETS.hubspot_token,
+          contacts: [hubspotContact(1), hubspotContact(12), hubspotContact(30)],
+        }),
+        startGreenhouseServer({
+          key: SECRETS.greenhouse_key,
+          candidates: (url) => [greenhouseCandidate(1, url), greenhouseCandidate(12, url)],
+        }),
+      ]);
+      process.env.HUBSPOT_API_URL = hubspot.apiUrl;
+      process.env.GREENHOUSE_API_URL = greenhouse.apiUrl;
+      harness = await startScenarioHarness({
+        deployedSecrets: true,
+        slack: { botToken: BOT_TOKEN },
+        files: { 'never_leak_ats.yaml': NEVER_LEAK_ATS },
+        githubOrgs: {
+          biglytics: {
+            org: organization('biglytics', { public_repos: 1, followers: 20 }),
+            repos: [orgRepository('biglytics', 0, isoAt(-60))],
+          },
+        },
+      });
+      // The fakes accept the seeded tokens.
+      harness.github.acceptToken(SECRETS.github_fine_grained);
+      harness.pagerduty.acceptKey(SECRETS.pagerduty_token);
       if (kind === 'inline') {
         kms = await startPolicyKms();
         process.env.AWS_ENDPOINT_URL_KMS = kms.endpoint;
@@ -441,7 +575,9 @@ export function describeNeverLeak(kind: SeededKind): void {
 
     afterAll(async () => {
       delete process.env.AWS_ENDPOINT_URL_KMS;
-      await Promise.all([harness.stop(), kms?.stop()]);
+      delete process.env.HUBSPOT_API_URL;
+      delete process.env.GREENHOUSE_API_URL;
+      await Promise.all([harness.stop(), kms?.stop(), hubspot.stop(), greenhouse.stop()]);
       kms = undefined;
     });
 
@@ -469,9 +605,112 @@ export function describeNeverLeak(kind: SeededKind): void {
         const crossed = await pulse('other', 'leak-run-3');
         return [first, echoed, crossed];
       });
+      // …then leaky's REST scenarios: Lead Qualifier, Incident Response (GitHub refuses the merged
+      // pulls, echoing the token it got), and the ATS scenario (Greenhouse refuses the candidate with
+      // a 401 echoing the Basic credentials; the secret re-read after it is unchanged, so no retry).
+      const { value: restRuns, logs: restLogs } = await capturingLogs(async () => {
+        const qualifier = await harness.run('lead_qualifier', {
+          runId: 'leak-lq-1',
+          input: { tenant: 'leaky', since: isoAt(0), slack_channel: CHANNEL },
+          model: leakingModel({
+            label: 'Lead Qualifier',
+            writes: (seen) => [
+              call('crm_update_lead', {
+                lead_id: '512',
+                score: 85,
+                status: 'open',
+                note: seen.slice(0, 4000) || 'nothing read',
+              }),
+              call('github_org_facts', { org: 'biglytics', recent_repos: 5 }),
+            ],
+          }),
+          keepStates: true,
+        });
+        harness.github.failNext(
+          { status: 403, echo: echoing('Resource not accessible by personal access token') },
+          1,
+          { path: /\/pulls$/ },
+        );
+        const incident = await harness.run('incident_response', {
+          runId: 'leak-ir-1',
+          input: {
+            tenant: 'leaky',
+            incident: 'Console login from an unknown IP',
+            regions: [REGION],
+            slack_channel: CHANNEL,
+            pagerduty_incident: INCIDENT_ID,
+            github_repo: INCIDENT_REPO,
+            lookback_hours: 6,
+          },
+          model: leakingModel({ label: 'Incident triage' }),
+          keepStates: true,
+        });
+        greenhouse.failNext({ status: 401, echo: echoing('Invalid Basic Auth credentials') }, 1, {
+          path: /^\/v1\/candidates\/\d+$/,
+        });
+        const ats = await harness.run('never_leak_ats', {
+          runId: 'leak-ats-1',
+          input: { tenant: 'leaky' },
+          model: leakingModel({
+            label: 'ATS review',
+            writes: (seen) => [
+              call('ats_add_note', {
+                candidate_id: CANDIDATE_ID,
+                note: seen.slice(0, 4000) || 'nothing read',
+              }),
+            ],
+          }),
+          keepStates: true,
+        });
+        return [qualifier, incident, ats];
+      });
 
       // Assess: the runs did their work…
       const [leaky, echoed, other] = runs as [HarnessRun, HarnessRun, HarnessRun];
+      const [qualifier, incident, ats] = restRuns as [HarnessRun, HarnessRun, HarnessRun];
+      const callsOf = (run: HarnessRun, level: string) =>
+        (run.output.levels[level] as PlanLevelRecord | AgentLevelRecord).calls.map((c) => [
+          c.tool,
+          c.ok ? 'ok' : c.code,
+        ]);
+      expect(callsOf(qualifier, 'read')).toEqual([['crm_list_leads', 'ok']]);
+      expect(callsOf(qualifier, 'qualify')).toEqual(
+        expect.arrayContaining([
+          ['crm_update_lead', 'ok'],
+          ['github_org_facts', 'ok'],
+        ]),
+      );
+      expect(hubspot.contactUpdates.map((u) => u.id)).toEqual(['512']);
+      expect(hubspot.notes).toHaveLength(1);
+      expect(callsOf(incident, 'gather')).toEqual(
+        expect.arrayContaining([
+          ['pagerduty_incident', 'ok'],
+          ['github_recent_changes', 'ok'],
+          ['github_merged_pulls', 'access_denied'],
+        ]),
+      );
+      expect(callsOf(incident, 'notify')).toEqual([
+        ['slack_post_message', 'ok'],
+        ['pagerduty_add_note', 'ok'],
+      ]);
+      expect(harness.pagerduty.world.notes[INCIDENT_ID]).toHaveLength(1);
+      expect(callsOf(ats, 'read')).toEqual([
+        ['ats_list_candidates', 'ok'],
+        ['ats_get_candidate', 'auth_failed'],
+      ]);
+      expect(callsOf(ats, 'review')).toEqual(expect.arrayContaining([['ats_add_note', 'ok']]));
+      expect(greenhouse.notes.get(Number(CANDIDATE_ID))).toHaveLength(1);
+      // The refusals' messages came through, their tokens masked.
+      const failedSummary = (run: HarnessRun, level: string, tool: string) =>
+        (run.output.levels[level] as PlanLevelRecord).calls.find((c) => c.tool === tool)?.summary;
+      expect(failedSummary(incident, 'gather', 'github_merged_pulls')).toMatch(
+        /Resource not accessible by personal access token.*<redacted>/,
+      );
+      expect(failedSummary(ats, 'read', 'ats_get_candidate')).toMatch(
+        /Invalid Basic Auth credentials.*<redacted>/,
+      );
+      // (the fakes did echo the tokens they got: two error bodies, each holding one)
+      expect(echoedBodies).toHaveLength(2);
       const collect = leaky.output.levels.collect as PlanLevelRecord;
       expect(collect.calls.map((c) => c.tool).sort()).toEqual(shippedPlanTools('aws_pulse', 'collect'));
       expect(collect.calls.find((c) => c.tool === 'aws_ec2_inventory')?.summary).toBe(
@@ -488,7 +727,9 @@ export function describeNeverLeak(kind: SeededKind): void {
         code: kind === 'inline' ? 'secret_invalid' : 'access_denied',
       });
       expect((other.output.levels.collect as PlanLevelRecord).outcome).not.toBe('failed');
-      expect(harness.slack.messages.map((m) => m.text)).toEqual([
+      expect(
+        harness.slack.messages.map((m) => m.text).filter((text) => text?.startsWith('AWS Pulse')),
+      ).toEqual([
         expect.stringMatching(
           /^AWS Pulse for tenant leaky \(run leak-run-1\)\nAWS Pulse\. Quoting the tools: /,
         ),
@@ -511,6 +752,8 @@ export function describeNeverLeak(kind: SeededKind): void {
         ['leaky', EXTERNAL_IDS.leaky, REGION],
         ['leaky', EXTERNAL_IDS.leaky, REGION],
         ['other', EXTERNAL_IDS.other, REGION],
+        // Incident Response's AWS audits
+        ['leaky', EXTERNAL_IDS.leaky, REGION],
       ]);
       // …and IAM refused exactly the crossed read: other's session asking for leaky's Slack secret.
       const refused = deployed.secretsManager.calls.filter((c) => !c.allowed);
@@ -535,7 +778,13 @@ export function describeNeverLeak(kind: SeededKind): void {
           [`sts token ${i + 1}`, `localstsfaketoken${i + 1}`] as const,
         ]),
       ]);
-      const forms = new Map([...secrets].map(([name, secret]) => [name, formsOf(secret)]));
+      const basicAuthKeys = new Set(['greenhouse_key', 'lever_key']);
+      const forms = new Map(
+        [...secrets].map(([name, secret]) => [
+          name,
+          [...formsOf(secret), ...(basicAuthKeys.has(name) ? basicAuthForms(secret) : [])],
+        ]),
+      );
       const templates = [
         harness.template.toJSON(),
         Template.fromStack(new CustomerAccessStack(newApp(), 'ExternalToolsCustomerAccess')).toJSON(),
@@ -572,21 +821,36 @@ export function describeNeverLeak(kind: SeededKind): void {
         })),
       );
       const payloadsWithoutVended = invocations.map(({ vendedCredentials: _vended, ...rest }) => rest);
+      const everyRun = [...runs, ...restRuns];
       const places = {
         templates: JSON.stringify(templates),
-        logs,
-        states: JSON.stringify(runs.map((run) => run.states)),
+        logs: `${logs}\n${restLogs}`,
+        states: JSON.stringify(everyRun.map((run) => run.states)),
         toolPayloads: JSON.stringify(payloadsWithoutVended),
-        results: JSON.stringify(runs.map((run) => run.results)),
-        runOutputs: JSON.stringify(runs.map((run) => run.output)),
+        results: JSON.stringify(everyRun.map((run) => run.results)),
+        runOutputs: JSON.stringify(everyRun.map((run) => run.output)),
         dynamodb: JSON.stringify(items),
         slack: JSON.stringify([harness.slack.messages, harness.slack.webhookDeliveries]),
         workspaceFiles: JSON.stringify(everyFile(harness.localDir)),
-        modelRequests: JSON.stringify(runs.map((run) => run.modelRequests)),
-        runCompletedEvents: JSON.stringify(runs.map((run) => run.events)),
+        modelRequests: JSON.stringify(everyRun.map((run) => run.modelRequests)),
+        runCompletedEvents: JSON.stringify(everyRun.map((run) => run.events)),
+        // What the platform wrote to the REST services: the lead update and the notes.
+        restWrites: JSON.stringify([
+          hubspot.contactUpdates,
+          hubspot.notes,
+          [...greenhouse.notes.values()],
+          harness.pagerduty.world.notes,
+        ]),
       };
       // The places hold what they should (so an empty scan means something).
       expect(logs.length).toBeGreaterThan(10_000);
+      expect(restLogs.length).toBeGreaterThan(10_000);
+      expect(restRuns.every((run) => run.states.length > 20 && run.events.length === 1)).toBe(true);
+      // the echoed bodies hold the tokens, so a clean scan of the places below is not a blind one
+      expect(leaksIn(JSON.stringify(echoedBodies), forms).sort()).toEqual([
+        'github_fine_grained',
+        'greenhouse_key',
+      ]);
       expect(runs.every((run) => run.states.length > 50 && run.events.length === 1)).toBe(true);
       expect(harness.lambda.invocations.length).toBeGreaterThanOrEqual(3 * 13);
       expect(places.workspaceFiles.includes('notes/copy.txt')).toBe(true);
@@ -603,16 +867,24 @@ export function describeNeverLeak(kind: SeededKind): void {
       );
       expect(hits).toEqual(Object.fromEntries(Object.keys(places).map((place) => [place, []])));
       // …nor a piece of one that is secret as a whole (each corpus form's secret part, the ExternalIds,
-      // the STS credentials), so no bound cut one and left its start.
+      // the STS credentials, the REST tokens the connectors sent), so no bound cut one and left its start.
+      const seededRest = JSON.stringify(REST_SECRETS);
+      const restTokens = new Set(
+        Object.entries(SECRETS)
+          .filter(([, secret]) => seededRest.includes(secret))
+          .map(([name]) => name),
+      );
       const whole = new Set([
         ...SECRET_FORMS.map((form) => `corpus: ${form.name}`),
-        ...[...secrets.keys()].filter((name) => name.startsWith('external_id') || name.startsWith('sts ')),
+        ...[...secrets.keys()].filter(
+          (name) => name.startsWith('external_id') || name.startsWith('sts ') || restTokens.has(name),
+        ),
       ]);
       const pieces = piecesOf(new Map([...forms].filter(([name]) => whole.has(name))));
       const pieceHits = Object.fromEntries(
         Object.entries(places).map(([place, text]) => [place, piecesIn(text, pieces)]),
       );
       expect(pieceHits).toEqual(Object.fromEntries(Object.keys(places).map((place) => [place, []])));
-    }, 60_000);
+    }, 120_000);
   });
 }

@@ -33,8 +33,22 @@ export interface FakeErrorAnswer {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** An injected behaviour: an error answer, a late answer, or a reset after handling. */
-export type FakeFailure = FakeErrorAnswer | { readonly delayMs: number } | { readonly reset: true };
+/**
+ * An error answer whose body is made from the request, as an API that echoes what
+ * it received (the Authorization header included) in its error message.
+ */
+export interface FakeEchoAnswer {
+  readonly status: number;
+  readonly echo: (request: FakeRequest) => unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** An injected behaviour: an error answer (fixed or echoing the request), a late answer, or a reset after handling. */
+export type FakeFailure =
+  | FakeErrorAnswer
+  | FakeEchoAnswer
+  | { readonly delayMs: number }
+  | { readonly reset: true };
 
 /** Which requests an injected behaviour applies to. @default every request */
 export interface FakeScope {
@@ -114,7 +128,12 @@ export async function startRestFake(options: RestFakeOptions): Promise<RestFake>
       response.socket?.destroy();
       return;
     }
-    sendAnswer(response, failure);
+    sendAnswer(
+      response,
+      'echo' in failure
+        ? { status: failure.status, body: failure.echo(request), headers: failure.headers ?? {} }
+        : failure,
+    );
   });
 
   return {

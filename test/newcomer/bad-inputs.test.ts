@@ -401,13 +401,20 @@ const WRITTEN: readonly Case[] = [
   [
     ['model', 'serve', '--script', SCRIPT, '--latency-ms', 'abc'],
     EXIT_USAGE,
-    ['--latency-ms "abc": expected whole milliseconds, 0-600000'],
+    ["option '--latency-ms <ms>' argument 'abc' is invalid. Expected whole milliseconds, 0-600000."],
   ],
-  [['model', 'serve', '--script', SCRIPT, '--latency-ms', '-1'], EXIT_USAGE, ['expected whole milliseconds']],
+  // One line naming the option and the value once (commander's prefix), then what is accepted.
+  [
+    ['model', 'serve', '--script', SCRIPT, '--latency-ms', '-1'],
+    EXIT_USAGE,
+    [
+      "error: option '--latency-ms <ms>' argument '-1' is invalid. Expected whole milliseconds, 0-600000. (see: etp model serve --help)\n",
+    ],
+  ],
   [
     ['model', 'serve', '--script', SCRIPT, '--latency-ms', '1.5'],
     EXIT_USAGE,
-    ['expected whole milliseconds'],
+    ['Expected whole milliseconds'],
   ],
   [['mcp'], EXIT_USAGE, ['etp mcp needs a tenant', '--tenant <tenant>', 'ETP_TENANT']],
   [['mcp', '--tenant', 'a/b'], EXIT_USAGE, [TENANT_RULE]],

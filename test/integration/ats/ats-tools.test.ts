@@ -23,10 +23,62 @@ import {
   leverOpportunity,
   startLeverServer,
 } from '../../helpers/lever-server';
+import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { isoAt } from '../../helpers/rest-fake';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
 
 useQuietRestCalls();
+
+/** A Greenhouse Harvest fake holding three candidates, for one request case. */
+async function requestCaseWorld(): Promise<RequestCaseWorld> {
+  const fake = await startGreenhouseServer({
+    candidates: (url) => [
+      greenhouseCandidate(1, url, 'Application Review'),
+      greenhouseCandidate(12, url),
+      greenhouseCandidate(30, url),
+    ],
+  });
+  process.env.GREENHOUSE_API_URL = fake.apiUrl;
+  return {
+    secrets: { ats_default: { provider: 'greenhouse', token: GREENHOUSE_KEY, user_id: GREENHOUSE_USER_ID } },
+    stop: async () => {
+      delete process.env.GREENHOUSE_API_URL;
+      await fake.stop();
+    },
+  };
+}
+
+/** The docs' John Locke (greenhouseCandidate 12). */
+const JOHN_LOCKE = String(greenhouseCandidate(12, '').id);
+
+/** Each tool's typical call (Greenhouse) and its request ceiling (`npm run bench`, "API requests per call"). */
+// biome-ignore lint/suspicious/noExportsInTest: the tools' request cases, read by bench/rest-request-cases.ts (the bench, test/integration/http/rest-request-cases.test.ts)
+export const requestCases: readonly RequestCase[] = [
+  {
+    tool: 'ats_list_candidates',
+    call: 'Greenhouse: 3 candidates, limit 100',
+    args: { limit: 100 },
+    ceiling: 1,
+    ceilingSource: 'one request per page of 100 candidates: limit 100 is 1 page (docs/ats.md)',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'ats_get_candidate',
+    call: 'Greenhouse: one candidate with its activity feed',
+    args: { candidate_id: JOHN_LOCKE },
+    ceiling: 2,
+    ceilingSource: '2 (the candidate, its activity feed; docs/ats.md)',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'ats_add_note',
+    call: 'Greenhouse: one note, its answer received',
+    args: { candidate_id: JOHN_LOCKE, note: 'Strong phone screen; move to onsite.' },
+    ceiling: 1,
+    ceilingSource: '1; one read more only after a lost answer (docs/ats.md)',
+    start: requestCaseWorld,
+  },
+];
 
 function ok(result: ToolResult): Record<string, unknown> {
   if (!result.ok) throw new Error(`expected a success, got ${JSON.stringify(result.error)}`);

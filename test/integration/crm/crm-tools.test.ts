@@ -8,6 +8,7 @@ import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency
 import type { ToolResult } from '../../../functions/runtime/result';
 import { crmGetCompanyTool } from '../../../functions/tools/crm/get-company';
 import { crmListLeadsTool } from '../../../functions/tools/crm/list-leads';
+import { COMPANIES_PER_CALL } from '../../../functions/tools/crm/schemas';
 import { crmUpdateLeadTool } from '../../../functions/tools/crm/update-lead';
 import {
   ATTIO_TOKEN,
@@ -22,10 +23,60 @@ import {
   type LocalHubSpot,
   startHubSpotServer,
 } from '../../helpers/hubspot-server';
+import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { isoAt } from '../../helpers/rest-fake';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
 
 useQuietRestCalls();
+
+/** A HubSpot fake holding three leads of one company (Biglytics), for one request case. */
+async function requestCaseWorld(): Promise<RequestCaseWorld> {
+  const fake = await startHubSpotServer({
+    contacts: [hubspotContact(1), hubspotContact(12), hubspotContact(30)],
+  });
+  process.env.HUBSPOT_API_URL = fake.apiUrl;
+  return {
+    secrets: { crm_default: { provider: 'hubspot', token: HUBSPOT_TOKEN } },
+    stop: async () => {
+      delete process.env.HUBSPOT_API_URL;
+      await fake.stop();
+    },
+  };
+}
+
+/** Each tool's typical call (HubSpot) and its request ceiling (`npm run bench`, "API requests per call"). */
+// biome-ignore lint/suspicious/noExportsInTest: the tools' request cases, read by bench/rest-request-cases.ts (the bench, test/integration/http/rest-request-cases.test.ts)
+export const requestCases: readonly RequestCase[] = [
+  {
+    tool: 'crm_list_leads',
+    call: 'HubSpot: 3 leads since a time, limit 100, with their company',
+    args: { since: isoAt(0), limit: 100, include_companies: true },
+    ceiling: 1 + COMPANIES_PER_CALL,
+    ceilingSource: `one search page (200 leads a page, limit 100) + one request per company (≤ ${COMPANIES_PER_CALL}; docs/crm.md)`,
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'crm_get_company',
+    call: 'HubSpot: one company',
+    args: { company_id: '6000' },
+    ceiling: 1,
+    ceilingSource: '1 (docs/crm.md)',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'crm_update_lead',
+    call: 'HubSpot: score, status and a note on one lead, its answers received',
+    args: {
+      lead_id: '512',
+      score: 85,
+      status: 'open',
+      note: 'VP Engineering at a 250-person software company.',
+    },
+    ceiling: 2,
+    ceilingSource: '1-2 writes (the properties, the note); reads only after a lost answer (docs/crm.md)',
+    start: requestCaseWorld,
+  },
+];
 
 function ok(result: ToolResult): Record<string, unknown> {
   if (!result.ok) throw new Error(`expected a success, got ${JSON.stringify(result.error)}`);

@@ -13,6 +13,7 @@ import { clearInstallationTokens } from '../../../functions/tools/github/app-aut
 import { githubCreateIssueTool } from '../../../functions/tools/github/create-issue';
 import { githubMergedPullsTool } from '../../../functions/tools/github/merged-pulls';
 import { githubRecentChangesTool } from '../../../functions/tools/github/recent-changes';
+import { RECENT_DEPLOYMENTS_MAX } from '../../../functions/tools/github/recent-changes.meta';
 import { githubSecurityAlertsTool } from '../../../functions/tools/github/security-alerts';
 import {
   codeScanningAlert,
@@ -20,6 +21,8 @@ import {
   dependabotAlert,
   deployment,
   deploymentStatus,
+  organization,
+  orgRepository,
   pullRequest,
   secretScanningAlert,
 } from '../../helpers/github-fixtures';
@@ -30,6 +33,7 @@ import {
   type LocalGitHub,
   startGitHubServer,
 } from '../../helpers/github-server';
+import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
 
 const REPO = 'octocat/Hello-World';
@@ -76,6 +80,79 @@ function world(): Record<string, FakeRepo> {
   other.codeScanning = 'disabled';
   return { [REPO]: repo, 'octocat/Spoon-Knife': other };
 }
+
+/** A GitHub fake holding {@link world} and a public organization of 40 repositories, for one request case. */
+async function requestCaseWorld(): Promise<RequestCaseWorld> {
+  clearInstallationTokens();
+  const repos = Array.from({ length: 40 }, (_, n) =>
+    orgRepository('biglytics', n, iso(NOW - (n + 1) * HOUR)),
+  );
+  const fake = await startGitHubServer({
+    repos: world(),
+    orgs: { biglytics: { org: organization('biglytics', { public_repos: 40 }), repos } },
+  });
+  process.env.GITHUB_API_URL = fake.apiUrl;
+  return {
+    secrets: { github_default: { token: fake.token } },
+    stop: async () => {
+      delete process.env.GITHUB_API_URL;
+      await fake.stop();
+    },
+  };
+}
+
+/** Pages one GitHub read may take (docs/github.md, "Limits": at most 5 pages of 100 per read). */
+const GITHUB_READ_PAGES = 5;
+
+/** Each tool's typical call and its request ceiling (`npm run bench`, "API requests per call"). */
+// biome-ignore lint/suspicious/noExportsInTest: the tools' request cases, read by bench/rest-request-cases.ts (the bench, test/integration/http/rest-request-cases.test.ts)
+export const requestCases: readonly RequestCase[] = [
+  {
+    tool: 'github_merged_pulls',
+    call: 'one repository, 6 hours: 12 merged of 36 closed pull requests',
+    args: { repo: REPO, lookback_hours: 6 },
+    ceiling: GITHUB_READ_PAGES,
+    ceilingSource: 'at most 5 pages (the spec\'s description; docs/github.md, "Limits")',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'github_recent_changes',
+    call: 'one repository, 6 hours: 12 commits, 3 deployments with their statuses',
+    args: { repo: REPO, lookback_hours: 6 },
+    ceiling: 2 * GITHUB_READ_PAGES + RECENT_DEPLOYMENTS_MAX,
+    ceilingSource: `commits ≤ 5 pages + deployments ≤ 5 pages + 1 status request per deployment (≤ ${RECENT_DEPLOYMENTS_MAX}; the spec)`,
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'github_security_alerts',
+    call: 'one repository: 3 Dependabot, 1 code scanning, 1 secret scanning alert',
+    args: { repo: REPO },
+    ceiling: 3 * GITHUB_READ_PAGES,
+    ceilingSource: 'three kinds, each ≤ 5 pages (500 alerts counted per kind; docs/github.md, "Limits")',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'github_create_issue',
+    call: 'one issue, its answer received',
+    args: {
+      repo: REPO,
+      title: 'Incident INC-1234: checkout errors',
+      body: 'Triage: rollback of deploy 100.',
+    },
+    ceiling: 1,
+    ceilingSource: 'POST …/issues once; the lookup of recent issues (≤ 3 pages) only after a lost answer',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'github_org_facts',
+    call: 'one organization of 40 public repositories, the 10 pushed last',
+    args: { org: 'biglytics', recent_repos: 10 },
+    ceiling: 1 + GITHUB_READ_PAGES,
+    ceilingSource:
+      '"Get an organization" 1 + repositories ≤ 5 pages (the spec\'s description; docs/github.md)',
+    start: requestCaseWorld,
+  },
+];
 
 let github: LocalGitHub;
 let secrets: RestSecrets;

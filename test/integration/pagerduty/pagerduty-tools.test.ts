@@ -23,6 +23,7 @@ import {
   pdOncall,
   startPagerDutyServer,
 } from '../../helpers/pagerduty-server';
+import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
 
 const NOW = Date.now();
@@ -53,6 +54,58 @@ function world(): PagerDutyWorld {
     oncalls: [pdOncall(1), pdOncall(2)],
   };
 }
+
+/** A PagerDuty fake holding {@link world}, for one request case. */
+async function requestCaseWorld(): Promise<RequestCaseWorld> {
+  const fake = await startPagerDutyServer({ world: world() });
+  process.env.PAGERDUTY_API_URL = fake.apiUrl;
+  return {
+    secrets: { pagerduty_default: { token: fake.apiKey, from: 'oncall@example.com' } },
+    stop: async () => {
+      delete process.env.PAGERDUTY_API_URL;
+      await fake.stop();
+    },
+  };
+}
+
+/** Each tool's typical call and its request ceiling (`npm run bench`, "API requests per call"). */
+// biome-ignore lint/suspicious/noExportsInTest: the tools' request cases, read by bench/rest-request-cases.ts (the bench, test/integration/http/rest-request-cases.test.ts)
+export const requestCases: readonly RequestCase[] = [
+  {
+    tool: 'pagerduty_incidents',
+    call: '24 open incidents of 30, limit 50',
+    args: { limit: 50 },
+    ceiling: 5,
+    ceilingSource: 'at most 5 pages (functions/tools/pagerduty/incidents.ts, BUDGET)',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'pagerduty_incident',
+    call: 'PT4KHLK with 7 alerts, 3 log entries, its notes and on-call',
+    args: { id: 'PT4KHLK', alerts_limit: 20, log_limit: 50 },
+    ceiling: 11,
+    ceilingSource:
+      'the incident 1 + alerts ≤ 3 pages + log entries ≤ 3 pages + notes 1 + on-call ≤ 3 pages (functions/tools/pagerduty/incident.ts; docs/pagerduty.md endpoints)',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'pagerduty_oncall',
+    call: 'one schedule, 2 on-call entries',
+    args: { schedule_ids: ['PI7DH85'] },
+    ceiling: 3,
+    ceilingSource: 'at most 3 pages (functions/tools/pagerduty/oncall.ts)',
+    start: requestCaseWorld,
+  },
+  {
+    tool: 'pagerduty_add_note',
+    call: 'one note on PT4KHLK, its answer received',
+    args: { incident_id: 'PT4KHLK', content: 'Triage: SSH open on the bastion; closing it.' },
+    ceiling: 1,
+    ceilingSource:
+      'POST …/notes once; the GET lookup only after a lost answer (docs/pagerduty.md: pagerduty_add_note)',
+    start: requestCaseWorld,
+  },
+];
 
 let pd: LocalPagerDuty;
 let secrets: RestSecrets;
