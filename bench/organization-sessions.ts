@@ -12,7 +12,9 @@ import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
 import { OrganizationsClient } from '@aws-sdk/client-organizations';
 import { STSClient } from '@aws-sdk/client-sts';
 import { CREDENTIAL_REFRESH_MARGIN_MS, clearAssumedRoleCache } from '../functions/runtime/aws/credentials';
-import { memberSession, type OrgTarget, resolveAccounts } from '../functions/runtime/aws/organization';
+import type { OrgTarget } from '../functions/runtime/aws/organization';
+import { resolveAccounts } from '../functions/runtime/aws/organization-accounts';
+import { memberSession } from '../functions/runtime/aws/organization-sessions';
 import {
   costByLinkedAccount,
   MAX_ORGANIZATION_COST_REQUESTS,

@@ -1,3 +1,4 @@
+// One job despite its length (judged for issue 16): the platform's composition root, wiring the constructs each lib/ module defines.
 import * as path from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';

@@ -18,7 +18,7 @@ import { TemplateOnlySynthesizer } from './template-only-synthesizer';
 
 /**
  * What the organization role may do, and nothing else: read the organization's
- * structure the way `resolveAccounts` does (functions/runtime/aws/organization.ts:
+ * structure the way `resolveAccounts` does (functions/runtime/aws/organization-accounts.ts:
  * DescribeOrganization, ListRoots, ListOrganizationalUnitsForParent,
  * ListAccountsForParent) and its consolidated costs by account (`costByLinkedAccount`:
  * Cost Explorer GetCostAndUsage). Service Authorization Reference, "Actions

@@ -126,6 +126,6 @@ function range(minimum: unknown, maximum: unknown, unit: string): string {
 }
 
 /** A table cell: pipes escaped (also inside code spans, as GitHub requires), one line. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 }

@@ -1,9 +1,9 @@
 /**
  * The files of a new read-only AWS audit tool (`etp dev new-tool aws_<what> --kind aws`),
  * written over the AWS audit framework of functions/tools/aws/shared: the spec
- * with `defineAwsReadOnlySpec`, a regional scan with `runRegionalAudit`,
- * `readPages`, `FirstSeen` and `newFinding`, the value with `auditValue`, the
- * summary with `regionalAuditSummary`; its test, which exports its API-call case, over the
+ * with `defineAwsReadOnlySpec`, a regional scan with `runRegionalAudit` (its
+ * region scope: client config, stats, findings, `once`), `readPages` and
+ * `newFinding`, the value, `truncated` and summary with `auditResult`; its test, which exports its API-call case, over the
  * suite's helpers. The scan reads EC2 VPCs, so the tool works as written: the
  * guide (docs/adding-a-tool.md) says what to replace for another service.
  */
@@ -52,17 +52,19 @@ export const ${camel}Spec = defineAwsReadOnlySpec({
 
 function implementation(tool: string, file: string, camel: string, pascal: string): string {
   return `import { EC2Client, paginateDescribeVpcs, type Vpc } from '@aws-sdk/client-ec2';
-import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages, stopFields } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ${camel}Spec } from './${file}.meta';
-import { regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, FirstSeen } from './shared/findings';
-import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
+import { auditResult } from './shared/audit-parts';
+import type { Finding } from './shared/findings';
+import { type AuditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
 
-/** Counts per region, added up over regions by \`runRegionalAudit\` (every key present in the empty stats). */
+/**
+ * Counts per region, added up over regions by \`runRegionalAudit\` (every key present in the empty stats;
+ * \`duplicatesSkipped\` is set by it from the region's \`once\`).
+ */
 export type ${pascal}Stats = {
   vpcs: number;
   /** VPCs without a \`Name\` tag (each one a finding). */
@@ -105,35 +107,24 @@ export const ${camel}Tool = defineTool(${camel}Spec, async (ctx, args) => {
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'ec2', emptyStats: emptyStats() },
-    async (access, region) => {
-      const client = new EC2Client(awsClientConfig(access, region));
-      const stats = emptyStats();
-      const findings: Finding[] = [];
-      const once = new FirstSeen();
+    async ({ clientConfig, region, stats, findings, once }) => {
       const read = await readPages(
-        paginateDescribeVpcs({ client }, {}),
-        (page) => {
-          for (const vpc of page.Vpcs ?? []) {
-            if (!once.first(vpc.VpcId)) continue;
-            const finding = auditVpc(vpc, region, stats);
-            if (finding) findings.push(finding);
-          }
-        },
+        paginateDescribeVpcs({ client: new EC2Client(clientConfig) }, {}),
+        (page) =>
+          once.each(
+            page.Vpcs,
+            (vpc) => vpc.VpcId,
+            (vpc) => {
+              const finding = auditVpc(vpc, region, stats);
+              if (finding) findings.push(finding);
+            },
+          ),
         { maxPages: MAX_PAGES_PER_REGION, deadline: ctx.deadline },
       );
-      stats.duplicatesSkipped = once.duplicates;
-      return { stats, findings, ...stopFields(read) };
+      return stopFields(read);
     },
   );
-  const value: ${pascal}Value = auditValue(audit);
-  return {
-    value,
-    truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      \`\${plural(audit.totals.vpcs, 'VPC')} (\${audit.totals.unnamed} without a Name tag)\`,
-      audit,
-    ),
-  };
+  return auditResult(audit, \`\${plural(audit.totals.vpcs, 'VPC')} (\${audit.totals.unnamed} without a Name tag)\`);
 });
 
 /** Lambda entry of the tool's own function. */

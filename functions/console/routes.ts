@@ -1,3 +1,4 @@
+// One job despite its length (judged for issue 16): the console API's route table, one entry per route, and the matching that serves it.
 /**
  * The console's API: one table of routes, each a method, a path pattern and a
  * handler, shared by the Lambda (handler.ts) and `etp console`. A route under

@@ -51,7 +51,7 @@ export interface ToolContext extends CallIdentity {
    * A call of a per-account level (the invocation's `account`) reaches that member
    * account instead, whatever `secretName` says: the member role of the level's
    * organization secret (`orgSecret`, default `aws_org_default`), assumed with the
-   * call's tenant, run and account attributed (functions/runtime/aws/organization.ts,
+   * call's tenant, run and account attributed (functions/runtime/aws/organization-sessions.ts,
    * `memberSession`). Never the default credential chain for a member account.
    *
    * @throws SecretInvalidError when the payload has none of the accepted shapes.

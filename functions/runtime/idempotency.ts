@@ -4,7 +4,7 @@
  * writes at most once per target (tenant + runId + those arguments) however
  * many calls name it — the dispatcher's Lambda invoke, a Step
  * Functions retry, a redelivered event. Built on Powertools Idempotency and its
- * DynamoDB persistence layer (docs/slack.md, "Exactly once").
+ * DynamoDB persistence layer (idempotency-layers.ts; docs/slack.md, "Exactly once").
  *
  * Decisions:
  * - The record's key is `<tenant>#<tool>#<sha256 of [tenant, runId, callId]>`: the
@@ -27,24 +27,16 @@
  *   with `ctx.idempotency.resumed`, and a tool looks for its earlier effect
  *   first (Slack: the message metadata) instead of acting again.
  */
-import {
-  IdempotencyConfig,
-  IdempotencyItemAlreadyExistsError,
-  IdempotencyItemNotFoundError,
-  makeIdempotent,
-} from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
 import { parseToolArgs } from './args';
-import { awsRequestHandler } from './aws/http-timeouts';
 import { callKey } from './call-key';
 import type { ToolContextServices } from './context';
 import { DEADLINE_SAFETY_MARGIN_MS, type Deadline, hardStopGraceMs } from './deadline';
 import { MAX_ERROR_MESSAGE_CHARS } from './error-sources/error-info';
 import { type ErrorCode, PlatformError } from './errors';
 import { runTool } from './harness';
+import type { IdempotencyLayerFactory } from './idempotency-layers';
 import type { ToolInvocation } from './invocation';
 import { normalizeError } from './normalize-error';
 import { failureResult, oneLineSummary, type ToolFailure, type ToolResult } from './result';
@@ -77,115 +69,6 @@ export function effectOf(failure: ToolFailure): Effect {
   const declared = failure.error.details?.effect;
   if (declared === 'none' || declared === 'unknown' || declared === 'partial') return declared;
   return UNKNOWN_EFFECT_CODES.has(failure.error.code) ? 'unknown' : 'none';
-}
-
-/** A persistence layer for one call that tells whether it took over an earlier attempt's record. */
-export interface CallPersistenceLayer extends BasePersistenceLayer {
-  /** Set once the record is taken: true when one already existed (expired, or an abandoned attempt's). */
-  readonly resumed: boolean;
-}
-
-/** Makes the persistence layer of one call. */
-export type IdempotencyLayerFactory = () => CallPersistenceLayer;
-
-/** Powertools' DynamoDB layer, noting whether its conditional put replaced an existing record. */
-class ResumingDynamoDbLayer extends DynamoDBPersistenceLayer implements CallPersistenceLayer {
-  resumed = false;
-
-  protected override async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const existed = await this._getRecord(record.idempotencyKey).then(
-      () => true,
-      (err: unknown) => {
-        if (err instanceof IdempotencyItemNotFoundError) return false;
-        throw err;
-      },
-    );
-    await super._putRecord(record);
-    this.resumed = existed;
-  }
-}
-
-let dynamoDbClient: DynamoDBClient | undefined;
-
-/**
- * Records in the DynamoDB table `tableName` (partition key `id`, string; TTL on
- * `expiration`: Powertools' default attributes), through one DynamoDB client per
- * container with the platform's HTTP timeouts. The table is the stack's
- * idempotency table, named to the function by `IDEMPOTENCY_TABLE`.
- *
- * @example const layers = dynamoDbIdempotency(process.env.IDEMPOTENCY_TABLE!);
- */
-export function dynamoDbIdempotency(tableName: string, client?: DynamoDBClient): IdempotencyLayerFactory {
-  return () => {
-    dynamoDbClient ??= client ?? new DynamoDBClient({ requestHandler: awsRequestHandler() });
-    return new ResumingDynamoDbLayer({ tableName, awsSdkV3Client: client ?? dynamoDbClient });
-  };
-}
-
-/**
- * Records in this process's memory (local runs, tests): the same conditions as
- * the DynamoDB layer (a record is taken when absent, expired, or abandoned in
- * progress), for runs that have no table.
- */
-export class InMemoryIdempotencyStore {
-  readonly #records = new Map<string, IdempotencyRecord>();
-
-  /** The persistence layer of one call over this store. */
-  readonly layer: IdempotencyLayerFactory = () => new InMemoryLayer(this.#records);
-
-  /** How many records are held. */
-  get size(): number {
-    return this.#records.size;
-  }
-}
-
-class InMemoryLayer extends BasePersistenceLayer implements CallPersistenceLayer {
-  resumed = false;
-
-  constructor(private readonly records: Map<string, IdempotencyRecord>) {
-    super();
-  }
-
-  protected async _getRecord(key: string): Promise<IdempotencyRecord> {
-    const record = this.records.get(key);
-    if (!record) throw new IdempotencyItemNotFoundError();
-    return record;
-  }
-
-  protected async _putRecord(record: IdempotencyRecord): Promise<void> {
-    const existing = this.records.get(record.idempotencyKey);
-    const now = Date.now();
-    const takeable =
-      !existing ||
-      (existing.expiryTimestamp ?? 0) * 1000 < now ||
-      (existing.getStatus() === 'INPROGRESS' &&
-        existing.inProgressExpiryTimestamp !== undefined &&
-        existing.inProgressExpiryTimestamp < now);
-    if (!takeable) {
-      throw new IdempotencyItemAlreadyExistsError(`Record ${record.idempotencyKey} exists`, existing);
-    }
-    this.resumed = existing !== undefined;
-    this.records.set(record.idempotencyKey, record);
-  }
-
-  protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    const existing = this.records.get(record.idempotencyKey);
-    this.records.set(
-      record.idempotencyKey,
-      new IdempotencyRecord({
-        idempotencyKey: record.idempotencyKey,
-        status: record.getStatus(),
-        expiryTimestamp: record.expiryTimestamp,
-        inProgressExpiryTimestamp: existing?.inProgressExpiryTimestamp,
-        responseData: record.responseData,
-        payloadHash: record.payloadHash,
-      }),
-    );
-  }
-
-  protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
-    this.records.delete(record.idempotencyKey);
-  }
 }
 
 /** A failure that certainly did nothing: thrown through Powertools so it deletes the record. */

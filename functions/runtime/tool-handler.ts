@@ -56,7 +56,8 @@ function servicesFromEnvironment(toolName: string, vended: VendedSessions): Tool
 function runOnceFromEnvironment(tool: Tool, vended: VendedSessions): typeof runTool {
   const table = process.env.IDEMPOTENCY_TABLE;
   if (!table) throw new Error(`IDEMPOTENCY_TABLE is not set for the ${tool.name} function, a write tool`);
-  const { dynamoDbIdempotency, runToolOnce } = require('./idempotency') as typeof import('./idempotency');
+  const { runToolOnce } = require('./idempotency') as typeof import('./idempotency');
+  const { dynamoDbIdempotency } = require('./idempotency-layers') as typeof import('./idempotency-layers');
   if (process.env[SECRET_SESSIONS_ENV] !== 'vended') {
     const layers = dynamoDbIdempotency(table);
     return (t, invocation, deadline, services, maxBytes) =>

@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { awsAccessFromSecret } from './aws/credentials';
-import { memberSession, parseOrgTargetSecret } from './aws/organization';
+import { parseOrgTargetSecret } from './aws/organization';
+import { memberSession } from './aws/organization-sessions';
 import type { ToolContextServices } from './context';
 import { logger } from './logger';
 import type { SecretResolver } from './secrets/resolver';

@@ -123,7 +123,7 @@ describe('snapshot_forensics, end to end through the synthesized state machine',
         'snapshots_stopped',
       ]),
     );
-    // …the agent was offered the four snapshot tools and the file tools, nothing else…
+    // …the agent was offered the snapshot tools and the file tools, nothing else…
     expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name).sort()).toEqual([
       'diff_snapshots',
       'edit_file',

@@ -12,7 +12,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { clearQuotaStates } from '../../functions/runtime/http/connector';
 import { sharedRateLimiter } from '../../functions/runtime/http/rate-limit';
 import { REST_REQUEST_CHANNEL, type RestRequestMessage } from '../../functions/runtime/http/scopes';
-import { InMemoryIdempotencyStore } from '../../functions/runtime/idempotency';
+import { InMemoryIdempotencyStore } from '../../functions/runtime/idempotency-layers';
 import type { ToolResult } from '../../functions/runtime/result';
 import type { Tool } from '../../functions/runtime/spec';
 import { callRestTool, restSecrets } from './rest-tool';

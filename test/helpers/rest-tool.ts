@@ -18,7 +18,8 @@ import {
   type RestRequestMessage,
   uncoveredScopes,
 } from '../../functions/runtime/http/scopes';
-import { type IdempotencyLayerFactory, runToolOnce } from '../../functions/runtime/idempotency';
+import { runToolOnce } from '../../functions/runtime/idempotency';
+import type { IdempotencyLayerFactory } from '../../functions/runtime/idempotency-layers';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 import { logger } from '../../functions/runtime/logger';
 import type { ToolResult } from '../../functions/runtime/result';

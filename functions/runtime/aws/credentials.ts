@@ -139,7 +139,7 @@ export interface SessionOwner {
   readonly runId: string;
   /** Tagged on customer-account sessions (`none` outside a scenario). */
   readonly scenario?: string;
-  /** The member account of an organization run, tagged `etp-account` (functions/runtime/aws/organization.ts). */
+  /** The member account of an organization run, tagged `etp-account` (functions/runtime/aws/organization-sessions.ts). */
   readonly accountId?: string;
 }
 

@@ -22,7 +22,7 @@ export const RUN_TAG = 'etp-run';
 
 /**
  * Session tag naming the member account of an organization run's session
- * (functions/runtime/aws/organization.ts, `memberSession`), so CloudTrail in the
+ * (functions/runtime/aws/organization-sessions.ts, `memberSession`), so CloudTrail in the
  * member account and the platform's own records say which account a session was
  * opened for.
  */

@@ -54,11 +54,14 @@ export function authorizationAuth<S>(value: (secret: S) => string): Authenticato
 
 /**
  * HTTP Basic (RFC 7617): Greenhouse Harvest and Lever take the API key as the
- * user name and an empty password.
+ * user name and an empty password (the default `password`).
  *
- * @example basicAuth((secret: { api_key: string }) => secret.api_key, () => '')
+ * @example basicAuth((secret: { api_key: string }) => secret.api_key)
  */
-export function basicAuth<S>(user: (secret: S) => string, password: (secret: S) => string): Authenticator<S> {
+export function basicAuth<S>(
+  user: (secret: S) => string,
+  password: (secret: S) => string = () => '',
+): Authenticator<S> {
   return {
     authorize: async (secret) => ({
       authorization: `Basic ${Buffer.from(`${user(secret)}:${password(secret)}`, 'utf8').toString('base64')}`,

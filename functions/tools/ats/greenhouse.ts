@@ -15,10 +15,11 @@ import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { basicAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestSession } from '../../runtime/http/connector';
-import { linkHeaderPaginator, paginate } from '../../runtime/http/pagination';
+import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
+import { linkHeaderPaginator } from '../../runtime/http/pagination';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
+import { readRecordPages } from '../../runtime/http/record-pages';
 import type { ErrorTable } from '../../runtime/http/rest-errors';
-import { field, iso, str } from '../crm/hubspot';
 import type {
   Application,
   ApplicationStatus,
@@ -65,7 +66,7 @@ interface GreenhouseCandidate {
 }
 
 const greenhouseErrors: ErrorTable = {
-  message: (answer) => str(field(answer.body, 'message')),
+  message: bodyMessage,
   fieldMessages: (answer) => {
     const errors = field(answer.body, 'errors');
     return Array.isArray(errors)
@@ -73,7 +74,7 @@ const greenhouseErrors: ErrorTable = {
       : [];
   },
   missingScope: (answer) => {
-    const permission = /\(([A-Z]+: [^)]+)\)/.exec(str(field(answer.body, 'message')) ?? '')?.[1];
+    const permission = /\(([A-Z]+: [^)]+)\)/.exec(bodyMessage(answer) ?? '')?.[1];
     return permission ? `the Harvest permission "${permission}"` : undefined;
   },
 };
@@ -85,11 +86,7 @@ export const greenhouse = defineRestConnector<GreenhouseSecret>({
   label: 'Greenhouse',
   secret: ATS_SECRET_FAMILY.provider('greenhouse'),
   baseUrl: () => process.env.GREENHOUSE_API_URL || 'https://harvest.greenhouse.io',
-  authenticator: () =>
-    basicAuth(
-      (secret: GreenhouseSecret) => secret.token,
-      () => '',
-    ),
+  authenticator: () => basicAuth((secret: GreenhouseSecret) => secret.token),
   headers: { accept: 'application/json' },
   rateLimit: { burst: 10, perSecond: 5 },
   quota: quotaHeaders({
@@ -112,7 +109,7 @@ export function greenhouseProvider(
     requests: () => session.requests,
     async listCandidates(query: CandidateQuery): Promise<CandidatePage> {
       const time = query.field === 'updated' ? 'updated' : 'created';
-      const read = await paginate(
+      const { records, ...read } = await readRecordPages<GreenhouseCandidate>(
         session,
         {
           method: 'GET',
@@ -125,14 +122,13 @@ export function greenhouseProvider(
         },
         {
           paginator: linkHeaderPaginator({ pageSizeParam: 'per_page', pageSize: query.pageSize }),
-          select: (body) => (Array.isArray(body) ? (body as GreenhouseCandidate[]) : []),
-          budget: { maxPages: query.maxPages, maxBytes: MAX_BYTES },
-          ...(query.continueFrom ? { resume: query.continueFrom } : {}),
+          maxPages: query.maxPages,
+          maxBytes: MAX_BYTES,
+          resume: query.continueFrom,
         },
         ctx.deadline,
       );
-      const { records, ...account } = read;
-      return { ...account, scanned: records.length, candidates: records.flatMap((c) => rows(c, query)) };
+      return { ...read, scanned: records.length, candidates: records.flatMap((c) => rows(c, query)) };
     },
     async getCandidate(candidateId: string): Promise<Candidate> {
       const candidate = await session.json<GreenhouseCandidate>({

@@ -13,9 +13,10 @@ import type { ToolContext } from '../../runtime/context';
 import { InvalidArgsError, SecretInvalidError } from '../../runtime/errors';
 import { basicAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestSession } from '../../runtime/http/connector';
-import { cursorPaginator, paginate } from '../../runtime/http/pagination';
+import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
+import { cursorPaginator } from '../../runtime/http/pagination';
+import { readRecordPages } from '../../runtime/http/record-pages';
 import type { ErrorTable } from '../../runtime/http/rest-errors';
-import { field, iso, str } from '../crm/hubspot';
 import type {
   Application,
   AtsProvider,
@@ -57,9 +58,9 @@ interface LeverOpportunity {
 }
 
 const leverErrors: ErrorTable = {
-  message: (answer) => str(field(answer.body, 'message')),
+  message: bodyMessage,
   fieldMessages: (answer) => {
-    const message = str(field(answer.body, 'message'));
+    const message = bodyMessage(answer);
     return message ? [message] : [];
   },
 };
@@ -71,11 +72,7 @@ export const lever = defineRestConnector<LeverSecret>({
   label: 'Lever',
   secret: ATS_SECRET_FAMILY.provider('lever'),
   baseUrl: () => process.env.LEVER_API_URL || 'https://api.lever.co',
-  authenticator: () =>
-    basicAuth(
-      (secret: LeverSecret) => secret.token,
-      () => '',
-    ),
+  authenticator: () => basicAuth((secret: LeverSecret) => secret.token),
   headers: { accept: 'application/json' },
   rateLimit: { burst: 10, perSecond: 10 },
   errors: leverErrors,
@@ -115,7 +112,7 @@ export function leverProvider(
         }
       }
       const time = query.field === 'updated' ? 'updated_at' : 'created_at';
-      const read = await paginate(
+      const { records, ...read } = await readRecordPages<LeverOpportunity>(
         session,
         {
           method: 'GET',
@@ -135,18 +132,15 @@ export function leverProvider(
             pageSize: query.pageSize,
             nextCursor: (body) => (field(body, 'hasNext') === true ? str(field(body, 'next')) : undefined),
           }),
-          select: (body) => {
-            const data = field(body, 'data');
-            return Array.isArray(data) ? (data as LeverOpportunity[]) : [];
-          },
-          budget: { maxPages: query.maxPages, maxBytes: MAX_BYTES },
-          ...(query.continueFrom ? { resume: query.continueFrom } : {}),
+          recordsAt: 'data',
+          maxPages: query.maxPages,
+          maxBytes: MAX_BYTES,
+          resume: query.continueFrom,
         },
         ctx.deadline,
       );
-      const { records, ...account } = read;
       return {
-        ...account,
+        ...read,
         scanned: records.length,
         candidates: records.map((o) => row(o, names, query.jobId)),
       };

@@ -1,5 +1,4 @@
 import { ComputeOptimizerClient } from '@aws-sdk/client-compute-optimizer';
-import { awsClientConfig } from '../../runtime/aws/client-config';
 import type { PagesRead } from '../../runtime/aws/pagination';
 import { mapBounded, type Settled } from '../../runtime/concurrency';
 import type { Deadline } from '../../runtime/deadline';
@@ -16,16 +15,17 @@ import {
   type ResourceType,
 } from './compute-optimizer/recommendations';
 import { computeOptimizerRecsSpec } from './compute-optimizer-recs.meta';
-import { regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, FirstSeen, type Severity } from './shared/findings';
+import { auditResult } from './shared/audit-parts';
+import type { Finding, Severity } from './shared/findings';
 import {
   auditValue,
   firstStop,
   newFinding,
-  type RegionScan,
+  type RegionScanEnd,
+  type RegionScope,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
+import type { UnrecognizedValues } from './shared/service-enums';
 
 const SERVICE = 'compute-optimizer';
 
@@ -167,15 +167,12 @@ function emptyStats(): RecommendationStats {
  * a list of identical region errors that would read as "nothing to recommend".
  */
 async function scanRegion(
-  client: ComputeOptimizerClient,
-  region: string,
+  { clientConfig, region, stats, findings, once }: RegionScope<RecommendationStats>,
   types: readonly ResourceType[],
   deadline: Deadline,
   tool: string,
-): Promise<RegionScan<RecommendationStats>> {
-  const stats = emptyStats();
-  const findings: Finding[] = [];
-  const once = new FirstSeen();
+): Promise<RegionScanEnd> {
+  const client = new ComputeOptimizerClient(clientConfig);
   const onPage: OnRecommendations = (recommendations, errors) => {
     stats.recommendationErrors += errors;
     for (const rec of recommendations) {
@@ -201,14 +198,11 @@ async function scanRegion(
       ),
     { concurrency: types.length, deadline },
   );
-  stats.duplicatesSkipped = once.duplicates;
   const failed = settled.filter((s): s is Extract<Settled<ResourceType, PagesRead>, { ok: false }> => !s.ok);
   if (failed[0] && failed.length === settled.length && skipped.length === 0) throw failed[0].error;
   const reads = settled.flatMap((s) => (s.ok ? [s.value] : []));
   const stop = skipped.length > 0 ? { stoppedBy: 'deadline' as const } : firstStop(...reads);
   return {
-    stats,
-    findings,
     ...stop,
     partialErrors: failed.map((s) => ({
       what: OPERATION[s.item],
@@ -223,24 +217,12 @@ export const computeOptimizerRecsTool = defineTool(computeOptimizerRecsSpec, asy
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: SERVICE, emptyStats: emptyStats() },
-    (access, region) =>
-      scanRegion(
-        new ComputeOptimizerClient(awsClientConfig(access, region)),
-        region,
-        types,
-        ctx.deadline,
-        ctx.tool,
-      ),
+    (scope) => scanRegion(scope, types, ctx.deadline, ctx.tool),
   );
-  return {
-    value: { resourceTypes: types, ...auditValue(audit) },
-    truncated: audit.truncated,
-    summary:
-      regionalAuditSummary(
-        `${plural(audit.totals.recommendations, 'Compute Optimizer recommendation')}`,
-        audit,
-      ) + unrecognizedNote(audit.totals.unrecognizedValues),
-  };
+  return auditResult(audit, plural(audit.totals.recommendations, 'Compute Optimizer recommendation'), {
+    resourceTypes: types,
+    ...auditValue(audit),
+  });
 });
 
 /** Lambda entry of the tool's own function. */

@@ -5,14 +5,13 @@ import {
   type Snapshot,
   type Volume,
 } from '@aws-sdk/client-ec2';
-import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { formatUsd, increment, plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { ebsInventorySpec } from './ebs-inventory.meta';
-import { readPart, regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, FirstSeen } from './shared/findings';
+import { auditResult, readPart } from './shared/audit-parts';
+import type { Finding } from './shared/findings';
 import { EBS_GP3_INCLUDED_IOPS, ebsVolumeMonthlyUsd, priceSource, priceTableSource } from './shared/pricing';
 import {
   type AuditValue,
@@ -21,7 +20,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues } from './shared/service-enums';
 
 /** DescribeVolumes returns at most 500 volumes a page (EC2 API reference, "DescribeVolumes", MaxResults). */
 const VOLUME_PAGE_SIZE = 500;
@@ -267,18 +266,16 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'ec2', emptyStats: emptyStats() },
-    async (access, region) => {
-      const client = new EC2Client(awsClientConfig(access, region));
-      const stats = emptyStats();
-      const findings: Finding[] = [];
-      const once = new FirstSeen();
+    async ({ clientConfig, region, stats, findings, once }) => {
+      const client = new EC2Client(clientConfig);
       const volumes = await readPages(
         paginateDescribeVolumes({ client, pageSize: VOLUME_PAGE_SIZE }, {}),
-        (page) => {
-          for (const volume of page.Volumes ?? []) {
-            if (once.first(volume.VolumeId)) findings.push(...auditVolume(volume, region, stats));
-          }
-        },
+        (page) =>
+          once.each(
+            page.Volumes,
+            (volume) => volume.VolumeId,
+            (volume) => findings.push(...auditVolume(volume, region, stats)),
+          ),
         { maxPages: MAX_VOLUME_PAGES, deadline: ctx.deadline },
       );
       // A failed snapshot read leaves the public-snapshot check unknown, not the volumes' findings.
@@ -288,22 +285,20 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
             { client, pageSize: SNAPSHOT_PAGE_SIZE },
             { OwnerIds: ['self'], RestorableByUserIds: ['all'] },
           ),
-          (page) => {
-            for (const snapshot of page.Snapshots ?? []) {
-              if (!once.first(snapshot.SnapshotId)) continue;
-              stats.publicSnapshots++;
-              findings.push(publicSnapshotFinding(snapshot, region));
-            }
-          },
+          (page) =>
+            once.each(
+              page.Snapshots,
+              (snapshot) => snapshot.SnapshotId,
+              (snapshot) => {
+                stats.publicSnapshots++;
+                findings.push(publicSnapshotFinding(snapshot, region));
+              },
+            ),
           { maxPages: MAX_SNAPSHOT_PAGES, deadline: ctx.deadline },
         ),
       );
-      const stop = firstStop(volumes, snapshots.ok ? snapshots.value : undefined);
-      stats.duplicatesSkipped = once.duplicates;
       return {
-        stats,
-        findings,
-        ...stop,
+        ...firstStop(volumes, snapshots.ok ? snapshots.value : undefined),
         ...(snapshots.ok ? {} : { partialErrors: [snapshots.partialError] }),
       };
     },
@@ -311,18 +306,14 @@ export const ebsInventoryTool = defineTool(ebsInventorySpec, async (ctx, args) =
 
   const { totals } = audit;
   const value: EbsInventoryValue = { ...auditValue(audit), priceSource: priceTableSource('ebs') };
-  return {
+  return auditResult(
+    audit,
+    `${plural(totals.volumes, 'EBS volume')} (${totals.unattachedVolumes} unattached, ` +
+      `${plural(totals.publicSnapshots, 'public snapshot')}` +
+      `${totals.endedVolumes > 0 ? `, ${totals.endedVolumes} deleting or deleted not counted` : ''}` +
+      `${totals.volumesWithoutPrice > 0 ? `, price unavailable for ${totals.volumesWithoutPrice}` : ''})`,
     value,
-    truncated: audit.truncated,
-    summary:
-      regionalAuditSummary(
-        `${plural(totals.volumes, 'EBS volume')} (${totals.unattachedVolumes} unattached, ` +
-          `${plural(totals.publicSnapshots, 'public snapshot')}` +
-          `${totals.endedVolumes > 0 ? `, ${totals.endedVolumes} deleting or deleted not counted` : ''}` +
-          `${totals.volumesWithoutPrice > 0 ? `, price unavailable for ${totals.volumesWithoutPrice}` : ''})`,
-        audit,
-      ) + unrecognizedNote(totals.unrecognizedValues),
-  };
+  );
 });
 
 /** Lambda entry of the tool's own function. */

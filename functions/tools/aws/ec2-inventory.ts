@@ -136,23 +136,26 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
         paginateDescribeInstances({ client, pageSize: PAGE_SIZE }, {}),
         (page) => {
           for (const reservation of page.Reservations ?? []) {
-            for (const instance of reservation.Instances ?? []) {
-              if (!once.first(instance.InstanceId)) continue;
-              const state =
-                INSTANCE_STATE.parse(instance.State?.Name, counts.unrecognizedValues) ??
-                instance.State?.Name ??
-                'unknown';
-              if (ENDED_STATES.has(state)) {
-                counts.endedInstances++;
-                increment(counts.endedByState, state);
-                continue;
-              }
-              const item = toInventoryInstance(instance, region, state);
-              counts.instanceCount++;
-              increment(counts.byState, item.state);
-              increment(counts.byInstanceType, item.instanceType);
-              top.push(item);
-            }
+            once.each(
+              reservation.Instances,
+              (instance) => instance.InstanceId,
+              (instance) => {
+                const state =
+                  INSTANCE_STATE.parse(instance.State?.Name, counts.unrecognizedValues) ??
+                  instance.State?.Name ??
+                  'unknown';
+                if (ENDED_STATES.has(state)) {
+                  counts.endedInstances++;
+                  increment(counts.endedByState, state);
+                  return;
+                }
+                const item = toInventoryInstance(instance, region, state);
+                counts.instanceCount++;
+                increment(counts.byState, item.state);
+                increment(counts.byInstanceType, item.instanceType);
+                top.push(item);
+              },
+            );
           }
           if (top.length > args.topN * 4) top = top.sort(byRelevance).slice(0, args.topN);
         },

@@ -1,11 +1,10 @@
 import { type Address, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { awsClientConfig } from '../../runtime/aws/client-config';
 import { defineTool } from '../../runtime/spec';
 import { plural, roundCents } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { eipsAuditSpec } from './eips-audit.meta';
-import { regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, FirstSeen } from './shared/findings';
+import { auditResult } from './shared/audit-parts';
+import type { Finding } from './shared/findings';
 import { HOURS_PER_MONTH, priceSource, priceTableSource, publicIpv4HourUsd } from './shared/pricing';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
 
@@ -110,32 +109,27 @@ export const eipsAuditTool = defineTool(eipsAuditSpec, async (ctx, args) => {
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'ec2', emptyStats: emptyStats() },
-    async (access, region) => {
-      const client = new EC2Client(awsClientConfig(access, region));
-      const { Addresses } = await client.send(new DescribeAddressesCommand({}));
-      const stats = emptyStats();
-      const findings: Finding[] = [];
-      const once = new FirstSeen();
-      for (const address of Addresses ?? []) {
-        if (!once.first(address.AllocationId ?? address.PublicIp)) continue;
-        const finding = auditAddress(address, region, stats);
-        if (finding) findings.push(finding);
-      }
-      stats.duplicatesSkipped = once.duplicates;
-      return { stats, findings };
+    async ({ clientConfig, region, stats, findings, once }) => {
+      const { Addresses } = await new EC2Client(clientConfig).send(new DescribeAddressesCommand({}));
+      once.each(
+        Addresses,
+        (address) => address.AllocationId ?? address.PublicIp,
+        (address) => {
+          const finding = auditAddress(address, region, stats);
+          if (finding) findings.push(finding);
+        },
+      );
+      return {};
     },
   );
   const { totals } = audit;
   const value: EipsAuditValue = { ...auditValue(audit), priceSource: priceTableSource('ipv4') };
-  return {
+  return auditResult(
+    audit,
+    `${plural(totals.addresses, 'Elastic IP')} (${totals.unassociated} unassociated` +
+      `${totals.addressesWithoutPrice > 0 ? `, price unavailable for ${totals.addressesWithoutPrice}` : ''})`,
     value,
-    truncated: audit.truncated,
-    summary: regionalAuditSummary(
-      `${plural(totals.addresses, 'Elastic IP')} (${totals.unassociated} unassociated` +
-        `${totals.addressesWithoutPrice > 0 ? `, price unavailable for ${totals.addressesWithoutPrice}` : ''})`,
-      audit,
-    ),
-  };
+  );
 });
 
 /** Lambda entry of the tool's own function. */

@@ -1,14 +1,13 @@
 import { type DBInstance, paginateDescribeDBInstances, RDSClient } from '@aws-sdk/client-rds';
-import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages, stopFields } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { rdsInventorySpec } from './rds-inventory.meta';
-import { regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, FirstSeen, SEVERITIES, type Severity } from './shared/findings';
+import { auditResult } from './shared/audit-parts';
+import { SEVERITIES, type Severity } from './shared/findings';
 import { type AuditValue, auditValue, newFinding, runRegionalAudit } from './shared/regional-audit';
-import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues } from './shared/service-enums';
 
 /** DescribeDBInstances returns at most 100 instances a page (RDS API reference, "DescribeDBInstances", MaxRecords). */
 const PAGE_SIZE = 100;
@@ -240,72 +239,71 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'rds', emptyStats: emptyStats() },
-    async (access, region) => {
-      const client = new RDSClient(awsClientConfig(access, region));
-      const stats = emptyStats();
-      const findings: Finding[] = [];
-      const once = new FirstSeen();
+    async ({ clientConfig, region, stats, findings, once }) => {
+      const client = new RDSClient(clientConfig);
       // This region's instances: merged into the result only when the region's read completes.
       let listed: RdsInstanceSummary[] = [];
       const read = await readPages(
         paginateDescribeDBInstances({ client, pageSize: PAGE_SIZE }, {}),
         (page) => {
-          for (const dbInstance of page.DBInstances ?? []) {
-            if (!once.first(dbInstance.DBInstanceArn ?? dbInstance.DBInstanceIdentifier)) continue;
-            const raw = dbInstance.DBInstanceStatus;
-            const status = DB_STATUS.parse(raw, stats.unrecognizedValues) ?? raw ?? 'unknown';
-            if (ENDED_STATUSES.has(status)) {
-              stats.deletingInstances++;
-              continue;
-            }
-            const facts = factsOf(dbInstance, region, status);
-            const fired = CHECKS.filter((c) => c.fires(facts));
-            const instance: RdsInstanceSummary = {
-              ...facts,
-              findings: fired.map((c) => c.check),
-              worstSeverity: fired[0]?.severity ?? null,
-            };
-            stats.instances++;
-            increment(stats.byEngine, instance.engine);
-            increment(stats.byInstanceClass, instance.dbInstanceClass);
-            increment(stats.byStatus, instance.status);
-            if (instance.multiAz) stats.multiAz++;
-            if (instance.storageEncrypted) stats.storageEncrypted++;
-            if (instance.storageEncrypted === false) stats.storageUnencrypted++;
-            if (JUDGED_SETTINGS.some((key) => instance[key] === null)) stats.settingsUnknown++;
-            if (instance.publiclyAccessible) stats.publiclyAccessible++;
-            if (instance.backupRetentionDays === 0) stats.backupsDisabled++;
-            if (instance.deletionProtection) stats.deletionProtected++;
-            if (instance.dbClusterIdentifier) stats.clusterMembers++;
-            for (const c of fired) {
-              findings.push(
-                newFinding({
-                  check: c.check,
-                  severity: c.severity,
-                  region,
-                  // The ARN carries the account: identifiers repeat across accounts, EC2-style ids do not.
-                  resource: instance.dbInstanceArn ?? instance.dbInstanceIdentifier,
-                  title: c.title(instance.dbInstanceIdentifier),
-                  details: {
-                    dbInstanceIdentifier: instance.dbInstanceIdentifier,
-                    engine: instance.engine,
-                    dbInstanceClass: instance.dbInstanceClass,
-                    ...(instance.dbClusterIdentifier
-                      ? { dbClusterIdentifier: instance.dbClusterIdentifier }
-                      : {}),
-                  },
-                }),
-              );
-            }
-            listed.push(instance);
-          }
+          once.each(
+            page.DBInstances,
+            (db) => db.DBInstanceArn ?? db.DBInstanceIdentifier,
+            (dbInstance) => {
+              const raw = dbInstance.DBInstanceStatus;
+              const status = DB_STATUS.parse(raw, stats.unrecognizedValues) ?? raw ?? 'unknown';
+              if (ENDED_STATUSES.has(status)) {
+                stats.deletingInstances++;
+                return;
+              }
+              const facts = factsOf(dbInstance, region, status);
+              const fired = CHECKS.filter((c) => c.fires(facts));
+              const instance: RdsInstanceSummary = {
+                ...facts,
+                findings: fired.map((c) => c.check),
+                worstSeverity: fired[0]?.severity ?? null,
+              };
+              stats.instances++;
+              increment(stats.byEngine, instance.engine);
+              increment(stats.byInstanceClass, instance.dbInstanceClass);
+              increment(stats.byStatus, instance.status);
+              if (instance.multiAz) stats.multiAz++;
+              if (instance.storageEncrypted) stats.storageEncrypted++;
+              if (instance.storageEncrypted === false) stats.storageUnencrypted++;
+              if (JUDGED_SETTINGS.some((key) => instance[key] === null)) stats.settingsUnknown++;
+              if (instance.publiclyAccessible) stats.publiclyAccessible++;
+              if (instance.backupRetentionDays === 0) stats.backupsDisabled++;
+              if (instance.deletionProtection) stats.deletionProtected++;
+              if (instance.dbClusterIdentifier) stats.clusterMembers++;
+              for (const c of fired) {
+                findings.push(
+                  newFinding({
+                    check: c.check,
+                    severity: c.severity,
+                    region,
+                    // The ARN carries the account: identifiers repeat across accounts, EC2-style ids do not.
+                    resource: instance.dbInstanceArn ?? instance.dbInstanceIdentifier,
+                    title: c.title(instance.dbInstanceIdentifier),
+                    details: {
+                      dbInstanceIdentifier: instance.dbInstanceIdentifier,
+                      engine: instance.engine,
+                      dbInstanceClass: instance.dbInstanceClass,
+                      ...(instance.dbClusterIdentifier
+                        ? { dbClusterIdentifier: instance.dbClusterIdentifier }
+                        : {}),
+                    },
+                  }),
+                );
+              }
+              listed.push(instance);
+            },
+          );
           // Only the topN most concerning instances are kept in memory.
           if (listed.length > args.topN * 4) listed = listed.sort(byConcern).slice(0, args.topN);
         },
         { maxPages: MAX_PAGES, deadline: ctx.deadline },
       );
-      stats.duplicatesSkipped = once.duplicates;
-      return { stats, findings, listed, ...stopFields(read) };
+      return { listed, ...stopFields(read) };
     },
   );
   const { totals } = audit;
@@ -313,18 +311,14 @@ export const rdsInventoryTool = defineTool(rdsInventorySpec, async (ctx, args) =
     ...auditValue(audit),
     dbInstances: audit.listed.sort(byConcern).slice(0, args.topN),
   };
-  return {
+  return auditResult(
+    audit,
+    `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
+      `${totals.storageUnencrypted} unencrypted` +
+      `${totals.settingsUnknown > 0 ? `, settings missing from the answer for ${totals.settingsUnknown}` : ''}` +
+      `${totals.deletingInstances > 0 ? `, ${totals.deletingInstances} being deleted not counted` : ''})`,
     value,
-    truncated: audit.truncated,
-    summary:
-      regionalAuditSummary(
-        `${plural(totals.instances, 'RDS DB instance')} (${totals.publiclyAccessible} public, ` +
-          `${totals.storageUnencrypted} unencrypted` +
-          `${totals.settingsUnknown > 0 ? `, settings missing from the answer for ${totals.settingsUnknown}` : ''}` +
-          `${totals.deletingInstances > 0 ? `, ${totals.deletingInstances} being deleted not counted` : ''})`,
-        audit,
-      ) + unrecognizedNote(totals.unrecognizedValues),
-  };
+  );
 });
 
 /** Lambda entry of the tool's own function. */

@@ -5,14 +5,13 @@ import {
   paginateDescribeSecurityGroups,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
-import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages } from '../../runtime/aws/pagination';
 import { defineTool } from '../../runtime/spec';
 import { plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { securityGroupsAuditSpec } from './security-groups-audit.meta';
-import { readPart, regionalAuditSummary } from './shared/audit-parts';
-import { type Finding, FirstSeen, type Severity } from './shared/findings';
+import { auditResult, readPart } from './shared/audit-parts';
+import type { Finding, Severity } from './shared/findings';
 import {
   type AuditValue,
   auditValue,
@@ -20,7 +19,7 @@ import {
   newFinding,
   runRegionalAudit,
 } from './shared/regional-audit';
-import { serviceEnum, type UnrecognizedValues, unrecognizedNote } from './shared/service-enums';
+import { serviceEnum, type UnrecognizedValues } from './shared/service-enums';
 
 /**
  * DescribeSecurityGroups and DescribeNetworkInterfaces return at most 1,000 items a
@@ -271,12 +270,9 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
   const audit = await runRegionalAudit(
     ctx,
     { regions: args.regions, topN: args.topN, service: 'ec2', emptyStats: emptyStats() },
-    async (access, region) => {
-      const client = new EC2Client(awsClientConfig(access, region));
-      const stats = emptyStats();
+    async ({ clientConfig, region, stats, findings, once }) => {
+      const client = new EC2Client(clientConfig);
       const attached = new Set<string>();
-      const interfacesOnce = new FirstSeen();
-      const groupsOnce = new FirstSeen();
       // Without every interface read, a group not seen attached may still be in use: its use is unknown.
       const interfaces = await readPart(
         'EC2 DescribeNetworkInterfaces',
@@ -284,36 +280,35 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
         () =>
           readPages(
             paginateDescribeNetworkInterfaces({ client, pageSize: PAGE_SIZE }, {}),
-            (page) => {
-              for (const networkInterface of page.NetworkInterfaces ?? []) {
-                if (!interfacesOnce.first(networkInterface.NetworkInterfaceId)) continue;
-                stats.networkInterfaces++;
-                for (const group of networkInterface.Groups ?? [])
-                  if (group.GroupId) attached.add(group.GroupId);
-              }
-            },
+            (page) =>
+              once.each(
+                page.NetworkInterfaces,
+                (networkInterface) => networkInterface.NetworkInterfaceId,
+                (networkInterface) => {
+                  stats.networkInterfaces++;
+                  for (const group of networkInterface.Groups ?? [])
+                    if (group.GroupId) attached.add(group.GroupId);
+                },
+              ),
             { maxPages: MAX_INTERFACE_PAGES, deadline: ctx.deadline },
           ),
       );
       const allInterfacesRead = interfaces.ok && interfaces.value.stoppedBy === undefined;
-      const findings: Finding[] = [];
       const groups = await readPages(
         paginateDescribeSecurityGroups({ client, pageSize: PAGE_SIZE }, {}),
-        (page) => {
-          for (const group of page.SecurityGroups ?? []) {
-            if (!groupsOnce.first(group.GroupId)) continue;
-            const seen = attached.has(group.GroupId ?? '');
-            findings.push(...auditGroup(group, region, seen || (allInterfacesRead ? false : null), stats));
-          }
-        },
+        (page) =>
+          once.each(
+            page.SecurityGroups,
+            (group) => group.GroupId,
+            (group) => {
+              const seen = attached.has(group.GroupId ?? '');
+              findings.push(...auditGroup(group, region, seen || (allInterfacesRead ? false : null), stats));
+            },
+          ),
         { maxPages: MAX_GROUP_PAGES, deadline: ctx.deadline },
       );
-      const stop = firstStop(interfaces.ok ? interfaces.value : undefined, groups);
-      stats.duplicatesSkipped = interfacesOnce.duplicates + groupsOnce.duplicates;
       return {
-        stats,
-        findings,
-        ...stop,
+        ...firstStop(interfaces.ok ? interfaces.value : undefined, groups),
         ...(interfaces.ok ? {} : { partialErrors: [interfaces.partialError] }),
       };
     },
@@ -321,16 +316,12 @@ export const securityGroupsAuditTool = defineTool(securityGroupsAuditSpec, async
 
   const { totals } = audit;
   const value: SecurityGroupsAuditValue = auditValue(audit);
-  return {
+  return auditResult(
+    audit,
+    `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
+      `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
     value,
-    truncated: audit.truncated,
-    summary:
-      regionalAuditSummary(
-        `${plural(totals.groups, 'security group')} (${totals.groupsOpenToInternet} open to ` +
-          `the internet, ${totals.groupsUnused} unused${totals.groupsUseUnknown > 0 ? `, ${totals.groupsUseUnknown} of unknown use` : ''})`,
-        audit,
-      ) + unrecognizedNote(totals.unrecognizedValues),
-  };
+  );
 });
 
 /** Lambda entry of the tool's own function. */

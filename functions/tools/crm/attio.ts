@@ -11,7 +11,9 @@ import type { ToolContext } from '../../runtime/context';
 import { InvalidArgsError } from '../../runtime/errors';
 import { bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestSession } from '../../runtime/http/connector';
-import { offsetPaginator, paginate } from '../../runtime/http/pagination';
+import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
+import { offsetPaginator } from '../../runtime/http/pagination';
+import { readRecordPages } from '../../runtime/http/record-pages';
 import type { ErrorTable } from '../../runtime/http/rest-errors';
 import {
   type Company,
@@ -25,7 +27,6 @@ import {
   type LeadStatus,
   type LeadUpdate,
 } from './family';
-import { field, iso, str } from './hubspot';
 import { ATTIO_SCOPES } from './scopes';
 import { CRM_SECRET_FAMILY, type CrmSecret } from './secret';
 
@@ -52,14 +53,14 @@ interface AttioRecord {
 }
 
 const attioErrors: ErrorTable = {
-  message: (answer) => str(field(answer.body, 'message')),
+  message: bodyMessage,
   fieldMessages: (answer) => {
     const code = str(field(answer.body, 'code'));
-    const message = str(field(answer.body, 'message'));
+    const message = bodyMessage(answer);
     return code && message ? [`${code}: ${message}`] : [];
   },
   missingScope: (answer) => {
-    const scope = /\b([a-z_]+:[a-z-]+)\b/.exec(str(field(answer.body, 'message')) ?? '')?.[1];
+    const scope = /\b([a-z_]+:[a-z-]+)\b/.exec(bodyMessage(answer) ?? '')?.[1];
     return scope ? `the scope ${scope}` : undefined;
   },
 };
@@ -97,7 +98,7 @@ export function attioProvider(
         );
       }
       // Attio takes limit and offset in the JSON body; the offset paginator keeps them in the query.
-      const read = await paginate(
+      const { records, ...read } = await readRecordPages<AttioRecord>(
         {
           request: (request) => {
             const { limit, offset, ...rest } = request.query ?? {};
@@ -119,17 +120,14 @@ export function attioProvider(
         },
         {
           paginator: offsetPaginator({ pageSize: query.pageSize }),
-          select: (body) => {
-            const data = field(body, 'data');
-            return Array.isArray(data) ? (data as AttioRecord[]) : [];
-          },
-          budget: { maxPages: query.maxPages, maxBytes: LEADS_MAX_BYTES },
-          ...(query.resume ? { resume: query.resume } : {}),
+          recordsAt: 'data',
+          maxPages: query.maxPages,
+          maxBytes: LEADS_MAX_BYTES,
+          resume: query.resume,
         },
         ctx.deadline,
       );
-      const { records, ...account } = read;
-      return { ...account, leads: records.map(lead) };
+      return { ...read, leads: records.map(lead) };
     },
     async getCompany(companyId: string): Promise<Company> {
       const body = await session.json<{ data: AttioRecord }>({

@@ -10,9 +10,11 @@
 import type { ToolContext } from '../../runtime/context';
 import { bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestRequest, type RestSession } from '../../runtime/http/connector';
-import { cursorPaginator, paginate } from '../../runtime/http/pagination';
+import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
+import { cursorPaginator } from '../../runtime/http/pagination';
 import { sharedRateLimiter } from '../../runtime/http/rate-limit';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
+import { readRecordPages } from '../../runtime/http/record-pages';
 import type { ErrorAnswer, ErrorTable } from '../../runtime/http/rest-errors';
 import {
   type Company,
@@ -80,7 +82,7 @@ interface HubSpotObject {
 }
 
 const hubspotErrors: ErrorTable = {
-  message: (answer) => str(field(answer.body, 'message')),
+  message: bodyMessage,
   fieldMessages: (answer) => validationMessages(answer),
   missingScope: (answer) => {
     const errors = field(answer.body, 'errors');
@@ -138,7 +140,7 @@ export function hubspotProvider(
     requests: () => session.requests,
     async listLeads(query: LeadQuery): Promise<LeadPage> {
       const property = query.field === 'updated' ? 'lastmodifieddate' : 'createdate';
-      const read = await paginate(
+      const { records, ...read } = await readRecordPages<HubSpotObject>(
         searching,
         {
           method: 'POST',
@@ -164,17 +166,14 @@ export function hubspotProvider(
             pageSize: query.pageSize,
             nextCursor: (body) => str(field(field(field(body, 'paging'), 'next'), 'after')),
           }),
-          select: (body) => {
-            const results = field(body, 'results');
-            return Array.isArray(results) ? (results as HubSpotObject[]) : [];
-          },
-          budget: { maxPages: query.maxPages, maxBytes: LEADS_MAX_BYTES },
-          ...(query.resume ? { resume: query.resume } : {}),
+          recordsAt: 'results',
+          maxPages: query.maxPages,
+          maxBytes: LEADS_MAX_BYTES,
+          resume: query.resume,
         },
         ctx.deadline,
       );
-      const { records, ...account } = read;
-      return { ...account, leads: records.map(lead) };
+      return { ...read, leads: records.map(lead) };
     },
     async getCompany(companyId: string): Promise<Company> {
       const body = await session.json<HubSpotObject>({
@@ -277,7 +276,7 @@ function company(body: HubSpotObject): Company {
 
 /** A VALIDATION_ERROR's property messages ("Property values were not valid: [{…name, message}]"). */
 function validationMessages(answer: ErrorAnswer): string[] {
-  const message = str(field(answer.body, 'message')) ?? '';
+  const message = bodyMessage(answer) ?? '';
   const start = message.indexOf('[');
   if (start < 0) return [];
   try {
@@ -288,23 +287,8 @@ function validationMessages(answer: ErrorAnswer): string[] {
   }
 }
 
-export function field(value: unknown, name: string): unknown {
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
-}
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 function num(value: string | null | undefined): number | null {
   if (value === null || value === undefined || value === '') return null;
   const parsed = Number(value);
   return Number.isFinite(parsed) ? parsed : null;
-}
-
-/** An instant as ISO 8601 UTC (HubSpot answers ISO strings or epoch ms), null when absent or unreadable. */
-export function iso(value: string | number | null | undefined): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  const ms = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }

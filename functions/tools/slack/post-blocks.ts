@@ -3,8 +3,9 @@ import { chunkBlocks, fallbackText, prepareBlocks } from './blocks';
 import { readSlackSecret } from './client';
 import { defineSlackTool } from './define';
 import { renderText, splitText } from './escape';
-import { checkedParts, postMessages, postSummary } from './post';
+import { postMessages } from './post';
 import { slackPostBlocksSpec } from './post-blocks.meta';
+import { checkedParts, postSummary } from './post-parts';
 
 /** Longest notification fallback kept, characters: it is shown in notifications, not in the message. */
 const FALLBACK_CHARS = 3_000;

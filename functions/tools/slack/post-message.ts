@@ -1,8 +1,9 @@
 import { createToolHandler } from '../../runtime/tool-handler';
 import { readSlackSecret } from './client';
 import { defineSlackTool } from './define';
-import { postMessages, postSummary, textParts } from './post';
+import { postMessages } from './post';
 import { slackPostMessageSpec } from './post-message.meta';
+import { postSummary, textParts } from './post-parts';
 
 /** `slack_post_message` with its handler. */
 export const slackPostMessageTool = defineSlackTool(slackPostMessageSpec, async (ctx, args) => {

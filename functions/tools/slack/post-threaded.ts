@@ -1,7 +1,8 @@
 import { createToolHandler } from '../../runtime/tool-handler';
 import { readSlackSecret, requireBotToken } from './client';
 import { defineSlackTool } from './define';
-import { postMessages, postSummary, textParts } from './post';
+import { postMessages } from './post';
+import { postSummary, textParts } from './post-parts';
 import { slackPostThreadedSpec } from './post-threaded.meta';
 
 /** `slack_post_threaded` with its handler. */

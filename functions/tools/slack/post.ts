@@ -1,5 +1,5 @@
 /**
- * Posting, shared by the three post tools: one message or a parent and threaded
+ * Posting, shared by the post tools: one message or a parent and threaded
  * follow-ups, each carrying the call's key in its message metadata, paced per
  * channel, and never sent twice: a post whose answer never came is looked up in
  * the channel (conversations.history / conversations.replies with
@@ -8,81 +8,15 @@
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import { callKey } from '../../runtime/call-key';
 import type { ToolContext } from '../../runtime/context';
-import { InvalidArgsError, PlatformError } from '../../runtime/errors';
+import { PlatformError } from '../../runtime/errors';
 import { HttpRequestError } from '../../runtime/http/errors';
 import { sharedRateLimiter } from '../../runtime/http/rate-limit';
 import { normalizeError } from '../../runtime/normalize-error';
 import { assertClearWrite } from '../../runtime/write-answer';
-import type { Block } from './blocks';
-import { postToWebhook, type SlackSecret, SlackSession } from './client';
+import { type SlackSecret, SlackSession } from './client';
 import { mapSlackError } from './errors';
-import { renderText, type SlackText, splitText } from './escape';
-import { SLACK_LIMITS } from './limits';
-
-/**
- * Text as the messages it takes: escaped and rendered, split at
- * `SLACK_LIMITS.textChunkChars`.
- *
- * @throws InvalidArgsError when it would take more than `SLACK_LIMITS.messagesPerCall` messages.
- */
-export function textParts(text: SlackText): PostPart[] {
-  return checkedParts(
-    splitText(renderText(text), SLACK_LIMITS.textChunkChars).map((part) => ({ text: part })),
-  );
-}
-
-/**
- * Checks a call's messages against `SLACK_LIMITS.messagesPerCall` before anything is read or sent.
- *
- * @throws InvalidArgsError naming the count and the limit.
- */
-export function checkedParts(parts: PostPart[]): PostPart[] {
-  if (parts.length > SLACK_LIMITS.messagesPerCall) {
-    throw new InvalidArgsError(
-      `The content would take ${parts.length} messages; one call posts at most ${SLACK_LIMITS.messagesPerCall} (about ${SLACK_LIMITS.messagesPerCall * SLACK_LIMITS.textChunkChars} characters of text, or ${SLACK_LIMITS.messagesPerCall} messages of blocks): shorten it or post it in several calls`,
-    );
-  }
-  return parts;
-}
-
-/** `event_type` of the metadata every message a tool posts carries ("Using message metadata"). */
-export const SLACK_METADATA_EVENT_TYPE = 'etp_tool_call';
-
-/** One message to post. */
-export interface PostPart {
-  /** mrkdwn, already escaped (or the notification fallback of `blocks`). */
-  readonly text: string;
-  readonly blocks?: readonly Block[];
-}
-
-/** What to post where: the first part is the parent, the rest follow in its thread. */
-export interface PostRequest {
-  readonly channel: string;
-  readonly parts: readonly PostPart[];
-  /** Reply in this existing thread (every part). */
-  readonly threadTs?: string;
-  /** Also show the first reply in the channel (`reply_broadcast`). */
-  readonly broadcast?: boolean;
-}
-
-/** The result of a post tool. */
-export interface PostResult {
-  readonly via: 'bot_token' | 'webhook';
-  /** The channel's ID (`null` through a webhook, which does not say). */
-  readonly channel: string | null;
-  /** The first message's ts (`null` through a webhook). */
-  readonly ts: string | null;
-  /** The thread the messages are in: the given one, or the first message's when split; `null` for one message. */
-  readonly thread_ts: string | null;
-  /** How many messages this call's content took. */
-  readonly messages: number;
-  /** Each message's ts, in order (empty through a webhook). */
-  readonly posted_ts: readonly string[];
-  /** Messages found already posted (by an earlier attempt, or before a lost answer) instead of sent again. */
-  readonly recovered: number;
-  /** Slack warned `message_truncated` for at least one message. */
-  readonly truncated: boolean;
-}
+import { type PostPart, type PostRequest, type PostResult, SLACK_METADATA_EVENT_TYPE } from './post-parts';
+import { postThroughWebhook } from './webhook-post';
 
 /**
  * Messages one channel gets from one tenant's calls: Slack allows "about 1
@@ -363,74 +297,4 @@ function describe(err: unknown): string {
   return transport instanceof HttpRequestError
     ? `no answer: ${transport.errno}`
     : `Slack failed: ${(err as Error)?.message ?? String(err)}`;
-}
-
-/**
- * Posts through an incoming webhook: each part as its own message in the
- * webhook's channel (a webhook cannot thread or say a message's ts). A post whose
- * answer never came cannot be looked up: it is reported as `effect: 'unknown'`.
- */
-async function postThroughWebhook(
-  ctx: ToolContext,
-  webhookUrl: string,
-  request: PostRequest,
-): Promise<PostResult> {
-  if (ctx.idempotency?.resumed) {
-    throw new PlatformError(
-      'timeout',
-      'An earlier attempt of this call ended without an outcome, and an incoming webhook cannot look up what it posted; it is not sent again',
-      { retryable: false, service: 'slack', details: { effect: 'unknown' } },
-    );
-  }
-  let posted = 0;
-  for (const part of request.parts) {
-    try {
-      await postToWebhook(ctx, webhookUrl, {
-        text: part.text,
-        ...(part.blocks ? { blocks: part.blocks } : {}),
-      });
-      posted++;
-    } catch (err) {
-      const info = normalizeError(ctx.tool, err, 'slack', mapSlackError);
-      const unknown = err instanceof HttpRequestError && err.reached === 'maybe';
-      if (posted === 0 && !unknown) throw err;
-      throw new PlatformError(
-        info.code,
-        unknown
-          ? `${info.message}; the webhook post may have reached Slack and cannot be looked up; it is not sent again (${posted} of ${request.parts.length} messages posted before)`
-          : `Posted ${posted} of ${request.parts.length} messages, then: ${info.message}`,
-        {
-          retryable: false,
-          service: 'slack',
-          details: { ...info.details, effect: unknown ? 'unknown' : 'partial', posted: posted },
-          cause: err,
-        },
-      );
-    }
-  }
-  return {
-    via: 'webhook',
-    channel: null,
-    ts: null,
-    thread_ts: null,
-    messages: posted,
-    posted_ts: [],
-    recovered: 0,
-    truncated: false,
-  };
-}
-
-/**
- * One line for a post: where, how many messages, recovered ones.
- *
- * @example postSummary({ via: 'bot_token', channel: 'C0AWSPULSE', messages: 1, … }, '#aws-pulse') // 'Posted to C0AWSPULSE'
- */
-export function postSummary(result: PostResult, channel: string): string {
-  const where = result.via === 'webhook' ? 'through the incoming webhook' : `to ${result.channel ?? channel}`;
-  const count =
-    result.messages > 1
-      ? ` (${result.messages} messages${result.via === 'bot_token' ? ', in a thread' : ''})`
-      : '';
-  const recovered = result.recovered > 0 ? `; ${result.recovered} found already posted, not sent again` : '';
-  return `Posted ${where}${count}${recovered}`;
 }

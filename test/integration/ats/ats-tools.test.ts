@@ -4,7 +4,7 @@
  * attachments), each error kind, 429 then success, pagination with its page
  * budget, the renewal after a 401, and ats_add_note's exactly-once write.
  */
-import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency';
+import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency-layers';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { atsAddNoteTool } from '../../../functions/tools/ats/add-note';
 import { atsGetCandidateTool } from '../../../functions/tools/ats/get-candidate';

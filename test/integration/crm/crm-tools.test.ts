@@ -4,7 +4,7 @@
  * budget, the renewal after a 401, and crm_update_lead's exactly-once writes
  * (a late answer, a reset after the server accepted, a replayed call).
  */
-import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency';
+import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency-layers';
 import type { ToolResult } from '../../../functions/runtime/result';
 import { crmGetCompanyTool } from '../../../functions/tools/crm/get-company';
 import { crmListLeadsTool } from '../../../functions/tools/crm/list-leads';

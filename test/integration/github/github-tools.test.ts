@@ -6,7 +6,7 @@
  * cache, and exactly one issue through a lost answer and a reset connection.
  */
 
-import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency';
+import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency-layers';
 import type { ToolResult } from '../../../functions/runtime/result';
 import type { Tool } from '../../../functions/runtime/spec';
 import { clearInstallationTokens } from '../../../functions/tools/github/app-auth';

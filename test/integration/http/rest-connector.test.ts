@@ -18,7 +18,7 @@ import {
 } from '../../../functions/runtime/http/pagination';
 import { quotaHeaders } from '../../../functions/runtime/http/rate-limit-headers';
 import { writeMarker, writeOnce } from '../../../functions/runtime/http/write-once';
-import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency';
+import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency-layers';
 import { defineTool, defineToolSpec, type Tool } from '../../../functions/runtime/spec';
 import {
   type ListeningServer,

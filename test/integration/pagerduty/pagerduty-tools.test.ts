@@ -5,7 +5,7 @@
  * after some pages, the renewal after a 401, both auth schemes, and exactly one
  * note through a lost answer and a reset connection.
  */
-import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency';
+import { InMemoryIdempotencyStore } from '../../../functions/runtime/idempotency-layers';
 import { redactString } from '../../../functions/runtime/redact';
 import type { ToolResult } from '../../../functions/runtime/result';
 import type { Tool } from '../../../functions/runtime/spec';

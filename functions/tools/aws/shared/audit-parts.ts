@@ -6,7 +6,15 @@
 
 import { normalizeError } from '../../../runtime/normalize-error';
 import { plural } from '../../../runtime/text';
-import { type AuditStats, auditSummary, type PartialError, type RegionalAudit } from './regional-audit';
+import {
+  type AuditStats,
+  type AuditValue,
+  auditSummary,
+  auditValue,
+  type PartialError,
+  type RegionalAudit,
+} from './regional-audit';
+import { type UnrecognizedValues, unrecognizedNote } from './service-enums';
 
 /** A secondary read's value, or the partial error that replaced it. */
 export type PartRead<T> =
@@ -64,4 +72,25 @@ export function partialErrorsNote(audit: RegionalAudit<AuditStats, unknown>): st
  */
 export function regionalAuditSummary(subject: string, audit: RegionalAudit<AuditStats, unknown>): string {
   return `${auditSummary(subject, audit)}${partialErrorsNote(audit)}`;
+}
+
+/**
+ * What a regional audit tool returns: its value ({@link auditValue} unless the
+ * tool adds fields), `truncated` as the audit has it, and the summary
+ * ({@link regionalAuditSummary} of `subject`, then the values the service sent
+ * that the tool does not know, when its stats count them in `unrecognizedValues`).
+ *
+ * @example return auditResult(audit, `${plural(audit.totals.vpcs, 'VPC')} (…)`);
+ */
+export function auditResult<S extends AuditStats, V extends AuditValue<S> = AuditValue<S>>(
+  audit: RegionalAudit<S, unknown>,
+  subject: string,
+  value: V = auditValue(audit) as V,
+): { value: V; truncated: boolean; summary: string } {
+  const unrecognized = audit.totals.unrecognizedValues as UnrecognizedValues | undefined;
+  return {
+    value,
+    truncated: audit.truncated,
+    summary: regionalAuditSummary(subject, audit) + (unrecognized ? unrecognizedNote(unrecognized) : ''),
+  };
 }

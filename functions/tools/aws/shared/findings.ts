@@ -150,6 +150,7 @@ export function summarizeFindings(findings: readonly Finding[], topN: number): F
  * @example
  * const once = new FirstSeen();
  * for (const v of volumes) { if (!once.first(v.VolumeId)) continue; … } // once.duplicates: rows skipped
+ * once.each(page.Volumes, (v) => v.VolumeId, (v) => …); // the same loop
  */
 export class FirstSeen {
   private readonly keys = new Set<string>();
@@ -165,5 +166,19 @@ export class FirstSeen {
     }
     this.keys.add(key);
     return true;
+  }
+
+  /**
+   * Calls `visit` with each of `items` whose `key` is seen for the first time
+   * (see {@link first}); the others are skipped and counted in `duplicates`.
+   *
+   * @example once.each(page.Volumes, (volume) => volume.VolumeId, (volume) => audit(volume));
+   */
+  each<T>(
+    items: readonly T[] | undefined,
+    key: (item: T) => string | undefined | null,
+    visit: (item: T) => void,
+  ): void {
+    for (const item of items ?? []) if (this.first(key(item))) visit(item);
   }
 }

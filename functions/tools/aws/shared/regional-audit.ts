@@ -4,6 +4,7 @@
  * add up the regions' counts, and summarize (counts plus the top N).
  */
 
+import { type AwsClientConfig, awsClientConfig } from '../../../runtime/aws/client-config';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
 import { type RegionSelection, resolveRegions } from '../../../runtime/aws/enabled-regions';
 import { type PageStop, type PagesRead, stopFields } from '../../../runtime/aws/pagination';
@@ -11,7 +12,14 @@ import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import type { ToolContext } from '../../../runtime/context';
 import type { ToolErrorInfo } from '../../../runtime/result';
 import { formatUsd, increment, plural } from '../../../runtime/text';
-import { buildFinding, type Finding, type FindingsSummary, findingId, summarizeFindings } from './findings';
+import {
+  buildFinding,
+  type Finding,
+  type FindingsSummary,
+  FirstSeen,
+  findingId,
+  summarizeFindings,
+} from './findings';
 
 /**
  * Counts kept per region and added up over regions: numbers, or maps of numbers
@@ -48,6 +56,37 @@ export interface RegionScan<S extends AuditStats, L = never> {
   /** Parts of the scan that failed while the rest succeeded. */
   readonly partialErrors?: readonly PartialError[];
 }
+
+/**
+ * What {@link runRegionalAudit} hands each region's scan: the region, its SDK
+ * client configuration, and the three things every scan fills the same way —
+ * fresh stats to count into, the findings list to push to, and one
+ * {@link FirstSeen} for the region's resources. After the scan, `stats` and
+ * `findings` are the region's {@link RegionScan}, and `once.duplicates` is its
+ * `duplicatesSkipped` when the stats have that key.
+ */
+export interface RegionScope<S extends AuditStats> {
+  readonly access: AwsAccess;
+  readonly region: string;
+  /** `awsClientConfig(access, region)`: `new EC2Client(scope.clientConfig)`. */
+  readonly clientConfig: AwsClientConfig;
+  /** This region's counts: a fresh copy of `emptyStats`. */
+  readonly stats: S;
+  /** This region's findings (`newFinding`), in the order found. */
+  readonly findings: Finding[];
+  /**
+   * Resources of this region already seen (`once.each(page.Volumes, (v) => v.VolumeId, …)`):
+   * a resource listed twice is judged once. Ids of different kinds (`vol-`, `snap-`) never collide.
+   */
+  readonly once: FirstSeen;
+}
+
+/**
+ * What a scan returns beside what it counted into its {@link RegionScope}: its
+ * listed items, how a read stopped early (`stopFields(read)`, {@link firstStop})
+ * and its partial errors. `{}` for a scan whose reads all completed.
+ */
+export type RegionScanEnd<L = never> = Omit<RegionScan<AuditStats, L>, 'stats' | 'findings'>;
 
 /** One region's line in an audit's `regions[]`: its counts, or its normalized error. */
 export type RegionReport<S extends AuditStats> =
@@ -116,7 +155,9 @@ export interface RegionalAuditOptions<S extends AuditStats> {
 
 /**
  * Runs `scan` in every region of the tool's `regions` argument and puts the
- * results together. Credentials are resolved once first, so a bad secret fails
+ * results together. Each scan gets its {@link RegionScope} (client config, fresh
+ * stats, findings, {@link FirstSeen}) and returns what stopped its reads early;
+ * what it counted and found is merged only when it completed. Credentials are resolved once first, so a bad secret fails
  * the call once with `auth_failed` instead of once per region; a region whose
  * scan throws is reported in `regionReports[].error` without failing the others.
  * When no region succeeds the call fails (see {@link forEachRegion}).
@@ -126,17 +167,36 @@ export interface RegionalAuditOptions<S extends AuditStats> {
  * @throws PlatformError from {@link forEachRegion} when no region succeeded.
  * @example
  * const audit = await runRegionalAudit(ctx, { regions: args.regions, topN: args.topN,
- *   service: 'ec2', emptyStats: { addresses: 0 } }, (access, region) => scanAddresses(access, region));
+ *   service: 'ec2', emptyStats: { vpcs: 0, duplicatesSkipped: 0 } }, async ({ clientConfig, stats, once }) => {
+ *     const client = new EC2Client(clientConfig);
+ *     const read = await readPages(paginateDescribeVpcs({ client }, {}), (page) =>
+ *       once.each(page.Vpcs, (vpc) => vpc.VpcId, () => stats.vpcs++), { deadline: ctx.deadline });
+ *     return stopFields(read);
+ *   });
  */
 export async function runRegionalAudit<S extends AuditStats, L = never>(
   ctx: ToolContext,
   options: RegionalAuditOptions<S>,
-  scan: (access: AwsAccess, region: string) => Promise<RegionScan<S, L>>,
+  scan: (scope: RegionScope<S>) => Promise<RegionScanEnd<L>>,
 ): Promise<RegionalAudit<S, L>> {
   const access = await ctx.aws();
   await access.credentials();
   const regions = await resolveRegions(options.regions, access);
-  const { outcomes, skipped } = await forEachRegion(regions, (region) => scan(access, region), {
+  const scanRegion = async (region: string): Promise<RegionScan<S, L>> => {
+    const scope: RegionScope<S> = {
+      access,
+      region,
+      clientConfig: awsClientConfig(access, region),
+      stats: structuredClone(options.emptyStats),
+      findings: [],
+      once: new FirstSeen(),
+    };
+    const end = await scan(scope);
+    const stats: AuditStats = scope.stats;
+    if (typeof stats.duplicatesSkipped === 'number') stats.duplicatesSkipped = scope.once.duplicates;
+    return { ...end, stats: scope.stats, findings: scope.findings };
+  };
+  const { outcomes, skipped } = await forEachRegion(regions, scanRegion, {
     tool: ctx.tool,
     service: options.service,
     deadline: ctx.deadline,

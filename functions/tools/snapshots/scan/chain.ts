@@ -3,7 +3,7 @@
  * (examined) and, before them, enough for the baseline of the first examined
  * one — `baselineSnapshots` changes, so one snapshot more.
  */
-import type { SnapshotFacts, SourceHistory } from '../findings/heuristics';
+import type { SnapshotFacts, SourceHistory } from '../findings/history';
 
 /** Examined snapshots per source at most: a month of daily snapshots. The oldest are left out beyond. */
 export const MAX_EXAMINED = 31;

@@ -7,7 +7,7 @@
  */
 import { GetBucketPolicyStatusCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Deadline } from '../../../runtime/deadline';
-import type { ChangeStep, ExtensionFigure, SnapshotFacts, SourceHistory } from '../findings/heuristics';
+import type { ChangeStep, ExtensionFigure, SnapshotFacts, SourceHistory } from '../findings/history';
 import { KNOWN_RANSOMWARE_EXTENSIONS } from '../findings/ransomware';
 import type { SnapshotThresholds } from '../findings/thresholds';
 import { inventoryReportId, inventorySourceId, reportTimeToIso } from '../ids';

@@ -8,14 +8,16 @@ import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { awsClientConfig } from '../../../../functions/runtime/aws/client-config';
 import { CUSTOMER_ROLE_NAME_ENV, clearAssumedRoleCache } from '../../../../functions/runtime/aws/credentials';
 import {
-  MemberAccountError,
   memberRoleArn,
-  memberSession,
   type OrgTarget,
-  organizationSession,
   parseOrgTargetSecret,
-  resolveAccounts,
 } from '../../../../functions/runtime/aws/organization';
+import { resolveAccounts } from '../../../../functions/runtime/aws/organization-accounts';
+import {
+  MemberAccountError,
+  memberSession,
+  organizationSession,
+} from '../../../../functions/runtime/aws/organization-sessions';
 import { InvalidArgsError, SecretInvalidError } from '../../../../functions/runtime/errors';
 import { normalizeError } from '../../../../functions/runtime/normalize-error';
 import { clientStubs } from '../../../helpers/api-call-case';

@@ -1,11 +1,11 @@
+import { computeFindings } from '../../../../functions/tools/snapshots/findings/heuristics';
 import {
   type ChangeStep,
-  computeFindings,
   type ExtensionFigure,
   median,
   type SnapshotFacts,
   type SourceHistory,
-} from '../../../../functions/tools/snapshots/findings/heuristics';
+} from '../../../../functions/tools/snapshots/findings/history';
 import {
   DEFAULT_THRESHOLDS,
   resolveThresholds,

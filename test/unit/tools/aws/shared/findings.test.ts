@@ -185,4 +185,34 @@ describe('FirstSeen', () => {
     expect(passed).toEqual([true, true, false, true, true, true, false]);
     expect(once.duplicates).toBe(2);
   });
+  it('visits each item of a page whose key it has not seen, across pages, and counts the rest', () => {
+    // Prepare
+    const once = new FirstSeen();
+    const visited: string[] = [];
+    const visit = (volume: { VolumeId?: string; Size: number }) =>
+      visited.push(`${volume.VolumeId}:${volume.Size}`);
+
+    // Act: the second page repeats vol-2 (a page boundary that moved), a third page is absent
+    once.each(
+      [
+        { VolumeId: 'vol-1', Size: 8 },
+        { VolumeId: 'vol-2', Size: 20 },
+      ],
+      (v) => v.VolumeId,
+      visit,
+    );
+    once.each(
+      [
+        { VolumeId: 'vol-2', Size: 99 },
+        { VolumeId: 'vol-3', Size: 1 },
+      ],
+      (v) => v.VolumeId,
+      visit,
+    );
+    once.each(undefined, (v: { VolumeId?: string }) => v.VolumeId, visit);
+
+    // Assess: the first vol-2 wins
+    expect(visited).toEqual(['vol-1:8', 'vol-2:20', 'vol-3:1']);
+    expect(once.duplicates).toBe(1);
+  });
 });
