@@ -30,16 +30,44 @@ export class VendingToolInvoker implements ToolInvoker {
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
-    const names = [
-      ...spec.requiresSecrets,
-      // A per-account call's AWS tool reads the level's organization secret (its member role).
-      ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
-        ? [invocation.orgSecret]
-        : []),
-      ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
-    ];
-    if (names.length === 0) return this.inner.invoke(spec, invocation, signal);
-    const vended = await this.vendor.vend(invocation.tenant, names);
-    return this.inner.invoke(spec, { ...invocation, [VENDED_CREDENTIALS_FIELD]: vended }, signal);
+    return this.inner.invoke(spec, await withVendedSessions(this.vendor, spec, invocation), signal);
   }
+}
+
+/**
+ * The session names a call's tool is vended: the secrets its spec lists, a
+ * per-account call's organization secret for an AWS tool, a write tool's records
+ * session, and `extra` (a callback call's run-data session).
+ */
+export function vendedSessionNames(
+  spec: ToolSpec,
+  invocation: ToolInvocation,
+  extra: readonly string[] = [],
+): string[] {
+  return [
+    ...spec.requiresSecrets,
+    // A per-account call's AWS tool reads the level's organization secret (its member role).
+    ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
+      ? [invocation.orgSecret]
+      : []),
+    ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
+    ...extra,
+  ];
+}
+
+/**
+ * `invocation` with the call's sessions ({@link vendedSessionNames}) under
+ * `vendedCredentials`, for the call's tenant only; as it is when there are none.
+ *
+ * @throws the STS error (`access_denied`, `throttled`…) when a role cannot be assumed.
+ */
+export async function withVendedSessions(
+  vendor: CredentialVendor,
+  spec: ToolSpec,
+  invocation: ToolInvocation,
+  extra: readonly string[] = [],
+): Promise<ToolInvocation> {
+  const names = vendedSessionNames(spec, invocation, extra);
+  if (names.length === 0) return invocation;
+  return { ...invocation, [VENDED_CREDENTIALS_FIELD]: await vendor.vend(invocation.tenant, names) };
 }

@@ -17,8 +17,11 @@ import { parseSecretReaderRoles, TenantSecretSessions } from './secrets/tenant-s
  */
 export const RUN_DATA_ROLE_ENV = 'RUN_DATA_ROLE';
 
-/** The run-data role's name among the tenant sessions (no secret name holds a colon). */
-const RUN_DATA_SESSION = 'etp:runs';
+/**
+ * The run-data role's name among the tenant sessions (no secret name holds a colon),
+ * and the name of its session in a callback invocation's vended credentials.
+ */
+export const RUN_DATA_SESSION = 'etp:runs';
 
 /** The credentials provider of one tenant's run-data session. */
 export type TenantCredentials = (tenant: string) => AwsCredentialIdentityProvider;
