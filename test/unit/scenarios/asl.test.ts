@@ -232,8 +232,9 @@ describe('scenarioToAsl', () => {
       Next: 'analyze_model',
     });
     // An agent level's calls keep the synchronous dispatcher: the envelope in, the result out.
-    const agentCall = (asl.States.analyze_tools as { ItemProcessor: { States: Record<string, Record<string, unknown>> } })
-      .ItemProcessor.States.analyze_tool;
+    const agentCall = (
+      asl.States.analyze_tools as { ItemProcessor: { States: Record<string, Record<string, unknown>> } }
+    ).ItemProcessor.States.analyze_tool;
     expect(agentCall).toMatchObject({ Type: 'Task', Resource: DISPATCHER_ARN_PLACEHOLDER });
     expect(agentCall).not.toHaveProperty('Parameters');
     expect(asl.States.analyze_ask_post).toMatchObject({
