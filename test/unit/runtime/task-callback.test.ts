@@ -1,7 +1,7 @@
 import { SendTaskFailureCommand, SendTaskSuccessCommand, SFNClient, TaskTimedOut } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { logger } from '../../../functions/runtime/logger';
-import type { ToolResult } from '../../../functions/runtime/result';
+import type { ToolFailure } from '../../../functions/runtime/result';
 import {
   answerTask,
   isDuplicateDelivery,
@@ -13,11 +13,12 @@ import {
 
 const sfn = mockClient(SFNClient);
 const responder = stepFunctionsResponder(new SFNClient({ region: 'us-east-1' }));
-const result: ToolResult = {
+const result: ToolFailure = {
   ok: false,
   tool: 'aws_ec2_inventory',
   callId: 'collect/0',
   durationMs: 12,
+  summary: 'access_denied: Not authorized',
   error: { code: 'access_denied', message: 'Not authorized', retryable: false },
 };
 
@@ -90,7 +91,7 @@ describe('answerTask on Step Functions', () => {
 
 describe('isDuplicateDelivery', () => {
   it("tells a write tool's second delivery of a running call from every other result", () => {
-    const running: ToolResult = {
+    const running: ToolFailure = {
       ...result,
       error: {
         code: 'throttled',
