@@ -72,10 +72,12 @@ export class LocalTaskTokens implements TaskResponder {
 
 /**
  * Starts a tool in this process without waiting for it, as an `Event` invocation
- * starts its function: `invoker` runs the call (the harness, the tool's deadline,
+ * starts its function (on a later turn of the event loop, as a queued event):
+ * `invoker` runs the call (the harness, the tool's deadline,
  * a write tool once), then it is finished as the tool's function finishes it
  * ({@link finishCallback}: post-call work, the `tool result` log line, the answer).
- * `onFinished` is told of every finished call (the scenario bench times them).
+ * `onFinished` is told of every finished call and how long its function was busy
+ * with it, in ms (the scenario bench counts it).
  */
 export class InProcessHandOff implements ToolHandOff {
   constructor(
@@ -86,8 +88,10 @@ export class InProcessHandOff implements ToolHandOff {
   ) {}
 
   async start(spec: ToolSpec, invocation: ToolInvocation, taskToken: string): Promise<void> {
-    const started = performance.now();
     void (async () => {
+      // Queued, as Lambda queues an event: the tool starts once the dispatcher has returned.
+      await new Promise((resolve) => setImmediate(resolve));
+      const started = performance.now();
       const deadline = deadlineIn(this.budgetMs);
       try {
         const result = await this.invoker.invoke(spec, invocation);
