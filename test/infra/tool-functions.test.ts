@@ -334,7 +334,9 @@ describe('plan calls answered by their tools (one function per in-flight call)',
     expect(unplanned.length).toBeGreaterThan(0);
     for (const spec of unplanned) {
       const { roleId } = toolResources(template, spec.name);
-      expect(rolePermissions(template, roleId).filter(({ action }) => action.startsWith('states:'))).toEqual([]);
+      expect(rolePermissions(template, roleId).filter(({ action }) => action.startsWith('states:'))).toEqual(
+        [],
+      );
     }
   });
 });
