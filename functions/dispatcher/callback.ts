@@ -86,6 +86,8 @@ export class VendingHandOff implements ToolHandOff {
     private readonly inner: ToolHandOff,
     private readonly vendor: CredentialVendor,
     private readonly extra: readonly string[] = [],
+    /** Whether the spec's own sessions are vended too (false: no reader roles are configured). */
+    private readonly specSessions = true,
   ) {}
 
   async start(
@@ -94,7 +96,7 @@ export class VendingHandOff implements ToolHandOff {
     taskToken: string,
     signal: AbortSignal,
   ): Promise<void> {
-    const vended = await withVendedSessions(this.vendor, spec, invocation, this.extra);
+    const vended = await withVendedSessions(this.vendor, spec, invocation, this.extra, this.specSessions);
     return this.inner.start(spec, vended, taskToken, signal);
   }
 }

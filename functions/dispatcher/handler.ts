@@ -57,14 +57,14 @@ export function createDeployedDispatcher(
   responder: TaskResponder,
 ): DeployedDispatcher {
   const nameOf = (tool: string) => toolFunctionName(config.toolFunctionNamePrefix, tool);
-  const vendor = credentialVendor();
+  const { readers, vendor } = credentialVendors();
   const functions = new LambdaToolInvoker(lambda, nameOf);
   const options: DispatcherOptions = {
     catalog: toolCatalog,
     whitelists: config.scenarios,
     pins: config.pins,
     accountLevels: config.accountLevels,
-    invoker: vendor ? new VendingToolInvoker(functions, vendor) : functions,
+    invoker: readers ? new VendingToolInvoker(functions, readers) : functions,
     services: { logger },
     logger,
     maxResultBytes: resultMaxBytes(),
@@ -74,7 +74,12 @@ export function createDeployedDispatcher(
   const core = createDispatchCore(options);
   const events = new LambdaEventHandOff(lambda, nameOf);
   const handOff: ToolHandOff = vendor
-    ? new VendingHandOff(events, vendor, process.env[RUN_DATA_ROLE_ENV] ? [RUN_DATA_SESSION] : [])
+    ? new VendingHandOff(
+        events,
+        vendor,
+        process.env[RUN_DATA_ROLE_ENV] ? [RUN_DATA_SESSION] : [],
+        readers !== undefined,
+      )
     : events;
   return {
     // Without a hand-off the core always ends with a result.
@@ -84,27 +89,30 @@ export function createDeployedDispatcher(
 }
 
 /**
- * With `SECRET_READER_ROLES` or `RUN_DATA_ROLE` (set by the CDK): the vendor of
- * each call's tenant-scoped sessions (vending-invoker.ts) — the secrets' reader
- * roles, and the run-data role for a callback call's tool. Without them (a local
- * wiring with `env` references): none, the functions are invoked as they are.
+ * The vendors of each call's tenant-scoped sessions (vending-invoker.ts), from the
+ * roles the CDK names: `readers`, the secrets' reader roles (`SECRET_READER_ROLES`),
+ * for every call; `vendor`, those and the run-data role (`RUN_DATA_ROLE`), for a
+ * callback call's tool, which claim-checks its own result. Without the variables
+ * (a local wiring with `env` references): none, the functions are invoked as they are.
  *
  * @throws Error when `SECRET_READER_ROLES` is malformed: the container's init fails loudly.
  */
-function credentialVendor(): CredentialVendor | undefined {
+function credentialVendors(): { readers?: CredentialVendor; vendor?: CredentialVendor } {
   const roles = process.env[SECRET_READER_ROLES_ENV];
+  const sessions = roles ? new TenantSecretSessions(parseSecretReaderRoles(roles)) : undefined;
   const runData = runDataCredentials();
-  if (!roles && !runData) return undefined;
-  const readers = roles ? new TenantSecretSessions(parseSecretReaderRoles(roles)) : undefined;
   const source: TenantSessionSource = {
     credentials: (tenant, name) => {
       if (name === RUN_DATA_SESSION && runData) return runData(tenant);
-      if (!readers)
+      if (!sessions)
         throw new Error(`No reader role is configured for ${name} (SECRET_READER_ROLES is unset)`);
-      return readers.credentials(tenant, name);
+      return sessions.credentials(tenant, name);
     },
   };
-  return new CredentialVendor(source);
+  return {
+    ...(sessions ? { readers: new CredentialVendor(sessions) } : {}),
+    ...(sessions || runData ? { vendor: new CredentialVendor(source) } : {}),
+  };
 }
 
 // Read once per container; a missing or invalid configuration fails the init, loudly.

@@ -37,13 +37,16 @@ export class VendingToolInvoker implements ToolInvoker {
 /**
  * The session names a call's tool is vended: the secrets its spec lists, a
  * per-account call's organization secret for an AWS tool, a write tool's records
- * session, and `extra` (a callback call's run-data session).
+ * session, and `extra` (a callback call's run-data session); `extra` alone
+ * when `specSessions` is false (no reader roles are configured: a local wiring).
  */
 export function vendedSessionNames(
   spec: ToolSpec,
   invocation: ToolInvocation,
   extra: readonly string[] = [],
+  specSessions = true,
 ): string[] {
+  if (!specSessions) return [...extra];
   return [
     ...spec.requiresSecrets,
     // A per-account call's AWS tool reads the level's organization secret (its member role).
@@ -66,8 +69,9 @@ export async function withVendedSessions(
   spec: ToolSpec,
   invocation: ToolInvocation,
   extra: readonly string[] = [],
+  specSessions = true,
 ): Promise<ToolInvocation> {
-  const names = vendedSessionNames(spec, invocation, extra);
+  const names = vendedSessionNames(spec, invocation, extra, specSessions);
   if (names.length === 0) return invocation;
   return { ...invocation, [VENDED_CREDENTIALS_FIELD]: await vendor.vend(invocation.tenant, names) };
 }
