@@ -19,12 +19,14 @@ import { scriptedAnswers } from '../bin/local/local-answers';
 import {
   createLocalDispatcher,
   createLocalEngine,
+  type LocalDispatcher,
   localModelClient,
   runScenarioLocally,
 } from '../bin/local/local-run';
 import { FileRunRecords } from '../bin/local/local-run-records';
 import { localWorkspaceProvider } from '../bin/local/local-workspace';
 import { loadModelScript, startScriptedModel } from '../bin/local/scripted-model';
+import type { CallbackDispatch } from '../functions/dispatcher/callback';
 import type { Dispatch } from '../functions/dispatcher/dispatch';
 import type { AgentLevelRecord } from '../functions/engine/records';
 import type { RunSummary } from '../functions/engine/summary';
@@ -65,32 +67,47 @@ export interface ScenarioRunFigures {
 
 /**
  * Functions a call keeps busy while it is in flight (issue 20, "concurrency
- * budget"): for each plan-level call, the milliseconds the dispatcher was busy
- * with it (the call's whole time in flight: today the dispatcher waits for the
- * tool, lambda-invoker.ts, `RequestResponse`) plus those its tool's function
- * was invoked for (a file tool runs inside the dispatcher), over the
- * milliseconds the call was in flight. 2.0 means two functions per call; the
- * target is 1.0.
+ * budget"), measured on the plan levels' calls: the milliseconds the dispatcher
+ * was busy with a call (its checks, then starting the tool's function: the
+ * callback path, functions/dispatcher/callback.ts) plus those the tool's function
+ * was busy (its run, its post-call work and its answer to the task token; none for
+ * a call that ends in the dispatcher), over the milliseconds from the Task's start
+ * to the answer. 2.0 would mean two functions for the whole call (a dispatcher
+ * waiting for its tool); the target is 1.0.
  */
 export function functionsHeld(): {
-  timed(dispatch: Dispatch): Dispatch;
+  timed(dispatcher: LocalDispatcher): LocalDispatcher;
   toolInvoked(callId: string, ms: number): void;
   perInFlightCall(planLevels: readonly string[]): number;
 } {
-  const calls: { callId: string; inFlightMs: number }[] = [];
-  const toolMs = new Map<string, number>();
+  const calls: { callId: string; started: number; dispatcherMs: number; handedOff: boolean }[] = [];
+  const tools = new Map<string, { ms: number; endedAt: number }>();
   return {
-    timed: (dispatch) => async (envelope, deadline, scope) => {
-      const started = performance.now();
-      const result = await dispatch(envelope, deadline, scope);
-      calls.push({ callId: result.callId, inFlightMs: performance.now() - started });
-      return result;
+    timed: (dispatcher) => {
+      const callback: CallbackDispatch = async (envelope, taskToken, deadline) => {
+        const started = performance.now();
+        const outcome = await dispatcher.callback(envelope, taskToken, deadline);
+        calls.push({
+          callId: outcome.callId,
+          started,
+          dispatcherMs: performance.now() - started,
+          handedOff: outcome.answeredBy === 'tool',
+        });
+        return outcome;
+      };
+      const dispatch: Dispatch = (envelope, deadline, scope) => dispatcher(envelope, deadline, scope);
+      return Object.assign(dispatch, { callback, tokens: dispatcher.tokens });
     },
-    toolInvoked: (callId, ms) => toolMs.set(callId, (toolMs.get(callId) ?? 0) + ms),
+    toolInvoked: (callId, ms) => tools.set(callId, { ms, endedAt: performance.now() }),
     perInFlightCall(planLevels) {
-      const planCalls = calls.filter((call) => planLevels.includes(call.callId.split('/')[0] ?? ''));
-      const inFlight = planCalls.reduce((sum, call) => sum + call.inFlightMs, 0);
-      const busy = planCalls.reduce((sum, call) => sum + call.inFlightMs + (toolMs.get(call.callId) ?? 0), 0);
+      let inFlight = 0;
+      let busy = 0;
+      for (const call of calls) {
+        if (!planLevels.includes(call.callId.split('/')[0] ?? '')) continue;
+        const tool = call.handedOff ? tools.get(call.callId) : undefined;
+        inFlight += tool ? tool.endedAt - call.started : call.dispatcherMs;
+        busy += call.dispatcherMs + (tool?.ms ?? 0);
+      }
       return inFlight > 0 ? busy / inFlight : 0;
     },
   };

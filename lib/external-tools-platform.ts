@@ -28,6 +28,7 @@ import { RUN_DATA_ROLE_ENV } from '../functions/runtime/run-data-sessions';
 import { SECRET_READER_ROLES_ENV } from '../functions/runtime/secrets/tenant-scope';
 import { IDEMPOTENCY_SESSION, RUN_DATA_SESSION } from '../functions/runtime/secrets/vended';
 import { toolCatalog } from '../functions/tools/catalog';
+import { configureToolAsyncInvoke, grantTaskAnswers } from './callback-grants';
 import { type ConsoleOptions, PlatformConsole } from './console';
 import { EngineFunction } from './engine-function';
 import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
@@ -360,6 +361,15 @@ export class ExternalToolsPlatform extends Construct {
     );
     for (const tool of Object.values(toolFunctions)) {
       tool.lambdaFunction.addEnvironment('TOOL_RESULT_MAX_BYTES', String(FULL_RESULT_MAX_BYTES));
+      // A plan call is finished by its tool's function (functions/runtime/tool-callback.ts): the same
+      // claim-check into the run workspace, with the run-data session the dispatcher vends, and budget.
+      tool.lambdaFunction.addEnvironment('RUN_BUCKET', this.runWorkspace.bucket.bucketName);
+      tool.lambdaFunction.addEnvironment(
+        'RESULT_INLINE_BYTES',
+        String(Math.min(inlineBytes, this.inlineResultBytes)),
+      );
+      // Started asynchronously by the dispatcher for a plan call: never retried by Lambda.
+      configureToolAsyncInvoke(tool.lambdaFunction);
     }
 
     this.runRecordsTable = new Table(this, 'RunRecords', {
@@ -410,12 +420,13 @@ export class ExternalToolsPlatform extends Construct {
     });
 
     const stateMachines: Record<string, StateMachine> = {};
+    const machineName = (scenario: string) => `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario}`;
     for (const scenario of this.scenarios) {
       const { stateMachine } = new ScenarioStateMachine(this, `${pascalCase(scenario.name)}Scenario`, {
         scenario,
         dispatcher: this.dispatcher.lambdaFunction,
         engine: this.engine.lambdaFunction,
-        stateMachineName: `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario.name}`,
+        stateMachineName: machineName(scenario.name),
         logRetention: props.logRetention,
         runEventBus: this.eventBus,
         workspaceBucket: this.runWorkspace.bucket,
@@ -424,6 +435,13 @@ export class ExternalToolsPlatform extends Construct {
       stateMachines[scenario.name] = stateMachine;
     }
     this.stateMachines = stateMachines;
+    // Plan calls wait for their task tokens: the dispatcher and their tools' functions answer them.
+    grantTaskAnswers(this, {
+      scenarios: this.scenarios,
+      stateMachineName: machineName,
+      toolRoles: Object.fromEntries(Object.entries(toolFunctions).map(([name, tool]) => [name, tool.role])),
+      dispatcher: this.dispatcher.role,
+    });
     this.schedules = new ScenarioSchedules(this, 'Schedules', {
       schedules: props.schedules ?? [],
       scenarios: this.scenarios,

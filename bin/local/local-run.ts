@@ -1,7 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { createDispatcher, type Dispatch } from '../../functions/dispatcher/dispatch';
+import { type CallbackDispatch, createCallbackDispatch } from '../../functions/dispatcher/callback';
+import {
+  createDispatchCore,
+  type Dispatch,
+  type DispatcherOptions,
+} from '../../functions/dispatcher/dispatch';
 import type { ToolInvoker } from '../../functions/dispatcher/invoker';
 import type { ScenarioLevel } from '../../functions/engine/definition';
 import { createEngine, type Engine, type RunOutput } from '../../functions/engine/engine';
@@ -19,6 +24,7 @@ import { deadlineIn } from '../../functions/runtime/deadline';
 import { newRunId } from '../../functions/runtime/ids';
 import { defaultLocalDir } from '../../functions/runtime/local-workspace-dir';
 import { logger as platformLogger } from '../../functions/runtime/logger';
+import { createPostCall } from '../../functions/runtime/post-call';
 import type { ToolResult } from '../../functions/runtime/result';
 import {
   FULL_RESULT_MAX_BYTES,
@@ -38,6 +44,7 @@ import { accountLevels, levelPins, levelWhitelists } from '../../lib/scenarios/l
 import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
 import type { AnswerSource } from './local-answers';
+import { callbackServices, callbackTaskHandler, InProcessHandOff, LocalTaskTokens } from './local-callbacks';
 import { executeLocally, type StateEvent } from './local-execution';
 import { localWorkspaceProvider } from './local-workspace';
 
@@ -91,31 +98,42 @@ export interface LocalDispatcherOptions {
 }
 
 /**
+ * A local dispatcher: the {@link Dispatch} of synchronous calls, and the callback
+ * dispatch of plan calls whose Tasks wait for their tokens, answered on `tokens`
+ * (bin/local/local-callbacks.ts).
+ */
+export type LocalDispatcher = Dispatch & {
+  readonly callback: CallbackDispatch;
+  readonly tokens: LocalTaskTokens;
+};
+
+/**
  * The deployed dispatcher's core with every tool run in this process
  * (`InProcessToolInvoker`, file tools in the dispatcher as deployed) and a
  * local-directory workspace in place of the bucket. AWS tools
  * fall back to the default credential chain when the tenant has no `aws_*`
  * secret, as a developer expects of a local command; deployed functions never do.
+ * Its `callback` runs a plan call as deployed: the checks, then the tool started
+ * without being awaited and finished as its function finishes it (the post-call
+ * work, then its task token answered).
  *
- * @returns a {@link Dispatch} that never throws: every failure is an `ok: false` result.
+ * @returns a {@link LocalDispatcher} that never throws: every failure is an `ok: false` result.
  */
-export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch {
+export function createLocalDispatcher(options: LocalDispatcherOptions): LocalDispatcher {
   const logger = options.logger ?? platformLogger;
   const maxResultBytes = resultMaxBytes();
   const services = toolHostServices(new SecretResolver(options.references), {
     logger,
     awsFallbackToDefaultChain: true,
   });
-  return createDispatcher({
+  // Tools return their whole result, as deployed: the dispatcher (or the tool, for a plan call) claim-checks what is too large.
+  const tools = new InProcessToolInvoker(toolCatalog, services, FULL_RESULT_MAX_BYTES);
+  const dispatcherOptions: DispatcherOptions = {
     catalog: toolCatalog,
     whitelists: levelWhitelists(options.scenarios),
     pins: levelPins(options.scenarios),
     accountLevels: accountLevels(options.scenarios),
-    // Tools return their whole result, as deployed: the dispatcher claim-checks what is too large.
-    invoker: timedInvoker(
-      new InProcessToolInvoker(toolCatalog, services, FULL_RESULT_MAX_BYTES),
-      options.onToolInvoked,
-    ),
+    invoker: timedInvoker(tools, options.onToolInvoked),
     services,
     logger,
     maxResultBytes,
@@ -123,7 +141,36 @@ export function createLocalDispatcher(options: LocalDispatcherOptions): Dispatch
     workspaces: localWorkspaceProvider(options.workspaceDir ?? defaultLocalDir()),
     // As deployed: the smaller of the configured budget and the scenarios' (lib/scenarios/budget.ts).
     inlineResultBytes: Math.min(resultInlineBytes(), inlineResultBudget(options.scenarios, maxResultBytes)),
+  };
+  const core = createDispatchCore(dispatcherOptions);
+  const tokens = new LocalTaskTokens();
+  const handOff = new InProcessHandOff(
+    tools,
+    // The same post-call work as the dispatcher's: a tool's function is deployed with the same budget.
+    callbackServices({ postCall: createPostCall(dispatcherOptions), tokens, logger }),
+    LOCAL_CALL_BUDGET_MS,
+    options.onToolInvoked,
+  );
+  // Without a hand-off the core always ends with a result.
+  const dispatch: Dispatch = async (envelope, deadline, scope) =>
+    (await core(envelope, deadline, scope)) as ToolResult;
+  return Object.assign(dispatch, {
+    callback: createCallbackDispatch({ core, handOff, responder: tokens, logger }),
+    tokens,
   });
+}
+
+/**
+ * The callback route of a plain {@link Dispatch} (a test's stand-in dispatcher):
+ * it answers each token with its result, as the dispatcher answers a call that
+ * ends in it.
+ */
+function answeringDispatch(dispatch: Dispatch, tokens: LocalTaskTokens): CallbackDispatch {
+  return async (envelope, taskToken, deadline) => {
+    const result = await dispatch(envelope, deadline);
+    await tokens.succeed(taskToken, result);
+    return { tool: result.tool, callId: result.callId, answeredBy: 'dispatcher', answer: 'succeeded' };
+  };
 }
 
 /** `invoker`, telling `onInvoked` how long each invocation took. */
@@ -221,8 +268,11 @@ export interface LocalRunOptions {
   readonly runId: string;
   /** Every scenario (the dispatcher's whitelists and the inline budget are computed over all of them). */
   readonly scenarios: readonly Scenario[];
-  /** The dispatcher core answering the dispatcher's Task states ({@link createLocalDispatcher}, `requireLevel: true`). */
-  readonly dispatch: Dispatch;
+  /**
+   * The dispatcher answering the dispatcher's Task states ({@link createLocalDispatcher},
+   * `requireLevel: true`); a plain {@link Dispatch} answers a plan call's token with its result.
+   */
+  readonly dispatch: Dispatch | LocalDispatcher;
   /** The engine answering the engine's Task states ({@link createLocalEngine}). */
   readonly engine: Engine;
   /** Answers `ask_user` questions. */
@@ -253,7 +303,8 @@ function noAnswer(): Error {
  * Runs a scenario in this process: its state machine definition (`scenarioToAsl`,
  * the one Step Functions runs) executed by the local interpreter, each Task
  * state answered in this process: dispatcher states by `dispatch` (its
- * claim-check writes to the local workspaces), engine states by `engine`, the `ask_user` wait by
+ * claim-check writes to the local workspaces; a plan call's `.waitForTaskToken`
+ * Task by its callback route, bin/local/local-callbacks.ts), engine states by `engine`, the `ask_user` wait by
  * `answers` (an unanswered question takes the timeout's path).
  *
  * @throws the interpreter's ExecutionError when the execution fails (its input
@@ -269,6 +320,13 @@ export async function runScenarioLocally(
   });
   const emit = options.onEvent ?? (() => {});
   const { dispatch } = options;
+  const local = 'callback' in dispatch ? dispatch : undefined;
+  const tokens = local?.tokens ?? new LocalTaskTokens();
+  const planCall = callbackTaskHandler(
+    tokens,
+    local?.callback ?? answeringDispatch(dispatch, tokens),
+    LOCAL_CALL_BUDGET_MS,
+  );
   const levelsByName = new Map(scenario.levels.map((level) => [level.name, level]));
   const levelClosers = new Map(
     scenario.levels.flatMap((level) =>
@@ -304,6 +362,16 @@ export async function runScenarioLocally(
       }
       if (state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE) {
         return async (input) => {
+          // A plan call: its tool answers the Task's token (bin/local/local-callbacks.ts).
+          if ((input as { FunctionName?: unknown } | null)?.FunctionName === LOCAL_DISPATCHER_ARN) {
+            const result = (await planCall(input)) as ToolResult;
+            emit({
+              type: 'call_ended',
+              level: String((input as { Payload?: { level?: unknown } }).Payload?.level ?? ''),
+              result,
+            });
+            return result;
+          }
           const payload = (input as { Payload?: Record<string, unknown> }).Payload ?? {};
           await options.engine(payload);
           const level = String(payload.level);

@@ -8,7 +8,7 @@ import { InvalidArgsError } from '../runtime/errors';
 import { runTool } from '../runtime/harness';
 import { assertToolInvocation, echoedField, invocationOf, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
-import { createPostCall } from '../runtime/post-call';
+import { createPostCall, toolResultLogFields } from '../runtime/post-call';
 import { failureResult, type ToolResult } from '../runtime/result';
 import { FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
 import type { ToolSpec } from '../runtime/spec';
@@ -136,15 +136,38 @@ export function createCallCheck(
 }
 
 /**
- * The dispatcher: parse → level whitelist → validate args (before any remote
- * call) → invoke → redact/bound/log. Every failure is an `ok: false` result.
- *
- * @example
- * const dispatch = createDispatcher({ catalog: toolCatalog, whitelists, … });
- * const result = await dispatch({ tenant: 'default', scenario: 'aws_pulse', level: 'collect',
- *   tool: 'aws_ec2_inventory', args: '{"regions":["eu-west-1"]}', runId: 'r1', callId: 'collect/0' }, deadline);
+ * Hands a checked call of a function tool to its tool's function, with the call's
+ * task token, and returns once it is started: the tool's function answers the
+ * token (functions/dispatcher/callback.ts). May throw; the dispatcher normalizes.
  */
-export function createDispatcher(options: DispatcherOptions): Dispatch {
+export type HandOff = (spec: ToolSpec, invocation: ToolInvocation, signal: AbortSignal) => Promise<void>;
+
+/** A call handed to its tool's function ({@link HandOff}): no result here, the tool answers. */
+export interface HandedOff {
+  readonly handedOff: true;
+  readonly tool: string;
+  readonly callId: string;
+}
+
+/**
+ * The dispatcher's core: {@link Dispatch}, and with `handOff` a function tool's
+ * call is started by it instead of awaited through the invoker ({@link HandedOff});
+ * everything else — a refused call, a file tool, a failed hand-off — ends here
+ * with its post-call result, as without it.
+ */
+export type DispatchCore = (
+  envelope: unknown,
+  deadline: Deadline,
+  scope?: ProfileScope,
+  handOff?: HandOff,
+) => Promise<ToolResult | HandedOff>;
+
+/**
+ * The dispatcher's core ({@link DispatchCore}): parse → level whitelist → validate
+ * args (before any remote call) → invoke (or hand off) → redact/bound/log. Every
+ * failure is an `ok: false` result.
+ */
+export function createDispatchCore(options: DispatcherOptions): DispatchCore {
   const { catalog, logger } = options;
   const fileTools = new Map(catalog.fileTools().map((tool) => [tool.name, tool]));
   const check = createCallCheck(options);
@@ -155,7 +178,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const postCall = createPostCall(options);
   const keptKeys = new Map(catalog.list().map((spec) => [spec.name, spec.visibleOutputKeys]));
 
-  return async (envelope, deadline, scope) => {
+  return async (envelope, deadline, scope, handOff) => {
     const started = performance.now();
     // Echoed in a failure result and the log as received, bounded like everything else returned.
     const tool = echoedField(envelope, 'tool');
@@ -172,6 +195,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       const { orgSecret: _claimed, ...identity } = invocationOf(envelope, args);
       const invocation: ToolInvocation = orgSecret ? { ...identity, orgSecret } : identity;
       const fileTool = fileTools.get(spec.name);
+      if (!fileTool && handOff) {
+        await handOff(spec, invocation, deadline.signal);
+        logger.info('tool handed off', { tool, callId });
+        return { handedOff: true, tool, callId };
+      }
       result = fileTool
         ? await runTool(fileTool, invocation, deadline, services, fileToolMaxBytes)
         : await options.invoker.invoke(spec, invocation, deadline.signal);
@@ -186,17 +214,24 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     // Redacted, then claim-checked or bounded (functions/runtime/post-call.ts);
     // keys the tool's spec keeps visible stay so here too.
     const bounded = await postCall(result, workspaceScope, deadline, keptKeys.get(tool));
-    logger.info('tool result', {
-      tool,
-      callId,
-      ok: bounded.ok,
-      ...(bounded.ok
-        ? { truncated: bounded.truncated, ...(bounded.resultRef ? { resultRef: bounded.resultRef } : {}) }
-        : { error: bounded.error }),
-      durationMs: bounded.durationMs,
-    });
+    logger.info('tool result', toolResultLogFields(bounded));
     return bounded;
   };
+}
+
+/**
+ * The dispatcher: parse → level whitelist → validate args (before any remote
+ * call) → invoke → redact/bound/log. Every failure is an `ok: false` result.
+ *
+ * @example
+ * const dispatch = createDispatcher({ catalog: toolCatalog, whitelists, … });
+ * const result = await dispatch({ tenant: 'default', scenario: 'aws_pulse', level: 'collect',
+ *   tool: 'aws_ec2_inventory', args: '{"regions":["eu-west-1"]}', runId: 'r1', callId: 'collect/0' }, deadline);
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatch {
+  const core = createDispatchCore(options);
+  // Without a hand-off the core always ends with a result.
+  return async (envelope, deadline, scope) => (await core(envelope, deadline, scope)) as ToolResult;
 }
 
 /** A profile-scoped call carries the profile's tenant and no scenario or level (adapters build it so). */

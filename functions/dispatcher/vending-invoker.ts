@@ -26,7 +26,7 @@ import type { ToolInvoker } from './invoker';
  * parts masked by exact match (functions/runtime/harness.ts).
  *
  * @example
- * const invoker = new VendingToolInvoker(new LambdaToolInvoker(lambda, nameOf), vendor);
+ * const invoker = new VendingToolInvoker(new LambdaToolInvoker(lambda, nameOf), vendor, workspace);
  */
 export class VendingToolInvoker implements ToolInvoker {
   /**
@@ -36,30 +36,80 @@ export class VendingToolInvoker implements ToolInvoker {
   constructor(
     private readonly inner: ToolInvoker,
     private readonly vendor: CredentialVendor,
-    private readonly workspace?: { readonly bucket: string; readonly partition: string },
+    private readonly workspace?: RunWorkspaceBucket,
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
-    const names = [
-      ...spec.requiresSecrets,
-      // A per-account call's AWS tool reads the level's organization secret (its member role).
-      ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
-        ? [invocation.orgSecret]
-        : []),
-      ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
-    ];
-    const policies: Record<string, string> = {};
-    if (spec.workspaceAccess && this.workspace) {
-      names.push(RUN_DATA_SESSION);
-      policies[RUN_DATA_SESSION] = workspaceSessionPolicy({
-        ...this.workspace,
-        run: { tenant: invocation.tenant, scenario: invocation.scenario, runId: invocation.runId },
-        paths: spec.workspaceAccess.paths,
-        access: spec.workspaceAccess.access,
-      });
-    }
-    if (names.length === 0) return this.inner.invoke(spec, invocation, signal);
-    const vended = await this.vendor.vend(invocation.tenant, names, policies);
-    return this.inner.invoke(spec, { ...invocation, [VENDED_CREDENTIALS_FIELD]: vended }, signal);
+    return this.inner.invoke(
+      spec,
+      await withVendedSessions(this.vendor, spec, invocation, this.workspace),
+      signal,
+    );
   }
+}
+
+/** The run workspaces' bucket and its ARN partition, where run-data sessions are narrowed to one run. */
+export interface RunWorkspaceBucket {
+  readonly bucket: string;
+  readonly partition: string;
+}
+
+/** The sessions a call's tool is vended, and the session policy narrowing any of them. */
+export interface VendedSessionRequest {
+  readonly names: string[];
+  readonly policies: Record<string, string>;
+}
+
+/**
+ * The sessions a call's tool is vended: the secrets its spec lists, a per-account
+ * call's organization secret for an AWS tool, a write tool's records session, and
+ * — when `workspace` is given — a run-data session ({@link RUN_DATA_SESSION})
+ * narrowed to the call's own run: a workspace tool's files and, when
+ * `claimChecks` (a callback call, whose tool claim-checks its own result), the
+ * run's `results/*` (`workspaceSessionPolicy`).
+ */
+export function vendedSessionRequest(
+  spec: ToolSpec,
+  invocation: ToolInvocation,
+  workspace?: RunWorkspaceBucket,
+  claimChecks = false,
+): VendedSessionRequest {
+  const names = [
+    ...spec.requiresSecrets,
+    // A per-account call's AWS tool reads the level's organization secret (its member role).
+    ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
+      ? [invocation.orgSecret]
+      : []),
+    ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
+  ];
+  const policies: Record<string, string> = {};
+  if (workspace && (spec.workspaceAccess || claimChecks)) {
+    names.push(RUN_DATA_SESSION);
+    policies[RUN_DATA_SESSION] = workspaceSessionPolicy({
+      ...workspace,
+      run: { tenant: invocation.tenant, scenario: invocation.scenario, runId: invocation.runId },
+      paths: spec.workspaceAccess?.paths ?? [],
+      access: spec.workspaceAccess?.access ?? 'read',
+      claimChecks,
+    });
+  }
+  return { names, policies };
+}
+
+/**
+ * `invocation` with the call's sessions ({@link vendedSessionRequest}) under
+ * `vendedCredentials`, for the call's tenant only; as it is when there are none.
+ *
+ * @throws the STS error (`access_denied`, `throttled`…) when a role cannot be assumed.
+ */
+export async function withVendedSessions(
+  vendor: CredentialVendor,
+  spec: ToolSpec,
+  invocation: ToolInvocation,
+  workspace?: RunWorkspaceBucket,
+  claimChecks = false,
+): Promise<ToolInvocation> {
+  const { names, policies } = vendedSessionRequest(spec, invocation, workspace, claimChecks);
+  if (names.length === 0) return invocation;
+  return { ...invocation, [VENDED_CREDENTIALS_FIELD]: await vendor.vend(invocation.tenant, names, policies) };
 }

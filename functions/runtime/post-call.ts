@@ -66,3 +66,20 @@ export function createPostCall(options: PostCallOptions): PostCall {
     }
   };
 }
+
+/**
+ * The fields of the `tool result` log line, written once per call by whoever
+ * finished it (the dispatcher, or a callback call's tool function): never the
+ * value, only its outcome, reference and duration.
+ */
+export function toolResultLogFields(result: ToolResult): Record<string, unknown> {
+  return {
+    tool: result.tool,
+    callId: result.callId,
+    ok: result.ok,
+    ...(result.ok
+      ? { truncated: result.truncated, ...(result.resultRef ? { resultRef: result.resultRef } : {}) }
+      : { error: result.error }),
+    durationMs: result.durationMs,
+  };
+}

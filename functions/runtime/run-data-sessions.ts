@@ -47,7 +47,7 @@ export function runDataCredentials(env: NodeJS.ProcessEnv = process.env): Tenant
   return (tenant) => sessions.credentials(tenant, RUN_DATA_SESSION);
 }
 
-/** What a workspace tool's session may reach (ToolSpec.workspaceAccess), in one run's workspace. */
+/** What a call's run-data session may reach in one run's workspace: a workspace tool's files (ToolSpec.workspaceAccess), its claim-checked results, or both. */
 export interface WorkspaceSessionScope {
   /** The ARN partition of the bucket (`aws`, `aws-cn`, `aws-us-gov`). */
   readonly partition: string;
@@ -55,18 +55,25 @@ export interface WorkspaceSessionScope {
   readonly bucket: string;
   /** The call's tenant, scenario and run: whose workspace. */
   readonly run: WorkspaceScope;
-  /** Files relative to the workspace root (`snapshots/findings.json`; IAM wildcards allowed, as in the spec). */
+  /** Files relative to the workspace root (`snapshots/findings.json`; IAM wildcards allowed, as in the spec); empty for a tool without `workspaceAccess`. */
   readonly paths: readonly string[];
   readonly access: 'read' | 'read_write';
+  /**
+   * Whether the tool's function claim-checks its own result (a plan call that
+   * answers its task token, functions/runtime/tool-callback.ts): `s3:PutObject`
+   * on the run's `results/*` (functions/runtime/claim-check.ts, `claimCheckPath`).
+   */
+  readonly claimChecks?: boolean;
 }
 
 /**
  * The session policy (IAM JSON, for STS AssumeRole `Policy`) that narrows a
- * run-data session to what a workspace tool needs for one call: `s3:GetObject`
+ * run-data session to what one call needs: for a workspace tool, `s3:GetObject`
  * (and `s3:PutObject` for `read_write`) on the listed files of the call's own
- * workspace (`runs/<tenant>/<scenario>/<runId>/<path>`, `scratch/<tenant>/<runId>/<path>`),
+ * workspace (`runs/<tenant>/<scenario>/<runId>/<path>`, `scratch/<tenant>/<runId>/<path>`)
  * and `s3:ListBucket` for exactly those keys as prefixes (so a missing file reads
- * as missing, not as refused). The role's own policy already confines the session
+ * as missing, not as refused); for a call that claim-checks its own result,
+ * `s3:PutObject` on the run's `results/*`. The role's own policy already confines the session
  * to its tenant's prefixes; this leaves the tool no other run's and no other file.
  * Well under STS's 2,048-character packed limit for the specs' paths (STS API
  * reference, "AssumeRole", Policy).
@@ -78,20 +85,24 @@ export function workspaceSessionPolicy(scope: WorkspaceSessionScope): string {
   const root = workspaceRoot(scope.run);
   const keys = scope.paths.map((path) => `${root}${path}`);
   const bucketArn = `arn:${scope.partition}:s3:::${scope.bucket}`;
-  return JSON.stringify({
-    Version: '2012-10-17',
-    Statement: [
-      {
-        Effect: 'Allow',
-        Action: scope.access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
-        Resource: keys.map((key) => `${bucketArn}/${key}`),
-      },
-      {
-        Effect: 'Allow',
-        Action: ['s3:ListBucket'],
-        Resource: [bucketArn],
-        Condition: { StringLike: { 's3:prefix': keys } },
-      },
-    ],
-  });
+  const files =
+    keys.length === 0
+      ? []
+      : [
+          {
+            Effect: 'Allow',
+            Action: scope.access === 'read' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject'],
+            Resource: keys.map((key) => `${bucketArn}/${key}`),
+          },
+          {
+            Effect: 'Allow',
+            Action: ['s3:ListBucket'],
+            Resource: [bucketArn],
+            Condition: { StringLike: { 's3:prefix': keys } },
+          },
+        ];
+  const results = scope.claimChecks
+    ? [{ Effect: 'Allow', Action: ['s3:PutObject'], Resource: [`${bucketArn}/${root}results/*`] }]
+    : [];
+  return JSON.stringify({ Version: '2012-10-17', Statement: [...files, ...results] });
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { ToolContextServices } from './context';
-import { type Deadline, deadlineIn } from './deadline';
+import { type Deadline, deadlineBefore, deadlineIn } from './deadline';
 import { runTool } from './harness';
 import { assertToolInvocation, echoedField, invocationOf } from './invocation';
 import { logger } from './logger';
@@ -16,6 +16,13 @@ import {
   vendedCredentialsOf,
 } from './secrets/vended';
 import type { Tool } from './spec';
+import { taskTokenOf } from './task-callback';
+import {
+  type CallbackServices,
+  callbackReserveMs,
+  callbackServicesFromEnvironment,
+  finishCallback,
+} from './tool-callback';
 import { toolHostServices } from './tool-host';
 
 /**
@@ -95,6 +102,16 @@ function runOnceFromEnvironment(tool: Tool, vended: VendedSessions): typeof runT
     );
 }
 
+/** Options of {@link createToolHandler}. */
+export interface ToolHandlerOptions {
+  /**
+   * What a callback call (its invocation carries a task token) is finished with:
+   * the post-call work and the task responder. Built on the first such call.
+   * @default callbackServicesFromEnvironment (functions/runtime/tool-callback.ts)
+   */
+  readonly callbacks?: (vended: VendedSessions) => CallbackServices;
+}
+
 /**
  * The Lambda handler of a tool's own function. Its services (the secret resolver
  * on `SECRET_REFS_TABLE`, reading with the sessions each call was vended when
@@ -103,33 +120,73 @@ function runOnceFromEnvironment(tool: Tool, vended: VendedSessions): typeof runT
  * than at import so the CLI and tests can import the tool module; a missing
  * variable fails that call loudly (a Lambda error the dispatcher reports as
  * `internal_error`). Each call is narrowed, run by the harness and answered with
- * a ToolResult.
+ * a ToolResult. A plan call's invocation carries its Step Functions task token
+ * (`taskToken`): the function then finishes the call itself — the post-call work
+ * (redaction, claim-check or bound) and SendTaskSuccess with that result, an
+ * `ok: false` one too (functions/runtime/tool-callback.ts) — and what it returns
+ * is read by no one (an asynchronous invocation).
  *
  * @example
  * // functions/tools/aws/ec2-inventory.ts
  * export const handler = createToolHandler(ec2InventoryTool);
  */
-export function createToolHandler(tool: Tool): (event: unknown, context: Context) => Promise<ToolResult> {
+export function createToolHandler(
+  tool: Tool,
+  options: ToolHandlerOptions = {},
+): (event: unknown, context: Context) => Promise<ToolResult> {
   let services: ToolContextServices | undefined;
   let run: typeof runTool | undefined;
+  let callbacks: CallbackServices | undefined;
   const vended = new VendedSessions();
   return async (event, context) => {
     services ??= servicesFromEnvironment(tool.name, vended);
     run ??= tool.sideEffects === 'write' ? runOnceFromEnvironment(tool, vended) : runTool;
     logger.addContext(context);
     let deadline: Deadline | undefined;
+    let callback: ReturnType<typeof callbackOf>;
     try {
       // Held for this call only; invocationOf drops them from what the harness sees.
       vended.accept(vendedCredentialsOf(event));
+      callback = callbackOf(event);
       assertToolInvocation(event);
-      // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher claim-checks what does not fit the state.
+      // Bounded at TOOL_RESULT_MAX_BYTES: the dispatcher (or, with a token, the post-call
+      // work below) claim-checks what does not fit the state.
       deadline = deadlineIn(context.getRemainingTimeInMillis());
-      return await run(tool, invocationOf(event), deadline, services, toolResultMaxBytes());
+      const invocation = invocationOf(event);
+      if (!callback) return await run(tool, invocation, deadline, services, toolResultMaxBytes());
+      // A callback call keeps time for its post-call work and its answer (tool-callback.ts).
+      const toolDeadline = deadlineBefore(deadline, callbackReserveMs(deadline.remainingMs()));
+      const result = await run(tool, invocation, toolDeadline, services, toolResultMaxBytes());
+      toolDeadline.dispose?.();
+      callbacks ??= (options.callbacks ?? callbackServicesFromEnvironment)(vended);
+      return await finishCallback(callbacks, tool, invocation, callback.token, result, deadline);
     } catch (err) {
-      return failureResult(tool.name, echoedField(event, 'callId'), normalizeError(tool.name, err), 0);
+      const failure = failureResult(
+        tool.name,
+        echoedField(event, 'callId'),
+        normalizeError(tool.name, err),
+        0,
+      );
+      if (!callback) return failure;
+      // Nothing ran (a malformed invocation): the call still ends now, with its error code.
+      callbacks ??= (options.callbacks ?? callbackServicesFromEnvironment)(vended);
+      return finishCallback(
+        callbacks,
+        tool,
+        undefined,
+        callback.token,
+        failure,
+        deadline ?? deadlineIn(5_000),
+      );
     } finally {
       vended.clear();
       deadline?.dispose?.();
     }
   };
+}
+
+/** The task token of a callback invocation; a malformed one fails the call like a malformed envelope. */
+function callbackOf(event: unknown): { readonly token: string } | undefined {
+  const token = taskTokenOf(event);
+  return token === undefined ? undefined : { token };
 }

@@ -19,14 +19,17 @@ export const DEFAULT_LAMBDA_CONCURRENCY = 1000;
 export const DISTRIBUTED_MAP_MAX_CONCURRENCY = 10_000;
 
 /**
- * Lambda functions one in-flight tool call of a plan level keeps busy. Today 2:
- * the dispatcher waits synchronously (`RequestResponse`) for the tool's own
- * function (docs/design.md, "Shape"). The one place this figure is read: a
- * change of how plan levels call tools (issue 20: one function per call) changes
- * it here, and every `MaxConcurrency` follows.
+ * Lambda functions one in-flight tool call of a plan level keeps busy: 1. A plan
+ * call's Task waits for its task token (lib/scenarios/asl-states/tasks.ts,
+ * `callback`): the dispatcher checks the call, starts the tool's function
+ * asynchronously and returns; the tool's function finishes the call and answers
+ * the token (docs/architecture.md, "Functions a call keeps busy"). The dispatcher's
+ * checks run before the tool starts, never beside it. `npm run -s bench:scenario`
+ * and `bench:org` measure it. The one place this figure is read: every
+ * `MaxConcurrency` follows it.
  */
 export function functionsPerInFlightCall(_level: PlanLevel): number {
-  return 2;
+  return 1;
 }
 
 /** How an organization level shares the budget. */
@@ -48,8 +51,8 @@ export interface AccountConcurrency {
  * @param lambdaConcurrency - functions the run may keep busy (the account's Lambda concurrency, or what of it is given to runs).
  * @throws RangeError when `lambdaConcurrency` or `accountsPerChild` is not a whole number ≥ 1.
  * @example
- * // a level of 12 calls, 4 in flight, 2 functions per call:
- * accountConcurrency(collect, 1000, 1) // { functionsPerAccount: 8, accountsAtOnce: 125, maxConcurrency: 125 }
+ * // a level of 12 calls, 4 in flight, 1 function per call:
+ * accountConcurrency(collect, 1000, 1) // { functionsPerAccount: 4, accountsAtOnce: 250, maxConcurrency: 250 }
  */
 export function accountConcurrency(
   level: PlanLevel,

@@ -6,7 +6,9 @@
  * body, the handler's result as the response body; a handler that throws
  * answers 200 with `X-Amz-Function-Error: Unhandled` and
  * `{ errorType, errorMessage, trace }`; an unknown function is a 404
- * `ResourceNotFoundException`.
+ * `ResourceNotFoundException`. An `Event` invocation is answered 202 at once and
+ * its handler run afterwards, once: the platform's functions have no
+ * asynchronous retries (`EventInvokeConfig` `MaximumRetryAttempts: 0`).
  */
 import type { ServerResponse } from 'node:http';
 import { LambdaClient } from '@aws-sdk/client-lambda';
@@ -46,6 +48,8 @@ export interface LocalLambda {
   readonly invocations: readonly LocalInvocation[];
   /** Adds or replaces a function. */
   setFunction(name: string, handler: LocalHandler): void;
+  /** Resolves once every `Event` invocation received so far has run. */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -57,8 +61,8 @@ function functionNameOf(identifier: string): string {
 }
 
 /**
- * Starts the local Lambda on 127.0.0.1 (OS-chosen port). Only `RequestResponse`
- * invocations are served; `Event` and `DryRun` are rejected as unsupported here.
+ * Starts the local Lambda on 127.0.0.1 (OS-chosen port). `RequestResponse` and
+ * `Event` invocations are served; `DryRun` is rejected as unsupported here.
  *
  * @example
  * const lambda = await startLambdaServer({ functions: { 'etp-echo': async (event) => event } });
@@ -69,6 +73,7 @@ export async function startLambdaServer(options: LambdaServerOptions = {}): Prom
   const functions = new Map(Object.entries(options.functions ?? {}));
   const timeoutMs = options.timeoutMs ?? 60_000;
   const invocations: LocalInvocation[] = [];
+  const running = new Set<Promise<unknown>>();
 
   const invoke = async (request: ReceivedRequest, response: ServerResponse) => {
     const route = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(request.path);
@@ -86,12 +91,12 @@ export async function startLambdaServer(options: LambdaServerOptions = {}): Prom
       );
     }
     const invocationType = String(request.headers['x-amz-invocation-type'] ?? 'RequestResponse');
-    if (invocationType !== 'RequestResponse') {
+    if (invocationType !== 'RequestResponse' && invocationType !== 'Event') {
       return sendError(
         response,
         400,
         'InvalidParameterValueException',
-        `The local Lambda serves RequestResponse only, not ${invocationType}`,
+        `The local Lambda serves RequestResponse and Event only, not ${invocationType}`,
       );
     }
     let event: unknown;
@@ -107,6 +112,14 @@ export async function startLambdaServer(options: LambdaServerOptions = {}): Prom
     }
     invocations.push({ functionName, invocationType, event });
     const context = fakeLambdaContext({ functionName, timeoutMs });
+    if (invocationType === 'Event') {
+      // Queued and accepted: the caller does not wait for the function (Lambda API Reference, "Invoke": 202).
+      response.writeHead(202, { 'content-length': 0 });
+      response.end();
+      const run = runWithTimeout(() => handler(event, context), timeoutMs).finally(() => running.delete(run));
+      running.add(run);
+      return;
+    }
     const outcome = await runWithTimeout(() => handler(event, context), timeoutMs);
     const headers = { 'x-amz-executed-version': '$LATEST' };
     if (!outcome.ok) {
@@ -133,6 +146,9 @@ export async function startLambdaServer(options: LambdaServerOptions = {}): Prom
     response.end(body);
   };
 
+  const idle = async () => {
+    while (running.size > 0) await Promise.all([...running]);
+  };
   const server = await listenOnLoopback(invoke);
   const client = new LambdaClient({
     endpoint: server.url,
@@ -147,7 +163,9 @@ export async function startLambdaServer(options: LambdaServerOptions = {}): Prom
     setFunction(name, handler) {
       functions.set(name, handler);
     },
+    idle,
     async stop() {
+      await idle();
       client.destroy();
       await server.stop();
     },

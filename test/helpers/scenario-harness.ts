@@ -24,7 +24,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
-import type { Context } from 'aws-lambda';
+import { callbackServices, callbackTaskHandler, LocalTaskTokens } from '../../bin/local/local-callbacks';
 import { executeLocally, type StateEvent } from '../../bin/local/local-execution';
 import { localWorkspaceProvider } from '../../bin/local/local-workspace';
 import {
@@ -45,6 +45,7 @@ import { CUSTOMER_ROLE_NAME_ENV } from '../../functions/runtime/aws/credentials'
 import { CUSTOMER_ROLE_NAME } from '../../functions/runtime/aws/trust';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { logger } from '../../functions/runtime/logger';
+import { createPostCall } from '../../functions/runtime/post-call';
 import type { ToolResult } from '../../functions/runtime/result';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
@@ -54,6 +55,7 @@ import {
 import { DynamoDbSecretReferenceStore } from '../../functions/runtime/secrets/dynamodb-store';
 import { SECRET_READER_ROLES_ENV } from '../../functions/runtime/secrets/tenant-scope';
 import { IDEMPOTENCY_SESSION, SECRET_SESSIONS_ENV } from '../../functions/runtime/secrets/vended';
+import type { Tool } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -365,14 +367,38 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
           ETP_E2E_PAGERDUTY: JSON.stringify({ token: pagerduty.apiKey, from: 'oncall@example.com' }),
         }),
   });
-  // Every function tool's real handler behind the local Lambda API, loaded now that their configuration is set.
+  // Plan calls wait for their task tokens: the tools' functions (and the dispatcher, for a call
+  // that ends in it) answer them here, Step Functions' SendTaskSuccess/Failure (bin/local/local-callbacks.ts).
+  const tokens = new LocalTaskTokens();
+  const inlineBytes = Math.min(DEFAULT_RESULT_INLINE_BYTES, platform.inlineResultBytes);
+  const callbacks = callbackServices({
+    // As a deployed tool function's (functions/runtime/tool-callback.ts), its bucket a local directory.
+    postCall: createPostCall({
+      logger,
+      maxResultBytes: inlineBytes,
+      workspaces: localWorkspaceProvider(localDir),
+      inlineResultBytes: inlineBytes,
+    }),
+    tokens,
+    logger,
+  });
+  const { createToolHandler } = jest.requireActual<typeof import('../../functions/runtime/tool-handler')>(
+    '../../functions/runtime/tool-handler',
+  );
+  // Every function tool's real handler behind the local Lambda API, loaded now that their configuration is set:
+  // built as its module builds it (createToolHandler), with the callback services above.
   for (const entry of toolCatalog.functionTools()) {
-    const module = jest.requireActual<{ handler: (event: unknown, context: Context) => unknown }>(
+    const module = jest.requireActual<Record<string, unknown>>(
       `../../functions/tools/${entry.implementation}`,
     );
+    const tool = Object.values(module).find(
+      (value): value is Tool =>
+        (value as Tool | null)?.name === entry.spec.name && typeof (value as Tool).handler === 'function',
+    );
+    if (!tool) throw new Error(`${entry.implementation} exports no tool named ${entry.spec.name}`);
     lambda.setFunction(
       toolFunctionName(platform.dispatcherConfig.toolFunctionNamePrefix, entry.spec.name),
-      module.handler,
+      createToolHandler(tool, { callbacks: () => callbacks }),
     );
   }
   // The deployed dispatcher's very wiring, its bucket replaced by a local directory (the S3
@@ -385,8 +411,10 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     // The harness's own Lambda client class: a tool test's mockClient(LambdaClient) cannot reach it.
     new (platformLambdaClient())({ endpoint: lambda.endpoint, region: REGION }),
     localWorkspaceProvider(localDir),
+    tokens,
   );
-  const dispatch: Dispatch = (envelope) => deployedDispatcher(envelope, deadlineIn(900_000));
+  const dispatch: Dispatch = (envelope) => deployedDispatcher.dispatch(envelope, deadlineIn(900_000));
+  const planCall = callbackTaskHandler(tokens, deployedDispatcher.callback, 900_000);
   const workspaces = workspacesOf(localWorkspaceProvider(localDir));
   const records = new DynamoDbRunRecords(runTable, dynamo.client);
 
@@ -448,6 +476,12 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
             }
             if (state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE) {
               return async (input) => {
+                // A plan call: the deployed dispatcher hands it to its tool's function (Event), which answers.
+                if ((input as { FunctionName?: unknown }).FunctionName === DISPATCHER_ARN) {
+                  const result = (await planCall(input)) as ToolResult;
+                  results.push(result);
+                  return result;
+                }
                 const payload = (input as { Payload: Record<string, unknown> }).Payload;
                 await engine(payload);
                 const answer = await (run.answer ?? (async () => undefined))({

@@ -39,8 +39,8 @@ describe('a scenario with a per-account level', () => {
     ];
     const properties = machine?.Properties as { DefinitionString: unknown; DefinitionSubstitutions: unknown };
     const definition = JSON.parse(flattenIntrinsics(properties.DefinitionString));
-    // 400 / (2 calls in flight × 2 functions) / 2 accounts per child
-    expect(definition.States.collect_accounts.MaxConcurrency).toBe(50);
+    // 400 / (2 calls in flight × 1 function) / 2 accounts per child
+    expect(definition.States.collect_accounts.MaxConcurrency).toBe(100);
     expect(properties.DefinitionSubstitutions).toMatchObject({
       WorkspaceBucket: { Ref: logicalIdOf(stack.platform.runWorkspace.bucket) },
     });

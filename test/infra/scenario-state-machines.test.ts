@@ -134,11 +134,16 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
           byResource(WAIT_FOR_TASK_TOKEN_RESOURCE).length +
           putEvents.length,
       ).toBe(tasks.length);
-      for (const [, wait] of byResource(WAIT_FOR_TASK_TOKEN_RESOURCE)) {
-        expect(wait.Parameters).toMatchObject({
-          FunctionName: ENGINE_ARN_PLACEHOLDER,
-          Payload: { action: 'ask' },
-        });
+      // A wait is an ask_user question (the engine) or a plan level's call (the dispatcher, answered by its tool).
+      const planCalls = new Set(
+        scenario.levels.filter((level) => level.kind === 'plan').map((level) => `${level.name}_call`),
+      );
+      for (const [stateName, wait] of byResource(WAIT_FOR_TASK_TOKEN_RESOURCE)) {
+        expect(wait.Parameters).toMatchObject(
+          planCalls.has(stateName)
+            ? { FunctionName: DISPATCHER_ARN_PLACEHOLDER, Payload: { 'taskToken.$': '$$.Task.Token' } }
+            : { FunctionName: ENGINE_ARN_PLACEHOLDER, Payload: { action: 'ask' } },
+        );
       }
       // …each dispatcher Task within its tools' timeout plus the margin, each engine Task within the engine's
       for (const level of scenario.levels) {

@@ -825,6 +825,49 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
       expect(records).toBe('ImplicitlyDenied');
     });
   });
+
+  describe("the run-data session the dispatcher vends for a plan call of acme's, whose tool claim-checks its own result", () => {
+    const ask = (action: string, resource: string, context: Record<string, string | string[]> = {}) => {
+      const arn = arnIn(platform, runDataRoleId);
+      return decide({
+        principal: sessionOf(arn, 'etp-secrets.acme'),
+        identityPolicies: identityPoliciesOf(platform, runDataRoleId),
+        sessionPolicy: JSON.parse(
+          workspaceSessionPolicy({
+            partition: 'aws',
+            bucket: bucket.split(':::')[1] ?? '',
+            run: { tenant: 'acme', scenario: 'aws_pulse', runId: 'r1' },
+            paths: [],
+            access: 'read',
+            claimChecks: true,
+          }),
+        ),
+        action,
+        resource,
+        resourceAccount: PLATFORM,
+        context: { 'aws:PrincipalArn': arn, 'aws:PrincipalTag/etp-tenant': 'acme', ...context },
+      });
+    };
+
+    it("writes this run's results only: no read, no other run's, tenant's or file, no listing", async () => {
+      // Act
+      const own = await ask('s3:PutObject', object('runs/acme/aws_pulse/r1/results/collect/0.json'));
+      const others = await Promise.all([
+        ask('s3:GetObject', object('runs/acme/aws_pulse/r1/results/collect/0.json')),
+        ...[
+          'runs/globex/aws_pulse/r1/results/collect/0.json',
+          'runs/acme-2/aws_pulse/r1/results/collect/0.json',
+          'runs/acme/aws_pulse/r2/results/collect/0.json',
+          'runs/acme/aws_pulse/r1/summary.json',
+          'scratch/acme/r1/results/collect/0.json',
+        ].map((key) => ask('s3:PutObject', object(key))),
+        ask('s3:ListBucket', bucket, { 's3:prefix': 'runs/acme/aws_pulse/r1/results/' }),
+      ]);
+
+      // Assess
+      expect({ own, others }).toEqual({ own: 'Allowed', others: others.map(() => 'ImplicitlyDenied') });
+    });
+  });
 });
 
 describe('cross-account access, proved on the synthesized policies of both stacks', () => {

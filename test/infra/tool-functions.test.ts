@@ -1,8 +1,13 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_RESULT_MAX_BYTES, FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import {
+  DEFAULT_RESULT_INLINE_BYTES,
+  DEFAULT_RESULT_MAX_BYTES,
+  FULL_RESULT_MAX_BYTES,
+} from '../../functions/runtime/result-limits';
 import { IDEMPOTENCY_SESSION, RUN_DATA_SESSION } from '../../functions/runtime/secrets/vended';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { planCallTools, TOOL_EVENT_MAX_AGE_SECONDS } from '../../lib/callback-grants';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
 import {
   flattenIntrinsics,
@@ -29,6 +34,25 @@ const ASSUME_WITH_TAGS = ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSes
 
 /** The actions an `aws` tool may hold: reads, and the credential report IAM needs before GetCredentialReport. */
 const READ_ONLY_ACTION = /^[a-z0-9-]+:(?:List|Describe|Get)[A-Za-z0-9]*$|^iam:GenerateCredentialReport$/;
+
+/** CDK's `grantTaskResponse` actions: what answers a task token (lib/callback-grants.ts). */
+const TASK_ANSWER_ACTIONS = ['states:SendTaskFailure', 'states:SendTaskHeartbeat', 'states:SendTaskSuccess'];
+
+/**
+ * The task-answer grants of a tool's function: on the state machine of each
+ * scenario whose plan levels call it (their Tasks wait for its answer), by name.
+ */
+function taskAnswers(stack: ExternalToolsStack, toolName: string): Permission[] {
+  const prefix = stack.platform.dispatcherConfig.toolFunctionNamePrefix;
+  return stack.platform.scenarios
+    .filter((scenario) => planCallTools(scenario).has(toolName))
+    .flatMap((scenario) =>
+      TASK_ANSWER_ACTIONS.map((action) => ({
+        action,
+        resource: `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:${prefix}${scenario.name}`,
+      })),
+    );
+}
 
 /** A spec's ARN as the template spells it: in the stack's partition (lib/iam-statements.ts). */
 const inTemplate = (resource: string) => resource.replace(/^arn:aws:/, 'arn:<AWS::Partition>:');
@@ -74,7 +98,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
   (name, spec) => {
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
-      const { template } = synthesizePlatform();
+      const { stack, template } = synthesizePlatform();
       const { roleId, logGroupId } = toolResources(template, name);
       const expected: Permission[] = [
         ...spec.iam.flatMap((grant) =>
@@ -91,6 +115,8 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
           ? ASSUME_WITH_TAGS.map((action) => ({ action, resource: CUSTOMER_ROLE_ARN }))
           : []),
         // No right on the idempotency table: a write tool reaches its records with the vended records session.
+        // A plan level's call is answered by the tool's function: SendTask* on those state machines only.
+        ...taskAnswers(stack, name),
       ];
 
       // Act
@@ -174,7 +200,9 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
         ...(spec.sideEffects === 'write' ? { IDEMPOTENCY_TABLE: { Ref: idempotencyTableId } } : {}),
-        ...(spec.workspaceAccess ? { RUN_BUCKET: { Ref: workspaceBucket } } : {}),
+        // Every tool function claim-checks a plan call's result itself, in the run workspaces, within the inline budget.
+        RUN_BUCKET: { Ref: workspaceBucket },
+        RESULT_INLINE_BYTES: String(Math.min(DEFAULT_RESULT_INLINE_BYTES, stack.platform.inlineResultBytes)),
         // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
         ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
@@ -191,14 +219,18 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, _spec) => {
   it('holds read-only actions only, besides its log group, its platform records and assuming the customer role', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { stack, template } = synthesizePlatform();
     const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
     // The customer role only: no tool may assume a tenant-secrets reader.
     const assumable = new Set([CUSTOMER_ROLE_ARN]);
     // The platform's own account: a `write` tool's exactly-once records.
-    const platformRecords = new Set([`<${idempotencyTableId}.Arn>`]);
+    const platformRecords = new Set([
+      `<${idempotencyTableId}.Arn>`,
+      // Its plan calls' answers: the scenarios' state machines (taskAnswers).
+      ...taskAnswers(stack, name).map((permission) => permission.resource),
+    ]);
 
     // Act
     const others = rolePermissions(template, roleId).filter(
@@ -219,6 +251,69 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
     expect(
       writes.filter(({ resource }) => resource === CUSTOMER_ROLE_ARN).map(({ action }) => action),
     ).toEqual(ASSUME_WITH_TAGS);
+  });
+});
+
+describe('plan calls answered by their tools (one function per in-flight call)', () => {
+  it('never retries a tool function asynchronously, and drops an event older than 60 s', () => {
+    // Prepare
+    const { template } = synthesizePlatform();
+
+    // Act
+    const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map(
+      (resource) => resource.Properties,
+    );
+
+    // Assess: one per function tool, each its own function's.
+    const functionIds = functionTools.map((spec) => toolResources(template, spec.name).functionId).sort();
+    expect(configs.map((config) => config.FunctionName.Ref).sort()).toEqual(functionIds);
+    for (const config of configs) {
+      expect(config).toMatchObject({
+        MaximumRetryAttempts: 0,
+        MaximumEventAgeInSeconds: TOOL_EVENT_MAX_AGE_SECONDS,
+        Qualifier: '$LATEST',
+      });
+    }
+  });
+
+  it('lets the dispatcher answer the plan scenarios\' tokens on their state machines, and nothing on "*"', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const prefix = stack.platform.dispatcherConfig.toolFunctionNamePrefix;
+    const planScenarios = stack.platform.scenarios.filter((scenario) => planCallTools(scenario).size > 0);
+
+    // Act
+    const answers = rolePermissions(template, logicalIdOf(stack.platform.dispatcher.role)).filter(
+      ({ action }) => TASK_ANSWER_ACTIONS.includes(action),
+    );
+
+    // Assess
+    expect(planScenarios.length).toBeGreaterThan(0);
+    expect(answers).toEqual(
+      sortPermissions(
+        planScenarios.flatMap((scenario) =>
+          TASK_ANSWER_ACTIONS.map((action) => ({
+            action,
+            resource: `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:${prefix}${scenario.name}`,
+          })),
+        ),
+      ),
+    );
+  });
+
+  it('gives a tool that no plan level calls no task answer at all', () => {
+    // Prepare
+    const { stack, template } = synthesizePlatform();
+    const unplanned = functionTools.filter((spec) => taskAnswers(stack, spec.name).length === 0);
+
+    // Assess: some tools are only ever called by agents or entry points.
+    expect(unplanned.length).toBeGreaterThan(0);
+    for (const spec of unplanned) {
+      const { roleId } = toolResources(template, spec.name);
+      expect(rolePermissions(template, roleId).filter(({ action }) => action.startsWith('states:'))).toEqual(
+        [],
+      );
+    }
   });
 });
 

@@ -2,7 +2,9 @@ import type { Context, LambdaFunctionURLResult } from 'aws-lambda';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
 import type { ToolResult } from '../../runtime/result';
+import { taskTokenOf } from '../../runtime/task-callback';
 import type { AccessProfile, EntryPointBindings } from '../access';
+import type { CallbackDispatch, CallbackOutcome } from '../callback';
 import type { Dispatch } from '../dispatch';
 import { gatewayCallOf, handleGatewayCall } from './agentcore-gateway';
 import {
@@ -21,6 +23,11 @@ export interface EntryPointDeps {
   readonly dispatch: Dispatch;
   readonly profiles: Readonly<Record<string, AccessProfile>>;
   readonly bindings: EntryPointBindings;
+  /**
+   * A plan call that waits for its task token (functions/dispatcher/callback.ts).
+   * @default - none: a native envelope is always answered synchronously
+   */
+  readonly callback?: CallbackDispatch;
 }
 
 /**
@@ -37,7 +44,9 @@ export const MCP_SERVER_VERSION = '1.0.0';
  * 2. a Bedrock Agents action-group event (`messageVersion`, `agent`, `actionGroup`…);
  * 3. a function URL request (payload 2.0): MCP over Streamable HTTP, its module
  *    (and the MCP SDK) loaded on first use;
- * 4. anything else is the native envelope, checked by the dispatcher core.
+ * 4. a native envelope with a `taskToken` (a plan call's `.waitForTaskToken`
+ *    Task): the callback dispatch, which hands the call to its tool's function;
+ * 5. anything else is the native envelope, checked by the dispatcher core.
  * Every path ends in the same core: whitelist or profile, validation,
  * redaction, bounding, logging.
  */
@@ -46,7 +55,7 @@ export async function routeEntryPoint(
   context: Context,
   deadline: Deadline,
   deps: EntryPointDeps,
-): Promise<ToolResult | EntryPointResponse> {
+): Promise<ToolResult | EntryPointResponse | CallbackOutcome> {
   const gateway = gatewayCallOf(context);
   if (gateway) return handleGatewayCall(event, gateway, deadline, deps);
   if (isBedrockAgentEvent(event)) return handleBedrockAgentEvent(event, deadline, deps);
@@ -57,6 +66,8 @@ export async function routeEntryPoint(
     if (isFunctionUrlEvent(event))
       return handleMcpFunctionUrl(event, deadline, { ...deps, version: MCP_SERVER_VERSION });
   }
+  const taskToken = deps.callback ? taskTokenOf(event) : undefined;
+  if (deps.callback && taskToken) return deps.callback(event, taskToken, deadline);
   return deps.dispatch(event, deadline);
 }
 

@@ -23,7 +23,8 @@
  *   keeps a compact record at `$.levels.L`.
  */
 import type { PlanLevel } from '../../../functions/engine/definition';
-import { ORG_INLINE_ACCOUNTS_MAX } from '../../../functions/engine/limits';
+import { MAX_INPUT_BYTES } from '../../../functions/engine/inputs';
+import { ACCOUNT_ITEM_MAX_BYTES, ORG_INLINE_ACCOUNTS_MAX } from '../../../functions/engine/limits';
 import { ENGINE_PATHS } from '../../../functions/engine/workspaces';
 import { accountConcurrency } from '../concurrency-budget';
 import { argsTemplate } from './args';
@@ -36,6 +37,26 @@ import {
   taskTimeoutSeconds,
   WORKSPACE_BUCKET_PLACEHOLDER,
 } from './tasks';
+
+/** Largest input of one child execution, in bytes (Step Functions developer guide, "ItemBatcher": `MaxInputBytesPerBatch` at most 256 KiB). */
+export const MAX_INPUT_BYTES_PER_BATCH_LIMIT = 256 * 1024;
+
+/** Bytes of a batch's `BatchInput` beside the run's input: the parent's run id and the previous organization run's. */
+const BATCH_IDENTITY_BYTES = 1024;
+
+/**
+ * A child's `MaxInputBytesPerBatch`: its accounts' items at their bound
+ * (`ACCOUNT_ITEM_MAX_BYTES`), the run's input at its bound and the batch's
+ * identity — the size lib/scenarios/budget.ts counts for a child — within the
+ * service's 256 KiB. An account item past its bound then gets a batch of its own
+ * instead of a child over its budget.
+ */
+export function maxInputBytesPerBatch(accountsPerChild: number): number {
+  return Math.min(
+    MAX_INPUT_BYTES_PER_BATCH_LIMIT,
+    accountsPerChild * ACCOUNT_ITEM_MAX_BYTES + MAX_INPUT_BYTES + BATCH_IDENTITY_BYTES,
+  );
+}
 
 /** The optimized S3 integrations a Distributed Map reads and writes with (Step Functions developer guide, "ItemReader", "ResultWriter"). */
 export const S3_GET_OBJECT_RESOURCE = 'arn:aws:states:::s3:getObject';
@@ -74,6 +95,7 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
     ...items,
     ItemBatcher: {
       MaxItemsPerBatch: fanOut.accounts_per_child,
+      MaxInputBytesPerBatch: maxInputBytesPerBatch(fanOut.accounts_per_child),
       BatchInput: {
         'runId.$': '$$.Execution.Name',
         'input.$': '$.input',
@@ -155,6 +177,7 @@ function childStates(
       resultPath: '$.pending',
       next: names.accountDone,
       identity: { runId: '$.runId', account: '$.account.accountId' },
+      callback: true,
     }),
     [names.accountDone]: {
       ...engineTask(

@@ -50,6 +50,8 @@ export function planStates(build: AslBuild, level: PlanLevel, index: number, nex
     timeoutSeconds,
     resultPath: '$.pending',
     next: names.done,
+    // One function per call in flight: the tool's function answers the Task's token.
+    callback: true,
   });
   build.states[names.done] = engineTask(
     build,

@@ -5,6 +5,7 @@
  */
 import { MODEL_RETRY_ATTEMPTS } from '../../../functions/engine/limits';
 import { toolTimeoutSeconds } from '../../../functions/runtime/spec';
+import { TASK_TOKEN_FIELD } from '../../../functions/runtime/task-callback';
 import { toolCatalog } from '../../../functions/tools/catalog';
 import type { Scenario } from '../model';
 
@@ -172,14 +173,29 @@ export function engineTask(
 }
 
 /**
+ * How a call's Task reaches the dispatcher. `sync`: the envelope is the
+ * dispatcher's input and its return the result (agent levels, `ask_user`).
+ * `callback`: a plan level's call (docs/architecture.md, "Functions a call keeps
+ * busy") — `lambda:invoke.waitForTaskToken` on the dispatcher with the envelope's
+ * `fields` and `$$.Task.Token` as its payload; the dispatcher checks the call and
+ * hands it to the tool's function, which answers the token with the result.
+ */
+export type CallMode =
+  | { readonly kind: 'sync' }
+  | { readonly kind: 'callback'; readonly fields: readonly string[] };
+
+/**
  * The states of one dispatched call inside a Map iteration: the Task (its input
  * is the envelope), and the Catch Pass states writing an `ok: false` result
- * (`caught: true`) when it times out or the dispatcher fails, so the run goes on.
+ * (`caught: true`) when it times out or the dispatcher (or, with a task token,
+ * the tool's function) fails, so the run goes on. A callback Task's timeout is
+ * the same as a synchronous one's: the backstop when no one answers its token.
  */
 export function callStates(
   build: AslBuild,
   name: string,
   timeoutSeconds: number,
+  mode: CallMode = { kind: 'sync' },
 ): Record<string, Record<string, unknown>> {
   const failure = (code: string, message: Record<string, string>, retryable: boolean) => ({
     Type: 'Pass',
@@ -198,10 +214,23 @@ export function callStates(
     },
     End: true,
   });
+  const target =
+    mode.kind === 'sync'
+      ? { Resource: build.dispatcherArn }
+      : {
+          Resource: WAIT_FOR_TASK_TOKEN_RESOURCE,
+          Parameters: {
+            FunctionName: build.dispatcherArn,
+            Payload: {
+              ...Object.fromEntries(mode.fields.map((field) => [`${field}.$`, `$.${field}`])),
+              [`${TASK_TOKEN_FIELD}.$`]: '$$.Task.Token',
+            },
+          },
+        };
   return {
     [name]: {
       Type: 'Task',
-      Resource: build.dispatcherArn,
+      ...target,
       TimeoutSeconds: timeoutSeconds,
       Retry: [LAMBDA_RETRY],
       Catch: [
@@ -217,7 +246,12 @@ export function callStates(
     ),
     [`${name}_failed`]: failure(
       'internal_error',
-      { 'message.$': "States.Format('The dispatcher failed ({})', $.lastError.Error)" },
+      {
+        'message.$':
+          mode.kind === 'sync'
+            ? "States.Format('The dispatcher failed ({})', $.lastError.Error)"
+            : "States.Format('The dispatcher or the tool function failed ({})', $.lastError.Error)",
+      },
       false,
     ),
   };
@@ -236,33 +270,43 @@ export function dispatchMap(
     next: string;
     pins?: boolean;
     /**
+     * Plan levels: each call's Task waits for its task token, answered by the tool's
+     * function ({@link CallMode} `callback`). @default false (the dispatcher answers)
+     */
+    callback?: boolean;
+    /**
      * Where the call's identity is read: a per-account child holds the parent's run id
      * and the member account beside the input. @default the run's own (`$.input.tenant`, `$$.Execution.Name`)
      */
     identity?: { readonly runId: string; readonly account: string };
   },
 ): Record<string, unknown> {
+  const selector: Record<string, unknown> = {
+    'tenant.$': '$.input.tenant',
+    scenario: build.scenario.name,
+    level,
+    'tool.$': '$$.Map.Item.Value.tool',
+    'args.$': '$$.Map.Item.Value.args',
+    'runId.$': options.identity?.runId ?? '$$.Execution.Name',
+    'callId.$': '$$.Map.Item.Value.callId',
+    // The member account the call reads (docs/organizations-runs.md, "The envelope").
+    ...(options.identity ? { 'account.$': options.identity.account } : {}),
+    // The level's pins as the engine resolved them (never the model's args): the dispatcher enforces them.
+    ...(options.pins ? { 'pins.$': '$.turn.pins' } : {}),
+  };
+  // A callback Task passes on exactly the envelope the selector built.
+  const mode: CallMode = options.callback
+    ? { kind: 'callback', fields: Object.keys(selector).map((key) => key.replace(/\.\$$/, '')) }
+    : { kind: 'sync' };
   return {
     Type: 'Map',
     ItemsPath: itemsPath,
     MaxConcurrency: options.concurrency,
-    ItemSelector: {
-      'tenant.$': '$.input.tenant',
-      scenario: build.scenario.name,
-      level,
-      'tool.$': '$$.Map.Item.Value.tool',
-      'args.$': '$$.Map.Item.Value.args',
-      'runId.$': options.identity?.runId ?? '$$.Execution.Name',
-      'callId.$': '$$.Map.Item.Value.callId',
-      // The member account the call reads (docs/organizations-runs.md, "The envelope").
-      ...(options.identity ? { 'account.$': options.identity.account } : {}),
-      // The level's pins as the engine resolved them (never the model's args): the dispatcher enforces them.
-      ...(options.pins ? { 'pins.$': '$.turn.pins' } : {}),
-    },
+    ItemSelector: selector,
     ItemProcessor: {
       ProcessorConfig: { Mode: 'INLINE' },
       StartAt: iteration,
-      States: callStates(build, iteration, options.timeoutSeconds),
+      States: callStates(build, iteration, options.timeoutSeconds, mode),
     },
     ResultPath: options.resultPath,
     Next: options.next,

@@ -358,7 +358,7 @@ describe('runScenarioLocally with slow or failing calls', () => {
     expect((output.levels.collect as PlanLevelRecord).calls[0]).toMatchObject({
       ok: false,
       code: 'internal_error',
-      summary: 'internal_error: The dispatcher failed (TypeError)',
+      summary: 'internal_error: The dispatcher or the tool function failed (TypeError)',
     });
   });
 });

@@ -13,7 +13,9 @@ import {
   DISPATCHER_ARN_PLACEHOLDER,
   ENGINE_ARN_PLACEHOLDER,
   scenarioToAsl,
+  WAIT_FOR_TASK_TOKEN_RESOURCE,
 } from '../../../lib/scenarios/asl';
+import { maxInputBytesPerBatch } from '../../../lib/scenarios/asl-states/org';
 import { WORKSPACE_BUCKET_PLACEHOLDER } from '../../../lib/scenarios/asl-states/tasks';
 import { worstCaseState } from '../../../lib/scenarios/budget';
 import { accountConcurrency, functionsPerInFlightCall } from '../../../lib/scenarios/concurrency-budget';
@@ -73,21 +75,37 @@ describe('per-account levels in the definition', () => {
     expect(definition.States.collect_accounts_inline).not.toHaveProperty('ItemReader');
   });
 
-  it('takes MaxConcurrency from the concurrency budget: 600 / (2 calls × 2 functions) / 3 accounts per child', () => {
-    expect(functionsPerInFlightCall(collect)).toBe(2);
+  it('takes MaxConcurrency from the concurrency budget: 600 / (2 calls × 1 function) / 3 accounts per child', () => {
+    expect(functionsPerInFlightCall(collect)).toBe(1);
     expect(accountConcurrency(collect, 600, 3)).toEqual({
-      functionsPerAccount: 4,
-      accountsAtOnce: 150,
-      maxConcurrency: 50,
+      functionsPerAccount: 2,
+      accountsAtOnce: 300,
+      maxConcurrency: 100,
     });
-    expect(map.MaxConcurrency).toBe(50);
-    expect(scenarioToAsl(scenario).States.collect_accounts).toMatchObject({ MaxConcurrency: 83 });
+    expect(map.MaxConcurrency).toBe(100);
+    // The default budget: 1,000 / 2 / 3.
+    expect(scenarioToAsl(scenario).States.collect_accounts).toMatchObject({ MaxConcurrency: 166 });
+  });
+
+  it("bounds each child's input: 3 account items, the run's input and the batch identity", () => {
+    expect(map.ItemBatcher.MaxInputBytesPerBatch).toBe(3 * 256 + 8 * 1024 + 1024);
+    expect(maxInputBytesPerBatch(3)).toBe(3 * 256 + 8 * 1024 + 1024);
+    // Never past the service's 256 KiB.
+    expect(maxInputBytesPerBatch(10_000)).toBe(256 * 1024);
   });
 
   it('sends each call with the parent run id and the member account', () => {
     const batch = map.ItemProcessor.States.collect_account_batch;
     const calls = batch.ItemProcessor.States.collect_account_calls;
     expect(calls.ItemSelector).toMatchObject({ 'runId.$': '$.runId', 'account.$': '$.account.accountId' });
+    // Each call waits for its task token, the account passed on with the envelope.
+    expect(calls.ItemProcessor.States.collect_account_call).toMatchObject({
+      Resource: WAIT_FOR_TASK_TOKEN_RESOURCE,
+      Parameters: {
+        FunctionName: DISPATCHER_ARN_PLACEHOLDER,
+        Payload: { 'account.$': '$.account', 'runId.$': '$.runId', 'taskToken.$': '$$.Task.Token' },
+      },
+    });
     expect(batch.MaxConcurrency).toBe(3);
   });
 
@@ -143,12 +161,15 @@ describe('the definition run locally, Distributed Map routed', () => {
     const route: TaskRouter = (state) => async (payload) => {
       // biome-ignore lint/suspicious/noExplicitAny: nested ASL JSON and engine events, read by the assertions
       const event = payload as Record<string, any>;
-      if (state.resource === 'dispatcher') {
-        calls.push(event);
+      // A plan call's `.waitForTaskToken` Task: answered with its result, as the tool's function answers its token.
+      if (state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE && event.FunctionName === 'dispatcher') {
+        const { taskToken, ...call } = event.Payload;
+        expect(typeof taskToken).toBe('string');
+        calls.push(call);
         return {
           ok: true,
-          tool: event.tool,
-          callId: event.callId,
+          tool: call.tool,
+          callId: call.callId,
           value: {},
           truncated: false,
           durationMs: 1,

@@ -173,8 +173,22 @@ describe('scenarioToAsl', () => {
     const iteration = (asl.States.collect_calls as { ItemProcessor: { States: Record<string, unknown> } })
       .ItemProcessor.States;
     expect(Object.keys(iteration)).toEqual(['collect_call', 'collect_call_timed_out', 'collect_call_failed']);
+    // One function per call in flight: the Task waits for its token, answered by the tool's function.
     expect(iteration.collect_call).toMatchObject({
-      Resource: DISPATCHER_ARN_PLACEHOLDER,
+      Resource: WAIT_FOR_TASK_TOKEN_RESOURCE,
+      Parameters: {
+        FunctionName: DISPATCHER_ARN_PLACEHOLDER,
+        Payload: {
+          'tenant.$': '$.tenant',
+          'scenario.$': '$.scenario',
+          'level.$': '$.level',
+          'tool.$': '$.tool',
+          'args.$': '$.args',
+          'runId.$': '$.runId',
+          'callId.$': '$.callId',
+          'taskToken.$': '$$.Task.Token',
+        },
+      },
       TimeoutSeconds: Math.max(taskTimeoutSeconds('aws_ec2_inventory'), taskTimeoutSeconds('aws_iam_audit')),
     });
     expect(iteration.collect_call_failed).toMatchObject({
@@ -217,6 +231,12 @@ describe('scenarioToAsl', () => {
       ResultPath: '$.turn.results',
       Next: 'analyze_model',
     });
+    // An agent level's calls keep the synchronous dispatcher: the envelope in, the result out.
+    const agentCall = (
+      asl.States.analyze_tools as { ItemProcessor: { States: Record<string, Record<string, unknown>> } }
+    ).ItemProcessor.States.analyze_tool;
+    expect(agentCall).toMatchObject({ Type: 'Task', Resource: DISPATCHER_ARN_PLACEHOLDER });
+    expect(agentCall).not.toHaveProperty('Parameters');
     expect(asl.States.analyze_ask_post).toMatchObject({
       Parameters: {
         level: 'ask_user',
