@@ -108,9 +108,7 @@ export function lambdaEntries(): LambdaEntry[] {
  */
 export async function bundle(
   name: string,
-  source:
-    | Pick<LambdaEntry, 'entry' | 'define' | 'lazyPackages'>
-    | { readonly contents: string },
+  source: Pick<LambdaEntry, 'entry' | 'define' | 'lazyPackages'> | { readonly contents: string },
 ): Promise<FunctionBundle> {
   const file = path.join(BUNDLES_DIR, name, 'index.js');
   const lazyPackages = ('entry' in source ? source.lazyPackages : undefined) ?? [];
