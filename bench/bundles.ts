@@ -3,12 +3,14 @@
  * local, no Docker) and reads esbuild's metafile: output size, bytes per
  * package, and the AWS SDK service clients a bundle holds.
  */
+import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { DISPATCHER_CONFIG_GLOBAL } from '../functions/dispatcher/config';
 import { ENGINE_CONFIG_GLOBAL } from '../functions/engine/config';
 import { toolCatalog } from '../functions/tools/catalog';
+import { DISPATCHER_LAZY_PACKAGES, type LazyPackage, lazyPackageCommands } from '../lib/lazy-packages';
 import { engineConfig, functionMemory } from '../lib/scenarios/engine-config';
 import { levelWhitelists, loadScenarios } from '../lib/scenarios/loader';
 import { toolEntryPath } from '../lib/tool-function';
@@ -31,7 +33,9 @@ export const BUNDLES_DIR = path.join(os.tmpdir(), 'etp-bench-bundles');
  * keepNames, target node24, CommonJS, SDK v3 bundled, i.e. no externals), in
  * esbuild's JS API form, as the CDK translates them into esbuild arguments
  * (`sourceMap: true` becomes `--sourcemap`: a linked map, which Node reads at
- * load under the functions' `--enable-source-maps`). lib/ keeps its options
+ * load under the functions' `--enable-source-maps`). A function's lazy packages
+ * (lib/lazy-packages.ts) are external and written next to it by the very
+ * commands the CDK runs after bundling. lib/ keeps its options
  * inside the construct as CDK BundlingOptions, so they are restated here once;
  * keep the two in step.
  */
@@ -56,6 +60,8 @@ export interface LambdaEntry {
   readonly entry: string;
   /** esbuild `define`s, as the CDK bundles the function with them (the dispatcher's configuration). */
   readonly define?: Readonly<Record<string, string>>;
+  /** Packages bundled apart into the asset's `node_modules`, as the CDK does for the function (lib/lazy-packages.ts). */
+  readonly lazyPackages?: readonly LazyPackage[];
 }
 
 /** A bundled function. */
@@ -82,6 +88,7 @@ export function lambdaEntries(): LambdaEntry[] {
       name: 'dispatcher',
       entry: path.join(PROJECT_ROOT, 'functions/dispatcher/handler.ts'),
       define: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(config) },
+      lazyPackages: DISPATCHER_LAZY_PACKAGES,
     },
     {
       name: 'engine',
@@ -96,26 +103,30 @@ export function lambdaEntries(): LambdaEntry[] {
 
 /**
  * Bundles one entry into `<BUNDLES_DIR>/<name>/index.js` (entry given as a file,
- * or as source text resolved from the project root).
+ * or as source text resolved from the project root), its lazy packages into
+ * `<BUNDLES_DIR>/<name>/node_modules/`.
  */
 export async function bundle(
   name: string,
-  source:
-    | { readonly entry: string; readonly define?: Readonly<Record<string, string>> }
-    | { readonly contents: string },
+  source: Pick<LambdaEntry, 'entry' | 'define' | 'lazyPackages'> | { readonly contents: string },
 ): Promise<FunctionBundle> {
   const file = path.join(BUNDLES_DIR, name, 'index.js');
+  const lazyPackages = ('entry' in source ? source.lazyPackages : undefined) ?? [];
   const result = await build({
     ...LAMBDA_BUILD_OPTIONS,
     ...('entry' in source
       ? { entryPoints: [source.entry], define: { ...source.define } }
       : { stdin: { contents: source.contents, resolveDir: PROJECT_ROOT, loader: 'ts' } }),
+    external: lazyPackages.map((pkg) => pkg.name),
     absWorkingDir: PROJECT_ROOT,
     outfile: file,
     metafile: true,
   });
   const output = Object.entries(result.metafile.outputs).find(([out]) => out.endsWith('.js'))?.[1];
   if (!output) throw new Error(`esbuild reported no JavaScript output for ${name}`);
+  for (const command of lazyPackageCommands(lazyPackages, path.dirname(file))) {
+    execFileSync('bash', ['-c', command], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   return {
     name,
     entry: 'entry' in source ? source.entry : '(generated)',

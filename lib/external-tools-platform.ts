@@ -33,6 +33,7 @@ import { type ConsoleOptions, PlatformConsole } from './console';
 import { EngineFunction } from './engine-function';
 import { type EntryPointProps, EntryPoints, entryPointConfig, runEventBus } from './entry-points';
 import { InlineSecretKey } from './inline-secret-key';
+import { DISPATCHER_LAZY_PACKAGES } from './lazy-packages';
 import { grantInvokeAcknowledged } from './nag';
 import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from './platform-function';
 import { RunWorkspaceBucket, type RunWorkspaceBucketProps } from './run-workspace-bucket';
@@ -317,6 +318,8 @@ export class ExternalToolsPlatform extends Construct {
         RESULT_MAX_BYTES: String(this.inlineResultBytes),
       },
       bundledDefinitions: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(this.dispatcherConfig) },
+      // The MCP SDK loads for MCP requests only: out of the bundle file every cold start compiles.
+      lazyPackages: DISPATCHER_LAZY_PACKAGES,
       logRetention: props.logRetention,
       settings: props.functionSettings,
       // The token vending machine: the one role the tenant-secrets readers trust.

@@ -7,6 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ToolRuntimeSettings } from '../functions/runtime/spec';
+import { type LazyPackage, lazyPackageCommands } from './lazy-packages';
 import { acknowledgeManagedPolicy, acknowledgeWildcardResources } from './nag';
 
 /** The repository root: esbuild's project root and the home of the lockfile. */
@@ -68,6 +69,12 @@ export interface PlatformFunctionProps extends ToolRuntimeSettings {
    * @default - none
    */
   readonly bundledDefinitions?: Readonly<Record<string, string>>;
+  /**
+   * Packages kept out of the bundle file and bundled apart into the asset's
+   * `node_modules`, evaluated on their first `require` only (lazy-packages.ts).
+   * @default - none: everything is in the one bundle file
+   */
+  readonly lazyPackages?: readonly LazyPackage[];
   /** How long the function's log group keeps events. @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
   /** The IAM path of the function's role (trust policies match tool roles by path). @default '/' */
@@ -108,6 +115,7 @@ export class PlatformFunction extends Construct {
   constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
     super(scope, id);
     const settings = props.settings ?? {};
+    const lazyPackages = props.lazyPackages ?? [];
     this.logGroup = new LogGroup(this, 'LogGroup', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
     });
@@ -160,8 +168,18 @@ export class PlatformFunction extends Construct {
         keepNames: true,
         target: 'node24',
         format: OutputFormat.CJS,
-        externalModules: [],
+        externalModules: lazyPackages.map((pkg) => pkg.name),
         define: { ...props.bundledDefinitions },
+        ...(lazyPackages.length > 0
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_inputDir: string, outputDir: string) =>
+                  lazyPackageCommands(lazyPackages, outputDir),
+              },
+            }
+          : {}),
       },
     });
     acknowledgeWildcardResources(

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { DISPATCHER_LAZY_PACKAGES } from '../../lib/lazy-packages';
 import { toolEntryPath } from '../../lib/tool-function';
 import { synthesizePlatform } from '../helpers/cdk';
 
@@ -26,6 +28,8 @@ interface Bundle {
   readonly sources: string[];
   /** npm packages bundled (`@aws-sdk/client-ec2`, `zod`). */
   readonly packages: Set<string>;
+  /** The asset's directory in the cloud assembly. */
+  readonly assetDir: string;
 }
 
 function readBundle(outdir: string, fn: FunctionResource): Bundle {
@@ -36,6 +40,7 @@ function readBundle(outdir: string, fn: FunctionResource): Bundle {
   };
   const sources = map.sources.map((source) => path.resolve(assetDir, source));
   return {
+    assetDir,
     service: String(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME),
     code: readFileSync(path.join(assetDir, 'index.js'), 'utf8'),
     sourcesContent: map.sourcesContent,
@@ -52,7 +57,14 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
   let bundles: Bundle[];
 
   beforeAll(() => {
-    const { app, template } = synthesizePlatform({}, { bundle: true });
+    // With the MCP function URL on, so the dispatcher's asset can answer an MCP request.
+    const { app, template } = synthesizePlatform(
+      {
+        accessProfiles: { mcp: { tenant: 'acme', tools: [functionTools[0]?.spec.name ?? ''] } },
+        mcpFunctionUrl: { profile: 'mcp' },
+      },
+      { bundle: true },
+    );
     bundles = Object.values(template.findResources('AWS::Lambda::Function')).map((fn) =>
       readBundle(app.outdir, fn as FunctionResource),
     );
@@ -111,5 +123,79 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
     // Lambda, S3 (the run workspaces) and STS (the tenant sessions it vends, docs/tenant-isolation.md)
     // are the only services the dispatcher calls.
     expect(clients.sort()).toEqual(['@aws-sdk/client-lambda', '@aws-sdk/client-s3', '@aws-sdk/client-sts']);
+  });
+
+  it('keeps the MCP SDK out of the dispatcher’s bundle file and requires only the modules bundled apart', () => {
+    // Prepare
+    const dispatcher = bundles.find((bundle) => bundle.service === 'dispatcher') as Bundle;
+    const apart = DISPATCHER_LAZY_PACKAGES.map((pkg) => pkg.name);
+
+    // Act
+    const required = [...dispatcher.code.matchAll(/require\("(@modelcontextprotocol\/sdk\/[^"]+)"\)/g)].map(
+      (match) => match[1],
+    );
+
+    // Assess
+    expect([...dispatcher.packages].filter((name) => apart.includes(name) || name.startsWith('ajv'))).toEqual(
+      [],
+    );
+    expect([...new Set(required)].sort()).toEqual(
+      DISPATCHER_LAZY_PACKAGES.flatMap((pkg) => pkg.modules.map((module) => `${pkg.name}/${module}`)).sort(),
+    );
+  });
+
+  it('answers MCP initialize from the shipped dispatcher asset, the SDK loaded from its node_modules', () => {
+    // Prepare: a function URL request (payload 2.0) as Lambda sends it, with the bundled configuration.
+    const dispatcher = bundles.find((bundle) => bundle.service === 'dispatcher') as Bundle;
+    const event = {
+      version: '2.0',
+      rawPath: '/mcp',
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      requestContext: { http: { method: 'POST', path: '/mcp' } },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        },
+      }),
+      isBase64Encoded: false,
+    };
+    const script = `
+      const file = require('node:path').join(${JSON.stringify(dispatcher.assetDir)}, 'index.js');
+      const before = new Set(Object.keys(require.cache));
+      const { handler } = require(file);
+      const loadedAtInit = Object.keys(require.cache).filter((f) => !before.has(f) && f !== file);
+      const context = { getRemainingTimeInMillis: () => 30000, functionName: 'd', awsRequestId: 'r' };
+      handler(${JSON.stringify(event)}, context).then((response) => {
+        const sdk = Object.keys(require.cache).filter((f) => f.includes('node_modules/@modelcontextprotocol/sdk/'));
+        process.stdout.write(JSON.stringify({ loadedAtInit, status: response.statusCode, body: JSON.parse(response.body), sdk }));
+      });`;
+
+    // Act
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], {
+        cwd: dispatcher.assetDir,
+        env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', POWERTOOLS_LOG_LEVEL: 'ERROR' },
+      }).toString(),
+    ) as {
+      loadedAtInit: string[];
+      status: number;
+      body: { result?: { serverInfo?: { name?: string } } };
+      sdk: string[];
+    };
+
+    // Assess
+    expect(out.loadedAtInit).toEqual([]);
+    expect(out.status).toBe(200);
+    expect(out.body.result?.serverInfo?.name).toBe('external-tools-platform');
+    expect(out.sdk.every((file) => file.startsWith(path.join(dispatcher.assetDir, 'node_modules')))).toBe(
+      true,
+    );
+    expect(out.sdk.map((file) => path.basename(file))).toContain('etp-lazy-bundle.js');
   });
 });

@@ -66,21 +66,32 @@ interface Bucket {
  * await limiter.acquire('acme\u0000hooks.slack.com', { burst: 1, perSecond: 1 }, { remainingMs: 5_000 });
  */
 export class RateLimiter {
-  readonly #buckets: LRUCache<string, Bucket>;
+  #cache: LRUCache<string, Bucket> | undefined;
+  readonly #maxBuckets: number;
   readonly #now: () => number;
 
   constructor(options: { readonly maxBuckets?: number; readonly now?: () => number } = {}) {
     this.#now = options.now ?? Date.now;
-    this.#buckets = boundedCache<string, Bucket>({
-      max: options.maxBuckets ?? MAX_RATE_LIMIT_BUCKETS,
+    this.#maxBuckets = options.maxBuckets ?? MAX_RATE_LIMIT_BUCKETS;
+  }
+
+  /**
+   * The buckets, created on the first acquire: {@link sharedRateLimiter} is built
+   * when an HTTP tool's module loads, and creating the cache there would load
+   * lru-cache in the function's init phase (about 5 ms of a REST tool's cold start).
+   */
+  get #buckets(): LRUCache<string, Bucket> {
+    this.#cache ??= boundedCache<string, Bucket>({
+      max: this.#maxBuckets,
       ttlMs: BUCKET_IDLE_MS,
       now: this.#now,
     });
+    return this.#cache;
   }
 
   /** Buckets held. */
   get size(): number {
-    return this.#buckets.size;
+    return this.#cache?.size ?? 0;
   }
 
   /**
@@ -122,7 +133,7 @@ export class RateLimiter {
 
   /** Forgets every bucket (tests). */
   clear(): void {
-    this.#buckets.clear();
+    this.#cache?.clear();
   }
 }
 

@@ -2,6 +2,35 @@ import { ThrottledError } from '../../../../functions/runtime/http/errors';
 import { RateLimiter } from '../../../../functions/runtime/http/rate-limit';
 
 describe('RateLimiter', () => {
+  it('loads its cache (lru-cache) on the first acquire, not when built at module load', async () => {
+    // Prepare: a fresh module registry that counts loads of lru-cache
+    let loads = 0;
+    let isolated: typeof RateLimiter | undefined;
+    jest.isolateModules(() => {
+      jest.doMock('lru-cache', () => {
+        loads += 1;
+        return jest.requireActual('lru-cache');
+      });
+      isolated = (
+        require('../../../../functions/runtime/http/rate-limit') as { RateLimiter: typeof RateLimiter }
+      ).RateLimiter;
+    });
+    const limiter = new (isolated as typeof RateLimiter)();
+    const atLoad = loads;
+    const sizeBefore = limiter.size;
+
+    // Act
+    await limiter.acquire('acme\u0000host', { burst: 1, perSecond: 1 }, { remainingMs: 1_000 });
+
+    // Assess
+    expect({ atLoad, sizeBefore, afterAcquire: loads, size: limiter.size }).toEqual({
+      atLoad: 0,
+      sizeBefore: 0,
+      afterAcquire: 1,
+      size: 1,
+    });
+  });
+
   it('refuses at once, with retryAfterMs, a caller whose reserved token comes after its deadline', async () => {
     // Prepare: a bucket of 1, refilled at 1/s; one caller takes the token, four queue behind it
     const limiter = new RateLimiter();
