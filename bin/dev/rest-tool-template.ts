@@ -164,30 +164,64 @@ function test(names: ToolNames): string {
   const env = envOf(connector);
   return `import { ${names.camel}Tool } from '../../../../functions/tools/${connector}/${names.file}';
 import { type ListeningServer, listenOnLoopback, sendJson } from '../../../helpers/loopback-server';
+import type { RequestCase, RequestCaseWorld } from '../../../helpers/request-case';
 import { callRestTool, restSecrets, useQuietRestCalls } from '../../../helpers/rest-tool';
 
 const TOKEN = 'test-token-0123456789';
 
-/** A loopback fake of ${endpointOf(names)}: 150 records, 100 a page, the next page in a Link header (RFC 8288). */
-let server: ListeningServer;
+/** The requests the fakes received, in order. */
 const seen: { path: string; authorization: unknown }[] = [];
 
-beforeAll(async () => {
-  server = await listenOnLoopback((request, response) => {
+/** A loopback fake of ${endpointOf(names)}: 150 records, 100 a page, the next page in a Link header (RFC 8288). */
+async function startFake(): Promise<ListeningServer> {
+  const fake: ListeningServer = await listenOnLoopback((request, response) => {
     seen.push({ path: request.path, authorization: request.headers.authorization });
     if (request.headers.authorization !== \`Bearer \${TOKEN}\`) {
       sendJson(response, 401, { message: 'Bad credentials' });
       return;
     }
-    const page = Number(new URL(response.req.url ?? '/', server.url).searchParams.get('page') ?? '1');
+    const page = Number(new URL(response.req.url ?? '/', fake.url).searchParams.get('page') ?? '1');
     const records = Array.from({ length: page === 1 ? 100 : 50 }, (_, i) => ({
       id: (page - 1) * 100 + i + 1,
       name: \`record \${(page - 1) * 100 + i + 1}\`,
     }));
     const next: Record<string, string> =
-      page === 1 ? { link: \`<\${server.url}${endpointOf(names)}?per_page=100&page=2>; rel="next"\` } : {};
+      page === 1 ? { link: \`<\${fake.url}${endpointOf(names)}?per_page=100&page=2>; rel="next"\` } : {};
     sendJson(response, 200, records, next);
   });
+  return fake;
+}
+
+/** The fake for one request case, the connector's base URL pointed at it. */
+async function requestCaseWorld(): Promise<RequestCaseWorld> {
+  const fake = await startFake();
+  process.env.${env} = fake.url;
+  return {
+    secrets: { ${connector}_default: { token: TOKEN } },
+    stop: async () => {
+      delete process.env.${env};
+      await fake.stop();
+    },
+  };
+}
+
+/** The tool's typical call and its request ceiling (\`npm run bench\`, "API requests per call"). */
+// biome-ignore lint/suspicious/noExportsInTest: the tool's request cases, read by bench/rest-request-cases.ts
+export const requestCases: readonly RequestCase[] = [
+  {
+    tool: '${names.tool}',
+    call: '150 records in 2 pages',
+    args: {},
+    ceiling: 5,
+    ceilingSource: 'at most 5 pages a call (functions/tools/${connector}/${names.file}.ts, budget.maxPages)',
+    start: requestCaseWorld,
+  },
+];
+
+let server: ListeningServer;
+
+beforeAll(async () => {
+  server = await startFake();
   process.env.${env} = server.url;
 });
 

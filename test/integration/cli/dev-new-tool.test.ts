@@ -38,7 +38,11 @@ const GENERATED: readonly {
   {
     name: 'acme_probe_items',
     kind: 'rest',
-    suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/rest-token-scopes.test.ts'],
+    suiteTests: [
+      'test/unit/tools/catalog.test.ts',
+      'test/unit/tools/rest-token-scopes.test.ts',
+      'test/integration/http/rest-request-cases.test.ts',
+    ],
   },
 ];
 
@@ -87,7 +91,7 @@ describe('etp dev new-tool', () => {
       // …the generated test and the suite's checks over every tool
       const jest = await run(
         bin('jest'),
-        ['--selectProjects', 'unit', '--ci', '--runTestsByPath', ...tests, ...suiteTests],
+        ['--selectProjects', 'unit', 'integration', '--ci', '--runTestsByPath', ...tests, ...suiteTests],
         { cwd: copy, env: { ...process.env, CI: '1' } },
       ).catch((err: { stdout?: string; stderr?: string }) => {
         throw new Error(`jest failed in the copy:\n${err.stderr ?? ''}${err.stdout ?? ''}`);
