@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ReceivedConverse, ScriptedResponse } from '../../bin/local/scripted-model';
 import { logger } from '../../functions/runtime/logger';
+import { toolCatalog } from '../../functions/tools/catalog';
 import type { FindingsDocument } from '../../functions/tools/snapshots/findings/model';
 import { findingsKey } from '../../functions/tools/snapshots/findings/store';
+import { parseScenarioFile } from '../../lib/scenarios/loader';
 import { LocalS3Server } from '../helpers/inventory-s3-server';
 import { buildInventoryWorld, DESTINATION, PUBLIC_DESTINATION } from '../helpers/inventory-world';
 import {
@@ -21,10 +23,8 @@ import {
  * a local S3 server on 127.0.0.1; the model a scripted Converse server; the
  * conclusion posted to the local Slack.
  */
-const FORENSICS = readFileSync(
-  path.join(__dirname, '../../functions/scenarios/snapshot_forensics.yaml'),
-  'utf8',
-)
+const FORENSICS_FILE = path.join(__dirname, '../../functions/scenarios/snapshot_forensics.yaml');
+const FORENSICS = readFileSync(FORENSICS_FILE, 'utf8')
   .replace('name: snapshot_forensics', 'name: snapshot_forensics_e2e')
   .replace(
     'args: { regions: "{{input.regions}}" }',
@@ -124,17 +124,13 @@ describe('snapshot_forensics, end to end through the synthesized state machine',
       ]),
     );
     // …the agent was offered the snapshot tools and the file tools, nothing else…
-    expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name).sort()).toEqual([
-      'diff_snapshots',
-      'edit_file',
-      'finish',
-      'inspect_finding',
-      'list_files',
-      'list_snapshots',
-      'read_file',
-      'snapshot_stats',
-      'write_file',
-    ]);
+    const investigate = parseScenarioFile(FORENSICS_FILE, toolCatalog).levels.find(
+      (level) => level.name === 'investigate',
+    );
+    expect(run.modelRequests[0]?.body.toolConfig?.tools?.map((tool) => tool.toolSpec?.name).sort()).toEqual(
+      [...(investigate?.intra_tools ?? []), ...toolCatalog.fileToolNames()].sort(),
+    );
+    expect(investigate?.intra_tools).toContain('inspect_finding');
     // …inspect_finding returned the finding exactly as written, and the forged findings file was refused…
     const [finding, forged] = toolResultsOf(run.modelRequests[2]);
     expect(fullResult).toBe('levels/scan/0-scan_snapshots.json');
