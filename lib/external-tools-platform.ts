@@ -14,6 +14,7 @@ import {
   parseDispatcherConfig,
   toolFunctionName,
 } from '../functions/dispatcher/config';
+import { DISPATCHER_FUNCTION_ENV } from '../functions/engine/account-directory';
 import { VENDOR_ROLE_PATH } from '../functions/runtime/aws/trust';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
@@ -405,6 +406,16 @@ export class ExternalToolsPlatform extends Construct {
       logRetention: props.logRetention,
       settings: { ...props.functionSettings, ...props.engineSettings },
     });
+
+    // Per-account levels list their accounts through the dispatcher (aws_org_accounts): the engine may
+    // invoke the dispatcher, and no other function (functions/engine/account-directory.ts).
+    if (Object.keys(accountLevels(this.scenarios)).length > 0) {
+      this.engine.lambdaFunction.addEnvironment(
+        DISPATCHER_FUNCTION_ENV,
+        this.dispatcher.lambdaFunction.functionName,
+      );
+      grantInvokeAcknowledged(this.dispatcher.lambdaFunction, this.engine.role, 'the dispatcher');
+    }
 
     const stateMachines: Record<string, StateMachine> = {};
     for (const scenario of this.scenarios) {

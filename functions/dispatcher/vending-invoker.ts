@@ -1,4 +1,5 @@
 import { DEFAULT_AWS_SECRET } from '../runtime/context';
+import { DEFAULT_ORG_SECRET } from '../runtime/ids';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
 import {
@@ -30,12 +31,14 @@ export class VendingToolInvoker implements ToolInvoker {
   ) {}
 
   async invoke(spec: ToolSpec, invocation: ToolInvocation, signal?: AbortSignal): Promise<ToolResult> {
+    const { orgSecret } = invocation;
     const names = [
-      ...spec.requiresSecrets,
+      // An organization tool reads its level's organization secret in place of aws_org_default.
+      ...spec.requiresSecrets.map((name) =>
+        name === DEFAULT_ORG_SECRET && orgSecret !== undefined ? orgSecret : name,
+      ),
       // A per-account call's AWS tool reads the level's organization secret (its member role).
-      ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
-        ? [invocation.orgSecret]
-        : []),
+      ...(orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET) ? [orgSecret] : []),
       ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
     ];
     if (names.length === 0) return this.inner.invoke(spec, invocation, signal);

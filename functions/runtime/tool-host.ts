@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { awsAccessFromSecret } from './aws/credentials';
-import { memberSession, parseOrgTargetSecret } from './aws/organization';
+import { memberSession, organizationSession, parseOrgTargetSecret } from './aws/organization';
 import type { ToolContextServices } from './context';
 import { logger } from './logger';
 import type { SecretResolver } from './secrets/resolver';
@@ -32,6 +32,8 @@ export function toolHostServices(
     awsAccess: awsAccessFromSecret,
     memberAccess: (secret, request, signal) =>
       memberSession({ ...request, target: parseOrgTargetSecret(secret), signal }),
+    organizationAccess: (secret, request, signal) =>
+      organizationSession({ ...request, target: parseOrgTargetSecret(secret), signal }),
     awsFallbackToDefaultChain: options.awsFallbackToDefaultChain ?? false,
   };
 }

@@ -13,6 +13,7 @@
 import type { AccountPlan, AccountSelection } from '../../runtime/aws/organization';
 import { PlatformError } from '../../runtime/errors';
 import type { ToolResult } from '../../runtime/result';
+import { listingCallId } from '../account-directory';
 import type { EngineContext } from '../engine-context';
 
 export type { AccountDirectory } from '../engine-context';
@@ -78,7 +79,10 @@ export async function orgTargets(
     exclude: (event.input.exclude as string[] | undefined) ?? [],
   };
   // The one place accounts are admitted to the run.
-  const { targets, notAudited } = await ctx.accounts(run, selection);
+  const { targets, notAudited } = await ctx.accounts(run, selection, {
+    level: level.name,
+    callId: listingCallId(level.name, level.calls.length),
+  });
   const items: AccountItem[] = targets.map((account) => ({
     accountId: account.accountId,
     name: account.name,
