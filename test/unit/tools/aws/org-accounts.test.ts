@@ -10,6 +10,7 @@ import { SecretResolver } from '../../../../functions/runtime/secrets/resolver';
 import { toolHostServices } from '../../../../functions/runtime/tool-host';
 import { orgAccountsTool } from '../../../../functions/tools/aws/org-accounts';
 import { toolCatalog } from '../../../../functions/tools/catalog';
+import { ORGANIZATION_ROLE_ACTIONS } from '../../../../lib/organization-access-stack';
 import { expectFailure, expectSuccess } from '../../../helpers/aws-tool';
 import { toolInvocation } from '../../../helpers/events';
 import { iamActionOf, isGranted } from '../../../helpers/iam-actions';
@@ -118,6 +119,10 @@ describe('aws_org_accounts', () => {
       'organizations:ListAccountsForParent',
     ]);
     expect(actions.filter((action) => !isGranted(action, declared))).toEqual([]);
+    // … and the organization role the StackSet stack deploys holds every one of them
+    expect(
+      declared.filter((action) => !(ORGANIZATION_ROLE_ACTIONS as readonly string[]).includes(action)),
+    ).toEqual([]);
   });
 
   it("reads the level's organization secret when the dispatcher names one", async () => {
