@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ORG_ACCOUNTS_TOOL } from '../../functions/runtime/ids';
 import { OrganizationAccessStack } from '../../lib/organization-access-stack';
@@ -46,7 +47,10 @@ let otherToolArn: string;
 let organizationTrust: unknown;
 
 beforeAll(() => {
-  const { stack, template } = synthesizePlatform();
+  // With an organization scenario (a per-account level), as a tenant deploying aws_pulse_org would
+  const { stack, template } = synthesizePlatform({
+    scenariosDir: path.join(__dirname, '../fixtures/org-scenarios'),
+  });
   platform = resolveTemplate(template, { account: PLATFORM, region: REGION });
   roleIds = Object.keys(template.findResources('AWS::IAM::Role'));
   listingRoleId = roleOf(template, toolFunctionId(stack, ORG_ACCOUNTS_TOOL));
