@@ -1,10 +1,21 @@
 import type { ToolCatalog } from '../functions/runtime/catalog';
+import { DEFAULT_ORG_SECRET } from '../functions/runtime/ids';
 import type { IamDeny, IamGrant, ToolSpec } from '../functions/runtime/spec';
 import { compareText } from '../functions/runtime/text';
 
 /** Whether a tool reads AWS accounts (tag `aws`): its role may assume the customer role. */
 export function isAwsTool(spec: Pick<ToolSpec, 'tags'>): boolean {
   return spec.tags.includes('aws');
+}
+
+/**
+ * Whether a tool lists an AWS Organization (its spec reads `aws_org_default`): its role
+ * may assume the organization role and no other, and its `iam` statements are what
+ * the organization role holds (lib/organization-access-stack.ts), not the customer
+ * role nor its own function's.
+ */
+export function isOrganizationTool(spec: Pick<ToolSpec, 'requiresSecrets'>): boolean {
+  return spec.requiresSecrets.includes(DEFAULT_ORG_SECRET);
 }
 
 /** The STS actions an AWS tool's role holds on the customer role name, and nothing else of STS. */
@@ -14,7 +25,8 @@ export const CUSTOMER_ROLE_ACTIONS = ['sts:AssumeRole', 'sts:TagSession', 'sts:S
  * What the customer-account audit role must allow: the union of every AWS
  * tool's declared statements (docs/design.md, "ToolSpec": the customer-account role is
  * the union of the `aws` tools' actions), derived from the catalog so no second
- * list is ever kept by hand. Statements with the same resources are merged;
+ * list is ever kept by hand; organization tools' statements are the organization
+ * role's ({@link isOrganizationTool}). Statements with the same resources are merged;
  * actions are de-duplicated and sorted.
  *
  * @example customerRoleGrants(toolCatalog) // [{ actions: ['cloudtrail:DescribeTrails', …], resources: ['*'] }]
@@ -22,7 +34,7 @@ export const CUSTOMER_ROLE_ACTIONS = ['sts:AssumeRole', 'sts:TagSession', 'sts:S
 export function customerRoleGrants(catalog: ToolCatalog): Required<IamGrant>[] {
   const byResources = new Map<string, Set<string>>();
   for (const { spec } of catalog.functionTools()) {
-    if (!isAwsTool(spec)) continue;
+    if (!isAwsTool(spec) || isOrganizationTool(spec)) continue;
     for (const grant of spec.iam) {
       const resources = [...(grant.resources ?? ['*'])].sort();
       const key = JSON.stringify(resources);

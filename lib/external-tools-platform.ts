@@ -15,6 +15,7 @@ import {
   parseDispatcherConfig,
   toolFunctionName,
 } from '../functions/dispatcher/config';
+import { DISPATCHER_FUNCTION_ENV } from '../functions/engine/account-directory';
 import { VENDOR_ROLE_PATH } from '../functions/runtime/aws/trust';
 import {
   DEFAULT_RESULT_INLINE_BYTES,
@@ -421,6 +422,16 @@ export class ExternalToolsPlatform extends Construct {
       logRetention: props.logRetention,
       settings: { ...props.functionSettings, ...props.engineSettings },
     });
+
+    // Per-account levels list their accounts through the dispatcher (aws_org_accounts): the engine may
+    // invoke the dispatcher, and no other function (functions/engine/account-directory.ts).
+    if (Object.keys(accountLevels(this.scenarios)).length > 0) {
+      this.engine.lambdaFunction.addEnvironment(
+        DISPATCHER_FUNCTION_ENV,
+        this.dispatcher.lambdaFunction.functionName,
+      );
+      grantInvokeAcknowledged(this.dispatcher.lambdaFunction, this.engine.role, 'the dispatcher');
+    }
 
     const stateMachines: Record<string, StateMachine> = {};
     const machineName = (scenario: string) => `${this.dispatcherConfig.toolFunctionNamePrefix}${scenario}`;

@@ -5,11 +5,17 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CUSTOMER_ROLE_NAME_ENV } from '../functions/runtime/aws/credentials';
-import { AWS_TOOL_ROLE_PATH, CUSTOMER_ROLE_NAME, TOOL_ROLE_PATH } from '../functions/runtime/aws/trust';
+import { ORGANIZATION_ROLE_NAME_ENV } from '../functions/runtime/aws/organization';
+import {
+  AWS_TOOL_ROLE_PATH,
+  CUSTOMER_ROLE_NAME,
+  ORGANIZATION_ROLE_NAME,
+  TOOL_ROLE_PATH,
+} from '../functions/runtime/aws/trust';
 import type { FunctionToolEntry } from '../functions/runtime/catalog';
 import { SECRET_SESSIONS_ENV } from '../functions/runtime/secrets/vended';
 import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
-import { CUSTOMER_ROLE_ACTIONS, isAwsTool } from './aws-tool-grants';
+import { CUSTOMER_ROLE_ACTIONS, isAwsTool, isOrganizationTool } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
 import { acknowledgeWildcardResources } from './nag';
 import { type FunctionSettings, PLATFORM_FUNCTION_ENVIRONMENT, PlatformFunction } from './platform-function';
@@ -29,12 +35,25 @@ export function toolEntryPath(entry: FunctionToolEntry): string {
  * its secret); the name is the one `CustomerAccessStack` creates, with no path.
  */
 export function customerRoleArnPattern(scope: Construct): string {
+  return roleInAnyAccount(scope, CUSTOMER_ROLE_NAME);
+}
+
+/**
+ * The organization role in every account: `arn:<partition>:iam::*:role/<ORGANIZATION_ROLE_NAME>`
+ * (the management or delegated-administrator account is known at run time only,
+ * from the tenant's `aws_org_*` secret); the name `OrganizationAccessStack` creates.
+ */
+export function organizationRoleArnPattern(scope: Construct): string {
+  return roleInAnyAccount(scope, ORGANIZATION_ROLE_NAME);
+}
+
+function roleInAnyAccount(scope: Construct, roleName: string): string {
   return Stack.of(scope).formatArn({
     service: 'iam',
     region: '',
     account: '*',
     resource: 'role',
-    resourceName: CUSTOMER_ROLE_NAME,
+    resourceName: roleName,
   });
 }
 
@@ -69,7 +88,9 @@ export interface ToolFunctionProps {
  * the spec's `iam` statements (no right on the tenant-secrets reader roles: it reads
  * rows and secrets with the sessions the dispatcher vends for each call,
  * `SECRET_SESSIONS=vended`, docs/tenant-isolation.md); for an AWS tool, the same three STS actions on the
- * customer role name in any account and no other role; and writes to its own log
+ * customer role name in any account and no other role (for an organization tool,
+ * {@link isOrganizationTool}: the same actions on the organization role name only, and
+ * not its spec's `iam`, which the organization role holds); and writes to its own log
  * group. Nothing else: no table access, no Lambda invoke. Only the dispatcher is
  * granted to invoke it. Its role lives under the path `/etp-tools/` (AWS tools:
  * `/etp-tools/aws/`), which the customer role's trust policy matches.
@@ -92,6 +113,7 @@ export class ToolFunction extends PlatformFunction {
   constructor(scope: Construct, id: string, props: ToolFunctionProps) {
     const { spec } = props.tool;
     const awsTool = isAwsTool(spec);
+    const organizationTool = isOrganizationTool(spec);
     super(scope, id, {
       rolePath: awsTool ? AWS_TOOL_ROLE_PATH : TOOL_ROLE_PATH,
       entry: toolEntryPath(props.tool),
@@ -105,7 +127,8 @@ export class ToolFunction extends PlatformFunction {
         SECRET_REFS_TABLE: props.secretReferenceTable.tableName,
         POWERTOOLS_SERVICE_NAME: spec.name,
         RESULT_MAX_BYTES: String(props.resultMaxBytes),
-        ...(awsTool ? { [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME } : {}),
+        ...(awsTool && !organizationTool ? { [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME } : {}),
+        ...(organizationTool ? { [ORGANIZATION_ROLE_NAME_ENV]: ORGANIZATION_ROLE_NAME } : {}),
         ...(spec.runtime?.nodeOptions
           ? { NODE_OPTIONS: `${PLATFORM_FUNCTION_ENVIRONMENT.NODE_OPTIONS} ${spec.runtime.nodeOptions}` }
           : {}),
@@ -116,7 +139,19 @@ export class ToolFunction extends PlatformFunction {
       // Its rows and secrets are read with the sessions the dispatcher vends for each call's tenant.
       this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
-    if (awsTool) {
+    if (organizationTool) {
+      const organizationRole = organizationRoleArnPattern(this);
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...CUSTOMER_ROLE_ACTIONS], resources: [organizationRole] }),
+      );
+      acknowledgeWildcardResources(
+        this.role,
+        [organizationRole],
+        `${spec.name} lists the organization of the tenant it acts for, whose management account is known at ` +
+          `run time from the tenant's aws_org_* secret: it may assume the role named ${ORGANIZATION_ROLE_NAME} ` +
+          '(which OrganizationAccessStack creates, trusting this platform with an ExternalId) in any account, and no other role.',
+      );
+    } else if (awsTool) {
       const customerRole = customerRoleArnPattern(this);
       this.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: [...CUSTOMER_ROLE_ACTIONS], resources: [customerRole] }),
@@ -130,7 +165,10 @@ export class ToolFunction extends PlatformFunction {
       );
     }
 
-    for (const grant of spec.iam) this.role.addToPrincipalPolicy(allowGrant(this.role, grant, spec.name));
+    // An organization tool's statements are the organization role's: its own role only assumes that role.
+    if (!organizationTool) {
+      for (const grant of spec.iam) this.role.addToPrincipalPolicy(allowGrant(this.role, grant, spec.name));
+    }
 
     if (spec.sideEffects === 'write') {
       if (!props.idempotencyTable) {

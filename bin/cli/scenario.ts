@@ -232,19 +232,22 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
           `model ${endpoint ? `at ${redactString(endpoint)}` : `Bedrock (${io.env.AWS_REGION ?? process.env.AWS_REGION ?? 'us-east-1'})`}, workspace ${path.join(localDir, 'runs', String(input.tenant), chosen.name, runId)}\n`,
       );
       const started = performance.now();
+      const dispatch = createLocalDispatcher({
+        references: localSecretReferences(table),
+        scenarios: all,
+        requireLevel: true,
+        workspaceDir: localDir,
+      });
       const result = await runScenarioLocally(chosen, {
         input,
         runId,
         scenarios: all,
-        dispatch: createLocalDispatcher({
-          references: localSecretReferences(table),
-          scenarios: all,
-          requireLevel: true,
-          workspaceDir: localDir,
-        }),
+        dispatch,
+        workspaceDir: localDir,
         engine: createLocalEngine({
           scenarios: all,
           workspaces,
+          dispatch,
           records: new FileRunRecords(localDir),
           ...(endpoint !== undefined ? { modelEndpoint: endpoint } : {}),
         }),

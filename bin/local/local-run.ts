@@ -8,6 +8,7 @@ import {
   type DispatcherOptions,
 } from '../../functions/dispatcher/dispatch';
 import type { ToolInvoker } from '../../functions/dispatcher/invoker';
+import { dispatchedAccountDirectory } from '../../functions/engine/account-directory';
 import type { ScenarioLevel } from '../../functions/engine/definition';
 import { createEngine, type Engine, type RunOutput } from '../../functions/engine/engine';
 import type { TurnState } from '../../functions/engine/events';
@@ -38,6 +39,7 @@ import { SecretResolver } from '../../functions/runtime/secrets/resolver';
 import { toolHostServices } from '../../functions/runtime/tool-host';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { scenarioToAsl, WAIT_FOR_TASK_TOKEN_RESOURCE } from '../../lib/scenarios/asl';
+import { WORKSPACE_BUCKET_PLACEHOLDER } from '../../lib/scenarios/asl-states/tasks';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
 import { engineConfig, functionMemory } from '../../lib/scenarios/engine-config';
 import { accountLevels, levelPins, levelWhitelists } from '../../lib/scenarios/loader';
@@ -45,6 +47,7 @@ import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
 import type { AnswerSource } from './local-answers';
 import { callbackServices, callbackTaskHandler, InProcessHandOff, LocalTaskTokens } from './local-callbacks';
+import { directoryObjectStore } from './local-distributed-map';
 import { executeLocally, type StateEvent } from './local-execution';
 import { localWorkspaceProvider } from './local-workspace';
 
@@ -236,6 +239,12 @@ export interface LocalEngineOptions {
   /** A model client of the caller's own (tests): used instead of one for `modelEndpoint`. */
   readonly model?: ModelClient;
   readonly logger?: Logger;
+  /**
+   * The local dispatcher ({@link createLocalDispatcher}): per-account levels list
+   * their accounts through it (`aws_org_accounts`), as the deployed engine does
+   * through the dispatcher function. @default - none: a per-account level says its accounts could not be listed
+   */
+  readonly dispatch?: Dispatch;
 }
 
 /** The engine as deployed (functions/engine/engine.ts), configured from the scenario files in this process. */
@@ -248,8 +257,24 @@ export function createLocalEngine(options: LocalEngineOptions): Engine {
     model: options.model ?? localModelClient(options.modelEndpoint),
     ...(options.modelEndpoint !== undefined ? { localModelEndpoint: options.modelEndpoint } : {}),
     logger: options.logger ?? platformLogger,
+    ...(options.dispatch ? { accounts: localAccountDirectory(options.dispatch, options.workspaces) } : {}),
   });
 }
+
+/** The engine's account directory over the local dispatcher, each listing with a local call's budget. */
+function localAccountDirectory(dispatch: Dispatch, workspaces: WorkspaceFactory) {
+  return dispatchedAccountDirectory(
+    (envelope) => dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS)),
+    workspaces,
+  );
+}
+
+/**
+ * The bucket name a locally run definition's Distributed Maps read and write
+ * (`ItemReader`, `ResultWriter`): the local workspaces' directory stands in for it
+ * (bin/local/local-distributed-map.ts, `directoryObjectStore`).
+ */
+export const LOCAL_WORKSPACE_BUCKET = 'etp-local-runs';
 
 /** What happens in a local run, as progress reports it. */
 export type RunEvent =
@@ -277,6 +302,12 @@ export interface LocalRunOptions {
   readonly engine: Engine;
   /** Answers `ask_user` questions. */
   readonly answers: AnswerSource;
+  /**
+   * The local workspaces' directory (the engine's and the dispatcher's): a
+   * per-account level's Distributed Map reads its accounts and writes its results
+   * there, as the service does in the bucket. @default - none: a per-account level's Map over more than 40 accounts fails
+   */
+  readonly workspaceDir?: string;
   /** Milliseconds each Retry waits (throttled model calls). @default 0 */
   readonly retryIntervalMs?: number;
   readonly onEvent?: (event: RunEvent) => void;
@@ -314,10 +345,11 @@ export async function runScenarioLocally(
   scenario: Scenario,
   options: LocalRunOptions,
 ): Promise<LocalRunResult> {
-  const definition = scenarioToAsl(scenario, {
-    dispatcherArn: LOCAL_DISPATCHER_ARN,
-    engineArn: LOCAL_ENGINE_ARN,
-  });
+  const definition = JSON.parse(
+    JSON.stringify(
+      scenarioToAsl(scenario, { dispatcherArn: LOCAL_DISPATCHER_ARN, engineArn: LOCAL_ENGINE_ARN }),
+    ).replaceAll(WORKSPACE_BUCKET_PLACEHOLDER, LOCAL_WORKSPACE_BUCKET),
+  );
   const emit = options.onEvent ?? (() => {});
   const { dispatch } = options;
   const local = 'callback' in dispatch ? dispatch : undefined;
@@ -406,6 +438,9 @@ export async function runScenarioLocally(
     {
       runId: options.runId,
       retryIntervalMs: options.retryIntervalMs,
+      ...(options.workspaceDir !== undefined
+        ? { objects: directoryObjectStore(options.workspaceDir, LOCAL_WORKSPACE_BUCKET) }
+        : {}),
       onStateEntered: (event) => {
         transitions++;
         const owner = levelOfState(event.name);

@@ -127,6 +127,7 @@ export function createCallCheck(
       envelope.scenario,
       envelope.level,
       envelope.account,
+      spec.name,
     );
     // Pins first (a fixed argument is not in the model's schema), then validated here,
     // before any remote call; the tool validates again in its function.

@@ -4,6 +4,7 @@ import {
   UnknownLevelError,
   UnknownScenarioError,
 } from '../runtime/errors';
+import { ORG_ACCOUNTS_TOOL } from '../runtime/ids';
 
 /**
  * Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`.
@@ -46,19 +47,32 @@ export type AccountLevels = Readonly<Record<string, Readonly<Record<string, stri
  * The organization secret of a call's level when the level is per-account, checked
  * against the envelope's `account`: a per-account level's call must name its member
  * account, and no other call may (a caller cannot move a call to another account).
+ * The one exception is the level's listing of its accounts ({@link ORG_ACCOUNTS_TOOL},
+ * made by the engine's `org_targets`): it runs in the organization role, so it names
+ * no member account, and it reads the level's organization secret too.
  *
  * @returns the level's `aws_org_*` secret name, or undefined for a level that is not per-account.
- * @throws InvalidArgsError when `account` is missing on a per-account level, or present elsewhere.
+ * @throws InvalidArgsError when `account` is missing on a per-account level, or present elsewhere
+ *   (the listing tool's call included).
  */
 export function accountLevelSecret(
   levels: AccountLevels,
   scenario: string | undefined,
   level: string | undefined,
   account: string | undefined,
+  tool?: string,
 ): string | undefined {
   const ofScenario = scenario !== undefined && Object.hasOwn(levels, scenario) ? levels[scenario] : undefined;
   const secret =
     ofScenario && level !== undefined && Object.hasOwn(ofScenario, level) ? ofScenario[level] : undefined;
+  if (secret !== undefined && tool === ORG_ACCOUNTS_TOOL) {
+    if (account !== undefined) {
+      throw new InvalidArgsError(
+        `account is not accepted on ${ORG_ACCOUNTS_TOOL}: it lists the organization's accounts with the organization role, in no member account`,
+      );
+    }
+    return secret;
+  }
   if (secret !== undefined && account === undefined) {
     throw new InvalidArgsError(
       `account is required: level ${level} of scenario ${scenario} runs once per member account (for_each_account), so each call names its 12-digit account id`,

@@ -1,4 +1,5 @@
 import { DEFAULT_AWS_SECRET } from '../runtime/context';
+import { DEFAULT_ORG_SECRET } from '../runtime/ids';
 import type { ToolInvocation } from '../runtime/invocation';
 import type { ToolResult } from '../runtime/result';
 import { workspaceSessionPolicy } from '../runtime/run-data-sessions';
@@ -61,8 +62,9 @@ export interface VendedSessionRequest {
 }
 
 /**
- * The sessions a call's tool is vended: the secrets its spec lists, a per-account
- * call's organization secret for an AWS tool, a write tool's records session, and
+ * The sessions a call's tool is vended: the secrets its spec lists (an
+ * organization tool's `aws_org_default` replaced by its level's organization
+ * secret), a per-account call's organization secret for an AWS tool, a write tool's records session, and
  * — when `workspace` is given — a run-data session ({@link RUN_DATA_SESSION})
  * narrowed to the call's own run: a workspace tool's files and, when
  * `claimChecks` (a callback call, whose tool claim-checks its own result), the
@@ -74,12 +76,14 @@ export function vendedSessionRequest(
   workspace?: RunWorkspaceBucket,
   claimChecks = false,
 ): VendedSessionRequest {
+  const { orgSecret } = invocation;
   const names = [
-    ...spec.requiresSecrets,
+    // An organization tool reads its level's organization secret in place of aws_org_default.
+    ...spec.requiresSecrets.map((name) =>
+      name === DEFAULT_ORG_SECRET && orgSecret !== undefined ? orgSecret : name,
+    ),
     // A per-account call's AWS tool reads the level's organization secret (its member role).
-    ...(invocation.orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET)
-      ? [invocation.orgSecret]
-      : []),
+    ...(orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET) ? [orgSecret] : []),
     ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
   ];
   const policies: Record<string, string> = {};

@@ -13,11 +13,23 @@ import type { RunRecords } from './run-records';
 import type { RunKey, WorkspaceFactory } from './workspaces';
 
 /**
- * Lists the accounts a run audits: AWS Organizations read at the tenant's
- * management (or delegated-administrator) account (functions/runtime/aws/organization.ts,
- * `resolveAccounts`). Suspended, closed and excluded accounts come back in `notAudited`.
+ * Lists the accounts a per-account level (`listing.level`, of `run.scenario`) audits: AWS
+ * Organizations read at the tenant's management (or delegated-administrator) account
+ * (functions/runtime/aws/organization.ts, `resolveAccounts`). Deployed and in local
+ * runs, through the dispatcher's `aws_org_accounts` (account-directory.ts). Suspended,
+ * closed and excluded accounts come back in `notAudited`.
  */
-export type AccountDirectory = (run: RunKey, selection: AccountSelection) => Promise<AccountPlan>;
+export type AccountDirectory = (
+  run: RunKey,
+  selection: AccountSelection,
+  listing: AccountListing,
+) => Promise<AccountPlan>;
+
+/** Which level lists its accounts, and the id of that listing call (`listingCallId`, account-directory.ts). */
+export interface AccountListing {
+  readonly level: string;
+  readonly callId: string;
+}
 
 /** What the engine is built from. */
 export interface EngineDependencies {

@@ -109,7 +109,7 @@ export const engineEventSchema = z.discriminatedUnion('action', [
   /** After a plan level's Map: store the results, track findings, keep compact records. */
   z.object({ action: z.literal('plan_done'), ...withState, level: name, results: z.array(z.unknown()) }),
   /** A per-account level's first state: the accounts to audit, written to the workspace. */
-  z.object({ action: z.literal('org_targets'), ...base, tenant, level: name, input: record }),
+  z.object({ action: z.literal('org_targets'), ...withState, level: name }),
   /** In a child execution: one member account's results, findings and record. */
   z.object({
     action: z.literal('account_done'),

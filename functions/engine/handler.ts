@@ -1,9 +1,13 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Context } from 'aws-lambda';
+import { LambdaToolInvoker } from '../dispatcher/lambda-invoker';
+import { ORG_ACCOUNTS_TOOL } from '../runtime/ids';
 import { logger } from '../runtime/logger';
 import { runDataCredentials } from '../runtime/run-data-sessions';
 import { s3WorkspaceProvider } from '../runtime/workspace-s3';
 import { toolCatalog } from '../tools/catalog';
+import { DISPATCHER_FUNCTION_ENV, dispatchedAccountDirectory } from './account-directory';
 import { bundledEngineConfig } from './config';
 import { DynamoDbRunRecords, tenantScopedRunRecords } from './dynamodb-run-records';
 import { createEngine } from './engine';
@@ -23,15 +27,28 @@ function required(name: string): string {
 // Configuration and clients once per container. Run data is reached with the run's tenant's
 // session of the run-data role (RUN_DATA_ROLE, run-data-sessions.ts), never the engine's own role.
 const runData = runDataCredentials();
+const workspaces = workspacesOf(s3WorkspaceProvider(required('WORKSPACE_BUCKET'), undefined, runData));
+const dispatcherFunction = process.env[DISPATCHER_FUNCTION_ENV];
+const dispatcher = dispatcherFunction
+  ? new LambdaToolInvoker(new LambdaClient({}), () => dispatcherFunction)
+  : undefined;
 const engine = createEngine({
   config: bundledEngineConfig(),
   catalog: toolCatalog,
-  workspaces: workspacesOf(s3WorkspaceProvider(required('WORKSPACE_BUCKET'), undefined, runData)),
+  workspaces,
   records: runData
     ? tenantScopedRunRecords(required('RUN_RECORDS_TABLE'), runData)
     : new DynamoDbRunRecords(required('RUN_RECORDS_TABLE')),
   model: new BedrockModelClient(new BedrockRuntimeClient(MODEL_CLIENT_SETTINGS)),
   logger,
+  ...(dispatcher
+    ? {
+        accounts: dispatchedAccountDirectory(
+          (envelope) => dispatcher.invoke(toolCatalog.get(ORG_ACCOUNTS_TOOL), envelope),
+          workspaces,
+        ),
+      }
+    : {}),
 });
 
 /**

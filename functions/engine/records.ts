@@ -65,6 +65,20 @@ export interface FindingsCounts {
 /** How a plan level ended: every call ok, some, or none. */
 export type PlanOutcome = 'ok' | 'partial' | 'failed';
 
+/**
+ * The accounts of a per-account level the run budget left out: how many, their
+ * estimates summed (USD), and the first {@link ORG_BUDGET_SKIPPED_IDS} of them
+ * (all are named in the level's `not-audited.json`; the state never grows with them).
+ */
+export interface OrgBudgetSkipped {
+  readonly accounts: number;
+  readonly estimateUsd: number;
+  readonly first: readonly { readonly accountId: string; readonly estimateUsd: number }[];
+}
+
+/** Skipped accounts named in the level's record and the run summary; the rest are counted. */
+export const ORG_BUDGET_SKIPPED_IDS = 20;
+
 /** A finished plan level. */
 export interface PlanLevelRecord {
   readonly kind: 'plan';
@@ -87,6 +101,8 @@ export interface PlanLevelRecord {
     readonly report: string;
     /** The per-account calls, summed from the accounts' records (absent in records written before it). */
     readonly calls?: OrgCallUse;
+    /** Accounts the run budget did not start (`org_targets`); each is also in the report's not-audited list. */
+    readonly budgetSkipped?: OrgBudgetSkipped;
   };
   /** Milliseconds the engine spent closing the level (its `plan_done` invocation). */
   readonly engineMs?: number;

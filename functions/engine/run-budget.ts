@@ -108,6 +108,24 @@ export function callUse(spec: ToolSpec, memory: FunctionMemory): WorkUse {
 }
 
 /**
+ * What one member account of a per-account level can use: each of the level's
+ * calls ({@link callUse}), and around them the account's own states as the run
+ * summary counts them (its child execution's start, the batch and account states,
+ * `account_done`: 4 transitions) and its `account_done` engine invocation.
+ */
+export function accountUse(calls: readonly ToolSpec[], memory: FunctionMemory): WorkUse {
+  const each = calls.map((spec) => callUse(spec, memory));
+  return {
+    stateTransitions: 4 + each.reduce((sum, use) => sum + use.stateTransitions, 0),
+    lambdaInvocations: 1 + each.reduce((sum, use) => sum + use.lambdaInvocations, 0),
+    lambdaGbSeconds:
+      (memory.engineMb / 1024) * (ENGINE_UNTIMED_MS / 1000) +
+      each.reduce((sum, use) => sum + use.lambdaGbSeconds, 0),
+    costExplorerRequests: each.reduce((sum, use) => sum + (use.costExplorerRequests ?? 0), 0),
+  };
+}
+
+/**
  * What one model turn can use: the engine's Task and the route Choice (2
  * transitions), one engine invocation held for the model call's timeout, the
  * conversation's input tokens and `maxTokens` output tokens.

@@ -397,6 +397,8 @@ function budgetSummary(
   levels: Readonly<Record<string, LevelRecord>>,
 ): RunBudgetSummary {
   const skipped: BudgetSkip[] = [];
+  // Accounts are counted whole; only the first of each level are listed (records.ts, ORG_BUDGET_SKIPPED_IDS).
+  let skippedAccounts = 0;
   for (const level of scenario.levels) {
     const record = levels[level.name];
     if (!record) continue;
@@ -410,6 +412,18 @@ function budgetSummary(
         estimateUsd: call.estimateUsd ?? 0,
       });
     }
+    if (record.kind === 'plan' && record.organization?.budgetSkipped) {
+      const { first, accounts } = record.organization.budgetSkipped;
+      skippedAccounts += accounts;
+      for (const account of first) {
+        skipped.push({
+          kind: 'account',
+          id: account.accountId,
+          level: level.name,
+          estimateUsd: account.estimateUsd,
+        });
+      }
+    }
     if (record.kind === 'agent' && record.budgetSkipped) {
       skipped.push({
         kind: 'model_turn',
@@ -421,8 +435,10 @@ function budgetSummary(
   }
   const remainingUsd = round(Math.max(0, limitUsd - spent), 6);
   const calls = skipped.filter((skip) => skip.kind === 'call').length;
-  const turns = skipped.length - calls;
+  const turns = skipped.filter((skip) => skip.kind === 'model_turn').length;
+  const pieces = calls + turns + skippedAccounts;
   const what = [
+    ...(skippedAccounts > 0 ? [`${skippedAccounts} account${skippedAccounts === 1 ? '' : 's'}`] : []),
     ...(calls > 0 ? [`${calls} call${calls === 1 ? '' : 's'}`] : []),
     ...(turns > 0 ? [`${turns} model turn${turns === 1 ? '' : 's'}`] : []),
   ].join(' and ');
@@ -433,8 +449,8 @@ function budgetSummary(
     skipped,
     summary:
       `Budget $${limitUsd}: ~$${spent.toFixed(4)} spent, ~$${remainingUsd.toFixed(4)} left; ` +
-      (skipped.length === 0
+      (pieces === 0
         ? 'nothing was skipped.'
-        : `${what} not started because ${skipped.length === 1 ? 'its estimate' : 'their estimates'} would have gone past it.`),
+        : `${what} not started because ${pieces === 1 ? 'its estimate' : 'their estimates'} would have gone past it.`),
   };
 }

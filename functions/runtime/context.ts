@@ -59,6 +59,18 @@ export interface ToolContext extends CallIdentity {
    */
   aws(secretName?: string): Promise<AwsAccess>;
   /**
+   * The session of the tenant's organization role (an organization tool only: its
+   * spec lists `aws_org_default`): the `management_role_arn` of the call's level's
+   * organization secret (`orgSecret`, set by the dispatcher from the level's
+   * `for_each_account.org_secret`; default `aws_org_default`), assumed with the
+   * call's tenant, run and scenario attributed (functions/runtime/aws/organization.ts,
+   * `organizationSession`). Never the default credential chain.
+   *
+   * @throws PlatformError (`internal_error`) when the spec lists no `aws_org_default`, or none is configured.
+   * @throws SecretNotFoundError | SecretInvalidError for the tenant's organization secret.
+   */
+  organization(): Promise<AwsAccess>;
+  /**
    * The call's run workspace (docs/design.md, "Workspace, file tools and claim-check"):
    * `runs/<tenant>/<scenario>/<runId>/`, or `scratch/<tenant>/<runId>/` for a call
    * without a scenario. Opened on first use; its requests end at the tool's deadline.
@@ -106,6 +118,16 @@ export type MemberAccessResolver = (
   signal: AbortSignal,
 ) => AwsAccess;
 
+/** Who the organization role's session is for: the call's tenant, run and scenario. */
+export type OrganizationAccessRequest = Omit<MemberAccessRequest, 'accountId'>;
+
+/** Turns an `aws_org_*` secret into the organization role's session (`organizationSession`), bound to the call's hard stop. */
+export type OrganizationAccessResolver = (
+  secret: Record<string, unknown>,
+  request: OrganizationAccessRequest,
+  signal: AbortSignal,
+) => AwsAccess;
+
 /**
  * Container-level services a context is built from. Tool hosts get theirs from
  * `toolHostServices()`; the dispatcher passes only a logger.
@@ -121,6 +143,8 @@ export interface ToolContextServices {
   readonly awsAccess?: AwsAccessResolver;
   /** Opens member account sessions for per-account calls; absent where `awsAccess` is. */
   readonly memberAccess?: MemberAccessResolver;
+  /** Opens the organization role's session for organization tools; absent where `awsAccess` is. */
+  readonly organizationAccess?: OrganizationAccessResolver;
   /**
    * Local runs only: when the tenant has no `aws_*` secret (or its env var is
    * unset), use the default credential chain instead of failing. Deployed
@@ -193,9 +217,13 @@ export function createToolContext(
     runId: invocation.runId,
     callId: invocation.callId,
   };
-  // A per-account call reads its level's organization secret, which no spec lists.
+  // A per-account call reads its level's organization secret, which no spec lists;
+  // an organization tool (its spec lists aws_org_default) reads its level's one instead of the default.
+  const organizationTool = spec.requiresSecrets.includes(DEFAULT_ORG_SECRET);
   const orgSecret =
-    invocation.account !== undefined ? (invocation.orgSecret ?? DEFAULT_ORG_SECRET) : undefined;
+    invocation.account !== undefined || organizationTool
+      ? (invocation.orgSecret ?? DEFAULT_ORG_SECRET)
+      : undefined;
   const secret = async (name: string, options: { readonly fresh?: boolean } = {}) => {
     if (!spec.requiresSecrets.includes(name) && name !== orgSecret) {
       throw new PlatformError(
@@ -265,6 +293,21 @@ export function createToolContext(
         payload = {};
       }
       const access = services.awsAccess(payload, invocation, signal);
+      credentials?.recordAccess(access);
+      return access;
+    },
+    async organization() {
+      if (!services.organizationAccess || !organizationTool || orgSecret === undefined) {
+        throw new PlatformError(
+          'internal_error',
+          `${spec.name} asked for the organization role where none is configured`,
+        );
+      }
+      const access = services.organizationAccess(
+        await secret(orgSecret),
+        { tenant: invocation.tenant, runId: invocation.runId, scenario: invocation.scenario },
+        signal,
+      );
       credentials?.recordAccess(access);
       return access;
     },

@@ -108,6 +108,13 @@ export const ORG_SECRET_NAME: IdentifierRule = {
 /** The organization secret a per-account level reads unless its `for_each_account.org_secret` names another. */
 export const DEFAULT_ORG_SECRET = 'aws_org_default';
 
+/**
+ * The tool that lists a per-account level's accounts (functions/tools/aws/org-accounts.ts):
+ * the engine's `org_targets` calls it through the dispatcher on the level itself,
+ * without `account` (docs/organizations-runs.md, "Listing the accounts").
+ */
+export const ORG_ACCOUNTS_TOOL = 'aws_org_accounts';
+
 /** Whether `value` is a string the rule accepts. */
 export function isIdentifier(rule: IdentifierRule, value: unknown): value is string {
   return typeof value === 'string' && rule.pattern.test(value);

@@ -46,8 +46,9 @@ export interface CallIdentity {
   readonly account?: string;
   /**
    * With `account`: the tenant's organization secret (`aws_org_*`) whose member role
-   * `ctx.aws()` assumes in `account`. Set by the dispatcher from the level's
-   * `for_each_account.org_secret`, never taken from a caller.
+   * `ctx.aws()` assumes in `account`; on the level's listing call (`aws_org_accounts`,
+   * no `account`), the one whose organization role `ctx.organization()` assumes. Set
+   * by the dispatcher from the level's `for_each_account.org_secret`, never taken from a caller.
    */
   readonly orgSecret?: string;
 }

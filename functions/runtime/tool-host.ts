@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { awsAccessFromSecret } from './aws/credentials';
 import { parseOrgTargetSecret } from './aws/organization';
-import { memberSession } from './aws/organization-sessions';
+import { memberSession, organizationSession } from './aws/organization-sessions';
 import type { ToolContextServices } from './context';
 import { logger } from './logger';
 import type { SecretResolver } from './secrets/resolver';
@@ -33,6 +33,8 @@ export function toolHostServices(
     awsAccess: awsAccessFromSecret,
     memberAccess: (secret, request, signal) =>
       memberSession({ ...request, target: parseOrgTargetSecret(secret), signal }),
+    organizationAccess: (secret, request, signal) =>
+      organizationSession({ ...request, target: parseOrgTargetSecret(secret), signal }),
     awsFallbackToDefaultChain: options.awsFallbackToDefaultChain ?? false,
   };
 }

@@ -17,6 +17,7 @@ import { ec2InventorySpec } from './aws/ec2-inventory.meta';
 import { eipsAuditSpec } from './aws/eips-audit.meta';
 import { iamAuditSpec } from './aws/iam-audit.meta';
 import { natGatewaysAuditSpec } from './aws/nat-gateways-audit.meta';
+import { orgAccountsSpec } from './aws/org-accounts.meta';
 import { rdsInventorySpec } from './aws/rds-inventory.meta';
 import { s3InventorySpec } from './aws/s3-inventory.meta';
 import { securityGroupsAuditSpec } from './aws/security-groups-audit.meta';
@@ -61,6 +62,7 @@ export const toolCatalog = new ToolCatalog([
   functionTool(natGatewaysAuditSpec, 'aws/nat-gateways-audit'),
   functionTool(eipsAuditSpec, 'aws/eips-audit'),
   functionTool(rdsInventorySpec, 'aws/rds-inventory'),
+  functionTool(orgAccountsSpec, 'aws/org-accounts'),
   functionTool(slackPostMessageSpec, 'slack/post-message'),
   functionTool(slackPostBlocksSpec, 'slack/post-blocks'),
   functionTool(slackPostThreadedSpec, 'slack/post-threaded'),

@@ -9,6 +9,7 @@ import { BUDGET_INPUT } from '../../functions/engine/run-budget';
 import { soleRef, stringsIn, templateRefs } from '../../functions/engine/template';
 import type { ToolCatalog } from '../../functions/runtime/catalog';
 import { PlatformError, UnknownScenarioError } from '../../functions/runtime/errors';
+import { ORG_ACCOUNTS_TOOL } from '../../functions/runtime/ids';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { violationsOf } from '../../functions/runtime/schema-violations';
 import { inlineResultBudget, STATE_BUDGET_BYTES, worstCaseState } from './budget';
@@ -495,7 +496,11 @@ export function findScenario(scenarios: readonly Scenario[], name: string): Scen
 export function levelWhitelists(scenarios: readonly Scenario[]): LevelWhitelists {
   return Object.fromEntries(
     scenarios.map((scenario) => {
-      const levels: [string, string[]][] = scenario.levels.map((l) => [l.name, [...l.intra_tools]]);
+      // A per-account level also lists its accounts (the engine's org_targets, through the dispatcher).
+      const levels: [string, string[]][] = scenario.levels.map((l) => [
+        l.name,
+        l.kind === 'plan' && l.for_each_account ? [...l.intra_tools, ORG_ACCOUNTS_TOOL] : [...l.intra_tools],
+      ]);
       if (scenario.levels.some((l) => l.kind === 'agent' && l.ask_user && l.ask_user.slack_channel)) {
         levels.push([ASK_USER_LEVEL, ['slack_post_message']]);
       }

@@ -20,6 +20,7 @@ const SERVICE_PREFIXES: Readonly<Record<string, string>> = {
   EC2Client: 'ec2',
   IAMClient: 'iam',
   LambdaClient: 'lambda',
+  OrganizationsClient: 'organizations',
   RDSClient: 'rds',
   S3Client: 's3',
   S3ControlClient: 's3',

@@ -265,15 +265,18 @@ export interface WorldCalls {
 export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorld): WorldCalls {
   const calls: WorldCalls = { assumeRole: new Map(), assumeRoleInputs: [], organizations: 0 };
   const orgs = stubOf(OrganizationsClient);
-  const count = () => {
+  // Each request is signed, as the SDK would sign it: the organization session's credentials are
+  // resolved (so a refused or throttled AssumeRole fails the request, as it would the real one).
+  const count = async (getClient: () => unknown) => {
     calls.organizations++;
+    await accountOfClient(getClient);
   };
   const childrenOf = (parentId: string) => ({
     ous: world.ous.filter((ou) => ou.parentId === parentId),
     accounts: world.accounts.filter((account) => account.parentId === parentId),
   });
-  orgs.on(DescribeOrganizationCommand).callsFake(async () => {
-    count();
+  orgs.on(DescribeOrganizationCommand).callsFake(async (_input: unknown, getClient: () => unknown) => {
+    await count(getClient);
     return {
       Organization: {
         Id: world.organizationId,
@@ -285,8 +288,8 @@ export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorl
       },
     };
   });
-  orgs.on(ListRootsCommand).callsFake(async () => {
-    count();
+  orgs.on(ListRootsCommand).callsFake(async (_input: unknown, getClient: () => unknown) => {
+    await count(getClient);
     return {
       Roots: [
         {
@@ -298,8 +301,8 @@ export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorl
       ],
     };
   });
-  orgs.on(ListOrganizationalUnitsForParentCommand).callsFake(async (input) => {
-    count();
+  orgs.on(ListOrganizationalUnitsForParentCommand).callsFake(async (input, getClient) => {
+    await count(getClient);
     const { items, next } = page(childrenOf(input.ParentId).ous, input.NextToken, input.MaxResults);
     return {
       OrganizationalUnits: items.map((ou) => ({
@@ -310,24 +313,24 @@ export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorl
       ...(next ? { NextToken: next } : {}),
     };
   });
-  orgs.on(ListAccountsForParentCommand).callsFake(async (input) => {
-    count();
+  orgs.on(ListAccountsForParentCommand).callsFake(async (input, getClient) => {
+    await count(getClient);
     const { items, next } = page(childrenOf(input.ParentId).accounts, input.NextToken, input.MaxResults);
     return {
       Accounts: items.map((account) => accountShape(world, account)),
       ...(next ? { NextToken: next } : {}),
     };
   });
-  orgs.on(ListAccountsCommand).callsFake(async (input) => {
-    count();
+  orgs.on(ListAccountsCommand).callsFake(async (input, getClient) => {
+    await count(getClient);
     const { items, next } = page(world.accounts, input.NextToken, input.MaxResults);
     return {
       Accounts: items.map((account) => accountShape(world, account)),
       ...(next ? { NextToken: next } : {}),
     };
   });
-  orgs.on(ListChildrenCommand).callsFake(async (input) => {
-    count();
+  orgs.on(ListChildrenCommand).callsFake(async (input, getClient) => {
+    await count(getClient);
     const children = childrenOf(input.ParentId);
     const all: { Id: string; Type: 'ACCOUNT' | 'ORGANIZATIONAL_UNIT' }[] =
       input.ChildType === 'ORGANIZATIONAL_UNIT'
@@ -336,8 +339,8 @@ export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorl
     const { items, next } = page(all, input.NextToken, input.MaxResults);
     return { Children: items, ...(next ? { NextToken: next } : {}) };
   });
-  orgs.on(ListParentsCommand).callsFake(async (input) => {
-    count();
+  orgs.on(ListParentsCommand).callsFake(async (input, getClient) => {
+    await count(getClient);
     const parentId =
       world.ous.find((ou) => ou.id === input.ChildId)?.parentId ?? world.account(input.ChildId).parentId;
     return { Parents: [{ Id: parentId, Type: parentId === world.rootId ? 'ROOT' : 'ORGANIZATIONAL_UNIT' }] };

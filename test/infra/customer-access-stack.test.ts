@@ -4,6 +4,7 @@ import { z } from 'zod/mini';
 import { functionTool, ToolCatalog } from '../../functions/runtime/catalog';
 import { defineToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { isOrganizationTool } from '../../lib/aws-tool-grants';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import {
   logicalIdOf,
@@ -25,7 +26,8 @@ function synthesizeCustomer(catalog: ToolCatalog = toolCatalog) {
 function declaredByAwsTools(catalog: ToolCatalog): Permission[] {
   const pairs = new Set<string>();
   for (const { spec } of catalog.functionTools()) {
-    if (!spec.tags.includes('aws')) continue;
+    // An organization tool's statements are the organization role's (lib/aws-tool-grants.ts).
+    if (!spec.tags.includes('aws') || isOrganizationTool(spec)) continue;
     for (const grant of spec.iam) {
       for (const action of grant.actions) {
         for (const resource of grant.resources ?? ['*']) {

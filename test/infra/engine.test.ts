@@ -13,6 +13,7 @@ import {
   synthesizePlatform,
   TRACE_WRITES,
 } from '../helpers/cdk';
+import { shippedScenarioNames } from '../helpers/scenarios';
 
 describe('the scenario engine function', () => {
   function synthesize() {
@@ -177,7 +178,7 @@ describe('scheduled runs', () => {
   it.each([
     [
       { scenario: 'aws_plus', tenant: 'acme', expression: 'rate(1 day)' },
-      'no scenario "aws_plus". Scenarios: aws_pulse, incident_response',
+      `no scenario "aws_plus". Scenarios: ${shippedScenarioNames().join(', ')}`,
     ],
     [
       { scenario: 'aws_pulse', tenant: 'acme', expression: 'every day' },

@@ -2,6 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { workspaceSessionPolicy } from '../../functions/runtime/run-data-sessions';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { findingsKey } from '../../functions/tools/snapshots/findings/store';
+import { isOrganizationTool } from '../../lib/aws-tool-grants';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { logicalIdOf, newApp, roleOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 import {
@@ -26,7 +27,10 @@ const CUSTOMER = '210987654321';
 const REGION = 'eu-west-1';
 const EXTERNAL_ID = 'etp-acme-3f9a1c7e';
 
-const awsTools = toolCatalog.functionTools().filter((entry) => entry.spec.tags.includes('aws'));
+// The organization tool assumes the organization role, not the customer role (test/infra/org-listing-iam.test.ts).
+const awsTools = toolCatalog
+  .functionTools()
+  .filter((entry) => entry.spec.tags.includes('aws') && !isOrganizationTool(entry.spec));
 const secretTools = toolCatalog.functionTools().filter((entry) => entry.spec.requiresSecrets.length > 0);
 const secretNames = [...new Set(secretTools.flatMap((entry) => entry.spec.requiresSecrets))].sort();
 

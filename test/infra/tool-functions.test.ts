@@ -7,6 +7,7 @@ import {
 import { IDEMPOTENCY_SESSION, RUN_DATA_SESSION } from '../../functions/runtime/secrets/vended';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
+import { isOrganizationTool } from '../../lib/aws-tool-grants';
 import { planCallTools, TOOL_EVENT_MAX_AGE_SECONDS } from '../../lib/callback-grants';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
 import {
@@ -28,6 +29,8 @@ const awsTools = functionTools.filter((spec) => spec.tags.includes('aws'));
 
 /** The customer role in any account, as the template spells the ARN (docs/tenant-isolation.md). */
 const CUSTOMER_ROLE_ARN = 'arn:<AWS::Partition>:iam::*:role/ExternalToolsPlatformAudit';
+/** The organization role in any account: what an organization tool (aws_org_accounts) may assume instead. */
+const ORGANIZATION_ROLE_ARN = 'arn:<AWS::Partition>:iam::*:role/ExternalToolsPlatformOrganization';
 
 /** The STS actions a role holds on a role it may assume with session tags and a source identity. */
 const ASSUME_WITH_TAGS = ['sts:AssumeRole', 'sts:SetSourceIdentity', 'sts:TagSession'];
@@ -100,8 +103,10 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       // Prepare
       const { stack, template } = synthesizePlatform();
       const { roleId, logGroupId } = toolResources(template, name);
+      const organizationTool = isOrganizationTool(spec);
       const expected: Permission[] = [
-        ...spec.iam.flatMap((grant) =>
+        // An organization tool's statements are the organization role's, not its function's.
+        ...(organizationTool ? [] : spec.iam).flatMap((grant) =>
           grant.actions.flatMap((action) =>
             (grant.resources ?? ['*']).map((resource) => ({ action, resource: inTemplate(resource) })),
           ),
@@ -112,7 +117,10 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ...TRACE_WRITES,
         // No right on any reader role: its tenants' rows and secrets are read with vended sessions.
         ...(spec.tags.includes('aws')
-          ? ASSUME_WITH_TAGS.map((action) => ({ action, resource: CUSTOMER_ROLE_ARN }))
+          ? ASSUME_WITH_TAGS.map((action) => ({
+              action,
+              resource: organizationTool ? ORGANIZATION_ROLE_ARN : CUSTOMER_ROLE_ARN,
+            }))
           : []),
         // No right on the idempotency table: a write tool reaches its records with the vended records session.
         // A plan level's call is answered by the tool's function: SendTask* on those state machines only.
@@ -205,7 +213,11 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         RESULT_INLINE_BYTES: String(Math.min(DEFAULT_RESULT_INLINE_BYTES, stack.platform.inlineResultBytes)),
         // Whole results up to 1 MiB: the dispatcher claim-checks what exceeds the inline budget.
         TOOL_RESULT_MAX_BYTES: String(FULL_RESULT_MAX_BYTES),
-        ...(spec.tags.includes('aws') ? { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' } : {}),
+        ...(spec.tags.includes('aws')
+          ? isOrganizationTool(spec)
+            ? { ORGANIZATION_ROLE_NAME: 'ExternalToolsPlatformOrganization' }
+            : { CUSTOMER_ROLE_NAME: 'ExternalToolsPlatformAudit' }
+          : {}),
         // No reader role: a tool that lists secrets reads them with the sessions the dispatcher vends
         // (a write tool its exactly-once records, a workspace tool its files, with vended sessions too).
         ...(spec.requiresSecrets.length > 0 || spec.sideEffects === 'write' || spec.workspaceAccess
@@ -216,15 +228,15 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
   },
 );
 
-describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, _spec) => {
+describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, spec) => {
   it('holds read-only actions only, besides its log group, its platform records and assuming the customer role', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
-    // The customer role only: no tool may assume a tenant-secrets reader.
-    const assumable = new Set([CUSTOMER_ROLE_ARN]);
+    // The customer role only (an organization tool: the organization role only): no tool may assume a tenant-secrets reader.
+    const assumable = new Set([isOrganizationTool(spec) ? ORGANIZATION_ROLE_ARN : CUSTOMER_ROLE_ARN]);
     // The platform's own account: a `write` tool's exactly-once records.
     const platformRecords = new Set([
       `<${idempotencyTableId}.Arn>`,
@@ -248,9 +260,9 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
       expect(ASSUME_WITH_TAGS).toContain(action);
       expect(assumable.has(resource)).toBe(true);
     }
-    expect(
-      writes.filter(({ resource }) => resource === CUSTOMER_ROLE_ARN).map(({ action }) => action),
-    ).toEqual(ASSUME_WITH_TAGS);
+    expect(writes.filter(({ resource }) => assumable.has(resource)).map(({ action }) => action)).toEqual(
+      ASSUME_WITH_TAGS,
+    );
   });
 });
 

@@ -10,10 +10,20 @@
  * - `org_done`: the records `ResultWriter` wrote, the organization report
  *   (functions/engine/org-report.ts) written, the level's record kept.
  */
-import type { AccountPlan, AccountSelection } from '../../runtime/aws/organization';
+import type {
+  AccountPlan,
+  AccountSelection,
+  NotAuditedAccount,
+  OrgAccount,
+} from '../../runtime/aws/organization';
 import { PlatformError } from '../../runtime/errors';
+import { ORG_ACCOUNTS_TOOL } from '../../runtime/ids';
 import type { ToolResult } from '../../runtime/result';
+import { compareText } from '../../runtime/text';
+import { listingCallId } from '../account-directory';
+import type { PlanLevel, ScenarioDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
+import { accountUse, budgetOf, callUse, RunBudget, skipSentence, spentUsd, usdOf } from '../run-budget';
 
 export type { AccountDirectory } from '../engine-context';
 
@@ -34,6 +44,8 @@ import {
   callRecordOf,
   type LevelRecord,
   narrowResult,
+  ORG_BUDGET_SKIPPED_IDS,
+  type OrgBudgetSkipped,
   type OrgCallUse,
   type PlanLevelRecord,
   type RunState,
@@ -58,6 +70,66 @@ export interface OrgPlan {
   readonly previousRunId: string | null;
   /** The accounts themselves, when at most {@link ORG_INLINE_ACCOUNTS_MAX}. */
   readonly items?: readonly AccountItem[];
+  /** The accounts the run budget did not start (none: absent). */
+  readonly budgetSkipped?: OrgBudgetSkipped;
+}
+
+/**
+ * The run budget's account gate: the accounts that start, in the listing's order
+ * (by account id), while the run's spent estimate (the summary's, with the listing
+ * call itself) plus each admitted account's estimate ({@link accountUse}) stays
+ * within `budget_usd`; the others become not-audited accounts whose reason is the
+ * budget's sentence. Without a budget, every account starts.
+ */
+function admitAccounts(
+  ctx: EngineContext,
+  scenario: ScenarioDefinition,
+  level: PlanLevel,
+  event: Extract<EngineEvent, { action: 'org_targets' }>,
+  targets: readonly OrgAccount[],
+): { admitted: OrgAccount[]; skipped: NotAuditedAccount[]; budgetSkipped?: OrgBudgetSkipped } {
+  const limit = budgetOf(event.input);
+  if (limit === undefined) return { admitted: [...targets], skipped: [] };
+  const memory = ctx.config.functions;
+  const listing = usdOf(callUse(ctx.catalog.get(ORG_ACCOUNTS_TOOL), memory));
+  const budget = new RunBudget(
+    limit,
+    spentUsd(scenario, event.levels as Record<string, LevelRecord>, memory) + listing,
+  );
+  const estimateUsd = usdOf(
+    accountUse(
+      level.calls.map((call) => ctx.catalog.get(call.tool)),
+      memory,
+    ),
+  );
+  const admitted: OrgAccount[] = [];
+  const skipped: NotAuditedAccount[] = [];
+  for (const account of targets) {
+    const used = budget.spent + budget.committedUsd;
+    if (budget.admit(estimateUsd)) {
+      admitted.push(account);
+      continue;
+    }
+    skipped.push({
+      accountId: account.accountId,
+      name: account.name,
+      status: 'ACTIVE',
+      reason: skipSentence('its audit', estimateUsd, limit, used),
+    });
+  }
+  if (skipped.length === 0) return { admitted, skipped };
+  return {
+    admitted,
+    skipped,
+    budgetSkipped: {
+      accounts: skipped.length,
+      estimateUsd: Math.round(estimateUsd * skipped.length * 1e6) / 1e6,
+      first: skipped.slice(0, ORG_BUDGET_SKIPPED_IDS).map((account) => ({
+        accountId: account.accountId,
+        estimateUsd,
+      })),
+    },
+  };
 }
 
 export async function orgTargets(
@@ -77,8 +149,25 @@ export async function orgTargets(
     accounts: (event.input.accounts as AccountSelection['accounts'] | undefined) ?? 'all',
     exclude: (event.input.exclude as string[] | undefined) ?? [],
   };
+  const listed = await ctx.accounts(run, selection, {
+    level: level.name,
+    callId: listingCallId(level.name, level.calls.length),
+  });
   // The one place accounts are admitted to the run.
-  const { targets, notAudited } = await ctx.accounts(run, selection);
+  const {
+    admitted: targets,
+    skipped,
+    budgetSkipped,
+  } = admitAccounts(ctx, scenario, level, event, listed.targets);
+  const notAudited = [...listed.notAudited, ...skipped].sort((a, b) => compareText(a.accountId, b.accountId));
+  if (budgetSkipped) {
+    ctx.logger.info('accounts not started: run budget', {
+      ...run,
+      scenarioLevel: level.name,
+      accounts: budgetSkipped.accounts,
+      estimateUsd: budgetSkipped.estimateUsd,
+    });
+  }
   const items: AccountItem[] = targets.map((account) => ({
     accountId: account.accountId,
     name: account.name,
@@ -104,6 +193,7 @@ export async function orgTargets(
     notAudited: notAudited.length,
     previousRunId: previous && previous.runId !== run.runId ? previous.runId : null,
     ...(items.length <= ORG_INLINE_ACCOUNTS_MAX ? { items } : {}),
+    ...(budgetSkipped ? { budgetSkipped } : {}),
   };
 }
 
@@ -333,7 +423,12 @@ export async function orgDone(
           },
         }
       : {}),
-    organization: { ...report.accounts, report: path, calls: orgCallUse(level.calls, records) },
+    organization: {
+      ...report.accounts,
+      report: path,
+      calls: orgCallUse(level.calls, records),
+      ...(org.budgetSkipped ? { budgetSkipped: org.budgetSkipped } : {}),
+    },
     engineMs: Math.round(performance.now() - started),
   });
 }

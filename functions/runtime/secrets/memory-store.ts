@@ -4,8 +4,9 @@ import { referenceInputOf, validateReference } from './reference';
 
 /**
  * The embedded store of local runs (no table named): the default tenant's
- * `aws_default` and `slack_default` point at environment variables, so a local
- * run reads `ETP_AWS_DEFAULT` and `ETP_SLACK_DEFAULT` when they are set.
+ * `aws_default`, `aws_org_default` (an organization run's target) and
+ * `slack_default` point at environment variables, so a local run reads
+ * `ETP_AWS_DEFAULT`, `ETP_AWS_ORG_DEFAULT` and `ETP_SLACK_DEFAULT` when they are set.
  */
 export const EMBEDDED_DEFAULT_REFERENCES: readonly SecretReferenceInput[] = [
   {
@@ -13,6 +14,13 @@ export const EMBEDDED_DEFAULT_REFERENCES: readonly SecretReferenceInput[] = [
     secret_name: 'aws_default',
     ref_kind: 'env',
     ref_value: 'ETP_AWS_DEFAULT',
+    notes: 'embedded default',
+  },
+  {
+    tenant_id: 'default',
+    secret_name: 'aws_org_default',
+    ref_kind: 'env',
+    ref_value: 'ETP_AWS_ORG_DEFAULT',
     notes: 'embedded default',
   },
   {

@@ -75,7 +75,14 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
   const budget = accountConcurrency(level, build.lambdaConcurrency, fanOut.accounts_per_child);
   build.states[names.level] = engineTask(
     build,
-    { action: 'org_targets', ...runIdentity(build), level: level.name, 'input.$': '$.input' },
+    {
+      action: 'org_targets',
+      ...runIdentity(build),
+      level: level.name,
+      'input.$': '$.input',
+      // What the run has spent so far, for the run budget's account gate.
+      'levels.$': '$.levels',
+    },
     '$.org',
     { Next: names.accountsRoute },
     { catchTo: names.done, catchPath: '$.org' },

@@ -36,6 +36,7 @@ describe('etp secrets list', () => {
       expect(lines.slice(1).map((line) => line.split(/ {2,}/).slice(0, 5))).toEqual([
         ['TENANT', 'SECRET NAME', 'REF KIND', 'REF VALUE', 'NOTES'],
         ['default', 'aws_default', 'env', 'ETP_AWS_DEFAULT', 'embedded default'],
+        ['default', 'aws_org_default', 'env', 'ETP_AWS_ORG_DEFAULT', 'embedded default'],
         ['default', 'slack_default', 'env', 'ETP_SLACK_DEFAULT', 'embedded default'],
       ]);
       expect(out).not.toContain('xoxb');

@@ -1,14 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { directoryObjectStore, runDistributedMap } from '../../../bin/local/local-distributed-map';
 import { FileRunRecords } from '../../../bin/local/local-run-records';
 import { localWorkspaceProvider } from '../../../bin/local/local-workspace';
 import type { AccountDirectory, OrgPlan } from '../../../functions/engine/actions/org';
+import type { ScenarioDefinition } from '../../../functions/engine/definition';
 import { createEngine, type Engine } from '../../../functions/engine/engine';
 import type { ModelClient } from '../../../functions/engine/model-client';
 import type { OrgReport } from '../../../functions/engine/org-report';
 import type { PlanLevelRecord, RunState } from '../../../functions/engine/records';
+import { accountUse, callUse, spentUsd, usdOf } from '../../../functions/engine/run-budget';
 import { summarizeRun } from '../../../functions/engine/summary';
 import { ENGINE_PATHS, readJson, workspacesOf } from '../../../functions/engine/workspaces';
 import { logger } from '../../../functions/runtime/logger';
@@ -108,7 +110,7 @@ const base = { scenario: 'org_unit', tenant: 'default', level: 'collect' };
 /** One organization run: targets, each account's results through the routed Map, then org_done. */
 async function orgRun(runId: string, prodFindings: unknown[]): Promise<{ plan: OrgPlan; state: RunState }> {
   const input = { tenant: 'default', accounts: 'all', exclude: [] };
-  const plan = (await engine({ action: 'org_targets', ...base, runId, input })) as OrgPlan;
+  const plan = (await engine({ action: 'org_targets', ...base, runId, input, levels: {} })) as OrgPlan;
   const results: Record<string, ToolResult[]> = {
     [PROD]: [ok('aws_ebs_inventory', 0, prodFindings), ok('aws_eips_audit', 1, [])],
     [DEV]: [ok('aws_ebs_inventory', 0, [finding(7, 'low')]), refused('aws_eips_audit', 1)],
@@ -164,6 +166,7 @@ describe('per-account engine actions', () => {
       ...base,
       runId: 'org-1',
       input: { tenant: 'default', accounts: 'all', exclude: [DEV] },
+      levels: {},
     })) as OrgPlan;
     expect(plan).toEqual({
       accounts: 2,
@@ -174,6 +177,52 @@ describe('per-account engine actions', () => {
         { accountId: LOCKED, name: 'locked' },
       ],
     });
+  });
+
+  it('starts only the accounts the run budget allows, and names the others with the reason', async () => {
+    // Prepare: a budget for the listing and exactly one account's estimate
+    const memory = functionMemory(toolCatalog);
+    const listing = usdOf(callUse(toolCatalog.get('aws_org_accounts'), memory));
+    const perAccount = usdOf(
+      accountUse([toolCatalog.get('aws_ebs_inventory'), toolCatalog.get('aws_eips_audit')], memory),
+    );
+    // What the run has spent before the level (its start and summary states, as the summary counts them)
+    const before = spentUsd(
+      engineConfig([scenario], memory).scenarios.org_unit as ScenarioDefinition,
+      {},
+      memory,
+    );
+    const budget = Math.round((before + listing + perAccount * 1.5) * 1e6) / 1e6;
+
+    // Act
+    const plan = (await engine({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-budget',
+      input: { tenant: 'default', accounts: 'all', exclude: [], budget_usd: budget },
+      levels: {},
+    })) as OrgPlan;
+
+    // Assess: the first account by id starts; the two others are recorded, not audited
+    expect(plan.items).toEqual([{ accountId: PROD, name: 'prod' }]);
+    expect(plan.budgetSkipped).toEqual({
+      accounts: 2,
+      estimateUsd: Math.round(perAccount * 2 * 1e6) / 1e6,
+      first: [
+        { accountId: DEV, estimateUsd: perAccount },
+        { accountId: LOCKED, estimateUsd: perAccount },
+      ],
+    });
+    const notAudited = JSON.parse(
+      readFileSync(
+        path.join(dir, 'runs/default/org_unit/org-budget/levels/collect/not-audited.json'),
+        'utf8',
+      ),
+    ) as { accountId: string; reason: string }[];
+    expect(notAudited.map((account) => account.accountId)).toEqual([DEV, LOCKED, '444444444444']);
+    expect(notAudited[0]?.reason).toBe(
+      `its audit not started: its estimate ($${perAccount.toFixed(4)}) would take the run past its budget of $${budget} ($${(before + listing + perAccount).toFixed(4)} spent or committed)`,
+    );
   });
 
   it('reports the organization, then what changed per account on the next run', async () => {
@@ -258,7 +307,13 @@ describe('per-account engine actions', () => {
 
   it('names the accounts of a failed child and those never started', async () => {
     const input = { tenant: 'default', accounts: 'all', exclude: [] };
-    const plan = (await engine({ action: 'org_targets', ...base, runId: 'org-3', input })) as OrgPlan;
+    const plan = (await engine({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-3',
+      input,
+      levels: {},
+    })) as OrgPlan;
     const definition = JSON.parse(
       JSON.stringify(scenarioToAsl(scenario).States.collect_accounts_inline).replaceAll(
         WORKSPACE_BUCKET_PLACEHOLDER,

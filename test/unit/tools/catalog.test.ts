@@ -66,9 +66,11 @@ describe('the tool catalog', () => {
   );
 
   it.each(toolCatalog.list().filter((spec) => spec.tags.includes('aws')))(
-    '$name needs the aws_default secret and writes nothing in the account it reads',
+    '$name needs the aws_default secret (an organization tool: aws_org_default) and writes nothing in the account it reads',
     (spec) => {
-      expect(spec.requiresSecrets).toEqual(['aws_default']);
+      expect(spec.requiresSecrets).toEqual([
+        spec.service === 'organizations' ? 'aws_org_default' : 'aws_default',
+      ]);
       // The one AWS tool with a side effect writes the platform's own run workspace, never the customer's account.
       if (spec.sideEffects === 'write') {
         expect(spec.tags).toContain('workspace_write');

@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { OrganizationsClient } from '@aws-sdk/client-organizations';
+import { API_CALL_CASES, AUDIT_CLIENTS, clientStubs } from '../../../bench/api-call-cases';
+import type { OrgReport } from '../../../functions/engine/org-report';
+import { logger } from '../../../functions/runtime/logger';
+import { toolCatalog } from '../../../functions/tools/catalog';
+import { findScenario, loadScenarios } from '../../../lib/scenarios/loader';
+import type { PlanLevel } from '../../../lib/scenarios/model';
+import {
+  arrangeOrganizationWorld,
+  organizationWorld,
+  WORLD_MANAGEMENT_ACCOUNT,
+  worldAccountId,
+} from '../../helpers/organization-world';
+import { DEFAULT_BOT_TOKEN, type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+import { etp } from './run-etp';
+
+/**
+ * `etp scenario run aws_pulse_org --local`: the shipped organization scenario's
+ * synthesized definition in the local interpreter, its accounts listed by
+ * `aws_org_accounts` through the local dispatcher (the organization role of the
+ * embedded `aws_org_default`, ETP_AWS_ORG_DEFAULT), one member session per account,
+ * every audit answered by its API-call case, the report posted to a loopback Slack.
+ */
+const { stubs, stubOf } = clientStubs([...AUDIT_CLIENTS, OrganizationsClient]);
+/** Not shipped yet (its state machine's cdk-nag acknowledgments are missing): a fixture folder. */
+const ORG_SCENARIOS = path.join(__dirname, '../../fixtures/org-scenarios');
+const pulseOrg = findScenario(loadScenarios(toolCatalog, ORG_SCENARIOS), 'aws_pulse_org');
+const collect = pulseOrg.levels[0] as PlanLevel;
+
+let localDir: string;
+let slack: LocalSlack;
+
+beforeAll(async () => {
+  logger.setLogLevel('SILENT');
+  slack = await startSlackServer({ channels: { C0AWSPULSE: 'aws-pulse' } });
+});
+afterAll(async () => {
+  await slack.stop();
+  for (const stub of stubs.values()) stub.restore();
+});
+
+beforeEach(() => {
+  for (const stub of stubs.values()) stub.reset();
+  localDir = mkdtempSync(path.join(tmpdir(), 'etp-cli-org-'));
+  process.env.ETP_AWS_ORG_DEFAULT = JSON.stringify({
+    management_role_arn: `arn:aws:iam::${WORLD_MANAGEMENT_ACCOUNT}:role/ExternalToolsPlatformOrganization`,
+    external_id: 'ext-id-cli-0001',
+    member_role_name: 'ExternalToolsPlatformAudit',
+  });
+  process.env.ETP_SLACK_DEFAULT = JSON.stringify({ bot_token: DEFAULT_BOT_TOKEN });
+  process.env.SLACK_API_URL = slack.apiUrl;
+});
+afterEach(() => {
+  delete process.env.ETP_AWS_ORG_DEFAULT;
+  delete process.env.ETP_SLACK_DEFAULT;
+  delete process.env.SLACK_API_URL;
+  rmSync(localDir, { recursive: true, force: true });
+});
+
+describe('etp scenario run aws_pulse_org --local', () => {
+  it('audits each ACTIVE member account in its own session and prints the organization report', async () => {
+    // Prepare: 5 members, one suspended; every audit answered by its case. (No refused account here:
+    // the cases' S3, IAM and CloudTrail stubs answer without signing, so a refused member session
+    // would still read them; the tool test and organization.test.ts cover refusals.)
+    for (const testCase of API_CALL_CASES.filter((c) => collect.intra_tools.includes(c.tool))) {
+      testCase.arrange(stubOf);
+    }
+    const world = organizationWorld({ accounts: 5, states: { SUSPENDED: 1 } });
+    const calls = arrangeOrganizationWorld(stubOf, world);
+
+    // Act
+    const { code, out, err } = await etp(
+      [
+        'scenario',
+        'run',
+        'aws_pulse_org',
+        '--local',
+        '--run-id',
+        'org-cli-1',
+        '--input',
+        '{"regions":["eu-west-1"],"slack_channel":"C0AWSPULSE"}',
+      ],
+      { ETP_LOCAL_DIR: localDir, ETP_SCENARIOS_DIR: ORG_SCENARIOS },
+    );
+
+    // Assess: the listing, the 4 ACTIVE members audited, the management and suspended accounts named
+    expect(err).not.toContain('execution failed');
+    const report = JSON.parse(
+      readFileSync(
+        path.join(localDir, 'runs/default/aws_pulse_org/org-cli-1/levels/collect/organization.json'),
+        'utf8',
+      ),
+    ) as OrgReport;
+    expect(report.accounts).toEqual({ selected: 6, audited: 4, partial: 0, failed: 0, notAudited: 2 });
+    expect(report.notAudited.map((account) => [account.accountId, account.status])).toEqual([
+      [WORLD_MANAGEMENT_ACCOUNT, 'ACTIVE'],
+      [worldAccountId(4), 'SUSPENDED'],
+    ]);
+    expect(report.rollUp.map((row) => row.accountId).sort()).toEqual(
+      [0, 1, 2, 3].map((i) => worldAccountId(i)),
+    );
+    expect(report.rollUp.every((row) => row.findings > 0 && row.new === row.findings)).toBe(true);
+    // The organization role once, then each ACTIVE member's audit role once (sessions cached per account)
+    expect(calls.assumeRoleInputs.map((input) => input.RoleArn)).toEqual(
+      expect.arrayContaining([
+        `arn:aws:iam::${WORLD_MANAGEMENT_ACCOUNT}:role/ExternalToolsPlatformOrganization`,
+        ...[0, 1, 2, 3].map((i) => `arn:aws:iam::${worldAccountId(i)}:role/ExternalToolsPlatformAudit`),
+      ]),
+    );
+    expect(calls.assumeRole.get(WORLD_MANAGEMENT_ACCOUNT)).toBe(1);
+    expect(calls.assumeRole.get(worldAccountId(4))).toBeUndefined();
+    // One Slack message: the organization's report
+    expect(slack.messages).toHaveLength(1);
+    expect(slack.messages[0]?.text).toContain(
+      'AWS Pulse for the organization of tenant default (run org-cli-1)',
+    );
+    expect(slack.messages[0]?.text).toContain(`4 audited`);
+    expect(slack.messages[0]?.text).toContain(worldAccountId(4));
+    // Every level produced its result: exit 0, the summary on stdout
+    expect(out).toContain('collect');
+    expect(code).toBe(0);
+  }, 120_000);
+});
