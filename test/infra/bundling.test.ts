@@ -120,9 +120,15 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
 
     // Assess
     expect(dispatcher?.sources.filter((source) => implementations.includes(source))).toEqual([]);
-    // Lambda, S3 (the run workspaces) and STS (the tenant sessions it vends, docs/tenant-isolation.md)
+    // Lambda, S3 (the run workspaces), Step Functions (answering the task token of a plan call that
+    // ends in the dispatcher) and STS (the tenant sessions it vends, docs/tenant-isolation.md)
     // are the only services the dispatcher calls.
-    expect(clients.sort()).toEqual(['@aws-sdk/client-lambda', '@aws-sdk/client-s3', '@aws-sdk/client-sts']);
+    expect(clients.sort()).toEqual([
+      '@aws-sdk/client-lambda',
+      '@aws-sdk/client-s3',
+      '@aws-sdk/client-sfn',
+      '@aws-sdk/client-sts',
+    ]);
   });
 
   it('keeps the MCP SDK out of the dispatcher’s bundle file and requires only the modules bundled apart', () => {
