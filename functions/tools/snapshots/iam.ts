@@ -6,7 +6,11 @@
  * this: no SDK here.
  */
 import type { IamDeny, IamGrant } from '../../runtime/spec';
-import { inventoryObjectArnPatterns } from './inventory/layout';
+import {
+  DATA_FILE_EXTENSIONS,
+  inventoryObjectArnPatterns,
+  inventorySymlinkArnPattern,
+} from './inventory/layout';
 
 /** EC2 metadata reads: snapshots (`OwnerIds: self`, public ones filtered) and the enabled regions for `"all"`. */
 export const EC2_SNAPSHOT_READ: IamGrant = { actions: ['ec2:DescribeSnapshots', 'ec2:DescribeRegions'] };
@@ -64,7 +68,69 @@ export function snapshotContentDeny(): IamDeny[] {
       // GetObjectVersion reads a version's content; GetObjectTorrent serves the object as a torrent.
       // SelectObjectContent and Object Lambda reads are authorized as s3:GetObject (S3 User Guide).
       actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTorrent'],
-      notResources: inventoryObjectArnPatterns(),
+      // The symlink.txt files list data files: Athena reads them with the caller's credentials (Athena route).
+      notResources: [...inventoryObjectArnPatterns(), inventorySymlinkArnPattern()],
     },
+  ];
+}
+
+/** What the Athena route of one configuration may reach (docs/snapshot-tools.md, "Athena route"). */
+export interface AthenaRouteScope {
+  readonly region: string;
+  readonly account: string;
+  /** The route's Athena workgroup (platform settings). */
+  readonly workGroup: string;
+  /** Glue database and table of the configuration's inventory (inventory-sql.ts `createTableStatement`). */
+  readonly database: string;
+  readonly table: string;
+  /** The inventory's destination bucket and folder (`[prefix/]source/config/`). */
+  readonly destinationBucket: string;
+  readonly inventoryBase: string;
+  /** The platform's workspace bucket; results go under `runs/*\/athena/` only. */
+  readonly workspaceBucket: string;
+}
+
+/**
+ * Least privilege of the Athena route (Service Authorization Reference, "Amazon
+ * Athena", "AWS Glue", "Amazon S3"; Athena User Guide, "Access to Amazon S3"):
+ * the three query calls on its workgroup only; Glue reads of its database and
+ * table only (`dt` is projected, so no partition writes); reads of that
+ * inventory's symlink and data files only (Athena reads them as the caller),
+ * the listing of the inventory folder Athena makes; and writes and reads of the
+ * workspace's `runs/*\/athena/` results prefix only (GetQueryResults reads the
+ * result file as the caller). The content Deny (`snapshotContentDeny`) still applies.
+ */
+export function athenaRouteGrants(scope: AthenaRouteScope): IamGrant[] {
+  const { region, account, destinationBucket, inventoryBase } = scope;
+  const glue = `arn:aws:glue:${region}:${account}`;
+  const uuid = '????????-????-????-????-????????????';
+  const results = `arn:aws:s3:::${scope.workspaceBucket}/runs/*/athena/*`;
+  return [
+    {
+      actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
+      resources: [`arn:aws:athena:${region}:${account}:workgroup/${scope.workGroup}`],
+    },
+    {
+      actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
+      resources: [
+        `${glue}:catalog`,
+        `${glue}:database/${scope.database}`,
+        `${glue}:table/${scope.database}/${scope.table}`,
+      ],
+    },
+    {
+      actions: ['s3:GetObject'],
+      resources: [
+        `arn:aws:s3:::${destinationBucket}/${inventoryBase}hive/dt=????-??-??-??-??/symlink.txt`,
+        `arn:aws:s3:::${destinationBucket}/${inventoryBase}data/${uuid}${DATA_FILE_EXTENSIONS.CSV}`,
+        `arn:aws:s3:::${destinationBucket}/${inventoryBase}data/${uuid}${DATA_FILE_EXTENSIONS.Parquet}`,
+      ],
+    },
+    { actions: ['s3:ListBucket', 's3:GetBucketLocation'], resources: [`arn:aws:s3:::${destinationBucket}`] },
+    {
+      actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+      resources: [results],
+    },
+    { actions: ['s3:GetBucketLocation'], resources: [`arn:aws:s3:::${scope.workspaceBucket}`] },
   ];
 }

@@ -106,7 +106,8 @@ export async function runAthenaQuery(
     { abortSignal: deadline.signal },
   );
   const id = started.QueryExecutionId;
-  if (!id) throw new PlatformError('upstream_error', 'Athena returned no QueryExecutionId', { service: 'athena' });
+  if (!id)
+    throw new PlatformError('upstream_error', 'Athena returned no QueryExecutionId', { service: 'athena' });
   let requests = 1;
   let wait = POLL_FIRST_MS;
   for (;;) {
@@ -145,10 +146,14 @@ export async function runAthenaQuery(
         { maxPages: MAX_RESULT_PAGES, deadline },
       );
       if (read.stoppedBy) {
-        throw new PlatformError('upstream_error', `Athena query ${id}: results not read in full (${read.stoppedBy})`, {
-          service: 'athena',
-          details: { queryExecutionId: id, stoppedBy: read.stoppedBy },
-        });
+        throw new PlatformError(
+          'upstream_error',
+          `Athena query ${id}: results not read in full (${read.stoppedBy})`,
+          {
+            service: 'athena',
+            details: { queryExecutionId: id, stoppedBy: read.stoppedBy },
+          },
+        );
       }
       const statistics = execution?.Statistics;
       return {

@@ -55,8 +55,15 @@ describe('runAthenaQuery', () => {
       QueryExecutionContext: { Database: 'etp_inventory' },
       ResultConfiguration: { OutputLocation: SETTINGS.outputLocation },
     });
-    expect(athena.commandCalls(GetQueryResultsCommand)[1]?.args[0].input).toMatchObject({ NextToken: 'page-2' });
-    expect(stats).toEqual({ queryExecutionId: 'q-1', dataScannedBytes: 7_340_032, engineMs: 2_100, requests: 5 });
+    expect(athena.commandCalls(GetQueryResultsCommand)[1]?.args[0].input).toMatchObject({
+      NextToken: 'page-2',
+    });
+    expect(stats).toEqual({
+      queryExecutionId: 'q-1',
+      dataScannedBytes: 7_340_032,
+      engineMs: 2_100,
+      requests: 5,
+    });
     const figures = foldFigureRows(rows as unknown as FigureRow[], 15);
     expect(figures.newer).toEqual({ objects: 5, bytes: 350, deleteMarkers: 0 });
     expect(figures.changed).toMatchObject({ count: 2, bytes: 50, bytesBefore: 40 });
@@ -69,11 +76,14 @@ describe('runAthenaQuery', () => {
   it("answers upstream_error with Athena's reason when the query fails", async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-2' });
     athena.on(GetQueryExecutionCommand).resolves({
-      QueryExecution: { Status: { State: 'FAILED', StateChangeReason: 'TABLE_NOT_FOUND: etp_inventory.photos' } },
+      QueryExecution: {
+        Status: { State: 'FAILED', StateChangeReason: 'TABLE_NOT_FOUND: etp_inventory.photos' },
+      },
     });
-    await expect(
-      runAthenaQuery(client, 'SELECT 1', SETTINGS, deadlineIn(30_000)),
-    ).rejects.toMatchObject({ code: 'upstream_error', message: expect.stringMatching(/q-2 FAILED: TABLE_NOT_FOUND/) });
+    await expect(runAthenaQuery(client, 'SELECT 1', SETTINGS, deadlineIn(30_000))).rejects.toMatchObject({
+      code: 'upstream_error',
+      message: expect.stringMatching(/q-2 FAILED: TABLE_NOT_FOUND/),
+    });
   });
 
   it.each([
@@ -91,8 +101,9 @@ describe('runAthenaQuery', () => {
   it('stops at the deadline while the query still runs', async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-3' });
     athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'RUNNING' } } });
-    await expect(
-      runAthenaQuery(client, 'SELECT 1', SETTINGS, deadlineIn(1_000)),
-    ).rejects.toMatchObject({ code: 'timeout', message: expect.stringMatching(/q-3 still running/) });
+    await expect(runAthenaQuery(client, 'SELECT 1', SETTINGS, deadlineIn(1_000))).rejects.toMatchObject({
+      code: 'timeout',
+      message: expect.stringMatching(/q-3 still running/),
+    });
   });
 });
