@@ -46,27 +46,25 @@ function reportSelect(report: LocalReport, files: readonly string[]): string {
 export class DuckInventoryTable {
   private constructor(
     private readonly connection: DuckDBConnection,
-    private readonly dir: string,
+    private readonly dir: string | undefined,
   ) {}
 
-  /** Copies each report's data files from `server` and creates the view `ref`. */
+  /**
+   * Creates the view `ref` over each report's data files, found locally by
+   * `localFile(key)`; `dir`, when given, is removed by {@link close}.
+   */
   static async create(
-    server: LocalS3Server,
-    destinationBucket: string,
     ref: InventoryTableRef,
     reports: readonly LocalReport[],
+    localFile: (key: string) => string,
+    dir?: string,
   ): Promise<DuckInventoryTable> {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'duck-inventory-'));
-    const selects = reports.map((report) => {
-      const files = report.manifest.files.map((file) => {
-        const bytes = server.objectBytes(destinationBucket, file.key);
-        if (!bytes) throw new Error(`No ${file.key} in ${destinationBucket}`);
-        const local = path.join(dir, path.basename(file.key));
-        writeFileSync(local, bytes);
-        return local;
-      });
-      return reportSelect(report, files);
-    });
+    const selects = reports.map((report) =>
+      reportSelect(
+        report,
+        report.manifest.files.map((file) => localFile(file.key)),
+      ),
+    );
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     const database = glueName('database', ref.database);
@@ -75,6 +73,28 @@ export class DuckInventoryTable {
       `CREATE VIEW "${database}"."${glueName('table', ref.table)}" AS ${selects.join(' UNION ALL BY NAME ')}`,
     );
     return new DuckInventoryTable(connection, dir);
+  }
+
+  /** {@link create} over copies of the data files held in memory by `server`. */
+  static async fromServer(
+    server: LocalS3Server,
+    destinationBucket: string,
+    ref: InventoryTableRef,
+    reports: readonly LocalReport[],
+  ): Promise<DuckInventoryTable> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'duck-inventory-'));
+    return DuckInventoryTable.create(
+      ref,
+      reports,
+      (key) => {
+        const bytes = server.objectBytes(destinationBucket, key);
+        if (!bytes) throw new Error(`No ${key} in ${destinationBucket}`);
+        const local = path.join(dir, path.basename(key));
+        writeFileSync(local, bytes);
+        return local;
+      },
+      dir,
+    );
   }
 
   /** Runs a query, every value as text (as Athena's GetQueryResults gives them). */
@@ -92,6 +112,6 @@ export class DuckInventoryTable {
 
   close(): void {
     this.connection.closeSync();
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }

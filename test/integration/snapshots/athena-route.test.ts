@@ -58,7 +58,7 @@ async function localTable(configuration: InventoryConfigurationView, times: read
     const { manifest } = await openReport(s3, configuration, time, deadlineIn(60_000));
     reports.push({ reportTime: time, manifest });
   }
-  return { reports, table: await DuckInventoryTable.create(server, DESTINATION, REF, reports) };
+  return { reports, table: await DuckInventoryTable.fromServer(server, DESTINATION, REF, reports) };
 }
 
 describe.each([
