@@ -26,6 +26,7 @@ import {
   inventoryStats,
 } from '../../../functions/tools/snapshots/s3-inventory';
 import { DuckInventoryTable, type LocalReport } from '../../helpers/duckdb-inventory';
+import { type InventoryObject, writeReport } from '../../helpers/inventory-fixtures';
 import { LocalS3Server } from '../../helpers/inventory-s3-server';
 import { buildInventoryWorld, DESTINATION, type InventoryWorld } from '../../helpers/inventory-world';
 
@@ -158,6 +159,96 @@ describe.each([
         deleteMarkersAdded: expected.deleteMarkersAdded.count,
       });
       expect(figures.added.count + figures.changed.count).toBeGreaterThan(0);
+    } finally {
+      table.close();
+    }
+  });
+});
+
+describe.each(['CSV', 'Parquet'] as const)('an inventory of every version in %s on DuckDB', (format) => {
+  it('gives the same figures with version ids, delete markers and awkward keys', async () => {
+    const id = `versions-${format.toLowerCase()}`;
+    const t = Date.UTC(2026, 1, 1);
+    const o = (
+      key: string,
+      versionId: string,
+      size: number,
+      extra: Partial<InventoryObject> = {},
+    ): InventoryObject => ({
+      key,
+      versionId,
+      size,
+      lastModifiedMs: t,
+      eTag: `${size.toString(16).padStart(32, '0')}`,
+      ...extra,
+    });
+    const older = [
+      o('docs/a report.PDF', 'v1', 100),
+      o('docs/b.docx', 'v1', 200),
+      o('docs/b.docx', 'v2', 210),
+      o('photos/été/IMG 01.JPG', 'v1', 300),
+      o('home/.bashrc', 'v1', 10),
+      o('gone/c.tar.gz', 'v1', 400),
+    ];
+    const newer = [
+      o('docs/a report.PDF', 'v1', 100),
+      o('docs/b.docx', 'v2', 210, { lastModifiedMs: t + 1000 }),
+      o('docs/b.docx', 'v3', 0, { isDeleteMarker: true, isLatest: true }),
+      o('photos/été/IMG 01.JPG', 'v1', 300),
+      o('photos/été/IMG 01.JPG', 'v2', 333),
+      o('home/.bashrc', 'v1', 10),
+      o('notes/README', 'v1', 5),
+      o('x/y.', 'v1', 6),
+    ];
+    server.putInventoryConfiguration('records', {
+      id,
+      destinationBucket: DESTINATION,
+      format,
+      includedObjectVersions: 'All',
+    });
+    const times = ['2026-04-01T01-00Z', '2026-04-02T01-00Z'] as const;
+    for (const [i, objects] of [older, newer].entries()) {
+      writeReport(server, {
+        sourceBucket: 'records',
+        configurationId: id,
+        destinationBucket: DESTINATION,
+        reportTime: times[i] as string,
+        format,
+        objects,
+        versioned: true,
+        objectsPerFile: 3,
+      });
+    }
+    const deadline = deadlineIn(60_000);
+    const configuration = await readInventoryConfiguration(s3, 'records', id, deadline);
+    const { reports, table } = await localTable(configuration, times);
+    try {
+      const [a, b] = reports as [LocalReport, LocalReport];
+      const expected = await inventoryDiff(s3, configuration, times[0], times[1], deadline);
+      expect(expected.identity).toBe('key+version_id');
+      const comparison = diffContext(a.manifest, b.manifest, new ExtensionTable(), 1);
+      const figures = foldFigureRows(await table.query(statsQuery(REF, b, a, comparison)), HISTOGRAM_TOP);
+      const stats = await inventoryStats(s3, configuration, times[1], deadline);
+      expect(figures.newerHistogram).toEqual(stats.file_type_histogram);
+      expect({
+        b: figures.newer,
+        a: figures.older,
+        added: [figures.added.count, figures.added.bytes, figures.added.byExtension],
+        changed: [figures.changed.count, figures.changed.bytes, figures.changed.bytesBefore],
+        removed: [figures.removed.count, figures.removed.bytes, figures.removed.byExtension],
+        unchanged: figures.unchanged,
+        markers: figures.deleteMarkersAdded,
+      }).toEqual({
+        b: { objects: 7, bytes: 964, deleteMarkers: 1 },
+        a: { objects: 6, bytes: 1220, deleteMarkers: 0 },
+        added: [expected.added.count, expected.added.bytes, expected.added.byExtension],
+        changed: [expected.changed.count, expected.changed.bytes, expected.changed.bytesBefore],
+        removed: [expected.removed.count, expected.removed.bytes, expected.removed.byExtension],
+        unchanged: expected.unchanged,
+        markers: expected.deleteMarkersAdded.count,
+      });
+      expect([expected.added.count, expected.changed.count, expected.removed.count]).toEqual([3, 1, 2]);
+      expect(expected.totals.b).toEqual({ files: 7, bytes: 964, deleteMarkers: 1 });
     } finally {
       table.close();
     }
