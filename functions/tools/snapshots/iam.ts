@@ -6,11 +6,7 @@
  * this: no SDK here.
  */
 import type { IamDeny, IamGrant } from '../../runtime/spec';
-import {
-  DATA_FILE_EXTENSIONS,
-  inventoryObjectArnPatterns,
-  inventorySymlinkArnPattern,
-} from './inventory/layout';
+import { inventoryObjectArnPatterns, inventorySymlinkArnPattern } from './inventory/layout';
 
 /** EC2 metadata reads: snapshots (`OwnerIds: self`, public ones filtered) and the enabled regions for `"all"`. */
 export const EC2_SNAPSHOT_READ: IamGrant = { actions: ['ec2:DescribeSnapshots', 'ec2:DescribeRegions'] };
@@ -74,63 +70,52 @@ export function snapshotContentDeny(): IamDeny[] {
   ];
 }
 
-/** What the Athena route of one configuration may reach (docs/snapshot-tools.md, "Athena route"). */
-export interface AthenaRouteScope {
-  readonly region: string;
-  readonly account: string;
-  /** The route's Athena workgroup (platform settings). */
-  readonly workGroup: string;
-  /** Glue database and table of the configuration's inventory (inventory-sql.ts `createTableStatement`). */
-  readonly database: string;
-  readonly table: string;
-  /** The inventory's destination bucket and folder (`[prefix/]source/config/`). */
-  readonly destinationBucket: string;
-  readonly inventoryBase: string;
-  /** The platform's workspace bucket; results go under `runs/*\/athena/` only. */
-  readonly workspaceBucket: string;
-}
+/**
+ * The Athena route's queries (docs/snapshot-tools.md, "Athena route"; Service
+ * Authorization Reference, "Amazon Athena", "AWS Glue"): the three query calls
+ * on the `etp-*` workgroups only (CustomerAccessStack creates `etp-snapshots`,
+ * with managed query results, so no results bucket is written), and the Glue
+ * calls `CREATE EXTERNAL TABLE IF NOT EXISTS` and the queries make, on the
+ * `etp_*` databases and their `inventory_*` tables only. Partitions are
+ * projected, so no partition call.
+ */
+export const ATHENA_ROUTE_QUERY: IamGrant = {
+  actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
+  resources: ['arn:aws:athena:*:*:workgroup/etp-*'],
+  wildcardReason:
+    'the Athena route queries S3 Inventory tables in the tenant account (known at run time) only in the ' +
+    "platform's own etp-* workgroups, which CustomerAccessStack creates with managed query results.",
+};
+
+/** See {@link ATHENA_ROUTE_QUERY}: Glue reads and table creation of the route's own tables only. */
+export const ATHENA_ROUTE_TABLES: IamGrant = {
+  actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:CreateTable'],
+  resources: ['arn:aws:glue:*:*:catalog', 'arn:aws:glue:*:*:database/etp_*', 'arn:aws:glue:*:*:table/etp_*/inventory_*'],
+  wildcardReason:
+    "the Athena route creates its inventory_* tables (CREATE EXTERNAL TABLE IF NOT EXISTS) in the platform's own " +
+    'etp_* Glue databases of the tenant account (known at run time), nothing else of Glue.',
+};
 
 /**
- * Least privilege of the Athena route (Service Authorization Reference, "Amazon
- * Athena", "AWS Glue", "Amazon S3"; Athena User Guide, "Access to Amazon S3"):
- * the three query calls on its workgroup only; Glue reads of its database and
- * table only (`dt` is projected, so no partition writes); reads of that
- * inventory's symlink and data files only (Athena reads them as the caller),
- * the listing of the inventory folder Athena makes; and writes and reads of the
- * workspace's `runs/*\/athena/` results prefix only (GetQueryResults reads the
- * result file as the caller). The content Deny (`snapshotContentDeny`) still applies.
+ * What Athena reads with the caller's credentials beyond the manifests and data
+ * files ({@link S3_INVENTORY_OBJECT_READ}): each report's `hive/dt=…/symlink.txt`
+ * (a list of data files).
  */
-export function athenaRouteGrants(scope: AthenaRouteScope): IamGrant[] {
-  const { region, account, destinationBucket, inventoryBase } = scope;
-  const glue = `arn:aws:glue:${region}:${account}`;
-  const uuid = '????????-????-????-????-????????????';
-  const results = `arn:aws:s3:::${scope.workspaceBucket}/runs/*/athena/*`;
-  return [
-    {
-      actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
-      resources: [`arn:aws:athena:${region}:${account}:workgroup/${scope.workGroup}`],
-    },
-    {
-      actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
-      resources: [
-        `${glue}:catalog`,
-        `${glue}:database/${scope.database}`,
-        `${glue}:table/${scope.database}/${scope.table}`,
-      ],
-    },
-    {
-      actions: ['s3:GetObject'],
-      resources: [
-        `arn:aws:s3:::${destinationBucket}/${inventoryBase}hive/dt=????-??-??-??-??/symlink.txt`,
-        `arn:aws:s3:::${destinationBucket}/${inventoryBase}data/${uuid}${DATA_FILE_EXTENSIONS.CSV}`,
-        `arn:aws:s3:::${destinationBucket}/${inventoryBase}data/${uuid}${DATA_FILE_EXTENSIONS.Parquet}`,
-      ],
-    },
-    { actions: ['s3:ListBucket', 's3:GetBucketLocation'], resources: [`arn:aws:s3:::${destinationBucket}`] },
-    {
-      actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
-      resources: [results],
-    },
-    { actions: ['s3:GetBucketLocation'], resources: [`arn:aws:s3:::${scope.workspaceBucket}`] },
-  ];
-}
+export const ATHENA_ROUTE_SYMLINK_READ: IamGrant = {
+  actions: ['s3:GetObject'],
+  resources: [inventorySymlinkArnPattern()],
+};
+
+/** The destination bucket's region, which Athena asks with the caller's credentials (Athena User Guide, "Access to Amazon S3"). */
+export const ATHENA_ROUTE_BUCKET_LOCATION: IamGrant = {
+  actions: ['s3:GetBucketLocation'],
+  resources: ['arn:aws:s3:::*'],
+};
+
+/** Every grant of the Athena route, in the specs of `snapshot_stats` and `diff_snapshots`. */
+export const ATHENA_ROUTE_GRANTS: readonly IamGrant[] = [
+  ATHENA_ROUTE_QUERY,
+  ATHENA_ROUTE_TABLES,
+  ATHENA_ROUTE_SYMLINK_READ,
+  ATHENA_ROUTE_BUCKET_LOCATION,
+];

@@ -5,38 +5,29 @@
  * until the query ends, then GetQueryResults through the SDK's paginator
  * (Athena API Reference: "StartQueryExecution", "GetQueryExecution",
  * "GetQueryResults": at most 1,000 rows a page, the first page's first row the
- * column names). Results are written only under the run's workspace prefix
- * (`ResultConfiguration.OutputLocation`), which the role may write and nothing else.
+ * column names), in a workgroup with Athena managed query results (Athena
+ * User Guide, "Managed query results"): no output location, results read
+ * through GetQueryResults only.
  */
-import {
-  type AthenaClient,
-  GetQueryExecutionCommand,
-  paginateGetQueryResults,
-  StartQueryExecutionCommand,
-} from '@aws-sdk/client-athena';
+import type { AthenaClient } from '@aws-sdk/client-athena';
 import { readPages } from '../../../runtime/aws/pagination';
 import type { Deadline } from '../../../runtime/deadline';
-import { DeadlineExceededError, InvalidArgsError, PlatformError } from '../../../runtime/errors';
-import { bucketName, glueName, safePrefix } from './inventory-sql';
-
-/** Where the route runs its queries (platform settings). */
-export interface AthenaRouteSettings {
-  /** Athena workgroup name: 1-128 letters, digits, `.`, `_`, `-` (Athena API Reference, "WorkGroup"). */
-  readonly workGroup: string;
-  /** Glue database holding the inventory tables. */
-  readonly database: string;
-  /** The run's workspace results prefix: `s3://<bucket>/runs/…/athena/`. */
-  readonly outputLocation: string;
-}
+import { DeadlineExceededError, PlatformError } from '../../../runtime/errors';
+import {
+  createTableStatement,
+  type FigureRow,
+  type InventoryTableRef,
+  type InventoryTableSpec,
+  inventoryTableName,
+} from './inventory-sql';
+import { athenaSdk } from '../lazy-sdk';
+import type { AthenaRouteSettings } from './settings';
 
 /** Polling of GetQueryExecution: first wait and cap, ms. */
 export const POLL_FIRST_MS = 250;
 export const POLL_MAX_MS = 4_000;
 /** GetQueryResults pages read at most: 1,000 rows each (Athena API Reference, "GetQueryResults" MaxResults). */
 const MAX_RESULT_PAGES = 100;
-
-const WORK_GROUP = /^[a-zA-Z0-9._-]{1,128}$/;
-const OUTPUT_LOCATION = /^s3:\/\/([^/]+)\/(runs\/.+\/)$/;
 
 /** What a query cost and took. */
 export interface AthenaQueryStats {
@@ -49,30 +40,6 @@ export interface AthenaQueryStats {
   readonly requests: number;
 }
 
-/**
- * Checks the settings before any call.
- *
- * @throws InvalidArgsError for a workgroup, database or output location that breaks its rule
- *   (an output location outside `s3://<bucket>/runs/…/` included).
- */
-export function checkedSettings(settings: AthenaRouteSettings): AthenaRouteSettings {
-  if (!WORK_GROUP.test(settings.workGroup)) {
-    throw new InvalidArgsError(
-      `Athena workgroup ${JSON.stringify(settings.workGroup)} is not valid: 1-128 letters, digits, . _ -`,
-    );
-  }
-  glueName('database', settings.database);
-  const match = OUTPUT_LOCATION.exec(settings.outputLocation);
-  if (!match) {
-    throw new InvalidArgsError(
-      `Athena output location ${JSON.stringify(settings.outputLocation)} is not valid: s3://<workspace bucket>/runs/…/ (the run's workspace only)`,
-    );
-  }
-  bucketName('output bucket', match[1] as string);
-  safePrefix('output prefix', match[2] as string);
-  return settings;
-}
-
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -83,25 +50,28 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Runs one query and returns its rows as column-name → text records.
+ * Runs one query in the settings' workgroup and database and returns its rows
+ * as column-name → text records. No `ResultConfiguration`: the workgroup
+ * (CustomerAccessStack) keeps results in Athena managed query results, read
+ * back only through GetQueryResults, so no bucket of the customer's or the
+ * platform's is written by Athena.
  *
- * @throws InvalidArgsError for bad settings (before any call).
  * @throws PlatformError (`upstream_error`) when the query FAILED or was CANCELLED, with Athena's reason.
  * @throws DeadlineExceededError when the call's deadline passes while the query runs.
  */
 export async function runAthenaQuery(
   athena: AthenaClient,
   sql: string,
-  settings: AthenaRouteSettings,
+  settings: Pick<AthenaRouteSettings, 'workGroup' | 'database'>,
   deadline: Deadline,
 ): Promise<{ readonly rows: Record<string, string>[]; readonly stats: AthenaQueryStats }> {
-  const { workGroup, database, outputLocation } = checkedSettings(settings);
+  // Loaded on first use (lazy-sdk.ts): calls that never reach Athena never pay for its model.
+  const { StartQueryExecutionCommand, GetQueryExecutionCommand, paginateGetQueryResults } = athenaSdk();
   const started = await athena.send(
     new StartQueryExecutionCommand({
       QueryString: sql,
-      WorkGroup: workGroup,
-      QueryExecutionContext: { Database: database },
-      ResultConfiguration: { OutputLocation: outputLocation },
+      WorkGroup: settings.workGroup,
+      QueryExecutionContext: { Database: settings.database },
     }),
     { abortSignal: deadline.signal },
   );
@@ -173,5 +143,43 @@ export async function runAthenaQuery(
         { service: 'athena', details: { queryExecutionId: id, state } },
       );
     }
+  }
+}
+
+/** What the route asks of a query engine: Athena deployed, DuckDB in tests and the bench. */
+export interface InventoryQueryEngine {
+  /**
+   * The table of a report layout, created when missing (`CREATE EXTERNAL TABLE IF NOT EXISTS`).
+   * @returns its name and the requests made.
+   */
+  ensureTable(spec: InventoryTableSpec, deadline: Deadline): Promise<{ table: InventoryTableRef; stats: AthenaQueryStats }>;
+  /** Runs one query; every value as text. */
+  query(sql: string, deadline: Deadline): Promise<{ rows: FigureRow[]; stats: AthenaQueryStats }>;
+}
+
+/** The route's queries on Athena, in the settings' workgroup and database. */
+export class AthenaQueryEngine implements InventoryQueryEngine {
+  /** Tables known to exist in this container, by name: created once per layout and container. */
+  readonly #created = new Set<string>();
+
+  constructor(
+    private readonly athena: AthenaClient,
+    private readonly settings: Pick<AthenaRouteSettings, 'workGroup' | 'database'>,
+  ) {}
+
+  async ensureTable(spec: InventoryTableSpec, deadline: Deadline) {
+    const table = { database: this.settings.database, table: inventoryTableName(spec) };
+    const key = `${table.database}.${table.table}`;
+    if (this.#created.has(key)) {
+      return { table, stats: { queryExecutionId: '', dataScannedBytes: 0, engineMs: 0, requests: 0 } };
+    }
+    const { stats } = await runAthenaQuery(this.athena, createTableStatement(table, spec), this.settings, deadline);
+    this.#created.add(key);
+    return { table, stats };
+  }
+
+  async query(sql: string, deadline: Deadline) {
+    const { rows, stats } = await runAthenaQuery(this.athena, sql, this.settings, deadline);
+    return { rows: rows as FigureRow[], stats };
   }
 }

@@ -17,16 +17,18 @@
  * with the same meaning (`regexp_extract`, `url_decode`, `try_cast`, `lower`,
  * `coalesce`, `nullif`, `IS DISTINCT FROM`).
  */
+import { createHash } from 'node:crypto';
 import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
 import { REPORT_TIME } from '../ids';
 import { ExtensionCounts, ExtensionTable, type HistogramEntry, histogram } from '../index/extensions';
+import { RANSOM_NOTE_PATTERNS } from '../findings/ransomware';
 import type { InventoryManifest } from '../inventory/manifest';
 
 /**
  * S3 Inventory fields by their Athena column names, with the column types of the
- * S3 User Guide's Parquet/ORC `CREATE TABLE` ("Querying Amazon S3 Inventory
- * with Amazon Athena"); a CSV table declares every column `string`
- * (OpenCSVSerDe reads strings; the query casts).
+ * S3 User Guide's ORC/Parquet `CREATE EXTERNAL TABLE` ("Querying Amazon S3
+ * Inventory with Amazon Athena"): times as `bigint` (milliseconds since the
+ * epoch, as the ORC and Parquet reports store them), flags as `boolean`.
  */
 export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
   bucket: 'string',
@@ -35,13 +37,13 @@ export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
   is_latest: 'boolean',
   is_delete_marker: 'boolean',
   size: 'bigint',
-  last_modified_date: 'timestamp',
+  last_modified_date: 'bigint',
   e_tag: 'string',
   storage_class: 'string',
   is_multipart_uploaded: 'boolean',
   replication_status: 'string',
   encryption_status: 'string',
-  object_lock_retain_until_date: 'timestamp',
+  object_lock_retain_until_date: 'bigint',
   object_lock_mode: 'string',
   object_lock_legal_hold_status: 'string',
   intelligent_tiering_access_tier: 'string',
@@ -49,8 +51,21 @@ export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
   checksum_algorithm: 'string',
   object_access_control_list: 'string',
   object_owner: 'string',
-  lifecycle_expiration_date: 'timestamp',
+  lifecycle_expiration_date: 'bigint',
 };
+
+/**
+ * The columns the Guide's CSV template does not declare `string`: its three
+ * flags stay `boolean` (OpenCSVSerDe reads `true`/`false`); `size` and the
+ * times are `string` there, and the query casts.
+ */
+const CSV_BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(['is_latest', 'is_delete_marker', 'is_multipart_uploaded']);
+
+/** A column's type in the table of `format` (S3 User Guide templates). */
+export function columnType(format: AthenaInventoryFormat, column: string): string {
+  if (format !== 'CSV') return INVENTORY_COLUMN_TYPES[column] as string;
+  return CSV_BOOLEAN_COLUMNS.has(column) ? 'boolean' : 'string';
+}
 
 /** Inventory formats Athena reads (S3 User Guide: "Apache ORC, Apache Parquet, or CSV"). */
 export type AthenaInventoryFormat = 'CSV' | 'Parquet' | 'ORC';
@@ -150,64 +165,85 @@ function checkedColumns(columns: readonly string[]): readonly string[] {
 }
 
 const SERDE: Record<AthenaInventoryFormat, string> = {
-  CSV: "ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde' WITH SERDEPROPERTIES ('separatorChar' = ',', 'quoteChar' = '\"', 'escapeChar' = '\\\\')",
+  CSV: "ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde'",
   Parquet: "ROW FORMAT SERDE 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe'",
   ORC: "ROW FORMAT SERDE 'org.apache.hadoop.hive.ql.io.orc.OrcSerde'",
 };
 
 /**
- * The `CREATE EXTERNAL TABLE` of one configuration's inventory, as the S3
- * User Guide gives it for each format: the manifest's columns in file order
- * (every one `string` for CSV), `PARTITIONED BY (dt string)`, the symlink input
- * format over `s3://<destination>/<base>hive/`, and `dt` projected from the
- * first report on.
+ * The first `dt` the projection knows: a date before S3 Inventory existed, so one
+ * table (keyed by its layout, {@link inventoryTableName}) serves every report of
+ * that layout. The queries filter `dt` by equality, so Athena projects that one
+ * partition whatever the range (Athena User Guide, "Use partition projection").
+ */
+export const PROJECTION_START = '2016-11-01-00-00';
+
+/** Where and how one report layout is stored: what its table is made of. */
+export interface InventoryTableSpec {
+  readonly format: AthenaInventoryFormat;
+  /** The manifest's columns, in file order. */
+  readonly columns: readonly string[];
+  readonly destinationBucket: string;
+  /** The configuration's folder in the destination (`[prefix/]source/config/`). */
+  readonly base: string;
+}
+
+/**
+ * The Glue table name of a report layout: `inventory_` and 24 hex digits of the
+ * SHA-256 of destination, folder, format and columns. Reports of one
+ * configuration with the same fields share it; a configuration whose fields
+ * changed gets a new table, so `CREATE EXTERNAL TABLE IF NOT EXISTS` never
+ * meets a table of another shape under the same name.
+ */
+export function inventoryTableName(spec: InventoryTableSpec): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([spec.destinationBucket, spec.base, spec.format, spec.columns]))
+    .digest('hex');
+  return `inventory_${digest.slice(0, 24)}`;
+}
+
+/**
+ * The `CREATE EXTERNAL TABLE IF NOT EXISTS` of one report layout, as the S3
+ * User Guide's templates give it: the manifest's columns in file order with
+ * the template's types ({@link columnType}), `PARTITIONED BY (dt string)`, the
+ * format's SerDe, `SymlinkTextInputFormat` over `s3://<destination>/<base>hive/`,
+ * `dt` projected (`date`, `yyyy-MM-dd-HH-mm`, interval 1 DAYS) from
+ * {@link PROJECTION_START} to NOW.
  *
  * @throws InvalidArgsError for a name, bucket, prefix or column that fails its rule.
  */
-export function createTableStatement(
-  ref: InventoryTableRef,
-  format: AthenaInventoryFormat,
-  columns: readonly string[],
-  location: { readonly destinationBucket: string; readonly base: string; readonly firstReportTime: string },
-): string {
+export function createTableStatement(ref: InventoryTableRef, spec: InventoryTableSpec): string {
   const database = glueName('database', ref.database);
   const table = glueName('table', ref.table);
-  const bucket = bucketName('destination bucket', location.destinationBucket);
-  const base = safePrefix('inventory folder', location.base);
-  const since = partitionOf(location.firstReportTime);
-  const declared = checkedColumns(columns)
-    .map((column) => `\`${column}\` ${format === 'CSV' ? 'string' : INVENTORY_COLUMN_TYPES[column]}`)
+  const bucket = bucketName('destination bucket', spec.destinationBucket);
+  const base = safePrefix('inventory folder', spec.base);
+  const declared = checkedColumns(spec.columns)
+    .map((column) => `\`${column}\` ${columnType(spec.format, column)}`)
     .join(', ');
   return (
     `CREATE EXTERNAL TABLE IF NOT EXISTS \`${database}\`.\`${table}\` (${declared}) ` +
-    `PARTITIONED BY (dt string) ${SERDE[format]} ` +
+    `PARTITIONED BY (dt string) ${SERDE[spec.format]} ` +
     "STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat' " +
     "OUTPUTFORMAT 'org.apache.hadoop.hive.ql.io.IgnoreKeyTextOutputFormat' " +
     `LOCATION 's3://${bucket}/${base}hive/' ` +
     "TBLPROPERTIES ('projection.enabled' = 'true', 'projection.dt.type' = 'date', " +
     "'projection.dt.format' = 'yyyy-MM-dd-HH-mm', " +
-    `'projection.dt.range' = '${since},NOW', 'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'HOURS')`
+    `'projection.dt.range' = '${PROJECTION_START},NOW', 'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'DAYS')`
   );
 }
 
 /** One report's rows, normalized: decoded key, version id, delete marker, size, last-modified, ETag. */
-function reportRows(
-  ref: InventoryTableRef,
-  format: AthenaInventoryFormat,
-  reportTime: string,
-  columns: readonly string[],
-): string {
+function reportRows(report: QueriedReport): string {
+  const format = formatOf(report.manifest);
+  const columns = checkedColumns(report.manifest.columns);
   const has = (column: string) => columns.includes(column);
-  const table = `"${glueName('database', ref.database)}"."${glueName('table', ref.table)}"`;
+  const table = `"${glueName('database', report.table.database)}"."${glueName('table', report.table.table)}"`;
   const csv = format === 'CSV';
   // CSV keys are form-URL-encoded (a space as +, S3 User Guide "Amazon S3 Inventory list"); decode + as %20 first.
   const key = csv ? "url_decode(replace(key, '+', '%20'))" : 'key';
   const version = has('version_id') ? "coalesce(nullif(version_id, ''), '')" : "''";
-  const marker = has('is_delete_marker')
-    ? csv
-      ? "coalesce(is_delete_marker = 'true', false)"
-      : 'coalesce(is_delete_marker, false)'
-    : 'false';
+  // A boolean in every template, the CSV one included.
+  const marker = has('is_delete_marker') ? 'coalesce(is_delete_marker, false)' : 'false';
   const size = csv ? 'coalesce(try_cast(size AS bigint), 0)' : 'coalesce(size, 0)';
   const modified = has('last_modified_date')
     ? csv
@@ -217,7 +253,7 @@ function reportRows(
   const eTag = has('e_tag') ? "nullif(e_tag, '')" : 'NULL';
   return (
     `SELECT ${key} AS k, ${version} AS v, ${marker} AS dm, ${size} AS size, ${modified} AS lm, ${eTag} AS et ` +
-    `FROM ${table} WHERE dt = '${partitionOf(reportTime)}'`
+    `FROM ${table} WHERE dt = '${partitionOf(report.reportTime)}'`
   );
 }
 
@@ -230,10 +266,29 @@ function extensionSql(column: string): string {
   return `coalesce(nullif(lower(regexp_extract(${column}, '[^/]\\.([A-Za-z0-9_~-]{1,16})$', 1)), ''), '(none)')`;
 }
 
-/** One side of a stats or diff query: a report of the configuration's table. */
+/**
+ * Whether `column`'s file name looks like a ransom note, as `looksLikeRansomNote`
+ * (findings/ransomware.ts) decides: 1-80 characters after the last `/`, matching
+ * one of {@link RANSOM_NOTE_PATTERNS} whole and without regard to case. The
+ * patterns' text goes in as written (`(?i)` is Java's and RE2's flag alike); one
+ * holding `'` would end the literal, so it is refused.
+ */
+function ransomNoteSql(column: string): string {
+  const name = `regexp_extract(${column}, '[^/]*$', 0)`;
+  const patterns = RANSOM_NOTE_PATTERNS.map((pattern) => {
+    if (pattern.source.includes("'") || pattern.flags !== 'i') {
+      throw new PlatformError('internal_error', `Ransom-note pattern ${pattern} cannot be written as SQL`);
+    }
+    return `regexp_like(${name}, '(?i)${pattern.source}')`;
+  });
+  return `(length(${name}) BETWEEN 1 AND 80 AND (${patterns.join(' OR ')}))`;
+}
+
+/** One side of a stats or diff query: a report, and the table of its layout. */
 export interface QueriedReport {
   readonly reportTime: string;
   readonly manifest: Pick<InventoryManifest, 'fileFormat' | 'columns'>;
+  readonly table: InventoryTableRef;
 }
 
 function formatOf(manifest: QueriedReport['manifest']): AthenaInventoryFormat {
@@ -243,28 +298,20 @@ function formatOf(manifest: QueriedReport['manifest']): AthenaInventoryFormat {
 }
 
 /**
- * The query of `snapshot_stats` (and `diff_snapshots`' figures) on the Athena
- * route: `newer` compared with `older` by identity (the key, or key + version
- * id), or counted alone without `older`. Its rows are
+ * The query of `snapshot_stats` and `diff_snapshots` on the Athena route:
+ * `newer` compared with `older` by identity (the key, or key + version id), or
+ * counted alone without `older`. Its rows are
  * `(side, delete_marker, change, extension, files, bytes, bytes_before)`:
  * `side` `newer` with `change` `added` / `changed` / `unchanged`, `side`
- * `older` with `change` `removed` / `kept` — a few rows per extension, folded by
+ * `older` with `change` `removed` / `kept` — a few rows per extension — and,
+ * with `older`, one row `side` `notes`: ransom-note-like names among the added
+ * and changed objects in `files`, their folders in `bytes`. Folded by
  * {@link foldFigureRows}.
  *
  * @throws InvalidArgsError for a name, time or column that fails its rule.
  */
-export function statsQuery(
-  ref: InventoryTableRef,
-  newer: QueriedReport,
-  older?: QueriedReport,
-  comparison?: QueryComparison,
-): string {
-  const newerRows = reportRows(
-    ref,
-    formatOf(newer.manifest),
-    newer.reportTime,
-    checkedColumns(newer.manifest.columns),
-  );
+export function statsQuery(newer: QueriedReport, older?: QueriedReport, comparison?: QueryComparison): string {
+  const newerRows = reportRows(newer);
   const ext = extensionSql('nk');
   const newerSelect = (change: string, before: string, from: string) =>
     `SELECT 'newer' AS side, ndm AS delete_marker, ${change} AS change, ${ext} AS extension, ` +
@@ -276,12 +323,7 @@ export function statsQuery(
     );
   }
   const compare = comparison ?? { compareLastModified: false, compareETag: false, useVersionIds: false };
-  const olderRows = reportRows(
-    ref,
-    formatOf(older.manifest),
-    older.reportTime,
-    checkedColumns(older.manifest.columns),
-  );
+  const olderRows = reportRows(older);
   const same = [
     'n.size = o.size',
     ...(compare.compareLastModified ? ['NOT (n.lm IS DISTINCT FROM o.lm)'] : []),
@@ -297,7 +339,10 @@ export function statsQuery(
     "UNION ALL SELECT 'older' AS side, odm AS delete_marker, " +
     "CASE WHEN nk IS NULL THEN 'removed' ELSE 'kept' END AS change, " +
     `${extensionSql('ok')} AS extension, count(*) AS files, sum(osize) AS bytes, 0 AS bytes_before ` +
-    'FROM j WHERE ok IS NOT NULL GROUP BY 1, 2, 3, 4'
+    'FROM j WHERE ok IS NOT NULL GROUP BY 1, 2, 3, 4 ' +
+    "UNION ALL SELECT 'notes' AS side, false AS delete_marker, 'new_or_changed' AS change, '' AS extension, " +
+    "count(*) AS files, count(DISTINCT coalesce(regexp_extract(nk, '^.*/', 0), '')) AS bytes, 0 AS bytes_before " +
+    `FROM j WHERE nk IS NOT NULL AND NOT ndm AND change <> 'unchanged' AND ${ransomNoteSql('nk')}`
   );
 }
 
@@ -324,6 +369,8 @@ export interface QueryFigures {
   readonly removed: QueryTally;
   readonly unchanged: { readonly count: number; readonly bytes: number };
   readonly deleteMarkersAdded: number;
+  /** Ransom-note-like names among added and changed objects, and their folders (0 without an older report). */
+  readonly ransomNotes: { readonly count: number; readonly folders: number };
 }
 
 /**
@@ -342,6 +389,7 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
   let olderMarkers = 0;
   let markersAdded = 0;
   let bytesBefore = 0;
+  const ransomNotes = { count: 0, folders: 0 };
   for (const row of rows) {
     const files = Number(row.files);
     const bytes = Number(row.bytes ?? 0);
@@ -365,7 +413,10 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
         },
       );
     }
-    if (row.side === 'newer') {
+    if (row.side === 'notes') {
+      ransomNotes.count += files;
+      ransomNotes.folders += bytes;
+    } else if (row.side === 'newer') {
       if (marker) {
         newerMarkers += files;
         if (row.change === 'added') markersAdded += files;
@@ -402,5 +453,6 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
     removed: view(tallies.removed),
     unchanged: { count: tallies.unchanged.count, bytes: tallies.unchanged.bytes },
     deleteMarkersAdded: markersAdded,
+    ransomNotes,
   };
 }
