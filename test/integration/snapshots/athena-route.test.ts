@@ -7,9 +7,17 @@
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { deadlineIn } from '../../../functions/runtime/deadline';
+import { LimitExceededError } from '../../../functions/runtime/errors';
+import type { Tool } from '../../../functions/runtime/spec';
+import { ATHENA_DIFF_NOTE } from '../../../functions/tools/snapshots/athena/route';
+import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
+import { MAX_INDEX_OBJECTS } from '../../../functions/tools/snapshots/index/diff-engine';
+import * as singlePath from '../../../functions/tools/snapshots/s3-inventory';
+import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
 import {
   createTableStatement,
   foldFigureRows,
+  inventoryTableName,
   type InventoryTableRef,
   statsQuery,
 } from '../../../functions/tools/snapshots/athena/inventory-sql';
@@ -22,13 +30,17 @@ import { openReport } from '../../../functions/tools/snapshots/inventory/report'
 import {
   diffContext,
   HISTOGRAM_TOP,
+  type InventoryDiff,
   inventoryDiff,
   inventoryStats,
 } from '../../../functions/tools/snapshots/s3-inventory';
-import { DuckInventoryTable, type LocalReport } from '../../helpers/duckdb-inventory';
+import { awsToolServices, EXAMPLE_AWS_SECRET, expectFailure, expectSuccess, runAwsTool } from '../../helpers/aws-tool';
+import { toolInvocation } from '../../helpers/events';
+import { DuckInventoryEngine, DuckInventoryTable, type LocalReport } from '../../helpers/duckdb-inventory';
 import { type InventoryObject, writeReport } from '../../helpers/inventory-fixtures';
 import { LocalS3Server } from '../../helpers/inventory-s3-server';
 import { buildInventoryWorld, DESTINATION, type InventoryWorld } from '../../helpers/inventory-world';
+import { localS3Clients } from '../../helpers/snapshot-tools';
 
 jest.setTimeout(120_000);
 
@@ -83,7 +95,9 @@ describe.each([
           ? diffContext(previous.manifest, report.manifest, new ExtensionTable(), 1)
           : undefined;
         const figures = foldFigureRows(
-          await table.query(statsQuery(REF, report, previous, comparison)),
+          await table.query(
+            statsQuery({ ...report, table: REF }, previous && { ...previous, table: REF }, comparison),
+          ),
           HISTOGRAM_TOP,
         );
         expect({
@@ -126,7 +140,7 @@ describe.each([
       const expected = await inventoryDiff(s3, configuration, a, b, deadline);
       const comparison = diffContext(older.manifest, newer.manifest, new ExtensionTable(), 1);
       const figures = foldFigureRows(
-        await table.query(statsQuery(REF, newer, older, comparison)),
+        await table.query(statsQuery({ ...newer, table: REF }, { ...older, table: REF }, comparison)),
         HISTOGRAM_TOP,
       );
       const pick = (v: { count: number; bytes: number; byExtension: unknown }) => ({
@@ -227,7 +241,10 @@ describe.each(['CSV', 'Parquet'] as const)('an inventory of every version in %s 
       const expected = await inventoryDiff(s3, configuration, times[0], times[1], deadline);
       expect(expected.identity).toBe('key+version_id');
       const comparison = diffContext(a.manifest, b.manifest, new ExtensionTable(), 1);
-      const figures = foldFigureRows(await table.query(statsQuery(REF, b, a, comparison)), HISTOGRAM_TOP);
+      const figures = foldFigureRows(
+        await table.query(statsQuery({ ...b, table: REF }, { ...a, table: REF }, comparison)),
+        HISTOGRAM_TOP,
+      );
       const stats = await inventoryStats(s3, configuration, times[1], deadline);
       expect(figures.newerHistogram).toEqual(stats.file_type_histogram);
       expect({
@@ -267,42 +284,237 @@ describe('the query text', () => {
     [{ database: 'db', table: 'T' }, '2026-03-01T01-00Z', /table "T" is not valid/],
     [REF, "2026-03-01T01-00Z' OR '1'='1", /report time .* YYYY-MM-DDTHH-MMZ/],
   ])('refuses %j at %s before building anything', (ref, time, message) => {
-    expect(() => statsQuery(ref, { reportTime: time, manifest })).toThrow(message);
+    expect(() => statsQuery({ reportTime: time, manifest, table: ref })).toThrow(message);
   });
 
   it('refuses a column that is not an S3 Inventory field', () => {
     expect(() =>
-      statsQuery(REF, {
+      statsQuery({
         reportTime: '2026-03-01T01-00Z',
         manifest: { fileFormat: 'CSV', columns: ['key', "size') --"] },
+        table: REF,
       }),
     ).toThrow(/inventory column .* S3 Inventory fields: bucket, key/);
   });
 
-  it("writes the S3 User Guide's table: symlink input over hive/, dt projected, CSV columns as strings", () => {
-    const ddl = createTableStatement(REF, 'CSV', manifest.columns, {
-      destinationBucket: 'inventory-dest',
-      base: 'inv/photos/daily-csv/',
-      firstReportTime: '2026-03-01T01-00Z',
-    });
-    expect(ddl).toBe(
-      'CREATE EXTERNAL TABLE IF NOT EXISTS `etp_inventory`.`photos_daily` (`bucket` string, `key` string, `size` string, ' +
-        '`last_modified_date` string, `e_tag` string) PARTITIONED BY (dt string) ' +
-        "ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde' WITH SERDEPROPERTIES " +
-        "('separatorChar' = ',', 'quoteChar' = '\"', 'escapeChar' = '\\\\') " +
+  const csvColumns = ['bucket', 'key', 'version_id', 'is_latest', 'is_delete_marker', 'size', 'last_modified_date'];
+  const layout = { destinationBucket: 'inventory-dest', base: 'inv/photos/daily-csv/' };
+
+  it("writes the S3 User Guide's CSV template: OpenCSVSerde, flags boolean, the rest string, dt projected by day", () => {
+    expect(createTableStatement(REF, { ...layout, format: 'CSV', columns: csvColumns })).toBe(
+      'CREATE EXTERNAL TABLE IF NOT EXISTS `etp_inventory`.`photos_daily` (`bucket` string, `key` string, ' +
+        '`version_id` string, `is_latest` boolean, `is_delete_marker` boolean, `size` string, ' +
+        '`last_modified_date` string) PARTITIONED BY (dt string) ' +
+        "ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde' " +
         "STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat' " +
         "OUTPUTFORMAT 'org.apache.hadoop.hive.ql.io.IgnoreKeyTextOutputFormat' " +
         "LOCATION 's3://inventory-dest/inv/photos/daily-csv/hive/' " +
         "TBLPROPERTIES ('projection.enabled' = 'true', 'projection.dt.type' = 'date', " +
-        "'projection.dt.format' = 'yyyy-MM-dd-HH-mm', 'projection.dt.range' = '2026-03-01-01-00,NOW', " +
-        "'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'HOURS')",
+        "'projection.dt.format' = 'yyyy-MM-dd-HH-mm', 'projection.dt.range' = '2016-11-01-00-00,NOW', " +
+        "'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'DAYS')",
     );
+  });
+
+  it.each([
+    ['Parquet', 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe'],
+    ['ORC', 'org.apache.hadoop.hive.ql.io.orc.OrcSerde'],
+  ] as const)("writes the Guide's %s template: its SerDe, size and times bigint, flags boolean", (format, serde) => {
+    const ddl = createTableStatement(REF, {
+      ...layout,
+      format,
+      columns: [...csvColumns, 'object_lock_retain_until_date'],
+    });
+    expect(ddl).toContain(
+      '(`bucket` string, `key` string, `version_id` string, `is_latest` boolean, `is_delete_marker` boolean, ' +
+        '`size` bigint, `last_modified_date` bigint, `object_lock_retain_until_date` bigint) PARTITIONED BY (dt string) ' +
+        `ROW FORMAT SERDE '${serde}' STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat'`,
+    );
+  });
+
+  it('refuses a folder holding a quote', () => {
     expect(() =>
-      createTableStatement(REF, 'Parquet', ['key', 'size'], {
-        destinationBucket: 'inventory-dest',
-        base: "inv'/x/",
-        firstReportTime: '2026-03-01T01-00Z',
-      }),
+      createTableStatement(REF, { ...layout, format: 'Parquet', columns: ['key', 'size'], base: "inv'/x/" }),
     ).toThrow(/inventory folder .* no '/);
+  });
+
+  it('names one table per report layout: same layout, same name; another field or format, another', () => {
+    const spec = { ...layout, format: 'CSV' as const, columns: csvColumns };
+    expect(inventoryTableName(spec)).toMatch(/^inventory_[0-9a-f]{24}$/);
+    expect(inventoryTableName({ ...spec })).toBe(inventoryTableName(spec));
+    expect(inventoryTableName({ ...spec, columns: [...csvColumns, 'e_tag'] })).not.toBe(inventoryTableName(spec));
+    expect(inventoryTableName({ ...spec, format: 'Parquet' })).not.toBe(inventoryTableName(spec));
+    expect(inventoryTableName({ ...spec, base: 'inv/photos/weekly/' })).not.toBe(inventoryTableName(spec));
+  });
+});
+
+describe('snapshot_stats and diff_snapshots on both routes (the Athena route on DuckDB)', () => {
+  const written: { run: unknown; file: string; document: unknown }[] = [];
+  const answers = () => async (run: unknown, file: string, document: unknown) => {
+    written.push({ run, file, document });
+    return `memory:${file}`;
+  };
+  let engine: DuckInventoryEngine;
+  let tools: { stats: Tool; diff: Tool };
+  const saved = { ...process.env };
+  const services = () => awsToolServices({ ...EXAMPLE_AWS_SECRET, region: 'us-east-1' });
+  const call = (tool: Tool, args: unknown, env: Record<string, string>) => {
+    Object.assign(process.env, env);
+    return runAwsTool(tool, args, { services: services() });
+  };
+
+  beforeEach(() => {
+    written.length = 0;
+    engine = new DuckInventoryEngine(server);
+    const clients = { ...localS3Clients(server), inventoryQueries: () => engine };
+    tools = {
+      stats: createSnapshotStatsTool(clients, answers) as Tool,
+      diff: createDiffSnapshotsTool(clients, answers) as Tool,
+    };
+  });
+
+  afterEach(() => {
+    engine.close();
+    jest.restoreAllMocks();
+    for (const name of Object.keys(process.env)) if (name.startsWith('ETP_ATHENA_')) delete process.env[name];
+    Object.assign(process.env, saved);
+  });
+
+  const withoutRoute = ({ route: _route, ...rest }: Record<string, unknown>) => rest;
+
+  it.each([
+    ['photos', 'daily-csv', () => world.photos],
+    ['records', 'daily-parquet', () => world.records],
+  ] as const)('snapshot_stats of %s/%s: the same value; the answer lands in the run workspace', async (bucket, id, days) => {
+    const args = { id: `s3_inventory:${bucket}/${id}/${days()[3]?.reportTime}` };
+    const single = expectSuccess<Record<string, unknown>>(await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'off' }));
+    expect(single.value.route).toBeUndefined();
+    const athena = expectSuccess<Record<string, unknown>>(
+      await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'always' }),
+    );
+    expect(withoutRoute(athena.value)).toEqual(single.value);
+    expect(athena.value.route).toEqual({
+      engine: 'athena',
+      reason: 'ETP_ATHENA_ROUTE=always',
+      workGroup: 'etp-snapshots',
+      database: 'etp_snapshots',
+      table: expect.stringMatching(/^inventory_[0-9a-f]{24}$/),
+      queryExecutionIds: ['duckdb-1', 'duckdb-2', 'duckdb-3'],
+      dataScannedBytes: 0,
+      requests: 3,
+      estimatedUsd: 0,
+      answer: `memory:snapshot_stats-${days()[3]?.reportTime}.json`,
+    });
+    // One layout, one table (created for each report of the call), then the one query.
+    expect(engine.statements.map((s) => s.split(' ')[0])).toEqual(['CREATE', 'CREATE', 'WITH']);
+    expect(written).toHaveLength(1);
+    const invocation = toolInvocation({ tool: 'snapshot_stats', args });
+    expect(written[0]?.run).toEqual({
+      tenant: invocation.tenant,
+      scenario: invocation.scenario,
+      runId: invocation.runId,
+    });
+    expect((written[0]?.document as { value: unknown }).value).toEqual(single.value);
+  });
+
+  it.each([
+    ['photos', 'daily-csv', () => world.photos],
+    ['records', 'daily-parquet', () => world.records],
+  ] as const)('diff_snapshots of %s/%s: the same figures and ransom-note counts, no samples', async (bucket, id, days) => {
+    const args = {
+      a: `s3_inventory:${bucket}/${id}/${days()[1]?.reportTime}`,
+      b: `s3_inventory:${bucket}/${id}/${days()[9]?.reportTime}`,
+    };
+    const single = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'off' }));
+    const athena = expectSuccess<InventoryDiff & { note: string }>(
+      await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }),
+    );
+    const unsampled = (v: InventoryDiff) => ({
+      ...v,
+      added: { ...v.added, samples: [] },
+      removed: { ...v.removed, samples: [] },
+      changed: { ...v.changed, samples: [] },
+      deleteMarkersAdded: { ...v.deleteMarkersAdded, samples: [] },
+      ransomNoteNames: { ...v.ransomNoteNames, samples: [] },
+    });
+    const { note, ...figures } = withoutRoute(athena.value as unknown as Record<string, unknown>);
+    expect(figures).toEqual(unsampled(single.value));
+    expect(note).toBe(ATHENA_DIFF_NOTE);
+    expect(single.value.added.samples.length).toBeGreaterThan(0);
+    expect(athena.summary).toBe(single.summary);
+  });
+
+  it('finds the ransom-note-like names the single path finds', async () => {
+    const t = Date.UTC(2026, 1, 1);
+    const o = (key: string, size: number): InventoryObject => ({
+      key,
+      size,
+      lastModifiedMs: t,
+      eTag: size.toString(16).padStart(32, '0'),
+    });
+    const older = [o('a/report.docx', 10), o('b/c/notes.txt', 20)];
+    const newer = [
+      o('a/report.docx.locked', 11),
+      o('a/HOW_TO_DECRYPT_FILES.txt', 1),
+      o('b/c/notes.txt', 21),
+      o('b/c/_readme.txt', 2),
+      o('README.txt', 3),
+      o('restore-my-files.txt', 4),
+    ];
+    server.putInventoryConfiguration('records', { id: 'notes', destinationBucket: DESTINATION, format: 'CSV' });
+    const times = ['2026-05-01T01-00Z', '2026-05-02T01-00Z'] as const;
+    for (const [i, objects] of [older, newer].entries()) {
+      writeReport(server, {
+        sourceBucket: 'records',
+        configurationId: 'notes',
+        destinationBucket: DESTINATION,
+        reportTime: times[i] as string,
+        format: 'CSV',
+        objects,
+      });
+    }
+    const args = { a: `s3_inventory:records/notes/${times[0]}`, b: `s3_inventory:records/notes/${times[1]}` };
+    const single = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'off' }));
+    const athena = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }));
+    expect(single.value.ransomNoteNames).toMatchObject({ count: 3, folders: 3 });
+    expect(athena.value.ransomNoteNames).toEqual({ count: 3, folders: 3, samples: [] });
+  });
+
+  it('takes the Athena route from the manifests’ bytes, and stays single below them', async () => {
+    const args = { id: `s3_inventory:photos/daily-csv/${world.photos[2]?.reportTime}` };
+    const below = expectSuccess<Record<string, unknown>>(
+      await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'auto', ETP_ATHENA_MIN_REPORT_BYTES: '1000000000' }),
+    );
+    expect(below.value.route).toBeUndefined();
+    const above = expectSuccess<{ route: { reason: string } }>(
+      await call(tools.stats, args, { ETP_ATHENA_MIN_REPORT_BYTES: '1000' }),
+    );
+    expect(above.value.route.reason).toMatch(/^\d+ bytes of data files, at least the 1000 one function reads/);
+  });
+
+  it("moves to Athena when the single function's index fills, unless the route is off", async () => {
+    const full = new LimitExceededError('too many', { details: { maxObjects: MAX_INDEX_OBJECTS } });
+    jest.spyOn(singlePath, 'statsOfOpened').mockRejectedValue(full);
+    const args = { id: `s3_inventory:records/daily-parquet/${world.records[2]?.reportTime}` };
+    const moved = expectSuccess<{ route: { reason: string } }>(
+      await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'auto' }),
+    );
+    expect(moved.value.route.reason).toBe(`more than ${MAX_INDEX_OBJECTS} objects, past one function's index`);
+    const off = expectFailure(await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'off' }));
+    expect(off.error.code).toBe('limit_exceeded');
+  });
+
+  it.each([
+    [{ ETP_ATHENA_ROUTE: 'sometimes' }, /ETP_ATHENA_ROUTE="sometimes" is not valid: auto, off or always/],
+    [{ ETP_ATHENA_WORKGROUP: 'primary' }, /ETP_ATHENA_WORKGROUP="primary" is not valid: .*starting etp-/],
+    [{ ETP_ATHENA_DATABASE: 'etp-db' }, /ETP_ATHENA_DATABASE="etp-db" is not valid: .*starting etp_/],
+    [{ ETP_ATHENA_MIN_REPORT_BYTES: '2GB' }, /ETP_ATHENA_MIN_REPORT_BYTES="2GB" is not valid: a whole number/],
+  ])('refuses the setting %j before reading a report', async (env, message) => {
+    server.clearRequests();
+    const failure = expectFailure(
+      await call(tools.stats, { id: `s3_inventory:photos/daily-csv/${world.photos[2]?.reportTime}` }, env),
+    );
+    expect(failure.error.code).toBe('internal_error');
+    expect(failure.error.message).toMatch(message);
+    expect(engine.statements).toEqual([]);
   });
 });

@@ -269,7 +269,8 @@ function extensionSql(column: string): string {
 /**
  * Whether `column`'s file name looks like a ransom note, as `looksLikeRansomNote`
  * (findings/ransomware.ts) decides: 1-80 characters after the last `/`, matching
- * one of {@link RANSOM_NOTE_PATTERNS} whole and without regard to case. The
+ * one of {@link RANSOM_NOTE_PATTERNS} whole (each is anchored, and none matches
+ * the empty name) and without regard to case. The
  * patterns' text goes in as written (`(?i)` is Java's and RE2's flag alike); one
  * holding `'` would end the literal, so it is refused.
  */
@@ -279,7 +280,8 @@ function ransomNoteSql(column: string): string {
     if (pattern.source.includes("'") || pattern.flags !== 'i') {
       throw new PlatformError('internal_error', `Ransom-note pattern ${pattern} cannot be written as SQL`);
     }
-    return `regexp_like(${name}, '(?i)${pattern.source}')`;
+    // Trino's regexp_like is not DuckDB's (regexp_matches): a non-empty match of regexp_extract is both's.
+    return `coalesce(regexp_extract(${name}, '(?i)${pattern.source}', 0), '') <> ''`;
   });
   return `(length(${name}) BETWEEN 1 AND 80 AND (${patterns.join(' OR ')}))`;
 }
