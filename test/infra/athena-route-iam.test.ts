@@ -1,114 +1,158 @@
-import { athenaRouteGrants, snapshotContentDeny } from '../../functions/tools/snapshots/iam';
-import { decide, type NamedPolicy, sessionOf } from '../helpers/iam-simulation';
+import { Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_DATABASE, DEFAULT_WORKGROUP } from '../../functions/tools/snapshots/athena/settings';
+import { ATHENA_BYTES_SCANNED_CUTOFF, CustomerAccessStack } from '../../lib/customer-access-stack';
+import { logicalIdOf, newApp, roleOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
+import {
+  arnIn,
+  decide,
+  identityPoliciesOf,
+  type NamedPolicy,
+  type ResolvedTemplate,
+  resolveTemplate,
+  sessionOf,
+} from '../helpers/iam-simulation';
 
 /**
- * The Athena route's least privilege PROVED with the IAM policy simulator: the
- * snapshot role holding `athenaRouteGrants` and the content Deny (with the run
- * workspace excepted, as lib/iam-statements.ts adds it for a tool with
- * workspace access) may run queries in its workgroup, read its Glue table, the
- * inventory's symlink and data files, and write results under the workspace's
- * `runs/*\/athena/` — and still cannot read a content object, even after an
- * administrator attaches s3:* on every resource.
+ * The Athena route's least privilege PROVED with the IAM policy simulator on the
+ * synthesized policies: the customer role (CustomerAccessStack, where the
+ * queries run with the tenant's session) may run queries only in the platform's
+ * `etp-*` workgroup, create and read only `inventory_*` tables of the `etp_*`
+ * database, read the inventory's symlink and data files — and still cannot read
+ * a content object, even after an administrator attaches s3:*, athena:* and
+ * glue:*. The snapshot tools' own roles (platform account) may write the route's
+ * answers only under `snapshots/athena/` of a run's workspace.
  */
-const ACCOUNT = '210987654321';
+const PLATFORM = '123456789012';
+const CUSTOMER = '210987654321';
 const REGION = 'eu-west-1';
-const WORKSPACE = 'etp-run-workspace-123456789012';
-const SCOPE = {
-  region: REGION,
-  account: ACCOUNT,
-  workGroup: 'etp-snapshots',
-  database: 'etp_inventory',
-  table: 'photos_daily',
-  destinationBucket: 'inventory-dest',
-  inventoryBase: 'photos/daily/',
-  workspaceBucket: WORKSPACE,
-};
-const ROLE = `arn:aws:iam::${ACCOUNT}:role/etp-snapshot-stats`;
+const TOOLS = ['snapshot_stats', 'diff_snapshots'] as const;
 
-const statements = (widened: boolean): NamedPolicy[] => [
-  {
-    name: 'AthenaRoute',
-    policy: {
-      Version: '2012-10-17',
-      Statement: [
-        ...athenaRouteGrants(SCOPE).map((grant) => ({
-          Effect: 'Allow',
-          Action: [...grant.actions],
-          Resource: [...(grant.resources ?? ['*'])],
-        })),
-        ...snapshotContentDeny().map((deny) => ({
-          Sid: deny.sid,
-          Effect: 'Deny',
-          Action: [...deny.actions],
-          ...(deny.notResources
-            ? { NotResource: [...deny.notResources, `arn:aws:s3:::${WORKSPACE}/runs/*`] }
-            : { Resource: [...(deny.resources ?? [])] }),
-        })),
-      ],
-    },
+const WIDENED: NamedPolicy = {
+  name: 'AdministratorWidened',
+  policy: {
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Action: ['s3:*', 'athena:*', 'glue:*'], Resource: '*' }],
   },
-  ...(widened
-    ? [
-        {
-          name: 'AdministratorWidened',
-          policy: {
-            Version: '2012-10-17',
-            Statement: [{ Effect: 'Allow', Action: ['s3:*', 'athena:*', 'glue:*'], Resource: '*' }],
-          },
-        },
-      ]
-    : []),
-];
+};
 
-const ask = (action: string, resource: string, widened = false) =>
-  decide({
-    principal: sessionOf(ROLE, 'snapshot-stats'),
-    identityPolicies: statements(widened),
+let customer: ResolvedTemplate;
+let customerTemplate: Template;
+let customerRoleId: string;
+let platform: ResolvedTemplate;
+let toolRoles: Record<string, string>;
+let workspace: string;
+
+beforeAll(() => {
+  const customerStack = new CustomerAccessStack(newApp(), 'ExternalToolsCustomerAccess');
+  customerTemplate = Template.fromStack(customerStack);
+  customer = resolveTemplate(customerTemplate, {
+    account: CUSTOMER,
+    region: REGION,
+    parameters: { PlatformAccountId: PLATFORM, ExternalId: 'etp-acme-3f9a1c7e', TenantId: 'acme' },
+  });
+  customerRoleId = logicalIdOf(customerStack.auditRole);
+  const { stack, template } = synthesizePlatform();
+  platform = resolveTemplate(template, { account: PLATFORM, region: REGION });
+  toolRoles = Object.fromEntries(TOOLS.map((name) => [name, roleOf(template, toolFunctionId(stack, name))]));
+  workspace = arnIn(platform, logicalIdOf(stack.platform.runWorkspace.bucket));
+});
+
+function ask(role: 'customer' | (typeof TOOLS)[number], action: string, resource: string, widened = false) {
+  const [resolved, id, account] =
+    role === 'customer'
+      ? [customer, customerRoleId, CUSTOMER]
+      : [platform, toolRoles[role] as string, PLATFORM];
+  const policies = identityPoliciesOf(resolved, id);
+  return decide({
+    principal: sessionOf(arnIn(resolved, id), 'etp.acme'),
+    identityPolicies: widened ? [...policies, WIDENED] : policies,
     action,
     resource,
-    resourceAccount: ACCOUNT,
+    resourceAccount: account,
   });
+}
 
-const WORKGROUP = `arn:aws:athena:${REGION}:${ACCOUNT}:workgroup/etp-snapshots`;
+const GLUE = `arn:aws:glue:${REGION}:${CUSTOMER}`;
+const WORKGROUP = `arn:aws:athena:${REGION}:${CUSTOMER}:workgroup/${DEFAULT_WORKGROUP}`;
+const TABLE = `${GLUE}:table/${DEFAULT_DATABASE}/inventory_0123456789abcdef01234567`;
 const SYMLINK = 'arn:aws:s3:::inventory-dest/photos/daily/hive/dt=2026-03-10-01-00/symlink.txt';
-const DATA_FILE =
-  'arn:aws:s3:::inventory-dest/photos/daily/data/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.parquet';
-const RESULTS = `arn:aws:s3:::${WORKSPACE}/runs/acme/s3_review/r1/athena/q-1.csv`;
+const DATA_FILE = 'arn:aws:s3:::inventory-dest/photos/daily/data/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.parquet';
 const CONTENT = [
   'arn:aws:s3:::photos/2026/family.jpg',
   'arn:aws:s3:::inventory-dest/photos/daily/data/notes.txt',
   'arn:aws:s3:::inventory-dest/photos/daily/hive/dt=2026-03-10-01-00/notes.txt',
+  'arn:aws:s3:::inventory-dest/photos/daily/hive/symlink.txt',
 ];
 
-describe('the Athena route role', () => {
+describe('the customer role on the Athena route', () => {
   it.each([
     ['athena:StartQueryExecution', WORKGROUP],
     ['athena:GetQueryExecution', WORKGROUP],
     ['athena:GetQueryResults', WORKGROUP],
-    ['glue:GetTable', `arn:aws:glue:${REGION}:${ACCOUNT}:table/etp_inventory/photos_daily`],
-    ['glue:GetDatabase', `arn:aws:glue:${REGION}:${ACCOUNT}:database/etp_inventory`],
+    ['glue:GetDatabase', `${GLUE}:database/${DEFAULT_DATABASE}`],
+    ['glue:GetTable', TABLE],
+    ['glue:CreateTable', TABLE],
+    ['glue:CreateTable', `${GLUE}:catalog`],
     ['s3:GetObject', SYMLINK],
     ['s3:GetObject', DATA_FILE],
-    ['s3:PutObject', RESULTS],
-    ['s3:GetObject', RESULTS],
+    ['s3:GetBucketLocation', 'arn:aws:s3:::inventory-dest'],
   ])('may %s on %s', async (action, resource) => {
-    expect(await ask(action, resource)).toBe('Allowed');
+    expect(await ask('customer', action, resource)).toBe('Allowed');
   });
 
   it.each([
-    ['athena:StartQueryExecution', `arn:aws:athena:${REGION}:${ACCOUNT}:workgroup/primary`],
-    ['glue:GetTable', `arn:aws:glue:${REGION}:${ACCOUNT}:table/etp_inventory/other_table`],
-    ['glue:CreateTable', `arn:aws:glue:${REGION}:${ACCOUNT}:table/etp_inventory/photos_daily`],
-    ['s3:PutObject', `arn:aws:s3:::${WORKSPACE}/runs/acme/s3_review/r1/report.md`],
-    ['s3:PutObject', 'arn:aws:s3:::inventory-dest/photos/daily/hive/dt=2026-03-10-01-00/symlink.txt'],
-    ['s3:GetObject', 'arn:aws:s3:::inventory-dest/records/daily/hive/dt=2026-03-10-01-00/symlink.txt'],
+    ['athena:StartQueryExecution', `arn:aws:athena:${REGION}:${CUSTOMER}:workgroup/primary`],
+    ['athena:UpdateWorkGroup', WORKGROUP],
+    ['athena:StopQueryExecution', WORKGROUP],
+    ['glue:CreateTable', `${GLUE}:table/default/inventory_0123456789abcdef01234567`],
+    ['glue:GetTable', `${GLUE}:table/${DEFAULT_DATABASE}/customers`],
+    ['glue:DeleteTable', TABLE],
+    ['glue:UpdateTable', TABLE],
+    ['glue:GetPartitions', TABLE],
+    ['s3:PutObject', SYMLINK],
+    ['s3:PutObject', 'arn:aws:s3:::inventory-dest/athena-results/q-1.csv'],
   ])('may not %s on %s', async (action, resource) => {
-    expect(await ask(action, resource)).toBe('ImplicitlyDenied');
+    expect(await ask('customer', action, resource)).toBe('ImplicitlyDenied');
   });
 
-  it.each(CONTENT)('cannot read content object %s, even widened to s3:*', async (resource) => {
-    expect(await ask('s3:GetObject', resource)).not.toBe('Allowed');
-    expect(await ask('s3:GetObject', resource, true)).toBe('ExplicitlyDenied');
-    expect(await ask('s3:GetObjectVersion', resource, true)).toBe('ExplicitlyDenied');
+  it.each(CONTENT)('cannot read content object %s, even widened to s3:*, athena:*, glue:*', async (resource) => {
+    expect(await ask('customer', 's3:GetObject', resource)).not.toBe('Allowed');
+    expect(await ask('customer', 's3:GetObject', resource, true)).toBe('ExplicitlyDenied');
+    expect(await ask('customer', 's3:GetObjectVersion', resource, true)).toBe('ExplicitlyDenied');
+  });
+
+  it('comes with its workgroup (managed query results, settings enforced, a scan cut-off) and Glue database', () => {
+    customerTemplate.hasResourceProperties('AWS::Athena::WorkGroup', {
+      Name: DEFAULT_WORKGROUP,
+      WorkGroupConfiguration: {
+        EnforceWorkGroupConfiguration: true,
+        BytesScannedCutoffPerQuery: ATHENA_BYTES_SCANNED_CUTOFF,
+        ManagedQueryResultsConfiguration: { Enabled: true },
+      },
+    });
+    const [workGroup] = Object.values(customerTemplate.findResources('AWS::Athena::WorkGroup'));
+    expect(workGroup?.Properties.WorkGroupConfiguration.ResultConfiguration).toBeUndefined();
+    customerTemplate.hasResourceProperties('AWS::Glue::Database', {
+      DatabaseInput: { Name: DEFAULT_DATABASE },
+    });
+  });
+});
+
+describe.each(TOOLS)("%s's own role and the route's answers", (tool) => {
+  const answer = () => `${workspace}/runs/acme/s3_review/r1/snapshots/athena/${tool}-2026-03-10T01-00Z.json`;
+
+  it('may write an answer under snapshots/athena/ of a run workspace, nothing else there', async () => {
+    expect(await ask(tool, 's3:PutObject', answer())).toBe('Allowed');
+    expect(await ask(tool, 's3:PutObject', `${workspace}/scratch/acme/r1/snapshots/athena/a.json`)).toBe('Allowed');
+    expect(await ask(tool, 's3:PutObject', `${workspace}/runs/acme/s3_review/r1/report.md`)).not.toBe('Allowed');
+    expect(await ask(tool, 's3:PutObject', `${workspace}/runs/acme/s3_review/r1/snapshots/findings.json`)).not.toBe(
+      'Allowed',
+    );
+  });
+
+  it('cannot read a content object, even widened', async () => {
+    for (const resource of CONTENT) {
+      expect(await ask(tool, 's3:GetObject', resource, true)).toBe('ExplicitlyDenied');
+    }
   });
 });
