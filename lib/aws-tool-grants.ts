@@ -19,8 +19,9 @@ export const CUSTOMER_ROLE_ACTIONS = ['sts:AssumeRole', 'sts:TagSession', 'sts:S
  *
  * @example customerRoleGrants(toolCatalog) // [{ actions: ['cloudtrail:DescribeTrails', …], resources: ['*'] }]
  */
-export function customerRoleGrants(catalog: ToolCatalog): (Required<Omit<IamGrant, 'wildcardReason'>> &
-  Pick<IamGrant, 'wildcardReason'>)[] {
+export function customerRoleGrants(
+  catalog: ToolCatalog,
+): (Required<Omit<IamGrant, 'wildcardReason'>> & Pick<IamGrant, 'wildcardReason'>)[] {
   const byResources = new Map<string, { actions: Set<string>; reasons: Set<string> }>();
   for (const { spec } of catalog.functionTools()) {
     if (!isAwsTool(spec)) continue;

@@ -186,7 +186,8 @@ export class CustomerAccessStack extends Stack {
   private addAthenaRoute(): void {
     new CfnWorkGroup(this, 'SnapshotQueries', {
       name: DEFAULT_WORKGROUP,
-      description: 'External Tools Platform: S3 Inventory queries of the snapshot tools (managed query results)',
+      description:
+        'External Tools Platform: S3 Inventory queries of the snapshot tools (managed query results)',
       recursiveDeleteOption: true,
       workGroupConfiguration: {
         enforceWorkGroupConfiguration: true,
@@ -199,7 +200,8 @@ export class CustomerAccessStack extends Stack {
       catalogId: this.account,
       databaseInput: {
         name: DEFAULT_DATABASE,
-        description: 'External Tools Platform: S3 Inventory tables of the snapshot tools (one per report layout)',
+        description:
+          'External Tools Platform: S3 Inventory tables of the snapshot tools (one per report layout)',
       },
     });
   }

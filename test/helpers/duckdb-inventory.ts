@@ -15,7 +15,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { AthenaQueryStats, InventoryQueryEngine } from '../../functions/tools/snapshots/athena/athena-runner';
+import type {
+  AthenaQueryStats,
+  InventoryQueryEngine,
+} from '../../functions/tools/snapshots/athena/athena-runner';
 import type {
   FigureRow,
   InventoryTableRef,
@@ -169,7 +172,8 @@ export class DuckInventoryEngine implements InventoryQueryEngine {
         files: { key: string; size: number; MD5checksum: string }[];
       };
       const columns = schemaColumns(manifest.fileFormat, manifest.fileSchema);
-      if (manifest.fileFormat !== spec.format || JSON.stringify(columns) !== JSON.stringify(spec.columns)) continue;
+      if (manifest.fileFormat !== spec.format || JSON.stringify(columns) !== JSON.stringify(spec.columns))
+        continue;
       const files = manifest.files.map((f) => ({ key: f.key, size: f.size, md5: f.MD5checksum }));
       reports.push({
         reportTime: key.slice(spec.base.length, key.length - '/manifest.json'.length),
@@ -198,7 +202,12 @@ export class DuckInventoryEngine implements InventoryQueryEngine {
   }
 
   #stats(): AthenaQueryStats {
-    return { queryExecutionId: `duckdb-${this.statements.length}`, dataScannedBytes: 0, engineMs: 0, requests: 1 };
+    return {
+      queryExecutionId: `duckdb-${this.statements.length}`,
+      dataScannedBytes: 0,
+      engineMs: 0,
+      requests: 1,
+    };
   }
 
   close(): void {

@@ -76,7 +76,8 @@ const GLUE = `arn:aws:glue:${REGION}:${CUSTOMER}`;
 const WORKGROUP = `arn:aws:athena:${REGION}:${CUSTOMER}:workgroup/${DEFAULT_WORKGROUP}`;
 const TABLE = `${GLUE}:table/${DEFAULT_DATABASE}/inventory_0123456789abcdef01234567`;
 const SYMLINK = 'arn:aws:s3:::inventory-dest/photos/daily/hive/dt=2026-03-10-01-00/symlink.txt';
-const DATA_FILE = 'arn:aws:s3:::inventory-dest/photos/daily/data/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.parquet';
+const DATA_FILE =
+  'arn:aws:s3:::inventory-dest/photos/daily/data/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.parquet';
 const CONTENT = [
   'arn:aws:s3:::photos/2026/family.jpg',
   'arn:aws:s3:::inventory-dest/photos/daily/data/notes.txt',
@@ -115,11 +116,14 @@ describe('the customer role on the Athena route', () => {
     expect(await ask('customer', action, resource)).toBe('ImplicitlyDenied');
   });
 
-  it.each(CONTENT)('cannot read content object %s, even widened to s3:*, athena:*, glue:*', async (resource) => {
-    expect(await ask('customer', 's3:GetObject', resource)).not.toBe('Allowed');
-    expect(await ask('customer', 's3:GetObject', resource, true)).toBe('ExplicitlyDenied');
-    expect(await ask('customer', 's3:GetObjectVersion', resource, true)).toBe('ExplicitlyDenied');
-  });
+  it.each(CONTENT)(
+    'cannot read content object %s, even widened to s3:*, athena:*, glue:*',
+    async (resource) => {
+      expect(await ask('customer', 's3:GetObject', resource)).not.toBe('Allowed');
+      expect(await ask('customer', 's3:GetObject', resource, true)).toBe('ExplicitlyDenied');
+      expect(await ask('customer', 's3:GetObjectVersion', resource, true)).toBe('ExplicitlyDenied');
+    },
+  );
 
   it('comes with its workgroup (managed query results, settings enforced, a scan cut-off) and Glue database', () => {
     customerTemplate.hasResourceProperties('AWS::Athena::WorkGroup', {
@@ -143,11 +147,15 @@ describe.each(TOOLS)("%s's own role and the route's answers", (tool) => {
 
   it('may write an answer under snapshots/athena/ of a run workspace, nothing else there', async () => {
     expect(await ask(tool, 's3:PutObject', answer())).toBe('Allowed');
-    expect(await ask(tool, 's3:PutObject', `${workspace}/scratch/acme/r1/snapshots/athena/a.json`)).toBe('Allowed');
-    expect(await ask(tool, 's3:PutObject', `${workspace}/runs/acme/s3_review/r1/report.md`)).not.toBe('Allowed');
-    expect(await ask(tool, 's3:PutObject', `${workspace}/runs/acme/s3_review/r1/snapshots/findings.json`)).not.toBe(
+    expect(await ask(tool, 's3:PutObject', `${workspace}/scratch/acme/r1/snapshots/athena/a.json`)).toBe(
       'Allowed',
     );
+    expect(await ask(tool, 's3:PutObject', `${workspace}/runs/acme/s3_review/r1/report.md`)).not.toBe(
+      'Allowed',
+    );
+    expect(
+      await ask(tool, 's3:PutObject', `${workspace}/runs/acme/s3_review/r1/snapshots/findings.json`),
+    ).not.toBe('Allowed');
   });
 
   it('cannot read a content object, even widened', async () => {

@@ -26,7 +26,13 @@ export const diffSnapshotsSpec = defineSnapshotSpec({
     'sample keys (value.route says so); EBS one call per 10,000 blocks.',
   inputSchema: () => z.strictObject({ a: snapshotIdArg, b: snapshotIdArg }),
   service: 's3',
-  iam: [EC2_SNAPSHOT_READ, EBS_BLOCK_LIST, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ, ...ATHENA_ROUTE_GRANTS],
+  iam: [
+    EC2_SNAPSHOT_READ,
+    EBS_BLOCK_LIST,
+    S3_INVENTORY_LIST,
+    S3_INVENTORY_OBJECT_READ,
+    ...ATHENA_ROUTE_GRANTS,
+  ],
   // The Athena route's answers (athena/answers.ts): written by the function's own role.
   workspaceAccess: { access: 'read_write', paths: [`${ATHENA_ANSWERS_PATH}*`] },
   runtime: REPORT_READER_RUNTIME,

@@ -88,7 +88,14 @@ export function createDiffSnapshotsTool(
       answers,
       athenaRouteSettings(),
     );
-    const value = await routedInventoryDiff(s3, configuration, a.reportTime, b.reportTime, ctx.deadline, route);
+    const value = await routedInventoryDiff(
+      s3,
+      configuration,
+      a.reportTime,
+      b.reportTime,
+      ctx.deadline,
+      route,
+    );
     return {
       value,
       summary:

@@ -90,7 +90,11 @@ export const ATHENA_ROUTE_QUERY: IamGrant = {
 /** See {@link ATHENA_ROUTE_QUERY}: Glue reads and table creation of the route's own tables only. */
 export const ATHENA_ROUTE_TABLES: IamGrant = {
   actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:CreateTable'],
-  resources: ['arn:aws:glue:*:*:catalog', 'arn:aws:glue:*:*:database/etp_*', 'arn:aws:glue:*:*:table/etp_*/inventory_*'],
+  resources: [
+    'arn:aws:glue:*:*:catalog',
+    'arn:aws:glue:*:*:database/etp_*',
+    'arn:aws:glue:*:*:table/etp_*/inventory_*',
+  ],
   wildcardReason:
     "the Athena route creates its inventory_* tables (CREATE EXTERNAL TABLE IF NOT EXISTS) in the platform's own " +
     'etp_* Glue databases of the tenant account (known at run time), nothing else of Glue.',

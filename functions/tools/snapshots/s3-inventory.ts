@@ -192,7 +192,11 @@ export async function openWithPrevious(
 }
 
 /** The common head of `snapshot_stats`' value for an inventory report (both routes). */
-export function statsHead(configuration: InventoryConfigurationView, reportTime: string, current: OpenedReport) {
+export function statsHead(
+  configuration: InventoryConfigurationView,
+  reportTime: string,
+  current: OpenedReport,
+) {
   return {
     id: current.id,
     kind: 's3_inventory' as const,

@@ -48,7 +48,13 @@ export const snapshotStatsSpec = defineSnapshotSpec({
     '(value.route says so, with bytes scanned and USD); EBS one list call per 10,000 blocks.',
   inputSchema: () => z.strictObject({ id: snapshotIdArg }),
   service: 's3',
-  iam: [EC2_SNAPSHOT_READ, EBS_BLOCK_LIST, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ, ...ATHENA_ROUTE_GRANTS],
+  iam: [
+    EC2_SNAPSHOT_READ,
+    EBS_BLOCK_LIST,
+    S3_INVENTORY_LIST,
+    S3_INVENTORY_OBJECT_READ,
+    ...ATHENA_ROUTE_GRANTS,
+  ],
   // The Athena route's answers (athena/answers.ts): written by the function's own role.
   workspaceAccess: { access: 'read_write', paths: [`${ATHENA_ANSWERS_PATH}*`] },
   runtime: REPORT_READER_RUNTIME,

@@ -61,7 +61,9 @@ export function createSnapshotStatsTool(
       value,
       summary:
         `${value.id}: ${value.files} objects (${gib(value.bytes)}), ${gib(value.new_bytes)} new or changed since ${value.baseline?.id ?? 'nothing (first report)'}` +
-        (value.route ? ` (Athena: ${value.route.dataScannedBytes} bytes scanned, ≈ $${value.route.estimatedUsd})` : ''),
+        (value.route
+          ? ` (Athena: ${value.route.dataScannedBytes} bytes scanned, ≈ $${value.route.estimatedUsd})`
+          : ''),
     };
   });
 }

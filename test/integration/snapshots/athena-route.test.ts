@@ -9,24 +9,23 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { LimitExceededError } from '../../../functions/runtime/errors';
 import type { Tool } from '../../../functions/runtime/spec';
-import { ATHENA_DIFF_NOTE } from '../../../functions/tools/snapshots/athena/route';
-import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
-import { MAX_INDEX_OBJECTS } from '../../../functions/tools/snapshots/index/diff-engine';
-import * as singlePath from '../../../functions/tools/snapshots/s3-inventory';
-import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
 import {
   createTableStatement,
   foldFigureRows,
-  inventoryTableName,
   type InventoryTableRef,
+  inventoryTableName,
   statsQuery,
 } from '../../../functions/tools/snapshots/athena/inventory-sql';
+import { ATHENA_DIFF_NOTE } from '../../../functions/tools/snapshots/athena/route';
+import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
+import { MAX_INDEX_OBJECTS } from '../../../functions/tools/snapshots/index/diff-engine';
 import { ExtensionTable } from '../../../functions/tools/snapshots/index/extensions';
 import {
   type InventoryConfigurationView,
   readInventoryConfiguration,
 } from '../../../functions/tools/snapshots/inventory/configuration';
 import { openReport } from '../../../functions/tools/snapshots/inventory/report';
+import * as singlePath from '../../../functions/tools/snapshots/s3-inventory';
 import {
   diffContext,
   HISTOGRAM_TOP,
@@ -34,9 +33,16 @@ import {
   inventoryDiff,
   inventoryStats,
 } from '../../../functions/tools/snapshots/s3-inventory';
-import { awsToolServices, EXAMPLE_AWS_SECRET, expectFailure, expectSuccess, runAwsTool } from '../../helpers/aws-tool';
-import { toolInvocation } from '../../helpers/events';
+import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
+import {
+  awsToolServices,
+  EXAMPLE_AWS_SECRET,
+  expectFailure,
+  expectSuccess,
+  runAwsTool,
+} from '../../helpers/aws-tool';
 import { DuckInventoryEngine, DuckInventoryTable, type LocalReport } from '../../helpers/duckdb-inventory';
+import { toolInvocation } from '../../helpers/events';
 import { type InventoryObject, writeReport } from '../../helpers/inventory-fixtures';
 import { LocalS3Server } from '../../helpers/inventory-s3-server';
 import { buildInventoryWorld, DESTINATION, type InventoryWorld } from '../../helpers/inventory-world';
@@ -297,7 +303,15 @@ describe('the query text', () => {
     ).toThrow(/inventory column .* S3 Inventory fields: bucket, key/);
   });
 
-  const csvColumns = ['bucket', 'key', 'version_id', 'is_latest', 'is_delete_marker', 'size', 'last_modified_date'];
+  const csvColumns = [
+    'bucket',
+    'key',
+    'version_id',
+    'is_latest',
+    'is_delete_marker',
+    'size',
+    'last_modified_date',
+  ];
   const layout = { destinationBucket: 'inventory-dest', base: 'inv/photos/daily-csv/' };
 
   it("writes the S3 User Guide's CSV template: OpenCSVSerde, flags boolean, the rest string, dt projected by day", () => {
@@ -318,18 +332,21 @@ describe('the query text', () => {
   it.each([
     ['Parquet', 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe'],
     ['ORC', 'org.apache.hadoop.hive.ql.io.orc.OrcSerde'],
-  ] as const)("writes the Guide's %s template: its SerDe, size and times bigint, flags boolean", (format, serde) => {
-    const ddl = createTableStatement(REF, {
-      ...layout,
-      format,
-      columns: [...csvColumns, 'object_lock_retain_until_date'],
-    });
-    expect(ddl).toContain(
-      '(`bucket` string, `key` string, `version_id` string, `is_latest` boolean, `is_delete_marker` boolean, ' +
-        '`size` bigint, `last_modified_date` bigint, `object_lock_retain_until_date` bigint) PARTITIONED BY (dt string) ' +
-        `ROW FORMAT SERDE '${serde}' STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat'`,
-    );
-  });
+  ] as const)(
+    "writes the Guide's %s template: its SerDe, size and times bigint, flags boolean",
+    (format, serde) => {
+      const ddl = createTableStatement(REF, {
+        ...layout,
+        format,
+        columns: [...csvColumns, 'object_lock_retain_until_date'],
+      });
+      expect(ddl).toContain(
+        '(`bucket` string, `key` string, `version_id` string, `is_latest` boolean, `is_delete_marker` boolean, ' +
+          '`size` bigint, `last_modified_date` bigint, `object_lock_retain_until_date` bigint) PARTITIONED BY (dt string) ' +
+          `ROW FORMAT SERDE '${serde}' STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat'`,
+      );
+    },
+  );
 
   it('refuses a folder holding a quote', () => {
     expect(() =>
@@ -341,7 +358,9 @@ describe('the query text', () => {
     const spec = { ...layout, format: 'CSV' as const, columns: csvColumns };
     expect(inventoryTableName(spec)).toMatch(/^inventory_[0-9a-f]{24}$/);
     expect(inventoryTableName({ ...spec })).toBe(inventoryTableName(spec));
-    expect(inventoryTableName({ ...spec, columns: [...csvColumns, 'e_tag'] })).not.toBe(inventoryTableName(spec));
+    expect(inventoryTableName({ ...spec, columns: [...csvColumns, 'e_tag'] })).not.toBe(
+      inventoryTableName(spec),
+    );
     expect(inventoryTableName({ ...spec, format: 'Parquet' })).not.toBe(inventoryTableName(spec));
     expect(inventoryTableName({ ...spec, base: 'inv/photos/weekly/' })).not.toBe(inventoryTableName(spec));
   });
@@ -384,64 +403,72 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
   it.each([
     ['photos', 'daily-csv', () => world.photos],
     ['records', 'daily-parquet', () => world.records],
-  ] as const)('snapshot_stats of %s/%s: the same value; the answer lands in the run workspace', async (bucket, id, days) => {
-    const args = { id: `s3_inventory:${bucket}/${id}/${days()[3]?.reportTime}` };
-    const single = expectSuccess<Record<string, unknown>>(await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'off' }));
-    expect(single.value.route).toBeUndefined();
-    const athena = expectSuccess<Record<string, unknown>>(
-      await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'always' }),
-    );
-    expect(withoutRoute(athena.value)).toEqual(single.value);
-    expect(athena.value.route).toEqual({
-      engine: 'athena',
-      reason: 'ETP_ATHENA_ROUTE=always',
-      workGroup: 'etp-snapshots',
-      database: 'etp_snapshots',
-      table: expect.stringMatching(/^inventory_[0-9a-f]{24}$/),
-      queryExecutionIds: ['duckdb-1', 'duckdb-2', 'duckdb-3'],
-      dataScannedBytes: 0,
-      requests: 3,
-      estimatedUsd: 0,
-      answer: `memory:snapshot_stats-${days()[3]?.reportTime}.json`,
-    });
-    // One layout, one table (created for each report of the call), then the one query.
-    expect(engine.statements.map((s) => s.split(' ')[0])).toEqual(['CREATE', 'CREATE', 'WITH']);
-    expect(written).toHaveLength(1);
-    const invocation = toolInvocation({ tool: 'snapshot_stats', args });
-    expect(written[0]?.run).toEqual({
-      tenant: invocation.tenant,
-      scenario: invocation.scenario,
-      runId: invocation.runId,
-    });
-    expect((written[0]?.document as { value: unknown }).value).toEqual(single.value);
-  });
+  ] as const)(
+    'snapshot_stats of %s/%s: the same value; the answer lands in the run workspace',
+    async (bucket, id, days) => {
+      const args = { id: `s3_inventory:${bucket}/${id}/${days()[3]?.reportTime}` };
+      const single = expectSuccess<Record<string, unknown>>(
+        await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'off' }),
+      );
+      expect(single.value.route).toBeUndefined();
+      const athena = expectSuccess<Record<string, unknown>>(
+        await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'always' }),
+      );
+      expect(withoutRoute(athena.value)).toEqual(single.value);
+      expect(athena.value.route).toEqual({
+        engine: 'athena',
+        reason: 'ETP_ATHENA_ROUTE=always',
+        workGroup: 'etp-snapshots',
+        database: 'etp_snapshots',
+        table: expect.stringMatching(/^inventory_[0-9a-f]{24}$/),
+        queryExecutionIds: ['duckdb-1', 'duckdb-2', 'duckdb-3'],
+        dataScannedBytes: 0,
+        requests: 3,
+        estimatedUsd: 0,
+        answer: `memory:snapshot_stats-${days()[3]?.reportTime}.json`,
+      });
+      // One layout, one table (created for each report of the call), then the one query.
+      expect(engine.statements.map((s) => s.split(' ')[0])).toEqual(['CREATE', 'CREATE', 'WITH']);
+      expect(written).toHaveLength(1);
+      const invocation = toolInvocation({ tool: 'snapshot_stats', args });
+      expect(written[0]?.run).toEqual({
+        tenant: invocation.tenant,
+        scenario: invocation.scenario,
+        runId: invocation.runId,
+      });
+      expect(written[0]?.document).toMatchObject({ tool: 'snapshot_stats', value: single.value });
+    },
+  );
 
   it.each([
     ['photos', 'daily-csv', () => world.photos],
     ['records', 'daily-parquet', () => world.records],
-  ] as const)('diff_snapshots of %s/%s: the same figures and ransom-note counts, no samples', async (bucket, id, days) => {
-    const args = {
-      a: `s3_inventory:${bucket}/${id}/${days()[1]?.reportTime}`,
-      b: `s3_inventory:${bucket}/${id}/${days()[9]?.reportTime}`,
-    };
-    const single = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'off' }));
-    const athena = expectSuccess<InventoryDiff & { note: string }>(
-      await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }),
-    );
-    const unsampled = (v: InventoryDiff) => ({
-      ...v,
-      added: { ...v.added, samples: [] },
-      removed: { ...v.removed, samples: [] },
-      changed: { ...v.changed, samples: [] },
-      deleteMarkersAdded: { ...v.deleteMarkersAdded, samples: [] },
-      ransomNoteNames: { ...v.ransomNoteNames, samples: [] },
-    });
-    const { note, ...figures } = withoutRoute(athena.value as unknown as Record<string, unknown>);
-    expect(figures).toEqual(unsampled(single.value));
-    expect(note).toBe(ATHENA_DIFF_NOTE);
-    expect(single.value.added.samples.length).toBeGreaterThan(0);
-    expect(athena.summary).toBe(single.summary);
-  });
+  ] as const)(
+    'diff_snapshots of %s/%s: the same figures and ransom-note counts, no samples',
+    async (bucket, id, days) => {
+      const args = {
+        a: `s3_inventory:${bucket}/${id}/${days()[1]?.reportTime}`,
+        b: `s3_inventory:${bucket}/${id}/${days()[9]?.reportTime}`,
+      };
+      const single = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'off' }));
+      const athena = expectSuccess<InventoryDiff & { note: string }>(
+        await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }),
+      );
+      const unsampled = (v: InventoryDiff) => ({
+        ...v,
+        added: { ...v.added, samples: [] },
+        removed: { ...v.removed, samples: [] },
+        changed: { ...v.changed, samples: [] },
+        deleteMarkersAdded: { ...v.deleteMarkersAdded, samples: [] },
+        ransomNoteNames: { ...v.ransomNoteNames, samples: [] },
+      });
+      const { note, ...figures } = withoutRoute(athena.value as unknown as Record<string, unknown>);
+      expect(figures).toEqual(unsampled(single.value));
+      expect(note).toBe(ATHENA_DIFF_NOTE);
+      expect(single.value.added.samples.length).toBeGreaterThan(0);
+      expect(athena.summary).toBe(single.summary);
+    },
+  );
 
   it('finds the ransom-note-like names the single path finds', async () => {
     const t = Date.UTC(2026, 1, 1);
@@ -460,7 +487,11 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
       o('README.txt', 3),
       o('restore-my-files.txt', 4),
     ];
-    server.putInventoryConfiguration('records', { id: 'notes', destinationBucket: DESTINATION, format: 'CSV' });
+    server.putInventoryConfiguration('records', {
+      id: 'notes',
+      destinationBucket: DESTINATION,
+      format: 'CSV',
+    });
     const times = ['2026-05-01T01-00Z', '2026-05-02T01-00Z'] as const;
     for (const [i, objects] of [older, newer].entries()) {
       writeReport(server, {
@@ -488,7 +519,9 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
     const above = expectSuccess<{ route: { reason: string } }>(
       await call(tools.stats, args, { ETP_ATHENA_MIN_REPORT_BYTES: '1000' }),
     );
-    expect(above.value.route.reason).toMatch(/^\d+ bytes of data files, at least the 1000 one function reads/);
+    expect(above.value.route.reason).toMatch(
+      /^\d+ bytes of data files, at least the 1000 one function reads/,
+    );
   });
 
   it("moves to Athena when the single function's index fills, unless the route is off", async () => {
@@ -498,7 +531,9 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
     const moved = expectSuccess<{ route: { reason: string } }>(
       await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'auto' }),
     );
-    expect(moved.value.route.reason).toBe(`more than ${MAX_INDEX_OBJECTS} objects, past one function's index`);
+    expect(moved.value.route.reason).toBe(
+      `more than ${MAX_INDEX_OBJECTS} objects, past one function's index`,
+    );
     const off = expectFailure(await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'off' }));
     expect(off.error.code).toBe('limit_exceeded');
   });
@@ -507,7 +542,10 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
     [{ ETP_ATHENA_ROUTE: 'sometimes' }, /ETP_ATHENA_ROUTE="sometimes" is not valid: auto, off or always/],
     [{ ETP_ATHENA_WORKGROUP: 'primary' }, /ETP_ATHENA_WORKGROUP="primary" is not valid: .*starting etp-/],
     [{ ETP_ATHENA_DATABASE: 'etp-db' }, /ETP_ATHENA_DATABASE="etp-db" is not valid: .*starting etp_/],
-    [{ ETP_ATHENA_MIN_REPORT_BYTES: '2GB' }, /ETP_ATHENA_MIN_REPORT_BYTES="2GB" is not valid: a whole number/],
+    [
+      { ETP_ATHENA_MIN_REPORT_BYTES: '2GB' },
+      /ETP_ATHENA_MIN_REPORT_BYTES="2GB" is not valid: a whole number/,
+    ],
   ])('refuses the setting %j before reading a report', async (env, message) => {
     server.clearRequests();
     const failure = expectFailure(

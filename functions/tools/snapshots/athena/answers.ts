@@ -19,7 +19,12 @@ import type { RunKey } from '../findings/model';
 import { ATHENA_ANSWERS_PATH } from './settings';
 
 /** Writes one answer document; returns where (`s3://…` or a local path). */
-export type AnswerWriter = (run: RunKey, file: string, document: unknown, signal?: AbortSignal) => Promise<string>;
+export type AnswerWriter = (
+  run: RunKey,
+  file: string,
+  document: unknown,
+  signal?: AbortSignal,
+) => Promise<string>;
 
 /**
  * The writer the environment names (the same rule as the findings store).

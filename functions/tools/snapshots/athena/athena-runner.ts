@@ -13,6 +13,7 @@ import type { AthenaClient } from '@aws-sdk/client-athena';
 import { readPages } from '../../../runtime/aws/pagination';
 import type { Deadline } from '../../../runtime/deadline';
 import { DeadlineExceededError, PlatformError } from '../../../runtime/errors';
+import { athenaSdk } from '../lazy-sdk';
 import {
   createTableStatement,
   type FigureRow,
@@ -20,7 +21,6 @@ import {
   type InventoryTableSpec,
   inventoryTableName,
 } from './inventory-sql';
-import { athenaSdk } from '../lazy-sdk';
 import type { AthenaRouteSettings } from './settings';
 
 /** Polling of GetQueryExecution: first wait and cap, ms. */
@@ -152,7 +152,10 @@ export interface InventoryQueryEngine {
    * The table of a report layout, created when missing (`CREATE EXTERNAL TABLE IF NOT EXISTS`).
    * @returns its name and the requests made.
    */
-  ensureTable(spec: InventoryTableSpec, deadline: Deadline): Promise<{ table: InventoryTableRef; stats: AthenaQueryStats }>;
+  ensureTable(
+    spec: InventoryTableSpec,
+    deadline: Deadline,
+  ): Promise<{ table: InventoryTableRef; stats: AthenaQueryStats }>;
   /** Runs one query; every value as text. */
   query(sql: string, deadline: Deadline): Promise<{ rows: FigureRow[]; stats: AthenaQueryStats }>;
 }
@@ -173,7 +176,12 @@ export class AthenaQueryEngine implements InventoryQueryEngine {
     if (this.#created.has(key)) {
       return { table, stats: { queryExecutionId: '', dataScannedBytes: 0, engineMs: 0, requests: 0 } };
     }
-    const { stats } = await runAthenaQuery(this.athena, createTableStatement(table, spec), this.settings, deadline);
+    const { stats } = await runAthenaQuery(
+      this.athena,
+      createTableStatement(table, spec),
+      this.settings,
+      deadline,
+    );
     this.#created.add(key);
     return { table, stats };
   }

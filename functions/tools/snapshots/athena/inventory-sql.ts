@@ -19,9 +19,9 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
+import { RANSOM_NOTE_PATTERNS } from '../findings/ransomware';
 import { REPORT_TIME } from '../ids';
 import { ExtensionCounts, ExtensionTable, type HistogramEntry, histogram } from '../index/extensions';
-import { RANSOM_NOTE_PATTERNS } from '../findings/ransomware';
 import type { InventoryManifest } from '../inventory/manifest';
 
 /**
@@ -59,7 +59,11 @@ export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
  * flags stay `boolean` (OpenCSVSerDe reads `true`/`false`); `size` and the
  * times are `string` there, and the query casts.
  */
-const CSV_BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(['is_latest', 'is_delete_marker', 'is_multipart_uploaded']);
+const CSV_BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
+  'is_latest',
+  'is_delete_marker',
+  'is_multipart_uploaded',
+]);
 
 /** A column's type in the table of `format` (S3 User Guide templates). */
 export function columnType(format: AthenaInventoryFormat, column: string): string {
@@ -312,7 +316,11 @@ function formatOf(manifest: QueriedReport['manifest']): AthenaInventoryFormat {
  *
  * @throws InvalidArgsError for a name, time or column that fails its rule.
  */
-export function statsQuery(newer: QueriedReport, older?: QueriedReport, comparison?: QueryComparison): string {
+export function statsQuery(
+  newer: QueriedReport,
+  older?: QueriedReport,
+  comparison?: QueryComparison,
+): string {
   const newerRows = reportRows(newer);
   const ext = extensionSql('nk');
   const newerSelect = (change: string, before: string, from: string) =>

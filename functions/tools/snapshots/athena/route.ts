@@ -17,7 +17,7 @@ import type { RunKey } from '../findings/model';
 import { MAX_INDEX_OBJECTS } from '../index/diff-engine';
 import type { InventoryConfigurationView } from '../inventory/configuration';
 import { requireReadableFormat } from '../inventory/manifest';
-import { openReport, type OpenedReport } from '../inventory/report';
+import { type OpenedReport, openReport } from '../inventory/report';
 import {
   comparedOn,
   diffOfOpened,
@@ -53,7 +53,8 @@ export interface RouteDecision {
 
 /** The route for a call whose reports' data files total `dataFileBytes`. */
 export function chooseRoute(dataFileBytes: number, settings: AthenaRouteSettings): RouteDecision {
-  if (settings.mode === 'off') return { route: 'single', reason: 'the Athena route is off (ETP_ATHENA_ROUTE=off)' };
+  if (settings.mode === 'off')
+    return { route: 'single', reason: 'the Athena route is off (ETP_ATHENA_ROUTE=off)' };
   if (settings.mode === 'always') return { route: 'athena', reason: 'ETP_ATHENA_ROUTE=always' };
   if (dataFileBytes >= settings.minReportBytes) {
     return {
@@ -61,7 +62,10 @@ export function chooseRoute(dataFileBytes: number, settings: AthenaRouteSettings
       reason: `${dataFileBytes} bytes of data files, at least the ${settings.minReportBytes} one function reads in its time`,
     };
   }
-  return { route: 'single', reason: `${dataFileBytes} bytes of data files, below ${settings.minReportBytes}` };
+  return {
+    route: 'single',
+    reason: `${dataFileBytes} bytes of data files, below ${settings.minReportBytes}`,
+  };
 }
 
 /** What the Athena route of one call needs. */
@@ -99,7 +103,11 @@ function dataBytes(...reports: (OpenedReport | undefined)[]): number {
 }
 
 function isIndexFull(err: unknown): boolean {
-  return err instanceof PlatformError && err.code === 'limit_exceeded' && err.details?.maxObjects === MAX_INDEX_OBJECTS;
+  return (
+    err instanceof PlatformError &&
+    err.code === 'limit_exceeded' &&
+    err.details?.maxObjects === MAX_INDEX_OBJECTS
+  );
 }
 
 /**
@@ -122,7 +130,6 @@ async function routed<T>(
 }
 
 function queried(report: OpenedReport, table: QueriedReport['table']): QueriedReport {
-  requireReadableFormat(report.manifest, report.id);
   return { reportTime: report.reportTime, manifest: report.manifest, table };
 }
 
@@ -152,8 +159,8 @@ async function athenaFigures(
   const newerTable = await tableOf(newer);
   const newerSide = queried(newer, newerTable);
   const olderSide = older ? queried(older, await tableOf(older)) : undefined;
-  const both = (column: string) =>
-    older !== undefined && older.manifest.columns.includes(column) && newer.manifest.columns.includes(column);
+  const both = (column: string): boolean =>
+    (older?.manifest.columns.includes(column) ?? false) && newer.manifest.columns.includes(column);
   const comparison = {
     compareLastModified: both('last_modified_date'),
     compareETag: both('e_tag'),
@@ -189,7 +196,12 @@ async function report(
     requests: stats.reduce((sum, s) => sum + s.requests, 0),
     estimatedUsd: Number((billed * ATHENA_USD_PER_BYTE).toFixed(6)),
   };
-  const answer = await route.answers(route.run, file, { tool: route.tool, route: head, value }, deadline.signal);
+  const answer = await route.answers(
+    route.run,
+    file,
+    { tool: route.tool, route: head, value },
+    deadline.signal,
+  );
   return { ...head, answer };
 }
 
@@ -264,7 +276,11 @@ export async function routedInventoryDiff(
     () => diffOfOpened(configuration, a, b, deadline),
     async (reason) => {
       const { figures, stats, table, comparison } = await athenaFigures(route, b, a, deadline);
-      const tally = (t: { count: number; bytes: number; byExtension: InventoryDiff['added']['byExtension'] }) => ({
+      const tally = (t: {
+        count: number;
+        bytes: number;
+        byExtension: InventoryDiff['added']['byExtension'];
+      }) => ({
         count: t.count,
         bytes: t.bytes,
         byExtension: t.byExtension,
@@ -276,8 +292,16 @@ export async function routedInventoryDiff(
         b: b.id,
         source: statsHead(configuration, timeB, b).source,
         totals: {
-          a: { files: figures.older.objects, bytes: figures.older.bytes, deleteMarkers: figures.older.deleteMarkers },
-          b: { files: figures.newer.objects, bytes: figures.newer.bytes, deleteMarkers: figures.newer.deleteMarkers },
+          a: {
+            files: figures.older.objects,
+            bytes: figures.older.bytes,
+            deleteMarkers: figures.older.deleteMarkers,
+          },
+          b: {
+            files: figures.newer.objects,
+            bytes: figures.newer.bytes,
+            deleteMarkers: figures.newer.deleteMarkers,
+          },
         },
         added: tally(figures.added),
         removed: tally(figures.removed),

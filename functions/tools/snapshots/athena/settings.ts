@@ -50,9 +50,13 @@ const WORK_GROUP = /^etp-[A-Za-z0-9._-]{1,124}$/;
 const DATABASE = /^etp_[a-z0-9_]{1,251}$/;
 
 function refuse(name: string, value: string, accepted: string): PlatformError {
-  return new PlatformError('internal_error', `Setting ${name}=${JSON.stringify(value)} is not valid: ${accepted}`, {
-    details: { setting: name },
-  });
+  return new PlatformError(
+    'internal_error',
+    `Setting ${name}=${JSON.stringify(value)} is not valid: ${accepted}`,
+    {
+      details: { setting: name },
+    },
+  );
 }
 
 /**

@@ -6,26 +6,36 @@ import {
 } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
-import { runAthenaQuery } from '../../../../functions/tools/snapshots/athena/athena-runner';
-import { type FigureRow, foldFigureRows } from '../../../../functions/tools/snapshots/athena/inventory-sql';
+import {
+  AthenaQueryEngine,
+  runAthenaQuery,
+} from '../../../../functions/tools/snapshots/athena/athena-runner';
+import {
+  createTableStatement,
+  type FigureRow,
+  foldFigureRows,
+  inventoryTableName,
+} from '../../../../functions/tools/snapshots/athena/inventory-sql';
+import { chooseRoute } from '../../../../functions/tools/snapshots/athena/route';
+import {
+  athenaRouteSettings,
+  DEFAULT_DATABASE,
+  DEFAULT_WORKGROUP,
+} from '../../../../functions/tools/snapshots/athena/settings';
 
 const athena = mockClient(AthenaClient);
 const client = new AthenaClient({
   region: 'us-east-1',
   credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'example' },
 });
-const SETTINGS = {
-  workGroup: 'etp-snapshots',
-  database: 'etp_inventory',
-  outputLocation: 's3://etp-workspace-123456789012/runs/acme/s3_review/r1/athena/',
-};
+const SETTINGS = { workGroup: 'etp-snapshots', database: 'etp_inventory' };
 const COLUMNS = ['side', 'delete_marker', 'change', 'extension', 'files', 'bytes', 'bytes_before'];
 const row = (values: string[]) => ({ Data: values.map((VarCharValue) => ({ VarCharValue })) });
 
 beforeEach(() => athena.reset());
 
 describe('runAthenaQuery', () => {
-  it('starts in the workgroup with results in the workspace, polls until SUCCEEDED, and reads every page after the header', async () => {
+  it('starts in the workgroup with no output location (managed query results), polls until SUCCEEDED, and reads every page after the header', async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
     athena
       .on(GetQueryExecutionCommand)
@@ -53,7 +63,6 @@ describe('runAthenaQuery', () => {
       QueryString: 'SELECT 1',
       WorkGroup: 'etp-snapshots',
       QueryExecutionContext: { Database: 'etp_inventory' },
-      ResultConfiguration: { OutputLocation: SETTINGS.outputLocation },
     });
     expect(athena.commandCalls(GetQueryResultsCommand)[1]?.args[0].input).toMatchObject({
       NextToken: 'page-2',
@@ -86,16 +95,32 @@ describe('runAthenaQuery', () => {
     });
   });
 
-  it.each([
-    [{ outputLocation: 's3://etp-workspace/inventory-dest/out/' }, /the run's workspace only/],
-    [{ outputLocation: "s3://etp-workspace/runs/a'b/" }, /output prefix/],
-    [{ workGroup: 'primary; x' }, /workgroup/],
-    [{ database: 'Inventory' }, /database/],
-  ])('refuses %j before any call', async (override, message) => {
-    await expect(
-      runAthenaQuery(client, 'SELECT 1', { ...SETTINGS, ...override }, deadlineIn(30_000)),
-    ).rejects.toMatchObject({ code: 'invalid_args', message: expect.stringMatching(message) });
-    expect(athena.calls()).toHaveLength(0);
+  it("creates a report layout's table once per container (IF NOT EXISTS), then queries it", async () => {
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-ddl' });
+    athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+    athena.on(GetQueryResultsCommand).resolves({ ResultSet: { Rows: [] } });
+    const engine = new AthenaQueryEngine(client, SETTINGS);
+    const spec = {
+      format: 'Parquet' as const,
+      columns: ['bucket', 'key', 'size'],
+      destinationBucket: 'inventory-dest',
+      base: 'photos/daily/',
+    };
+
+    const first = await engine.ensureTable(spec, deadlineIn(30_000));
+    const again = await engine.ensureTable(spec, deadlineIn(30_000));
+
+    expect(first.table).toEqual({ database: 'etp_inventory', table: inventoryTableName(spec) });
+    expect(again).toEqual({
+      table: first.table,
+      stats: { queryExecutionId: '', dataScannedBytes: 0, engineMs: 0, requests: 0 },
+    });
+    const started = athena.commandCalls(StartQueryExecutionCommand);
+    expect(started).toHaveLength(1);
+    expect(started[0]?.args[0].input.QueryString).toBe(createTableStatement(first.table, spec));
+    expect(started[0]?.args[0].input.QueryString).toMatch(
+      /^CREATE EXTERNAL TABLE IF NOT EXISTS `etp_inventory`/,
+    );
   });
 
   it('stops at the deadline while the query still runs', async () => {
@@ -105,5 +130,25 @@ describe('runAthenaQuery', () => {
       code: 'timeout',
       message: expect.stringMatching(/q-3 still running/),
     });
+  });
+});
+
+describe('the route decision and its settings', () => {
+  it('defaults to auto with the workgroup and database CustomerAccessStack creates and a 2 GiB threshold', () => {
+    expect(athenaRouteSettings({})).toEqual({
+      mode: 'auto',
+      workGroup: DEFAULT_WORKGROUP,
+      database: DEFAULT_DATABASE,
+      minReportBytes: 2 * 1024 ** 3,
+    });
+  });
+
+  it.each([
+    ['auto', 2 * 1024 ** 3 - 1, 'single'],
+    ['auto', 2 * 1024 ** 3, 'athena'],
+    ['off', 10 * 1024 ** 4, 'single'],
+    ['always', 0, 'athena'],
+  ] as const)('%s with %d bytes of data files takes the %s route', (mode, bytes, route) => {
+    expect(chooseRoute(bytes, athenaRouteSettings({ ETP_ATHENA_ROUTE: mode })).route).toBe(route);
   });
 });
