@@ -16,10 +16,14 @@
  *   (from the manifests' sizes) scaled — an upper bound, Athena reads only the
  *   query's columns of a Parquet file — and the estimated cost at Athena's
  *   $5 per TB scanned (Athena pricing page; 1 TB = 10¹² bytes here);
- * - requests: the tool's Athena API calls (1 StartQueryExecution, the
- *   GetQueryExecution polls of athena-runner.ts's backoff over the function's
- *   600 s at most, one GetQueryResults page), and the S3 GETs Athena makes, at
- *   least one per data file at 1 billion objects (files of 250,000 objects).
+ * - the route the tools choose for that report (`chooseRoute` on the scaled
+ *   manifests' bytes, default settings): Athena;
+ * - requests: the tool's Athena API calls (the table's DDL, then 1
+ *   StartQueryExecution, the GetQueryExecution polls of athena-runner.ts's
+ *   backoff over the function's 600 s at most, the GetQueryResults pages of the
+ *   answer's rows), the answer's one PutObject into the run workspace, and the
+ *   S3 GETs Athena makes, at least one per data file at 1 billion objects (files
+ *   of 250,000 objects).
  *
  * Run: `npx tsx bench/snapshots-athena.ts`.
  */
@@ -28,6 +32,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { POLL_FIRST_MS, POLL_MAX_MS } from '../functions/tools/snapshots/athena/athena-runner';
 import { foldFigureRows, statsQuery } from '../functions/tools/snapshots/athena/inventory-sql';
+import { ATHENA_USD_PER_BYTE, chooseRoute } from '../functions/tools/snapshots/athena/route';
+import { athenaRouteSettings } from '../functions/tools/snapshots/athena/settings';
 import { MAX_INDEX_OBJECTS } from '../functions/tools/snapshots/index/object-index';
 import { schemaColumns } from '../functions/tools/snapshots/inventory/manifest';
 import { HISTOGRAM_TOP } from '../functions/tools/snapshots/s3-inventory';
@@ -43,7 +49,7 @@ const BILLION = 1_000_000_000;
 /** Objects per generated data file (the fixture's default); the 1-billion report's files are counted at this size. */
 const OBJECTS_PER_FILE = 250_000;
 /** Athena pricing page: $5.00 per TB of data scanned. */
-const USD_PER_TB = 5;
+const USD_PER_TB = ATHENA_USD_PER_BYTE * 1e12;
 
 /** GetQueryExecution polls of athena-runner.ts's backoff until `ms` has passed. */
 function pollsWithin(ms: number): number {
@@ -105,11 +111,15 @@ export async function measureAthenaRoute(
     const [older, current] = reports as [LocalReport, LocalReport];
     const ref = { database: 'etp_inventory', table: 'bench_athena' };
     const table = await DuckInventoryTable.create(ref, reports, (key) => path.join(dir, path.basename(key)));
-    const sql = statsQuery(ref, current, older, {
-      compareLastModified: true,
-      compareETag: true,
-      useVersionIds: false,
-    });
+    const sql = statsQuery(
+      { ...current, table: ref },
+      { ...older, table: ref },
+      {
+        compareLastModified: true,
+        compareETag: true,
+        useVersionIds: false,
+      },
+    );
     const started = performance.now();
     const rows = await table.query(sql);
     const wallMs = performance.now() - started;
@@ -130,7 +140,15 @@ export async function measureAthenaRoute(
     const scale = BILLION / sample;
     const scannedBytes = (older.manifest.reportBytes + current.manifest.reportBytes) * scale;
     const dataFiles = 2 * Math.ceil(BILLION / OBJECTS_PER_FILE);
-    const apiRequests = 1 + pollsWithin(REPORT_READER_RUNTIME.timeoutSeconds * 1000) + 1;
+    // The table's DDL (once per layout and container: 1 start, its polls within 10 s, 1 page), then the
+    // query (1 start, its polls within the function's timeout, the result pages), then 1 PutObject of the answer.
+    const resultPages = Math.max(1, Math.ceil(rows.length / 1000));
+    const apiRequests =
+      1 +
+      pollsWithin(10_000) +
+      1 +
+      (1 + pollsWithin(REPORT_READER_RUNTIME.timeoutSeconds * 1000) + resultPages);
+    const decision = chooseRoute(scannedBytes, athenaRouteSettings({}));
     const list: Figure[] = [
       {
         name: `answer of the route's SQL on DuckDB, ${sample.toLocaleString('en-US')}×2 Parquet sample`,
@@ -156,9 +174,22 @@ export async function measureAthenaRoute(
         value: `$${((scannedBytes / 1e12) * USD_PER_TB).toFixed(3)}`,
       },
       {
-        name: 'Athena API requests of one call (1 start, ≤ polls in 600 s, 1 result page)',
+        name: 'route chosen for 1,000,000,000×2 from the manifests’ bytes (chooseRoute, default settings)',
+        value: decision.route,
+        target: 'athena',
+        pass: decision.route === 'athena',
+      },
+      {
+        name: 'result rows of the query (one GetQueryResults page holds 1,000)',
+        value: String(rows.length),
+        target: '≤ 1000',
+        pass: rows.length <= 1000,
+      },
+      {
+        name: 'Athena API requests of one call (DDL: start, polls ≤ 10 s, page; query: start, polls ≤ 600 s, pages)',
         value: `≤ ${apiRequests}`,
       },
+      { name: 'workspace requests of one call (the answer’s PutObject)', value: '1' },
       {
         name: 'S3 GETs by Athena at 1,000,000,000×2 (≥ one per data file of 250,000 objects)',
         value: `≥ ${dataFiles.toLocaleString('en-US')}`,

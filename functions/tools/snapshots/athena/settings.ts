@@ -23,12 +23,13 @@ export const DEFAULT_WORKGROUP = 'etp-snapshots';
 /** The Glue database CustomerAccessStack creates for the inventory tables. */
 export const DEFAULT_DATABASE = 'etp_snapshots';
 /**
- * 2 GiB of data files. Measured in bench/snapshots.ts: the test reports take
- * 25-40 bytes of CSV.gz or Parquet per object, so 2 GiB is about 55-85 million
- * rows for the call (one report, or both of a comparison): within the 600 s the
- * single function reads at 300,000 rows/s with a margin, while the index's
- * 50-million-object cap (`MAX_INDEX_OBJECTS`) catches the rest (`IndexFullError`,
- * then the call moves to Athena).
+ * 2 GiB of data files. The bench's Parquet reports take about 30 bytes per
+ * object (bench/snapshots-athena.ts: 3.0 MB for 2 × 50,000 objects), so 2 GiB is
+ * about 70 million rows for the call (one report, or both of a comparison):
+ * about 240 s at the measured 300,000 rows/s, within the 600 s of one function
+ * (CSV.gz takes more bytes per object, so fewer rows). A comparison whose older
+ * report still passes the index's 50-million-object cap (`MAX_INDEX_OBJECTS`)
+ * moves to Athena on the single path's `IndexFullError`.
  */
 export const DEFAULT_MIN_REPORT_BYTES = 2 * 1024 ** 3;
 
