@@ -723,10 +723,13 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
   );
 
   it.each(snapshotTools)(
-    '%s lists exactly the findings file it reads, and nothing beside it',
+    '%s lists exactly the workspace files it keeps (findings, Athena answers), and nothing beside them',
     async (tool) => {
       // Prepare
       const role = toolRole(tool);
+      const [path] = toolCatalog.functionTools().find((entry) => entry.spec.name === tool)?.spec
+        .workspaceAccess?.paths ?? [''];
+      const file = (path as string).replace('*', `${tool}-2026-03-10T01-00Z.json`);
       const ask = (prefix: string) =>
         decide({
           principal: role.session,
@@ -738,7 +741,7 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
         });
 
       // Act
-      const own = await ask('runs/acme/snapshot_forensics/r1/snapshots/findings.json');
+      const own = await ask(`runs/acme/snapshot_forensics/r1/${file}`);
       const beside = await ask('runs/acme/snapshot_forensics/r1/snapshots/');
       const versions = await decide({
         principal: role.session,
@@ -746,7 +749,7 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
         action: 's3:ListBucketVersions',
         resource: bucket,
         resourceAccount: PLATFORM,
-        context: { 's3:prefix': 'runs/acme/snapshot_forensics/r1/snapshots/findings.json' },
+        context: { 's3:prefix': `runs/acme/snapshot_forensics/r1/${file}` },
       });
 
       // Assess
