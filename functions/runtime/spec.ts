@@ -14,6 +14,13 @@ export interface IamGrant {
   readonly actions: readonly string[];
   /** Resource ARNs. @default ['*'] (the Describe/List/Get actions used here support no resource-level scoping) */
   readonly resources?: readonly string[];
+  /**
+   * Why a grant with an action that is not Describe/List/Get needs a wildcard in
+   * its resources (cdk-nag IAM5 otherwise fails synthesis): the human decision,
+   * written where the grant is declared (the snapshot tools' Athena route).
+   * @default none: such a wildcard is a finding
+   */
+  readonly wildcardReason?: string;
 }
 
 /**

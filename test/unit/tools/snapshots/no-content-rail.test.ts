@@ -122,14 +122,25 @@ describe('the no-content rail, in code', () => {
     expect(importers).toEqual([...GET_OBJECT_MODULES].sort());
   });
 
-  it('loads EC2 and the EBS direct APIs lazily, exposing only snapshot metadata and the two block list calls', () => {
+  it('loads EC2, the EBS direct APIs and Athena lazily, exposing only snapshot metadata, the two block list calls and the query calls', () => {
     const loader = modules.find((m) => rel(m.file).endsWith('/lazy-sdk.ts')) as ModuleFacts;
     const exposed = (sdk: string) =>
       new RegExp(`Pick<\\s*typeof ${sdk},\\s*([^>]+)>`).exec(loader.source.getText())?.[1]?.match(/\w+/g);
     const valueImports = (pkg: string) =>
       modules.flatMap((m) => (m === loader ? [] : (m.imports.get(pkg) ?? [])));
 
-    expect([...loader.imports.keys()].sort()).toEqual(['@aws-sdk/client-ebs', '@aws-sdk/client-ec2']);
+    expect([...loader.imports.keys()].sort()).toEqual([
+      '@aws-sdk/client-athena',
+      '@aws-sdk/client-ebs',
+      '@aws-sdk/client-ec2',
+    ]);
+    expect(exposed('Athena')).toEqual([
+      'AthenaClient',
+      'StartQueryExecutionCommand',
+      'GetQueryExecutionCommand',
+      'paginateGetQueryResults',
+    ]);
+    expect(valueImports('@aws-sdk/client-athena')).toEqual([]);
     expect(exposed('Ec2')).toEqual(['EC2Client', 'DescribeSnapshotsCommand', 'paginateDescribeSnapshots']);
     expect(exposed('Ebs')).toEqual(['EBSClient', 'paginateListSnapshotBlocks', 'paginateListChangedBlocks']);
     expect(valueImports('@aws-sdk/client-ebs')).toEqual([]);
