@@ -367,9 +367,9 @@ describe('the query text', () => {
 });
 
 describe('snapshot_stats and diff_snapshots on both routes (the Athena route on DuckDB)', () => {
-  const written: { run: unknown; file: string; document: unknown }[] = [];
-  const answers = () => async (run: unknown, file: string, document: unknown) => {
-    written.push({ run, file, document });
+  const written: { run: unknown; file: string; document: unknown; runData: unknown }[] = [];
+  const answers = (runData?: unknown) => async (run: unknown, file: string, document: unknown) => {
+    written.push({ run, file, document, runData });
     return `memory:${file}`;
   };
   let engine: DuckInventoryEngine;
@@ -508,6 +508,22 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
     const athena = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }));
     expect(single.value.ransomNoteNames).toMatchObject({ count: 3, folders: 3 });
     expect(athena.value.ransomNoteNames).toEqual({ count: 3, folders: 3, samples: [] });
+  });
+
+  it("writes the answer with the call's vended run-data session (ctx.runData), none where none was vended", async () => {
+    // Prepare: the session the dispatcher vends for the call (functions/dispatcher/vending-invoker.ts)
+    const session = async () => ({ accessKeyId: 'ASIARUNDATA', secretAccessKey: 'fake-run-data-secret' });
+    const args = { id: `s3_inventory:photos/daily-csv/${world.photos[3]?.reportTime}` };
+    Object.assign(process.env, { ETP_ATHENA_ROUTE: 'always' });
+
+    // Act
+    expectSuccess(
+      await runAwsTool(tools.stats, args, { services: { ...services(), runData: () => session } }),
+    );
+    expectSuccess(await call(tools.stats, args, { ETP_ATHENA_ROUTE: 'always' }));
+
+    // Assess
+    expect(written.map((answer) => answer.runData)).toEqual([session, undefined]);
   });
 
   it('takes the Athena route from the manifests’ bytes, and stays single below them', async () => {
