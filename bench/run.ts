@@ -33,7 +33,8 @@
  *     largest state (≤ 200 KiB), transitions and USD per account (≤ 0.01), Cost Explorer
  *     requests per organization run (≤ 3).
  * 12. The snapshot tools over 1,000,000-object inventory reports (issue 11), and side by
- *     side with DuckDB on the same reports (bench/snapshots-duckdb.ts, issue 22).
+ *     side with DuckDB on the same reports (bench/snapshots-duckdb.ts, issue 22), and the
+ *     Athena route at a simulated 1,000,000,000-object report (bench/snapshots-athena.ts, issue 22).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -66,6 +67,7 @@ import { restRequestsSection } from './rest-requests';
 import { measureScenarioRun, scenarioRunSection } from './scenario-run';
 import { benchSecrets } from './secrets';
 import { measureSnapshotTools } from './snapshots';
+import { measureAthenaRoute } from './snapshots-athena';
 import { measureAgainstDuckDb } from './snapshots-duckdb';
 import { measureStartup } from './startup';
 
@@ -288,6 +290,8 @@ async function main(): Promise<void> {
   sections.push(...(await measureSnapshotTools()));
   progress('snapshot tools side by side with DuckDB on the same reports');
   sections.push(await measureAgainstDuckDb());
+  progress('snapshot_stats on the Athena route: its SQL on DuckDB, scaled to 1,000,000,000 objects');
+  sections.push(await measureAthenaRoute());
 
   const header = [
     `etp benchmark, ${new Date().toISOString()}, node ${process.version} (${process.execPath}), esbuild ${esbuildVersion}`,

@@ -31,21 +31,29 @@ export const CUSTOMER_ROLE_ACTIONS = ['sts:AssumeRole', 'sts:TagSession', 'sts:S
  *
  * @example customerRoleGrants(toolCatalog) // [{ actions: ['cloudtrail:DescribeTrails', …], resources: ['*'] }]
  */
-export function customerRoleGrants(catalog: ToolCatalog): Required<IamGrant>[] {
-  const byResources = new Map<string, Set<string>>();
+export function customerRoleGrants(
+  catalog: ToolCatalog,
+): (Required<Omit<IamGrant, 'wildcardReason'>> & Pick<IamGrant, 'wildcardReason'>)[] {
+  const byResources = new Map<string, { actions: Set<string>; reasons: Set<string> }>();
   for (const { spec } of catalog.functionTools()) {
     if (!isAwsTool(spec) || isOrganizationTool(spec)) continue;
     for (const grant of spec.iam) {
       const resources = [...(grant.resources ?? ['*'])].sort();
       const key = JSON.stringify(resources);
-      const actions = byResources.get(key) ?? new Set<string>();
-      for (const action of grant.actions) actions.add(action);
-      byResources.set(key, actions);
+      const merged = byResources.get(key) ?? { actions: new Set<string>(), reasons: new Set<string>() };
+      for (const action of grant.actions) merged.actions.add(action);
+      if (grant.wildcardReason) merged.reasons.add(grant.wildcardReason);
+      byResources.set(key, merged);
     }
   }
   return [...byResources.entries()]
     .sort(([a], [b]) => compareText(a, b))
-    .map(([key, actions]) => ({ actions: [...actions].sort(), resources: JSON.parse(key) as string[] }));
+    .map(([key, { actions, reasons }]) => ({
+      actions: [...actions].sort(),
+      resources: JSON.parse(key) as string[],
+      // The human decision for a wildcard on a non-read action travels with the merged statement.
+      ...(reasons.size > 0 ? { wildcardReason: [...reasons].sort().join(' ') } : {}),
+    }));
 }
 
 /**

@@ -1,4 +1,6 @@
 import { CfnOutput, CfnParameter, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
+import { CfnDatabase } from 'aws-cdk-lib/aws-glue';
 import { ArnPrincipal, type IPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import {
@@ -11,6 +13,7 @@ import {
 import type { ToolCatalog } from '../functions/runtime/catalog';
 import { TENANT_ID } from '../functions/runtime/ids';
 import { toolCatalog } from '../functions/tools/catalog';
+import { DEFAULT_DATABASE, DEFAULT_WORKGROUP } from '../functions/tools/snapshots/athena/settings';
 import { customerRoleDenies, customerRoleGrants } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
 import { TemplateOnlySynthesizer } from './template-only-synthesizer';
@@ -161,9 +164,53 @@ export class CustomerAccessStack extends Stack {
     // What no AWS tool may do with this role, whatever an administrator grants it later (the snapshot tools: read content).
     for (const deny of customerRoleDenies(catalog)) this.auditRole.addToPrincipalPolicy(denyStatement(deny));
 
+    this.addAthenaRoute();
+
     new CfnOutput(this, 'AuditRoleArn', {
       description: 'Seed as the aws_default of the tenant: {"role_arn": <this>, "external_id": <ExternalId>}',
       value: this.auditRole.roleArn,
     });
   }
+
+  /**
+   * Where the snapshot tools' Athena route queries S3 Inventory in this account
+   * (docs/snapshot-tools.md, "Athena route"): the workgroup
+   * {@link DEFAULT_WORKGROUP} with Athena managed query results (results kept
+   * by Athena, read only through GetQueryResults: no results bucket, nothing
+   * written to the customer's or the platform's S3), its settings enforced so
+   * no query can name an output location, and at most
+   * {@link ATHENA_BYTES_SCANNED_CUTOFF} scanned per query; and the Glue database
+   * {@link DEFAULT_DATABASE} the route creates its `inventory_*` tables in. The
+   * audit role may use only these (`ATHENA_ROUTE_QUERY`, `ATHENA_ROUTE_TABLES`).
+   */
+  private addAthenaRoute(): void {
+    new CfnWorkGroup(this, 'SnapshotQueries', {
+      name: DEFAULT_WORKGROUP,
+      description:
+        'External Tools Platform: S3 Inventory queries of the snapshot tools (managed query results)',
+      recursiveDeleteOption: true,
+      workGroupConfiguration: {
+        enforceWorkGroupConfiguration: true,
+        publishCloudWatchMetricsEnabled: true,
+        bytesScannedCutoffPerQuery: ATHENA_BYTES_SCANNED_CUTOFF,
+        managedQueryResultsConfiguration: { enabled: true },
+      },
+    });
+    new CfnDatabase(this, 'SnapshotTables', {
+      catalogId: this.account,
+      databaseInput: {
+        name: DEFAULT_DATABASE,
+        description:
+          'External Tools Platform: S3 Inventory tables of the snapshot tools (one per report layout)',
+      },
+    });
+  }
 }
+
+/**
+ * The Athena workgroup's data usage control: 250 GB scanned per query (Athena
+ * User Guide, "Configure per-query data usage controls"), about $1.25 at $5 per
+ * TB: four times what a comparison of two 1-billion-object Parquet reports reads
+ * at most (bench/snapshots-athena.ts: 60.9 GB of whole data files).
+ */
+export const ATHENA_BYTES_SCANNED_CUTOFF = 250 * 1e9;

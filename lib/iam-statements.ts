@@ -62,6 +62,8 @@ export function allowGrant(role: IConstruct, grant: IamGrant, subject: string): 
       `${subject} calls ${actions}: read-only, on resources of the tenant account known only at run time ` +
         '(any region, any bucket); the ARN pattern narrows them to the kind of resource the tool reads.',
     );
+  } else if (grant.wildcardReason) {
+    acknowledgeWildcardResources(role, resources, `${subject}: ${grant.wildcardReason}`);
   }
   return new PolicyStatement({ actions: [...grant.actions], resources });
 }

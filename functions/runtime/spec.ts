@@ -14,6 +14,13 @@ export interface IamGrant {
   readonly actions: readonly string[];
   /** Resource ARNs. @default ['*'] (the Describe/List/Get actions used here support no resource-level scoping) */
   readonly resources?: readonly string[];
+  /**
+   * Why a grant with an action that is not Describe/List/Get needs a wildcard in
+   * its resources (cdk-nag IAM5 otherwise fails synthesis): the human decision,
+   * written where the grant is declared (the snapshot tools' Athena route).
+   * @default none: such a wildcard is a finding
+   */
+  readonly wildcardReason?: string;
 }
 
 /**
@@ -126,15 +133,19 @@ export interface ToolSpec<S extends ToolInputSchema = ToolInputSchema> {
   /**
    * What the tool's role must never do, whatever it is granted later (the
    * snapshot tools: no content read). For an `aws` tool the customer-account
-   * role carries the same Deny. The run workspace a tool keeps data in
-   * (`workspaceAccess`) is excepted from a Deny's `notResources`.
+   * role carries the same Deny. The run workspace is never excepted: a tool
+   * with `workspaceAccess` reaches its files with the vended run-data session
+   * (another principal).
    * @default [] (none)
    */
   readonly iamDeny?: readonly IamDeny[];
   /**
-   * Files of every run's workspace (in the platform's bucket, `RUN_BUCKET`) the
-   * tool's function reads, or reads and writes, with its own role: for tools that
-   * keep a run's derived data there (snapshot findings). Function tools only.
+   * Files of the call's run workspace (in the platform's bucket, `RUN_BUCKET`)
+   * the tool's function reads, or reads and writes, with the run-data session the
+   * dispatcher vends for the call (`ctx.runData`, narrowed to these files of the
+   * call's own run: functions/runtime/run-data-sessions.ts); its own role has no
+   * right there. For tools that keep a run's derived data there (snapshot
+   * findings, the Athena route's answers). Function tools only.
    * @default none
    */
   readonly workspaceAccess?: WorkspaceAccess;

@@ -75,6 +75,8 @@ describe('CustomerAccessStack', () => {
           'arn:<AWS::Partition>:s3:::*/????-??-??T??-??Z/manifest.json',
           'arn:<AWS::Partition>:s3:::*/data/????????-????-????-????-????????????.csv.gz',
           'arn:<AWS::Partition>:s3:::*/data/????????-????-????-????-????????????.parquet',
+          // The Athena route: each report's list of data files, which Athena reads as the caller.
+          'arn:<AWS::Partition>:s3:::*/hive/dt=????-??-??-??-??/symlink.txt',
         ],
       },
     ]);
@@ -213,7 +215,8 @@ describe('CustomerAccessStack', () => {
       Object.values(json.Resources)
         .map((r) => (r as { Type: string }).Type)
         .sort(),
-    ).toEqual(['AWS::IAM::Policy', 'AWS::IAM::Role']);
+      // The role, and the Athena route's workgroup and Glue database (no bucket, no asset).
+    ).toEqual(['AWS::Athena::WorkGroup', 'AWS::Glue::Database', 'AWS::IAM::Policy', 'AWS::IAM::Role']);
   });
 
   it('synthesizes to the template alone: no asset, no bootstrap version, no role to assume, a body CloudFormation takes inline', () => {

@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { workspaceSessionPolicy } from '../../functions/runtime/run-data-sessions';
+import { workspaceRoot } from '../../functions/runtime/workspace-path';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { findingsKey } from '../../functions/tools/snapshots/findings/store';
 import { isOrganizationTool } from '../../lib/aws-tool-grants';
@@ -728,12 +729,19 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
     },
   );
 
-  /** The findings file of a run of `tenant`, as the snapshot tools keep it (functions/tools/snapshots/findings/store.ts). */
-  const findings = (tenant: string, runId = 'r1') =>
-    findingsKey({ tenant, scenario: 'snapshot_forensics', runId });
+  /**
+   * The workspace files a tool's spec names (`workspaceAccess`) in a run of `tenant`,
+   * a wildcard filled with a report time as the tools name their files
+   * (functions/tools/snapshots/findings/store.ts, athena/settings.ts).
+   */
+  const keptFiles = (tool: string, tenant: string, runId = 'r1') =>
+    (toolCatalog.get(tool).workspaceAccess?.paths ?? []).map(
+      (path) =>
+        `${workspaceRoot({ tenant, scenario: 'snapshot_forensics', runId })}${path.replaceAll('*', '2026-03-10T01-00Z')}`,
+    );
 
   it.each(snapshotTools)(
-    "%s reaches no tenant's findings file, nor lists it, with its own role",
+    "%s reaches no tenant's workspace file it keeps, nor lists it, with its own role",
     async (tool) => {
       // Prepare
       const role = toolRole(tool);
@@ -748,14 +756,16 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
         });
 
       // Act
+      const files = ['acme', 'globex'].flatMap((tenant) => keptFiles(tool, tenant));
       const decisions = await Promise.all(
-        ['acme', 'globex'].flatMap((tenant) => [
-          ...objectOps.map((action) => ask(action, object(findings(tenant)))),
-          ask('s3:ListBucket', bucket, { 's3:prefix': findings(tenant) }),
+        files.flatMap((key) => [
+          ...objectOps.map((action) => ask(action, object(key))),
+          ask('s3:ListBucket', bucket, { 's3:prefix': key }),
         ]),
       );
 
       // Assess: explicitly, so no Allow added to the role later can open it
+      expect(files.length).toBeGreaterThan(0);
       expect(decisions).toEqual(decisions.map(() => 'ExplicitlyDenied'));
     },
   );
@@ -788,38 +798,58 @@ describe('run workspaces and run records by tenant, proved on the synthesized po
     };
     const allowed = access.access === 'read' ? ['s3:GetObject'] : objectOps;
 
-    it("reaches this run's findings file of acme, as its spec allows, and lists exactly it", async () => {
+    it("reaches this run's files it keeps of acme, as its spec allows, and lists exactly them", async () => {
+      // Prepare
+      const own = keptFiles(tool, 'acme');
+
       // Act
-      const own = await Promise.all(allowed.map((action) => ask(action, object(findings('acme')))));
-      const listed = await ask('s3:ListBucket', bucket, { 's3:prefix': findings('acme') });
-      const written =
-        access.access === 'read' ? await ask('s3:PutObject', object(findings('acme'))) : 'ImplicitlyDenied';
+      const reached = await Promise.all(
+        own.flatMap((key) => allowed.map((action) => ask(action, object(key)))),
+      );
+      const listed = await Promise.all(own.map((key) => ask('s3:ListBucket', bucket, { 's3:prefix': key })));
+      const written = await Promise.all(
+        access.access === 'read' ? own.map((key) => ask('s3:PutObject', object(key))) : [],
+      );
 
       // Assess
-      expect({ own, listed, written }).toEqual({
-        own: allowed.map(() => 'Allowed'),
-        listed: 'Allowed',
-        written: 'ImplicitlyDenied',
+      expect(own.length).toBeGreaterThan(0);
+      expect({ reached, listed, written }).toEqual({
+        reached: reached.map(() => 'Allowed'),
+        listed: own.map(() => 'Allowed'),
+        written: written.map(() => 'ImplicitlyDenied'),
       });
     });
 
-    it("reaches no other tenant's findings file, no other run's and no other file of the run", async () => {
-      // Act
+    it("reaches no other tenant's file, no other run's, no other file of the run and no other tool's", async () => {
+      // Prepare: the files every other workspace tool keeps in the same run, unless this one keeps them too
+      const own = keptFiles(tool, 'acme');
+      const otherTools = snapshotTools
+        .flatMap((other) => keptFiles(other, 'acme'))
+        .filter((key) => !own.includes(key));
       const keys = [
-        findings('globex'),
-        findings('acme-2'),
-        findings('acme', 'r2'),
+        ...keptFiles(tool, 'globex'),
+        ...keptFiles(tool, 'acme-2'),
+        ...keptFiles(tool, 'acme', 'r2'),
+        ...new Set(otherTools),
         'runs/acme/snapshot_forensics/r1/summary.json',
         'runs/acme/snapshot_forensics/r1/results/scan/0.json',
         'scratch/acme/r1/snapshots/findings.json',
+        'scratch/acme/r1/snapshots/athena/snapshot_stats-2026-03-10T01-00Z.json',
       ];
+
+      // Act
       const objects = await Promise.all(
         keys.flatMap((key) => objectOps.map((action) => ask(action, object(key)))),
       );
       const listings = await Promise.all(
-        [...keys, 'runs/acme/snapshot_forensics/r1/', 'runs/acme/', 'runs/globex/'].map((prefix) =>
-          ask('s3:ListBucket', bucket, { 's3:prefix': prefix }),
-        ),
+        [
+          ...keys,
+          'runs/acme/snapshot_forensics/r1/',
+          'runs/acme/snapshot_forensics/r1/snapshots/',
+          'runs/acme/snapshot_forensics/r1/snapshots/athena/',
+          'runs/acme/',
+          'runs/globex/',
+        ].map((prefix) => ask('s3:ListBucket', bucket, { 's3:prefix': prefix })),
       );
       const records = await ask('dynamodb:GetItem', recordsArn, { 'dynamodb:LeadingKeys': ['acme'] });
 

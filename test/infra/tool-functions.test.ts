@@ -229,7 +229,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 );
 
 describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, spec) => {
-  it('holds read-only actions only, besides its log group, its platform records and assuming the customer role', () => {
+  it('holds read-only actions only, besides its log group, its platform records, assuming the customer role and its declared decisions', () => {
     // Prepare
     const { stack, template } = synthesizePlatform();
     const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
@@ -251,12 +251,25 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
         !traceWrites.has(action) &&
         !platformRecords.has(resource),
     );
+    // A spec's non-read grant with its reason written down (IamGrant.wildcardReason: the Athena route's query
+    // and table calls) is a decision, held on exactly its declared resources.
+    const declared = spec.iam.filter((grant) => grant.wildcardReason);
+    const isDeclared = ({ action, resource }: { action: string; resource: string }) =>
+      declared.some(
+        (grant) =>
+          grant.actions.includes(action) &&
+          (grant.resources ?? ['*']).some((r) => r.replace('arn:aws:', 'arn:<AWS::Partition>:') === resource),
+      );
     const writes = others.filter(({ action }) => !READ_ONLY_ACTION.test(action));
+    const declaredWrites = writes.filter(isDeclared);
+    expect(new Set(declaredWrites.map(({ action }) => action))).toEqual(
+      new Set(declared.flatMap((grant) => grant.actions.filter((a) => !READ_ONLY_ACTION.test(a)))),
+    );
 
-    // Assess: the only non-read actions are the three STS actions, on those roles only.
+    // Assess: the only other non-read actions are the three STS actions, on those roles only.
     expect(others.length).toBeGreaterThan(0);
     expect(writes.length).toBeGreaterThan(0);
-    for (const { action, resource } of writes) {
+    for (const { action, resource } of writes.filter((w) => !isDeclared(w))) {
       expect(ASSUME_WITH_TAGS).toContain(action);
       expect(assumable.has(resource)).toBe(true);
     }

@@ -10,7 +10,9 @@ import type { EC2Client } from '@aws-sdk/client-ec2';
 import { S3Client } from '@aws-sdk/client-s3';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import type { AwsAccess } from '../../runtime/aws/credentials';
-import { ebsSdk, ec2Sdk } from './lazy-sdk';
+import { AthenaQueryEngine, type InventoryQueryEngine } from './athena/athena-runner';
+import type { AthenaRouteSettings } from './athena/settings';
+import { athenaSdk, ebsSdk, ec2Sdk } from './lazy-sdk';
 
 /** Creates the clients of one call, for one region each. */
 export interface SnapshotClients {
@@ -19,6 +21,12 @@ export interface SnapshotClients {
   readonly ec2: (access: AwsAccess, region: string) => EC2Client;
   /** The EBS direct APIs (ListSnapshotBlocks, ListChangedBlocks). */
   readonly ebs: (access: AwsAccess, region: string) => EBSClient;
+  /** The Athena route's query engine in the tenant's account (docs/snapshot-tools.md, "Athena route"). */
+  readonly inventoryQueries: (
+    access: AwsAccess,
+    region: string,
+    settings: AthenaRouteSettings,
+  ) => InventoryQueryEngine;
 }
 
 /** The clients deployed tools use: AWS's public endpoints with the platform's retry and timeout policy. */
@@ -27,4 +35,6 @@ export const defaultSnapshotClients: SnapshotClients = {
   // EC2 and EBS are loaded on first use (lazy-sdk.ts): the inventory paths never pay for their models.
   ec2: (access, region) => new (ec2Sdk().EC2Client)(awsClientConfig(access, region)),
   ebs: (access, region) => new (ebsSdk().EBSClient)(awsClientConfig(access, region)),
+  inventoryQueries: (access, region, settings) =>
+    new AthenaQueryEngine(new (athenaSdk().AthenaClient)(awsClientConfig(access, region)), settings),
 };

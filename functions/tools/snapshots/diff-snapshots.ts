@@ -1,12 +1,15 @@
+import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { InvalidArgsError } from '../../runtime/errors';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { type AnswerWriter, answerWriterFromEnvironment } from './athena/answers';
+import { athenaRouteOf, routedInventoryDiff } from './athena/route';
+import { athenaRouteSettings } from './athena/settings';
 import { defaultSnapshotClients, type SnapshotClients } from './clients';
 import { diffSnapshotsSpec } from './diff-snapshots.meta';
 import { ebsDiff } from './ebs-views';
 import { formatSnapshotId, inventorySourceOf, parseSnapshotId, type SnapshotRef } from './ids';
 import { readInventoryConfiguration } from './inventory/configuration';
-import { inventoryDiff } from './s3-inventory';
 
 /**
  * Checks that two ids can be compared, before any remote call.
@@ -50,9 +53,16 @@ export function comparablePair(a: string, b: string): [SnapshotRef, SnapshotRef]
  * API calls: EBS: 2 DescribeSnapshots, one ListChangedBlocks per 10,000
  * differing blocks. S3: 1 GetBucketInventoryConfiguration, 2 manifest
  * GetObjects, one GetObject per data file of both reports (Parquet: one more
- * each for its footer).
+ * each for its footer); on the Athena route, as `snapshot_stats`'.
+ *
+ * @param answers - where the Athena route's answers go, given the call's vended run-data session
+ *   (`ctx.runData`). @default the run workspace the environment names, written with that session
  */
-export function createDiffSnapshotsTool(clients: SnapshotClients = defaultSnapshotClients) {
+export function createDiffSnapshotsTool(
+  clients: SnapshotClients = defaultSnapshotClients,
+  answers: (runData?: AwsCredentialIdentityProvider) => AnswerWriter = (runData) =>
+    answerWriterFromEnvironment(process.env, runData),
+) {
   return defineTool(diffSnapshotsSpec, async (ctx, args) => {
     const [a, b] = comparablePair(args.a, args.b);
     const access = await ctx.aws();
@@ -74,7 +84,21 @@ export function createDiffSnapshotsTool(clients: SnapshotClients = defaultSnapsh
       throw new InvalidArgsError('unreachable: kinds checked');
     const s3 = clients.s3(access, access.region);
     const configuration = await readInventoryConfiguration(s3, a.bucket, a.configurationId, ctx.deadline);
-    const value = await inventoryDiff(s3, configuration, a.reportTime, b.reportTime, ctx.deadline);
+    const route = athenaRouteOf(
+      diffSnapshotsSpec.name,
+      ctx,
+      (settings) => clients.inventoryQueries(access, access.region, settings),
+      () => answers(ctx.runData),
+      athenaRouteSettings(),
+    );
+    const value = await routedInventoryDiff(
+      s3,
+      configuration,
+      a.reportTime,
+      b.reportTime,
+      ctx.deadline,
+      route,
+    );
     return {
       value,
       summary:

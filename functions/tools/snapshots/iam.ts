@@ -6,7 +6,7 @@
  * this: no SDK here.
  */
 import type { IamDeny, IamGrant } from '../../runtime/spec';
-import { inventoryObjectArnPatterns } from './inventory/layout';
+import { inventoryObjectArnPatterns, inventorySymlinkArnPattern } from './inventory/layout';
 
 /** EC2 metadata reads: snapshots (`OwnerIds: self`, public ones filtered) and the enabled regions for `"all"`. */
 export const EC2_SNAPSHOT_READ: IamGrant = { actions: ['ec2:DescribeSnapshots', 'ec2:DescribeRegions'] };
@@ -64,7 +64,62 @@ export function snapshotContentDeny(): IamDeny[] {
       // GetObjectVersion reads a version's content; GetObjectTorrent serves the object as a torrent.
       // SelectObjectContent and Object Lambda reads are authorized as s3:GetObject (S3 User Guide).
       actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTorrent'],
-      notResources: inventoryObjectArnPatterns(),
+      // The symlink.txt files list data files: Athena reads them with the caller's credentials (Athena route).
+      notResources: [...inventoryObjectArnPatterns(), inventorySymlinkArnPattern()],
     },
   ];
 }
+
+/**
+ * The Athena route's queries (docs/snapshot-tools.md, "Athena route"; Service
+ * Authorization Reference, "Amazon Athena", "AWS Glue"): the three query calls
+ * on the `etp-*` workgroups only (CustomerAccessStack creates `etp-snapshots`,
+ * with managed query results, so no results bucket is written), and the Glue
+ * calls `CREATE EXTERNAL TABLE IF NOT EXISTS` and the queries make, on the
+ * `etp_*` databases and their `inventory_*` tables only. Partitions are
+ * projected, so no partition call.
+ */
+export const ATHENA_ROUTE_QUERY: IamGrant = {
+  actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
+  resources: ['arn:aws:athena:*:*:workgroup/etp-*'],
+  wildcardReason:
+    'the Athena route queries S3 Inventory tables in the tenant account (known at run time) only in the ' +
+    "platform's own etp-* workgroups, which CustomerAccessStack creates with managed query results.",
+};
+
+/** See {@link ATHENA_ROUTE_QUERY}: Glue reads and table creation of the route's own tables only. */
+export const ATHENA_ROUTE_TABLES: IamGrant = {
+  actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:CreateTable'],
+  resources: [
+    'arn:aws:glue:*:*:catalog',
+    'arn:aws:glue:*:*:database/etp_*',
+    'arn:aws:glue:*:*:table/etp_*/inventory_*',
+  ],
+  wildcardReason:
+    "the Athena route creates its inventory_* tables (CREATE EXTERNAL TABLE IF NOT EXISTS) in the platform's own " +
+    'etp_* Glue databases of the tenant account (known at run time), nothing else of Glue.',
+};
+
+/**
+ * What Athena reads with the caller's credentials beyond the manifests and data
+ * files ({@link S3_INVENTORY_OBJECT_READ}): each report's `hive/dt=…/symlink.txt`
+ * (a list of data files).
+ */
+export const ATHENA_ROUTE_SYMLINK_READ: IamGrant = {
+  actions: ['s3:GetObject'],
+  resources: [inventorySymlinkArnPattern()],
+};
+
+/** The destination bucket's region, which Athena asks with the caller's credentials (Athena User Guide, "Access to Amazon S3"). */
+export const ATHENA_ROUTE_BUCKET_LOCATION: IamGrant = {
+  actions: ['s3:GetBucketLocation'],
+  resources: ['arn:aws:s3:::*'],
+};
+
+/** Every grant of the Athena route, in the specs of `snapshot_stats` and `diff_snapshots`. */
+export const ATHENA_ROUTE_GRANTS: readonly IamGrant[] = [
+  ATHENA_ROUTE_QUERY,
+  ATHENA_ROUTE_TABLES,
+  ATHENA_ROUTE_SYMLINK_READ,
+  ATHENA_ROUTE_BUCKET_LOCATION,
+];

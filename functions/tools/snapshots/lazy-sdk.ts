@@ -7,6 +7,7 @@
  * that memory. Each loader exposes only the names the tools use (the
  * no-content rail test checks the lists).
  */
+import type * as Athena from '@aws-sdk/client-athena';
 import type * as Ebs from '@aws-sdk/client-ebs';
 import type * as Ec2 from '@aws-sdk/client-ec2';
 
@@ -19,7 +20,14 @@ export type EbsSdk = Pick<
   'EBSClient' | 'paginateListSnapshotBlocks' | 'paginateListChangedBlocks'
 >;
 
+/** What the Athena route uses of the Athena SDK: the client, the query calls and the results paginator. */
+export type AthenaSdk = Pick<
+  typeof Athena,
+  'AthenaClient' | 'StartQueryExecutionCommand' | 'GetQueryExecutionCommand' | 'paginateGetQueryResults'
+>;
+
 let ec2: Ec2Sdk | undefined;
+let athena: AthenaSdk | undefined;
 let ebs: EbsSdk | undefined;
 
 // require, not import(): this is CommonJS (Jest's CommonJS runtime has no import()); esbuild
@@ -35,4 +43,10 @@ export function ec2Sdk(): Ec2Sdk {
 export function ebsSdk(): EbsSdk {
   ebs ??= require('@aws-sdk/client-ebs') as typeof Ebs;
   return ebs;
+}
+
+/** The Athena SDK; evaluated on the first call (reports past one function only). */
+export function athenaSdk(): AthenaSdk {
+  athena ??= require('@aws-sdk/client-athena') as typeof Athena;
+  return athena;
 }

@@ -55,7 +55,7 @@ export function diffContext(
 }
 
 /** What a comparison compared, for the output. */
-export function comparedOn(context: DiffContext): string[] {
+export function comparedOn(context: Pick<DiffContext, 'compareLastModified' | 'compareETag'>): string[] {
   return [
     'size',
     ...(context.compareLastModified ? ['last_modified'] : []),
@@ -163,6 +163,21 @@ export async function inventoryStats(
   reportTime: string,
   deadline: Deadline,
 ): Promise<InventoryStats> {
+  const { current, previous } = await openWithPrevious(s3, configuration, reportTime, deadline);
+  return statsOfOpened(configuration, reportTime, current, previous, deadline);
+}
+
+/**
+ * A report and the one before it that has a manifest (undefined for the first), read at once.
+ *
+ * @throws PlatformError (`not_found`) for a missing manifest of the report itself.
+ */
+export async function openWithPrevious(
+  s3: S3Client,
+  configuration: InventoryConfigurationView,
+  reportTime: string,
+  deadline: Deadline,
+): Promise<{ readonly current: OpenedReport; readonly previous: OpenedReport | undefined }> {
   // The report's manifest and the earlier one are read at once: two S3 round trips fewer in sequence.
   const [opened, previousOpened] = await Promise.allSettled([
     openReport(s3, configuration, reportTime, deadline),
@@ -173,10 +188,16 @@ export async function inventoryStats(
   // The report's own error first (a missing manifest is `not_found` whatever the listing did).
   if (opened.status === 'rejected') throw opened.reason;
   if (previousOpened.status === 'rejected') throw previousOpened.reason;
-  const current = opened.value;
-  const previous = previousOpened.value;
-  const extensions = new ExtensionTable();
-  const common = {
+  return { current: opened.value, previous: previousOpened.value };
+}
+
+/** The common head of `snapshot_stats`' value for an inventory report (both routes). */
+export function statsHead(
+  configuration: InventoryConfigurationView,
+  reportTime: string,
+  current: OpenedReport,
+) {
+  return {
     id: current.id,
     kind: 's3_inventory' as const,
     source: inventorySourceId(configuration.bucket, configuration.id),
@@ -188,6 +209,21 @@ export async function inventoryStats(
       createdAt: new Date(current.manifest.createdAtMs).toISOString(),
     },
   };
+}
+
+/** The note of a first report's statistics. */
+export const FIRST_REPORT_NOTE = 'No earlier report of this configuration: every object counts as new';
+
+/** {@link inventoryStats} of reports already opened, on the single-function path. */
+export async function statsOfOpened(
+  configuration: InventoryConfigurationView,
+  reportTime: string,
+  current: OpenedReport,
+  previous: OpenedReport | undefined,
+  deadline: Deadline,
+): Promise<InventoryStats> {
+  const extensions = new ExtensionTable();
+  const common = statsHead(configuration, reportTime, current);
   if (!previous) {
     const counter = new ReportCounter(extensions);
     await readInto(current, counter, deadline);
@@ -203,7 +239,7 @@ export async function inventoryStats(
       delete_markers: counter.deleteMarkers,
       baseline: null,
       comparedOn: [],
-      note: 'No earlier report of this configuration: every object counts as new',
+      note: FIRST_REPORT_NOTE,
     };
   }
   const context = diffContext(previous.manifest, current.manifest, extensions, SAMPLE_SIZE);
@@ -258,6 +294,16 @@ export async function inventoryDiff(
 ): Promise<InventoryDiff> {
   const a = await openReport(s3, configuration, timeA, deadline);
   const b = await openReport(s3, configuration, timeB, deadline);
+  return diffOfOpened(configuration, a, b, deadline);
+}
+
+/** {@link inventoryDiff} of two reports already opened, on the single-function path. */
+export async function diffOfOpened(
+  configuration: InventoryConfigurationView,
+  a: OpenedReport,
+  b: OpenedReport,
+  deadline: Deadline,
+): Promise<InventoryDiff> {
   const extensions = new ExtensionTable();
   const context = diffContext(a.manifest, b.manifest, extensions, SAMPLE_SIZE);
   const figures = await compareReports(a, b, context, deadline);

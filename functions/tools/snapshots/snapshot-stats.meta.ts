@@ -1,5 +1,12 @@
 import * as z from 'zod/mini';
-import { EBS_BLOCK_LIST, EC2_SNAPSHOT_READ, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ } from './iam';
+import { athenaAnswerPaths } from './athena/settings';
+import {
+  ATHENA_ROUTE_GRANTS,
+  EBS_BLOCK_LIST,
+  EC2_SNAPSHOT_READ,
+  S3_INVENTORY_LIST,
+  S3_INVENTORY_OBJECT_READ,
+} from './iam';
 import { snapshotIdArg } from './schemas';
 import { defineSnapshotSpec } from './spec';
 
@@ -36,9 +43,20 @@ export const snapshotStatsSpec = defineSnapshotSpec({
     'EBS snapshot: written blocks and bytes (ListSnapshotBlocks), new_bytes from the blocks changed since the ' +
     'previous snapshot of the volume (ListChangedBlocks); files and file_type_histogram are null because an EBS ' +
     'snapshot has no file listing without reading content. Never reads a file or block. Cost: S3 reads the two ' +
-    'reports in full (about 3 s per million objects of each); EBS one list call per 10,000 blocks.',
+    'reports in full (about 3 s per million objects of each); reports past one function (2 GiB of data files, or ' +
+    'more than 50 million objects) are answered by Athena in the tenant account with the same figures ' +
+    '(value.route says so, with bytes scanned and USD); EBS one list call per 10,000 blocks.',
   inputSchema: () => z.strictObject({ id: snapshotIdArg }),
   service: 's3',
-  iam: [EC2_SNAPSHOT_READ, EBS_BLOCK_LIST, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ],
+  iam: [
+    EC2_SNAPSHOT_READ,
+    EBS_BLOCK_LIST,
+    S3_INVENTORY_LIST,
+    S3_INVENTORY_OBJECT_READ,
+    ...ATHENA_ROUTE_GRANTS,
+  ],
+  // The Athena route's answers (athena/answers.ts), written with the run-data session the dispatcher vends
+  // for the call (read_write: a session policy has no write-only access); the function's own role has no right there.
+  workspaceAccess: { access: 'read_write', paths: athenaAnswerPaths('snapshot_stats') },
   runtime: REPORT_READER_RUNTIME,
 });

@@ -1,10 +1,13 @@
+import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
+import { type AnswerWriter, answerWriterFromEnvironment } from './athena/answers';
+import { athenaRouteOf, routedInventoryStats } from './athena/route';
+import { athenaRouteSettings } from './athena/settings';
 import { defaultSnapshotClients, type SnapshotClients } from './clients';
 import { ebsStats } from './ebs-views';
 import { parseSnapshotId } from './ids';
 import { readInventoryConfiguration } from './inventory/configuration';
-import { inventoryStats } from './s3-inventory';
 import { snapshotStatsSpec } from './snapshot-stats.meta';
 
 function gib(bytes: number): string {
@@ -18,9 +21,19 @@ function gib(bytes: number): string {
  * earlier snapshots, one ListSnapshotBlocks and one ListChangedBlocks per
  * 10,000 blocks. S3: 1 GetBucketInventoryConfiguration, 1+ ListObjectsV2 for
  * the report folders, 2 manifest GetObjects, and for each data file of both
- * reports one GetObject (Parquet: one more for its footer).
+ * reports one GetObject (Parquet: one more for its footer). On the Athena route
+ * (athena/route.ts), instead of the data files: one query to create each
+ * report layout's table (once per container), one query, its polls and result
+ * pages, and one PutObject of the answer into the run's workspace.
+ *
+ * @param answers - where the Athena route's answers go, given the call's vended run-data session
+ *   (`ctx.runData`). @default the run workspace the environment names, written with that session
  */
-export function createSnapshotStatsTool(clients: SnapshotClients = defaultSnapshotClients) {
+export function createSnapshotStatsTool(
+  clients: SnapshotClients = defaultSnapshotClients,
+  answers: (runData?: AwsCredentialIdentityProvider) => AnswerWriter = (runData) =>
+    answerWriterFromEnvironment(process.env, runData),
+) {
   return defineTool(snapshotStatsSpec, async (ctx, args) => {
     const ref = parseSnapshotId(args.id);
     const access = await ctx.aws();
@@ -39,10 +52,21 @@ export function createSnapshotStatsTool(clients: SnapshotClients = defaultSnapsh
     }
     const s3 = clients.s3(access, access.region);
     const configuration = await readInventoryConfiguration(s3, ref.bucket, ref.configurationId, ctx.deadline);
-    const value = await inventoryStats(s3, configuration, ref.reportTime, ctx.deadline);
+    const route = athenaRouteOf(
+      snapshotStatsSpec.name,
+      ctx,
+      (settings) => clients.inventoryQueries(access, access.region, settings),
+      () => answers(ctx.runData),
+      athenaRouteSettings(),
+    );
+    const value = await routedInventoryStats(s3, configuration, ref.reportTime, ctx.deadline, route);
     return {
       value,
-      summary: `${value.id}: ${value.files} objects (${gib(value.bytes)}), ${gib(value.new_bytes)} new or changed since ${value.baseline?.id ?? 'nothing (first report)'}`,
+      summary:
+        `${value.id}: ${value.files} objects (${gib(value.bytes)}), ${gib(value.new_bytes)} new or changed since ${value.baseline?.id ?? 'nothing (first report)'}` +
+        (value.route
+          ? ` (Athena: ${value.route.dataScannedBytes} bytes scanned, ≈ $${value.route.estimatedUsd})`
+          : ''),
     };
   });
 }

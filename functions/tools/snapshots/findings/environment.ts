@@ -28,7 +28,16 @@ export const RUN_BUCKET_ENV = 'RUN_BUCKET';
 
 let cached: { readonly key: string; readonly store: FindingsStore } | undefined;
 
-function s3Client(env: NodeJS.ProcessEnv, credentials?: AwsCredentialIdentityProvider): S3Client {
+/**
+ * An S3 client of the workspace bucket's region (`AWS_REGION`) with the
+ * platform's retry and timeout policy: with `credentials` (a call's vended
+ * run-data session) when given, else the process's. Also the Athena route's
+ * answer writer (athena/answers.ts).
+ */
+export function workspaceS3Client(
+  env: NodeJS.ProcessEnv,
+  credentials?: AwsCredentialIdentityProvider,
+): S3Client {
   return new S3Client({
     ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
     ...(credentials ? { credentials } : {}),
@@ -56,12 +65,14 @@ export function findingsStoreFromEnvironment(
       `No findings store is configured: this function has no ${RUN_BUCKET_ENV} (the platform's workspace bucket)`,
     );
   }
-  if (bucket && credentials) return new S3FindingsStore(s3Client(env, credentials), { bucket });
+  if (bucket && credentials) return new S3FindingsStore(workspaceS3Client(env, credentials), { bucket });
   const dir = defaultLocalDir(env);
   const key = bucket ? `s3:${bucket}` : `dir:${dir}`;
   if (cached?.key === key) return cached.store;
   // Without a vended session: the process's credentials, one client per container.
-  const store = bucket ? new S3FindingsStore(s3Client(env), { bucket }) : new LocalDirFindingsStore(dir);
+  const store = bucket
+    ? new S3FindingsStore(workspaceS3Client(env), { bucket })
+    : new LocalDirFindingsStore(dir);
   cached = { key, store };
   return store;
 }

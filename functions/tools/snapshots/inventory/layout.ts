@@ -81,3 +81,13 @@ export function inventoryObjectArnPatterns(): string[] {
     `arn:aws:s3:::*/data/${uuid}${DATA_FILE_EXTENSIONS.Parquet}`,
   ];
 }
+
+/**
+ * IAM resource pattern of the `hive/dt=YYYY-MM-DD-HH-MM/symlink.txt` files S3
+ * writes beside each report (S3 User Guide, "Querying Amazon S3 Inventory with
+ * Amazon Athena"): the list of a report's data files, which Athena reads with
+ * the caller's credentials on the Athena route. Metadata, never content.
+ */
+export function inventorySymlinkArnPattern(): string {
+  return 'arn:aws:s3:::*/hive/dt=????-??-??-??-??/symlink.txt';
+}

@@ -55,6 +55,13 @@ const CONTENT_PACKAGES = [
  * The runtime's lazy loads (DynamoDB, STS, the credential chain) have none.
  */
 const CONTENT_CAPABLE_PACKAGES = new Set(['@aws-sdk/client-s3', '@aws-sdk/client-ebs']);
+/**
+ * The one runtime module besides the lazy SDK loaders that loads the S3 SDK
+ * whole: the client of the platform's own run workspaces, which a plan call's
+ * claim-check (functions/runtime/tool-callback.ts) writes to `RUN_BUCKET` with
+ * the vended run-data session, never a customer's bucket (proved below).
+ */
+const RUN_WORKSPACE_CLIENT = 'functions/runtime/workspace-s3.ts';
 /** The only modules that may import GetObjectCommand, and what for. */
 const GET_OBJECT_MODULES = new Set([
   'functions/tools/snapshots/inventory/guarded-reader.ts', // inventory manifests and data files only
@@ -103,7 +110,8 @@ describe('the no-content rail, in code', () => {
                   CONTENT_OPERATIONS.has(n) ||
                   (n === '*' &&
                     CONTENT_CAPABLE_PACKAGES.has(specifier) &&
-                    !rel(m.file).endsWith('/lazy-sdk.ts')),
+                    !rel(m.file).endsWith('/lazy-sdk.ts') &&
+                    rel(m.file) !== RUN_WORKSPACE_CLIENT),
               )
               .map((n) => `${rel(m.file)} imports ${n} from ${specifier}`)
           : []),
@@ -111,6 +119,20 @@ describe('the no-content rail, in code', () => {
     );
 
     expect(offending).toEqual([]);
+  });
+
+  it("reaches the run workspaces' client only from the claim-check, on RUN_BUCKET with the run-data session", () => {
+    const importers = modules
+      .filter((m) => [...m.imports.keys()].some((specifier) => specifier.endsWith('/workspace-s3')))
+      .map((m) => rel(m.file));
+    const callback = modules
+      .find((m) => rel(m.file) === 'functions/runtime/tool-callback.ts')
+      ?.source.getText();
+
+    expect(importers).toEqual(['functions/runtime/tool-callback.ts']);
+    expect(callback).toMatch(
+      /const bucket = process\.env\.RUN_BUCKET;[\s\S]*s3WorkspaceProvider\(\s*bucket,\s*undefined,\s*\(tenant\) => vended\.credentials\(tenant, RUN_DATA_SESSION\),/,
+    );
   });
 
   it('imports GetObjectCommand only in the guarded inventory reader and the workspace findings store', () => {
@@ -122,14 +144,25 @@ describe('the no-content rail, in code', () => {
     expect(importers).toEqual([...GET_OBJECT_MODULES].sort());
   });
 
-  it('loads EC2 and the EBS direct APIs lazily, exposing only snapshot metadata and the two block list calls', () => {
+  it('loads EC2, the EBS direct APIs and Athena lazily, exposing only snapshot metadata, the two block list calls and the query calls', () => {
     const loader = modules.find((m) => rel(m.file).endsWith('/lazy-sdk.ts')) as ModuleFacts;
     const exposed = (sdk: string) =>
       new RegExp(`Pick<\\s*typeof ${sdk},\\s*([^>]+)>`).exec(loader.source.getText())?.[1]?.match(/\w+/g);
     const valueImports = (pkg: string) =>
       modules.flatMap((m) => (m === loader ? [] : (m.imports.get(pkg) ?? [])));
 
-    expect([...loader.imports.keys()].sort()).toEqual(['@aws-sdk/client-ebs', '@aws-sdk/client-ec2']);
+    expect([...loader.imports.keys()].sort()).toEqual([
+      '@aws-sdk/client-athena',
+      '@aws-sdk/client-ebs',
+      '@aws-sdk/client-ec2',
+    ]);
+    expect(exposed('Athena')).toEqual([
+      'AthenaClient',
+      'StartQueryExecutionCommand',
+      'GetQueryExecutionCommand',
+      'paginateGetQueryResults',
+    ]);
+    expect(valueImports('@aws-sdk/client-athena')).toEqual([]);
     expect(exposed('Ec2')).toEqual(['EC2Client', 'DescribeSnapshotsCommand', 'paginateDescribeSnapshots']);
     expect(exposed('Ebs')).toEqual(['EBSClient', 'paginateListSnapshotBlocks', 'paginateListChangedBlocks']);
     expect(valueImports('@aws-sdk/client-ebs')).toEqual([]);

@@ -38,7 +38,7 @@ describe('snapshot tool specs', () => {
     expect(SPECS.filter((s) => s.sideEffects === 'write').map((s) => s.name)).toEqual(['scan_snapshots']);
   });
 
-  it('grant exactly the read actions each tool calls', () => {
+  it('grant exactly the actions each tool calls', () => {
     const actions = Object.fromEntries(
       SPECS.map((s) => [
         s.name,
@@ -58,20 +58,38 @@ describe('snapshot tool specs', () => {
         's3:ListBucket',
       ],
       snapshot_stats: [
+        // The Athena route (iam.ts ATHENA_ROUTE_GRANTS): queries in etp-* workgroups, etp_* tables, symlink.txt.
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:StartQueryExecution',
         'ebs:ListChangedBlocks',
         'ebs:ListSnapshotBlocks',
         'ec2:DescribeRegions',
         'ec2:DescribeSnapshots',
+        'glue:CreateTable',
+        'glue:GetDatabase',
+        'glue:GetTable',
+        's3:GetBucketLocation',
         's3:GetInventoryConfiguration',
+        's3:GetObject',
         's3:GetObject',
         's3:ListBucket',
       ],
       diff_snapshots: [
+        // The Athena route (iam.ts ATHENA_ROUTE_GRANTS): queries in etp-* workgroups, etp_* tables, symlink.txt.
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:StartQueryExecution',
         'ebs:ListChangedBlocks',
         'ebs:ListSnapshotBlocks',
         'ec2:DescribeRegions',
         'ec2:DescribeSnapshots',
+        'glue:CreateTable',
+        'glue:GetDatabase',
+        'glue:GetTable',
+        's3:GetBucketLocation',
         's3:GetInventoryConfiguration',
+        's3:GetObject',
         's3:GetObject',
         's3:ListBucket',
       ],
@@ -105,17 +123,18 @@ describe('snapshot tool specs', () => {
         {
           sid: 'DenyObjectContentOutsideInventories',
           actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTorrent'],
-          notResources: INVENTORY_OBJECTS,
+          // The Athena route's symlink.txt files (lists of data files) are excepted too.
+          notResources: [...INVENTORY_OBJECTS, 'arn:aws:s3:::*/hive/dt=????-??-??-??-??/symlink.txt'],
         },
       ]);
     }
   });
 
-  it('reach the run workspace only where findings are kept: scan writes, inspect reads', () => {
+  it('reach the run workspace only where findings and Athena answers are kept: scan writes, inspect reads', () => {
     expect(Object.fromEntries(SPECS.map((s) => [s.name, s.workspaceAccess ?? 'none']))).toEqual({
       list_snapshots: 'none',
-      snapshot_stats: 'none',
-      diff_snapshots: 'none',
+      snapshot_stats: { access: 'read_write', paths: ['snapshots/athena/snapshot_stats-*.json'] },
+      diff_snapshots: { access: 'read_write', paths: ['snapshots/athena/diff_snapshots-*.json'] },
       inspect_finding: { access: 'read', paths: ['snapshots/findings.json'] },
       scan_snapshots: { access: 'read_write', paths: ['snapshots/findings.json'] },
     });

@@ -1,0 +1,468 @@
+/**
+ * The SQL of the snapshot tools' Athena route (issue 22): the same figures as
+ * the single-function path (s3-inventory.ts) — objects, bytes, delete markers,
+ * files and bytes by extension, added / changed / unchanged / removed — over
+ * the S3 Inventory table of the S3 User Guide, "Querying Amazon S3 Inventory
+ * with Amazon Athena": one table per configuration, `PARTITIONED BY (dt string)`,
+ * stored as `org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat` with its
+ * LOCATION at `<base>hive/`, where S3 writes `hive/dt=YYYY-MM-DD-HH-MM/symlink.txt`
+ * listing each report's data files; `dt` is projected (`projection.dt.type = date`,
+ * format `yyyy-MM-dd-HH-mm`), so no `MSCK REPAIR` is needed.
+ *
+ * Every text that goes into a statement is validated first against the naming
+ * rules it must follow (S3 bucket names, Glue names, S3 Inventory field names,
+ * report times), so no input can end a literal or an identifier: there is no
+ * escaping, only refusal. The same query text runs on Athena (Trino) and on
+ * DuckDB (test/helpers/duckdb-inventory.ts): it uses only functions both have
+ * with the same meaning (`regexp_extract`, `url_decode`, `try_cast`, `lower`,
+ * `coalesce`, `nullif`, `IS DISTINCT FROM`).
+ */
+import { createHash } from 'node:crypto';
+import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
+import { RANSOM_NOTE_PATTERNS } from '../findings/ransomware';
+import { REPORT_TIME } from '../ids';
+import { ExtensionCounts, ExtensionTable, type HistogramEntry, histogram } from '../index/extensions';
+import type { InventoryManifest } from '../inventory/manifest';
+
+/**
+ * S3 Inventory fields by their Athena column names, with the column types of the
+ * S3 User Guide's ORC/Parquet `CREATE EXTERNAL TABLE` ("Querying Amazon S3
+ * Inventory with Amazon Athena"): times as `bigint` (milliseconds since the
+ * epoch, as the ORC and Parquet reports store them), flags as `boolean`.
+ */
+export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
+  bucket: 'string',
+  key: 'string',
+  version_id: 'string',
+  is_latest: 'boolean',
+  is_delete_marker: 'boolean',
+  size: 'bigint',
+  last_modified_date: 'bigint',
+  e_tag: 'string',
+  storage_class: 'string',
+  is_multipart_uploaded: 'boolean',
+  replication_status: 'string',
+  encryption_status: 'string',
+  object_lock_retain_until_date: 'bigint',
+  object_lock_mode: 'string',
+  object_lock_legal_hold_status: 'string',
+  intelligent_tiering_access_tier: 'string',
+  bucket_key_status: 'string',
+  checksum_algorithm: 'string',
+  object_access_control_list: 'string',
+  object_owner: 'string',
+  lifecycle_expiration_date: 'bigint',
+};
+
+/**
+ * The columns the Guide's CSV template does not declare `string`: its three
+ * flags stay `boolean` (OpenCSVSerDe reads `true`/`false`); `size` and the
+ * times are `string` there, and the query casts.
+ */
+const CSV_BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
+  'is_latest',
+  'is_delete_marker',
+  'is_multipart_uploaded',
+]);
+
+/** A column's type in the table of `format` (S3 User Guide templates). */
+export function columnType(format: AthenaInventoryFormat, column: string): string {
+  if (format !== 'CSV') return INVENTORY_COLUMN_TYPES[column] as string;
+  return CSV_BOOLEAN_COLUMNS.has(column) ? 'boolean' : 'string';
+}
+
+/** Inventory formats Athena reads (S3 User Guide: "Apache ORC, Apache Parquet, or CSV"). */
+export type AthenaInventoryFormat = 'CSV' | 'Parquet' | 'ORC';
+
+/** Where a configuration's inventory table is, validated. */
+export interface InventoryTableRef {
+  /** Glue database: lower-case letters, digits and `_`, 1-255 characters (Glue "Database" naming). */
+  readonly database: string;
+  /** Glue table, same rules. */
+  readonly table: string;
+}
+
+/** What the stats and diff query compares (from both manifests' schemas, as `diffContext`). */
+export interface QueryComparison {
+  readonly compareLastModified: boolean;
+  readonly compareETag: boolean;
+  readonly useVersionIds: boolean;
+}
+
+const GLUE_NAME = /^[a-z0-9_]{1,255}$/;
+/** S3 bucket naming rules (S3 User Guide, "General purpose bucket naming rules"). */
+const BUCKET_NAME =
+  /^(?!xn--|sthree-|amzn-s3-demo-)(?!.*(?:-s3alias|--ol-s3|\.mrap|--x-s3)$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/**
+ * A key prefix made of the S3 User Guide's "safe characters" (letters, digits,
+ * `!-_.*()/`) without `'`, which would end an SQL literal: refused, not escaped.
+ */
+const SAFE_PREFIX = /^[A-Za-z0-9!\-_.*()/]{0,900}$/;
+
+function invalid(field: string, value: string, accepted: string): PlatformError {
+  return new InvalidArgsError(`${field} ${JSON.stringify(value)} is not valid: ${accepted}`, {
+    details: { field },
+  });
+}
+
+/**
+ * A Glue database or table name, checked.
+ *
+ * @throws InvalidArgsError naming the rule.
+ */
+export function glueName(field: string, value: string): string {
+  if (!GLUE_NAME.test(value)) {
+    throw invalid(field, value, 'Glue names are 1-255 lower-case letters, digits or underscores');
+  }
+  return value;
+}
+
+/**
+ * A bucket name, checked against the S3 naming rules.
+ *
+ * @throws InvalidArgsError.
+ */
+export function bucketName(field: string, value: string): string {
+  if (!BUCKET_NAME.test(value) || value.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(value)) {
+    throw invalid(field, value, 'S3 bucket names are 3-63 lower-case letters, digits, dots and hyphens');
+  }
+  return value;
+}
+
+/**
+ * A key prefix, checked (S3 "safe characters" only, `'` excluded).
+ *
+ * @throws InvalidArgsError.
+ */
+export function safePrefix(field: string, value: string): string {
+  if (!SAFE_PREFIX.test(value)) {
+    throw invalid(field, value, "S3 safe characters only (letters, digits, ! - _ . * ( ) /), no '");
+  }
+  return value;
+}
+
+/**
+ * The `dt` partition value of a report time: `2026-03-01T01-00Z` → `2026-03-01-01-00`
+ * (the `hive/dt=YYYY-MM-DD-HH-MM/` folder S3 writes beside the report).
+ *
+ * @throws InvalidArgsError for anything else than `YYYY-MM-DDTHH-MMZ`.
+ */
+export function partitionOf(reportTime: string): string {
+  if (!REPORT_TIME.test(reportTime)) {
+    throw invalid('report time', reportTime, 'YYYY-MM-DDTHH-MMZ, as S3 Inventory names report folders');
+  }
+  return reportTime.replace('T', '-').replace('Z', '');
+}
+
+/** The manifest's columns, checked against the S3 Inventory field list. */
+function checkedColumns(columns: readonly string[]): readonly string[] {
+  for (const column of columns) {
+    if (!Object.hasOwn(INVENTORY_COLUMN_TYPES, column)) {
+      throw invalid(
+        'inventory column',
+        column,
+        `S3 Inventory fields: ${Object.keys(INVENTORY_COLUMN_TYPES).join(', ')}`,
+      );
+    }
+  }
+  return columns;
+}
+
+const SERDE: Record<AthenaInventoryFormat, string> = {
+  CSV: "ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde'",
+  Parquet: "ROW FORMAT SERDE 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe'",
+  ORC: "ROW FORMAT SERDE 'org.apache.hadoop.hive.ql.io.orc.OrcSerde'",
+};
+
+/**
+ * The first `dt` the projection knows: a date before S3 Inventory existed, so one
+ * table (keyed by its layout, {@link inventoryTableName}) serves every report of
+ * that layout. The queries filter `dt` by equality, so Athena projects that one
+ * partition whatever the range (Athena User Guide, "Use partition projection").
+ */
+export const PROJECTION_START = '2016-11-01-00-00';
+
+/** Where and how one report layout is stored: what its table is made of. */
+export interface InventoryTableSpec {
+  readonly format: AthenaInventoryFormat;
+  /** The manifest's columns, in file order. */
+  readonly columns: readonly string[];
+  readonly destinationBucket: string;
+  /** The configuration's folder in the destination (`[prefix/]source/config/`). */
+  readonly base: string;
+}
+
+/**
+ * The Glue table name of a report layout: `inventory_` and 24 hex digits of the
+ * SHA-256 of destination, folder, format and columns. Reports of one
+ * configuration with the same fields share it; a configuration whose fields
+ * changed gets a new table, so `CREATE EXTERNAL TABLE IF NOT EXISTS` never
+ * meets a table of another shape under the same name.
+ */
+export function inventoryTableName(spec: InventoryTableSpec): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([spec.destinationBucket, spec.base, spec.format, spec.columns]))
+    .digest('hex');
+  return `inventory_${digest.slice(0, 24)}`;
+}
+
+/**
+ * The `CREATE EXTERNAL TABLE IF NOT EXISTS` of one report layout, as the S3
+ * User Guide's templates give it: the manifest's columns in file order with
+ * the template's types ({@link columnType}), `PARTITIONED BY (dt string)`, the
+ * format's SerDe, `SymlinkTextInputFormat` over `s3://<destination>/<base>hive/`,
+ * `dt` projected (`date`, `yyyy-MM-dd-HH-mm`, interval 1 DAYS) from
+ * {@link PROJECTION_START} to NOW.
+ *
+ * @throws InvalidArgsError for a name, bucket, prefix or column that fails its rule.
+ */
+export function createTableStatement(ref: InventoryTableRef, spec: InventoryTableSpec): string {
+  const database = glueName('database', ref.database);
+  const table = glueName('table', ref.table);
+  const bucket = bucketName('destination bucket', spec.destinationBucket);
+  const base = safePrefix('inventory folder', spec.base);
+  const declared = checkedColumns(spec.columns)
+    .map((column) => `\`${column}\` ${columnType(spec.format, column)}`)
+    .join(', ');
+  return (
+    `CREATE EXTERNAL TABLE IF NOT EXISTS \`${database}\`.\`${table}\` (${declared}) ` +
+    `PARTITIONED BY (dt string) ${SERDE[spec.format]} ` +
+    "STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat' " +
+    "OUTPUTFORMAT 'org.apache.hadoop.hive.ql.io.IgnoreKeyTextOutputFormat' " +
+    `LOCATION 's3://${bucket}/${base}hive/' ` +
+    "TBLPROPERTIES ('projection.enabled' = 'true', 'projection.dt.type' = 'date', " +
+    "'projection.dt.format' = 'yyyy-MM-dd-HH-mm', " +
+    `'projection.dt.range' = '${PROJECTION_START},NOW', 'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'DAYS')`
+  );
+}
+
+/** One report's rows, normalized: decoded key, version id, delete marker, size, last-modified, ETag. */
+function reportRows(report: QueriedReport): string {
+  const format = formatOf(report.manifest);
+  const columns = checkedColumns(report.manifest.columns);
+  const has = (column: string) => columns.includes(column);
+  const table = `"${glueName('database', report.table.database)}"."${glueName('table', report.table.table)}"`;
+  const csv = format === 'CSV';
+  // CSV keys are form-URL-encoded (a space as +, S3 User Guide "Amazon S3 Inventory list"); decode + as %20 first.
+  const key = csv ? "url_decode(replace(key, '+', '%20'))" : 'key';
+  const version = has('version_id') ? "coalesce(nullif(version_id, ''), '')" : "''";
+  // A boolean in every template, the CSV one included.
+  const marker = has('is_delete_marker') ? 'coalesce(is_delete_marker, false)' : 'false';
+  const size = csv ? 'coalesce(try_cast(size AS bigint), 0)' : 'coalesce(size, 0)';
+  const modified = has('last_modified_date')
+    ? csv
+      ? "nullif(last_modified_date, '')"
+      : 'last_modified_date'
+    : 'NULL';
+  const eTag = has('e_tag') ? "nullif(e_tag, '')" : 'NULL';
+  return (
+    `SELECT ${key} AS k, ${version} AS v, ${marker} AS dm, ${size} AS size, ${modified} AS lm, ${eTag} AS et ` +
+    `FROM ${table} WHERE dt = '${partitionOf(report.reportTime)}'`
+  );
+}
+
+/**
+ * The extension of `column` as `extensionOf` (index/extensions.ts) gives it: the
+ * 1-16 characters of `[A-Za-z0-9_~-]` after the last dot of the key's last
+ * segment, that dot not its first character; lower-cased; else `(none)`.
+ */
+function extensionSql(column: string): string {
+  return `coalesce(nullif(lower(regexp_extract(${column}, '[^/]\\.([A-Za-z0-9_~-]{1,16})$', 1)), ''), '(none)')`;
+}
+
+/**
+ * Whether `column`'s file name looks like a ransom note, as `looksLikeRansomNote`
+ * (findings/ransomware.ts) decides: 1-80 characters after the last `/`, matching
+ * one of {@link RANSOM_NOTE_PATTERNS} whole (each is anchored, and none matches
+ * the empty name) and without regard to case. The
+ * patterns' text goes in as written (`(?i)` is Java's and RE2's flag alike); one
+ * holding `'` would end the literal, so it is refused.
+ */
+function ransomNoteSql(column: string): string {
+  const name = `regexp_extract(${column}, '[^/]*$', 0)`;
+  const patterns = RANSOM_NOTE_PATTERNS.map((pattern) => {
+    if (pattern.source.includes("'") || pattern.flags !== 'i') {
+      throw new PlatformError('internal_error', `Ransom-note pattern ${pattern} cannot be written as SQL`);
+    }
+    // Trino's regexp_like is not DuckDB's (regexp_matches): a non-empty match of regexp_extract is both's.
+    return `coalesce(regexp_extract(${name}, '(?i)${pattern.source}', 0), '') <> ''`;
+  });
+  return `(length(${name}) BETWEEN 1 AND 80 AND (${patterns.join(' OR ')}))`;
+}
+
+/** One side of a stats or diff query: a report, and the table of its layout. */
+export interface QueriedReport {
+  readonly reportTime: string;
+  readonly manifest: Pick<InventoryManifest, 'fileFormat' | 'columns'>;
+  readonly table: InventoryTableRef;
+}
+
+function formatOf(manifest: QueriedReport['manifest']): AthenaInventoryFormat {
+  if (manifest.fileFormat === 'CSV' || manifest.fileFormat === 'Parquet' || manifest.fileFormat === 'ORC')
+    return manifest.fileFormat;
+  throw invalid('inventory format', manifest.fileFormat, 'CSV, Parquet or ORC');
+}
+
+/**
+ * The query of `snapshot_stats` and `diff_snapshots` on the Athena route:
+ * `newer` compared with `older` by identity (the key, or key + version id), or
+ * counted alone without `older`. Its rows are
+ * `(side, delete_marker, change, extension, files, bytes, bytes_before)`:
+ * `side` `newer` with `change` `added` / `changed` / `unchanged`, `side`
+ * `older` with `change` `removed` / `kept` — a few rows per extension — and,
+ * with `older`, one row `side` `notes`: ransom-note-like names among the added
+ * and changed objects in `files`, their folders in `bytes`. Folded by
+ * {@link foldFigureRows}.
+ *
+ * @throws InvalidArgsError for a name, time or column that fails its rule.
+ */
+export function statsQuery(
+  newer: QueriedReport,
+  older?: QueriedReport,
+  comparison?: QueryComparison,
+): string {
+  const newerRows = reportRows(newer);
+  const ext = extensionSql('nk');
+  const newerSelect = (change: string, before: string, from: string) =>
+    `SELECT 'newer' AS side, ndm AS delete_marker, ${change} AS change, ${ext} AS extension, ` +
+    `count(*) AS files, sum(nsize) AS bytes, ${before} AS bytes_before FROM ${from}`;
+  if (!older) {
+    return (
+      `WITH n AS (${newerRows}) ` +
+      `${newerSelect("'added'", '0', '(SELECT k AS nk, dm AS ndm, size AS nsize FROM n) AS t')} GROUP BY 1, 2, 3, 4`
+    );
+  }
+  const compare = comparison ?? { compareLastModified: false, compareETag: false, useVersionIds: false };
+  const olderRows = reportRows(older);
+  const same = [
+    'n.size = o.size',
+    ...(compare.compareLastModified ? ['NOT (n.lm IS DISTINCT FROM o.lm)'] : []),
+    ...(compare.compareETag ? ['NOT (n.et IS DISTINCT FROM o.et)'] : []),
+  ].join(' AND ');
+  const on = compare.useVersionIds ? 'n.k = o.k AND n.v = o.v' : 'n.k = o.k';
+  return (
+    `WITH n AS (${newerRows}), o AS (${olderRows}), j AS (` +
+    'SELECT n.k AS nk, n.dm AS ndm, n.size AS nsize, o.k AS ok, o.dm AS odm, o.size AS osize, ' +
+    `CASE WHEN o.k IS NULL THEN 'added' WHEN ${same} THEN 'unchanged' ELSE 'changed' END AS change ` +
+    `FROM n FULL OUTER JOIN o ON ${on}) ` +
+    `${newerSelect('change', 'sum(coalesce(osize, 0))', 'j')} WHERE nk IS NOT NULL GROUP BY 1, 2, 3, 4 ` +
+    "UNION ALL SELECT 'older' AS side, odm AS delete_marker, " +
+    "CASE WHEN nk IS NULL THEN 'removed' ELSE 'kept' END AS change, " +
+    `${extensionSql('ok')} AS extension, count(*) AS files, sum(osize) AS bytes, 0 AS bytes_before ` +
+    'FROM j WHERE ok IS NOT NULL GROUP BY 1, 2, 3, 4 ' +
+    "UNION ALL SELECT 'notes' AS side, false AS delete_marker, 'new_or_changed' AS change, '' AS extension, " +
+    "count(*) AS files, count(DISTINCT coalesce(regexp_extract(nk, '^.*/', 0), '')) AS bytes, 0 AS bytes_before " +
+    `FROM j WHERE nk IS NOT NULL AND NOT ndm AND change <> 'unchanged' AND ${ransomNoteSql('nk')}`
+  );
+}
+
+/** One result row of {@link statsQuery}, as text (Athena's GetQueryResults gives every value as a string). */
+export type FigureRow = Readonly<
+  Record<'side' | 'delete_marker' | 'change' | 'extension' | 'files' | 'bytes' | 'bytes_before', string>
+>;
+
+/** A change set's figures on the Athena route. */
+export interface QueryTally {
+  readonly count: number;
+  readonly bytes: number;
+  readonly byExtension: HistogramEntry[];
+}
+
+/** The figures of {@link statsQuery}, as the single-function path reports them. */
+export interface QueryFigures {
+  readonly newer: { readonly objects: number; readonly bytes: number; readonly deleteMarkers: number };
+  readonly older: { readonly objects: number; readonly bytes: number; readonly deleteMarkers: number };
+  /** Files and bytes by extension of the newer report: top {@link histogram} lines + `(other)`. */
+  readonly newerHistogram: HistogramEntry[];
+  readonly added: QueryTally;
+  readonly changed: QueryTally & { readonly bytesBefore: number };
+  readonly removed: QueryTally;
+  readonly unchanged: { readonly count: number; readonly bytes: number };
+  readonly deleteMarkersAdded: number;
+  /** Ransom-note-like names among added and changed objects, and their folders (0 without an older report). */
+  readonly ransomNotes: { readonly count: number; readonly folders: number };
+}
+
+/**
+ * Folds {@link statsQuery}'s rows into the tools' figures, histograms cut to
+ * `top` lines + `(other)` as on the single-function path.
+ *
+ * @throws PlatformError (`upstream_error`) for a row that is not one the query makes.
+ */
+export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFigures {
+  const table = new ExtensionTable();
+  const counts = () => ({ count: 0, bytes: 0, byExtension: new ExtensionCounts() });
+  const newerAll = counts();
+  const olderAll = counts();
+  const tallies = { added: counts(), changed: counts(), unchanged: counts(), removed: counts() };
+  let newerMarkers = 0;
+  let olderMarkers = 0;
+  let markersAdded = 0;
+  let bytesBefore = 0;
+  const ransomNotes = { count: 0, folders: 0 };
+  for (const row of rows) {
+    const files = Number(row.files);
+    const bytes = Number(row.bytes ?? 0);
+    const marker = row.delete_marker === 'true';
+    const extension = table.idOfName(row.extension);
+    const into = (tally: ReturnType<typeof counts>) => {
+      tally.count += files;
+      tally.bytes += bytes;
+      const by = tally.byExtension;
+      by.files[extension] = (by.files[extension] as number) + files;
+      by.bytes[extension] = (by.bytes[extension] as number) + bytes;
+      by.total += files;
+      by.totalBytes += bytes;
+    };
+    if (!Number.isSafeInteger(files) || !Number.isSafeInteger(bytes)) {
+      throw new PlatformError(
+        'upstream_error',
+        `Query result row has non-integer figures: ${JSON.stringify(row)}`,
+        {
+          service: 'athena',
+        },
+      );
+    }
+    if (row.side === 'notes') {
+      ransomNotes.count += files;
+      ransomNotes.folders += bytes;
+    } else if (row.side === 'newer') {
+      if (marker) {
+        newerMarkers += files;
+        if (row.change === 'added') markersAdded += files;
+        continue;
+      }
+      into(newerAll);
+      const tally = tallies[row.change as 'added' | 'changed' | 'unchanged'];
+      if (!tally)
+        throw new PlatformError('upstream_error', `Unexpected change ${row.change}`, { service: 'athena' });
+      into(tally);
+      if (row.change === 'changed') bytesBefore += Number(row.bytes_before);
+    } else if (row.side === 'older') {
+      if (marker) {
+        olderMarkers += files;
+        continue;
+      }
+      into(olderAll);
+      if (row.change === 'removed') into(tallies.removed);
+    } else {
+      throw new PlatformError('upstream_error', `Unexpected side ${row.side}`, { service: 'athena' });
+    }
+  }
+  const view = (tally: ReturnType<typeof counts>): QueryTally => ({
+    count: tally.count,
+    bytes: tally.bytes,
+    byExtension: histogram(tally.byExtension, table, top),
+  });
+  return {
+    newer: { objects: newerAll.count, bytes: newerAll.bytes, deleteMarkers: newerMarkers },
+    older: { objects: olderAll.count, bytes: olderAll.bytes, deleteMarkers: olderMarkers },
+    newerHistogram: histogram(newerAll.byExtension, table, top),
+    added: view(tallies.added),
+    changed: { ...view(tallies.changed), bytesBefore },
+    removed: view(tallies.removed),
+    unchanged: { count: tallies.unchanged.count, bytes: tallies.unchanged.bytes },
+    deleteMarkersAdded: markersAdded,
+    ransomNotes,
+  };
+}
