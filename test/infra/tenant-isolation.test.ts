@@ -2,7 +2,6 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { workspaceSessionPolicy } from '../../functions/runtime/run-data-sessions';
 import { workspaceRoot } from '../../functions/runtime/workspace-path';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { findingsKey } from '../../functions/tools/snapshots/findings/store';
 import { isOrganizationTool } from '../../lib/aws-tool-grants';
 import { CustomerAccessStack } from '../../lib/customer-access-stack';
 import { logicalIdOf, newApp, roleOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
