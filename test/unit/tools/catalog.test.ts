@@ -66,7 +66,7 @@ describe('the tool catalog', () => {
   );
 
   it.each(toolCatalog.list().filter((spec) => spec.tags.includes('aws')))(
-    '$name needs the aws_default secret (an organization tool: aws_org_default) and writes nothing in the account it reads',
+    "$name needs the aws_default secret (an organization tool: aws_org_default) and writes nothing in the account it reads but the Athena route's own tables",
     (spec) => {
       expect(spec.requiresSecrets).toEqual([
         spec.service === 'organizations' ? 'aws_org_default' : 'aws_default',
@@ -78,9 +78,33 @@ describe('the tool catalog', () => {
       } else {
         expect(spec.tags).toContain('read_only');
       }
-      expect(
-        spec.iam.flatMap((grant) => grant.actions).filter((action) => !READ_ACTION.test(action)),
-      ).toEqual([]);
+      // No write in the customer's account, but for the Athena route's query and table creation, each
+      // a decision written down (IamGrant.wildcardReason) on the platform's own etp-*/etp_* resources.
+      const writes = spec.iam.flatMap((grant) =>
+        grant.actions
+          .filter((action) => !READ_ACTION.test(action))
+          .map((action) => ({
+            action,
+            reason: Boolean(grant.wildcardReason),
+            resources: grant.resources ?? ['*'],
+          })),
+      );
+      for (const write of writes) {
+        expect(write).toEqual({
+          action: expect.stringMatching(/^(athena:StartQueryExecution|glue:CreateTable)$/),
+          reason: true,
+          resources: expect.arrayContaining([
+            expect.stringMatching(/:(workgroup\/etp-\*|table\/etp_\*\/inventory_\*)$/),
+          ]),
+        });
+        // Besides the account's Glue catalog (CreateTable needs it), only the platform's own names.
+        expect(
+          write.resources.filter(
+            (resource) =>
+              !/(:catalog|workgroup\/etp-\*|database\/etp_\*|table\/etp_\*\/inventory_\*)$/.test(resource),
+          ),
+        ).toEqual([]);
+      }
     },
   );
 });
