@@ -22,7 +22,7 @@ import type { ToolResult } from '../../runtime/result';
 import { compareText } from '../../runtime/text';
 import { listingCallId } from '../account-directory';
 import type { PlanLevel, ScenarioDefinition } from '../definition';
-import type { EngineContext } from '../engine-context';
+import { type EngineContext, openLevel } from '../engine-context';
 import { accountUse, budgetOf, callUse, RunBudget, skipSentence, spentUsd, usdOf } from '../run-budget';
 
 export type { AccountDirectory } from '../engine-context';
@@ -136,9 +136,7 @@ export async function orgTargets(
   ctx: EngineContext,
   event: Extract<EngineEvent, { action: 'org_targets' }>,
 ): Promise<OrgPlan> {
-  const scenario = ctx.scenarioOf(event.scenario);
-  const level = ctx.levelOf(scenario, event.level, 'plan');
-  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
+  const { scenario, level, run, workspace } = openLevel(ctx, event, 'plan');
   if (!ctx.accounts) {
     throw new PlatformError(
       'internal_error',
@@ -172,7 +170,6 @@ export async function orgTargets(
     accountId: account.accountId,
     name: account.name,
   }));
-  const workspace = ctx.workspaces(run);
   await writeJson(workspace, ENGINE_PATHS.accountItems(level.name), items);
   await writeJson(workspace, ENGINE_PATHS.notAudited(level.name), notAudited);
   const previous = await ctx.records.swapLatestFindings(
@@ -201,11 +198,8 @@ export async function accountDone(
   ctx: EngineContext,
   event: Extract<EngineEvent, { action: 'account_done' }>,
 ): Promise<AccountRecord> {
-  const scenario = ctx.scenarioOf(event.scenario);
-  const level = ctx.levelOf(scenario, event.level, 'plan');
+  const { level, run, workspace } = openLevel(ctx, event, 'plan');
   const { accountId, name } = event.account;
-  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
-  const workspace = ctx.workspaces(run);
   const results: ToolResult[] = level.calls.map((call, index) =>
     narrowResult(event.results[index], { tool: call.tool, callId: `${level.name}/${index}` }),
   );
@@ -339,10 +333,7 @@ export async function orgDone(
   event: Extract<EngineEvent, { action: 'org_done' }>,
 ): Promise<RunState> {
   const started = performance.now();
-  const scenario = ctx.scenarioOf(event.scenario);
-  const level = ctx.levelOf(scenario, event.level, 'plan');
-  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
-  const workspace = ctx.workspaces(run);
+  const { level, run, workspace } = openLevel(ctx, event, 'plan');
   const org = event.org as Partial<OrgPlan> & {
     Error?: string;
     Cause?: string;
