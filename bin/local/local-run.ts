@@ -42,7 +42,8 @@ import { scenarioToAsl, WAIT_FOR_TASK_TOKEN_RESOURCE } from '../../lib/scenarios
 import { WORKSPACE_BUCKET_PLACEHOLDER } from '../../lib/scenarios/asl-states/tasks';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
 import { engineConfig, functionMemory } from '../../lib/scenarios/engine-config';
-import { accountLevels, levelPins, levelWhitelists } from '../../lib/scenarios/loader';
+import { accountLevels, levelWhitelists } from '../../lib/scenarios/level-tables';
+import { levelPins } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { InProcessToolInvoker } from './in-process-invoker';
 import type { AnswerSource } from './local-answers';
