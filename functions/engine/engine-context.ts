@@ -49,7 +49,7 @@ export interface EngineDependencies {
   readonly localModelEndpoint?: string;
   readonly logger: Logger;
   /**
-   * Lists the tenant's organization accounts for per-account levels (actions/org.ts).
+   * Lists the tenant's organization accounts for per-account levels (actions/org-targets.ts).
    * @default - none: a per-account level fails its listing and says so
    */
   readonly accounts?: AccountDirectory;
