@@ -9,7 +9,7 @@ import { toolCatalog } from '../../functions/tools/catalog';
 import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { localConsoleBackend } from '../local/console-backend';
 import { startConsoleServer } from '../local/console-server';
-import { localSecretReferences } from '../local/local-run';
+import { localSecretReferences } from '../local/local-dispatcher';
 import type { CliRun } from './io';
 import { localRunPlaces, MODEL_ENDPOINT_ENV, secretRefsTable } from './options';
 import { SCENARIOS_DIR_ENV } from './scenario';

@@ -21,13 +21,8 @@ import {
 } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { answersFile, scriptedAnswers, terminalAnswers } from '../local/local-answers';
-import {
-  createLocalDispatcher,
-  createLocalEngine,
-  localRunId,
-  localSecretReferences,
-  runScenarioLocally,
-} from '../local/local-run';
+import { createLocalDispatcher, localSecretReferences } from '../local/local-dispatcher';
+import { createLocalEngine, localRunId, runScenarioLocally } from '../local/local-run';
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
