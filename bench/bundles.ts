@@ -12,7 +12,8 @@ import { ENGINE_CONFIG_GLOBAL } from '../functions/engine/config';
 import { toolCatalog } from '../functions/tools/catalog';
 import { DISPATCHER_LAZY_PACKAGES, type LazyPackage, lazyPackageCommands } from '../lib/lazy-packages';
 import { engineConfig, functionMemory } from '../lib/scenarios/engine-config';
-import { levelWhitelists, loadScenarios } from '../lib/scenarios/loader';
+import { levelWhitelists } from '../lib/scenarios/level-tables';
+import { loadScenarios } from '../lib/scenarios/loader';
 import { toolEntryPath } from '../lib/tool-function';
 
 /** The repository root (esbuild's working directory, as the CDK's `projectRoot`). */

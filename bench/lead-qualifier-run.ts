@@ -13,12 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { scriptedAnswers } from '../bin/local/local-answers';
-import {
-  createLocalDispatcher,
-  createLocalEngine,
-  localModelClient,
-  runScenarioLocally,
-} from '../bin/local/local-run';
+import { createLocalDispatcher } from '../bin/local/local-dispatcher';
+import { createLocalEngine, localModelClient, runScenarioLocally } from '../bin/local/local-run';
 import { FileRunRecords } from '../bin/local/local-run-records';
 import { localWorkspaceProvider } from '../bin/local/local-workspace';
 import { type ScriptedResponse, startScriptedModel } from '../bin/local/scripted-model';

@@ -42,14 +42,8 @@ import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
 import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
-import {
-  accountLevelSecrets,
-  accountLevels,
-  levelPins,
-  levelWhitelists,
-  loadScenarios,
-  SCENARIOS_DIR,
-} from './scenarios/loader';
+import { accountLevelSecrets, accountLevels, levelWhitelists } from './scenarios/level-tables';
+import { levelPins, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
 import { TenantIdempotencyRecords, TenantRunData, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';

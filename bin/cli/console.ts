@@ -3,16 +3,16 @@ import type { Command } from 'commander';
 import { consoleCatalog } from '../../functions/console/catalog-view';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, TENANT_ID } from '../../functions/runtime/ids';
-import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
+import { LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 import { redactString } from '../../functions/runtime/redact';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { localConsoleBackend } from '../local/console-backend';
 import { startConsoleServer } from '../local/console-server';
-import { localSecretReferences } from '../local/local-run';
+import { localSecretReferences } from '../local/local-dispatcher';
 import type { CliRun } from './io';
-import { httpUrl, secretRefsTable, writableDirectory } from './options';
-import { MODEL_ENDPOINT_ENV, SCENARIOS_DIR_ENV } from './scenario';
+import { localRunPlaces, MODEL_ENDPOINT_ENV, secretRefsTable } from './options';
+import { SCENARIOS_DIR_ENV } from './scenario';
 
 interface ConsoleOptions {
   readonly port: string;
@@ -72,18 +72,7 @@ export function registerConsoleCommand(program: Command, run: CliRun): void {
       }
       const tenants = options.tenants?.split(',').map((tenant) => tenant.trim());
       for (const tenant of tenants ?? []) assertIdentifier(TENANT_ID, tenant, '--tenants');
-      const endpointOption = options.modelEndpoint ?? io.env[MODEL_ENDPOINT_ENV];
-      const modelEndpoint =
-        endpointOption === undefined
-          ? undefined
-          : httpUrl(
-              endpointOption,
-              options.modelEndpoint !== undefined ? '--model-endpoint' : MODEL_ENDPOINT_ENV,
-            );
-      const localDir = writableDirectory(
-        options.localDir ?? defaultLocalDir(io.env),
-        options.localDir !== undefined ? '--local-dir' : LOCAL_DIR_ENV,
-      );
+      const { modelEndpoint, localDir } = localRunPlaces(options, io.env);
       // Tools run in this process read the local bucket from their environment, as `etp scenario run --local`.
       process.env[LOCAL_DIR_ENV] = localDir;
       const scenarios = loadScenarios(toolCatalog, io.env[SCENARIOS_DIR_ENV] || SCENARIOS_DIR);

@@ -150,7 +150,7 @@ export async function serveMcp(
     scope,
     version,
     session: randomUUID(),
-    deadline: () => deadlineIn(localRun().LOCAL_CALL_BUDGET_MS),
+    deadline: () => deadlineIn(localDispatcher().LOCAL_CALL_BUDGET_MS),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
@@ -193,7 +193,7 @@ function dispatchOnFirstCall(table: string | undefined): Dispatch {
   let dispatch: Dispatch | undefined;
   return (envelope, deadline, scope) => {
     if (!dispatch) {
-      const { createLocalDispatcher, localSecretReferences } = localRun();
+      const { createLocalDispatcher, localSecretReferences } = localDispatcher();
       const { loadScenarios } =
         require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
       dispatch = createLocalDispatcher({
@@ -212,9 +212,9 @@ function catalog(): typeof import('../../functions/tools/catalog').toolCatalog {
     .toolCatalog;
 }
 
-/** The local run's module, loaded on first use. */
-function localRun(): typeof import('../local/local-run') {
-  return require('../local/local-run') as typeof import('../local/local-run');
+/** The local dispatcher's module, loaded on first use. */
+function localDispatcher(): typeof import('../local/local-dispatcher') {
+  return require('../local/local-dispatcher') as typeof import('../local/local-dispatcher');
 }
 
 /** `etp mcp`: the registry served to an MCP client over stdio (docs/entry-points.md, "MCP"). */

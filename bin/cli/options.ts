@@ -2,9 +2,38 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 
 /** The variable naming the secret-reference table when `--table` is not given. */
 export const SECRET_REFS_TABLE_ENV = 'ETP_SECRET_REFS_TABLE';
+/** The variable naming a Converse-compatible endpoint for local runs when `--model-endpoint` is not given. */
+export const MODEL_ENDPOINT_ENV = 'ETP_MODEL_ENDPOINT';
+
+/**
+ * Where a local run (`etp scenario run --local`, `etp console`) gets its model and keeps its files:
+ * `--model-endpoint`, else `$ETP_MODEL_ENDPOINT`, else none (Bedrock), checked with {@link httpUrl};
+ * `--local-dir`, else `$ETP_LOCAL_DIR`, else the default folder, made writable with {@link writableDirectory}.
+ *
+ * @throws InvalidArgsError (a usage error, exit code 2) naming the option or variable that was wrong.
+ */
+export function localRunPlaces(
+  options: { readonly modelEndpoint?: string; readonly localDir?: string },
+  env: NodeJS.ProcessEnv,
+): { readonly modelEndpoint: string | undefined; readonly localDir: string } {
+  const endpointOption = options.modelEndpoint ?? env[MODEL_ENDPOINT_ENV];
+  const modelEndpoint =
+    endpointOption === undefined
+      ? undefined
+      : httpUrl(
+          endpointOption,
+          options.modelEndpoint !== undefined ? '--model-endpoint' : MODEL_ENDPOINT_ENV,
+        );
+  const localDir = writableDirectory(
+    options.localDir ?? defaultLocalDir(env),
+    options.localDir !== undefined ? '--local-dir' : LOCAL_DIR_ENV,
+  );
+  return { modelEndpoint, localDir };
+}
 
 /**
  * A commander argument parser for options that take a JSON object (`--args`,

@@ -1,6 +1,7 @@
+import type { RunBudgetSummary } from '../../functions/engine/budget-summary';
 import type { RunOutput } from '../../functions/engine/engine';
 import type { LevelRecord, ModelUsage } from '../../functions/engine/records';
-import type { RunBudgetSummary, RunSummary } from '../../functions/engine/summary';
+import type { RunSummary } from '../../functions/engine/summary';
 import type { ToolResult } from '../../functions/runtime/result';
 import type { Scenario } from '../../lib/scenarios/model';
 import type { RunEvent } from '../local/local-run';

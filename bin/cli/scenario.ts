@@ -8,7 +8,7 @@ import { workspacesOf } from '../../functions/engine/workspaces';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, newRunId, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
-import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
+import { LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 import { redactString } from '../../functions/runtime/redact';
 import { toolCatalog } from '../../functions/tools/catalog';
 import {
@@ -21,29 +21,22 @@ import {
 } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import { answersFile, scriptedAnswers, terminalAnswers } from '../local/local-answers';
-import {
-  createLocalDispatcher,
-  createLocalEngine,
-  localRunId,
-  localSecretReferences,
-  runScenarioLocally,
-} from '../local/local-run';
+import { createLocalDispatcher, localSecretReferences } from '../local/local-dispatcher';
+import { createLocalEngine, localRunId, runScenarioLocally } from '../local/local-run';
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
 import { type CliRun, EXIT_FAILED } from './io';
 import {
-  httpUrl,
   jsonObjectArgument,
+  localRunPlaces,
+  MODEL_ENDPOINT_ENV,
   secretRefsTable,
   stackNameArgument,
   stateMachineArnArgument,
-  writableDirectory,
 } from './options';
 import { createRunProgress, formatSummary } from './progress';
 import { formatTable } from './text';
 
-/** The variable naming a Converse-compatible endpoint for local runs when `--model-endpoint` is not given. */
-export const MODEL_ENDPOINT_ENV = 'ETP_MODEL_ENDPOINT';
 /** The variable naming the folder of local runs' workspaces and records when `--local-dir` is not given. */
 /** The variable naming the folder of scenario files, for trying a scenario before it joins functions/scenarios. */
 export const SCENARIOS_DIR_ENV = 'ETP_SCENARIOS_DIR';
@@ -207,18 +200,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
           : scriptedAnswers([]);
       const runId = options.runId ?? localRunId();
       const table = secretRefsTable(options.table, io.env);
-      const endpointOption = options.modelEndpoint ?? io.env[MODEL_ENDPOINT_ENV];
-      const endpoint =
-        endpointOption === undefined
-          ? undefined
-          : httpUrl(
-              endpointOption,
-              options.modelEndpoint !== undefined ? '--model-endpoint' : MODEL_ENDPOINT_ENV,
-            );
-      const localDir = writableDirectory(
-        options.localDir ?? defaultLocalDir(io.env),
-        options.localDir !== undefined ? '--local-dir' : LOCAL_DIR_ENV,
-      );
+      const { modelEndpoint: endpoint, localDir } = localRunPlaces(options, io.env);
       // The engine's files and the dispatcher's (file tools, claim-checked results) share one local bucket;
       // the tools run in this process read it from their environment as a deployed function reads
       // RUN_BUCKET (the snapshot findings store), so they keep a run's data in the same workspaces.

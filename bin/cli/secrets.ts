@@ -11,7 +11,7 @@ import {
   type SecretReference,
   validateReference,
 } from '../../functions/runtime/secrets/reference';
-import { localSecretReferences } from '../local/local-run';
+import { localSecretReferences } from '../local/local-dispatcher';
 import { cliCreatedBy } from './created-by';
 import { INLINE_KEY_ENV, INLINE_SECRET_KEY_ALIAS, seedInline } from './inline-seed';
 import { type CliRun, EXIT_FAILED } from './io';

@@ -117,12 +117,15 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
         );
       }
       // Loaded here, not with the module: `etp tools list|docs|schema` never need a dispatcher.
-      const { findScenario, levelPins, levelWhitelists, loadScenarios } =
+      const { findScenario, levelPins, loadScenarios } =
         require('../../lib/scenarios/loader') as typeof import('../../lib/scenarios/loader');
+      const { levelWhitelists } =
+        require('../../lib/scenarios/level-tables') as typeof import('../../lib/scenarios/level-tables');
       const { createCallCheck } =
         require('../../functions/dispatcher/dispatch') as typeof import('../../functions/dispatcher/dispatch');
-      const { createLocalDispatcher, LOCAL_CALL_BUDGET_MS, localRunId, localSecretReferences } =
-        require('../local/local-run') as typeof import('../local/local-run');
+      const { createLocalDispatcher, LOCAL_CALL_BUDGET_MS, localSecretReferences } =
+        require('../local/local-dispatcher') as typeof import('../local/local-dispatcher');
+      const { localRunId } = require('../local/local-run') as typeof import('../local/local-run');
       const scenarios = loadScenarios(toolCatalog);
       if (options.scenario !== undefined && options.level !== undefined) {
         const levels = findScenario(scenarios, options.scenario).levels.map((level) => level.name);

@@ -19,13 +19,8 @@ import type { SecretReferenceStore } from '../../functions/runtime/secrets/refer
 import { findScenario } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 import type { AnswerSource } from './local-answers';
-import {
-  createLocalDispatcher,
-  createLocalEngine,
-  localRunId,
-  type RunEvent,
-  runScenarioLocally,
-} from './local-run';
+import { createLocalDispatcher } from './local-dispatcher';
+import { createLocalEngine, localRunId, type RunEvent, runScenarioLocally } from './local-run';
 import { FileRunRecords } from './local-run-records';
 import { localWorkspaceProvider } from './local-workspace';
 

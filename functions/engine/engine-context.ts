@@ -6,6 +6,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AccountPlan, AccountSelection } from '../runtime/aws/organization';
 import type { ToolCatalog } from '../runtime/catalog';
 import { UnknownLevelError, UnknownScenarioError } from '../runtime/errors';
+import type { Workspace } from '../runtime/workspace';
 import type { EngineConfig } from './config';
 import type { AgentLevel, PlanLevel, ScenarioDefinition } from './definition';
 import type { ModelClient } from './model-client';
@@ -48,7 +49,7 @@ export interface EngineDependencies {
   readonly localModelEndpoint?: string;
   readonly logger: Logger;
   /**
-   * Lists the tenant's organization accounts for per-account levels (actions/org.ts).
+   * Lists the tenant's organization accounts for per-account levels (actions/org-targets.ts).
    * @default - none: a per-account level fails its listing and says so
    */
   readonly accounts?: AccountDirectory;
@@ -91,4 +92,32 @@ export function engineContext(deps: EngineDependencies): EngineContext {
       return level as K extends 'plan' ? PlanLevel : AgentLevel;
     },
   };
+}
+
+/** A level an action works on: its scenario, its definition, the run's key and the run's workspace. */
+export interface OpenLevel<K extends 'plan' | 'agent'> {
+  readonly scenario: ScenarioDefinition;
+  readonly level: K extends 'plan' ? PlanLevel : AgentLevel;
+  readonly run: RunKey;
+  readonly workspace: Workspace;
+}
+
+/**
+ * Opens the level an action `event` names (the opening of every per-level action).
+ * @throws UnknownScenarioError / UnknownLevelError as {@link EngineContext.scenarioOf} and `levelOf`.
+ */
+export function openLevel<K extends 'plan' | 'agent'>(
+  ctx: EngineContext,
+  event: {
+    readonly tenant: string;
+    readonly scenario: string;
+    readonly level: string;
+    readonly runId: string;
+  },
+  kind: K,
+): OpenLevel<K> {
+  const scenario = ctx.scenarioOf(event.scenario);
+  const level = ctx.levelOf(scenario, event.level, kind);
+  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
+  return { scenario, level, run, workspace: ctx.workspaces(run) };
 }

@@ -13,8 +13,10 @@
  * the scenario's watermark when the run succeeded.
  */
 import { InvalidArgsError } from '../runtime/errors';
+import { accountDone } from './actions/account-done';
 import { ask } from './actions/ask';
-import { accountDone, orgDone, orgTargets } from './actions/org';
+import { orgDone } from './actions/org-done';
+import { orgTargets } from './actions/org-targets';
 import { planDone } from './actions/plan-done';
 import { planGate } from './actions/plan-gate';
 import { start } from './actions/start';

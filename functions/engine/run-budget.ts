@@ -20,6 +20,7 @@ import type { ToolSpec } from '../runtime/spec';
 import { toolTimeoutSeconds } from '../runtime/spec';
 import type { FunctionMemory } from './config';
 import type { ScenarioDefinition } from './definition';
+import { DISPATCHER_OVERHEAD_MS, ENGINE_UNTIMED_MS } from './level-use';
 import {
   COST_EXPLORER_REQUEST_USD,
   LAMBDA_GB_SECOND_USD,
@@ -28,7 +29,7 @@ import {
   STATE_TRANSITION_USD,
 } from './pricing';
 import type { LevelRecord } from './records';
-import { DISPATCHER_OVERHEAD_MS, ENGINE_UNTIMED_MS, summarizeRun } from './summary';
+import { summarizeRun } from './summary';
 
 /** The run input (and scenario field) naming the budget, in USD. */
 export const BUDGET_INPUT = 'budget_usd';

@@ -5,8 +5,11 @@
  * so it is the same deployed (the `Summary` state) and local.
  */
 import type { ErrorCode } from '../runtime/errors';
+import { roundTo as round } from '../runtime/text';
+import { budgetSummary, type RunBudgetSummary } from './budget-summary';
 import type { FunctionMemory } from './config';
 import type { ScenarioDefinition } from './definition';
+import { DISPATCHER_OVERHEAD_MS, ENGINE_UNTIMED_MS, levelUse } from './level-use';
 import {
   COST_EXPLORER_REQUEST_USD,
   COST_EXPLORER_SOURCE,
@@ -18,24 +21,6 @@ import {
   STATE_TRANSITION_USD,
 } from './pricing';
 import { type CallRecord, type LevelRecord, levelHasResult } from './records';
-
-/** Milliseconds assumed for engine invocations that do not time themselves (start, ask, summary). */
-export const ENGINE_UNTIMED_MS = 50;
-/** Milliseconds the dispatcher adds around a call (validation, invoke round trip), for its GB-seconds. */
-export const DISPATCHER_OVERHEAD_MS = 10;
-
-/** Work the budget did not start. */
-export interface BudgetSkip {
-  readonly kind: 'call' | 'model_turn' | 'account';
-  /** The call id (`collect/3`), the turn (`analyze/turn 4`) or the account id. */
-  readonly id: string;
-  /** The call's tool. */
-  readonly tool?: string;
-  /** The level it belonged to. */
-  readonly level?: string;
-  /** What it was estimated to cost, in USD. */
-  readonly estimateUsd: number;
-}
 
 /** One call as the summary lists it. */
 export interface CallSummary {
@@ -105,19 +90,6 @@ export interface RunSummary {
   readonly budget?: RunBudgetSummary;
 }
 
-/** The run budget's part of the summary. */
-export interface RunBudgetSummary {
-  readonly limitUsd: number;
-  /** The run's estimated cost: `cost.totalUsd`. */
-  readonly spentUsd: number;
-  /** `limitUsd - spentUsd`, never below 0. */
-  readonly remainingUsd: number;
-  /** Calls, model turns and accounts not started because of the budget. */
-  readonly skipped: readonly BudgetSkip[];
-  /** One sentence for people. */
-  readonly summary: string;
-}
-
 function callSummary(call: CallRecord): CallSummary {
   // A level the engine could not close keeps its raw results (the error's code is inside `error`).
   const code = call.code ?? (call as { error?: { code?: CallRecord['code'] } }).error?.code;
@@ -130,93 +102,6 @@ function callSummary(call: CallRecord): CallSummary {
     ...(call.skipped ? { skipped: call.skipped } : {}),
   };
 }
-
-/** What one level's states, invocations and GB-seconds come to. */
-interface LevelUse {
-  transitions: number;
-  engine: { invocations: number; ms: number };
-  dispatched: CallRecord[];
-  /** Dispatched calls without a record (agent calls past the kept records). */
-  unrecorded: number;
-  /** A per-account level's calls, summed per call of the level over its accounts. */
-  accountCalls?: readonly { readonly tool: string; readonly count: number; readonly ms: number }[];
-  accountCeRequests?: number;
-}
-
-/**
- * The states a level entered, from its record, as lib/scenarios/asl.ts lays them
- * out (bench/scenario-run.ts checks this count against the interpreter's):
- * - plan: its Pass, its budget Choice (and the `<level>_gate` Task when the run has a budget), its
- *   Map, one Task per started call, one Catch Pass per caught call, `<level>_done`;
- * - per-account plan (lib/scenarios/asl-states/org.ts): `L`, the route, the Map and
- *   `L_done`; per child execution its batch Map; per account `L_account`, the calls'
- *   Map, a Task per call, a Catch Pass per caught call and `L_account_done` (one engine
- *   invocation each, untimed), counted from the accounts' `usage` records;
- * - agent: its Pass; per `turn` invocation the Task and the route Choice; per
- *   tool turn the Map, a Task per call and a Catch Pass per caught call; per ask
- *   turn the Map and calls, the Slack post (and its Catch), the wait and, when
- *   unanswered, the no-answer Pass; `<level>_done`.
- */
-function levelUse(record: LevelRecord, accountsPerChild = 1): LevelUse {
-  const org = record.kind === 'plan' ? record.organization?.calls : undefined;
-  if (record.kind === 'plan' && org) {
-    // Parent: L, the route, the Map, L_done; per child its batch Map; per account
-    // L_account, the calls Map, a Task per call (and a Pass per caught one), L_account_done.
-    const children = Math.ceil(org.accounts / accountsPerChild);
-    const calls = org.perCall.reduce((sum, call) => sum + call.count, 0);
-    return {
-      transitions: 4 + children + 3 * org.accounts + calls + org.caught,
-      engine: {
-        invocations: 2 + org.accounts,
-        ms: (1 + org.accounts) * ENGINE_UNTIMED_MS + (record.engineMs ?? ENGINE_UNTIMED_MS),
-      },
-      dispatched: [],
-      unrecorded: 0,
-      accountCalls: org.perCall,
-      accountCeRequests: org.costExplorerRequests,
-    };
-  }
-  if (record.kind === 'plan') {
-    const started = record.calls.filter((call) => call.skipped === undefined);
-    const caught = started.filter((call) => call.caught).length;
-    const gate = record.gated ? 1 : 0;
-    return {
-      transitions: 4 + gate + started.length + caught,
-      engine: {
-        invocations: 1 + gate,
-        ms: (record.engineMs ?? ENGINE_UNTIMED_MS) + gate * ENGINE_UNTIMED_MS,
-      },
-      dispatched: started,
-      unrecorded: 0,
-    };
-  }
-  const usage = record.usage;
-  const dispatched = record.calls.filter((call) => !call.rejected);
-  const caught = dispatched.filter((call) => call.caught).length;
-  const failedTurn = record.outcome === 'failed' ? 2 : 0;
-  return {
-    transitions:
-      1 +
-      usage.engineInvocations * 2 +
-      usage.toolTurns +
-      usage.askTurns +
-      record.callCount +
-      caught +
-      usage.askPosts +
-      usage.askTurns +
-      usage.unanswered +
-      failedTurn +
-      1,
-    engine: {
-      invocations: usage.engineInvocations + usage.askTurns + (failedTurn ? 1 : 0),
-      ms: usage.engineMs + usage.askTurns * ENGINE_UNTIMED_MS,
-    },
-    dispatched,
-    unrecorded: Math.max(0, record.callCount - dispatched.length) + usage.askPosts,
-  };
-}
-
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
  * The summary of a run from its levels' records.
@@ -386,71 +271,5 @@ export function summarizeRun(options: {
       notes,
     },
     ...(budget ? { budget } : {}),
-  };
-}
-
-/** The skipped work of the levels' records, and the budget's figures in a sentence. */
-function budgetSummary(
-  limitUsd: number,
-  spent: number,
-  scenario: ScenarioDefinition,
-  levels: Readonly<Record<string, LevelRecord>>,
-): RunBudgetSummary {
-  const skipped: BudgetSkip[] = [];
-  // Accounts are counted whole; only the first of each level are listed (records.ts, ORG_BUDGET_SKIPPED_IDS).
-  let skippedAccounts = 0;
-  for (const level of scenario.levels) {
-    const record = levels[level.name];
-    if (!record) continue;
-    for (const call of record.calls) {
-      if (call.skipped !== 'budget') continue;
-      skipped.push({
-        kind: 'call',
-        id: call.callId,
-        tool: call.tool,
-        level: level.name,
-        estimateUsd: call.estimateUsd ?? 0,
-      });
-    }
-    if (record.kind === 'plan' && record.organization?.budgetSkipped) {
-      const { first, accounts } = record.organization.budgetSkipped;
-      skippedAccounts += accounts;
-      for (const account of first) {
-        skipped.push({
-          kind: 'account',
-          id: account.accountId,
-          level: level.name,
-          estimateUsd: account.estimateUsd,
-        });
-      }
-    }
-    if (record.kind === 'agent' && record.budgetSkipped) {
-      skipped.push({
-        kind: 'model_turn',
-        id: `${level.name}/turn ${record.budgetSkipped.turn}`,
-        level: level.name,
-        estimateUsd: record.budgetSkipped.estimateUsd,
-      });
-    }
-  }
-  const remainingUsd = round(Math.max(0, limitUsd - spent), 6);
-  const calls = skipped.filter((skip) => skip.kind === 'call').length;
-  const turns = skipped.filter((skip) => skip.kind === 'model_turn').length;
-  const pieces = calls + turns + skippedAccounts;
-  const what = [
-    ...(skippedAccounts > 0 ? [`${skippedAccounts} account${skippedAccounts === 1 ? '' : 's'}`] : []),
-    ...(calls > 0 ? [`${calls} call${calls === 1 ? '' : 's'}`] : []),
-    ...(turns > 0 ? [`${turns} model turn${turns === 1 ? '' : 's'}`] : []),
-  ].join(' and ');
-  return {
-    limitUsd,
-    spentUsd: spent,
-    remainingUsd,
-    skipped,
-    summary:
-      `Budget $${limitUsd}: ~$${spent.toFixed(4)} spent, ~$${remainingUsd.toFixed(4)} left; ` +
-      (pieces === 0
-        ? 'nothing was skipped.'
-        : `${what} not started because ${pieces === 1 ? 'its estimate' : 'their estimates'} would have gone past it.`),
   };
 }

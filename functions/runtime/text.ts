@@ -15,6 +15,15 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 }
 
 /**
+ * `value` rounded to `digits` decimal places (the run summary's figures: USD to 6, GB-seconds to 3 or 4).
+ *
+ * @example roundTo(0.12345678, 6) // 0.123457
+ */
+export function roundTo(value: number, digits: number): number {
+  return Math.round(value * 10 ** digits) / 10 ** digits;
+}
+
+/**
  * A USD amount rounded to whole cents (half away from zero for positive amounts,
  * as `Math.round` does).
  *

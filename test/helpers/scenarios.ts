@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { checkScenarioDocument, loadScenarios, ScenarioValidationError } from '../../lib/scenarios/loader';
+import { checkScenarioDocument } from '../../lib/scenarios/document-check';
+import { loadScenarios, ScenarioValidationError } from '../../lib/scenarios/loader';
 import type { Scenario } from '../../lib/scenarios/model';
 
 /**

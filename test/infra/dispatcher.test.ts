@@ -2,7 +2,8 @@ import { toolFunctionName } from '../../functions/dispatcher/config';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { inlineResultBudget } from '../../lib/scenarios/budget';
-import { accountLevels, levelPins, levelWhitelists, loadScenarios } from '../../lib/scenarios/loader';
+import { accountLevels, levelWhitelists } from '../../lib/scenarios/level-tables';
+import { levelPins, loadScenarios } from '../../lib/scenarios/loader';
 import { logicalIdOf, synthesizePlatform, toolFunctionId } from '../helpers/cdk';
 
 const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);

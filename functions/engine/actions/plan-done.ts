@@ -6,7 +6,7 @@
  */
 import { failureResult, type ToolResult } from '../../runtime/result';
 import type { Workspace } from '../../runtime/workspace';
-import type { EngineContext } from '../engine-context';
+import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
 import {
   diffFindings,
@@ -36,10 +36,7 @@ export async function planDone(
   event: Extract<EngineEvent, { action: 'plan_done' }>,
 ): Promise<RunState> {
   const started = performance.now();
-  const scenario = ctx.scenarioOf(event.scenario);
-  const level = ctx.levelOf(scenario, event.level, 'plan');
-  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
-  const workspace = ctx.workspaces(run);
+  const { scenario, level, run, workspace } = openLevel(ctx, event, 'plan');
   const levels = event.levels as Record<string, LevelRecord>;
   // Under a budget the Map ran the admitted calls only, in order: the others get a skipped record.
   const admission = planAdmission(ctx, scenario, level, levels, event.input);

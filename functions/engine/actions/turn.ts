@@ -17,44 +17,27 @@ import {
   toolUsesOf,
 } from '../conversation';
 import { cleanAnswer, toolUseIdsOf } from '../converse-rules';
-import { ASK_USER_LEVEL, ASK_USER_TOOL } from '../definition';
-import type { EngineContext } from '../engine-context';
-import { type Answer, type EngineEvent, type RejectedCall, type TurnState, turnStateSchema } from '../events';
+import { type EngineContext, openLevel } from '../engine-context';
+import { type Answer, type EngineEvent, type TurnState, turnStateSchema } from '../events';
 import { levelTools, systemPrompt } from '../level-tools';
 import {
   DEFAULT_LEVEL_TIMEOUT_SECONDS,
   DEFAULT_MODEL_CALL_TIMEOUT_SECONDS,
   MAX_LEVEL_SUMMARY_CHARS,
-  MAX_MALFORMED_RETRIES,
   MODEL_RETRY_ATTEMPTS,
-  maxTokensCeilingOf,
   turnArgsBudgetBytes,
 } from '../limits';
-import { answerKindOf, callModel } from '../model-turn';
+import { callModel } from '../model-turn';
 import { resolvePins } from '../pins';
 import { renderPrompt } from '../prompt';
-import {
-  type AgentOutcome,
-  type CallRecord,
-  type LevelRecord,
-  type ModelUsage,
-  NO_USAGE,
-  sumUsage,
-} from '../records';
-import {
-  budgetOf,
-  callUse,
-  modelTurnUse,
-  RunBudget,
-  skipSentence,
-  spentUsd,
-  tokensOfBytes,
-  usdOf,
-} from '../run-budget';
-import type { RunKey } from '../workspaces';
+import { type CallRecord, type LevelRecord, type ModelUsage, NO_USAGE, sumUsage } from '../records';
+import { budgetOf, modelTurnUse, RunBudget, tokensOfBytes, usdOf } from '../run-budget';
 import { closeLevel, type LevelEnd } from './level-end';
 import { answersOfTurn, appendAnswers } from './turn-answers';
+import { admittedCalls, spentWithLevel } from './turn-budget';
 import { boundedAnswer, turnCalls } from './turn-calls';
+import { questionFields } from './turn-question';
+import { stopHandling } from './turn-stop';
 
 /** Runs one turn; returns the next turn state (`tool_use`, `ask` or `done`). */
 export async function turn(
@@ -63,10 +46,7 @@ export async function turn(
   signal?: AbortSignal,
 ): Promise<TurnState> {
   const started = performance.now();
-  const scenario = ctx.scenarioOf(event.scenario);
-  const level = ctx.levelOf(scenario, event.level, 'agent');
-  const run: RunKey = { tenant: event.tenant, scenario: scenario.name, runId: event.runId };
-  const workspace = ctx.workspaces(run);
+  const { scenario, level, run, workspace } = openLevel(ctx, event, 'agent');
   const levels = event.levels as Record<string, LevelRecord>;
   const parsed = turnStateSchema.safeParse(event.turn);
   if (!parsed.success)
@@ -165,27 +145,7 @@ export async function turn(
   const limit = budgetOf(event.input);
   // What the run has spent, this level's turns so far included (the summary's estimate).
   const spent = () =>
-    spentUsd(
-      scenario,
-      {
-        ...levels,
-        [level.name]: {
-          kind: 'agent',
-          outcome: 'finished',
-          summary: '',
-          data: {},
-          model: level.model,
-          turns: n,
-          callCount,
-          calls: records,
-          usage: sumUsage(usage, {
-            engineInvocations: 1,
-            engineMs: Math.round(performance.now() - started),
-          }),
-        },
-      },
-      ctx.config.functions,
-    );
+    spentWithLevel(ctx, scenario, levels, level, { turns: n, callCount, records, usage, startedMs: started });
   if (limit !== undefined) {
     const estimateUsd = usdOf(
       modelTurnUse({
@@ -260,65 +220,13 @@ export async function turn(
   const said = textOf(response.message).slice(0, MAX_LEVEL_SUMMARY_CHARS);
   const uses = toolUsesOf(cleaned.message);
   const stopReason = response.stopReason;
-  const kind = answerKindOf(stopReason);
-
-  if (kind === 'blocked') {
+  const handling = stopHandling(level, { stopReason, said, uses }, { maxTokens, malformed });
+  if (handling.kind === 'end') {
     conversation.messages.push(bounded.message);
-    return end({ outcome: stopReason as AgentOutcome, text: said, stopReason });
+    return end(handling.end);
   }
-  if (kind === 'unknown') {
-    conversation.messages.push(bounded.message);
-    return end({
-      outcome: 'model_error',
-      stopReason,
-      error: {
-        code: 'upstream_error',
-        message: `Model ${level.model} ended its answer with stop reason "${stopReason.slice(0, 80)}", which the Converse API does not document: the turn failed`,
-        retryable: false,
-        service: 'bedrock',
-      },
-    });
-  }
-  if (kind === 'cut' || kind === 'malformed') {
-    const ceiling = maxTokensCeilingOf(level);
-    if (kind === 'cut' && maxTokens >= ceiling) {
-      conversation.messages.push(bounded.message);
-      return end({ outcome: 'truncated', text: said, stopReason });
-    }
-    if (kind === 'malformed' && malformed >= MAX_MALFORMED_RETRIES) {
-      conversation.messages.push(bounded.message);
-      return end({
-        outcome: 'model_error',
-        stopReason,
-        error: {
-          code: 'upstream_error',
-          message: `Model ${level.model} answered malformed (${stopReason}) ${malformed + 1} times in a row`,
-          retryable: false,
-          service: 'bedrock',
-        },
-      });
-    }
-    // None of the answer's calls is run: each is answered with an error saying why, and the turn is
-    // retried (a cut one with a larger output budget).
-    const next = kind === 'cut' ? Math.min(maxTokens * 2, ceiling) : maxTokens;
-    const why =
-      kind === 'cut'
-        ? `Your answer was cut at its output limit (${maxTokens} tokens) before this call was complete, so it was not run. Call it again; your next answer may use up to ${next} tokens. Keep arguments short: write large content in parts.`
-        : `Your answer was malformed (${stopReason}), so this call was not run. Call it again with well-formed arguments.`;
-    const rejected: RejectedCall[] = uses.map((use) => ({
-      toolUseId: use.toolUseId,
-      tool: use.name,
-      code: kind === 'cut' ? 'limit_exceeded' : 'invalid_args',
-      message: why,
-    }));
-    const keep = uses.length > 0 || (kind === 'cut' && said !== '');
-    if (keep) conversation.messages.push(bounded.message);
-    const notice =
-      uses.length > 0
-        ? undefined
-        : kind === 'cut'
-          ? `Your previous answer was cut at its output limit (${maxTokens} tokens). Go on from where it stopped; your next answer may use up to ${next} tokens. Call finish when you are done.`
-          : `Your previous answer was malformed (${stopReason}) and was dropped: answer again.`;
+  if (handling.kind === 'retry') {
+    if (handling.keep) conversation.messages.push(bounded.message);
     ctx.logger.warn('model answer not used', {
       ...run,
       scenarioLevel: level.name,
@@ -329,18 +237,21 @@ export async function turn(
     return nextState({
       status: 'tool_use',
       calls: [],
-      rejected,
-      notice,
-      maxTokens: next,
-      malformed: kind === 'malformed' ? malformed + 1 : malformed,
+      rejected: handling.rejected,
+      notice: handling.notice,
+      maxTokens: handling.maxTokens,
+      malformed: handling.malformed,
     });
   }
 
   conversation.messages.push(bounded.message);
   if (uses.length === 0) return end({ outcome: 'stopped', text: said });
-  const sorted = admitted(
+  const sorted = admittedCalls(
+    ctx,
+    level,
     turnCalls(ctx.catalog, level, uses, cleaned.repaired, usage.askTurns, callCount),
     limit,
+    spent,
   );
   callCount += sorted.calls.length;
   const question = sorted.question;
@@ -358,62 +269,14 @@ export async function turn(
     inputTokens: response.inputTokens,
     outputTokens: response.outputTokens,
   });
-  const levelIndex = scenario.levels.findIndex((candidate) => candidate.name === level.name);
   return nextState({
     status: question ? 'ask' : 'tool_use',
     calls: sorted.calls,
     rejected: sorted.rejected,
     maxTokens,
     malformed: 0,
-    ...(question
-      ? {
-          question: question.text,
-          questionText:
-            `:question: ${scenario.name} (tenant ${run.tenant}, run ${run.runId}, step ${level.name}) asks:\n` +
-            `${question.text}\n` +
-            `Answer with: etp run answer ${run.runId} --text "…" (no answer after ${Math.round(
-              (level.ask_user ? level.ask_user.timeout_seconds : 0) / 3600,
-            )} h: the run goes on without it)`,
-          askCallId: `${ASK_USER_LEVEL}/${levelIndex * 1000 + n}`,
-          askToolUseId: question.toolUseId,
-          answer: null,
-        }
-      : {}),
+    ...(question ? questionFields(scenario, level, run, n, question) : {}),
   });
-
-  /**
-   * Under a budget, the turn's calls whose estimates fit what is left, in order; the others are
-   * answered by the engine with `limit_exceeded`, naming the budget (the model may then finish).
-   */
-  function admitted(sorted: ReturnType<typeof turnCalls>, budgetUsd: number | undefined) {
-    const channel = level.ask_user ? level.ask_user.slack_channel : undefined;
-    const posts = sorted.question && channel ? 1 : 0;
-    if (budgetUsd === undefined || sorted.calls.length + posts === 0) return sorted;
-    const budget = new RunBudget(budgetUsd, spent());
-    const calls: typeof sorted.calls = [];
-    const rejected = [...sorted.rejected];
-    /** Whether `tool`'s call fits; when it does not, the toolUse is answered with why. */
-    const fits = (tool: string, toolUseId: string, what: string) => {
-      const estimateUsd = usdOf(callUse(ctx.catalog.get(tool), ctx.config.functions));
-      const used = budget.spent + budget.committedUsd;
-      if (budget.admit(estimateUsd)) return true;
-      rejected.push({
-        toolUseId,
-        tool: what,
-        code: 'limit_exceeded',
-        message: `${skipSentence('This call was', estimateUsd, budgetUsd, used)}. Call finish with what you have.`,
-        budgetUsd: Math.round(estimateUsd * 1e6) / 1e6,
-      });
-      return false;
-    };
-    for (const call of sorted.calls) if (fits(call.tool, call.toolUseId, call.tool)) calls.push(call);
-    // The question's Slack post is a dispatched call too: a question that cannot be posted is not asked.
-    const question =
-      sorted.question && posts > 0 && !fits('slack_post_message', sorted.question.toolUseId, ASK_USER_TOOL)
-        ? undefined
-        : sorted.question;
-    return { calls, rejected, ...(question ? { question } : {}) };
-  }
 
   /** The state of a turn that goes on: the conversation saved, the usage of this invocation added. */
   async function nextState(

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { isoTimeArg } from '../../runtime/arg-schemas';
 import { defineToolSpec } from '../../runtime/spec';
-import { ATS_SETTINGS, CANDIDATES_MAX_LIMIT, instantArg } from './schemas';
+import { ATS_SETTINGS, CANDIDATES_MAX_LIMIT } from './schemas';
 
 /** `ats_list_candidates`: candidates by job, stage and window. */
 export const atsListCandidatesSpec = defineToolSpec({
@@ -23,8 +24,8 @@ export const atsListCandidatesSpec = defineToolSpec({
       stage: z
         .optional(z.string().check(z.minLength(1), z.maxLength(100)))
         .check(z.describe('Only applications in this stage, by name (Phone Screen), any case.')),
-      since: instantArg('Created (or updated) at or after this instant.'),
-      until: instantArg('Created (or updated) before this instant.'),
+      since: z.optional(isoTimeArg('Created (or updated) at or after this instant.')),
+      until: z.optional(isoTimeArg('Created (or updated) before this instant.')),
       field: z
         ._default(z.enum(['created', 'updated']), 'created')
         .check(z.describe('Which time the window applies to (default created).')),

@@ -16,17 +16,6 @@ export const candidateIdArg = z.string().check(
   z.describe('The candidate id, as ats_list_candidates returns it.'),
 );
 
-/** An instant with its time zone. */
-export const instantArg = (what: string) =>
-  z.optional(
-    z.iso
-      .datetime({
-        offset: true,
-        error: 'an ISO 8601 date-time with a time zone, such as 2026-03-31T08:00:00Z',
-      })
-      .check(z.describe(what)),
-  );
-
 /** Settings every ATS tool shares. */
 export const ATS_SETTINGS = {
   service: 'ats',

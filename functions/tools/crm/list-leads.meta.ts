@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { isoTimeArg } from '../../runtime/arg-schemas';
 import { defineToolSpec } from '../../runtime/spec';
-import { COMPANIES_PER_CALL, CRM_SETTINGS, instantArg, LEADS_MAX_LIMIT } from './schemas';
+import { COMPANIES_PER_CALL, CRM_SETTINGS, LEADS_MAX_LIMIT } from './schemas';
 
 /** `crm_list_leads`: leads (contacts) created or changed since a time, oldest first, with their companies when asked. */
 export const crmListLeadsSpec = defineToolSpec({
@@ -18,7 +19,7 @@ export const crmListLeadsSpec = defineToolSpec({
     'HubSpot search answers at most 10,000 leads per query and 5 requests per second.',
   inputSchema: () =>
     z.strictObject({
-      since: instantArg('Leads created (or changed) at or after this instant.'),
+      since: isoTimeArg('Leads created (or changed) at or after this instant.'),
       field: z
         ._default(z.enum(['created', 'updated']), 'created')
         .check(z.describe('Which time is compared with since: created (default) or updated (HubSpot only).')),

@@ -20,12 +20,6 @@ export const recordIdArg = (what: string) =>
     z.describe(`${what} (as crm_list_leads returns it).`),
   );
 
-/** An instant with its time zone. */
-export const instantArg = (what: string) =>
-  z.iso
-    .datetime({ offset: true, error: 'an ISO 8601 date-time with a time zone, such as 2026-03-31T08:00:00Z' })
-    .check(z.describe(what));
-
 /** A lead status in the family's words. */
 export const leadStatusArg = z.enum(LEAD_STATUSES);
 

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
+import { isoTimeArg } from '../../runtime/arg-schemas';
 import { defineToolSpec } from '../../runtime/spec';
 import {
   cursorArg,
   GITHUB_READ_SETTINGS,
-  isoTimeArg,
   lookbackHoursArg,
   oneOfSinceOrLookback,
   repoArg,

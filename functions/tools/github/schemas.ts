@@ -21,12 +21,6 @@ export const orgArg = z
     z.describe('Organization login (octo-org).'),
   );
 
-/** An ISO 8601 date-time with a time zone. */
-export const isoTimeArg = (what: string) =>
-  z.iso
-    .datetime({ offset: true, error: 'an ISO 8601 date-time with a time zone, such as 2026-03-31T08:00:00Z' })
-    .check(z.describe(what));
-
 /** A continuation cursor as a previous call returned it. */
 export const cursorArg = z
   .optional(z.string().check(z.minLength(1), z.maxLength(2_000)))

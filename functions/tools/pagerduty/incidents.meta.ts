@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { isoTimeArg } from '../../runtime/arg-schemas';
 import { defineToolSpec } from '../../runtime/spec';
-import { isoTime, PAGERDUTY_READ_SETTINGS, pagerdutyId } from './schemas';
+import { PAGERDUTY_READ_SETTINGS, pagerdutyId } from './schemas';
 
 /** Most incidents one call returns (PagerDuty's largest `limit`). */
 export const INCIDENTS_MAX_LIMIT = 100;
@@ -33,8 +34,8 @@ export const pagerdutyIncidentsSpec = defineToolSpec({
             .array(pagerdutyId('A service'))
             .check(z.minLength(1), z.maxLength(25), z.describe('Only these services.')),
         ),
-        since: z.optional(isoTime('Created at or after this time (ISO 8601 with time zone).')),
-        until: z.optional(isoTime('Created before this time (ISO 8601 with time zone).')),
+        since: z.optional(isoTimeArg('Created at or after this time (ISO 8601 with time zone).')),
+        until: z.optional(isoTimeArg('Created before this time (ISO 8601 with time zone).')),
         limit: z
           ._default(z.int().check(z.minimum(1), z.maximum(INCIDENTS_MAX_LIMIT)), 25)
           .check(z.describe(`Incidents to return, 1-${INCIDENTS_MAX_LIMIT} (default 25).`)),

@@ -18,9 +18,3 @@ export const pagerdutyId = (what: string) =>
   z
     .string()
     .check(z.regex(/^[A-Z0-9]{5,20}$/, `${what} ID such as PT4KHLK`), z.describe(`${what} ID (PT4KHLK).`));
-
-/** An ISO 8601 date-time with a time zone. */
-export const isoTime = (what: string) =>
-  z.iso
-    .datetime({ offset: true, error: 'an ISO 8601 date-time with a time zone, such as 2026-03-31T08:00:00Z' })
-    .check(z.describe(what));

@@ -1,19 +1,10 @@
 import * as z from 'zod/mini';
+import { isoTimeArg } from '../../runtime/arg-schemas';
 import { defineToolSpec } from '../../runtime/spec';
 import { channelIdArg, messageTsArg } from './schemas';
 
 /** Most messages one call returns ("Pagination": Slack recommends pages of at most 200). */
 export const HISTORY_MAX_LIMIT = 200;
-
-const isoTime = (what: string) =>
-  z.optional(
-    z.iso
-      .datetime({
-        offset: true,
-        error: 'an ISO 8601 date-time with a time zone, such as 2026-03-31T08:00:00Z',
-      })
-      .check(z.describe(what)),
-  );
 
 /** `slack_channel_history`: a channel's (or a thread's) messages, newest first, bounded and redacted. */
 export const slackChannelHistorySpec = defineToolSpec({
@@ -30,8 +21,8 @@ export const slackChannelHistorySpec = defineToolSpec({
       limit: z
         ._default(z.int().check(z.minimum(1), z.maximum(HISTORY_MAX_LIMIT)), 50)
         .check(z.describe(`Messages to return, 1-${HISTORY_MAX_LIMIT} (default 50).`)),
-      oldest: isoTime('Only messages after this time (ISO 8601 with time zone).'),
-      latest: isoTime('Only messages before this time (ISO 8601 with time zone).'),
+      oldest: z.optional(isoTimeArg('Only messages after this time (ISO 8601 with time zone).')),
+      latest: z.optional(isoTimeArg('Only messages before this time (ISO 8601 with time zone).')),
       cursor: z
         .optional(z.string().check(z.minLength(1), z.maxLength(500)))
         .check(z.describe('next_cursor of a previous call, to read the next page.')),

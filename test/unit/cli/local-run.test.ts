@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { scriptedAnswers } from '../../../bin/local/local-answers';
+import { createLocalDispatcher } from '../../../bin/local/local-dispatcher';
 import {
-  createLocalDispatcher,
   createLocalEngine,
   localModelClient,
   localRunId,

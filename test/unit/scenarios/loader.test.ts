@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { toolCatalog } from '../../../functions/tools/catalog';
+import { checkScenarioDocument } from '../../../lib/scenarios/document-check';
+import { levelWhitelists } from '../../../lib/scenarios/level-tables';
 import {
-  checkScenarioDocument,
   levelPins,
-  levelWhitelists,
   loadScenarios,
   SCENARIOS_DIR,
   ScenarioValidationError,

@@ -65,6 +65,13 @@ export function lastActivity(row: CredentialReportRow): string | null {
   return dates.sort().at(-1) ?? null; // ISO 8601 UTC strings sort as time
 }
 
+/** The findings of one credential report row of account `accountId`, judged against `thresholds`. */
+type RowFindings = (
+  row: CredentialReportRow,
+  thresholds: CredentialThresholds,
+  accountId: string,
+) => Finding[];
+
 /** Findings of IAM are account-wide: region `global`. */
 function builder(accountId: string) {
   return (
@@ -90,11 +97,7 @@ function builder(accountId: string) {
  * use within `rootUsageDays`). Root MFA is judged apart, with the facts that
  * decide whether it applies (`root-credentials.ts`).
  */
-export function rootFindings(
-  row: CredentialReportRow,
-  thresholds: CredentialThresholds,
-  accountId: string,
-): Finding[] {
+export const rootFindings: RowFindings = (row, thresholds, accountId) => {
   const finding = builder(accountId);
   const findings: Finding[] = [];
   for (const key of row.keys.filter(holdsKey)) {
@@ -122,7 +125,7 @@ export function rootFindings(
     );
   }
   return findings;
-}
+};
 
 /**
  * Findings on an IAM user's row (resource: the user's ARN; for keys
@@ -132,11 +135,7 @@ export function rootFindings(
  * `iam_user_key_unused` (medium, last used more than `unusedDays` ago),
  * `iam_user_key_never_used` (low).
  */
-export function userFindings(
-  row: CredentialReportRow,
-  thresholds: CredentialThresholds,
-  accountId: string,
-): Finding[] {
+export const userFindings: RowFindings = (row, thresholds, accountId) => {
   const finding = builder(accountId);
   const findings: Finding[] = [];
   if (row.passwordEnabled === true && !row.mfaActive) {
@@ -187,4 +186,4 @@ export function userFindings(
     }
   }
   return findings;
-}
+};

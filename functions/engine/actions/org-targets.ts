@@ -1,0 +1,151 @@
+/**
+ * The `org_targets` action of a per-account level (lib/scenarios/asl-states/org.ts,
+ * docs/organizations-runs.md): the organization's accounts for the run's `accounts` and
+ * `exclude` inputs, admitted under the run budget and written to the workspace as the
+ * Distributed Map's items.
+ */
+import type { AccountSelection, NotAuditedAccount, OrgAccount } from '../../runtime/aws/organization';
+import { PlatformError } from '../../runtime/errors';
+import { ORG_ACCOUNTS_TOOL } from '../../runtime/ids';
+import { compareText } from '../../runtime/text';
+import { listingCallId } from '../account-directory';
+import type { PlanLevel, ScenarioDefinition } from '../definition';
+import { type EngineContext, openLevel } from '../engine-context';
+import type { EngineEvent } from '../events';
+import { ORG_INLINE_ACCOUNTS_MAX } from '../limits';
+import type { AccountItem } from '../org-report';
+import { type LevelRecord, ORG_BUDGET_SKIPPED_IDS, type OrgBudgetSkipped } from '../records';
+import { accountUse, budgetOf, callUse, RunBudget, skipSentence, spentUsd, usdOf } from '../run-budget';
+import { ENGINE_PATHS, writeJson } from '../workspaces';
+
+/** What `org_targets` keeps at `$.org`. */
+export interface OrgPlan {
+  readonly accounts: number;
+  readonly notAudited: number;
+  /** The previous organization run of this tenant, scenario and level, or null. */
+  readonly previousRunId: string | null;
+  /** The accounts themselves, when at most {@link ORG_INLINE_ACCOUNTS_MAX}. */
+  readonly items?: readonly AccountItem[];
+  /** The accounts the run budget did not start (none: absent). */
+  readonly budgetSkipped?: OrgBudgetSkipped;
+}
+
+/**
+ * The run budget's account gate: the accounts that start, in the listing's order
+ * (by account id), while the run's spent estimate (the summary's, with the listing
+ * call itself) plus each admitted account's estimate ({@link accountUse}) stays
+ * within `budget_usd`; the others become not-audited accounts whose reason is the
+ * budget's sentence. Without a budget, every account starts.
+ */
+function admitAccounts(
+  ctx: EngineContext,
+  scenario: ScenarioDefinition,
+  level: PlanLevel,
+  event: Extract<EngineEvent, { action: 'org_targets' }>,
+  targets: readonly OrgAccount[],
+): { admitted: OrgAccount[]; skipped: NotAuditedAccount[]; budgetSkipped?: OrgBudgetSkipped } {
+  const limit = budgetOf(event.input);
+  if (limit === undefined) return { admitted: [...targets], skipped: [] };
+  const memory = ctx.config.functions;
+  const listing = usdOf(callUse(ctx.catalog.get(ORG_ACCOUNTS_TOOL), memory));
+  const budget = new RunBudget(
+    limit,
+    spentUsd(scenario, event.levels as Record<string, LevelRecord>, memory) + listing,
+  );
+  const estimateUsd = usdOf(
+    accountUse(
+      level.calls.map((call) => ctx.catalog.get(call.tool)),
+      memory,
+    ),
+  );
+  const admitted: OrgAccount[] = [];
+  const skipped: NotAuditedAccount[] = [];
+  for (const account of targets) {
+    const used = budget.spent + budget.committedUsd;
+    if (budget.admit(estimateUsd)) {
+      admitted.push(account);
+      continue;
+    }
+    skipped.push({
+      accountId: account.accountId,
+      name: account.name,
+      status: 'ACTIVE',
+      reason: skipSentence('its audit', estimateUsd, limit, used),
+    });
+  }
+  if (skipped.length === 0) return { admitted, skipped };
+  return {
+    admitted,
+    skipped,
+    budgetSkipped: {
+      accounts: skipped.length,
+      estimateUsd: Math.round(estimateUsd * skipped.length * 1e6) / 1e6,
+      first: skipped.slice(0, ORG_BUDGET_SKIPPED_IDS).map((account) => ({
+        accountId: account.accountId,
+        estimateUsd,
+      })),
+    },
+  };
+}
+
+export async function orgTargets(
+  ctx: EngineContext,
+  event: Extract<EngineEvent, { action: 'org_targets' }>,
+): Promise<OrgPlan> {
+  const { scenario, level, run, workspace } = openLevel(ctx, event, 'plan');
+  if (!ctx.accounts) {
+    throw new PlatformError(
+      'internal_error',
+      `${scenario.name}: the engine has no account directory, so the ${level.name} level cannot list the organization's accounts`,
+    );
+  }
+  const selection: AccountSelection = {
+    accounts: (event.input.accounts as AccountSelection['accounts'] | undefined) ?? 'all',
+    exclude: (event.input.exclude as string[] | undefined) ?? [],
+  };
+  const listed = await ctx.accounts(run, selection, {
+    level: level.name,
+    callId: listingCallId(level.name, level.calls.length),
+  });
+  // The one place accounts are admitted to the run.
+  const {
+    admitted: targets,
+    skipped,
+    budgetSkipped,
+  } = admitAccounts(ctx, scenario, level, event, listed.targets);
+  const notAudited = [...listed.notAudited, ...skipped].sort((a, b) => compareText(a.accountId, b.accountId));
+  if (budgetSkipped) {
+    ctx.logger.info('accounts not started: run budget', {
+      ...run,
+      scenarioLevel: level.name,
+      accounts: budgetSkipped.accounts,
+      estimateUsd: budgetSkipped.estimateUsd,
+    });
+  }
+  const items: AccountItem[] = targets.map((account) => ({
+    accountId: account.accountId,
+    name: account.name,
+  }));
+  await writeJson(workspace, ENGINE_PATHS.accountItems(level.name), items);
+  await writeJson(workspace, ENGINE_PATHS.notAudited(level.name), notAudited);
+  const previous = await ctx.records.swapLatestFindings(
+    run.tenant,
+    run.scenario,
+    level.name,
+    { runId: run.runId, path: ENGINE_PATHS.organization(level.name) },
+    { readOnly: true },
+  );
+  ctx.logger.info('organization accounts listed', {
+    ...run,
+    scenarioLevel: level.name,
+    accounts: items.length,
+    notAudited: notAudited.length,
+  });
+  return {
+    accounts: items.length,
+    notAudited: notAudited.length,
+    previousRunId: previous && previous.runId !== run.runId ? previous.runId : null,
+    ...(items.length <= ORG_INLINE_ACCOUNTS_MAX ? { items } : {}),
+    ...(budgetSkipped ? { budgetSkipped } : {}),
+  };
+}
