@@ -25,9 +25,7 @@ import { etp } from './run-etp';
  * every audit answered by its API-call case, the report posted to a loopback Slack.
  */
 const { stubs, stubOf } = clientStubs([...AUDIT_CLIENTS, OrganizationsClient]);
-/** Not shipped yet (its state machine's cdk-nag acknowledgments are missing): a fixture folder. */
-const ORG_SCENARIOS = path.join(__dirname, '../../fixtures/org-scenarios');
-const pulseOrg = findScenario(loadScenarios(toolCatalog, ORG_SCENARIOS), 'aws_pulse_org');
+const pulseOrg = findScenario(loadScenarios(toolCatalog), 'aws_pulse_org');
 const collect = pulseOrg.levels[0] as PlanLevel;
 
 let localDir: string;
@@ -83,7 +81,7 @@ describe('etp scenario run aws_pulse_org --local', () => {
         '--input',
         '{"regions":["eu-west-1"],"slack_channel":"C0AWSPULSE"}',
       ],
-      { ETP_LOCAL_DIR: localDir, ETP_SCENARIOS_DIR: ORG_SCENARIOS },
+      { ETP_LOCAL_DIR: localDir },
     );
 
     // Assess: the listing, the 4 ACTIVE members audited, the management and suspended accounts named
