@@ -96,7 +96,10 @@ function perAccountLevels(scenario: Scenario): Scenario['levels'] {
  * stop them, redrive its Map Runs' children, read each level's account file and write
  * under its ResultWriter prefix, in this scenario's workspaces only.
  */
-function distributedMapPermissions(scenario: Scenario, bucket: string): { action: string; resource: string }[] {
+function distributedMapPermissions(
+  scenario: Scenario,
+  bucket: string,
+): { action: string; resource: string }[] {
   const levels = perAccountLevels(scenario);
   if (levels.length === 0) return [];
   const states = 'arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>';
