@@ -60,9 +60,8 @@ afterEach(() => {
 
 describe('etp scenario run aws_pulse_org --local', () => {
   it('audits each ACTIVE member account in its own session and prints the organization report', async () => {
-    // Prepare: 5 members, one suspended; every audit answered by its case. (No refused account here:
-    // the cases' S3, IAM and CloudTrail stubs answer without signing, so a refused member session
-    // would still read them; the tool test and organization.test.ts cover refusals.)
+    // Prepare: 5 members, one suspended; every audit answered by its case. (Refused and throttled
+    // member roles, 50 accounts and a second run: test/e2e/org-pulse.test.ts.)
     for (const testCase of API_CALL_CASES.filter((c) => collect.intra_tools.includes(c.tool))) {
       testCase.arrange(stubOf);
     }
