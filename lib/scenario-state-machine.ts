@@ -7,8 +7,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENGINE_PATHS } from '../functions/engine/workspaces';
-import { grantInvokeAcknowledged } from './nag';
+import { acknowledgeWildcardResources, grantInvokeAcknowledged } from './nag';
 import { scenarioToAsl } from './scenarios/asl';
+import { mapRunLabel } from './scenarios/asl-states/org';
 import type { Scenario } from './scenarios/model';
 
 /** The levels of a scenario that fan out over member accounts (`for_each_account`). */
@@ -131,38 +132,44 @@ export class ScenarioStateMachine extends Construct {
     role.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['states:StartExecution'], resources: [arn('stateMachine', name)] }),
     );
+    // A Map Run's child executions are named `<stateMachine>/<label>:<id>` by the service;
+    // `<stateMachine>/*` is the developer guide's resource for them, and holds none of the
+    // state machine's own (parent) executions, `<stateMachine>:<name>`.
+    const children = [arn('execution', `${name}/*`)];
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['states:DescribeExecution', 'states:StopExecution'],
-        resources: [arn('execution', `${name}:*`)],
+        resources: children,
       }),
     );
+    const redrivable = levels.map((level) => arn('execution', `${name}/${mapRunLabel(level.name)}:*`));
     role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['states:RedriveExecution'],
-        resources: levels.map((level) => arn('execution', `${name}/${level.name.slice(0, 40)}:*`)),
-      }),
+      new PolicyStatement({ actions: ['states:RedriveExecution'], resources: redrivable }),
+    );
+    acknowledgeWildcardResources(
+      role,
+      [...children, ...redrivable],
+      'A Distributed Map describes, stops and redrives the child executions of its own Map Runs, whose ids ' +
+        'Step Functions generates at run time: execution:<stateMachine>/* and execution:<stateMachine>/<label>:* ' +
+        '(Step Functions developer guide, "IAM policies for using Distributed Map states"); no other state machine.',
     );
     const keys = (path: string) =>
       props.workspaceBucket.arnForObjects(`runs/*/${props.scenario.name}/*/${path}`);
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject'],
-        resources: levels.map((level) => keys(ENGINE_PATHS.accountItems(level.name))),
-      }),
-    );
+    const accountFiles = levels.map((level) => keys(ENGINE_PATHS.accountItems(level.name)));
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: accountFiles }));
+    const resultFiles = levels.map((level) => keys(`${ENGINE_PATHS.mapResults(level.name)}/*`));
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:PutObject', 's3:GetObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
-        resources: levels.map((level) => keys(`${ENGINE_PATHS.mapResults(level.name)}/*`)),
+        resources: resultFiles,
       }),
     );
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5',
-      reason:
-        'A Distributed Map starts child executions whose names Step Functions generates (execution:<name>:*), and ' +
-        "reads and writes only its level's files in this scenario's run workspaces, whose tenant and run id are " +
-        'known at run time (runs/*/<scenario>/*/levels/<level>/…).',
-    });
+    acknowledgeWildcardResources(
+      role,
+      [...accountFiles, ...resultFiles],
+      "The Distributed Map reads its level's account file (ItemReader) and writes its ResultWriter files in this " +
+        "scenario's run workspaces only, whose tenant and run id are known at run time: " +
+        'runs/*/<scenario>/*/levels/<level>/accounts.json and …/levels/<level>/map/*.',
+    );
   }
 }

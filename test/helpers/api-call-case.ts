@@ -80,11 +80,28 @@ export function arrangeRegions(stubOf: StubOf): ReturnType<StubOf> {
 export function arrangeCaller(stubOf: StubOf): void {
   stubOf(STSClient)
     .on(GetCallerIdentityCommand)
-    .resolves({
-      Account: ACCOUNT_ID,
-      Arn: `arn:aws:sts::${ACCOUNT_ID}:assumed-role/etp-audit/etp-run-1`,
-      UserId: 'AROAEXAMPLEROLEID:etp-run-1',
+    .callsFake(async (_input: unknown, getClient: () => unknown) => {
+      await resolveCredentials(getClient);
+      return {
+        Account: ACCOUNT_ID,
+        Arn: `arn:aws:sts::${ACCOUNT_ID}:assumed-role/etp-audit/etp-run-1`,
+        UserId: 'AROAEXAMPLEROLEID:etp-run-1',
+      };
     });
+}
+
+/**
+ * Resolves the credentials of the client that sent a mocked request, as the SDK
+ * does before signing it (aws-sdk-client-mock answers before the middleware that
+ * would): a session whose AssumeRole is refused or throttled then fails the
+ * request, as it would the real one.
+ *
+ * @returns the access key id that would have signed the request.
+ */
+export async function resolveCredentials(getClient: () => unknown): Promise<string> {
+  const { credentials } = (getClient() as { config: { credentials: () => Promise<{ accessKeyId: string }> } })
+    .config;
+  return (await credentials()).accessKeyId;
 }
 
 /** The test framework's functions a test file calls at its top level. */

@@ -32,7 +32,7 @@ import {
   OrganizationsClient,
 } from '@aws-sdk/client-organizations';
 import { AssumeRoleCommand, type AssumeRoleCommandInput, STSClient } from '@aws-sdk/client-sts';
-import type { StubOf } from './api-call-case';
+import { resolveCredentials, type StubOf } from './api-call-case';
 import { queryError } from './aws-errors';
 import { DEFAULT_ENABLED_REGIONS } from './ec2-pages';
 
@@ -75,7 +75,9 @@ export interface OrganizationWorld {
   readonly accounts: readonly WorldAccount[];
   /** The account of `accountId`. @throws Error when the world has none. */
   account(accountId: string): WorldAccount;
-  /** Whether `region` is enabled in the account: the 17 default regions and its opt-in regions. */
+  /** The regions every account has enabled (the 17 of AWS unless the world was told fewer). */
+  readonly enabledByDefault: readonly string[];
+  /** Whether `region` is enabled in the account: the default regions and its opt-in regions. */
   regionEnabled(accountId: string, region: string): boolean;
 }
 
@@ -93,6 +95,11 @@ export interface OrganizationWorldOptions {
   readonly throttled?: number;
   /** ACTIVE accounts with `ap-east-1` enabled (an opt-in region). @default 0 */
   readonly optIn?: number;
+  /**
+   * The regions enabled in every account, for tests that keep runs short (a subset of
+   * the 17 AWS enables by default). @default DEFAULT_ENABLED_REGIONS (17)
+   */
+  readonly enabledByDefault?: readonly string[];
 }
 
 /** The management account of every world. */
@@ -173,21 +180,21 @@ export function organizationWorld(options: OrganizationWorldOptions): Organizati
   };
   const accounts = [management, ...members];
   const byId = new Map(accounts.map((account) => [account.accountId, account]));
+  const enabledByDefault = options.enabledByDefault ?? DEFAULT_ENABLED_REGIONS;
   return {
     organizationId: 'o-a1b2c3d4e5',
     managementAccountId: WORLD_MANAGEMENT_ACCOUNT,
     rootId,
     ous,
     accounts,
+    enabledByDefault,
     account(accountId) {
       const found = byId.get(accountId);
       if (!found) throw new Error(`organizationWorld: no account ${accountId}`);
       return found;
     },
     regionEnabled(accountId, region) {
-      return (
-        DEFAULT_ENABLED_REGIONS.includes(region) || this.account(accountId).optInRegions.includes(region)
-      );
+      return enabledByDefault.includes(region) || this.account(accountId).optInRegions.includes(region);
     },
   };
 }
@@ -234,10 +241,7 @@ export function worldAccessKeyId(accountId: string): string {
  * ec2.on(DescribeVolumesCommand).callsFake(async (_input, getClient) => volumesOf(await accountOfClient(getClient)));
  */
 export async function accountOfClient(getClient: () => unknown): Promise<string | undefined> {
-  const { credentials } = (getClient() as { config: { credentials: () => Promise<{ accessKeyId: string }> } })
-    .config;
-  const { accessKeyId } = await credentials();
-  return /^ASIAWORLD(\d{12})$/.exec(accessKeyId)?.[1];
+  return /^ASIAWORLD(\d{12})$/.exec(await resolveCredentials(getClient))?.[1];
 }
 
 /** What {@link arrangeOrganizationWorld} counts. */
@@ -258,7 +262,7 @@ export interface WorldCalls {
  * - AssumeRole of `arn:aws:iam::<account>:role/<any>`: credentials whose access
  *   key names the account (`ok`), `AccessDenied` (`refused`, or an account the
  *   world does not hold), `Throttling` (`throttled`); sessions last one hour;
- * - DescribeRegions: the 17 default regions and the signing account's opt-in ones.
+ * - DescribeRegions: the world's default regions and the signing account's opt-in ones.
  *
  * @returns the requests counted, for assertions and benches.
  */
@@ -383,7 +387,7 @@ export function arrangeOrganizationWorld(stubOf: StubOf, world: OrganizationWorl
       const extra = accountId ? world.account(accountId).optInRegions : [];
       return {
         Regions: [
-          ...DEFAULT_ENABLED_REGIONS.map((region) => ({
+          ...world.enabledByDefault.map((region) => ({
             RegionName: region,
             Endpoint: `ec2.${region}.amazonaws.com`,
             OptInStatus: 'opt-in-not-required',

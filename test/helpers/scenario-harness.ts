@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { callbackServices, callbackTaskHandler, LocalTaskTokens } from '../../bin/local/local-callbacks';
+import { directoryObjectStore } from '../../bin/local/local-distributed-map';
 import { executeLocally, type StateEvent } from '../../bin/local/local-execution';
 import { localWorkspaceProvider } from '../../bin/local/local-workspace';
 import {
@@ -36,6 +37,7 @@ import {
 } from '../../bin/local/scripted-model';
 import { toolFunctionName } from '../../functions/dispatcher/config';
 import type { Dispatch } from '../../functions/dispatcher/dispatch';
+import { dispatchedAccountDirectory } from '../../functions/engine/account-directory';
 import type { EngineConfig } from '../../functions/engine/config';
 import { DynamoDbRunRecords } from '../../functions/engine/dynamodb-run-records';
 import { createEngine, type RunOutput } from '../../functions/engine/engine';
@@ -62,6 +64,7 @@ import {
   ENGINE_ARN_PLACEHOLDER,
   WAIT_FOR_TASK_TOKEN_RESOURCE,
 } from '../../lib/scenarios/asl';
+import { WORKSPACE_BUCKET_PLACEHOLDER } from '../../lib/scenarios/asl-states/tasks';
 import { SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { RUN_EVENT_BUS_PLACEHOLDER } from '../../lib/scenarios/run-events';
 import { flattenIntrinsics, logicalIdOf, synthesizePlatform } from './cdk';
@@ -98,6 +101,12 @@ export const STATE_LIMIT_BYTES = 256 * 1024;
 
 /** The run-event bus's name in the definitions the harness runs. */
 export const RUN_EVENT_BUS = 'etp-run-events';
+
+/**
+ * The bucket of the definitions' Distributed Maps (`ItemReader`, `ResultWriter`):
+ * the workspaces' directory stands in for it, with the same keys.
+ */
+export const HARNESS_WORKSPACE_BUCKET = 'etp-e2e-runs';
 
 /** A question the run asked, as the wait state got it. */
 export interface AskedQuestion {
@@ -336,7 +345,8 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
     )
       .replaceAll(DISPATCHER_ARN_PLACEHOLDER, DISPATCHER_ARN)
       .replaceAll(ENGINE_ARN_PLACEHOLDER, ENGINE_ARN)
-      .replaceAll(RUN_EVENT_BUS_PLACEHOLDER, RUN_EVENT_BUS);
+      .replaceAll(RUN_EVENT_BUS_PLACEHOLDER, RUN_EVENT_BUS)
+      .replaceAll(WORKSPACE_BUCKET_PLACEHOLDER, HARNESS_WORKSPACE_BUCKET);
     definitions[name] = JSON.parse(text) as Record<string, unknown>;
   }
 
@@ -449,6 +459,11 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
         records,
         model: new BedrockModelClient(client),
         logger,
+        // Per-account levels list their accounts through the dispatcher, as deployed (aws_org_accounts).
+        accounts: dispatchedAccountDirectory(
+          (envelope) => dispatch(envelope, deadlineIn(900_000)),
+          workspaces,
+        ),
       });
       const results: ToolResult[] = [];
       const events: unknown[] = [];
@@ -504,6 +519,7 @@ export async function startScenarioHarness(options: HarnessOptions = {}): Promis
             runId: run.runId,
             checkArns: true,
             taskToken: `e2e-task-token-${run.runId}`,
+            objects: directoryObjectStore(localDir, HARNESS_WORKSPACE_BUCKET),
             onStateEntered: (event) => {
               transitions++;
               measure(event, 'input');

@@ -25,10 +25,11 @@ describe('the scenario engine function', () => {
     return { stack, template, engineId, engine };
   }
 
-  it('may invoke only the scenarios’ models, open run-data sessions (its only way to run files and records), and write its logs', () => {
+  it('may invoke only the scenarios’ models and the dispatcher (to list an organization), open run-data sessions (its only way to run files and records), and write its logs', () => {
     // Prepare
     const { stack, template, engineId } = synthesize();
     const runData = logicalIdOf(stack.platform.runData.role);
+    const dispatcher = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
     const logGroup = logicalIdOf(stack.platform.engine.logGroup);
 
     // Act
@@ -47,6 +48,9 @@ describe('the scenario engine function', () => {
           resource:
             'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0',
         },
+        // aws_pulse_org's accounts are listed through the dispatcher (functions/engine/account-directory.ts)
+        { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>` },
+        { action: 'lambda:InvokeFunction', resource: `<${dispatcher}.Arn>:*` },
         { action: 'logs:CreateLogStream', resource: `<${logGroup}.Arn>` },
         { action: 'logs:PutLogEvents', resource: `<${logGroup}.Arn>` },
         { action: 'sts:AssumeRole', resource: `<${runData}.Arn>` },
@@ -77,6 +81,7 @@ describe('the scenario engine function', () => {
       WORKSPACE_BUCKET: { Ref: logicalIdOf(stack.platform.runWorkspace.bucket) },
       RUN_RECORDS_TABLE: { Ref: logicalIdOf(stack.platform.runRecordsTable) },
       RUN_DATA_ROLE: { 'Fn::GetAtt': [logicalIdOf(stack.platform.runData.role), 'Arn'] },
+      DISPATCHER_FUNCTION: { Ref: logicalIdOf(stack.platform.dispatcher.lambdaFunction) },
     });
   });
 });

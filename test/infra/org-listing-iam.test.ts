@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ORG_ACCOUNTS_TOOL } from '../../functions/runtime/ids';
 import { OrganizationAccessStack } from '../../lib/organization-access-stack';
@@ -47,10 +46,7 @@ let otherToolArn: string;
 let organizationTrust: unknown;
 
 beforeAll(() => {
-  // With an organization scenario (a per-account level), as a tenant deploying aws_pulse_org would
-  const { stack, template } = synthesizePlatform({
-    scenariosDir: path.join(__dirname, '../fixtures/org-scenarios'),
-  });
+  const { stack, template } = synthesizePlatform();
   platform = resolveTemplate(template, { account: PLATFORM, region: REGION });
   roleIds = Object.keys(template.findResources('AWS::IAM::Role'));
   listingRoleId = roleOf(template, toolFunctionId(stack, ORG_ACCOUNTS_TOOL));

@@ -66,7 +66,7 @@ describe('a scenario with a per-account level', () => {
       expect.stringMatching(new RegExp(`:stateMachine:${name}"?$`)),
     ]);
     expect(of('states:StopExecution')).toEqual([
-      expect.stringMatching(new RegExp(`:execution:${name}:\\*"?$`)),
+      expect.stringMatching(new RegExp(`:execution:${name}/\\*"?$`)),
     ]);
     expect(of('states:RedriveExecution')).toEqual([
       expect.stringMatching(new RegExp(`:execution:${name}/collect:\\*"?$`)),

@@ -8,8 +8,9 @@ import {
   taskTimeoutSeconds,
   WAIT_FOR_TASK_TOKEN_RESOURCE,
 } from '../../lib/scenarios/asl';
+import { childStateNames } from '../../lib/scenarios/asl-states/org';
 import { loadScenarios } from '../../lib/scenarios/loader';
-import type { Scenario } from '../../lib/scenarios/model';
+import type { PlanLevel, Scenario } from '../../lib/scenarios/model';
 import { PUBLISH_RUN_COMPLETED_STATE, RUN_EVENT_BUS_PLACEHOLDER } from '../../lib/scenarios/run-events';
 import {
   flattenIntrinsics,
@@ -71,6 +72,51 @@ function allStates(states: Record<string, State>): [string, State][] {
     [name, state] as [string, State],
     ...(state.ItemProcessor ? allStates(state.ItemProcessor.States) : []),
   ]);
+}
+
+/**
+ * The states that send one of a plan level's calls: `L_call`, or per member account
+ * `L_account_call` and `L_inline_account_call` (one per Distributed Map, since state
+ * names are unique across the whole state machine).
+ */
+function planCallStates(level: PlanLevel): string[] {
+  return level.for_each_account
+    ? (['reader', 'inline'] as const).map((map) => childStateNames(level.name, map).accountCall)
+    : [`${level.name}_call`];
+}
+
+/** The levels of a scenario fanned out over member accounts. */
+function perAccountLevels(scenario: Scenario): Scenario['levels'] {
+  return scenario.levels.filter((level) => level.kind === 'plan' && level.for_each_account);
+}
+
+/**
+ * What a scenario's per-account levels add to its role (Step Functions developer guide,
+ * "IAM policies for using Distributed Map states"): start its own children, describe and
+ * stop them, redrive its Map Runs' children, read each level's account file and write
+ * under its ResultWriter prefix, in this scenario's workspaces only.
+ */
+function distributedMapPermissions(
+  scenario: Scenario,
+  bucket: string,
+): { action: string; resource: string }[] {
+  const levels = perAccountLevels(scenario);
+  if (levels.length === 0) return [];
+  const states = 'arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>';
+  const machine = `ExternalToolsPlatform-${scenario.name}`;
+  const files = (level: string) => `<${bucket}.Arn>/runs/*/${scenario.name}/*/levels/${level}`;
+  return [
+    { action: 'states:StartExecution', resource: `${states}:stateMachine:${machine}` },
+    { action: 'states:DescribeExecution', resource: `${states}:execution:${machine}/*` },
+    { action: 'states:StopExecution', resource: `${states}:execution:${machine}/*` },
+    ...levels.flatMap((level) => [
+      { action: 'states:RedriveExecution', resource: `${states}:execution:${machine}/${level.name}:*` },
+      { action: 's3:GetObject', resource: `${files(level.name)}/accounts.json` },
+      ...['s3:PutObject', 's3:GetObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'].map(
+        (action) => ({ action, resource: `${files(level.name)}/map/*` }),
+      ),
+    ]),
+  ];
 }
 
 const scenarios = loadScenarios(toolCatalog);
@@ -136,7 +182,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       ).toBe(tasks.length);
       // A wait is an ask_user question (the engine) or a plan level's call (the dispatcher, answered by its tool).
       const planCalls = new Set(
-        scenario.levels.filter((level) => level.kind === 'plan').map((level) => `${level.name}_call`),
+        scenario.levels.flatMap((level) => (level.kind === 'plan' ? planCallStates(level) : [])),
       );
       for (const [stateName, wait] of byResource(WAIT_FOR_TASK_TOKEN_RESOURCE)) {
         expect(wait.Parameters).toMatchObject(
@@ -149,9 +195,11 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       for (const level of scenario.levels) {
         const tools =
           level.kind === 'plan' ? level.calls.map((call) => call.tool) : [...level.intra_tools, 'finish'];
-        const iteration = level.kind === 'plan' ? `${level.name}_call` : `${level.name}_tool`;
-        const task = tasks.find(([stateName]) => stateName === iteration)?.[1];
-        expect(task?.TimeoutSeconds).toBe(Math.max(...tools.map(taskTimeoutSeconds)));
+        const iterations = level.kind === 'plan' ? planCallStates(level) : [`${level.name}_tool`];
+        for (const iteration of iterations) {
+          const task = tasks.find(([stateName]) => stateName === iteration)?.[1];
+          expect(task?.TimeoutSeconds).toBe(Math.max(...tools.map(taskTimeoutSeconds)));
+        }
       }
       for (const [, task] of byResource(ENGINE_ARN_PLACEHOLDER))
         expect(task.TimeoutSeconds).toBe(ENGINE_TASK_TIMEOUT_SECONDS);
@@ -159,6 +207,10 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
         DispatcherArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.dispatcher.lambdaFunction), 'Arn'] },
         EngineArn: { 'Fn::GetAtt': [logicalIdOf(stack.platform.engine.lambdaFunction), 'Arn'] },
         RunEventBusName: { Ref: logicalIdOf(stack.platform.eventBus as unknown as IConstruct) },
+        // A per-account level's Distributed Map reads and writes the run workspace.
+        ...(perAccountLevels(scenario).length > 0
+          ? { WorkspaceBucket: { Ref: logicalIdOf(stack.platform.runWorkspace.bucket) } }
+          : {}),
       });
       expect(JSON.parse(flattenIntrinsics(properties.DefinitionString)).States).toHaveProperty(
         PUBLISH_RUN_COMPLETED_STATE,
@@ -196,12 +248,13 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
       });
     });
 
-    it('has a role that may invoke the dispatcher and the engine, put events on the run bus and deliver logs and traces, nothing more', () => {
+    it('has a role that may invoke the dispatcher and the engine, put events on the run bus, deliver logs and traces and run its Distributed Maps, nothing more', () => {
       // Prepare
       const { stack, template, id } = synthesize();
       const dispatcher = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
       const engine = logicalIdOf(stack.platform.engine.lambdaFunction);
       const bus = logicalIdOf(stack.platform.eventBus as unknown as IConstruct);
+      const bucket = logicalIdOf(stack.platform.runWorkspace.bucket);
 
       // Act
       const permissions = rolePermissions(template, roleOf(template, id));
@@ -215,6 +268,7 @@ describe.each(scenarios.map((scenario): [string, Scenario] => [scenario.name, sc
           { action: 'lambda:InvokeFunction', resource: `<${engine}.Arn>:*` },
           { action: 'events:PutEvents', resource: `<${bus}.Arn>` },
           ...LOGGING_AND_TRACING_ACTIONS.map((action) => ({ action, resource: '*' })),
+          ...distributedMapPermissions(scenario, bucket),
         ]),
       );
     });

@@ -58,6 +58,18 @@ export function maxInputBytesPerBatch(accountsPerChild: number): number {
   );
 }
 
+/** Longest Map Run label (Step Functions developer guide, "Label": at most 40 characters). */
+const MAP_RUN_LABEL_MAX = 40;
+
+/**
+ * A level's Map Run label: its name, cut to {@link MAP_RUN_LABEL_MAX} characters. The
+ * children's execution ARNs hold it (`execution:<stateMachine>/<label>:<id>`), which the
+ * state machine's redrive grant names (lib/scenario-state-machine.ts).
+ */
+export function mapRunLabel(level: string): string {
+  return level.slice(0, MAP_RUN_LABEL_MAX);
+}
+
 /** The optimized S3 integrations a Distributed Map reads and writes with (Step Functions developer guide, "ItemReader", "ResultWriter"). */
 export const S3_GET_OBJECT_RESOURCE = 'arn:aws:states:::s3:getObject';
 export const S3_PUT_OBJECT_RESOURCE = 'arn:aws:states:::s3:putObject';
@@ -96,7 +108,10 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
     ],
     Default: names.accounts,
   };
-  const distributed = (items: Record<string, unknown>) => ({
+  // State names are unique across the whole state machine, Map processors included
+  // (ASL: "state names must be unique within the scope of the whole state machine"):
+  // each Distributed Map's children have their own names.
+  const distributed = (items: Record<string, unknown>, children: ChildStateNames) => ({
     Type: 'Map',
     Comment: `${level.name} per member account: ${budget.maxConcurrency} children at once (${budget.functionsPerAccount} functions per account, ${build.lambdaConcurrency} in the budget)`,
     ...items,
@@ -111,11 +126,11 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
     },
     MaxConcurrency: budget.maxConcurrency,
     ToleratedFailurePercentage: fanOut.tolerated_failure_percentage,
-    Label: level.name.slice(0, 40),
+    Label: mapRunLabel(level.name),
     ItemProcessor: {
       ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
-      StartAt: names.accountBatch,
-      States: childStates(build, level, index, fanOut.accounts_per_child),
+      StartAt: children.accountBatch,
+      States: childStates(build, level, index, fanOut.accounts_per_child, children),
     },
     ResultWriter: {
       Resource: S3_PUT_OBJECT_RESOURCE,
@@ -129,17 +144,23 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
     Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.org.mapError', Next: names.done }],
     Next: names.done,
   });
-  build.states[names.accounts] = distributed({
-    ItemReader: {
-      Resource: S3_GET_OBJECT_RESOURCE,
-      ReaderConfig: { InputType: 'JSON' },
-      Parameters: {
-        Bucket: WORKSPACE_BUCKET_PLACEHOLDER,
-        'Key.$': workspaceKey(build, ENGINE_PATHS.accountItems(level.name)),
+  build.states[names.accounts] = distributed(
+    {
+      ItemReader: {
+        Resource: S3_GET_OBJECT_RESOURCE,
+        ReaderConfig: { InputType: 'JSON' },
+        Parameters: {
+          Bucket: WORKSPACE_BUCKET_PLACEHOLDER,
+          'Key.$': workspaceKey(build, ENGINE_PATHS.accountItems(level.name)),
+        },
       },
     },
-  });
-  build.states[names.accountsInline] = distributed({ ItemsPath: '$.org.items' });
+    childStateNames(level.name, 'reader'),
+  );
+  build.states[names.accountsInline] = distributed(
+    { ItemsPath: '$.org.items' },
+    childStateNames(level.name, 'inline'),
+  );
   build.states[names.done] = engineTask(
     build,
     {
@@ -155,14 +176,35 @@ export function orgStates(build: AslBuild, level: PlanLevel, index: number, next
   );
 }
 
+/** The names of one Distributed Map's child states. */
+type ChildStateNames = ReturnType<typeof childStateNames>;
+
+/**
+ * The child states' names of a level's Distributed Map: `L_account_batch`,
+ * `L_account`, `L_account_calls`, `L_account_call`, `L_account_done`,
+ * `L_account_failed` under the `ItemReader` Map (`L_accounts`); the same with
+ * `L_inline_` under the inline-items one (`L_accounts_inline`).
+ */
+export function childStateNames(level: string, map: 'reader' | 'inline') {
+  const names = stateNames(map === 'reader' ? level : `${level}_inline`);
+  return {
+    accountBatch: names.accountBatch,
+    account: names.account,
+    accountCalls: names.accountCalls,
+    accountCall: names.accountCall,
+    accountDone: names.accountDone,
+    accountFailed: names.accountFailed,
+  };
+}
+
 /** The states of one child execution: its batch of accounts side by side, each account's calls, its record. */
 function childStates(
   build: AslBuild,
   level: PlanLevel,
   index: number,
   accountsPerChild: number,
+  names: ChildStateNames,
 ): Record<string, Record<string, unknown>> {
-  const names = stateNames(level.name);
   const timeoutSeconds = Math.max(...level.calls.map((call) => taskTimeoutSeconds(call.tool)));
   const account: Record<string, Record<string, unknown>> = {
     [names.account]: {

@@ -25,9 +25,7 @@ import { etp } from './run-etp';
  * every audit answered by its API-call case, the report posted to a loopback Slack.
  */
 const { stubs, stubOf } = clientStubs([...AUDIT_CLIENTS, OrganizationsClient]);
-/** Not shipped yet (its state machine's cdk-nag acknowledgments are missing): a fixture folder. */
-const ORG_SCENARIOS = path.join(__dirname, '../../fixtures/org-scenarios');
-const pulseOrg = findScenario(loadScenarios(toolCatalog, ORG_SCENARIOS), 'aws_pulse_org');
+const pulseOrg = findScenario(loadScenarios(toolCatalog), 'aws_pulse_org');
 const collect = pulseOrg.levels[0] as PlanLevel;
 
 let localDir: string;
@@ -62,9 +60,8 @@ afterEach(() => {
 
 describe('etp scenario run aws_pulse_org --local', () => {
   it('audits each ACTIVE member account in its own session and prints the organization report', async () => {
-    // Prepare: 5 members, one suspended; every audit answered by its case. (No refused account here:
-    // the cases' S3, IAM and CloudTrail stubs answer without signing, so a refused member session
-    // would still read them; the tool test and organization.test.ts cover refusals.)
+    // Prepare: 5 members, one suspended; every audit answered by its case. (Refused and throttled
+    // member roles, 50 accounts and a second run: test/e2e/org-pulse.test.ts.)
     for (const testCase of API_CALL_CASES.filter((c) => collect.intra_tools.includes(c.tool))) {
       testCase.arrange(stubOf);
     }
@@ -83,7 +80,7 @@ describe('etp scenario run aws_pulse_org --local', () => {
         '--input',
         '{"regions":["eu-west-1"],"slack_channel":"C0AWSPULSE"}',
       ],
-      { ETP_LOCAL_DIR: localDir, ETP_SCENARIOS_DIR: ORG_SCENARIOS },
+      { ETP_LOCAL_DIR: localDir },
     );
 
     // Assess: the listing, the 4 ACTIVE members audited, the management and suspended accounts named

@@ -87,6 +87,22 @@ describe('per-account levels in the definition', () => {
     expect(scenarioToAsl(scenario).States.collect_accounts).toMatchObject({ MaxConcurrency: 166 });
   });
 
+  it('names every state once across the whole definition, the two Distributed Maps’ children apart', () => {
+    // Step Functions requires state names unique across the state machine, Map processors included.
+    const names = (states: Record<string, Record<string, unknown>>): string[] =>
+      Object.entries(states).flatMap(([name, state]) => [
+        name,
+        ...(state.ItemProcessor
+          ? names((state.ItemProcessor as { States: Record<string, Record<string, unknown>> }).States)
+          : []),
+      ]);
+    const all = names(definition.States as Record<string, Record<string, unknown>>);
+    expect(all.length).toBe(new Set(all).size);
+    const inline = definition.States.collect_accounts_inline as { ItemProcessor: { StartAt: string } };
+    expect(inline.ItemProcessor.StartAt).toBe('collect_inline_account_batch');
+    expect(map.ItemProcessor.StartAt).toBe('collect_account_batch');
+  });
+
   it("bounds each child's input: 3 account items, the run's input and the batch identity", () => {
     expect(map.ItemBatcher.MaxInputBytesPerBatch).toBe(3 * 256 + 8 * 1024 + 1024);
     expect(maxInputBytesPerBatch(3)).toBe(3 * 256 + 8 * 1024 + 1024);

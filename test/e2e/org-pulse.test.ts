@@ -1,0 +1,348 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { OrganizationsClient } from '@aws-sdk/client-organizations';
+import { API_CALL_CASES, AUDIT_CLIENTS, clientStubs } from '../../bench/api-call-cases';
+import type { FindingsFile } from '../../functions/engine/findings';
+import type { OrgReport } from '../../functions/engine/org-report';
+import { accountUse, callUse, spentUsd, usdOf } from '../../functions/engine/run-budget';
+import { ENGINE_PATHS } from '../../functions/engine/workspaces';
+import { ORG_ACCOUNTS_TOOL } from '../../functions/runtime/ids';
+import { logger } from '../../functions/runtime/logger';
+import { toolCatalog } from '../../functions/tools/catalog';
+import { STATE_BUDGET_BYTES } from '../../lib/scenarios/budget';
+import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
+import type { PlanLevel } from '../../lib/scenarios/model';
+import { mockedClientRegion } from '../helpers/ec2-pages';
+import {
+  accountOfClient,
+  arrangeOrganizationWorld,
+  organizationWorld,
+  WORLD_MANAGEMENT_ACCOUNT,
+  WORLD_OPT_IN_REGION,
+  type WorldCalls,
+  worldAccountId,
+} from '../helpers/organization-world';
+import { type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
+
+/**
+ * The shipped aws_pulse_org end to end (issue 20, "Tests"): its state machine as
+ * the CDK synthesizes it, in the local interpreter, its Distributed Map routed to
+ * bin/local/local-distributed-map.ts (one child execution per account); the real
+ * engine (accounts listed through the dispatcher by aws_org_accounts), dispatcher
+ * and AWS tool handlers; an organization of 50 member accounts
+ * (test/helpers/organization-world.ts) whose audits are answered by the tools'
+ * API-call cases in each member's own session; the report posted to a loopback Slack.
+ *
+ * The world: account 49 SUSPENDED, account 48's audit role refused by STS,
+ * account 47's AssumeRole throttled every time, and the opt-in region ap-east-1
+ * enabled in accounts 1-46 but not in account 0. Every account has two regions
+ * enabled by default (us-east-1, eu-west-1: where the cases keep their resources),
+ * so a run audits 2 or 3 regions per account.
+ */
+
+const { stubs, stubOf } = clientStubs([...AUDIT_CLIENTS, OrganizationsClient]);
+const pulseOrg = findScenario(loadScenarios(toolCatalog), 'aws_pulse_org');
+const collect = pulseOrg.levels[0] as PlanLevel;
+const MEMBERS = 50;
+const SUSPENDED = worldAccountId(49);
+const REFUSED = worldAccountId(48);
+const THROTTLED = worldAccountId(47);
+const NO_OPT_IN = worldAccountId(0);
+/** ACTIVE members whose audit role opens: accounts 0-46. */
+const AUDITABLE = Array.from({ length: 47 }, (_, index) => worldAccountId(index));
+const world = organizationWorld({
+  accounts: MEMBERS,
+  states: { SUSPENDED: 1 },
+  refused: 1,
+  throttled: 1,
+  optIn: 46,
+  enabledByDefault: ['us-east-1', 'eu-west-1'],
+});
+
+/** The account whose unattached address is attached between the two runs, and the one given a second unattached address. */
+const ATTACHED_IN_RUN_2 = worldAccountId(5);
+const NEW_IN_RUN_2 = worldAccountId(6);
+
+/**
+ * EC2 DescribeAddresses (EC2 API reference) per member and run: in each region it has enabled,
+ * one address attached to an instance and one unattached (an EIP finding); in the
+ * second run account 5's is attached and account 6 has a second unattached one.
+ */
+function arrangeAddresses(run: 1 | 2): void {
+  stubOf(EC2Client)
+    .on(DescribeAddressesCommand)
+    .callsFake(async (_input: unknown, getClient: () => unknown) => {
+      // The client that sent this request, taken before any await (getClient answers for the latest call).
+      const client = getClient();
+      const region = await mockedClientRegion(() => client);
+      const account = (await accountOfClient(() => client)) ?? '';
+      const compact = region.replaceAll('-', '');
+      const address = (n: number, attached: boolean) => ({
+        PublicIp: `203.0.113.${n}`,
+        AllocationId: `eipalloc-0${compact}${n}`,
+        ...(attached ? { AssociationId: `eipassoc-0${compact}${n}`, InstanceId: `i-0${compact}${n}` } : {}),
+        Domain: 'vpc' as const,
+        PublicIpv4Pool: 'amazon',
+        NetworkBorderGroup: region,
+      });
+      return {
+        Addresses: [
+          address(1, true),
+          address(2, run === 2 && account === ATTACHED_IN_RUN_2),
+          ...(run === 2 && account === NEW_IN_RUN_2 ? [address(3, false)] : []),
+        ],
+      };
+    });
+}
+
+let harness: ScenarioHarness;
+let calls: WorldCalls;
+jest.setTimeout(120_000);
+
+beforeAll(async () => {
+  logger.setLogLevel('SILENT');
+  harness = await startScenarioHarness({
+    slack: { channels: { C0AWSPULSE: 'aws-pulse' } },
+    secrets: {
+      aws_org_default: {
+        management_role_arn: `arn:aws:iam::${WORLD_MANAGEMENT_ACCOUNT}:role/ExternalToolsPlatformOrganization`,
+        external_id: 'ext-id-e2e-0001',
+        member_role_name: 'ExternalToolsPlatformAudit',
+      },
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await harness.stop();
+  for (const stub of stubs.values()) stub.restore();
+});
+
+/** Every stub answered afresh for one run: the cases, then the world (its DescribeRegions per account), then the addresses. */
+function arrangeRun(run: 1 | 2): void {
+  for (const stub of stubs.values()) stub.reset();
+  for (const testCase of API_CALL_CASES.filter((c) => collect.intra_tools.includes(c.tool))) {
+    testCase.arrange(stubOf);
+  }
+  calls = arrangeOrganizationWorld(stubOf, world);
+  arrangeAddresses(run);
+}
+
+const INPUT = { slack_channel: 'C0AWSPULSE' };
+
+function readReport(runId: string): OrgReport {
+  return JSON.parse(
+    readFileSync(
+      path.join(
+        harness.localDir,
+        'runs/default/aws_pulse_org',
+        runId,
+        ENGINE_PATHS.organization(collect.name),
+      ),
+      'utf8',
+    ),
+  ) as OrgReport;
+}
+
+function readFindings(runId: string, account: string): FindingsFile {
+  return JSON.parse(
+    readFileSync(
+      path.join(
+        harness.localDir,
+        'runs/default/aws_pulse_org',
+        runId,
+        ENGINE_PATHS.accountFindings(collect.name, account),
+      ),
+      'utf8',
+    ),
+  ) as FindingsFile;
+}
+
+/** The findings of an account's file in one region. */
+const inRegion = (file: FindingsFile, region: string) => file.findings.filter((f) => f.region === region);
+
+describe('aws_pulse_org over 50 accounts, end to end through the synthesized state machine', () => {
+  it('audits each ACTIVE member in its own session, names the failed and not-audited accounts, ranks and rolls up', async () => {
+    // Prepare
+    arrangeRun(1);
+
+    // Act
+    const run = await harness.run('aws_pulse_org', { runId: 'org-e2e-1', input: INPUT });
+
+    // Assess: per account
+    const report = readReport('org-e2e-1');
+    expect(report.accounts).toEqual({ selected: 51, audited: 47, partial: 0, failed: 2, notAudited: 2 });
+    expect(report.previousRunId).toBeUndefined();
+    expect(report.failed).toEqual([
+      {
+        accountId: THROTTLED,
+        name: 'account-0047',
+        reason: 'AWS asked the platform to slow down and it ran out of retries',
+      },
+      {
+        accountId: REFUSED,
+        name: 'account-0048',
+        reason: 'the platform could not sign in (the credentials were missing, expired or rejected)',
+      },
+    ]);
+    const tools = collect.calls.map((call) => call.tool);
+    const rollUpOf = (account: string) => report.rollUp.find((row) => row.accountId === account);
+    expect(rollUpOf(REFUSED)?.failedChecks).toEqual(
+      tools.map((tool) => ({
+        tool,
+        reason: 'the platform could not sign in (the credentials were missing, expired or rejected)',
+      })),
+    );
+    expect(rollUpOf(THROTTLED)?.failedChecks).toEqual(
+      tools.map((tool) => ({
+        tool,
+        reason: 'AWS asked the platform to slow down and it ran out of retries',
+      })),
+    );
+    expect(report.notAudited.map(({ accountId, status }) => [accountId, status])).toEqual([
+      [WORLD_MANAGEMENT_ACCOUNT, 'ACTIVE'],
+      [SUSPENDED, 'SUSPENDED'],
+    ]);
+    expect(report.notAudited[1]?.reason).toBe(
+      'suspended: AWS has suspended the account, so its resources cannot be read',
+    );
+    // The opt-in region is audited where it is enabled (regions "all" = each account's enabled regions), and only there
+    const withoutOptIn = readFindings('org-e2e-1', NO_OPT_IN);
+    const withOptIn = readFindings('org-e2e-1', worldAccountId(1));
+    expect(inRegion(withoutOptIn, WORLD_OPT_IN_REGION)).toEqual([]);
+    expect(inRegion(withOptIn, WORLD_OPT_IN_REGION).map((f) => [f.check, f.resource])).toEqual([
+      ['eip_unassociated', 'eipalloc-0apeast12'],
+    ]);
+    // Every audited account's roll-up: the same workloads, all new on a first run; 45 findings in each account
+    // with the opt-in region enabled, 39 in account 0 (its audits cover us-east-1 and eu-west-1 only)
+    for (const account of AUDITABLE) {
+      const row = rollUpOf(account);
+      const expected = account === NO_OPT_IN ? 39 : 45;
+      expect([
+        account,
+        row?.status,
+        row?.findings,
+        row?.new,
+        row?.monthlyWasteUsd,
+        row?.failedChecks,
+      ]).toEqual([account, 'audited', expected, expected, 97.6, []]);
+    }
+    // Aggregation: the organization's totals are the accounts' sums
+    expect(report.findings).toMatchObject({
+      total: 39 + 46 * 45,
+      new: 39 + 46 * 45,
+      resolved: 0,
+      unchanged: 0,
+    });
+    expect(report.findings.monthlyWasteUsd).toBeCloseTo(47 * 97.6, 6);
+    const bySeverity = (rows: typeof report.rollUp) =>
+      rows.reduce<Record<string, number>>((sum, row) => {
+        for (const [severity, count] of Object.entries(row.bySeverity))
+          sum[severity] = (sum[severity] ?? 0) + count;
+        return sum;
+      }, {});
+    expect(report.findings.bySeverity).toEqual(bySeverity(report.rollUp));
+    // Ranked across the organization: severity, then monthly cost; the 47 public snapshots first, by account
+    expect(report.top.slice(0, 47).map((f) => [f.severity, f.check, f.accountId])).toEqual(
+      AUDITABLE.map((account) => ['critical', 'ebs_public_snapshot', account]),
+    );
+    const rank = ['critical', 'high', 'medium', 'low', 'info'];
+    for (let i = 1; i < report.top.length; i++) {
+      const [a, b] = [report.top[i - 1], report.top[i]];
+      expect(rank.indexOf(String(a?.severity))).toBeLessThanOrEqual(rank.indexOf(String(b?.severity)));
+    }
+    // Sessions: the organization role once; each ACTIVE member's audit role, never the suspended account's
+    expect(calls.assumeRole.get(WORLD_MANAGEMENT_ACCOUNT)).toBe(1);
+    for (const account of AUDITABLE) expect(calls.assumeRole.get(account)).toBeGreaterThan(0);
+    expect(calls.assumeRole.get(SUSPENDED)).toBeUndefined();
+    // One Slack message, the organization's
+    expect(harness.slack.messages).toHaveLength(1);
+    const text = String(harness.slack.messages[0]?.text);
+    expect(text).toContain('51 accounts: 47 audited, 0 with failed checks, 2 failed, 2 not audited.');
+    expect(text).toContain(
+      'Failed accounts (not audited this run): account-0047 (200000000047): AWS asked the platform to slow down and it ran out of retries; account-0048 (200000000048): the platform could not sign in',
+    );
+    expect(text).toContain('account-0049 (200000000049): suspended');
+    // No state grows with the accounts
+    expect(run.largestStateBytes).toBeLessThanOrEqual(STATE_BUDGET_BYTES);
+  });
+
+  it('reports what changed per account since the previous organization run', async () => {
+    // Prepare: account 5's unattached addresses are attached, account 6 has one more in each home region
+    arrangeRun(2);
+
+    // Act
+    await harness.run('aws_pulse_org', { runId: 'org-e2e-2', input: INPUT });
+
+    // Assess
+    const report = readReport('org-e2e-2');
+    const changes = (account: string) => {
+      const row = report.rollUp.find((r) => r.accountId === account);
+      return { new: row?.new, resolved: row?.resolved, unchanged: row?.unchanged };
+    };
+    const resolved = readFindings('org-e2e-2', ATTACHED_IN_RUN_2).diff.resolved;
+    const added = readFindings('org-e2e-2', NEW_IN_RUN_2);
+    expect(report.previousRunId).toBe('org-e2e-1');
+    // One address per enabled region (both accounts have the opt-in region): 3 findings each way
+    expect(resolved.map((f) => [f.check, f.region, f.resource])).toEqual([
+      ['eip_unassociated', 'us-east-1', 'eipalloc-0useast12'],
+      ['eip_unassociated', 'eu-west-1', 'eipalloc-0euwest12'],
+      ['eip_unassociated', 'ap-east-1', 'eipalloc-0apeast12'],
+    ]);
+    expect(
+      added.findings
+        .filter((f) => added.diff.new.includes(f.id))
+        .map((f) => [f.check, f.region, f.resource])
+        .sort(),
+    ).toEqual([
+      ['eip_unassociated', 'ap-east-1', 'eipalloc-0apeast13'],
+      ['eip_unassociated', 'eu-west-1', 'eipalloc-0euwest13'],
+      ['eip_unassociated', 'us-east-1', 'eipalloc-0useast13'],
+    ]);
+    expect(changes(ATTACHED_IN_RUN_2)).toEqual({ new: 0, resolved: 3, unchanged: 42 });
+    expect(changes(NEW_IN_RUN_2)).toEqual({ new: 3, resolved: 0, unchanged: 45 });
+    expect(changes(NO_OPT_IN)).toEqual({ new: 0, resolved: 0, unchanged: 39 });
+    const others = AUDITABLE.filter((a) => ![ATTACHED_IN_RUN_2, NEW_IN_RUN_2, NO_OPT_IN].includes(a));
+    for (const account of others)
+      expect([account, changes(account)]).toEqual([account, { new: 0, resolved: 0, unchanged: 45 }]);
+    expect(report.findings).toMatchObject({ new: 3, resolved: 3, unchanged: 39 + 46 * 45 - 3 });
+    const text = String(harness.slack.messages.at(-1)?.text);
+    expect(text).toContain('account-0005 (200000000005) +0/-3');
+    expect(text).toContain('account-0006 (200000000006) +3/-0');
+  });
+
+  it('stops starting accounts at the run budget, names them and says so in the summary', async () => {
+    // Prepare: a budget that fits the listing and ten accounts' estimates (and half of another)
+    arrangeRun(2);
+    const memory = harness.engineConfig.functions;
+    const perAccount = usdOf(
+      accountUse(
+        collect.calls.map((call) => toolCatalog.get(call.tool)),
+        memory,
+      ),
+    );
+    const listing = usdOf(callUse(toolCatalog.get(ORG_ACCOUNTS_TOOL), memory));
+    const budget = Math.round((spentUsd(pulseOrg, {}, memory) + listing + 10.5 * perAccount) * 1e6) / 1e6;
+
+    // Act
+    const run = await harness.run('aws_pulse_org', {
+      runId: 'org-e2e-3',
+      input: { ...INPUT, budget_usd: budget },
+    });
+
+    // Assess: accounts 0-9 audited (account-id order), the other 39 ACTIVE members not started
+    const report = readReport('org-e2e-3');
+    expect(report.accounts).toEqual({ selected: 51, audited: 10, partial: 0, failed: 0, notAudited: 41 });
+    expect(report.rollUp.map((row) => row.accountId)).toEqual(expect.arrayContaining(AUDITABLE.slice(0, 10)));
+    const skipped = report.notAudited.filter((a) => a.reason.startsWith('its audit not started'));
+    expect(skipped.map((a) => a.accountId)).toEqual(
+      Array.from({ length: 39 }, (_, i) => worldAccountId(10 + i)),
+    );
+    expect(skipped.every((a) => a.status === 'ACTIVE')).toBe(true);
+    expect(run.output.summary.budget?.summary).toContain(
+      '39 accounts not started because their estimates would have gone past it.',
+    );
+    expect(calls.assumeRole.get(worldAccountId(10))).toBeUndefined();
+  });
+});
