@@ -141,7 +141,16 @@ export async function serveMcp(
   streams: McpStreams,
   table: string | undefined,
 ): Promise<void> {
-  const dispatch = dispatchOnFirstCall(table);
+  // Calls still running when the input ends are answered before the server closes: a client
+  // may write its last request and close stdin (`printf … | etp mcp`), and expects every answer.
+  const inFlight = new Set<Promise<unknown>>();
+  const firstCall = dispatchOnFirstCall(table);
+  const dispatch: Dispatch = (envelope, deadline, callScope) => {
+    const call = firstCall(envelope, deadline, callScope);
+    inFlight.add(call);
+    void call.finally(() => inFlight.delete(call)).catch(() => {});
+    return call;
+  };
   const listed = new Map(precomputedMcpTools().map((entry) => [entry.tool.name, entry.tool]));
   const server = createMcpServer({
     catalog: catalog,
@@ -179,7 +188,12 @@ export async function serveMcp(
       }),
     );
   await server.connect(transport);
-  guarded.once('end', () => void server.close());
+  guarded.once('end', async () => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    // The SDK writes a call's answer on the turn after its dispatch settles.
+    await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+  });
   await closed;
 }
 
