@@ -45,12 +45,12 @@ describe('REST request cases', () => {
     if (!entry) throw new Error('no REST tool with token scopes in the catalog');
     const catalog = {
       functionTools: () => [
-        { ...entry, implementation: 'acme/list-items', spec: { ...entry.spec, name: 'acme_list_items' } },
+        { ...entry, implementation: 'zz/probe-items', spec: { ...entry.spec, name: 'zz_probe_items' } },
       ],
     } as unknown as typeof toolCatalog;
 
     expect(loadRequestCases(catalog).problems).toEqual([
-      'acme_list_items has no test with its request case: add test/unit/tools/acme/list-items.test.ts exporting ' +
+      'zz_probe_items has no test with its request case: add test/unit/tools/zz/probe-items.test.ts exporting ' +
         '`requestCases: readonly RequestCase[]` (test/helpers/request-case.ts; ' +
         'test/integration/pagerduty/pagerduty-tools.test.ts is an example)',
     ]);
