@@ -81,12 +81,21 @@ export function reserveStdoutForProtocol(): Writable {
 }
 
 /**
+ * Most bytes of one stdio line: 6 MiB, the AWS Lambda quota for a synchronous
+ * invocation's payload (Lambda Developer Guide, "Lambda quotas": 6 MB request),
+ * so stdio accepts what the deployed server would.
+ */
+export const MAX_LINE_BYTES = 6 * 1024 * 1024;
+
+/**
  * The lines of an MCP stdio stream (MCP specification, "Transports", stdio: one
  * JSON-RPC message per line, newline-delimited, no embedded newline) that pass
  * the checks an HTTP request gets ({@link refusalOfBody}): each refused line is
  * handed to `refuse` and never reaches the SDK; a blank (whitespace-only) line
  * is skipped, as a keep-alive or a stray `\r\n` between messages; a trailing
- * `\r` is dropped. Accepted lines come out whole, each ending in `\n`.
+ * `\r` is dropped; a line over {@link MAX_LINE_BYTES} is refused (-32600, id null)
+ * and dropped up to its newline, never held whole. Accepted lines come out whole,
+ * each ending in `\n`.
  */
 export function guardedLines(
   input: NodeJS.ReadableStream,
@@ -95,9 +104,18 @@ export function guardedLines(
   // A character split across two chunks is joined before it is read.
   const decoder = new StringDecoder('utf8');
   let pending = '';
+  // Inside a line already refused as too long: dropped up to its newline.
+  let skipping = false;
+  const tooLong = () =>
+    refuse({
+      code: JSON_RPC_ERROR.invalidRequest,
+      message: `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes on one line (Lambda's invocation payload limit, as the deployed server); this line is longer`,
+      id: null,
+    });
   const guard = (line: string, push: (text: string) => void) => {
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.trim() === '') return;
+    if (Buffer.byteLength(text) > MAX_LINE_BYTES) return tooLong();
     const { refusal } = refusalOfBody(text);
     if (refusal) refuse(refusal);
     else push(`${text}\n`);
@@ -107,15 +125,22 @@ export function guardedLines(
       pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
       let end = pending.indexOf('\n');
       while (end >= 0) {
-        guard(pending.slice(0, end), (text) => this.push(text));
+        if (skipping) skipping = false;
+        else guard(pending.slice(0, end), (text) => this.push(text));
         pending = pending.slice(end + 1);
         end = pending.indexOf('\n');
+      }
+      if (skipping) pending = '';
+      else if (pending.length > MAX_LINE_BYTES) {
+        tooLong();
+        skipping = true;
+        pending = '';
       }
       callback();
     },
     flush(callback) {
       pending += decoder.end();
-      guard(pending, (text) => this.push(text));
+      if (!skipping) guard(pending, (text) => this.push(text));
       pending = '';
       callback();
     },

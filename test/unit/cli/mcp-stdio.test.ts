@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { serveMcp } from '../../../bin/cli/mcp';
+import { MAX_LINE_BYTES, serveMcp } from '../../../bin/cli/mcp';
 import { type ListeningServer, listenOnLoopback, sendJson } from '../../helpers/loopback-server';
 
 /** One JSON-RPC line the server writes, read from its output. */
@@ -115,5 +115,41 @@ describe('etp mcp over stdio: the input ends while a call runs', () => {
     expect(answers.map((answer) => answer.id)).toEqual([1, 11]);
     expect(answers[1]?.result?.isError).toBe(true);
     expect(answers[1]?.result?.content?.[0]?.text).toContain('auth_failed');
+  });
+});
+
+describe('etp mcp over stdio: a line over the size limit', () => {
+  it('is refused with -32600 naming the limit, and the server goes on answering', async () => {
+    // Prepare
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveMcp(
+      { profile: 'test', tenant: 'default', tools: ['aws_s3_inventory'] },
+      { input, output },
+      undefined,
+    );
+    const refused = nextLine(output);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'aws_s3_inventory', arguments: { pad: 'x'.repeat(MAX_LINE_BYTES) } },
+    });
+
+    // Act: the long line in 1 MiB chunks, as a pipe delivers it
+    for (let at = 0; at < big.length; at += 1024 * 1024) input.write(big.slice(at, at + 1024 * 1024));
+    input.write('\n');
+
+    // Assess
+    expect(await refused).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining(`at most ${MAX_LINE_BYTES} bytes`) },
+    });
+    const pong = nextLine(output);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n`);
+    expect(await pong).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    input.end();
+    await served;
   });
 });
