@@ -8,11 +8,11 @@ import { InvalidArgsError } from '../runtime/errors';
 import { runTool } from '../runtime/harness';
 import { assertToolInvocation, echoedField, invocationOf, type ToolInvocation } from '../runtime/invocation';
 import { normalizeError } from '../runtime/normalize-error';
-import { createPostCall, toolResultLogFields } from '../runtime/post-call';
+import { type CallScope, createPostCall, toolResultLogFields } from '../runtime/post-call';
 import { failureResult, type ToolResult } from '../runtime/result';
 import { FULL_RESULT_MAX_BYTES } from '../runtime/result-limits';
 import type { ToolSpec } from '../runtime/spec';
-import type { WorkspaceProvider, WorkspaceScope } from '../runtime/workspace';
+import type { WorkspaceProvider } from '../runtime/workspace';
 import { assertProfileAllows, type ProfileScope } from './access';
 import type { ToolInvoker } from './invoker';
 import { type AccountLevels, accountLevelSecret, assertToolAllowed, type LevelWhitelists } from './levels';
@@ -185,10 +185,15 @@ export function createDispatchCore(options: DispatcherOptions): DispatchCore {
     const tool = echoedField(envelope, 'tool');
     const callId = echoedField(envelope, 'callId');
     let result: ToolResult;
-    let workspaceScope: WorkspaceScope | undefined;
+    let workspaceScope: CallScope | undefined;
     try {
       assertToolInvocation(envelope);
-      workspaceScope = { tenant: envelope.tenant, runId: envelope.runId, scenario: envelope.scenario };
+      workspaceScope = {
+        tenant: envelope.tenant,
+        runId: envelope.runId,
+        scenario: envelope.scenario,
+        ...(envelope.account === undefined ? {} : { account: envelope.account }),
+      };
       const { spec, args, orgSecret } = check(envelope, scope);
       logger.info('tool call', { ...envelopeKeys(envelope), args: loggedArgs(args) });
       // The envelope's own fields only: an extra field never travels on to a tool function.

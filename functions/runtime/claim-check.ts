@@ -9,13 +9,19 @@ export const RESULTS_FOLDER = 'results';
 
 /**
  * Where the full result of a call is stored in the run's workspace:
- * `results/<level>/<index>.json` from its call id `<level>/<index>`. The same
- * call, retried, writes the same file, so a retry leaves one file, not two.
+ * `results/<level>/<index>.json` from its call id `<level>/<index>`, and for a
+ * per-account call (`for_each_account`, where `(runId, account, callId)` names a
+ * call: each account's children reuse the level's call ids)
+ * `results/accounts/<account>/<level>/<index>.json`. The same call, retried,
+ * writes the same file, so a retry leaves one file, not two.
  *
  * @example claimCheckPath('collect/3') // 'results/collect/3.json'
+ * @example claimCheckPath('collect/3', '111122223333') // 'results/accounts/111122223333/collect/3.json'
  */
-export function claimCheckPath(callId: string): string {
-  return `${RESULTS_FOLDER}/${callId}.json`;
+export function claimCheckPath(callId: string, account?: string): string {
+  return account === undefined
+    ? `${RESULTS_FOLDER}/${callId}.json`
+    : `${RESULTS_FOLDER}/accounts/${account}/${callId}.json`;
 }
 
 /** Bytes kept free for the stand-in's fields when sizing its preview. */
@@ -56,6 +62,7 @@ function noteFor(path: string, bytes: number): string {
  * `truncated` stays the tool's own: the stored value is whole.
  *
  * @param inlineBytes - the inline budget (`resultInlineBytes()`).
+ * @param account - a per-account call's member account ({@link claimCheckPath}).
  * @throws whatever the workspace's write throws; the post-call work (post-call.ts) then shrinks the result instead.
  * @example
  * const checked = await claimCheck(result, workspace, 8192);
@@ -65,8 +72,9 @@ export async function claimCheck(
   result: ToolSuccess,
   workspace: Workspace,
   inlineBytes: number,
+  account?: string,
 ): Promise<ToolSuccess<ClaimCheckValue>> {
-  const path = claimCheckPath(result.callId);
+  const path = claimCheckPath(result.callId, account);
   // No duration (nor any time): the same call retried stores the same bytes.
   const { ok, tool, callId, summary, truncated, value } = result;
   const text = JSON.stringify({ ok, tool, callId, summary, truncated, value });

@@ -22,6 +22,9 @@ export interface PostCallOptions {
   readonly inlineResultBytes?: number;
 }
 
+/** Whose run workspace a call's result goes to, and a per-account call's member account (its claim-check path). */
+export type CallScope = WorkspaceScope & { readonly account?: string };
+
 /**
  * The work done on every result after its tool ran, before anyone reads it:
  * redaction (keys in `keepKeys`, the spec's `visibleOutputKeys`, stay visible),
@@ -29,7 +32,7 @@ export interface PostCallOptions {
  */
 export type PostCall = (
   result: ToolResult,
-  scope: WorkspaceScope | undefined,
+  scope: CallScope | undefined,
   deadline: Deadline,
   keepKeys?: readonly string[],
 ) => Promise<ToolResult>;
@@ -55,7 +58,7 @@ export function createPostCall(options: PostCallOptions): PostCall {
     if (!workspaces || !scope) return boundResult(result, options.maxResultBytes);
     if (!result.ok || jsonByteLength(result) <= inlineBytes) return boundResult(result, inlineBytes);
     try {
-      return await claimCheck(result, workspaces(scope, deadline.signal), inlineBytes);
+      return await claimCheck(result, workspaces(scope, deadline.signal), inlineBytes, scope.account);
     } catch (err) {
       logger.warn('claim-check failed: the result is shrunk instead', {
         tool: result.tool,

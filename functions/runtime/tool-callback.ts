@@ -95,7 +95,12 @@ export async function finishCallback(
     return result;
   }
   const scope = invocation
-    ? { tenant: invocation.tenant, runId: invocation.runId, scenario: invocation.scenario }
+    ? {
+        tenant: invocation.tenant,
+        runId: invocation.runId,
+        scenario: invocation.scenario,
+        ...(invocation.account === undefined ? {} : { account: invocation.account }),
+      }
     : undefined;
   const finished = await services.postCall(result, scope, deadline, tool.visibleOutputKeys);
   services.logger.info('tool result', toolResultLogFields(finished));

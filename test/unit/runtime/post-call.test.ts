@@ -92,6 +92,43 @@ describe('createPostCall (the work on every result after its tool ran)', () => {
     expect(stored.content).not.toContain('sk-live-0123456789abcdef');
   });
 
+  it("claim-checks two accounts' results of the same call id into two files (a per-account level's children reuse call ids)", async () => {
+    // Prepare
+    const workspaces = localWorkspaceProvider(dir);
+    const postCall = createPostCall({
+      logger,
+      maxResultBytes: 64 * 1024,
+      workspaces,
+      inlineResultBytes: INLINE_BYTES,
+    });
+
+    // Act
+    const first = (await postCall(
+      success(2000),
+      { ...SCOPE, account: '111122223333' },
+      deadlineIn(10_000),
+    )) as ToolSuccess;
+    const second = (await postCall(
+      success(1500),
+      { ...SCOPE, account: '444455556666' },
+      deadlineIn(10_000),
+    )) as ToolSuccess;
+    const stored = (account: string) =>
+      workspaces(SCOPE).read(claimCheckPath('collect/0', account), { length: 5 * 1024 * 1024 });
+
+    // Assess: each account's file holds its own result, and its reference points at it
+    expect(claimCheckPath('collect/0', '111122223333')).toBe('results/accounts/111122223333/collect/0.json');
+    const [one, two] = await Promise.all([stored('111122223333'), stored('444455556666')]);
+    expect((JSON.parse(one.content) as { value: { instances: unknown[] } }).value.instances).toHaveLength(
+      2000,
+    );
+    expect((JSON.parse(two.content) as { value: { instances: unknown[] } }).value.instances).toHaveLength(
+      1500,
+    );
+    expect(first.resultRef?.uri).toMatch(/results\/accounts\/111122223333\/collect\/0\.json$/);
+    expect(second.resultRef?.uri).toMatch(/results\/accounts\/444455556666\/collect\/0\.json$/);
+  });
+
   it('shrinks to the inline budget when the workspace write fails, and to maxResultBytes without a workspace', async () => {
     // Prepare
     const failing: WorkspaceProvider = (scope) => {
