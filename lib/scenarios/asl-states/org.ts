@@ -27,14 +27,13 @@ import { MAX_INPUT_BYTES } from '../../../functions/engine/inputs';
 import { ACCOUNT_ITEM_MAX_BYTES, ORG_INLINE_ACCOUNTS_MAX } from '../../../functions/engine/limits';
 import { ENGINE_PATHS } from '../../../functions/engine/workspaces';
 import { accountConcurrency } from '../concurrency-budget';
-import { argsTemplate } from './args';
+import { levelCallsParameters, levelTimeoutSeconds } from './plan';
 import {
   type AslBuild,
   dispatchMap,
   engineTask,
   runIdentity,
   stateNames,
-  taskTimeoutSeconds,
   WORKSPACE_BUCKET_PLACEHOLDER,
 } from './tasks';
 
@@ -205,18 +204,12 @@ function childStates(
   accountsPerChild: number,
   names: ChildStateNames,
 ): Record<string, Record<string, unknown>> {
-  const timeoutSeconds = Math.max(...level.calls.map((call) => taskTimeoutSeconds(call.tool)));
+  const timeoutSeconds = levelTimeoutSeconds(level);
   const account: Record<string, Record<string, unknown>> = {
     [names.account]: {
       Type: 'Pass',
       Comment: `${level.name} in one account: ${level.calls.map((call) => call.tool).join(', ')}`,
-      Parameters: {
-        calls: level.calls.map((call, position) => ({
-          tool: call.tool,
-          callId: `${level.name}/${position}`,
-          args: argsTemplate(call.args, build.scenario, index),
-        })),
-      },
+      Parameters: levelCallsParameters(build, level, index),
       ResultPath: '$.pending',
       Next: names.accountCalls,
     },

@@ -9,19 +9,33 @@ import { BUDGET_INPUT } from '../../../functions/engine/run-budget';
 import { argsTemplate } from './args';
 import { type AslBuild, dispatchMap, engineTask, runIdentity, stateNames, taskTimeoutSeconds } from './tasks';
 
+/** The longest task timeout of a plan level's calls, in seconds: its call Map's task timeout. */
+export function levelTimeoutSeconds(level: PlanLevel): number {
+  return Math.max(...level.calls.map((call) => taskTimeoutSeconds(call.tool)));
+}
+
+/** The Pass state's `Parameters` building a plan level's calls: tool, call id `<level>/<position>`, args. */
+export function levelCallsParameters(
+  build: AslBuild,
+  level: PlanLevel,
+  index: number,
+): Record<string, unknown> {
+  return {
+    calls: level.calls.map((call, position) => ({
+      tool: call.tool,
+      callId: `${level.name}/${position}`,
+      args: argsTemplate(call.args, build.scenario, index),
+    })),
+  };
+}
+
 export function planStates(build: AslBuild, level: PlanLevel, index: number, next: string): void {
   const names = stateNames(level.name);
-  const timeoutSeconds = Math.max(...level.calls.map((call) => taskTimeoutSeconds(call.tool)));
+  const timeoutSeconds = levelTimeoutSeconds(level);
   build.states[names.level] = {
     Type: 'Pass',
     Comment: `${level.name}: ${level.calls.map((call) => call.tool).join(', ')}`,
-    Parameters: {
-      calls: level.calls.map((call, position) => ({
-        tool: call.tool,
-        callId: `${level.name}/${position}`,
-        args: argsTemplate(call.args, build.scenario, index),
-      })),
-    },
+    Parameters: levelCallsParameters(build, level, index),
     ResultPath: '$.pending',
     Next: names.budget,
   };
