@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { type Command, Option } from 'commander';
 import { newTool } from '../dev/new-tool';
-import { TOOL_KINDS, type ToolKind } from '../dev/tool-names';
+import { NAME_RULES, TOOL_KINDS, type ToolKind } from '../dev/tool-names';
 import type { CliRun } from './io';
 
 /** The repository root: where `etp dev` writes by default. */
@@ -22,7 +22,7 @@ export function registerDevCommands(program: Command, run: CliRun): void {
     .description(
       "Write a new tool's spec, implementation, test and catalog line, from the framework's helpers",
     )
-    .argument('<name>', 'snake_case tool name: aws_<what> for --kind aws, <connector>_<what> for rest')
+    .argument('<name>', `the new tool's snake_case name: ${NAME_RULES}`)
     // Not commander-mandatory: commander checks mandatory options before arguments, so a
     // missing name would be reported as a missing --kind; the action checks --kind instead.
     .addOption(new Option('--kind <kind>', 'what the tool talks to (required)').choices(TOOL_KINDS))

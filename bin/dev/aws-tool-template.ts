@@ -15,6 +15,12 @@ export interface GeneratedFile {
   readonly content: string;
 }
 
+/** What generating a tool writes: new files, and existing ones it changes (a connector's scope table). */
+export interface ToolFiles {
+  readonly created: GeneratedFile[];
+  readonly edited: GeneratedFile[];
+}
+
 /** The spec, implementation and test (which exports its API-call case) of an AWS audit tool named by `names`. */
 export function awsToolFiles(names: ToolNames): GeneratedFile[] {
   const { tool, file, camel, pascal } = names;

@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { readOptionFile } from '../local/option-file';
-import { awsToolFiles, type GeneratedFile } from './aws-tool-template';
+import { awsToolFiles, type ToolFiles } from './aws-tool-template';
 import { fileToolFiles } from './file-tool-template';
+import { TOOLS_DIR, toolFolders } from './rest-connector-folder';
 import { restToolFiles } from './rest-tool-template';
 import { type ToolKind, type ToolNames, toolNames } from './tool-names';
 
@@ -14,25 +15,47 @@ export const CATALOG_FILE = 'functions/tools/catalog.ts';
 /** What {@link newTool} wrote. */
 export interface NewTool {
   readonly names: ToolNames;
-  /** Every file written, relative to the root (the catalog last). */
+  /** Every file written, relative to the root: the new ones, then those changed (a connector's scope table, the catalog last). */
   readonly written: readonly string[];
 }
 
-/** The files of a tool of `kind` (the catalog's line apart). */
-function filesOf(names: ToolNames, kind: ToolKind, root: string): GeneratedFile[] {
-  if (kind === 'aws') return awsToolFiles(names);
-  if (kind === 'file') return fileToolFiles(names);
+/** The files of a tool of `kind` (the catalog's line apart): new ones, and existing ones changed. */
+function filesOf(names: ToolNames, kind: ToolKind, root: string): ToolFiles {
+  if (kind === 'aws') return { created: awsToolFiles(names), edited: [] };
+  if (kind === 'file') {
+    assertNoFolderPrefix(names, root);
+    return { created: fileToolFiles(names), edited: [] };
+  }
   return restToolFiles(names, root);
 }
 
 /**
- * Writes a new tool into the repository at `root`: its spec, implementation,
- * test (an AWS audit's test exports its API-call case), and its one line in
- * functions/tools/catalog.ts with its import, kept in the catalog's order. The
- * written tool passes its test, the type check and the lint as it is.
+ * A file tool's name does not start with a tool folder's name (`github_`,
+ * `slack_`): those names are that folder's tools.
  *
- * @throws InvalidArgsError for a bad name, a name the catalog already has, or a
- *   file that already exists (nothing is written then).
+ * @throws InvalidArgsError naming the folders.
+ */
+function assertNoFolderPrefix(names: ToolNames, root: string): void {
+  const folders = toolFolders(root).filter((folder) => folder !== 'files');
+  const first = names.tool.split('_')[0] as string;
+  if (folders.includes(first)) {
+    throw new InvalidArgsError(
+      `Tool name "${names.tool}" does not fit --kind file: ${first}_ names are the tools of ${TOOLS_DIR}/${first}/; ` +
+        `a file tool's name starts with none of ${folders.map((folder) => `${folder}_`).join(', ')} (count_lines)`,
+    );
+  }
+}
+
+/**
+ * Writes a new tool into the repository at `root`: its spec, implementation,
+ * test (an AWS audit's test exports its API-call case, a REST tool's its request
+ * case), and its one line in functions/tools/catalog.ts with its import, kept in
+ * the catalog's order; a REST tool of an existing connector also gets its
+ * endpoint's row in that connector's scope table. The written tool passes its
+ * test, the type check and the lint as it is.
+ *
+ * @throws InvalidArgsError for a bad name or one that does not fit the kind, a
+ *   name the catalog already has, or a file that already exists (nothing is written then).
  */
 export function newTool(name: string, kind: ToolKind, root: string): NewTool {
   const names = toolNames(name, kind);
@@ -47,7 +70,7 @@ export function newTool(name: string, kind: ToolKind, root: string): NewTool {
       `${names.tool} is already a tool (${CATALOG_FILE} registers ${names.implementation})`,
     );
   }
-  const files = filesOf(names, kind, root);
+  const { created: files, edited } = filesOf(names, kind, root);
   const existing = files.filter((file) => existsSync(path.join(root, file.path)));
   if (existing.length > 0) {
     throw new InvalidArgsError(
@@ -55,12 +78,12 @@ export function newTool(name: string, kind: ToolKind, root: string): NewTool {
     );
   }
   const updated = withCatalogLine(catalog, names, kind);
-  for (const file of files) {
+  for (const file of [...files, ...edited]) {
     mkdirSync(path.dirname(path.join(root, file.path)), { recursive: true });
     writeFileSync(path.join(root, file.path), file.content);
   }
   writeFileSync(catalogPath, updated);
-  const written = [...files.map((file) => file.path), CATALOG_FILE];
+  const written = [...files.map((file) => file.path), ...edited.map((file) => file.path), CATALOG_FILE];
   formatWithLint(root, written);
   return { names, written };
 }

@@ -2,29 +2,64 @@
  * The files of a new REST connector tool (`etp dev new-tool <connector>_<what> --kind rest`),
  * written over the REST connector framework of functions/runtime/http
  * (docs/rest-connectors.md): the connector's declaration (`defineRestConnector`,
- * `bearerAuth`, a token bucket) when its folder has none yet, the tool's spec,
- * a handler reading every page with `paginate` and `linkHeaderPaginator` within a
- * page and byte budget, and a test against a loopback fake of the API
- * (`listenOnLoopback`, `callRestTool`). The tool lists the records of one
- * endpoint, so it works as written.
+ * `bearerAuth`, a token bucket) when its folder does not exist yet, or, for a
+ * folder that declares one (`github`), the new endpoint's row in that
+ * connector's scope table; the tool's spec, a handler reading every page with
+ * `paginate` and `linkHeaderPaginator` within a page and byte budget, and a test
+ * against a loopback fake of the API (`listenOnLoopback`, `callRestTool`) seeded
+ * with the connector's own example secret (`declaration.secret.example`). The
+ * tool lists the records of one endpoint, so it works as written.
  */
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { GeneratedFile } from './aws-tool-template';
+import { InvalidArgsError } from '../../functions/runtime/errors';
+import type { ToolFiles } from './aws-tool-template';
+import { existingConnector } from './rest-connector-folder';
 import type { ToolNames } from './tool-names';
 
-/** The connector's declaration, its tool's spec, implementation and test. */
-export function restToolFiles(names: ToolNames, root: string): GeneratedFile[] {
+/** The connector a generated tool's code and test name. */
+interface ConnectorUse {
+  /** The export of `./connector` (`github`). */
+  readonly exportName: string;
+  readonly secretName: string;
+  /** Its service, as errors report it (`github`). */
+  readonly service: string;
+  /** The scope system of its table (`github`). */
+  readonly scopeSystem: string;
+}
+
+/**
+ * The connector's declaration (a new connector), the tool's spec, implementation
+ * and test, and for an existing connector its scope table with the endpoint's row.
+ *
+ * @throws InvalidArgsError when the folder exists without a connector.ts, its
+ *   table lists the endpoint already, or its base URL is not read from `<CONNECTOR>_API_URL`.
+ */
+export function restToolFiles(names: ToolNames, root: string): ToolFiles {
   const connector = names.folder;
-  const declaration = `functions/tools/${connector}/connector.ts`;
-  return [
-    ...(existsSync(path.join(root, declaration))
-      ? []
-      : [{ path: declaration, content: connectorDeclaration(connector, names) }]),
-    { path: `functions/tools/${connector}/${names.file}.meta.ts`, content: spec(names) },
-    { path: `functions/tools/${connector}/${names.file}.ts`, content: implementation(names) },
-    { path: `test/unit/tools/${connector}/${names.file}.test.ts`, content: test(names) },
-  ];
+  const existing = existingConnector(names, root, endpointOf(names), scopeOf(names));
+  if (existing) assertBaseUrlVariable(names, root, existing.exportName);
+  const use: ConnectorUse = existing ?? {
+    exportName: connector,
+    secretName: `${connector}_default`,
+    service: connector,
+    scopeSystem: connector,
+  };
+  return {
+    created: [
+      ...(existing
+        ? []
+        : [
+            {
+              path: `functions/tools/${connector}/connector.ts`,
+              content: connectorDeclaration(connector, names),
+            },
+          ]),
+      { path: `functions/tools/${connector}/${names.file}.meta.ts`, content: spec(names, use) },
+      { path: `functions/tools/${connector}/${names.file}.ts`, content: implementation(names, use) },
+      { path: `test/unit/tools/${connector}/${names.file}.test.ts`, content: test(names, use) },
+    ],
+    edited: existing ? [existing.scopeTable] : [],
+  };
 }
 
 const envOf = (connector: string) => `${connector.toUpperCase()}_API_URL`;
@@ -32,6 +67,32 @@ const endpointOf = (names: ToolNames) => `/${names.file}`;
 
 /** The token scope the generated endpoint needs, in the connector's own scope system. */
 const scopeOf = (names: ToolNames) => `${names.file}:read`;
+
+/**
+ * The generated test points the connector at its fake with `<CONNECTOR>_API_URL`,
+ * as every shipped connector reads its base URL (`GITHUB_API_URL`).
+ *
+ * @throws InvalidArgsError when the connector's base URL ignores that variable.
+ */
+function assertBaseUrlVariable(names: ToolNames, root: string, exportName: string): void {
+  const file = path.join(root, 'functions/tools', names.folder, 'connector.ts');
+  const { declaration } = require(file)[exportName] as {
+    declaration: { baseUrl(secret: unknown): string; secret: { example: unknown } };
+  };
+  const variable = envOf(names.folder);
+  const before = process.env[variable];
+  process.env[variable] = 'http://127.0.0.1:9';
+  try {
+    if (!declaration.baseUrl(declaration.secret.example).startsWith('http://127.0.0.1:9')) {
+      throw new InvalidArgsError(
+        `The ${names.folder} connector's base URL does not follow ${variable}, which the generated test sets: make its baseUrl read it`,
+      );
+    }
+  } finally {
+    if (before === undefined) delete process.env[variable];
+    else process.env[variable] = before;
+  }
+}
 
 function connectorDeclaration(connector: string, names: ToolNames): string {
   return `import * as z from 'zod/mini';
@@ -58,6 +119,8 @@ export const ${connector} = defineRestConnector({
     service: '${connector}',
     schema: z.object({ token: z.string().check(z.minLength(8)) }),
     accepted: '{ "token": "…" }',
+    // Made up: what tests seed as the tenant's secret.
+    example: { token: 'example-token-0123' },
   },
   baseUrl: () => process.env.${envOf(connector)} || 'https://api.${connector}.example',
   authenticator: () => bearerAuth((secret: ${pascalOf(connector)}Secret) => secret.token),
@@ -84,7 +147,7 @@ function pascalOf(word: string): string {
   return `${word[0]?.toUpperCase()}${word.slice(1)}`;
 }
 
-function spec(names: ToolNames): string {
+function spec(names: ToolNames, use: ConnectorUse): string {
   const connector = names.folder;
   return `import * as z from 'zod/mini';
 import { defineToolSpec } from '../../runtime/spec';
@@ -102,18 +165,18 @@ export const ${names.camel}Spec = defineToolSpec({
       ),
     }),
   tags: ['${connector}', 'read_only'],
-  service: '${connector}',
-  requiresSecrets: ['${connector}_default'],
+  service: '${use.service}',
+  requiresSecrets: ['${use.secretName}'],
   // What the tenant's token must be granted: every request's scopes, as the connector's \`scopes\` name them.
-  tokenScopes: { ${connector}: ['${scopeOf(names)}'] },
+  tokenScopes: { ${use.scopeSystem}: ['${scopeOf(names)}'] },
   sideEffects: 'none',
   iam: [],
 });
 `;
 }
 
-function implementation(names: ToolNames): string {
-  const connector = names.folder;
+function implementation(names: ToolNames, use: ConnectorUse): string {
+  const connector = use.exportName;
   return `import { linkHeaderPaginator, paginate } from '../../runtime/http/pagination';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -159,24 +222,33 @@ export const handler = createToolHandler(${names.camel}Tool);
 `;
 }
 
-function test(names: ToolNames): string {
-  const connector = names.folder;
-  const env = envOf(connector);
-  return `import { ${names.camel}Tool } from '../../../../functions/tools/${connector}/${names.file}';
+function test(names: ToolNames, use: ConnectorUse): string {
+  const folder = names.folder;
+  const connector = use.exportName;
+  const env = envOf(folder);
+  return `import { ${connector} } from '../../../../functions/tools/${folder}/connector';
+import { ${names.camel}Tool } from '../../../../functions/tools/${folder}/${names.file}';
 import { type ListeningServer, listenOnLoopback, sendJson } from '../../../helpers/loopback-server';
 import type { RequestCase, RequestCaseWorld } from '../../../helpers/request-case';
-import { callRestTool, restSecrets, useQuietRestCalls } from '../../../helpers/rest-tool';
+import { authorizationOf, callRestTool, restSecrets, useQuietRestCalls } from '../../../helpers/rest-tool';
 
-const TOKEN = 'test-token-0123456789';
+/** The tenant's secret: the connector's own example of its form. */
+const SECRET = ${connector}.declaration.secret;
+const SECRETS = { [SECRET.name]: SECRET.example };
 
 /** The requests the fakes received, in order. */
 const seen: { path: string; authorization: unknown }[] = [];
 
+/** Whether the fake refuses every token (a revoked one). */
+let refusing = false;
+
 /** A loopback fake of ${endpointOf(names)}: 150 records, 100 a page, the next page in a Link header (RFC 8288). */
 async function startFake(): Promise<ListeningServer> {
+  // What the connector sends with the example secret (its own authenticator's header).
+  const authorization = await authorizationOf(${connector}, SECRET.example);
   const fake: ListeningServer = await listenOnLoopback((request, response) => {
     seen.push({ path: request.path, authorization: request.headers.authorization });
-    if (request.headers.authorization !== \`Bearer \${TOKEN}\`) {
+    if (refusing || request.headers.authorization !== authorization) {
       sendJson(response, 401, { message: 'Bad credentials' });
       return;
     }
@@ -197,7 +269,7 @@ async function requestCaseWorld(): Promise<RequestCaseWorld> {
   const fake = await startFake();
   process.env.${env} = fake.url;
   return {
-    secrets: { ${connector}_default: { token: TOKEN } },
+    secrets: SECRETS,
     stop: async () => {
       delete process.env.${env};
       await fake.stop();
@@ -213,7 +285,7 @@ export const requestCases: readonly RequestCase[] = [
     call: '150 records in 2 pages',
     args: {},
     ceiling: 5,
-    ceilingSource: 'at most 5 pages a call (functions/tools/${connector}/${names.file}.ts, budget.maxPages)',
+    ceilingSource: 'at most 5 pages a call (functions/tools/${folder}/${names.file}.ts, budget.maxPages)',
     start: requestCaseWorld,
   },
 ];
@@ -234,12 +306,13 @@ useQuietRestCalls();
 
 beforeEach(() => {
   seen.length = 0;
+  refusing = false;
 });
 
 describe('${names.tool}', () => {
   it('reads every page with the tenant token and returns the records', async () => {
     // Act
-    const result = await callRestTool(${names.camel}Tool, {}, restSecrets({ ${connector}_default: { token: TOKEN } }));
+    const result = await callRestTool(${names.camel}Tool, {}, restSecrets(SECRETS));
 
     // Assess
     expect(result).toMatchObject({ ok: true, truncated: false, summary: '150 records in 2 pages' });
@@ -251,24 +324,22 @@ describe('${names.tool}', () => {
   });
 
   it('fails with auth_failed when the API refuses the token', async () => {
+    // Prepare
+    refusing = true;
+
     // Act
-    const result = await callRestTool(
-      ${names.camel}Tool,
-      {},
-      restSecrets({ ${connector}_default: { token: 'revoked-token-000' } }),
-    );
+    const result = await callRestTool(${names.camel}Tool, {}, restSecrets(SECRETS));
 
     // Assess
-    expect(result).toMatchObject({ ok: false, error: { code: 'auth_failed', service: '${connector}' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'auth_failed', service: ${connector}.declaration.service },
+    });
   });
 
   it('refuses arguments outside its schema before any request', async () => {
     // Act
-    const result = await callRestTool(
-      ${names.camel}Tool,
-      { cursor: 7 },
-      restSecrets({ ${connector}_default: { token: TOKEN } }),
-    );
+    const result = await callRestTool(${names.camel}Tool, { cursor: 7 }, restSecrets(SECRETS));
 
     // Assess
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_args' } });

@@ -14,7 +14,7 @@ export interface ToolNames {
   readonly folder: string;
   /** Its module's file name without extension, kebab-case (`lambda-inventory`). */
   readonly file: string;
-  /** camelCase stem of its exports (`lambdaInventory` → `lambdaInventorySpec`, `lambdaInventoryTool`). */
+  /** camelCase stem of its exports (`lambdaInventory` → `lambdaInventorySpec`; a REST tool's keeps its connector: `githubListIssues`). */
   readonly camel: string;
   /** PascalCase stem of its types (`LambdaInventory`). */
   readonly pascal: string;
@@ -25,28 +25,41 @@ export interface ToolNames {
 /** A tool name: snake_case, a letter first, 3-64 characters (the Converse and MCP tool-name rules fit in it). */
 const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
+/** What each kind's name is, for messages. */
+const NAME_RULE: Readonly<Record<ToolKind, string>> = {
+  aws: 'an aws tool is aws_<what>, such as aws_lambda_inventory',
+  rest: 'a rest tool is <connector>_<what>, such as github_list_issues',
+  file: 'a file tool is any other snake_case name, such as count_lines',
+};
+
+/** What every kind accepts, for the message of a name that fits none of the kind given. */
+export const NAME_RULES = TOOL_KINDS.map((kind) => NAME_RULE[kind]).join('; ');
+
 /**
  * The names of a new tool of `kind`. An `aws` tool is `aws_<what>` in
  * functions/tools/aws; a `rest` tool is `<connector>_<what>` in
- * functions/tools/<connector>; a `file` tool is any name, in functions/tools/files.
+ * functions/tools/<connector>, never `aws_`; a `file` tool is any other name, in
+ * functions/tools/files. A REST tool's exports keep its connector
+ * (`githubListIssuesSpec`), as the shipped ones do, so two connectors' tools of
+ * the same `<what>` never clash in the catalog; an AWS tool's drop `aws`.
  *
- * @throws InvalidArgsError for a name that breaks these rules, saying which.
+ * @throws InvalidArgsError for a name that breaks these rules, saying which and what each kind accepts.
  */
 export function toolNames(name: string, kind: ToolKind): ToolNames {
   if (!TOOL_NAME.test(name) || name.length > 64) {
     throw new InvalidArgsError(
-      `Tool name "${name}": expected snake_case of at least two words, a letter first, at most 64 characters, such as aws_lambda_inventory`,
+      `Tool name "${name}": expected snake_case of at least two words, a letter first, at most 64 characters: ${NAME_RULES}`,
     );
   }
   const [first, ...rest] = name.split('_');
-  if (kind === 'aws' && first !== 'aws') {
+  if ((kind === 'aws') !== (first === 'aws')) {
     throw new InvalidArgsError(
-      `Tool name "${name}": an aws tool's name starts with aws_ (aws_lambda_inventory)`,
+      `Tool name "${name}" does not fit --kind ${kind}: ${NAME_RULE[kind]}${first === 'aws' ? '; aws_ names are AWS audits (--kind aws)' : ''}`,
     );
   }
-  const stem = kind === 'file' ? name.split('_') : rest;
+  const stem = kind === 'aws' ? rest : name.split('_');
   const folder = kind === 'file' ? 'files' : kind === 'aws' ? 'aws' : (first as string);
-  const file = stem.join('-');
+  const file = (kind === 'file' ? stem : rest).join('-');
   const camel = stem.map((word, i) => (i === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('');
   const pascal = camel[0]?.toUpperCase() + camel.slice(1);
   return { tool: name, folder, file, camel, pascal, implementation: `${folder}/${file}` };

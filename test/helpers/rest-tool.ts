@@ -10,7 +10,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { runTool } from '../../functions/runtime/harness';
-import { clearQuotaStates } from '../../functions/runtime/http/connector';
+import { createHttpClient } from '../../functions/runtime/http/client';
+import { clearQuotaStates, type RestConnector } from '../../functions/runtime/http/connector';
 import { sharedRateLimiter } from '../../functions/runtime/http/rate-limit';
 import {
   endpointScopes,
@@ -166,6 +167,30 @@ function runRestCall(
   return idempotency
     ? runToolOnce(tool, invocation, deadline, services, idempotency)
     : runTool(tool, invocation, deadline, services);
+}
+
+/**
+ * The `authorization` header `connector` sends with `secret`: its own
+ * authenticator's (a bearer token, PagerDuty's `Token token=…`, Basic), for a
+ * fake that checks it as the API would. An authenticator that exchanges the
+ * secret first (a GitHub App) would send its exchange through a real client
+ * bounded by 10 s; give it a token form instead.
+ *
+ * @example const authorization = await authorizationOf(github, github.declaration.secret.example);
+ */
+export async function authorizationOf<S>(
+  connector: RestConnector<S>,
+  secret: S,
+): Promise<string | undefined> {
+  const { declaration } = connector;
+  const deadline = deadlineIn(10_000);
+  const headers = await declaration.authenticator(secret).authorize(secret, {
+    tenant: REST_TEST_TENANTS[0],
+    baseUrl: declaration.baseUrl(secret),
+    http: createHttpClient({ deadline, service: declaration.service, rateLimit: false }),
+    deadline,
+  });
+  return headers.authorization;
 }
 
 /** Fresh rate-limit buckets and quota states, and the harness's failure logs kept out of the output (Jest hooks). */

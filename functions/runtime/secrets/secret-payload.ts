@@ -23,6 +23,12 @@ export interface SecretPayloadSpec<S> {
   readonly schema: z.ZodMiniType<S>;
   /** The accepted forms (`{ "token": "ghp_…" } or { "app_id", "private_key", "installation_id" }`). */
   readonly accepted: string;
+  /**
+   * A made-up payload the schema accepts (never a real credential): what a
+   * generated tool's test (`etp dev new-tool --kind rest`) and the suite's fakes
+   * seed as the tenant's secret, so a test follows the connector's own form.
+   */
+  readonly example: S;
   /** A vendor family's providers: a payload naming none of them is refused as such. @default none */
   readonly providers?: readonly string[];
 }
@@ -82,11 +88,13 @@ export async function readSecretPayload<S>(
   return parseSecretPayload(await ctx.secret(spec.name, { fresh }), spec);
 }
 
-/** One provider of a vendor family: its label and the strict schema of its payload form. */
+/** One provider of a vendor family: its label, the strict schema of its payload form and an example of it. */
 export interface FamilyProvider<S> {
   /** For messages (`HubSpot`). */
   readonly label: string;
   readonly schema: z.ZodMiniType<S>;
+  /** A made-up payload `schema` accepts ({@link SecretPayloadSpec.example}). */
+  readonly example: S;
 }
 
 /** A vendor family's secret, as {@link vendorFamilySecret} builds it. */
@@ -127,6 +135,8 @@ export function vendorFamilySecret<S extends { provider: string }>(family: {
     service: family.service,
     schema: z.discriminatedUnion('provider', schemas) as unknown as z.ZodMiniType<S>,
     accepted: family.accepted,
+    // The first provider's: a payload of any provider is one of the family's.
+    example: family.providers[names[0] as S['provider']].example as S,
     providers: names,
   };
   return {
@@ -139,6 +149,7 @@ export function vendorFamilySecret<S extends { provider: string }>(family: {
         service: name,
         schema: provider.schema,
         accepted: family.accepted,
+        example: provider.example,
         providers: [name],
       };
     },

@@ -34,7 +34,11 @@ export const ATS_SECRET_FAMILY = vendorFamilySecret<AtsSecret>({
   accepted:
     '{ "provider": "greenhouse", "token": "<Harvest API key>", "user_id"?: <Greenhouse user id, needed by ats_add_note> } or { "provider": "lever", "token": "<Lever API key>", "user_id"?: "<Lever user id, needed by ats_add_note>" }; docs/ats.md',
   providers: {
-    greenhouse: { label: 'Greenhouse', schema: greenhouse },
-    lever: { label: 'Lever', schema: lever },
+    greenhouse: {
+      label: 'Greenhouse',
+      schema: greenhouse,
+      example: { provider: 'greenhouse', token: 'example-harvest-key-0123', user_id: 4080 },
+    },
+    lever: { label: 'Lever', schema: lever, example: { provider: 'lever', token: 'example-lever-key-0123' } },
   },
 });

@@ -21,5 +21,16 @@ export const CRM_SECRET_FAMILY = vendorFamilySecret<CrmSecret>({
   service: 'crm',
   accepted:
     '{ "provider": "hubspot", "token": "pat-na1-…" } (a private app access token) or { "provider": "attio", "token": "…" } (an Attio access token); docs/crm.md',
-  providers: { hubspot: { label: 'HubSpot', schema: hubspot }, attio: { label: 'Attio', schema: attio } },
+  providers: {
+    hubspot: {
+      label: 'HubSpot',
+      schema: hubspot,
+      example: { provider: 'hubspot', token: 'example-hubspot-token-0123' },
+    },
+    attio: {
+      label: 'Attio',
+      schema: attio,
+      example: { provider: 'attio', token: 'example-attio-token-0123' },
+    },
+  },
 });

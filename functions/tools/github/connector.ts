@@ -111,6 +111,7 @@ export const github = defineRestConnector<GitHubSecret>({
     service: 'github',
     schema: z.union([appSecret, tokenSecret]) as z.ZodMiniType<GitHubSecret>,
     accepted,
+    example: { token: 'example-github-token-0123456789' },
   },
   baseUrl: githubApiUrl,
   authenticator: (secret) =>

@@ -92,6 +92,7 @@ export const pagerduty = defineRestConnector<PagerDutySecret>({
     schema: z.union([apiKeySecret, oauthSecret]) as z.ZodMiniType<PagerDutySecret>,
     accepted:
       '{ "token": "<REST API key>", "from"?: "<user e-mail, for writes with an account key>", "region"?: "us" | "eu" } or { "access_token": "<OAuth token>", "from"?, "region"? }',
+    example: { token: 'example-pd-key-0123', from: 'oncall@example.com' },
   },
   baseUrl: pagerdutyApiUrl,
   authenticator: (secret) =>

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,10 +23,15 @@ const COPIED = [
   'tsconfig.json',
 ];
 
-/** One tool of each kind the generator writes today, and the checks of the suite that must accept it. */
+/**
+ * One tool of each kind the generator writes today (a REST tool both of an existing connector and of a
+ * new one), the existing files it changes, and the checks of the suite that must accept it. The copy
+ * keeps every tool written, so a later tool's suite checks cover the earlier ones too.
+ */
 const GENERATED: readonly {
   readonly name: string;
   readonly kind: ToolKind;
+  readonly edited?: readonly string[];
   readonly suiteTests: string[];
 }[] = [
   {
@@ -35,6 +40,8 @@ const GENERATED: readonly {
     suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/aws/iam-covers-calls.test.ts'],
   },
   { name: 'count_probe_lines', kind: 'file', suiteTests: ['test/unit/tools/catalog.test.ts'] },
+  // The guide's own example: a tool of the GitHub connector (its scope table gets the endpoint's row).
+  { name: 'github_list_issues', kind: 'rest', edited: ['functions/tools/github/scopes.ts'], suiteTests: [] },
   {
     name: 'acme_probe_items',
     kind: 'rest',
@@ -61,7 +68,7 @@ afterAll(() => {
 describe('etp dev new-tool', () => {
   it.each(GENERATED)(
     'writes $kind tool $name whose test, the suite checks, the lint and the type check pass untouched',
-    async ({ name, kind, suiteTests }) => {
+    async ({ name, kind, edited = [], suiteTests }) => {
       // Act
       const created = newTool(name, kind, copy);
 
@@ -79,8 +86,12 @@ describe('etp dev new-tool', () => {
         expect.stringMatching(/\.meta\.ts$/),
         expect.stringMatching(/\.ts$/),
         expect.stringMatching(/\.test\.ts$/),
+        ...edited,
         'functions/tools/catalog.ts',
       ]);
+      for (const file of edited) {
+        expect(readFileSync(path.join(copy, file), 'utf8')).toContain(`path: '/${created.names.file}'`);
+      }
       // …the lint
       const bin = (tool: string) => path.join(copy, 'node_modules', '.bin', tool);
       await run(bin('biome'), ['check', ...created.written], { cwd: copy });
@@ -101,21 +112,57 @@ describe('etp dev new-tool', () => {
     300_000,
   );
 
-  it('refuses a tool the catalog already has, and an aws tool not named aws_…, writing nothing', () => {
+  it('refuses a tool the catalog already has, and a name that does not fit its kind, writing nothing', () => {
+    // Prepare
+    const catalogBefore = readFileSync(path.join(copy, 'functions/tools/catalog.ts'), 'utf8');
+
     // Act / Assess
     expect(() => newTool('aws_vpc_probe', 'aws', copy)).toThrow(
       'aws_vpc_probe is already a tool (functions/tools/catalog.ts registers aws/vpc-probe)',
     );
-    expect(() => newTool('vpc_probe', 'aws', copy)).toThrow(/an aws tool's name starts with aws_/);
+    expect(() => newTool('vpc_probe', 'aws', copy)).toThrow(
+      'Tool name "vpc_probe" does not fit --kind aws: an aws tool is aws_<what>, such as aws_lambda_inventory',
+    );
+    expect(() => newTool('aws_thing', 'rest', copy)).toThrow(
+      'Tool name "aws_thing" does not fit --kind rest: a rest tool is <connector>_<what>, such as github_list_issues; aws_ names are AWS audits (--kind aws)',
+    );
+    expect(() => newTool('aws_count_lines', 'file', copy)).toThrow(
+      'Tool name "aws_count_lines" does not fit --kind file: a file tool is any other snake_case name, such as count_lines; aws_ names are AWS audits (--kind aws)',
+    );
+    // A folder that is no single connector's (a vendor family), and a file tool named as a folder's tools.
+    expect(() => newTool('crm_list_deals', 'rest', copy)).toThrow(
+      'Tool name "crm_list_deals": functions/tools/crm/ declares no single REST connector (no connector.ts)',
+    );
+    expect(() => newTool('crm_list_deals', 'rest', copy)).toThrow(
+      /for a connector folder \(acme, github, pagerduty\) or a new connector's name$/,
+    );
+    expect(() => newTool('github_count_lines', 'file', copy)).toThrow(
+      /^Tool name "github_count_lines" does not fit --kind file: github_ names are the tools of functions\/tools\/github\/; a file tool's name starts with none of .*github_/,
+    );
+    expect(() => newTool('github_list_issues', 'rest', copy)).toThrow(
+      'github_list_issues is already a tool (functions/tools/catalog.ts registers github/list-issues)',
+    );
     expect(() => newTool('Bad-Name', 'file', copy)).toThrow(/expected snake_case/);
+    expect(readFileSync(path.join(copy, 'functions/tools/catalog.ts'), 'utf8')).toBe(catalogBefore);
+    expect(existsSync(path.join(copy, 'functions/tools/aws/thing.ts'))).toBe(false);
   });
 
-  it('is the etp command: --kind is required and says what it accepts', async () => {
+  it('is the etp command: --kind and the name say what they accept, exit 2', async () => {
     // Act
-    const outcome = await runEtpProcess(['dev', 'new-tool', 'aws_x_y', '--kind', 'soap', '--root', copy]);
+    const soap = await runEtpProcess(['dev', 'new-tool', 'aws_x_y', '--kind', 'soap', '--root', copy]);
+    const empty = await runEtpProcess(['dev', 'new-tool', '', '--kind', 'file', '--root', copy]);
+    const mismatch = await runEtpProcess(['dev', 'new-tool', 'aws_thing', '--kind', 'rest', '--root', copy]);
 
     // Assess
-    expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toContain(TOOL_KINDS.join(', '));
+    expect(soap.code).toBe(2);
+    expect(soap.stderr).toContain(TOOL_KINDS.join(', '));
+    expect({ code: empty.code, stderr: empty.stderr }).toEqual({
+      code: 2,
+      stderr:
+        "error: <name> is empty; give the new tool's snake_case name: an aws tool is aws_<what>, such as aws_lambda_inventory; " +
+        'a rest tool is <connector>_<what>, such as github_list_issues; a file tool is any other snake_case name, such as count_lines\n',
+    });
+    expect({ code: mismatch.code, stdout: mismatch.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(mismatch.stderr).toContain('aws_ names are AWS audits (--kind aws)');
   }, 60_000);
 });

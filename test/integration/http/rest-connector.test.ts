@@ -64,6 +64,7 @@ const example = defineRestConnector({
     service: 'example',
     schema: z.object({ token: z.string().check(z.minLength(8)) }),
     accepted: '{ "token": "exmpl_…" }',
+    example: { token: 'exmpl_0123456789' },
   },
   baseUrl: () => process.env.EXAMPLE_API_URL as string,
   authenticator: () => bearerAuth((s: { token: string }) => s.token),
