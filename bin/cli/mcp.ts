@@ -116,9 +116,9 @@ export function guardedLines(
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.trim() === '') return;
     if (Buffer.byteLength(text) > MAX_LINE_BYTES) return tooLong();
-    const { refusal } = refusalOfBody(text);
-    if (refusal) refuse(refusal);
-    else push(`${text}\n`);
+    const checked = refusalOfBody(text);
+    if (checked.refusal) refuse(checked.refusal);
+    else push(`${checked.body}\n`);
   };
   const lines = new Transform({
     transform(chunk: Buffer | string, _encoding, callback) {

@@ -65,23 +65,21 @@ function jsonResponse(
   };
 }
 
-/** The request as a Fetch API `Request`, which the SDK's web-standard transport takes. */
-function toRequest(event: LambdaFunctionURLEventWithIAMAuthorizer): Request {
+/**
+ * The request as a Fetch API `Request`, which the SDK's web-standard transport
+ * takes, with `body`: the message as the guard gives it on (`refusalOfBody`).
+ */
+function toRequest(event: LambdaFunctionURLEventWithIAMAuthorizer, body: string): Request {
   const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {}))
     if (value !== undefined) headers.set(name, value);
   const accept = acceptServed(headers.get('accept') ?? undefined);
   if (accept) headers.set('accept', accept);
-  const method = event.requestContext.http.method;
-  const body =
-    event.body === undefined || method === 'GET'
-      ? undefined
-      : event.isBase64Encoded
-        ? Buffer.from(event.body, 'base64')
-        : event.body;
+  // The body given on may differ from the one received (a null cursor removed): its length is its own.
+  headers.delete('content-length');
   return new Request(`https://${event.requestContext.domainName}${event.rawPath}${query}`, {
-    method,
+    method: event.requestContext.http.method,
     headers,
     body,
   });
@@ -123,7 +121,7 @@ export async function handleMcpFunctionUrl(
       : event.isBase64Encoded
         ? Buffer.from(event.body, 'base64').toString('utf8')
         : event.body;
-  const { refusal } = refusalOfBody(text);
+  const { refusal, body } = refusalOfBody(text);
   if (refusal) {
     // A request the server could not read is a 400; a readable request with bad params gets its error at
     // 200; a notification with bad params is input the server cannot accept: 400, an error without id.
@@ -147,7 +145,7 @@ export async function handleMcpFunctionUrl(
   });
   try {
     await server.connect(transport);
-    const response = await transport.handleRequest(toRequest(event));
+    const response = await transport.handleRequest(toRequest(event, body));
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;

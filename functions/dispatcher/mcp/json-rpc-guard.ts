@@ -12,6 +12,11 @@
  * The SDK's own checks answer -32700 for all of the first two kinds and -32603
  * with a schema dump for the third; tool failures stay `isError` results
  * (./server.ts), never JSON-RPC errors.
+ *
+ * A `"cursor": null` in a list request's params is read as no cursor (clients
+ * send null for "not given"; the specification's `PaginatedRequest` has the
+ * cursor optional, and the SDK's schema refuses null): {@link refusalOfBody}
+ * gives the message on without it.
  */
 
 /** JSON-RPC 2.0 error codes ("Error object"). */
@@ -119,22 +124,44 @@ function paramsProblemOf(method: string, params: unknown): string | undefined {
 }
 
 /**
- * The refusal of a raw message body, or undefined with the parsed message.
+ * The message as the SDK is to see it: a list request's `params.cursor: null`
+ * (a client's "not given") removed, since the SDK's schema accepts a string or
+ * nothing; the message itself when there is nothing to remove.
+ */
+function withoutNullCursor(message: unknown): unknown {
+  if (!isRecord(message) || !isRecord(message.params) || message.params.cursor !== null) return message;
+  const { cursor: _null, ...params } = message.params;
+  return { ...message, params };
+}
+
+/**
+ * The refusal of a raw message body, or the parsed message and the body to give
+ * the SDK (the body itself, or the message re-serialized when a null cursor was
+ * removed, {@link withoutNullCursor}). The one check every MCP message passes,
+ * over stdio (`etp mcp`) and the function URL alike.
  *
  * @example refusalOfBody('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}}')
  * // { refusal: { code: -32602, message: 'Invalid params: unknown cursor: …', id: 1 } }
+ * @example refusalOfBody('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":null}}').body
+ * // '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'
  */
-export function refusalOfBody(body: string): { refusal?: JsonRpcRefusal; message?: unknown } {
-  let message: unknown;
+export function refusalOfBody(
+  body: string,
+):
+  | { refusal: JsonRpcRefusal; message?: undefined; body?: undefined }
+  | { refusal?: undefined; message: unknown; body: string } {
+  let parsed: unknown;
   try {
-    message = JSON.parse(body);
+    parsed = JSON.parse(body);
   } catch {
     return {
       refusal: { code: JSON_RPC_ERROR.parseError, message: 'Parse error: the body is not JSON', id: null },
     };
   }
+  const message = withoutNullCursor(parsed);
   const refusal = refusalOfMessage(message);
-  return refusal ? { refusal } : { message };
+  if (refusal) return { refusal };
+  return { message, body: message === parsed ? body : JSON.stringify(message) };
 }
 
 /** The JSON-RPC error response of a refusal (without `id` for a notification's: it has none to echo). */

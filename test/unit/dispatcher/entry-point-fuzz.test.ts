@@ -157,7 +157,7 @@ const MCP_CASES: readonly (readonly [string, string, number, 1 | null])[] = [
   ['tools/list with an unknown cursor', request('tools/list', { cursor: 'page-2' }), -32602, 1],
   ['tools/list with an empty cursor', request('tools/list', { cursor: '' }), -32602, 1],
   ['tools/list with a numeric cursor', request('tools/list', { cursor: 2 }), -32602, 1],
-  ['tools/list with a null cursor', request('tools/list', { cursor: null }), -32602, 1],
+  ['tools/list with an object cursor', request('tools/list', { cursor: {} }), -32602, 1],
   ['tools/list with array params', request('tools/list', []), -32602, 1],
 ];
 
@@ -246,10 +246,15 @@ describe('MCP over HTTP (function URL): malformed messages get the JSON-RPC code
 
     // Act
     const listed = await post(request('tools/list'));
+    const nullCursor = await post(request('tools/list', { cursor: null }, 2));
     const unknown = await post(request('tools/call', { name: 'aws_made_up', arguments: {} }));
 
-    // Assess
+    // Assess: a null cursor is "not given" (the first and only page), not an unknown cursor
     expect(listed.statusCode).toBe(200);
+    expect({ status: nullCursor.statusCode, answer: JSON.parse(nullCursor.body ?? '{}') }).toEqual({
+      status: 200,
+      answer: { ...JSON.parse(listed.body ?? '{}'), id: 2 },
+    });
     const tools = (JSON.parse(listed.body ?? '{}') as { result: { tools: { name: string }[] } }).result.tools;
     expect(tools.map((tool) => tool.name)).toEqual(['slack_post_message']);
     const result = (
@@ -346,6 +351,31 @@ describe('MCP over stdio (etp mcp): the same checks and codes as over HTTP', () 
         ? [ping]
         : [{ jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } }, ping],
     );
+    input.end();
+    await served;
+  });
+
+  it('reads a null cursor as none: tools/list answers the one page, as without a cursor', async () => {
+    // Prepare
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveMcp(
+      { profile: 'ops', tenant: 'acme', tools: ['slack_post_message'] },
+      { input, output },
+      undefined,
+    );
+    const answers = stdioAnswers(output, 2);
+
+    // Act
+    input.write(`${request('tools/list', undefined, 1)}\n`);
+    input.write(`${request('tools/list', { cursor: null }, 2)}\n`);
+
+    // Assess
+    const [first, second] = await answers;
+    expect(second).toEqual({ ...first, id: 2 });
+    expect(
+      (first as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name),
+    ).toEqual(['slack_post_message']);
     input.end();
     await served;
   });
