@@ -3,8 +3,10 @@
  * before any schema sees a value: shared by tool args (args.ts) and every other
  * validated input (secret references, CLI input), so it depends on zod alone.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import './zod-locale';
+
+const { globalRegistry } = z;
 
 /** One schema violation: where (`regions[0]`, `(root)`) and what is accepted. */
 export interface ArgsViolation {
@@ -52,6 +54,9 @@ function pathOf(path: readonly PropertyKey[]): string {
  * - an unknown key: zod's message and the keys the object accepts (from `schema`);
  * - a missing required field: `Required: expected string` (zod would say
  *   "received undefined");
+ * - a value of the wrong type: zod's message, then what the field's own
+ *   description (`z.describe`) says it accepts (`Accepted: Repository as
+ *   owner/name (octocat/Hello-World)`), since "expected string" alone does not say which string;
  * - several bounds of one value (`z.int()`'s safe-integer bound and the
  *   schema's own): only the tightest.
  *
@@ -74,10 +79,34 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown, schema: z.core.$ZodT
     if (!accepted) return issue.message;
     return `${issue.message}; accepted keys: ${accepted.length > 0 ? accepted.join(', ') : 'none'}`;
   }
-  // Other issues at a missing path are the schema's own checks, whose messages say it already.
-  if (issue.code === 'invalid_type' && isMissing(input, issue.path))
-    return `Required: expected ${issue.expected}`;
-  return issue.message;
+  if (issue.code !== 'invalid_type') return issue.message;
+  // Other issues are the schema's own checks, whose messages say what is accepted already.
+  const message = isMissing(input, issue.path) ? `Required: expected ${issue.expected}` : issue.message;
+  const described = schema && descriptionAt(schema, issue.path);
+  return described ? `${message}. Accepted: ${described.replace(/\.$/, '')}` : message;
+}
+
+/** The description (`z.describe`) of the schema at `path`, or of a wrapper on the way to it; undefined when none. */
+function descriptionAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string | undefined {
+  let current: z.core.$ZodType | undefined = schema;
+  let index = 0;
+  let described: string | undefined;
+  while (current) {
+    if (index === path.length) described = globalRegistry.get(current)?.description ?? described;
+    const def = current._zod.def as unknown as SchemaDefinition;
+    if (def.innerType) {
+      current = def.innerType;
+    } else if (index === path.length) {
+      return described;
+    } else {
+      const part = path[index++];
+      if (def.type === 'object') current = def.shape?.[String(part)];
+      else if (def.type === 'array') current = def.element;
+      else if (def.type === 'record') current = def.valueType;
+      else current = undefined;
+    }
+  }
+  return undefined;
 }
 
 /** A `too_big`/`too_small` issue of a value that another issue bounds more tightly. */

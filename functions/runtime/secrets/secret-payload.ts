@@ -38,7 +38,7 @@ export interface SecretPayloadSpec<S> {
  * vendor answers 401 to a wrong one; only what is certainly no token is refused here.
  */
 export const vendorToken = z.string().check(
-  z.regex(/^\S{8,4096}$/, 'a token without white space'),
+  z.regex(/^\S{8,4096}$/, 'a token of 8-4096 characters without white space'),
   z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL'),
 );
 

@@ -22,26 +22,39 @@ export function notJsonObjectProblem(secret: Readonly<Record<string, unknown>>):
     : 'it is not a JSON object but plain text';
 }
 
-/** What a zod issue of a refused secret says of where it is (zod's `$ZodIssue`, the fields this reads). */
+/** What a zod issue of a refused secret says of where it is and why (zod's `$ZodIssue`, the fields this reads). */
 interface SecretIssue {
   readonly code: string;
   readonly path: readonly PropertyKey[];
   readonly keys?: readonly string[];
+  readonly message?: string;
 }
 
 /**
+ * Issues of a value's own checks (a pattern, a length, a range, a refinement):
+ * their message is the schema's, saying what is accepted, never the value.
+ */
+const VALUE_CHECKS = new Set(['invalid_format', 'too_small', 'too_big', 'not_multiple_of', 'custom']);
+
+/** zod/mini's message when no locale is installed (zod-locale.ts): it says nothing. */
+const BARE_MESSAGE = 'Invalid input';
+
+/**
  * The fields a refused secret got wrong, for its error message: unknown keys and
- * the paths of wrong values (`(value)` for the whole), each redacted — a field
- * name can be a pasted credential (`{"AKIA…": "…"}`), and messages never show one.
+ * the paths of wrong values (`(value)` for the whole), a value that failed one
+ * of its own checks followed by what the check accepts (`token (a token of
+ * 20-255 characters without white space)`), each redacted — a field name can be
+ * a pasted credential (`{"AKIA…": "…"}`), and messages never show one.
  *
- * @example faultyFields(parsed.error.issues) // ['role_arn', '<redacted>']
+ * @example faultyFields(parsed.error.issues) // ['role_arn (an IAM role ARN …)', '<redacted>']
  */
 export function faultyFields(issues: readonly SecretIssue[]): string[] {
   const { redactString } = require('../redact') as typeof import('../redact');
-  const names = issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys' && issue.keys
-      ? issue.keys
-      : [issue.path.map(String).join('.') || '(value)'],
-  );
+  const names = issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys' && issue.keys) return issue.keys;
+    const name = issue.path.map(String).join('.') || '(value)';
+    const reason = VALUE_CHECKS.has(issue.code) && issue.message !== BARE_MESSAGE ? issue.message : undefined;
+    return [reason ? `${name} (${reason})` : name];
+  });
   return [...new Set(names.map((name) => redactString(name)))];
 }

@@ -2,7 +2,9 @@
 import * as z from 'zod/mini';
 
 export const tokenSecret = z.object({
-  token: z.string().check(z.regex(/^\S{20,255}$/, 'a token without white space (ghp_…, github_pat_…)')),
+  token: z
+    .string()
+    .check(z.regex(/^\S{20,255}$/, 'a token of 20-255 characters without white space: ghp_…, github_pat_…')),
 });
 
 export const appSecret = z.object({

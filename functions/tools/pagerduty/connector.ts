@@ -28,12 +28,14 @@ const region = z.optional(z.enum(['us', 'eu']));
 const from = z.optional(z.email());
 
 const apiKeySecret = z.object({
-  token: z.string().check(z.regex(/^\S{16,128}$/, 'a REST API key without white space')),
+  token: z.string().check(z.regex(/^\S{16,128}$/, 'a REST API key of 16-128 characters without white space')),
   from,
   region,
 });
 const oauthSecret = z.object({
-  access_token: z.string().check(z.regex(/^\S{16,4096}$/, 'an OAuth access token without white space')),
+  access_token: z
+    .string()
+    .check(z.regex(/^\S{16,4096}$/, 'an OAuth access token of 16-4096 characters without white space')),
   from,
   region,
 });

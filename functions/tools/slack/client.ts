@@ -42,7 +42,9 @@ const botToken = z.string().check(
 const slackSecretSchema = z
   .object({
     bot_token: z.optional(botToken),
-    webhook_url: z.optional(z.url({ protocol: /^https?$/ })),
+    webhook_url: z.optional(
+      z.url({ protocol: /^https?$/, error: 'an http(s) URL: the incoming webhook URL Slack gives' }),
+    ),
   })
   .check(
     z.refine((s) => s.bot_token !== undefined || s.webhook_url !== undefined, {

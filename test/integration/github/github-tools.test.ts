@@ -425,7 +425,11 @@ describe('auth', () => {
 
   it.each([
     [{}, /invalid in: .*Accepted: \{ "token"/],
-    [{ token: 'short' }, /invalid in: token/],
+    // Too short: the reason and the accepted length, never the value.
+    [
+      { token: 'short' },
+      /invalid in: token \(a token of 20-255 characters without white space: ghp_…, github_pat_…\)\. Accepted: /,
+    ],
     [{ app_id: 1, installation_id: 2, private_key: 'not a key' }, /private_key/],
     [
       {

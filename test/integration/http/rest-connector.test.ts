@@ -142,7 +142,9 @@ describe('requests', () => {
       secrets,
     );
     expect(result).toMatchObject({ ok: false, error: { code: 'secret_invalid', service: 'example' } });
-    expect(!result.ok && result.error.message).toMatch(/invalid in: token\. Accepted: \{ "token"/);
+    expect(!result.ok && result.error.message).toMatch(
+      /invalid in: token \(Too small: expected string to have >=8 characters\)\. Accepted: \{ "token"/,
+    );
     expect(JSON.stringify(result)).not.toContain('short');
     expect(received).toHaveLength(0);
   });

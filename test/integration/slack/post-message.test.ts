@@ -320,10 +320,18 @@ describe('slack_post_message: errors keep their meaning', () => {
     [
       'a URL under bot_token',
       { bot_token: 'https://hooks.slack.com/services/T0/B0/xyzsecret0001' },
-      'bot_token',
+      'bot_token (a token, not a URL (a webhook URL goes under webhook_url))',
     ],
-    ['no usable field', { token: 'xoxb-000000000001-000000000002-wrongkeytoken0001' }, '(value)'],
-    ['a malformed webhook URL', { webhook_url: 'ftp://example.com/hook0001' }, 'webhook_url'],
+    [
+      'no usable field',
+      { token: 'xoxb-000000000001-000000000002-wrongkeytoken0001' },
+      '(value) (bot_token or webhook_url is required)',
+    ],
+    [
+      'a malformed webhook URL',
+      { webhook_url: 'ftp://example.com/hook0001' },
+      'webhook_url (an http(s) URL: the incoming webhook URL Slack gives)',
+    ],
   ])('answers secret_invalid for %s, naming fields but not values', async (_label, secret, fields) => {
     // Act
     const result = failure(await post(MESSAGE, JSON.stringify(secret)));

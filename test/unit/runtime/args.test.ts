@@ -5,6 +5,7 @@ import { MAX_ARGS_DEPTH, tooDeepAt } from '../../../functions/runtime/schema-vio
 import { defineToolSpec } from '../../../functions/runtime/spec';
 import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.meta';
 import { finishSpec } from '../../../functions/tools/files/finish.meta';
+import { githubMergedPullsSpec } from '../../../functions/tools/github/merged-pulls.meta';
 import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.meta';
 
 const noArgsSpec = defineToolSpec({
@@ -223,10 +224,26 @@ describe('parseToolArgs()', () => {
 
     // Assess
     expect(err.details?.violations).toEqual([
-      { path: 'channel', message: 'Required: expected string' },
+      // …and what the field accepts, from its own description.
+      {
+        path: 'channel',
+        message:
+          'Required: expected string. Accepted: Channel ID (C0123ABCD) or #channel-name. Ignored through an incoming webhook (it posts to its own channel)',
+      },
       // A union (a string or segments) says its choices in its own message.
       { path: 'text', message: 'Required: expected a string or a list of text segments' },
     ]);
+  });
+
+  it('says what a field of the wrong type accepts, from its description: a repo is owner/name', () => {
+    // Act
+    const err = invalid(githubMergedPullsSpec, { repo: 7, lookback_hours: 6 });
+
+    // Assess
+    expect(err.message).toBe(
+      'Invalid arguments for github_merged_pulls: repo: Invalid input: expected string, received number. ' +
+        'Accepted: Repository as owner/name (octocat/Hello-World)',
+    );
   });
 
   it('still says what was received for a field that is there but wrong', () => {
@@ -235,7 +252,11 @@ describe('parseToolArgs()', () => {
 
     // Assess
     expect(err.details?.violations).toEqual([
-      { path: 'channel', message: 'Invalid input: expected string, received null' },
+      {
+        path: 'channel',
+        message:
+          'Invalid input: expected string, received null. Accepted: Channel ID (C0123ABCD) or #channel-name. Ignored through an incoming webhook (it posts to its own channel)',
+      },
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   scopesNeeded,
   uncoveredScopes,
 } from '../../../functions/runtime/http/scopes';
+import { parseSecretPayload } from '../../../functions/runtime/secrets/secret-payload';
 import type { Tool } from '../../../functions/runtime/spec';
 import { toolCatalog } from '../../../functions/tools/catalog';
 import { githubMergedPullsTool } from '../../../functions/tools/github/merged-pulls';
@@ -25,18 +26,29 @@ const TOOLS = path.resolve(__dirname, '../../../functions/tools');
  */
 function scopeTablesByFolder(): Map<string, ScopeTable[]> {
   const tables = new Map<string, ScopeTable[]>();
+  for (const { folder, connector } of connectorsByFolder()) {
+    const scopes = connector.declaration.scopes;
+    if (scopes) tables.set(folder, [...(tables.get(folder) ?? []), scopes]);
+  }
+  return tables;
+}
+
+/** Every REST connector (`defineRestConnector`) a module of `functions/tools/<folder>/` exports, with its folder. */
+function connectorsByFolder(): { folder: string; connector: RestConnector<unknown> }[] {
+  const found: { folder: string; connector: RestConnector<unknown> }[] = [];
   for (const folder of readdirSync(TOOLS, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
     for (const file of readdirSync(path.join(TOOLS, folder.name))) {
       if (!file.endsWith('.ts') || file.endsWith('.meta.ts')) continue;
       const exported: Record<string, unknown> = require(path.join(TOOLS, folder.name, file));
       for (const value of Object.values(exported)) {
-        const scopes = (value as Partial<RestConnector<unknown>> | null)?.declaration?.scopes;
-        if (scopes) tables.set(folder.name, [...(tables.get(folder.name) ?? []), scopes]);
+        const connector = value as Partial<RestConnector<unknown>> | null;
+        if (connector?.declaration?.secret)
+          found.push({ folder: folder.name, connector: connector as RestConnector<unknown> });
       }
     }
   }
-  return tables;
+  return found;
 }
 
 const sent = (
@@ -87,6 +99,24 @@ describe('the REST tools, against the scopes their endpoints need', () => {
     // Assess
     expect(unknown).toEqual([]);
     expect(declared).toBeGreaterThan(0);
+  });
+
+  it("every connector's secret example is a payload its own schema accepts (what generated tests seed)", () => {
+    // Prepare
+    const connectors = connectorsByFolder();
+
+    // Act / Assess
+    expect(connectors.length).toBeGreaterThan(0);
+    for (const { folder, connector } of connectors) {
+      const secret = connector.declaration.secret;
+      expect({
+        folder,
+        parsed: parseSecretPayload(secret.example as Record<string, unknown>, secret),
+      }).toEqual({
+        folder,
+        parsed: secret.example,
+      });
+    }
   });
 
   it('every scope table names its source page and matches no endpoint twice', () => {

@@ -126,7 +126,7 @@ describe('awsAccessFromSecret()', () => {
       // Assess
       expect(err.code).toBe('secret_invalid');
       expect(err.message).toBe(
-        'AWS secret is invalid in: role_arn, region. Accepted fields: role_arn, external_id?, region?',
+        'AWS secret is invalid in: role_arn (an IAM role ARN), region (an AWS region such as eu-west-1). Accepted fields: role_arn, external_id?, region?',
       );
       expect(err.message).not.toContain('fake-secret-value-test');
     });

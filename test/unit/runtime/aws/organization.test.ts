@@ -71,7 +71,8 @@ describe('parseOrgTargetSecret()', () => {
     [{ member_role_name: 'ExternalToolsPlatformAudit' }, 'management_role_arn'],
     [
       { management_role_arn: 'arn:aws:iam::111122223333:role/X', member_role_name: 'a/b' },
-      'member_role_name',
+      // A value that fails its own check: what the check accepts, not the value.
+      'member_role_name (an IAM role name)',
     ],
     [
       {
@@ -87,7 +88,7 @@ describe('parseOrgTargetSecret()', () => {
         member_role_name: 'Y',
         external_id: 'x',
       },
-      'external_id',
+      'external_id (2-1224 characters of letters, digits, _+=,.@:/-)',
     ],
   ])('refuses %j naming %s and what is accepted, never a value', (value, field) => {
     // Act

@@ -40,4 +40,16 @@ describe('parseSecretPayload', () => {
       /^GitHub secret github_default is invalid in: /,
     );
   });
+
+  it('says why a value failed its own check and what the check accepts, never the value', () => {
+    expect(() => parseSecretPayload({ token: 'short' }, github.declaration.secret)).toThrow(
+      'GitHub secret github_default is invalid in: token (a token of 20-255 characters without white space: ghp_…, github_pat_…). Accepted: ',
+    );
+    expect(() => parseSecretPayload({ provider: 'attio', token: 'tiny' }, CRM_SECRET_FAMILY.spec)).toThrow(
+      'CRM secret crm_default is invalid in: token (a token of 8-4096 characters without white space). Accepted: ',
+    );
+    expect(() =>
+      parseSecretPayload({ provider: 'attio', token: 'tiny' }, CRM_SECRET_FAMILY.spec),
+    ).not.toThrow(/tiny/);
+  });
 });
