@@ -36,30 +36,35 @@ export function localRunPlaces(
 }
 
 /**
- * A commander argument parser for options that take a JSON object (`--args`,
- * `--input`).
+ * A commander argument parser for options that take a JSON object (`--input`).
  *
  * @returns a parser that throws InvalidArgumentError (a usage error, exit code 2)
  *   saying what was received and giving `example` of what is accepted.
  * @example
- * new Option('--args <json>').argParser(jsonObjectArgument('{"regions":["eu-west-1"]}'));
+ * new Option('--input <json>').argParser(jsonObjectArgument('{"regions":["eu-west-1"]}'));
  */
 export function jsonObjectArgument(example: string): (value: string) => Record<string, unknown> {
-  return (value) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch (err) {
-      throw new InvalidArgumentError(
-        `Expected a JSON object such as '${example}' (${(err as Error).message}).`,
-      );
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
-      throw new InvalidArgumentError(`Expected a JSON object such as '${example}', got ${kind}.`);
-    }
-    return parsed as Record<string, unknown>;
-  };
+  return (value) => parseJsonObject(value, `a JSON object such as '${example}'`);
+}
+
+/**
+ * `value` parsed as a JSON object.
+ *
+ * @param expected - what is accepted, after "Expected" (`a JSON object such as '{}'`).
+ * @throws InvalidArgumentError (a usage error) saying what was received and `expected`.
+ */
+export function parseJsonObject(value: string, expected: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (err) {
+    throw new InvalidArgumentError(`Expected ${expected} (${(err as Error).message}).`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+    throw new InvalidArgumentError(`Expected ${expected}, got ${kind}.`);
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** The secret-reference table: `--table`, else `ETP_SECRET_REFS_TABLE`, else none (the embedded store). */

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError, UnknownLevelError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
-import { publicSpec } from '../../functions/runtime/spec';
+import { publicSpec, toJsonSchema } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
-import { type CliRun, EXIT_FAILED } from './io';
-import { jsonObjectArgument, secretRefsTable } from './options';
+import { type CliRun, EXIT_FAILED, EXIT_USAGE } from './io';
+import { parseJsonObject, secretRefsTable } from './options';
 import { clip, firstSentence, formatTable } from './text';
 
 /** Description width in `etp tools list`: a table row stays readable in a terminal. */
@@ -18,7 +18,8 @@ import { registerToolSchemaCommand } from './tool-schema';
 
 interface InvokeOptions {
   readonly tenant: string;
-  readonly args: Record<string, unknown>;
+  /** The JSON text of `--args`, parsed in the action, where the tool (and so what it accepts) is known. */
+  readonly args?: string;
   readonly scenario?: string;
   readonly level?: string;
   readonly runId?: string;
@@ -88,9 +89,7 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
     .requiredOption('--tenant <tenant>', 'tenant whose secrets the tool resolves')
     .option(
       '--args <json>',
-      'the arguments, a JSON object',
-      jsonObjectArgument('{"regions":["eu-west-1"]}'),
-      {},
+      "the tool's arguments, a JSON object (etp tools schema shows them) [default: {}]",
     )
     .option(
       '--scenario <scenario>',
@@ -105,10 +104,11 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
       '--table <name>',
       'secret-reference table (default: $ETP_SECRET_REFS_TABLE, else the embedded store)',
     )
-    .action(async (tool: string, options: InvokeOptions) => {
+    .action(async (tool: string, options: InvokeOptions, command: Command) => {
       // Usage errors (exit 2), found before anything runs: the options, then the dispatcher's own
       // checks (the tool, the level's whitelist and pins, the args against the schema). What the
       // tool finds once called is its result (exit 1).
+      const args = options.args === undefined ? {} : invokeArgs(tool, options.args, command);
       assertIdentifier(TENANT_ID, options.tenant, '--tenant');
       if (options.runId !== undefined) assertIdentifier(RUN_ID, options.runId, '--run-id');
       if ((options.scenario === undefined) !== (options.level === undefined)) {
@@ -135,7 +135,7 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
       const envelope = {
         tenant: options.tenant,
         tool,
-        args: options.args,
+        args,
         runId: options.runId ?? localRunId(),
         callId: `${options.level ?? 'cli'}/0`,
         ...(options.scenario !== undefined ? { scenario: options.scenario, level: options.level } : {}),
@@ -155,4 +155,40 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
       io.out(`${JSON.stringify(result, null, 2)}\n`);
       if (!result.ok) run.exitCode = EXIT_FAILED;
     });
+}
+
+/**
+ * `--args` parsed as a JSON object; refused as commander refuses an option's
+ * value (exit 2, the command's help named), saying what the tool itself accepts.
+ */
+function invokeArgs(tool: string, value: string, command: Command): Record<string, unknown> {
+  try {
+    return parseJsonObject(value, argsAccepted(tool));
+  } catch (err) {
+    if (!(err instanceof InvalidArgumentError)) throw err;
+    return command.error(`error: option '--args <json>' argument '${value}' is invalid. ${err.message}`, {
+      code: 'commander.invalidArgument',
+      exitCode: EXIT_USAGE,
+    });
+  }
+}
+
+/**
+ * What `--args` of `tool` is, from the tool's own schema: its argument names
+ * (`?` after an optional one, as the secret messages write them), or `{}` for a
+ * tool that takes none; a tool the catalog lacks is refused by the dispatcher's
+ * check afterwards, so only the shape is said.
+ *
+ * @example argsAccepted('github_org_facts') // "a JSON object of github_org_facts's arguments: org (etp tools schema …)"
+ */
+export function argsAccepted(tool: string): string {
+  if (!toolCatalog.has(tool)) return "a JSON object of the tool's arguments";
+  const schema = toJsonSchema(toolCatalog.get(tool).inputSchema) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  const required = new Set(schema.required ?? []);
+  const names = Object.keys(schema.properties ?? {}).map((name) => (required.has(name) ? name : `${name}?`));
+  if (names.length === 0) return `{} (${tool} takes no arguments)`;
+  return `a JSON object of ${tool}'s arguments: ${names.join(', ')} (etp tools schema --format mcp --tools ${tool} shows their schema)`;
 }

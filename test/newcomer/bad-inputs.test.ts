@@ -110,7 +110,7 @@ const WRITTEN: readonly Case[] = [
   [
     ['tools', 'invoke', 'aws_ec2_inventory', '--tenant', 'default', '--args', '{'],
     EXIT_USAGE,
-    ['Expected a JSON object such as'],
+    ["Expected a JSON object of aws_ec2_inventory's arguments: regions?, topN?"],
   ],
   [
     ['tools', 'invoke', 'aws_ec2_inventory', '--tenant', 'default', '--args', 'null'],

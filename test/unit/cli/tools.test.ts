@@ -258,7 +258,8 @@ describe('etp tools invoke', () => {
     ],
     [
       ['--args', '[1]'],
-      `error: option '--args <json>' argument '[1]' is invalid. Expected a JSON object such as '{"regions":["eu-west-1"]}', got an array. (see: etp tools invoke --help)\n`,
+      // What `finish` itself accepts, from its schema (an optional argument with ?).
+      `error: option '--args <json>' argument '[1]' is invalid. Expected a JSON object of finish's arguments: summary, data? (etp tools schema --format mcp --tools finish shows their schema), got an array. (see: etp tools invoke --help)\n`,
     ],
     [
       ['--scenario', 'nope', '--level', 'collect'],
@@ -288,5 +289,28 @@ describe('etp tools invoke', () => {
 
     // Assess
     expect(outcome).toEqual({ code: 2, out: '', err: message });
+  });
+
+  it("says what --args of a tool of another family accepts, from that tool's schema (no AWS example for GitHub)", async () => {
+    // Act
+    const outcome = await etp([
+      'tools',
+      'invoke',
+      'github_org_facts',
+      '--tenant',
+      'default',
+      '--args',
+      '"acme"',
+    ]);
+
+    // Assess
+    expect(outcome).toEqual({
+      code: 2,
+      out: '',
+      err:
+        // org is required, recent_repos optional (functions/tools/github/org-facts.meta.ts).
+        "error: option '--args <json>' argument '\"acme\"' is invalid. Expected a JSON object of github_org_facts's arguments: " +
+        'org, recent_repos? (etp tools schema --format mcp --tools github_org_facts shows their schema), got a string. (see: etp tools invoke --help)\n',
+    });
   });
 });
