@@ -66,8 +66,12 @@ export function existingConnector(
   if (!existsSync(folderPath)) return undefined;
   const declarationFile = path.join(folderPath, 'connector.ts');
   if (!existsSync(declarationFile)) {
+    // A vendor family (crm, ats) says its shape in family.ts, which each provider module maps.
+    const family = existsSync(path.join(folderPath, 'family.ts'))
+      ? ` (${folder} is a vendor family: a ${folder}_ tool is written by hand over ${TOOLS_DIR}/${folder}/family.ts and each provider's module, docs/adding-a-tool.md)`
+      : '';
     throw new InvalidArgsError(
-      `Tool name "${names.tool}": ${TOOLS_DIR}/${folder}/ declares no single REST connector (no connector.ts), so --kind rest cannot add a tool to it; ` +
+      `Tool name "${names.tool}": ${TOOLS_DIR}/${folder}/ declares no single REST connector (no connector.ts), so --kind rest cannot add a tool to it${family}; ` +
         `a rest tool's name is <connector>_<what> for a connector folder (${connectorFolders(root).join(', ') || 'none yet'}) or a new connector's name`,
     );
   }

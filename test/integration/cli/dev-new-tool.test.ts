@@ -24,27 +24,34 @@ const COPIED = [
 ];
 
 /**
- * One tool of each kind the generator writes today (a REST tool both of an existing connector and of a
- * new one), the existing files it changes, and the checks of the suite that must accept it. The copy
- * keeps every tool written, so a later tool's suite checks cover the earlier ones too.
+ * The tools of each kind the generator writes today (REST tools of existing connectors, each with its
+ * own authorization scheme, and of a new one), the existing files each changes, and the checks of the
+ * suite that must accept them. The copy keeps every tool written, so a later case's suite checks cover
+ * the earlier tools too.
  */
 const GENERATED: readonly {
-  readonly name: string;
   readonly kind: ToolKind;
-  readonly edited?: readonly string[];
+  readonly tools: readonly { readonly name: string; readonly edited?: readonly string[] }[];
   readonly suiteTests: string[];
 }[] = [
   {
-    name: 'aws_vpc_probe',
     kind: 'aws',
+    tools: [{ name: 'aws_vpc_probe' }],
     suiteTests: ['test/unit/tools/catalog.test.ts', 'test/unit/tools/aws/iam-covers-calls.test.ts'],
   },
-  { name: 'count_probe_lines', kind: 'file', suiteTests: ['test/unit/tools/catalog.test.ts'] },
-  // The guide's own example: a tool of the GitHub connector (its scope table gets the endpoint's row).
-  { name: 'github_list_issues', kind: 'rest', edited: ['functions/tools/github/scopes.ts'], suiteTests: [] },
+  { kind: 'file', tools: [{ name: 'count_probe_lines' }], suiteTests: ['test/unit/tools/catalog.test.ts'] },
   {
-    name: 'acme_probe_items',
     kind: 'rest',
+    // The guide's own example, and a PagerDuty tool (`Token token=…`): each connector's scope table gets the row.
+    tools: [
+      { name: 'github_list_issues', edited: ['functions/tools/github/scopes.ts'] },
+      { name: 'pagerduty_list_probes', edited: ['functions/tools/pagerduty/scopes.ts'] },
+    ],
+    suiteTests: [],
+  },
+  {
+    kind: 'rest',
+    tools: [{ name: 'acme_probe_items' }],
     suiteTests: [
       'test/unit/tools/catalog.test.ts',
       'test/unit/tools/rest-token-scopes.test.ts',
@@ -66,38 +73,44 @@ afterAll(() => {
 });
 
 describe('etp dev new-tool', () => {
-  it.each(GENERATED)(
-    'writes $kind tool $name whose test, the suite checks, the lint and the type check pass untouched',
-    async ({ name, kind, edited = [], suiteTests }) => {
-      // Act
-      const created = newTool(name, kind, copy);
+  it.each(GENERATED.map((entry) => ({ ...entry, names: entry.tools.map((tool) => tool.name).join(', ') })))(
+    'writes $kind tools $names whose tests, the suite checks, the lint and the type check pass untouched',
+    async ({ kind, tools, suiteTests }) => {
+      const written: string[] = [];
+      for (const { name, edited = [] } of tools) {
+        // Act
+        const created = newTool(name, kind, copy);
+        written.push(...created.written);
 
-      // Assess: the files, the catalog line
-      const catalog = readFileSync(path.join(copy, 'functions/tools/catalog.ts'), 'utf8');
-      expect(catalog).toContain(
-        kind === 'file'
-          ? `fileTool(${created.names.camel}Tool)`
-          : `functionTool(${created.names.camel}Spec, '${created.names.implementation}')`,
-      );
-      const tests = created.written.filter((file) => file.endsWith('.test.ts'));
-      expect(tests).toHaveLength(1);
-      // A tool is its spec, its code, its test and the catalog line (a new REST connector adds its declaration).
-      expect(created.written.filter((file) => !file.endsWith('/connector.ts'))).toEqual([
-        expect.stringMatching(/\.meta\.ts$/),
-        expect.stringMatching(/\.ts$/),
-        expect.stringMatching(/\.test\.ts$/),
-        ...edited,
-        'functions/tools/catalog.ts',
-      ]);
-      for (const file of edited) {
-        expect(readFileSync(path.join(copy, file), 'utf8')).toContain(`path: '/${created.names.file}'`);
+        // Assess: the files, the catalog line
+        const catalog = readFileSync(path.join(copy, 'functions/tools/catalog.ts'), 'utf8');
+        expect(catalog).toContain(
+          kind === 'file'
+            ? `fileTool(${created.names.camel}Tool)`
+            : `functionTool(${created.names.camel}Spec, '${created.names.implementation}')`,
+        );
+        // A tool is its spec, its code, its test and the catalog line (a new REST connector adds its
+        // declaration, a tool of an existing one its endpoint's row in the connector's scope table).
+        expect(created.written.filter((file) => !file.endsWith('/connector.ts'))).toEqual([
+          expect.stringMatching(/\.meta\.ts$/),
+          expect.stringMatching(/\.ts$/),
+          expect.stringMatching(/\.test\.ts$/),
+          ...edited,
+          'functions/tools/catalog.ts',
+        ]);
+        for (const file of edited) {
+          expect(readFileSync(path.join(copy, file), 'utf8')).toContain(`path: '/${created.names.file}'`);
+        }
       }
+      const tests = written.filter((file) => file.endsWith('.test.ts'));
+      expect(tests).toHaveLength(tools.length);
+      const files = [...new Set(written)];
       // …the lint
       const bin = (tool: string) => path.join(copy, 'node_modules', '.bin', tool);
-      await run(bin('biome'), ['check', ...created.written], { cwd: copy });
+      await run(bin('biome'), ['check', ...files], { cwd: copy });
       // …the type check of the written files and all they import
-      const tsconfig = path.join(copy, `tsconfig.${name}.json`);
-      writeFileSync(tsconfig, JSON.stringify({ extends: './tsconfig.json', include: created.written }));
+      const tsconfig = path.join(copy, `tsconfig.${tools[0]?.name}.json`);
+      writeFileSync(tsconfig, JSON.stringify({ extends: './tsconfig.json', include: files }));
       await run(bin('tsc'), ['--noEmit', '-p', tsconfig], { cwd: copy });
       // …the generated test and the suite's checks over every tool
       const jest = await run(
@@ -131,7 +144,12 @@ describe('etp dev new-tool', () => {
     );
     // A folder that is no single connector's (a vendor family), and a file tool named as a folder's tools.
     expect(() => newTool('crm_list_deals', 'rest', copy)).toThrow(
-      'Tool name "crm_list_deals": functions/tools/crm/ declares no single REST connector (no connector.ts)',
+      'Tool name "crm_list_deals": functions/tools/crm/ declares no single REST connector (no connector.ts), so --kind rest ' +
+        'cannot add a tool to it (crm is a vendor family: a crm_ tool is written by hand over functions/tools/crm/family.ts ' +
+        "and each provider's module, docs/adding-a-tool.md)",
+    );
+    expect(() => newTool('slack_list_pins', 'rest', copy)).toThrow(
+      /^Tool name "slack_list_pins": functions\/tools\/slack\/ declares no single REST connector \(no connector.ts\), so --kind rest cannot add a tool to it; a rest tool's name/,
     );
     expect(() => newTool('crm_list_deals', 'rest', copy)).toThrow(
       /for a connector folder \(acme, github, pagerduty\) or a new connector's name$/,
