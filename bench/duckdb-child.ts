@@ -1,9 +1,19 @@
 /**
  * The DuckDB side of bench/snapshots-duckdb.ts, run in its own process: the
  * figures of a `snapshot_stats` or `diff_snapshots` of two S3 Inventory reports
- * in one SQL query over their local data files (`DUCK_FORMAT`, `DUCK_TOOL`,
- * `DUCK_A` and `DUCK_B`: JSON lists of paths), reported to the parent over IPC.
+ * in one SQL query over their data files (`DUCK_FORMAT`, `DUCK_TOOL`, `DUCK_A`
+ * and `DUCK_B`: JSON lists of local paths), reported to the parent over IPC.
+ *
+ * With `DUCK_FETCH` (a JSON list of `[url, path]` pairs) the data files are
+ * first fetched from the local S3 server, all at once, into those paths, within
+ * the timed window: the report comes from the same endpoint the tool reads, as
+ * it would in Lambda, where DuckDB's `httpfs` extension is not in the Node
+ * package (it is downloaded from extensions.duckdb.org on first use, which
+ * neither this machine nor a Lambda without internet egress can reach).
  */
+import { createWriteStream } from 'node:fs';
+import { get } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { SnapshotAnswer } from './snapshots';
 
 type Format = 'CSV' | 'Parquet';
@@ -29,13 +39,34 @@ function readerOf(format: Format, files: readonly string[]): string {
     : `SELECT key, size, last_modified_date AS last_modified, e_tag FROM read_parquet(${sqlList(files)})`;
 }
 
+/** Fetches each `[url, path]` into its path, all at once (plain `node:http`, the lightest client node has). */
+async function fetchAll(pairs: readonly (readonly [string, string])[]): Promise<void> {
+  await Promise.all(
+    pairs.map(
+      ([url, file]) =>
+        new Promise<void>((resolve, reject) => {
+          get(url, (response) => {
+            if (response.statusCode !== 200) {
+              response.resume();
+              reject(new Error(`GET ${url}: ${response.statusCode}`));
+              return;
+            }
+            pipeline(response, createWriteStream(file)).then(resolve, reject);
+          }).on('error', reject);
+        }),
+    ),
+  );
+}
+
 async function measureDuckDb(): Promise<DuckFigures> {
   const { DuckDBInstance } = require('@duckdb/node-api') as typeof import('@duckdb/node-api');
   const format = process.env.DUCK_FORMAT as Format;
   const tool = process.env.DUCK_TOOL as Tool;
   const [filesA, filesB] = [process.env.DUCK_A, process.env.DUCK_B].map((v) => JSON.parse(v ?? '[]'));
+  const fetched = process.env.DUCK_FETCH ? (JSON.parse(process.env.DUCK_FETCH) as [string, string][]) : [];
   const started = performance.now();
   const cpu = process.cpuUsage();
+  await fetchAll(fetched);
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const changed =

@@ -4,7 +4,10 @@
  * Parquet keeps its metadata in a footer at the end of the file, so the footer
  * is read first (one ranged GET). The file is then read once, front to back, in
  * a single GET whose bytes are hashed and counted as they arrive (the MD5 check
- * needs every byte anyway); only the byte span of the current row group's
+ * needs every byte anyway). Both GETs are sent at once: the whole file's
+ * response waits in its socket (node's stream back-pressure, a few tens of KB)
+ * while the footer is parsed, so a file costs one request's latency instead of
+ * two; a footer that refuses the file closes that response unread; only the byte span of the current row group's
  * wanted columns is kept, and as soon as it is complete that row group is
  * decoded, its rows handed on and its bytes dropped. Memory is thus bounded by
  * one row group's wanted columns (and their decoded values), never the file.
@@ -68,6 +71,33 @@ function planGroups(metadata: FileMetaData, columns: readonly string[]): GroupPl
 }
 
 /**
+ * What the footer says of the file: its wanted columns, row groups in file
+ * order and whether the page decoder reads them.
+ *
+ * @throws PlatformError (`upstream_error`) for a file without a `key` column or
+ *   with a codec no decoder here reads.
+ */
+function planFile(footer: FileMetaData, file: ManifestFile, reportId: string) {
+  const { metadata, perMs } = withRawTimestamps(footer);
+  const present = new Set(metadata.schema.map((element) => element.name));
+  const columns = WANTED.filter((name) => present.has(name));
+  if (!present.has('key')) throw unreadable(reportId, file, 'no key column');
+  const codecs = new Set(
+    metadata.row_groups.flatMap((g) => g.columns.map((c) => c.meta_data?.codec ?? 'UNCOMPRESSED')),
+  );
+  const unsupported = [...codecs].filter((codec) => codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS));
+  if (unsupported.length > 0)
+    throw unreadable(reportId, file, `${unsupported.join(', ')} compression is not supported`);
+  return {
+    metadata,
+    perMs,
+    columns,
+    plans: planGroups(metadata, columns),
+    fromPages: pageDecodable(metadata, columns, perMs),
+  };
+}
+
+/**
  * Reads one Parquet data file into `sink`, then checks its size and MD5.
  *
  * @returns the rows read.
@@ -82,24 +112,24 @@ export async function readParquetDataFile(
   sink: InventoryRowSink,
   options: ParquetReadOptions,
 ): Promise<number> {
-  const footer = await readFooter(reader, file, options.reportId);
-  const { metadata, perMs } = withRawTimestamps(footer);
-  const present = new Set(metadata.schema.map((element) => element.name));
-  const columns = WANTED.filter((name) => present.has(name));
-  if (!present.has('key')) throw unreadable(options.reportId, file, 'no key column');
-  const codecs = new Set(
-    metadata.row_groups.flatMap((g) => g.columns.map((c) => c.meta_data?.codec ?? 'UNCOMPRESSED')),
-  );
-  const unsupported = [...codecs].filter((codec) => codec !== 'UNCOMPRESSED' && !(codec in COMPRESSORS));
-  if (unsupported.length > 0)
-    throw unreadable(options.reportId, file, `${unsupported.join(', ')} compression is not supported`);
-
-  const plans = planGroups(metadata, columns);
-  const fromPages = pageDecodable(metadata, columns, perMs);
+  const opening = openListedFile(reader, file, options.reportId);
+  // Handled below (awaited, or closed when the footer refuses the file): never an unhandled rejection.
+  opening.catch(() => undefined);
+  let planned: ReturnType<typeof planFile>;
+  try {
+    planned = planFile(await readFooter(reader, file, options.reportId), file, options.reportId);
+  } catch (err) {
+    opening.then(
+      (body) => (body as Readable).destroy(),
+      () => undefined,
+    );
+    throw err;
+  }
+  const { metadata, perMs, columns, plans, fromPages } = planned;
   const row = new InventoryRow();
   const scratches = new Map<Wanted, ChunkScratch>();
   const integrity = new FileIntegrity(file, options.reportId);
-  const body = await openListedFile(reader, file, options.reportId);
+  const body = await opening;
   let position = 0;
   let next = 0;
   let rows = 0;

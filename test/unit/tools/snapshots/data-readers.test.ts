@@ -407,6 +407,56 @@ describe('readParquetDataFile', () => {
     });
   });
 
+  it("sends the whole file's GET before the footer is answered, so a file costs one request's latency", async () => {
+    const bytes = parquetBytes('photos', many, true, 100);
+    const calls: string[] = [];
+    let answerFooter: () => void = () => undefined;
+    const footerHeld = new Promise<void>((resolve) => {
+      answerFooter = resolve;
+    });
+    const reader = {
+      configuration: { destinationPrefix: 'inv' },
+      openDataFile: async (_key: string, range?: { start: number; end: number }) => {
+        calls.push(range ? 'footer' : 'file');
+        if (range) await footerHeld;
+        const part = range ? bytes.subarray(range.start, range.end) : bytes;
+        return { body: chunked(part, 4096), contentLength: part.length };
+      },
+    } as unknown as InventoryObjectReader;
+    const sink = collector();
+
+    const read = readParquetDataFile(reader, fileOf(bytes), sink, options());
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = [...calls];
+    answerFooter();
+
+    await expect(read).resolves.toBe(1050);
+    expect(before).toEqual(['file', 'footer']);
+    expect(sink.rows).toHaveLength(1050);
+  });
+
+  it("closes the whole file's response unread when its footer refuses the file", async () => {
+    const bytes = Buffer.from('this is not a parquet file at all');
+    const bodies: Readable[] = [];
+    const reader = {
+      configuration: { destinationPrefix: 'inv' },
+      openDataFile: async (_key: string, range?: { start: number; end: number }) => {
+        const part = range ? bytes.subarray(range.start, range.end) : bytes;
+        const body = chunked(part, 8);
+        if (!range) bodies.push(body);
+        return { body, contentLength: part.length };
+      },
+    } as unknown as InventoryObjectReader;
+
+    await expect(readParquetDataFile(reader, fileOf(bytes), collector(), options())).rejects.toThrow(
+      'no PAR1 footer',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]?.destroyed).toBe(true);
+  });
+
   it('refuses a file that is not Parquet', async () => {
     const bytes = Buffer.from('this is not a parquet file at all');
 
