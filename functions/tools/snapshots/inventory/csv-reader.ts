@@ -219,14 +219,15 @@ export async function readCsvDataFile(
       row.keyStart = keyStart;
       row.keyEnd = keyEnd;
     } else {
-      row.keyBytes = keys;
+      // Stores only when the array changes: a pointer store costs a write barrier while the GC marks.
+      if (row.keyBytes !== keys) row.keyBytes = keys;
       row.keyStart = 0;
       row.keyEnd = decoded;
     }
-    row.versionBytes = bytes;
+    if (row.versionBytes !== bytes) row.versionBytes = bytes;
     row.versionStart = versionId < 0 ? 0 : (bounds[2 * versionId] as number);
     row.versionEnd = versionId < 0 ? 0 : (bounds[2 * versionId + 1] as number);
-    row.eTagBytes = bytes;
+    if (row.eTagBytes !== bytes) row.eTagBytes = bytes;
     row.eTagStart = eTag < 0 ? 0 : (bounds[2 * eTag] as number);
     row.eTagEnd = eTag < 0 ? 0 : (bounds[2 * eTag + 1] as number);
     if (isDeleteMarker < 0) row.isDeleteMarker = false;

@@ -60,8 +60,8 @@ export class InventoryRow {
 
   /** Starts a row read from bytes (Parquet): the caller then sets the byte ranges and values. */
   clearText(): void {
-    this.keyText = undefined;
-    this.versionText = undefined;
+    if (this.keyText !== undefined) this.keyText = undefined;
+    if (this.versionText !== undefined) this.versionText = undefined;
   }
 
   /**
