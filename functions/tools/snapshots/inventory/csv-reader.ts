@@ -3,9 +3,11 @@
  * counted as they arrive (`FileIntegrity`), gunzipped, cut into lines and
  * parsed, a 256 KiB chunk at a time; nothing holds more than a chunk and one
  * line. S3 writes every field double-quoted and URL-encodes keys (so its lines
- * are ASCII), so a line is split on `","` directly in its bytes and the row's
- * fields are byte ranges of the gunzipped chunk: no string per row, except a
- * key with `%` or `+` to decode (bench/snapshots-duckdb.ts). A line that does
+ * are ASCII), so a line is read in one pass over its bytes (its `","`-separated
+ * fields and the newline that ends it found together) and the row's fields are
+ * byte ranges of the gunzipped chunk, keys URL-decoded byte by byte: no string
+ * per row, except a key that decodes beyond ASCII (bench/snapshots-duckdb.ts,
+ * docs/snapshot-tools.md "Third pass: CSV"). A line that does
  * not have that exact shape (an escaped quote, another quoting, a byte beyond
  * ASCII) is handed to csv-parse, which reads any RFC 4180 CSV.
  */
