@@ -31,7 +31,16 @@ export interface SnapshotClients {
 
 /** The clients deployed tools use: AWS's public endpoints with the platform's retry and timeout policy. */
 export const defaultSnapshotClients: SnapshotClients = {
-  s3: (access, region) => new S3Client({ ...awsClientConfig(access, region), followRegionRedirects: true }),
+  s3: (access, region) =>
+    new S3Client({
+      ...awsClientConfig(access, region),
+      followRegionRedirects: true,
+      // Every data file is checked against its manifest's MD5 as it streams (inventory/data-file.ts); the SDK's
+      // default (`WHEN_SUPPORTED`) would also ask S3 for the object's stored checksum on each GetObject and compute
+      // it over the whole body again (CRC64NVME, which S3 stores for every new upload: S3 User Guide, "Checking
+      // object integrity in Amazon S3"). Validated only when a request asks for it.
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
   // EC2 and EBS are loaded on first use (lazy-sdk.ts): the inventory paths never pay for their models.
   ec2: (access, region) => new (ec2Sdk().EC2Client)(awsClientConfig(access, region)),
   ebs: (access, region) => new (ebsSdk().EBSClient)(awsClientConfig(access, region)),

@@ -3,9 +3,11 @@
  * counted as they arrive (`FileIntegrity`), gunzipped, cut into lines and
  * parsed, a 256 KiB chunk at a time; nothing holds more than a chunk and one
  * line. S3 writes every field double-quoted and URL-encodes keys (so its lines
- * are ASCII), so a line is split on `","` directly in its bytes and the row's
- * fields are byte ranges of the gunzipped chunk: no string per row, except a
- * key with `%` or `+` to decode (bench/snapshots-duckdb.ts). A line that does
+ * are ASCII), so a line is read in one pass over its bytes (its `","`-separated
+ * fields and the newline that ends it found together) and the row's fields are
+ * byte ranges of the gunzipped chunk, keys URL-decoded byte by byte: no string
+ * per row, except a key that decodes beyond ASCII (bench/snapshots-duckdb.ts,
+ * docs/snapshot-tools.md "Third pass: CSV"). A line that does
  * not have that exact shape (an escaped quote, another quoting, a byte beyond
  * ASCII) is handed to csv-parse, which reads any RFC 4180 CSV.
  */
@@ -47,38 +49,47 @@ const PLUS = 43;
 const TRUE = [116, 114, 117, 101] as const;
 
 /**
- * Finds the fields of an S3-shaped line (`"a","b",""`) in `bytes[from, to)`:
- * field i is `bytes[bounds[2i], bounds[2i+1])`. No string made. False when the
- * line has another shape (a quote inside a field, an unquoted field, another
- * field count) or a byte beyond ASCII (S3 URL-encodes keys, so its lines have
- * none): csv-parse reads it then, from its UTF-8 text.
+ * Finds the fields of the S3-shaped line (`"a","b",""` then `\n` or `\r\n`)
+ * that starts at `bytes[from]`: field i is `bytes[bounds[2i], bounds[2i+1])`.
+ * The line's end is found in the same pass (no search for the newline first)
+ * and no string is made. `bytes[limit]` must be a newline: the scan never
+ * passes it.
+ *
+ * @returns the index of the newline ending the line; -1 when the line has
+ *   another shape (a quote inside a field, an unquoted field, another field
+ *   count, a newline inside quotes) or a byte beyond ASCII (S3 URL-encodes
+ *   keys, so its lines have none): csv-parse reads it then, from its UTF-8 text.
  */
-function quotedFieldBounds(
+function scanQuotedLine(
   bytes: Uint8Array,
   from: number,
-  to: number,
+  limit: number,
   count: number,
   bounds: Int32Array,
-): boolean {
-  const last = to - 1;
-  if (last <= from || bytes[from] !== QUOTE || bytes[last] !== QUOTE) return false;
+): number {
+  if (bytes[from] !== QUOTE) return -1;
   let start = from + 1;
   let seen = 0;
   for (let field = 0; field < count; field++) {
     let quote = start;
-    for (; quote <= last; quote++) {
-      const c = bytes[quote] as number;
+    let c = 0;
+    for (; quote < limit; quote++) {
+      c = bytes[quote] as number;
       seen |= c;
-      if (c === QUOTE) break;
+      if (c === QUOTE || c === NEWLINE) break;
     }
-    if (quote > last || seen > 127) return false;
+    if (c !== QUOTE || quote >= limit || seen > 127) return -1;
     bounds[2 * field] = start;
     bounds[2 * field + 1] = quote;
-    if (quote === last) return field === count - 1;
-    if (bytes[quote + 1] !== COMMA || bytes[quote + 2] !== QUOTE) return false;
+    const next = bytes[quote + 1] as number;
+    if (field === count - 1) {
+      if (next === NEWLINE) return quote + 1;
+      return next === RETURN && bytes[quote + 2] === NEWLINE ? quote + 2 : -1;
+    }
+    if (next !== COMMA || bytes[quote + 2] !== QUOTE) return -1;
     start = quote + 3;
   }
-  return false;
+  return -1;
 }
 
 /** {@link decodeKeyBytes}'s answers other than a length. */
@@ -210,14 +221,15 @@ export async function readCsvDataFile(
       row.keyStart = keyStart;
       row.keyEnd = keyEnd;
     } else {
-      row.keyBytes = keys;
+      // Stores only when the array changes: a pointer store costs a write barrier while the GC marks.
+      if (row.keyBytes !== keys) row.keyBytes = keys;
       row.keyStart = 0;
       row.keyEnd = decoded;
     }
-    row.versionBytes = bytes;
+    if (row.versionBytes !== bytes) row.versionBytes = bytes;
     row.versionStart = versionId < 0 ? 0 : (bounds[2 * versionId] as number);
     row.versionEnd = versionId < 0 ? 0 : (bounds[2 * versionId + 1] as number);
-    row.eTagBytes = bytes;
+    if (row.eTagBytes !== bytes) row.eTagBytes = bytes;
     row.eTagStart = eTag < 0 ? 0 : (bounds[2 * eTag] as number);
     row.eTagEnd = eTag < 0 ? 0 : (bounds[2 * eTag + 1] as number);
     if (isDeleteMarker < 0) row.isDeleteMarker = false;
@@ -241,13 +253,8 @@ export async function readCsvDataFile(
           );
   };
 
-  /** One line: `bytes[from, lineEnd)`, without its newline. */
-  const handleLine = (bytes: Buffer, from: number, lineEnd: number) => {
-    lineNumber++;
-    const to = lineEnd > from && bytes[lineEnd - 1] === RETURN ? lineEnd - 1 : lineEnd;
-    if (to === from) return;
-    if (quotedFieldBounds(bytes, from, to, positions.count, bounds)) readLine(bytes);
-    else readOddLine(bytes.toString('utf8', from, to));
+  /** Counts a row handed on; checks the deadline every {@link ROWS_PER_DEADLINE_CHECK} rows. */
+  const handOn = () => {
     sink.row(row);
     rows++;
     if (rows % ROWS_PER_DEADLINE_CHECK === 0) {
@@ -255,26 +262,50 @@ export async function readCsvDataFile(
     }
   };
 
+  /**
+   * The lines of `bytes[from, last]`, where `bytes[last]` is a newline: an
+   * S3-shaped line is read in place in one pass; an empty line is skipped;
+   * another goes to csv-parse.
+   */
+  const readLines = (bytes: Buffer, from: number, last: number) => {
+    let start = from;
+    while (start <= last) {
+      lineNumber++;
+      const newline = scanQuotedLine(bytes, start, last, positions.count, bounds);
+      if (newline >= 0) {
+        readLine(bytes);
+        handOn();
+        start = newline + 1;
+        continue;
+      }
+      const lineEnd = bytes.indexOf(NEWLINE, start);
+      const to = lineEnd > start && bytes[lineEnd - 1] === RETURN ? lineEnd - 1 : lineEnd;
+      if (to > start) {
+        readOddLine(bytes.toString('utf8', start, to));
+        handOn();
+      }
+      start = lineEnd + 1;
+    }
+  };
+
+  /** A chunk of the gunzipped file: whole lines are read in place, a line cut by its end waits in `pending`. */
   const consume = (chunk: Buffer) => {
     let start = 0;
-    let newline = chunk.indexOf(NEWLINE);
     if (pending !== undefined) {
+      const newline = chunk.indexOf(NEWLINE);
       if (newline === -1) {
         pending = Buffer.concat([pending, chunk]);
         return;
       }
-      const line = Buffer.concat([pending, chunk.subarray(0, newline)]);
+      const line = Buffer.concat([pending, chunk.subarray(0, newline + 1)]);
       pending = undefined;
-      handleLine(line, 0, line.length);
+      readLines(line, 0, line.length - 1);
       start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
     }
-    while (newline !== -1) {
-      handleLine(chunk, start, newline);
-      start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
-    }
-    if (start < chunk.length) pending = Buffer.from(chunk.subarray(start));
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) readLines(chunk, start, last);
+    const rest = last >= start ? last + 1 : start;
+    if (rest < chunk.length) pending = Buffer.from(chunk.subarray(rest));
   };
 
   try {
@@ -290,7 +321,8 @@ export async function readCsvDataFile(
       createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }),
       async (source: AsyncIterable<Buffer>) => {
         for await (const chunk of source) consume(chunk);
-        if (pending !== undefined) handleLine(pending, 0, pending.length);
+        // A last line without its newline.
+        if (pending !== undefined) consume(Buffer.from([NEWLINE]));
       },
       { signal: options.deadline.signal },
     );

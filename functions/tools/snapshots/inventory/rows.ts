@@ -60,8 +60,8 @@ export class InventoryRow {
 
   /** Starts a row read from bytes (Parquet): the caller then sets the byte ranges and values. */
   clearText(): void {
-    this.keyText = undefined;
-    this.versionText = undefined;
+    if (this.keyText !== undefined) this.keyText = undefined;
+    if (this.versionText !== undefined) this.versionText = undefined;
   }
 
   /**
@@ -141,17 +141,6 @@ export function checkReadDeadline(deadline: Deadline, reportId: string, rowsRead
 const DIGIT_0 = 48;
 const DAY_MS = 86_400_000;
 
-/** The number written by `count` ASCII digits at `bytes[from…]`; NaN at a non-digit. */
-function digits(bytes: Uint8Array, from: number, count: number): number {
-  let value = 0;
-  for (let i = from; i < from + count; i++) {
-    const d = (bytes[i] as number) - DIGIT_0;
-    if (d < 0 || d > 9) return Number.NaN;
-    value = value * 10 + d;
-  }
-  return value;
-}
-
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`), arithmetic only. */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -165,6 +154,21 @@ function daysFromCivil(year: number, month: number, day: number): number {
 /** Where {@link parseInventoryTime} copies a 24-character time to read it as bytes. */
 const TIME_SCRATCH = Buffer.alloc(24);
 
+/** The two-digit number at `bytes[at]`; -1 when either byte is not a digit. */
+function twoDigits(bytes: Uint8Array, at: number): number {
+  const high = (bytes[at] as number) - DIGIT_0;
+  const low = (bytes[at + 1] as number) - DIGIT_0;
+  return high >>> 0 > 9 || low >>> 0 > 9 ? -1 : high * 10 + low;
+}
+
+/**
+ * The last date {@link inventoryTimeOfBytes} computed, as `yyyymmdd`, and its
+ * days since 1970: a report's rows share few dates, so most rows skip the
+ * calendar arithmetic.
+ */
+let lastDate = -1;
+let lastDays = 0;
+
 /**
  * Milliseconds since 1970 of the inventory timestamp in ASCII `bytes[start, end)`.
  * The CSV form `2016-11-06T21:32:30.000Z` is computed from its digits (a tenth
@@ -173,30 +177,38 @@ const TIME_SCRATCH = Buffer.alloc(24);
  */
 export function inventoryTimeOfBytes(bytes: Uint8Array, start: number, end: number): number {
   if (end - start === 24 && bytes[start + 23] === 90 /* Z */ && bytes[start + 10] === 84 /* T */) {
-    const month = digits(bytes, start + 5, 2);
-    const day = digits(bytes, start + 8, 2);
-    const hour = digits(bytes, start + 11, 2);
-    const minute = digits(bytes, start + 14, 2);
-    const second = digits(bytes, start + 17, 2);
-    const ms = digits(bytes, start + 20, 3);
-    // NaN fails every comparison, so a non-digit falls through too.
+    const century = twoDigits(bytes, start);
+    const yearOfCentury = twoDigits(bytes, start + 2);
+    const month = twoDigits(bytes, start + 5);
+    const day = twoDigits(bytes, start + 8);
+    const hour = twoDigits(bytes, start + 11);
+    const minute = twoDigits(bytes, start + 14);
+    const second = twoDigits(bytes, start + 17);
+    const msHigh = twoDigits(bytes, start + 20);
+    const msLow = (bytes[start + 22] as number) - DIGIT_0;
     if (
+      century >= 0 &&
+      yearOfCentury >= 0 &&
       month >= 1 &&
       month <= 12 &&
       day >= 1 &&
       day <= 31 &&
+      hour >= 0 &&
       hour < 24 &&
+      minute >= 0 &&
       minute < 60 &&
+      second >= 0 &&
       second < 61 &&
-      ms >= 0
+      msHigh >= 0 &&
+      msLow >>> 0 <= 9
     ) {
-      return (
-        daysFromCivil(digits(bytes, start, 4), month, day) * DAY_MS +
-        hour * 3_600_000 +
-        minute * 60_000 +
-        second * 1000 +
-        ms
-      );
+      const year = century * 100 + yearOfCentury;
+      const date = (year * 100 + month) * 100 + day;
+      if (date !== lastDate) {
+        lastDays = daysFromCivil(year, month, day);
+        lastDate = date;
+      }
+      return lastDays * DAY_MS + hour * 3_600_000 + minute * 60_000 + second * 1000 + msHigh * 10 + msLow;
     }
   }
   return end === start ? Number.NaN : Date.parse(Buffer.from(bytes.subarray(start, end)).toString('latin1'));

@@ -222,6 +222,33 @@ describe('readCsvDataFile', () => {
     ]);
   });
 
+  it('reads mixed lines as csv-parse does, every one cut at every chunk size (in-place lines, CRLF, empty and odd lines, no last newline)', async () => {
+    // Dates change from row to row and come back: the reader keeps the last date's days.
+    const day = (i: number) => Date.UTC(2024, i % 14, 1 + ((i * 7) % 28), i % 24, i % 60, i % 59, i % 1000);
+    const lines: string[] = [];
+    const expected: [string, number, number, string][] = [];
+    for (let i = 0; i < 60; i++) {
+      const o = { key: `dept ${i % 3}/f+${i}%.txt`, size: i * 1000, lastModifiedMs: day(i), eTag: `e${i}` };
+      let line = csvLine('photos', o, false);
+      if (i % 7 === 3) line = line.replace('\n', '\r\n');
+      if (i % 11 === 5)
+        line = `photos,${encodeURIComponent(o.key)},${o.size},${new Date(o.lastModifiedMs).toISOString()},e${i}\n`;
+      if (i % 13 === 4) line = `\n${line}\r\n`;
+      lines.push(line);
+      expected.push([o.key, o.size, o.lastModifiedMs, o.eTag]);
+    }
+    const text = lines.join('').replace(/\n$/, '');
+    const bytes = gzipSync(Buffer.from(text));
+
+    for (const size of [1, 3, 17, 64, 1000]) {
+      const sink = collector();
+      const count = await readCsvDataFile(chunked(bytes, size), fileOf(bytes), CSV_COLUMNS, sink, options());
+
+      expect(count).toBe(60);
+      expect(sink.rows.map((r) => [r[0], r[3], r[4], r[5]])).toEqual(expected);
+    }
+  });
+
   it('refuses a line with another field count, naming the file and line', async () => {
     const bytes = gzipSync(
       Buffer.from(`${csvLine('photos', objects[0] as InventoryObject, false)}"photos","only-two"\n`),
