@@ -21,8 +21,9 @@
  * is outside ours) to the answer: ours its first S3 client, the secret
  * reference checks, the manifest and the result's redaction; DuckDB its
  * instance, the files' transfer and the query. DuckDB on files already on
- * local disk (a figure without a target: how the first measurements were
- * taken) leaves the report's transfer out of its side only.
+ * local disk (how the issue's first measurements were taken) leaves the
+ * report's transfer out of its side only; both ratios are held to the target,
+ * so neither baseline is chosen after the fact.
  *
  * `SNAPSHOT_DUCKDB_OBJECTS` sets the objects per report (default 200,000: the
  * issue's 1,000,000 takes several minutes a run on a shared machine),
@@ -232,11 +233,16 @@ export async function measureAgainstDuckDb(
       name: `${c.name}: ours / DuckDB wall`,
       value: `${(c.oursMs / 1000).toFixed(2)} s / ${(c.duckMs / 1000).toFixed(2)} s`,
     },
-    atMost(`${c.name}: wall ratio`, c.oursMs / c.duckMs, WALL_TARGETS[c.name] ?? 1),
+    atMost(`${c.name}: wall ratio, DuckDB fetching the files`, c.oursMs / c.duckMs, WALL_TARGETS[c.name] ?? 1),
     {
-      name: `${c.name}: ours / DuckDB on local files (no target)`,
-      value: `${(c.oursMs / 1000).toFixed(2)} s / ${(c.duckLocalMs / 1000).toFixed(2)} s = ${(c.oursMs / c.duckLocalMs).toFixed(2)}`,
+      name: `${c.name}: ours / DuckDB on local files`,
+      value: `${(c.oursMs / 1000).toFixed(2)} s / ${(c.duckLocalMs / 1000).toFixed(2)} s`,
     },
+    atMost(
+      `${c.name}: wall ratio, DuckDB on local files (as the issue measured)`,
+      c.oursMs / c.duckLocalMs,
+      WALL_TARGETS[c.name] ?? 1,
+    ),
     {
       name: `${c.name}: CPU ours / DuckDB (no target)`,
       value: `${(c.oursCpuMs / 1000).toFixed(2)} s / ${(c.duckCpuMs / 1000).toFixed(2)} s = ${(c.oursCpuMs / c.duckCpuMs).toFixed(2)}`,
