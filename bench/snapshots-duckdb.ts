@@ -233,7 +233,11 @@ export async function measureAgainstDuckDb(
       name: `${c.name}: ours / DuckDB wall`,
       value: `${(c.oursMs / 1000).toFixed(2)} s / ${(c.duckMs / 1000).toFixed(2)} s`,
     },
-    atMost(`${c.name}: wall ratio, DuckDB fetching the files`, c.oursMs / c.duckMs, WALL_TARGETS[c.name] ?? 1),
+    atMost(
+      `${c.name}: wall ratio, DuckDB fetching the files`,
+      c.oursMs / c.duckMs,
+      WALL_TARGETS[c.name] ?? 1,
+    ),
     {
       name: `${c.name}: ours / DuckDB on local files`,
       value: `${(c.oursMs / 1000).toFixed(2)} s / ${(c.duckLocalMs / 1000).toFixed(2)} s`,
