@@ -238,7 +238,7 @@ export function createTableStatement(ref: InventoryTableRef, spec: InventoryTabl
 
 /** One report's rows, normalized: decoded key, version id, delete marker, size, last-modified, ETag. */
 function reportRows(report: QueriedReport): string {
-  const format = formatOf(report.manifest);
+  const format = athenaFormat(report.manifest);
   const columns = checkedColumns(report.manifest.columns);
   const has = (column: string) => columns.includes(column);
   const table = `"${glueName('database', report.table.database)}"."${glueName('table', report.table.table)}"`;
@@ -297,7 +297,12 @@ export interface QueriedReport {
   readonly table: InventoryTableRef;
 }
 
-function formatOf(manifest: QueriedReport['manifest']): AthenaInventoryFormat {
+/**
+ * A manifest's format as Athena's table takes it.
+ *
+ * @throws InvalidArgsError for a format S3 Inventory does not write (CSV, Parquet, ORC).
+ */
+export function athenaFormat(manifest: QueriedReport['manifest']): AthenaInventoryFormat {
   if (manifest.fileFormat === 'CSV' || manifest.fileFormat === 'Parquet' || manifest.fileFormat === 'ORC')
     return manifest.fileFormat;
   throw invalid('inventory format', manifest.fileFormat, 'CSV, Parquet or ORC');
@@ -381,6 +386,16 @@ export interface QueryFigures {
   readonly deleteMarkersAdded: number;
   /** Ransom-note-like names among added and changed objects, and their folders (0 without an older report). */
   readonly ransomNotes: { readonly count: number; readonly folders: number };
+  /**
+   * Files and bytes by extension in full, before any histogram cut (the scan's
+   * extension figures, scan/inventory-step.ts): ids of `table`; delete markers excluded.
+   */
+  readonly byExtension: {
+    readonly table: ExtensionTable;
+    readonly added: ExtensionCounts;
+    readonly changed: ExtensionCounts;
+    readonly older: ExtensionCounts;
+  };
 }
 
 /**
@@ -464,5 +479,11 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
     unchanged: { count: tallies.unchanged.count, bytes: tallies.unchanged.bytes },
     deleteMarkersAdded: markersAdded,
     ransomNotes,
+    byExtension: {
+      table,
+      added: tallies.added.byExtension,
+      changed: tallies.changed.byExtension,
+      older: olderAll.byExtension,
+    },
   };
 }

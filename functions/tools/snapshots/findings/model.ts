@@ -4,6 +4,7 @@
  * then read back as written (`inspect_finding`).
  */
 import type { WorkspaceScope } from '../../../runtime/workspace';
+import type { AthenaRouteHead } from '../athena/settings';
 import type { Severity } from '../../aws/shared/findings';
 import type { SnapshotThresholds } from './thresholds';
 
@@ -52,6 +53,8 @@ export interface SourceScanReport {
   readonly notes: readonly string[];
   /** The normalized error when the source could not be scanned. */
   readonly error?: { readonly code: string; readonly message: string };
+  /** How Athena answered when the source took the Athena route (athena/scan-route.ts). */
+  readonly athena?: AthenaRouteHead;
 }
 
 /**
