@@ -16,7 +16,10 @@ import type { AthenaQueryStats } from './athena-runner';
 import {
   foldFigureRows,
   type InventoryTableRef,
-  type QueryComparison, type QueryFigures, statsQuery } from './inventory-sql';
+  type QueryComparison,
+  type QueryFigures,
+  statsQuery,
+} from './inventory-sql';
 import { type AthenaRoute, layoutTables, queried, routeHead } from './route';
 import type { AthenaRouteHead } from './settings';
 

@@ -4,8 +4,8 @@
  * then read back as written (`inspect_finding`).
  */
 import type { WorkspaceScope } from '../../../runtime/workspace';
-import type { AthenaRouteHead } from '../athena/settings';
 import type { Severity } from '../../aws/shared/findings';
+import type { AthenaRouteHead } from '../athena/settings';
 import type { SnapshotThresholds } from './thresholds';
 
 /** The checks, one per heuristic (docs/snapshot-tools.md, "Findings"). */

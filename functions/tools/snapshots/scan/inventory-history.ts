@@ -9,8 +9,8 @@
 import { GetBucketPolicyStatusCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Deadline } from '../../../runtime/deadline';
 import { decisionOf, queryComparison, routed } from '../athena/route';
-import type { AthenaRouteHead } from '../athena/settings';
 import { type AthenaScanRoute, athenaChainFigures } from '../athena/scan-route';
+import type { AthenaRouteHead } from '../athena/settings';
 import type { ChangeStep, SnapshotFacts, SourceHistory } from '../findings/history';
 import { KNOWN_RANSOMWARE_EXTENSIONS } from '../findings/ransomware';
 import type { SnapshotThresholds } from '../findings/thresholds';
@@ -53,7 +53,9 @@ async function indexSteps(
     const next = i < reports.length - 1 ? new ReportIndexBuilder(context) : undefined;
     const comparer = new ReportComparer(context, older, next);
     await readInto(newer, comparer, deadline);
-    steps.push(changeStep(reports[i - 1] as OpenedReport, newer, indexStep(comparer.finish(), context), known));
+    steps.push(
+      changeStep(reports[i - 1] as OpenedReport, newer, indexStep(comparer.finish(), context), known),
+    );
     if (!next) break;
     next.seal();
     older = next;
@@ -156,8 +158,7 @@ export async function inventoryHistory(
       changeStep(opened[i] as OpenedReport, opened[i + 1] as OpenedReport, queryStep(figures), known),
     );
   };
-  const steps =
-    settings && decision ? await routed(decision, settings, single, onAthena) : await single();
+  const steps = settings && decision ? await routed(decision, settings, single, onAthena) : await single();
   const publicDestination = (await destinationIsPublic(
     s3,
     configuration.destinationBucket,
