@@ -284,7 +284,7 @@ export interface InventoryDiff {
 /**
  * The `totals` of a diff from both reports' totals (`older` is `a`, `newer` is
  * `b`), on either route: the index's {@link DiffFigures} or the Athena
- * query's figures (athena/inventory-sql.ts, `QueryFigures`).
+ * query's figures (athena/query-figures.ts, `QueryFigures`).
  */
 export function diffTotals(figures: {
   readonly older: ReportTotals;

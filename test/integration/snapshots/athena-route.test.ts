@@ -12,12 +12,12 @@ import type { Tool } from '../../../functions/runtime/spec';
 import type { InventoryQueryEngine } from '../../../functions/tools/snapshots/athena/athena-runner';
 import {
   createTableStatement,
-  foldFigureRows,
   type InventoryTableRef,
   type InventoryTableSpec,
   inventoryTableName,
   statsQuery,
 } from '../../../functions/tools/snapshots/athena/inventory-sql';
+import { foldFigureRows } from '../../../functions/tools/snapshots/athena/query-figures';
 import { ATHENA_DIFF_NOTE, ORC_REASON } from '../../../functions/tools/snapshots/athena/route';
 import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
 import type {

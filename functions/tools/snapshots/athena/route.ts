@@ -33,14 +33,13 @@ import type { AnswerWriter } from './answers';
 import type { AthenaQueryStats, InventoryQueryEngine } from './athena-runner';
 import {
   athenaFormat,
-  foldFigureRows,
   type InventoryTableRef,
   inventoryTableName,
   type QueriedReport,
   type QueryComparison,
-  type QueryFigures,
   statsQuery,
 } from './inventory-sql';
+import { foldFigureRows, type QueryFigures } from './query-figures';
 import { type AthenaRouteHead, type AthenaRouteSettings, athenaAnswerFile } from './settings';
 
 /** Athena's price per byte scanned: $5 per TB (Athena pricing page, SQL queries). */

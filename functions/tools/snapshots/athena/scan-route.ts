@@ -13,13 +13,8 @@ import { DeadlineExceededError } from '../../../runtime/errors';
 import type { OpenedReport } from '../inventory/report';
 import { HISTOGRAM_TOP } from '../s3-inventory';
 import type { AthenaQueryStats } from './athena-runner';
-import {
-  foldFigureRows,
-  type InventoryTableRef,
-  type QueryComparison,
-  type QueryFigures,
-  statsQuery,
-} from './inventory-sql';
+import { type InventoryTableRef, type QueryComparison, statsQuery } from './inventory-sql';
+import { foldFigureRows, type QueryFigures } from './query-figures';
 import { type AthenaRoute, layoutTables, queried, routeHead } from './route';
 import type { AthenaRouteHead } from './settings';
 

@@ -5,7 +5,7 @@
  * route's query (`QueryFigures`, athena/inventory-sql.ts). Both give the same
  * figures; only the index has sample keys (the Athena step's are empty).
  */
-import type { QueryFigures } from '../athena/inventory-sql';
+import type { QueryFigures } from '../athena/query-figures';
 import type { ChangeStep, ExtensionFigure } from '../findings/history';
 import { reportTimeToIso } from '../ids';
 import type { DiffContext, DiffFigures, ReportTotals } from '../index/diff-engine';
