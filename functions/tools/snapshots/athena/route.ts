@@ -3,11 +3,13 @@
  * reports takes (docs/snapshot-tools.md, "Athena route"), and the Athena route
  * itself. A manifest gives no object count, so the decision is made on the
  * data-file bytes the manifests list (the report, plus the report it is compared
- * with): from `minReportBytes` on, Athena; below, the single function, which
+ * with): from `minReportBytes` on, or for any ORC report (which only Athena
+ * reads), Athena; below, the single function, which
  * still moves the call to Athena when its index fills (`IndexFullError`, past
  * `MAX_INDEX_OBJECTS`). Both routes give the same figures; on the Athena route
  * `diff_snapshots` has no sample keys (a sample is the index's, by key hash)
- * and says so.
+ * and says so. `scan_snapshots` takes the same decision per inventory source
+ * (scan-route.ts).
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Deadline } from '../../../runtime/deadline';
