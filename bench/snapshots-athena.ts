@@ -23,7 +23,11 @@
  *   backoff over the function's 600 s at most, the GetQueryResults pages of the
  *   answer's rows), the answer's one PutObject into the run workspace, and the
  *   S3 GETs Athena makes, at least one per data file at 1 billion objects (files
- *   of 250,000 objects).
+ *   of 250,000 objects);
+ * - `scan_snapshots` over a month of such daily reports: one query per step
+ *   (MAX_EXAMINED examined + the default baseline), each scanning two reports:
+ *   bytes, USD, its Athena requests, and one step's bytes against the
+ *   workgroup's per-query cut-off (PASS/FAIL).
  *
  * Run: `npx tsx bench/snapshots-athena.ts`.
  */
@@ -31,13 +35,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { POLL_FIRST_MS, POLL_MAX_MS } from '../functions/tools/snapshots/athena/athena-runner';
-import { foldFigureRows, statsQuery } from '../functions/tools/snapshots/athena/inventory-sql';
+import { statsQuery } from '../functions/tools/snapshots/athena/inventory-sql';
+import { foldFigureRows } from '../functions/tools/snapshots/athena/query-figures';
 import { ATHENA_USD_PER_BYTE, chooseRoute } from '../functions/tools/snapshots/athena/route';
+import { SCAN_QUERY_CONCURRENCY } from '../functions/tools/snapshots/athena/scan-route';
 import { athenaRouteSettings } from '../functions/tools/snapshots/athena/settings';
+import { DEFAULT_THRESHOLDS } from '../functions/tools/snapshots/findings/thresholds';
 import { MAX_INDEX_OBJECTS } from '../functions/tools/snapshots/index/object-index';
 import { schemaColumns } from '../functions/tools/snapshots/inventory/manifest';
 import { HISTOGRAM_TOP } from '../functions/tools/snapshots/s3-inventory';
+import { MAX_EXAMINED } from '../functions/tools/snapshots/scan/chain';
+import { scanSnapshotsSpec } from '../functions/tools/snapshots/scan-snapshots.meta';
 import { REPORT_READER_RUNTIME } from '../functions/tools/snapshots/snapshot-stats.meta';
+import { ATHENA_BYTES_SCANNED_CUTOFF } from '../lib/customer-access-stack';
 import { DuckInventoryTable, type LocalReport } from '../test/helpers/duckdb-inventory';
 import { writeReportToDisk } from '../test/helpers/inventory-fixtures';
 import { LocalS3Server } from '../test/helpers/inventory-s3-server';
@@ -149,6 +159,20 @@ export async function measureAthenaRoute(
       1 +
       (1 + pollsWithin(REPORT_READER_RUNTIME.timeoutSeconds * 1000) + resultPages);
     const decision = chooseRoute(scannedBytes, athenaRouteSettings({}));
+    // scan_snapshots: MAX_EXAMINED examined reports and the baseline before them (scan/chain.ts), each step a
+    // query over two reports; every step's polls bounded by the function's timeout, the queries
+    // SCAN_QUERY_CONCURRENCY at a time, so at most that many polls run in each interval.
+    const scanSteps = MAX_EXAMINED + DEFAULT_THRESHOLDS.baselineSnapshots;
+    const scanTimeoutMs = (scanSnapshotsSpec.runtime?.timeoutSeconds ?? 0) * 1000;
+    // Each worker's polls over the timeout, plus each query's own short ramp (250 ms doubling to 4 s).
+    let rampPolls = 0;
+    for (let wait = POLL_FIRST_MS; wait < POLL_MAX_MS; wait *= 2) rampPolls++;
+    const scanRequests =
+      1 +
+      pollsWithin(10_000) +
+      1 +
+      scanSteps * (1 + rampPolls + resultPages) +
+      SCAN_QUERY_CONCURRENCY * pollsWithin(scanTimeoutMs);
     const list: Figure[] = [
       {
         name: `answer of the route's SQL on DuckDB, ${sample.toLocaleString('en-US')}×2 Parquet sample`,
@@ -190,6 +214,20 @@ export async function measureAthenaRoute(
         value: `≤ ${apiRequests}`,
       },
       { name: 'workspace requests of one call (the answer’s PutObject)', value: '1' },
+      {
+        name: `scan_snapshots of a month of daily reports of 1,000,000,000 (${scanSteps} steps, one query each)`,
+        value: `${((scanSteps * scannedBytes) / 1e9).toFixed(0)} GB, $${(((scanSteps * scannedBytes) / 1e12) * USD_PER_TB).toFixed(2)}`,
+      },
+      {
+        name: 'bytes one scan step scans, against the workgroup’s per-query cut-off',
+        value: `${(scannedBytes / 1e9).toFixed(1)} GB`,
+        target: `≤ ${ATHENA_BYTES_SCANNED_CUTOFF / 1e9} GB`,
+        pass: scannedBytes <= ATHENA_BYTES_SCANNED_CUTOFF,
+      },
+      {
+        name: `Athena API requests of that scan (DDL once; ${SCAN_QUERY_CONCURRENCY} step queries at a time, polls ≤ ${scanSnapshotsSpec.runtime?.timeoutSeconds} s each)`,
+        value: `≤ ${scanRequests}`,
+      },
       {
         name: 'S3 GETs by Athena at 1,000,000,000×2 (≥ one per data file of 250,000 objects)',
         value: `≥ ${dataFiles.toLocaleString('en-US')}`,

@@ -53,6 +53,14 @@ const platformConfigSchema = z.strictObject({
       }),
     ),
   ),
+  snapshotAthena: z.optional(
+    z.strictObject({
+      mode: z.optional(z.enum(['auto', 'off', 'always'])),
+      workGroup: z.optional(z.string()),
+      database: z.optional(z.string()),
+      minReportBytes: z.optional(z.number()),
+    }),
+  ),
   schedules: z.optional(
     z.array(
       z.strictObject({
@@ -79,6 +87,7 @@ export type ConfiguredProps = Pick<
   | 'mcpFunctionUrl'
   | 'scenarioTriggers'
   | 'schedules'
+  | 'snapshotAthena'
 >;
 
 /**

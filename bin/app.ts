@@ -24,12 +24,17 @@ const app = new App();
 // The CLI sets these from the current credentials; without them (offline synth)
 // the templates are environment-agnostic.
 const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+const configured = configuredProps(platformConfig((key) => app.node.tryGetContext(key)));
 new ExternalToolsStack(app, 'ExternalToolsPlatform', {
   description: 'External Tools Platform: tool dispatcher, tool functions, secret references, scenarios',
   env,
-  ...configuredProps(platformConfig((key) => app.node.tryGetContext(key))),
+  ...configured,
 });
-new CustomerAccessStack(app, 'ExternalToolsCustomerAccess', { env });
+// The customer accounts' Athena workgroup and database bear the names the platform's tools use.
+new CustomerAccessStack(app, 'ExternalToolsCustomerAccess', {
+  env,
+  ...(configured.snapshotAthena ? { snapshotAthena: configured.snapshotAthena } : {}),
+});
 const organization = organizationConfig((key) => app.node.tryGetContext(key));
 if (organization)
   new OrganizationAccessStack(app, 'ExternalToolsOrganizationAccess', { env, ...organization });

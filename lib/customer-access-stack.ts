@@ -16,6 +16,7 @@ import { toolCatalog } from '../functions/tools/catalog';
 import { DEFAULT_DATABASE, DEFAULT_WORKGROUP } from '../functions/tools/snapshots/athena/settings';
 import { customerRoleDenies, customerRoleGrants } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
+import { type SnapshotAthenaProps, snapshotAthenaEnvironment } from './snapshot-athena-settings';
 import { TemplateOnlySynthesizer } from './template-only-synthesizer';
 
 /** The parameters every customer-side role is built from. */
@@ -108,6 +109,12 @@ export function addSessionTrust(role: Role, parameters: CustomerAccessParameters
 export interface CustomerAccessStackProps extends StackProps {
   /** Whose AWS tools' statements the role allows. @default toolCatalog */
   readonly catalog?: ToolCatalog;
+  /**
+   * The Athena route's workgroup and database to create: the same names as the
+   * platform's `snapshotAthena` (lib/snapshot-athena-settings.ts), checked at synth.
+   * @default - DEFAULT_WORKGROUP (etp-snapshots) and DEFAULT_DATABASE (etp_snapshots)
+   */
+  readonly snapshotAthena?: Pick<SnapshotAthenaProps, 'workGroup' | 'database'>;
 }
 
 /**
@@ -164,7 +171,8 @@ export class CustomerAccessStack extends Stack {
     // What no AWS tool may do with this role, whatever an administrator grants it later (the snapshot tools: read content).
     for (const deny of customerRoleDenies(catalog)) this.auditRole.addToPrincipalPolicy(denyStatement(deny));
 
-    this.addAthenaRoute();
+    const athena = snapshotAthenaEnvironment(props.snapshotAthena);
+    this.addAthenaRoute(athena.ETP_ATHENA_WORKGROUP, athena.ETP_ATHENA_DATABASE);
 
     new CfnOutput(this, 'AuditRoleArn', {
       description: 'Seed as the aws_default of the tenant: {"role_arn": <this>, "external_id": <ExternalId>}',
@@ -174,18 +182,18 @@ export class CustomerAccessStack extends Stack {
 
   /**
    * Where the snapshot tools' Athena route queries S3 Inventory in this account
-   * (docs/snapshot-tools.md, "Athena route"): the workgroup
-   * {@link DEFAULT_WORKGROUP} with Athena managed query results (results kept
+   * (docs/snapshot-tools.md, "Athena route"): the workgroup (`snapshotAthena.workGroup`,
+   * {@link DEFAULT_WORKGROUP} by default) with Athena managed query results (results kept
    * by Athena, read only through GetQueryResults: no results bucket, nothing
    * written to the customer's or the platform's S3), its settings enforced so
    * no query can name an output location, and at most
    * {@link ATHENA_BYTES_SCANNED_CUTOFF} scanned per query; and the Glue database
-   * {@link DEFAULT_DATABASE} the route creates its `inventory_*` tables in. The
+   * (`snapshotAthena.database`, {@link DEFAULT_DATABASE} by default) the route creates its `inventory_*` tables in. The
    * audit role may use only these (`ATHENA_ROUTE_QUERY`, `ATHENA_ROUTE_TABLES`).
    */
-  private addAthenaRoute(): void {
+  private addAthenaRoute(workGroup: string, database: string): void {
     new CfnWorkGroup(this, 'SnapshotQueries', {
-      name: DEFAULT_WORKGROUP,
+      name: workGroup,
       description:
         'External Tools Platform: S3 Inventory queries of the snapshot tools (managed query results)',
       recursiveDeleteOption: true,
@@ -199,7 +207,7 @@ export class CustomerAccessStack extends Stack {
     new CfnDatabase(this, 'SnapshotTables', {
       catalogId: this.account,
       databaseInput: {
-        name: DEFAULT_DATABASE,
+        name: database,
         description:
           'External Tools Platform: S3 Inventory tables of the snapshot tools (one per report layout)',
       },

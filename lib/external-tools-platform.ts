@@ -45,6 +45,11 @@ import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { accountLevelSecrets, accountLevels, levelWhitelists } from './scenarios/level-tables';
 import { levelPins, loadScenarios, SCENARIOS_DIR } from './scenarios/loader';
 import type { Scenario } from './scenarios/model';
+import {
+  type SnapshotAthenaProps,
+  snapshotAthenaEnvironment,
+  takesAthenaRoute,
+} from './snapshot-athena-settings';
 import { TenantIdempotencyRecords, TenantRunData, TenantSecretReaders } from './tenant-secret-readers';
 import { ToolFunction } from './tool-function';
 
@@ -131,6 +136,12 @@ export interface ExternalToolsPlatformProps extends EntryPointProps {
    * Cognito sign-in with a group per tenant. @default - no console
    */
   readonly console?: ConsoleOptions;
+  /**
+   * The snapshot tools' Athena route (lib/snapshot-athena-settings.ts): mode,
+   * workgroup, database, threshold; checked at synth, set in the environment of
+   * every tool function that declares the route. @default - the functions' defaults (auto, etp-snapshots, etp_snapshots, 2 GiB)
+   */
+  readonly snapshotAthena?: SnapshotAthenaProps;
 }
 
 /** `PascalCase` of a snake_case name, for construct ids and output names (`aws_pulse` → `AwsPulse`). */
@@ -152,7 +163,7 @@ export function pascalCase(name: string): string {
  *
  * @throws PlatformError (`internal_error`) when a scenario file is invalid or a level
  *   names an unregistered tool (the message lists the registered names).
- * @throws Error when `resultMaxBytes`, `functionNamePrefix` or `toolFunctionSettings`
+ * @throws Error when `resultMaxBytes`, `snapshotAthena`, `functionNamePrefix` or `toolFunctionSettings`
  *   is outside what is accepted.
  * @example
  * const platform = new ExternalToolsPlatform(stack, 'Platform', {
@@ -207,6 +218,7 @@ export class ExternalToolsPlatform extends Construct {
     if (resultMaxBytes({ RESULT_MAX_BYTES: String(maxBytes) }) !== maxBytes) {
       throw new Error(`resultMaxBytes ${maxBytes} is not a whole number of bytes from 4096 to 250 KiB`);
     }
+    const athenaEnvironment = snapshotAthenaEnvironment(props.snapshotAthena);
     const unknownSettings = Object.keys(props.toolFunctionSettings ?? {}).filter(
       (name) => !catalog.functionTools().some((entry) => entry.spec.name === name),
     );
@@ -368,6 +380,10 @@ export class ExternalToolsPlatform extends Construct {
       );
       // Started asynchronously by the dispatcher for a plan call: never retried by Lambda.
       configureToolAsyncInvoke(tool.lambdaFunction);
+      if (takesAthenaRoute(tool.spec)) {
+        for (const [name, value] of Object.entries(athenaEnvironment))
+          tool.lambdaFunction.addEnvironment(name, value);
+      }
     }
 
     this.runRecordsTable = new Table(this, 'RunRecords', {

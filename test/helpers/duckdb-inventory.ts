@@ -20,7 +20,6 @@ import type {
   InventoryQueryEngine,
 } from '../../functions/tools/snapshots/athena/athena-runner';
 import type {
-  FigureRow,
   InventoryTableRef,
   InventoryTableSpec,
 } from '../../functions/tools/snapshots/athena/inventory-sql';
@@ -30,6 +29,7 @@ import {
   inventoryTableName,
   partitionOf,
 } from '../../functions/tools/snapshots/athena/inventory-sql';
+import type { FigureRow } from '../../functions/tools/snapshots/athena/query-figures';
 import { isManifestKey } from '../../functions/tools/snapshots/inventory/layout';
 import { type InventoryManifest, schemaColumns } from '../../functions/tools/snapshots/inventory/manifest';
 import type { LocalS3Server } from './inventory-s3-server';

@@ -91,7 +91,11 @@ const TABLE = `${GLUE}:table/${DEFAULT_DATABASE}/inventory_0123456789abcdef01234
 const SYMLINK = 'arn:aws:s3:::inventory-dest/photos/daily/hive/dt=2026-03-10-01-00/symlink.txt';
 const DATA_FILE =
   'arn:aws:s3:::inventory-dest/photos/daily/data/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.parquet';
+const ORC_DATA_FILE =
+  'arn:aws:s3:::inventory-dest/legacy/weekly-orc/data/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.orc';
 const CONTENT = [
+  'arn:aws:s3:::inventory-dest/legacy/weekly-orc/data/sales.orc',
+  'arn:aws:s3:::photos/exports/0f0e4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b.orc',
   'arn:aws:s3:::photos/2026/family.jpg',
   'arn:aws:s3:::inventory-dest/photos/daily/data/notes.txt',
   'arn:aws:s3:::inventory-dest/photos/daily/hive/dt=2026-03-10-01-00/notes.txt',
@@ -109,6 +113,7 @@ describe('the customer role on the Athena route', () => {
     ['glue:CreateTable', `${GLUE}:catalog`],
     ['s3:GetObject', SYMLINK],
     ['s3:GetObject', DATA_FILE],
+    ['s3:GetObject', ORC_DATA_FILE],
     ['s3:GetBucketLocation', 'arn:aws:s3:::inventory-dest'],
   ])('may %s on %s', async (action, resource) => {
     expect(await ask('customer', action, resource)).toBe('Allowed');

@@ -10,6 +10,7 @@ import { toolCatalog } from '../../functions/tools/catalog';
 import { isOrganizationTool } from '../../lib/aws-tool-grants';
 import { planCallTools, TOOL_EVENT_MAX_AGE_SECONDS } from '../../lib/callback-grants';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
+import { snapshotAthenaEnvironment, takesAthenaRoute } from '../../lib/snapshot-athena-settings';
 import {
   flattenIntrinsics,
   logicalIdOf,
@@ -223,6 +224,8 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         ...(spec.requiresSecrets.length > 0 || spec.sideEffects === 'write' || spec.workspaceAccess
           ? { SECRET_SESSIONS: 'vended' }
           : {}),
+        // The snapshot tools' Athena route settings, on the tools that declare the route (defaults here).
+        ...(takesAthenaRoute(spec) ? snapshotAthenaEnvironment() : {}),
       });
     });
   },

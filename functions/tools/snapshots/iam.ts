@@ -6,7 +6,11 @@
  * this: no SDK here.
  */
 import type { IamDeny, IamGrant } from '../../runtime/spec';
-import { inventoryObjectArnPatterns, inventorySymlinkArnPattern } from './inventory/layout';
+import {
+  inventoryObjectArnPatterns,
+  inventoryOrcDataArnPattern,
+  inventorySymlinkArnPattern,
+} from './inventory/layout';
 
 /** EC2 metadata reads: snapshots (`OwnerIds: self`, public ones filtered) and the enabled regions for `"all"`. */
 export const EC2_SNAPSHOT_READ: IamGrant = { actions: ['ec2:DescribeSnapshots', 'ec2:DescribeRegions'] };
@@ -64,8 +68,13 @@ export function snapshotContentDeny(): IamDeny[] {
       // GetObjectVersion reads a version's content; GetObjectTorrent serves the object as a torrent.
       // SelectObjectContent and Object Lambda reads are authorized as s3:GetObject (S3 User Guide).
       actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTorrent'],
-      // The symlink.txt files list data files: Athena reads them with the caller's credentials (Athena route).
-      notResources: [...inventoryObjectArnPatterns(), inventorySymlinkArnPattern()],
+      // The symlink.txt files list data files, and ORC data files are read by Athena only: both with the
+      // caller's credentials (Athena route).
+      notResources: [
+        ...inventoryObjectArnPatterns(),
+        inventorySymlinkArnPattern(),
+        inventoryOrcDataArnPattern(),
+      ],
     },
   ];
 }
@@ -110,16 +119,23 @@ export const ATHENA_ROUTE_SYMLINK_READ: IamGrant = {
   resources: [inventorySymlinkArnPattern()],
 };
 
+/** ORC reports' data files, which only Athena reads (with the caller's credentials) on the Athena route. */
+export const ATHENA_ROUTE_ORC_READ: IamGrant = {
+  actions: ['s3:GetObject'],
+  resources: [inventoryOrcDataArnPattern()],
+};
+
 /** The destination bucket's region, which Athena asks with the caller's credentials (Athena User Guide, "Access to Amazon S3"). */
 export const ATHENA_ROUTE_BUCKET_LOCATION: IamGrant = {
   actions: ['s3:GetBucketLocation'],
   resources: ['arn:aws:s3:::*'],
 };
 
-/** Every grant of the Athena route, in the specs of `snapshot_stats` and `diff_snapshots`. */
+/** Every grant of the Athena route, in the specs of `snapshot_stats`, `diff_snapshots` and `scan_snapshots`. */
 export const ATHENA_ROUTE_GRANTS: readonly IamGrant[] = [
   ATHENA_ROUTE_QUERY,
   ATHENA_ROUTE_TABLES,
   ATHENA_ROUTE_SYMLINK_READ,
+  ATHENA_ROUTE_ORC_READ,
   ATHENA_ROUTE_BUCKET_LOCATION,
 ];

@@ -18,6 +18,7 @@ import {
   ReportComparer,
   ReportCounter,
   ReportIndexBuilder,
+  type ReportTotals,
   type Sampled,
   tallyView,
 } from './index/diff-engine';
@@ -281,6 +282,19 @@ export interface InventoryDiff {
 }
 
 /**
+ * The `totals` of a diff from both reports' totals (`older` is `a`, `newer` is
+ * `b`), on either route: the index's {@link DiffFigures} or the Athena
+ * query's figures (athena/query-figures.ts, `QueryFigures`).
+ */
+export function diffTotals(figures: {
+  readonly older: ReportTotals;
+  readonly newer: ReportTotals;
+}): InventoryDiff['totals'] {
+  const side = (t: ReportTotals) => ({ files: t.objects, bytes: t.bytes, deleteMarkers: t.deleteMarkers });
+  return { a: side(figures.older), b: side(figures.newer) };
+}
+
+/**
  * `diff_snapshots` of two reports of one configuration: what is in `b` and not
  * in `a` (added), in `a` and not in `b` (removed), in both with another size,
  * time or ETag (changed).
@@ -314,18 +328,7 @@ export async function diffOfOpened(
     a: a.id,
     b: b.id,
     source: inventorySourceId(configuration.bucket, configuration.id),
-    totals: {
-      a: {
-        files: figures.older.objects,
-        bytes: figures.older.bytes,
-        deleteMarkers: figures.older.deleteMarkers,
-      },
-      b: {
-        files: figures.newer.objects,
-        bytes: figures.newer.bytes,
-        deleteMarkers: figures.newer.deleteMarkers,
-      },
-    },
+    totals: diffTotals(figures),
     added: view(figures.added, figures.added.sample.objects()),
     removed: view(figures.removed, figures.removed.samples),
     changed: {

@@ -3,6 +3,7 @@ import { regionsArg } from '../aws/shared/arg-schemas';
 import { FINDINGS_PATH } from './findings/model';
 import { thresholdsArg } from './findings/thresholds';
 import {
+  ATHENA_ROUTE_GRANTS,
   EBS_BLOCK_LIST,
   EC2_SNAPSHOT_READ,
   S3_BUCKET_DISCOVERY,
@@ -26,7 +27,9 @@ export const scanSnapshotsSpec = defineSnapshotSpec({
     'public or unencrypted snapshots, snapshots that stopped. Returns counts and the top findings (id, check, ' +
     'severity, title); inspect_finding(id) returns one in full. Never reads a file or block. Cost: reads the S3 ' +
     'Inventory reports examined plus their baseline in full; EBS one ListChangedBlocks per 10,000 changed blocks ' +
-    'per snapshot pair. Meant for a plan level at the start of a run.',
+    'per snapshot pair; inventories past one function (2 GiB of data files, more than 50 million objects) or in ORC ' +
+    'are compared by Athena in the tenant account (sources[].athena says so, with bytes scanned and USD; no sample keys). ' +
+    'Meant for a plan level at the start of a run.',
   inputSchema: () =>
     z
       .strictObject({
@@ -74,6 +77,7 @@ export const scanSnapshotsSpec = defineSnapshotSpec({
     S3_INVENTORY_LIST,
     S3_INVENTORY_OBJECT_READ,
     S3_DESTINATION_POLICY_STATUS,
+    ...ATHENA_ROUTE_GRANTS,
   ],
   // Two report indexes at once (20 million objects, about 450 MB) and a month of daily reports. 890 s: the
   // dispatcher waits for it synchronously and needs 10 s more within Lambda's 900 s maximum.

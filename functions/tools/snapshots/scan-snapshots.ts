@@ -2,6 +2,7 @@ import type { ToolContext } from '../../runtime/context';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { SEVERITIES, type Severity } from '../aws/shared/findings';
+import { athenaRouteSettings } from './athena/settings';
 import { defaultSnapshotClients, type SnapshotClients } from './clients';
 import { findingsStoreFromEnvironment, runKeyOf } from './findings/environment';
 import { FINDINGS_DOCUMENT_VERSION, type FindingsDocument, type SnapshotFinding } from './findings/model';
@@ -77,6 +78,7 @@ export function scanView(document: FindingsDocument, reused: boolean) {
       snapshotsExamined: s.snapshotsExamined,
       ...(s.error ? { error: s.error } : {}),
       ...(s.notes.length > 0 ? { notes: s.notes.slice(0, 3) } : {}),
+      ...(s.athena ? { athena: s.athena } : {}),
     })),
     thresholds: document.thresholds,
   };
@@ -85,13 +87,19 @@ export function scanView(document: FindingsDocument, reused: boolean) {
 /**
  * `scan_snapshots` with injectable dependencies.
  *
+ * An S3 Inventory source whose reports are past one function's reach (their
+ * data-file bytes, the index's cap) or in ORC is compared on Athena in the
+ * tenant's account (athena/scan-route.ts; settings: athena/settings.ts), its
+ * source report saying so (`athena`: queries, bytes scanned, USD).
+ *
  * Idempotent per run: the document is written create-only, and a call that
  * finds one (a retry, a second call) returns it without any AWS call.
  */
 export function createScanSnapshotsTool(deps: FindingsToolDeps = defaultFindingsToolDeps) {
   return defineTool(scanSnapshotsSpec, async (ctx, args) => {
-    // Malformed ids fail before the store or AWS is asked anything.
+    // Malformed ids and a bad Athena setting fail before the store or AWS is asked anything.
     for (const source of args.sources ?? []) parseSourceId(source);
+    const athena = athenaRouteSettings();
     const run = runKeyOf(ctx);
     const store = deps.findingsStore(ctx);
     const existing = await store.get(run, ctx.deadline.signal);
@@ -111,6 +119,7 @@ export function createScanSnapshotsTool(deps: FindingsToolDeps = defaultFindings
       sinceMs: from,
       thresholds,
       nowMs,
+      athena,
     });
     const document: FindingsDocument = {
       version: FINDINGS_DOCUMENT_VERSION,

@@ -9,15 +9,23 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { deadlineIn } from '../../../functions/runtime/deadline';
 import { LimitExceededError } from '../../../functions/runtime/errors';
 import type { Tool } from '../../../functions/runtime/spec';
+import type { InventoryQueryEngine } from '../../../functions/tools/snapshots/athena/athena-runner';
 import {
   createTableStatement,
-  foldFigureRows,
   type InventoryTableRef,
+  type InventoryTableSpec,
   inventoryTableName,
   statsQuery,
 } from '../../../functions/tools/snapshots/athena/inventory-sql';
-import { ATHENA_DIFF_NOTE } from '../../../functions/tools/snapshots/athena/route';
+import { foldFigureRows } from '../../../functions/tools/snapshots/athena/query-figures';
+import { ATHENA_DIFF_NOTE, ORC_REASON } from '../../../functions/tools/snapshots/athena/route';
 import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
+import type {
+  FindingsDocument,
+  SnapshotFinding,
+  SourceScanReport,
+} from '../../../functions/tools/snapshots/findings/model';
+import { MemoryFindingsStore } from '../../../functions/tools/snapshots/findings/store';
 import { MAX_INDEX_OBJECTS } from '../../../functions/tools/snapshots/index/diff-engine';
 import { ExtensionTable } from '../../../functions/tools/snapshots/index/extensions';
 import {
@@ -33,6 +41,7 @@ import {
   inventoryDiff,
   inventoryStats,
 } from '../../../functions/tools/snapshots/s3-inventory';
+import { createScanSnapshotsTool, type scanView } from '../../../functions/tools/snapshots/scan-snapshots';
 import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
 import {
   awsToolServices,
@@ -45,7 +54,12 @@ import { DuckInventoryEngine, DuckInventoryTable, type LocalReport } from '../..
 import { toolInvocation } from '../../helpers/events';
 import { type InventoryObject, writeReport } from '../../helpers/inventory-fixtures';
 import { LocalS3Server } from '../../helpers/inventory-s3-server';
-import { buildInventoryWorld, DESTINATION, type InventoryWorld } from '../../helpers/inventory-world';
+import {
+  buildInventoryWorld,
+  DESTINATION,
+  type InventoryWorld,
+  WORLD_NOW,
+} from '../../helpers/inventory-world';
 import { localS3Clients } from '../../helpers/snapshot-tools';
 
 jest.setTimeout(120_000);
@@ -421,14 +435,14 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
         workGroup: 'etp-snapshots',
         database: 'etp_snapshots',
         table: expect.stringMatching(/^inventory_[0-9a-f]{24}$/),
-        queryExecutionIds: ['duckdb-1', 'duckdb-2', 'duckdb-3'],
+        queryExecutionIds: ['duckdb-1', 'duckdb-2'],
         dataScannedBytes: 0,
-        requests: 3,
+        requests: 2,
         estimatedUsd: 0,
         answer: `memory:snapshot_stats-${days()[3]?.reportTime}.json`,
       });
-      // One layout, one table (created for each report of the call), then the one query.
-      expect(engine.statements.map((s) => s.split(' ')[0])).toEqual(['CREATE', 'CREATE', 'WITH']);
+      // One layout, one table (created once in the call for both reports), then the one query.
+      expect(engine.statements.map((s) => s.split(' ')[0])).toEqual(['CREATE', 'WITH']);
       expect(written).toHaveLength(1);
       const invocation = toolInvocation({ tool: 'snapshot_stats', args });
       expect(written[0]?.run).toEqual({
@@ -554,6 +568,61 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
     expect(off.error.code).toBe('limit_exceeded');
   });
 
+  it('takes an ORC report to Athena whatever its size, with the ORC table; refuses it with the route off', async () => {
+    // DuckDB has no ORC reader (and the fixture's ORC files are not real ORC): a recording engine stands in.
+    const tables: InventoryTableSpec[] = [];
+    const queries: string[] = [];
+    const recording: InventoryQueryEngine = {
+      ensureTable: async (spec) => {
+        tables.push(spec);
+        return {
+          table: { database: 'etp_snapshots', table: inventoryTableName(spec) },
+          stats: { queryExecutionId: 'ddl-1', dataScannedBytes: 0, engineMs: 0, requests: 2 },
+        };
+      },
+      query: async (sql) => {
+        queries.push(sql);
+        return {
+          rows: [
+            {
+              side: 'newer',
+              delete_marker: 'false',
+              change: 'added',
+              extension: 'csv',
+              files: '3',
+              bytes: '30',
+              bytes_before: '0',
+            },
+          ],
+          stats: { queryExecutionId: 'q-1', dataScannedBytes: 20e6, engineMs: 900, requests: 4 },
+        };
+      },
+    };
+    const orcStats = createSnapshotStatsTool(
+      { ...localS3Clients(server), inventoryQueries: () => recording },
+      answers,
+    ) as Tool;
+    const args = { id: 's3_inventory:legacy/weekly-orc/2026-03-01T01-00Z' };
+
+    const routed = expectSuccess<{ files: number; route: { reason: string; estimatedUsd: number } }>(
+      await call(orcStats, args, { ETP_ATHENA_ROUTE: 'auto' }),
+    );
+    const off = expectFailure(await call(orcStats, args, { ETP_ATHENA_ROUTE: 'off' }));
+
+    expect(routed.value.route.reason).toBe(ORC_REASON);
+    expect(routed.value.files).toBe(3);
+    // 20 MB scanned at $5 per TB.
+    expect(routed.value.route.estimatedUsd).toBe(0.0001);
+    expect(tables.map((t) => t.format)).toEqual(['ORC']);
+    expect(createTableStatement(REF, tables[0] as InventoryTableSpec)).toContain(
+      "ROW FORMAT SERDE 'org.apache.hadoop.hive.ql.io.orc.OrcSerde'",
+    );
+    // Typed columns, as the Parquet table: no CSV decoding or casts.
+    expect(queries[0]).toContain('coalesce(size, 0) AS size');
+    expect(queries[0]).not.toContain('url_decode');
+    expect(off.error).toMatchObject({ code: 'upstream_error', details: { format: 'ORC' } });
+  });
+
   it.each([
     [{ ETP_ATHENA_ROUTE: 'sometimes' }, /ETP_ATHENA_ROUTE="sometimes" is not valid: auto, off or always/],
     [{ ETP_ATHENA_WORKGROUP: 'primary' }, /ETP_ATHENA_WORKGROUP="primary" is not valid: .*starting etp-/],
@@ -570,5 +639,152 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
     expect(failure.error.code).toBe('internal_error');
     expect(failure.error.message).toMatch(message);
     expect(engine.statements).toEqual([]);
+  });
+});
+
+describe('scan_snapshots on both routes (the Athena route on DuckDB)', () => {
+  const SCANNED = ['s3_inventory:photos/daily-csv', 's3_inventory:records/daily-parquet'];
+  let engine: DuckInventoryEngine;
+  const saved = { ...process.env };
+  const services = () => awsToolServices({ ...EXAMPLE_AWS_SECRET, region: 'us-east-1' });
+  const scanOn = async (mode: string, sources: readonly string[] = SCANNED, since = '2026-03-10') => {
+    const store = new MemoryFindingsStore();
+    const scan = createScanSnapshotsTool({
+      clients: { ...localS3Clients(server), inventoryQueries: () => engine },
+      findingsStore: () => store,
+      now: () => WORLD_NOW,
+    }) as Tool;
+    process.env.ETP_ATHENA_ROUTE = mode;
+    const result = expectSuccess<ReturnType<typeof scanView>>(
+      await runAwsTool(scan, { sources, since }, { services: services() }),
+    );
+    const invocation = toolInvocation({ tool: 'scan_snapshots', args: {} });
+    const run = { tenant: invocation.tenant, scenario: invocation.scenario, runId: invocation.runId };
+    return { result, document: (await store.get(run)) as FindingsDocument };
+  };
+  /** A finding without what only the index has: its sample keys (and the verification step naming one). */
+  const unsampled = (finding: SnapshotFinding) => {
+    const { sampleKeys: _keys, ...evidence } = finding.evidence;
+    return { ...finding, evidence, verify: [] };
+  };
+
+  beforeEach(() => {
+    engine = new DuckInventoryEngine(server);
+  });
+
+  afterEach(() => {
+    engine.close();
+    for (const name of Object.keys(process.env)) if (name.startsWith('ETP_ATHENA_')) delete process.env[name];
+    Object.assign(process.env, saved);
+  });
+
+  it('finds the same findings, ids and figures included, with no sample keys on Athena', async () => {
+    const single = await scanOn('off');
+    const athena = await scanOn('always');
+
+    expect(athena.document.findings.map(unsampled)).toEqual(single.document.findings.map(unsampled));
+    // The encryption wave and the mass deletion are there on both routes.
+    expect(athena.document.findings.map((f) => `${f.source} ${f.check}`)).toEqual(
+      expect.arrayContaining([
+        's3_inventory:photos/daily-csv ransomware_extension',
+        's3_inventory:photos/daily-csv ransom_note_names',
+        's3_inventory:records/daily-parquet deletion_spike',
+      ]),
+    );
+    for (const [i, finding] of athena.document.findings.entries()) {
+      expect(finding.evidence.sampleKeys ?? []).toEqual([]);
+      // As many verification steps, none narrowed to a sample key (the single path's may be: --prefix <key>).
+      expect(finding.verify).toHaveLength(single.document.findings[i]?.verify.length ?? -1);
+      expect(finding.verify.join('\n')).not.toContain('--prefix');
+    }
+    expect(single.document.findings.some((f) => (f.evidence.sampleKeys as unknown[])?.length > 0)).toBe(true);
+  });
+
+  it("says which sources took the route, with one query per step and each layout's table made once", async () => {
+    const single = await scanOn('off');
+    const athena = await scanOn('always');
+
+    const strip = ({ athena: _route, notes: _notes, ...rest }: SourceScanReport) => rest;
+    expect(athena.document.sources.map(strip)).toEqual(single.document.sources.map(strip));
+    const steps = (single.document.sources[0]?.snapshotsRead ?? 0) - 1;
+    expect(steps).toBe(8);
+    for (const source of athena.document.sources) {
+      expect(source.athena).toEqual({
+        engine: 'athena',
+        reason: 'ETP_ATHENA_ROUTE=always',
+        workGroup: 'etp-snapshots',
+        database: 'etp_snapshots',
+        table: expect.stringMatching(/^inventory_[0-9a-f]{24}$/),
+        queryExecutionIds: expect.any(Array),
+        dataScannedBytes: 0,
+        requests: 1 + steps,
+        estimatedUsd: 0,
+      });
+      expect(source.notes).toContain(
+        `${source.source}: compared on Athena (ETP_ATHENA_ROUTE=always); its findings carry no sample keys`,
+      );
+    }
+    expect(single.document.sources.every((s) => s.athena === undefined)).toBe(true);
+    // Per source: one CREATE (one layout), then its eight step queries.
+    expect(engine.statements.map((s) => s.split(' ')[0])).toEqual([
+      'CREATE',
+      ...Array(steps).fill('WITH'),
+      'CREATE',
+      ...Array(steps).fill('WITH'),
+    ]);
+    expect(athena.result.value.sources[0]?.athena?.requests).toBe(1 + steps);
+  });
+
+  it("moves a source to Athena from its reports' bytes, and when the index fills", async () => {
+    process.env.ETP_ATHENA_MIN_REPORT_BYTES = '1000';
+    const byBytes = await scanOn('auto', [SCANNED[0] as string]);
+    expect(byBytes.document.sources[0]?.athena?.reason).toMatch(
+      /^\d+ bytes of data files, at least the 1000 one function reads/,
+    );
+    delete process.env.ETP_ATHENA_MIN_REPORT_BYTES;
+
+    const full = new LimitExceededError('too many', { details: { maxObjects: MAX_INDEX_OBJECTS } });
+    jest.spyOn(singlePath, 'readInto').mockRejectedValue(full);
+    try {
+      const moved = await scanOn('auto', [SCANNED[1] as string]);
+      expect(moved.document.sources[0]?.athena?.reason).toBe(
+        `more than ${MAX_INDEX_OBJECTS} objects, past one function's index`,
+      );
+      expect(moved.document.findings.map((f) => f.check)).toEqual(['deletion_spike']);
+      const off = await scanOn('off', [SCANNED[1] as string]);
+      expect(off.document.sources[0]?.error?.code).toBe('limit_exceeded');
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('reads an ORC source on the Athena route, and skips it with a note when the route is off', async () => {
+    const orc = 's3_inventory:legacy/weekly-orc';
+    const routed = await scanOn('auto', [orc], '2026-02-01');
+    const off = await scanOn('off', [orc], '2026-02-01');
+
+    // One report: nothing to compare, so no query; but it is read, not skipped.
+    expect(routed.document.sources[0]).toMatchObject({ ok: true, snapshotsRead: 1 });
+    expect(routed.document.sources[0]?.notes.join(' ')).not.toMatch(/ORC/);
+    expect(off.document.sources[0]).toMatchObject({ ok: true, snapshotsRead: 0 });
+    expect(off.document.sources[0]?.notes).toContain(
+      `${orc}/2026-03-01T01-00Z: ORC reports are read by the Athena route only (the single function reads CSV and Parquet)`,
+    );
+    expect(engine.statements).toEqual([]);
+  });
+
+  it('refuses a bad setting before reading anything', async () => {
+    server.clearRequests();
+    const scan = createScanSnapshotsTool({
+      clients: { ...localS3Clients(server), inventoryQueries: () => engine },
+      findingsStore: () => new MemoryFindingsStore(),
+      now: () => WORLD_NOW,
+    }) as Tool;
+    process.env.ETP_ATHENA_MIN_REPORT_BYTES = '-1';
+    const failure = expectFailure(
+      await runAwsTool(scan, { sources: SCANNED, since: '2026-03-10' }, { services: services() }),
+    );
+    expect(failure.error.message).toMatch(/ETP_ATHENA_MIN_REPORT_BYTES="-1" is not valid: a whole number/);
+    expect(server.requests).toEqual([]);
   });
 });

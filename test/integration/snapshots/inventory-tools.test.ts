@@ -322,8 +322,14 @@ describe('inventory error paths', () => {
     expect(failure.error).toMatchObject({ code: 'access_denied', service: 's3' });
   });
 
-  it('refuses an ORC report by name', async () => {
-    const failure = expectFailure(await run(tools.stats, { id: report('legacy/weekly-orc', '2026-03-01') }));
+  it('refuses an ORC report by name on the single function (the Athena route off; docs/snapshot-tools.md)', async () => {
+    process.env.ETP_ATHENA_ROUTE = 'off';
+    let failure: ReturnType<typeof expectFailure>;
+    try {
+      failure = expectFailure(await run(tools.stats, { id: report('legacy/weekly-orc', '2026-03-01') }));
+    } finally {
+      delete process.env.ETP_ATHENA_ROUTE;
+    }
 
     expect(failure.error).toMatchObject({
       code: 'upstream_error',

@@ -16,11 +16,11 @@ import { DeadlineExceededError, PlatformError } from '../../../runtime/errors';
 import { athenaSdk } from '../lazy-sdk';
 import {
   createTableStatement,
-  type FigureRow,
   type InventoryTableRef,
   type InventoryTableSpec,
   inventoryTableName,
 } from './inventory-sql';
+import type { FigureRow } from './query-figures';
 import type { AthenaRouteSettings } from './settings';
 
 /** Polling of GetQueryExecution: first wait and cap, ms. */

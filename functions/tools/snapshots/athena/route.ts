@@ -3,11 +3,13 @@
  * reports takes (docs/snapshot-tools.md, "Athena route"), and the Athena route
  * itself. A manifest gives no object count, so the decision is made on the
  * data-file bytes the manifests list (the report, plus the report it is compared
- * with): from `minReportBytes` on, Athena; below, the single function, which
+ * with): from `minReportBytes` on, or for any ORC report (which only Athena
+ * reads), Athena; below, the single function, which
  * still moves the call to Athena when its index fills (`IndexFullError`, past
  * `MAX_INDEX_OBJECTS`). Both routes give the same figures; on the Athena route
  * `diff_snapshots` has no sample keys (a sample is the index's, by key hash)
- * and says so.
+ * and says so. `scan_snapshots` takes the same decision per inventory source
+ * (scan-route.ts).
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Deadline } from '../../../runtime/deadline';
@@ -16,11 +18,11 @@ import { runKeyOf } from '../findings/environment';
 import type { RunKey } from '../findings/model';
 import { MAX_INDEX_OBJECTS } from '../index/diff-engine';
 import type { InventoryConfigurationView } from '../inventory/configuration';
-import { requireReadableFormat } from '../inventory/manifest';
 import { type OpenedReport, openReport } from '../inventory/report';
 import {
   comparedOn,
   diffOfOpened,
+  diffTotals,
   FIRST_REPORT_NOTE,
   HISTOGRAM_TOP,
   type InventoryDiff,
@@ -32,13 +34,15 @@ import {
 import type { AnswerWriter } from './answers';
 import type { AthenaQueryStats, InventoryQueryEngine } from './athena-runner';
 import {
-  foldFigureRows,
+  athenaFormat,
+  type InventoryTableRef,
+  inventoryTableName,
   type QueriedReport,
   type QueryComparison,
-  type QueryFigures,
   statsQuery,
 } from './inventory-sql';
-import { type AthenaRouteSettings, athenaAnswerFile } from './settings';
+import { foldFigureRows, type QueryFigures } from './query-figures';
+import { type AthenaRouteHead, type AthenaRouteSettings, athenaAnswerFile } from './settings';
 
 /** Athena's price per byte scanned: $5 per TB (Athena pricing page, SQL queries). */
 export const ATHENA_USD_PER_BYTE = 5 / 1e12;
@@ -51,11 +55,24 @@ export interface RouteDecision {
   readonly reason: string;
 }
 
-/** The route for a call whose reports' data files total `dataFileBytes`. */
-export function chooseRoute(dataFileBytes: number, settings: AthenaRouteSettings): RouteDecision {
+/** Why an ORC report goes to Athena whatever its size. */
+export const ORC_REASON = 'ORC report: Athena reads ORC, the single function reads CSV and Parquet';
+
+/**
+ * The route for a call whose reports' data files total `dataFileBytes`, in
+ * `formats` (the manifests' `fileFormat`): Athena for any ORC report (the
+ * single function does not decode ORC; Athena reads it natively, S3 User Guide,
+ * "Querying Amazon S3 Inventory with Amazon Athena") unless the route is off.
+ */
+export function chooseRoute(
+  dataFileBytes: number,
+  settings: AthenaRouteSettings,
+  formats: readonly string[] = [],
+): RouteDecision {
   if (settings.mode === 'off')
     return { route: 'single', reason: 'the Athena route is off (ETP_ATHENA_ROUTE=off)' };
   if (settings.mode === 'always') return { route: 'athena', reason: 'ETP_ATHENA_ROUTE=always' };
+  if (formats.includes('ORC')) return { route: 'athena', reason: ORC_REASON };
   if (dataFileBytes >= settings.minReportBytes) {
     return {
       route: 'athena',
@@ -81,25 +98,22 @@ export interface AthenaRoute {
 }
 
 /** How the Athena route answered, in the tool's value. */
-export interface AthenaRouteReport {
-  readonly engine: 'athena';
-  readonly reason: string;
-  readonly workGroup: string;
-  readonly database: string;
-  readonly table: string;
-  readonly queryExecutionIds: string[];
-  /** Bytes Athena scanned (what it bills). */
-  readonly dataScannedBytes: number;
-  /** Athena API requests: table creation, starts, polls, result pages. */
-  readonly requests: number;
-  /** USD at {@link ATHENA_USD_PER_BYTE}, 10 MB minimum per query; DDL is free. */
-  readonly estimatedUsd: number;
+export interface AthenaRouteReport extends AthenaRouteHead {
   /** Where the answer was written in the run's workspace. */
   readonly answer: string;
 }
 
-function dataBytes(...reports: (OpenedReport | undefined)[]): number {
-  return reports.reduce((sum, report) => sum + (report?.manifest.reportBytes ?? 0), 0);
+/** The data-file bytes and formats of a call's reports, what {@link chooseRoute} decides on. */
+export function decisionOf(
+  settings: AthenaRouteSettings,
+  ...reports: (OpenedReport | undefined)[]
+): RouteDecision {
+  const opened = reports.filter((r): r is OpenedReport => r !== undefined);
+  return chooseRoute(
+    opened.reduce((sum, report) => sum + report.manifest.reportBytes, 0),
+    settings,
+    opened.map((report) => report.manifest.fileFormat),
+  );
 }
 
 function isIndexFull(err: unknown): boolean {
@@ -114,7 +128,7 @@ function isIndexFull(err: unknown): boolean {
  * Runs `single` unless the decision is Athena; moves to `athena` when the single
  * function's index fills (and the route is not off).
  */
-async function routed<T>(
+export async function routed<T>(
   decision: RouteDecision,
   settings: AthenaRouteSettings,
   single: () => Promise<T>,
@@ -129,8 +143,52 @@ async function routed<T>(
   }
 }
 
-function queried(report: OpenedReport, table: QueriedReport['table']): QueriedReport {
+/** One side of a query: a report and its layout's table. */
+export function queried(report: OpenedReport, table: QueriedReport['table']): QueriedReport {
   return { reportTime: report.reportTime, manifest: report.manifest, table };
+}
+
+/**
+ * The table of each report's layout, created once per layout in the call
+ * (`ensureTable`; the Athena engine also remembers them per container), its
+ * requests added to `stats`.
+ *
+ * @throws InvalidArgsError for a format Athena does not read (`athenaFormat`).
+ */
+export function layoutTables(
+  engine: InventoryQueryEngine,
+  stats: AthenaQueryStats[],
+  deadline: Deadline,
+): (report: OpenedReport) => Promise<InventoryTableRef> {
+  const made = new Map<string, Promise<InventoryTableRef>>();
+  return (report) => {
+    const spec = {
+      format: athenaFormat(report.manifest),
+      columns: report.manifest.columns,
+      destinationBucket: report.configuration.destinationBucket,
+      base: report.configuration.base,
+    };
+    const name = inventoryTableName(spec);
+    let table = made.get(name);
+    if (!table) {
+      table = engine.ensureTable(spec, deadline).then((created) => {
+        stats.push(created.stats);
+        return created.table;
+      });
+      made.set(name, table);
+    }
+    return table;
+  };
+}
+
+/** What both reports list, and so what the query compares (as `diffContext`). */
+export function queryComparison(reports: readonly OpenedReport[]): QueryComparison {
+  const all = (column: string) => reports.every((r) => r.manifest.columns.includes(column));
+  return {
+    compareLastModified: all('last_modified_date'),
+    compareETag: all('e_tag'),
+    useVersionIds: all('version_id'),
+  };
 }
 
 /** Runs the figures query of `newer` (against `older`) on the engine; tables created first. */
@@ -142,33 +200,43 @@ async function athenaFigures(
 ): Promise<{ figures: QueryFigures; stats: AthenaQueryStats[]; table: string; comparison: QueryComparison }> {
   const engine = route.engine();
   const stats: AthenaQueryStats[] = [];
-  const tableOf = async (report: OpenedReport) => {
-    requireReadableFormat(report.manifest, report.id);
-    const made = await engine.ensureTable(
-      {
-        format: report.manifest.fileFormat as 'CSV' | 'Parquet',
-        columns: report.manifest.columns,
-        destinationBucket: report.configuration.destinationBucket,
-        base: report.configuration.base,
-      },
-      deadline,
-    );
-    stats.push(made.stats);
-    return made.table;
-  };
+  const tableOf = layoutTables(engine, stats, deadline);
   const newerTable = await tableOf(newer);
   const newerSide = queried(newer, newerTable);
   const olderSide = older ? queried(older, await tableOf(older)) : undefined;
-  const both = (column: string): boolean =>
-    (older?.manifest.columns.includes(column) ?? false) && newer.manifest.columns.includes(column);
-  const comparison = {
-    compareLastModified: both('last_modified_date'),
-    compareETag: both('e_tag'),
-    useVersionIds: both('version_id'),
-  };
+  const comparison = queryComparison(older ? [older, newer] : [newer]);
   const result = await engine.query(statsQuery(newerSide, olderSide, comparison), deadline);
   stats.push(result.stats);
   return { figures: foldFigureRows(result.rows, HISTOGRAM_TOP), stats, table: newerTable.table, comparison };
+}
+
+/**
+ * The route's figures of `stats` (every query of a call): the ids of the queries
+ * Athena ran, bytes scanned, requests, and USD at {@link ATHENA_USD_PER_BYTE}
+ * with the 10 MB minimum of each query that scanned anything.
+ */
+export function routeHead(
+  settings: AthenaRouteSettings,
+  reason: string,
+  table: string,
+  stats: readonly AthenaQueryStats[],
+): AthenaRouteHead {
+  const queries = stats.filter((s) => s.queryExecutionId !== '');
+  const scanned = queries.reduce((sum, s) => sum + s.dataScannedBytes, 0);
+  const billed = queries
+    .filter((s) => s.dataScannedBytes > 0)
+    .reduce((sum, s) => sum + Math.max(ATHENA_MIN_BILLED_BYTES, s.dataScannedBytes), 0);
+  return {
+    engine: 'athena',
+    reason,
+    workGroup: settings.workGroup,
+    database: settings.database,
+    table,
+    queryExecutionIds: queries.map((s) => s.queryExecutionId),
+    dataScannedBytes: scanned,
+    requests: stats.reduce((sum, s) => sum + s.requests, 0),
+    estimatedUsd: Number((billed * ATHENA_USD_PER_BYTE).toFixed(6)),
+  };
 }
 
 async function report(
@@ -180,22 +248,7 @@ async function report(
   value: unknown,
   deadline: Deadline,
 ): Promise<AthenaRouteReport> {
-  const queries = stats.filter((s) => s.queryExecutionId !== '');
-  const scanned = queries.reduce((sum, s) => sum + s.dataScannedBytes, 0);
-  const billed = queries
-    .filter((s) => s.dataScannedBytes > 0)
-    .reduce((sum, s) => sum + Math.max(ATHENA_MIN_BILLED_BYTES, s.dataScannedBytes), 0);
-  const head = {
-    engine: 'athena' as const,
-    reason,
-    workGroup: route.settings.workGroup,
-    database: route.settings.database,
-    table,
-    queryExecutionIds: queries.map((s) => s.queryExecutionId),
-    dataScannedBytes: scanned,
-    requests: stats.reduce((sum, s) => sum + s.requests, 0),
-    estimatedUsd: Number((billed * ATHENA_USD_PER_BYTE).toFixed(6)),
-  };
+  const head = routeHead(route.settings, reason, table, stats);
   const answer = await route.answers(
     route.run,
     file,
@@ -215,7 +268,7 @@ export async function routedInventoryStats(
 ): Promise<InventoryStats & { readonly route?: AthenaRouteReport }> {
   const { current, previous } = await openWithPrevious(s3, configuration, reportTime, deadline);
   return routed(
-    chooseRoute(dataBytes(current, previous), route.settings),
+    decisionOf(route.settings, current, previous),
     route.settings,
     () => statsOfOpened(configuration, reportTime, current, previous, deadline),
     async (reason) => {
@@ -271,7 +324,7 @@ export async function routedInventoryDiff(
   const a = await openReport(s3, configuration, timeA, deadline);
   const b = await openReport(s3, configuration, timeB, deadline);
   return routed(
-    chooseRoute(dataBytes(a, b), route.settings),
+    decisionOf(route.settings, a, b),
     route.settings,
     () => diffOfOpened(configuration, a, b, deadline),
     async (reason) => {
@@ -291,18 +344,7 @@ export async function routedInventoryDiff(
         a: a.id,
         b: b.id,
         source: statsHead(configuration, timeB, b).source,
-        totals: {
-          a: {
-            files: figures.older.objects,
-            bytes: figures.older.bytes,
-            deleteMarkers: figures.older.deleteMarkers,
-          },
-          b: {
-            files: figures.newer.objects,
-            bytes: figures.newer.bytes,
-            deleteMarkers: figures.newer.deleteMarkers,
-          },
-        },
+        totals: diffTotals(figures),
         added: tally(figures.added),
         removed: tally(figures.removed),
         changed: { ...tally(figures.changed), bytesBefore: figures.changed.bytesBefore },

@@ -113,3 +113,19 @@ export function athenaRouteSettings(env: NodeJS.ProcessEnv = process.env): Athen
   }
   return { mode, workGroup, database, minReportBytes };
 }
+
+/** How the Athena route answered: the engine's figures of a call (or of one scanned source). */
+export interface AthenaRouteHead {
+  readonly engine: 'athena';
+  readonly reason: string;
+  readonly workGroup: string;
+  readonly database: string;
+  readonly table: string;
+  readonly queryExecutionIds: string[];
+  /** Bytes Athena scanned (what it bills). */
+  readonly dataScannedBytes: number;
+  /** Athena API requests: table creation, starts, polls, result pages. */
+  readonly requests: number;
+  /** USD at `ATHENA_USD_PER_BYTE` (route.ts), 10 MB minimum per query; DDL is free. */
+  readonly estimatedUsd: number;
+}

@@ -5,6 +5,7 @@
  */
 import type { WorkspaceScope } from '../../../runtime/workspace';
 import type { Severity } from '../../aws/shared/findings';
+import type { AthenaRouteHead } from '../athena/settings';
 import type { SnapshotThresholds } from './thresholds';
 
 /** The checks, one per heuristic (docs/snapshot-tools.md, "Findings"). */
@@ -52,6 +53,8 @@ export interface SourceScanReport {
   readonly notes: readonly string[];
   /** The normalized error when the source could not be scanned. */
   readonly error?: { readonly code: string; readonly message: string };
+  /** How Athena answered when the source took the Athena route (athena/scan-route.ts). */
+  readonly athena?: AthenaRouteHead;
 }
 
 /**

@@ -7,7 +7,7 @@
  * [destination-prefix/]source-bucket/config-ID/YYYY-MM-DDTHH-MMZ/manifest.json   ← read
  * [destination-prefix/]source-bucket/config-ID/YYYY-MM-DDTHH-MMZ/manifest.checksum
  * [destination-prefix/]source-bucket/config-ID/hive/dt=YYYY-MM-DD-HH-MM/symlink.txt
- * [destination-prefix/]source-bucket/config-ID/data/<uuid>.csv.gz | .parquet | .orc   ← read (CSV, Parquet)
+ * [destination-prefix/]source-bucket/config-ID/data/<uuid>.csv.gz | .parquet | .orc   ← read (CSV, Parquet; ORC by Athena)
  * ```
  *
  * Data files are named by a UUID (`data/ea8268b2-a6ba-42de-8694-91a9833b4ff1.parquet`
@@ -17,8 +17,15 @@
  */
 import { REPORT_TIME } from '../ids';
 
-/** Data file formats the tools read, by file extension. ORC is recognized only to be refused by name. */
+/**
+ * Data file formats of S3 Inventory, by file extension. The single function reads
+ * CSV and Parquet and refuses ORC by name; ORC reports go to the Athena route,
+ * where Athena reads them with the caller's credentials ({@link inventoryOrcDataArnPattern}).
+ */
 export const DATA_FILE_EXTENSIONS = { CSV: '.csv.gz', Parquet: '.parquet', ORC: '.orc' } as const;
+
+/** A UUID as an IAM ARN glob (`?` one character). */
+const UUID_GLOB = '????????-????-????-????-????????????';
 
 /** A data file's name: a UUID and a known extension. */
 const DATA_FILE_NAME =
@@ -69,16 +76,16 @@ export function reportTimeOfFolder(base: string, commonPrefix: string): string |
  * IAM resource patterns (ARN globs: `*` any characters, `?` one) of the objects
  * {@link isManifestKey} and {@link isDataFileKey} accept, in any bucket: the
  * Allow of the tools' `s3:GetObject` and the exception of their explicit Deny.
- * ORC files are left out: the tools refuse them before reading.
+ * ORC files are left out: the tools themselves never read them (Athena does,
+ * {@link inventoryOrcDataArnPattern}).
  * Written in the `aws` partition, as every spec's ARN; the CDK writes them in
  * the stack's partition (lib/iam-statements.ts).
  */
 export function inventoryObjectArnPatterns(): string[] {
-  const uuid = '????????-????-????-????-????????????';
   return [
     `arn:aws:s3:::*/????-??-??T??-??Z/manifest.json`,
-    `arn:aws:s3:::*/data/${uuid}${DATA_FILE_EXTENSIONS.CSV}`,
-    `arn:aws:s3:::*/data/${uuid}${DATA_FILE_EXTENSIONS.Parquet}`,
+    `arn:aws:s3:::*/data/${UUID_GLOB}${DATA_FILE_EXTENSIONS.CSV}`,
+    `arn:aws:s3:::*/data/${UUID_GLOB}${DATA_FILE_EXTENSIONS.Parquet}`,
   ];
 }
 
@@ -90,4 +97,14 @@ export function inventoryObjectArnPatterns(): string[] {
  */
 export function inventorySymlinkArnPattern(): string {
   return 'arn:aws:s3:::*/hive/dt=????-??-??-??-??/symlink.txt';
+}
+
+/**
+ * IAM resource pattern of ORC data files (`data/<uuid>.orc`, the shape of
+ * {@link isDataFileKey}): Athena reads them with the caller's credentials on
+ * the Athena route (S3 User Guide, "Querying Amazon S3 Inventory with Amazon
+ * Athena"); the tools' own code never does.
+ */
+export function inventoryOrcDataArnPattern(): string {
+  return `arn:aws:s3:::*/data/${UUID_GLOB}${DATA_FILE_EXTENSIONS.ORC}`;
 }

@@ -3,6 +3,7 @@
  * (examined) and, before them, enough for the baseline of the first examined
  * one — `baselineSnapshots` changes, so one snapshot more.
  */
+import type { AthenaRouteHead } from '../athena/settings';
 import type { SnapshotFacts, SourceHistory } from '../findings/history';
 
 /** Examined snapshots per source at most: a month of daily snapshots. The oldest are left out beyond. */
@@ -15,6 +16,8 @@ export interface HistoryResult {
   readonly notes: string[];
   readonly snapshotsRead: number;
   readonly snapshotsExamined: number;
+  /** How Athena answered, when the source took the Athena route (S3 Inventory). */
+  readonly athena?: AthenaRouteHead;
 }
 
 /**

@@ -13,6 +13,8 @@ import { mapBounded } from '../../../runtime/concurrency';
 import type { ToolContext } from '../../../runtime/context';
 import { normalizeError } from '../../../runtime/normalize-error';
 import type { ToolErrorInfo } from '../../../runtime/result';
+import type { AthenaScanRoute } from '../athena/scan-route';
+import type { AthenaRouteSettings } from '../athena/settings';
 import type { SnapshotClients } from '../clients';
 import { PLACEHOLDER_VOLUME } from '../ebs';
 import { computeFindings, rankSnapshotFindings } from '../findings/heuristics';
@@ -45,6 +47,8 @@ export interface ScanRequest {
   readonly thresholds: SnapshotThresholds;
   /** The scan's time, ms. */
   readonly nowMs: number;
+  /** The S3 Inventory sources' Athena route (athena/settings.ts); the single function only without it. */
+  readonly athena?: AthenaRouteSettings;
 }
 
 /** What a scan found. */
@@ -180,6 +184,15 @@ async function targetsOf(
   return targets;
 }
 
+/** The Athena route of a scan's inventory sources: the engine opened in the tenant's session on first use. */
+function athenaScanRoute(
+  clients: SnapshotClients,
+  access: AwsAccess,
+  settings: AthenaRouteSettings,
+): AthenaScanRoute {
+  return { settings, engine: () => clients.inventoryQueries(access, access.region, settings) };
+}
+
 async function historyOf(
   ctx: ToolContext,
   clients: SnapshotClients,
@@ -197,7 +210,10 @@ async function historyOf(
         target.publicIds,
         options,
       )
-    : inventoryHistory(clients.s3(access, access.region), target.configuration, options);
+    : inventoryHistory(clients.s3(access, access.region), target.configuration, {
+        ...options,
+        ...(request.athena ? { athena: athenaScanRoute(clients, access, request.athena) } : {}),
+      });
 }
 
 /**
@@ -241,6 +257,7 @@ export async function scanSources(
         snapshotsRead: outcome.value.snapshotsRead,
         findings: result.findings.length,
         notes: [...outcome.value.notes, ...result.notes],
+        ...(outcome.value.athena ? { athena: outcome.value.athena } : {}),
       });
     }
     for (const target of skipped) {

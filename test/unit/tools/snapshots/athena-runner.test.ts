@@ -12,10 +12,9 @@ import {
 } from '../../../../functions/tools/snapshots/athena/athena-runner';
 import {
   createTableStatement,
-  type FigureRow,
-  foldFigureRows,
   inventoryTableName,
 } from '../../../../functions/tools/snapshots/athena/inventory-sql';
+import { type FigureRow, foldFigureRows } from '../../../../functions/tools/snapshots/athena/query-figures';
 import { chooseRoute } from '../../../../functions/tools/snapshots/athena/route';
 import {
   athenaRouteSettings,

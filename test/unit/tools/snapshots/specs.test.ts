@@ -58,7 +58,7 @@ describe('snapshot tool specs', () => {
         's3:ListBucket',
       ],
       snapshot_stats: [
-        // The Athena route (iam.ts ATHENA_ROUTE_GRANTS): queries in etp-* workgroups, etp_* tables, symlink.txt.
+        // The Athena route (iam.ts ATHENA_ROUTE_GRANTS): queries in etp-* workgroups, etp_* tables, symlink.txt, ORC data files.
         'athena:GetQueryExecution',
         'athena:GetQueryResults',
         'athena:StartQueryExecution',
@@ -71,12 +71,13 @@ describe('snapshot tool specs', () => {
         'glue:GetTable',
         's3:GetBucketLocation',
         's3:GetInventoryConfiguration',
+        's3:GetObject',
         's3:GetObject',
         's3:GetObject',
         's3:ListBucket',
       ],
       diff_snapshots: [
-        // The Athena route (iam.ts ATHENA_ROUTE_GRANTS): queries in etp-* workgroups, etp_* tables, symlink.txt.
+        // The Athena route (iam.ts ATHENA_ROUTE_GRANTS): queries in etp-* workgroups, etp_* tables, symlink.txt, ORC data files.
         'athena:GetQueryExecution',
         'athena:GetQueryResults',
         'athena:StartQueryExecution',
@@ -89,18 +90,29 @@ describe('snapshot tool specs', () => {
         'glue:GetTable',
         's3:GetBucketLocation',
         's3:GetInventoryConfiguration',
+        's3:GetObject',
         's3:GetObject',
         's3:GetObject',
         's3:ListBucket',
       ],
       inspect_finding: [],
       scan_snapshots: [
+        // The Athena route too (iam.ts ATHENA_ROUTE_GRANTS).
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:StartQueryExecution',
         'ebs:ListChangedBlocks',
         'ebs:ListSnapshotBlocks',
         'ec2:DescribeRegions',
         'ec2:DescribeSnapshots',
+        'glue:CreateTable',
+        'glue:GetDatabase',
+        'glue:GetTable',
+        's3:GetBucketLocation',
         's3:GetBucketPolicyStatus',
         's3:GetInventoryConfiguration',
+        's3:GetObject',
+        's3:GetObject',
         's3:GetObject',
         's3:ListAllMyBuckets',
         's3:ListBucket',
@@ -123,8 +135,12 @@ describe('snapshot tool specs', () => {
         {
           sid: 'DenyObjectContentOutsideInventories',
           actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectTorrent'],
-          // The Athena route's symlink.txt files (lists of data files) are excepted too.
-          notResources: [...INVENTORY_OBJECTS, 'arn:aws:s3:::*/hive/dt=????-??-??-??-??/symlink.txt'],
+          // The Athena route's symlink.txt files (lists of data files) and ORC data files (Athena reads them).
+          notResources: [
+            ...INVENTORY_OBJECTS,
+            'arn:aws:s3:::*/hive/dt=????-??-??-??-??/symlink.txt',
+            'arn:aws:s3:::*/data/????????-????-????-????-????????????.orc',
+          ],
         },
       ]);
     }

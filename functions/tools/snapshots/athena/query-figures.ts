@@ -1,0 +1,135 @@
+/**
+ * The rows of the Athena route's query (inventory-sql.ts, `statsQuery`) folded
+ * into the figures the single-function path reports (s3-inventory.ts): counts,
+ * bytes, delete markers, histograms, added / changed / unchanged / removed,
+ * ransom-note names, and the per-extension counts in full for the scan.
+ */
+import { PlatformError } from '../../../runtime/errors';
+import { ExtensionCounts, ExtensionTable, type HistogramEntry, histogram } from '../index/extensions';
+
+/** One result row of `statsQuery` (inventory-sql.ts), as text (Athena's GetQueryResults gives every value as a string). */
+export type FigureRow = Readonly<
+  Record<'side' | 'delete_marker' | 'change' | 'extension' | 'files' | 'bytes' | 'bytes_before', string>
+>;
+
+/** A change set's figures on the Athena route. */
+export interface QueryTally {
+  readonly count: number;
+  readonly bytes: number;
+  readonly byExtension: HistogramEntry[];
+}
+
+/** The figures of `statsQuery`, as the single-function path reports them. */
+export interface QueryFigures {
+  readonly newer: { readonly objects: number; readonly bytes: number; readonly deleteMarkers: number };
+  readonly older: { readonly objects: number; readonly bytes: number; readonly deleteMarkers: number };
+  /** Files and bytes by extension of the newer report: top {@link histogram} lines + `(other)`. */
+  readonly newerHistogram: HistogramEntry[];
+  readonly added: QueryTally;
+  readonly changed: QueryTally & { readonly bytesBefore: number };
+  readonly removed: QueryTally;
+  readonly unchanged: { readonly count: number; readonly bytes: number };
+  readonly deleteMarkersAdded: number;
+  /** Ransom-note-like names among added and changed objects, and their folders (0 without an older report). */
+  readonly ransomNotes: { readonly count: number; readonly folders: number };
+  /**
+   * Files and bytes by extension in full, before any histogram cut (the scan's
+   * extension figures, scan/inventory-step.ts): ids of `table`; delete markers excluded.
+   */
+  readonly byExtension: {
+    readonly table: ExtensionTable;
+    readonly added: ExtensionCounts;
+    readonly changed: ExtensionCounts;
+    readonly older: ExtensionCounts;
+  };
+}
+
+/**
+ * Folds `statsQuery`'s rows into the tools' figures, histograms cut to
+ * `top` lines + `(other)` as on the single-function path.
+ *
+ * @throws PlatformError (`upstream_error`) for a row that is not one the query makes.
+ */
+export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFigures {
+  const table = new ExtensionTable();
+  const counts = () => ({ count: 0, bytes: 0, byExtension: new ExtensionCounts() });
+  const newerAll = counts();
+  const olderAll = counts();
+  const tallies = { added: counts(), changed: counts(), unchanged: counts(), removed: counts() };
+  let newerMarkers = 0;
+  let olderMarkers = 0;
+  let markersAdded = 0;
+  let bytesBefore = 0;
+  const ransomNotes = { count: 0, folders: 0 };
+  for (const row of rows) {
+    const files = Number(row.files);
+    const bytes = Number(row.bytes ?? 0);
+    const marker = row.delete_marker === 'true';
+    const extension = table.idOfName(row.extension);
+    const into = (tally: ReturnType<typeof counts>) => {
+      tally.count += files;
+      tally.bytes += bytes;
+      const by = tally.byExtension;
+      by.files[extension] = (by.files[extension] as number) + files;
+      by.bytes[extension] = (by.bytes[extension] as number) + bytes;
+      by.total += files;
+      by.totalBytes += bytes;
+    };
+    if (!Number.isSafeInteger(files) || !Number.isSafeInteger(bytes)) {
+      throw new PlatformError(
+        'upstream_error',
+        `Query result row has non-integer figures: ${JSON.stringify(row)}`,
+        {
+          service: 'athena',
+        },
+      );
+    }
+    if (row.side === 'notes') {
+      ransomNotes.count += files;
+      ransomNotes.folders += bytes;
+    } else if (row.side === 'newer') {
+      if (marker) {
+        newerMarkers += files;
+        if (row.change === 'added') markersAdded += files;
+        continue;
+      }
+      into(newerAll);
+      const tally = tallies[row.change as 'added' | 'changed' | 'unchanged'];
+      if (!tally)
+        throw new PlatformError('upstream_error', `Unexpected change ${row.change}`, { service: 'athena' });
+      into(tally);
+      if (row.change === 'changed') bytesBefore += Number(row.bytes_before);
+    } else if (row.side === 'older') {
+      if (marker) {
+        olderMarkers += files;
+        continue;
+      }
+      into(olderAll);
+      if (row.change === 'removed') into(tallies.removed);
+    } else {
+      throw new PlatformError('upstream_error', `Unexpected side ${row.side}`, { service: 'athena' });
+    }
+  }
+  const view = (tally: ReturnType<typeof counts>): QueryTally => ({
+    count: tally.count,
+    bytes: tally.bytes,
+    byExtension: histogram(tally.byExtension, table, top),
+  });
+  return {
+    newer: { objects: newerAll.count, bytes: newerAll.bytes, deleteMarkers: newerMarkers },
+    older: { objects: olderAll.count, bytes: olderAll.bytes, deleteMarkers: olderMarkers },
+    newerHistogram: histogram(newerAll.byExtension, table, top),
+    added: view(tallies.added),
+    changed: { ...view(tallies.changed), bytesBefore },
+    removed: view(tallies.removed),
+    unchanged: { count: tallies.unchanged.count, bytes: tallies.unchanged.bytes },
+    deleteMarkersAdded: markersAdded,
+    ransomNotes,
+    byExtension: {
+      table,
+      added: tallies.added.byExtension,
+      changed: tallies.changed.byExtension,
+      older: olderAll.byExtension,
+    },
+  };
+}
