@@ -36,7 +36,11 @@ import {
 const PLATFORM = '123456789012';
 const CUSTOMER = '210987654321';
 const REGION = 'eu-west-1';
-const TOOLS = ['snapshot_stats', 'diff_snapshots'] as const;
+/** The tools whose answers the route writes to the run workspace: found by their spec's `workspaceAccess`. */
+const TOOLS = toolCatalog
+  .list()
+  .filter((spec) => spec.workspaceAccess?.paths.some((p) => p.startsWith(ATHENA_ANSWERS_PATH)))
+  .map((spec) => spec.name);
 
 const WIDENED: NamedPolicy = {
   name: 'AdministratorWidened',
@@ -70,7 +74,7 @@ beforeAll(() => {
   workspace = arnIn(platform, logicalIdOf(stack.platform.runWorkspace.bucket));
 });
 
-function ask(role: 'customer' | (typeof TOOLS)[number], action: string, resource: string, widened = false) {
+function ask(role: string, action: string, resource: string, widened = false) {
   const [resolved, id, account] =
     role === 'customer'
       ? [customer, customerRoleId, CUSTOMER]
@@ -160,15 +164,20 @@ describe('the customer role on the Athena route', () => {
   });
 });
 
-/** The report times of one call's answer: one report for `snapshot_stats`, two compared for `diff_snapshots`. */
-const TIMES: Record<(typeof TOOLS)[number], string[]> = {
+/**
+ * The report times of one call's answer: one report for `snapshot_stats`, two compared for
+ * `diff_snapshots`. A tool that writes answers and has no row here fails `answerKey`, naming it.
+ */
+const TIMES: Readonly<Record<string, string[]>> = {
   snapshot_stats: ['2026-03-10T01-00Z'],
   diff_snapshots: ['2026-03-09T01-00Z', '2026-03-10T01-00Z'],
 };
 
 /** The key of `tool`'s answer in a run's workspace, named as the route names it (athena/route.ts). */
-function answerKey(tool: (typeof TOOLS)[number], run: { tenant: string; scenario?: string; runId: string }) {
-  return `${workspaceRoot(run)}${ATHENA_ANSWERS_PATH}${athenaAnswerFile(tool, TIMES[tool])}`;
+function answerKey(tool: string, run: { tenant: string; scenario?: string; runId: string }) {
+  const times = TIMES[tool];
+  if (!times) throw new Error(`${tool} writes Athena answers: add its report times to TIMES in this file`);
+  return `${workspaceRoot(run)}${ATHENA_ANSWERS_PATH}${athenaAnswerFile(tool, times)}`;
 }
 
 const ACME_RUN = { tenant: 'acme', scenario: 's3_review', runId: 'r1' };
