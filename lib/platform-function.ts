@@ -25,7 +25,10 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
  * bundle's source map read on the first stack formatted instead of at every cold
  * start as `--enable-source-maps` does (functions/runtime/source-map-stacks.ts).
  */
-export const SOURCE_MAP_STACKS_MODULE = path.join(PROJECT_ROOT, 'functions/runtime/source-map-stacks-install.ts');
+export const SOURCE_MAP_STACKS_MODULE = path.join(
+  PROJECT_ROOT,
+  'functions/runtime/source-map-stacks-install.ts',
+);
 
 /**
  * Settings an operator may change on the platform's functions without touching

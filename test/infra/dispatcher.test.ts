@@ -100,6 +100,5 @@ describe('the dispatcher function', () => {
       // The scenarios' inline budget (lib/scenarios/budget.ts), under the tools' own bound.
       RESULT_MAX_BYTES: String(inlineResultBudget(loadScenarios(toolCatalog), DEFAULT_RESULT_MAX_BYTES)),
     });
-
   });
 });

@@ -87,9 +87,16 @@ describe('stack traces mapped on the first stack formatted', () => {
     child = path.join(dir, 'child.js');
     writeFileSync(entry, ENTRY_SOURCE);
     writeFileSync(child, CHILD_SOURCE);
-    await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: [entry], outfile: bundleFile, absWorkingDir: PROJECT_ROOT });
+    await build({
+      ...LAMBDA_BUILD_OPTIONS,
+      entryPoints: [entry],
+      outfile: bundleFile,
+      absWorkingDir: PROJECT_ROOT,
+    });
     const env = { PATH: process.env.PATH };
-    report = JSON.parse(execFileSync(process.execPath, [child, bundleFile], { env }).toString()) as ChildReport;
+    report = JSON.parse(
+      execFileSync(process.execPath, [child, bundleFile], { env }).toString(),
+    ) as ChildReport;
   }, 60_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
