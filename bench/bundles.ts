@@ -170,30 +170,9 @@ export const SLACK_SDK_CLIENTS: readonly string[] = ['@slack/web-api', '@slack/w
 
 /**
  * Modules through which the platform reaches its own clients on a tool's behalf:
- * secrets (the reference table in DynamoDB, Secrets Manager), credentials and
- * organization sessions (STS), and a plan call's answer (Step Functions' task
- * token, the run workspaces in S3: tool-callback.ts).
+ * secrets (the reference table in DynamoDB, Secrets Manager) and credentials (STS).
  */
-const PLATFORM_CLIENT_MODULES =
-  /^functions\/runtime\/(?:secrets\/|aws\/credentials\.ts$|aws\/organization-sessions\.ts$|tool-callback\.ts$)/;
-
-/**
- * The tool harness: what it requires on demand (`require`, not an import: the
- * idempotency records' DynamoDB client on a write tool's first call) and its
- * task-token module (Step Functions, to answer a plan call) lead to the
- * platform's clients, not the tool's. The dispatcher answers task tokens as its
- * own work, so the task-token module counts as the platform's only from here.
- */
-const TOOL_HARNESS = 'functions/runtime/tool-handler.ts';
-const TASK_TOKEN_MODULE = 'functions/runtime/task-callback.ts';
-
-/** Whether an import of `importer` leads only to the platform's own clients (not followed for a function's own). */
-function isPlatformClientImport(importer: string, imported: { path: string; kind: string }): boolean {
-  if (PLATFORM_CLIENT_MODULES.test(imported.path)) return true;
-  return (
-    importer === TOOL_HARNESS && (imported.kind === 'require-call' || imported.path === TASK_TOKEN_MODULE)
-  );
-}
+const PLATFORM_CLIENT_MODULES = /^functions\/runtime\/(?:secrets\/|aws\/credentials\.ts$)/;
 
 function isSdkClient(name: string): boolean {
   return name.startsWith('@aws-sdk/client-') || SLACK_SDK_CLIENTS.includes(name);
@@ -201,8 +180,8 @@ function isSdkClient(name: string): boolean {
 
 /**
  * The SDK clients a function needs for its own work: those its entry reaches
- * without passing through the platform's secret, credential, session, answer
- * and idempotency modules (whose clients a call loads only when it needs them). The baseline a function's cold
+ * without passing through the platform's secret and credential modules (whose
+ * clients a call loads only when it needs them). The baseline a function's cold
  * start is measured against holds these and nothing else, so the platform's
  * clients count against the function, as they would in Lambda's init phase if
  * they were loaded there.
@@ -215,7 +194,7 @@ export function ownSdkClientsIn(bundled: FunctionBundle, entry: string): string[
   const clients = new Set<string>();
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     for (const imported of inputs[file]?.imports ?? []) {
-      if (seen.has(imported.path) || isPlatformClientImport(file, imported)) continue;
+      if (seen.has(imported.path) || PLATFORM_CLIENT_MODULES.test(imported.path)) continue;
       seen.add(imported.path);
       const name = packageOf(imported.path);
       if (isSdkClient(name)) clients.add(name);
