@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { DISPATCHER_CONFIG_GLOBAL, parseDispatcherConfig } from '../functions/dispatcher/config';
+import { DISPATCHER_CONFIG_GLOBAL } from '../functions/dispatcher/config';
 import { ENGINE_CONFIG_GLOBAL } from '../functions/engine/config';
 import { toolCatalog } from '../functions/tools/catalog';
 import { DISPATCHER_LAZY_PACKAGES, type LazyPackage, lazyPackageCommands } from '../lib/lazy-packages';
@@ -91,8 +91,7 @@ export function lambdaEntries(): LambdaEntry[] {
     {
       name: 'dispatcher',
       entry: path.join(PROJECT_ROOT, 'functions/dispatcher/handler.ts'),
-      // Parsed as lib/external-tools-platform.ts parses what it bundles (defaults filled in).
-      define: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(parseDispatcherConfig(config)) },
+      define: { [DISPATCHER_CONFIG_GLOBAL]: JSON.stringify(config) },
       lazyPackages: DISPATCHER_LAZY_PACKAGES,
     },
     {

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { builtOnce } from '../runtime/built-once';
 import { ORG_SECRET_NAME, SNAKE_CASE_NAME } from '../runtime/ids';
 import '../runtime/zod-locale';
 import { accessProfilesSchema, entryPointBindingsSchema } from './access';
@@ -16,47 +15,43 @@ declare const ETP_DISPATCHER_CONFIG: unknown;
 /** The global the CDK defines at bundle time with the JSON of a {@link DispatcherConfig}. */
 export const DISPATCHER_CONFIG_GLOBAL = 'ETP_DISPATCHER_CONFIG';
 
+const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
+
 /**
  * Lambda function names: 1-64 letters, digits, `-` or `_` (Lambda API reference,
  * "CreateFunction", `FunctionName`).
  */
 export const LAMBDA_FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-// Built on first use: the deployed dispatcher never parses its configuration (the CDK did, at synth).
-const dispatcherConfigSchema = builtOnce(() => {
-  const name = z.string().check(z.regex(SNAKE_CASE_NAME.pattern, SNAKE_CASE_NAME.accepted));
-  return z.strictObject({
-    /** Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`. */
-    scenarios: z.record(name, z.record(name, z.array(name))),
-    /** Arguments each level pins: `{ scenario: { level: { tool: [argument…] } } }` (functions/dispatcher/pins.ts). */
-    pins: z._default(z.record(name, z.record(name, z.record(name, z.array(z.string())))), {}),
-    /**
-     * The per-account levels (`for_each_account`) and the organization secret of each:
-     * `{ scenario: { level: 'aws_org_default' } }` (functions/dispatcher/levels.ts, `accountLevelSecret`).
-     */
-    accountLevels: z._default(
-      z.record(
-        name,
-        z.record(name, z.string().check(z.regex(ORG_SECRET_NAME.pattern, ORG_SECRET_NAME.accepted))),
-      ),
-      {},
+const dispatcherConfigSchema = z.strictObject({
+  /** Each scenario's levels and their `intra_tools`: `{ scenario: { level: [tool…] } }`. */
+  scenarios: z.record(name, z.record(name, z.array(name))),
+  /** Arguments each level pins: `{ scenario: { level: { tool: [argument…] } } }` (functions/dispatcher/pins.ts). */
+  pins: z._default(z.record(name, z.record(name, z.record(name, z.array(z.string())))), {}),
+  /**
+   * The per-account levels (`for_each_account`) and the organization secret of each:
+   * `{ scenario: { level: 'aws_org_default' } }` (functions/dispatcher/levels.ts, `accountLevelSecret`).
+   */
+  accountLevels: z._default(
+    z.record(
+      name,
+      z.record(name, z.string().check(z.regex(ORG_SECRET_NAME.pattern, ORG_SECRET_NAME.accepted))),
     ),
-    /** Tool functions are named `<prefix><tool name>` (see {@link toolFunctionName}). */
-    toolFunctionNamePrefix: z
-      .string()
-      .check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, '1-40 letters, digits, - or _')),
-    /** Access profiles by name (functions/dispatcher/access.ts): tenant + tools, for callers without a scenario. */
-    accessProfiles: z._default(accessProfilesSchema, {}),
-    /** Which profile each entry point (Bedrock agent, gateway target, function URL) uses. */
-    entryPoints: z._default(entryPointBindingsSchema, { bedrockAgents: {}, gatewayTargets: {} }),
-  });
+    {},
+  ),
+  /** Tool functions are named `<prefix><tool name>` (see {@link toolFunctionName}). */
+  toolFunctionNamePrefix: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, '1-40 letters, digits, - or _')),
+  /** Access profiles by name (functions/dispatcher/access.ts): tenant + tools, for callers without a scenario. */
+  accessProfiles: z._default(accessProfilesSchema, {}),
+  /** Which profile each entry point (Bedrock agent, gateway target, function URL) uses. */
+  entryPoints: z._default(entryPointBindingsSchema, { bedrockAgents: {}, gatewayTargets: {} }),
 });
 
 /** The dispatcher's deployment configuration. */
-export type DispatcherConfig = z.output<ReturnType<typeof dispatcherConfigSchema>>;
+export type DispatcherConfig = z.output<typeof dispatcherConfigSchema>;
 
 /** What {@link parseDispatcherConfig} accepts: `pins`, `accountLevels`, `accessProfiles` and `entryPoints` may be left out. */
-export type DispatcherConfigInput = z.input<ReturnType<typeof dispatcherConfigSchema>>;
+export type DispatcherConfigInput = z.input<typeof dispatcherConfigSchema>;
 
 /**
  * Checks a configuration.
@@ -65,7 +60,7 @@ export type DispatcherConfigInput = z.input<ReturnType<typeof dispatcherConfigSc
  *   (and the CDK, which checks what it bundles, fails the synth) with what to fix.
  */
 export function parseDispatcherConfig(raw: unknown): DispatcherConfig {
-  const parsed = dispatcherConfigSchema().safeParse(raw);
+  const parsed = dispatcherConfigSchema.safeParse(raw);
   const problems = parsed.success
     ? unknownProfileBindings(parsed.data)
     : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -99,18 +94,15 @@ function unknownProfileBindings(config: DispatcherConfig): string[] {
 }
 
 /**
- * The configuration bundled into this dispatcher: what {@link parseDispatcherConfig}
- * returned at synth (lib/external-tools-platform.ts bundles its output, so every
- * default is filled in and every check passed), used as is so the init phase
- * spends nothing on building and running the schema again.
+ * The configuration bundled into this dispatcher.
  *
- * @throws Error when the code was bundled without one.
+ * @throws Error when the code was bundled without one, or it is invalid.
  */
 export function bundledDispatcherConfig(): DispatcherConfig {
   if (typeof ETP_DISPATCHER_CONFIG === 'undefined') {
     throw new Error(`The dispatcher was bundled without its configuration (${DISPATCHER_CONFIG_GLOBAL})`);
   }
-  return ETP_DISPATCHER_CONFIG as DispatcherConfig;
+  return parseDispatcherConfig(ETP_DISPATCHER_CONFIG);
 }
 
 /**

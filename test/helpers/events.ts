@@ -5,11 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import {
-  DISPATCHER_CONFIG_GLOBAL,
-  type DispatcherConfigInput,
-  parseDispatcherConfig,
-} from '../../functions/dispatcher/config';
+import { DISPATCHER_CONFIG_GLOBAL, type DispatcherConfigInput } from '../../functions/dispatcher/config';
 import type { ToolInvocation } from '../../functions/runtime/invocation';
 
 /** A native dispatcher envelope (docs/design.md, "Dispatcher envelope"). */
@@ -96,10 +92,9 @@ function withoutUndefined<T extends object>(value: T): T {
 
 /**
  * Gives the dispatcher handler, about to be loaded, the configuration the CDK
- * bundles into it (esbuild `define` of `ETP_DISPATCHER_CONFIG`, parsed as the CDK
- * parses it, so invalid configuration fails here as it fails the synth): unbundled code
+ * bundles into it (esbuild `define` of `ETP_DISPATCHER_CONFIG`): unbundled code
  * reads the same identifier as a global.
  */
 export function bundleDispatcherConfig(config: DispatcherConfigInput): void {
-  (globalThis as Record<string, unknown>)[DISPATCHER_CONFIG_GLOBAL] = parseDispatcherConfig(config);
+  (globalThis as Record<string, unknown>)[DISPATCHER_CONFIG_GLOBAL] = config;
 }
