@@ -15,9 +15,34 @@ const functionTools = toolCatalog.functionTools();
 /** esbuild bundling every function on a shared 2-core machine: allow minutes, not seconds. */
 const BUNDLING_TIMEOUT_MS = 180_000;
 
+/** Every asset required in a fresh process of its own, on the same shared machine. */
+const LOADING_TIMEOUT_MS = 300_000;
+
 type FunctionResource = {
   Properties: { Code: { S3Key: string }; Environment: { Variables: Record<string, unknown> } };
 };
+
+/**
+ * A variable's value as Lambda would see it, from its template form: a `Ref` is
+ * the resource's name (a table, bucket or function name), `Fn::GetAtt … Arn` a
+ * role ARN, `Fn::Join` the joined parts.
+ *
+ * @throws Error on another intrinsic function, so a new one is handled here.
+ */
+function deployedValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const intrinsic = value as {
+    Ref?: string;
+    'Fn::GetAtt'?: [string, string];
+    'Fn::Join'?: [string, unknown[]];
+  };
+  if (intrinsic.Ref !== undefined) return intrinsic.Ref.toLowerCase();
+  if (intrinsic['Fn::GetAtt']?.[1] === 'Arn')
+    return `arn:aws:iam::123456789012:role/${intrinsic['Fn::GetAtt'][0]}`;
+  if (intrinsic['Fn::Join'])
+    return intrinsic['Fn::Join'][1].map(deployedValue).join(intrinsic['Fn::Join'][0]);
+  throw new Error(`No deployed value for ${JSON.stringify(value)}`);
+}
 
 /**
  * Runs in a fresh node (no flags) in an asset's folder: requires its `index.js`
@@ -121,11 +146,11 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
   it(
     'injects the stack mapping into every bundle and reads no source map when a function is loaded',
     () => {
-      // Prepare: each function's own variables (a CloudFormation reference becomes a placeholder name).
+      // Prepare: each function's own variables, CloudFormation references resolved to values of their form.
       const loads = functions.map((fn, i) => {
         const variables = Object.entries(fn.Properties.Environment.Variables).map(([key, value]) => [
           key,
-          typeof value === 'string' ? value : `etp-${key.toLowerCase()}`,
+          deployedValue(value),
         ]);
         const env = { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...Object.fromEntries(variables) };
         const bundle = bundles[i] as Bundle;
@@ -150,7 +175,7 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
         })),
       );
     },
-    BUNDLING_TIMEOUT_MS,
+    LOADING_TIMEOUT_MS,
   );
 
   it('bundles the AWS SDK v3 instead of taking the runtime’s', () => {
