@@ -11,6 +11,7 @@ import { DISPATCHER_CONFIG_GLOBAL } from '../functions/dispatcher/config';
 import { ENGINE_CONFIG_GLOBAL } from '../functions/engine/config';
 import { toolCatalog } from '../functions/tools/catalog';
 import { DISPATCHER_LAZY_PACKAGES, type LazyPackage, lazyPackageCommands } from '../lib/lazy-packages';
+import { SOURCE_MAP_STACKS_MODULE } from '../lib/platform-function';
 import { engineConfig, functionMemory } from '../lib/scenarios/engine-config';
 import { levelWhitelists } from '../lib/scenarios/level-tables';
 import { loadScenarios } from '../lib/scenarios/loader';
@@ -31,12 +32,13 @@ export const BUNDLES_DIR = path.join(os.tmpdir(), 'etp-bench-bundles');
 /**
  * esbuild options equivalent to the platform's NodejsFunction bundling
  * (lib/platform-function.ts: minify, source maps without sources content,
- * keepNames, target node24, CommonJS, SDK v3 bundled, i.e. no externals), in
- * esbuild's JS API form, as the CDK translates them into esbuild arguments
- * (`sourceMap: true` becomes `--sourcemap`: a linked map, which Node reads at
- * load under the functions' `--enable-source-maps`). A function's lazy packages
- * (lib/lazy-packages.ts) are external and written next to it by the very
- * commands the CDK runs after bundling. lib/ keeps its options
+ * keepNames, target node24, CommonJS, SDK v3 bundled, i.e. no externals, and
+ * SOURCE_MAP_STACKS_MODULE injected), in esbuild's JS API form, as the CDK
+ * translates them into esbuild arguments (`sourceMap: true` becomes
+ * `--sourcemap`: a linked map, which the injected module reads on the first stack
+ * trace formatted, never at load). Baselines are bundled with the same options.
+ * A function's lazy packages (lib/lazy-packages.ts) are external and written next
+ * to it by the very commands the CDK runs after bundling. lib/ keeps its options
  * inside the construct as CDK BundlingOptions, so they are restated here once;
  * keep the two in step.
  */
@@ -46,6 +48,7 @@ export const LAMBDA_BUILD_OPTIONS = {
   keepNames: true,
   sourcemap: 'linked',
   sourcesContent: false,
+  inject: [SOURCE_MAP_STACKS_MODULE],
   platform: 'node',
   target: 'node24',
   format: 'cjs',

@@ -1,10 +1,11 @@
-import { PLATFORM_FUNCTION_ENVIRONMENT } from '../lib/platform-function';
-
-/** What every function reads at load time, as the CDK sets it (lib/), with the values of a deployment. */
+/**
+ * What every function reads at load time, as the CDK sets it (lib/), with the
+ * values of a deployment. No `NODE_OPTIONS`: the platform sets none (stack traces
+ * are mapped by the module injected into each bundle, not by `--enable-source-maps`).
+ */
 export function loadTimeEnvironment(): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
-    ...PLATFORM_FUNCTION_ENVIRONMENT,
     AWS_REGION: 'us-east-1',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     SECRET_REFS_TABLE: 'etp-secret-references',

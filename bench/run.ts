@@ -133,7 +133,7 @@ async function coldStartSection(
     );
   }
   notes.push(
-    `each process: NODE_OPTIONS=${env.NODE_OPTIONS ?? ''} (lib's function environment), AWS_REGION, ` +
+    "each process: lib's function environment (no NODE_OPTIONS: stack traces mapped by the injected module), AWS_REGION, " +
       "POWERTOOLS_LOG_LEVEL=ERROR, SECRET_REFS_TABLE; the dispatcher bundled with the scenario files' whitelists",
     'REST connector tools (GitHub, PagerDuty, CRM, ATS) against the platform-only bundle (a tool that calls ' +
       'nothing): their client is the shared HTTP client, part of that fixed part (bench/cold-start.ts, baselineBundle)',

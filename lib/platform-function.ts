@@ -20,13 +20,15 @@ export const DEFAULT_MEMORY_SIZE_MB = 256;
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /**
- * Environment every platform function gets; a caller's variable of the same
- * name wins. `--enable-source-maps` makes stack traces in the logs point at the
- * TypeScript sources (the bundles are minified).
+ * The module esbuild injects first into every function bundle (`inject`): stack
+ * traces in the logs name the TypeScript sources (the bundles are minified), the
+ * bundle's source map read on the first stack formatted instead of at every cold
+ * start as `--enable-source-maps` does (functions/runtime/source-map-stacks.ts).
  */
-export const PLATFORM_FUNCTION_ENVIRONMENT: Readonly<Record<string, string>> = {
-  NODE_OPTIONS: '--enable-source-maps',
-};
+export const SOURCE_MAP_STACKS_MODULE = path.join(
+  PROJECT_ROOT,
+  'functions/runtime/source-map-stacks-install.ts',
+);
 
 /**
  * Settings an operator may change on the platform's functions without touching
@@ -58,10 +60,7 @@ export interface PlatformFunctionProps extends ToolRuntimeSettings {
   readonly functionName?: string;
   /** What the function does, shown in the Lambda console. @default - no description */
   readonly description?: string;
-  /**
-   * Variables merged over {@link PLATFORM_FUNCTION_ENVIRONMENT} (a key given here wins).
-   * @default - the platform defaults only
-   */
+  /** The function's environment variables. @default - none */
   readonly environment?: Readonly<Record<string, string>>;
   /**
    * Identifiers replaced at bundle time (esbuild `define`), each by a JSON literal:
@@ -87,7 +86,8 @@ export interface PlatformFunctionProps extends ToolRuntimeSettings {
  * The one set of function defaults used by the dispatcher and every tool:
  * Node.js 24 (`nodejs24.x`, the newest runtime CDK knows) on arm64; an esbuild
  * bundle (local esbuild, no Docker) that is minified, CommonJS, `keepNames` so
- * error classes keep their names, with source maps but without sources content,
+ * error classes keep their names, with source maps but without sources content
+ * (read on the first stack trace formatted, {@link SOURCE_MAP_STACKS_MODULE}),
  * and with the AWS SDK v3 bundled rather than taken from the runtime, so a
  * deployed function runs the SDK versions the lockfile pins and tests exercise,
  * and cold starts are measured on what ships; X-Ray active tracing, as on the
@@ -158,13 +158,14 @@ export class PlatformFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      environment: { ...PLATFORM_FUNCTION_ENVIRONMENT, ...props.environment },
+      environment: { ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
         minify: true,
         sourceMap: true,
         sourcesContent: false,
+        inject: [SOURCE_MAP_STACKS_MODULE],
         keepNames: true,
         target: 'node24',
         format: OutputFormat.CJS,

@@ -18,7 +18,7 @@ import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
 import { CUSTOMER_ROLE_ACTIONS, isAwsTool, isOrganizationTool } from './aws-tool-grants';
 import { allowGrant, denyStatement } from './iam-statements';
 import { acknowledgeWildcardResources } from './nag';
-import { type FunctionSettings, PLATFORM_FUNCTION_ENVIRONMENT, PlatformFunction } from './platform-function';
+import { type FunctionSettings, PlatformFunction } from './platform-function';
 import type { RunWorkspaceBucket } from './run-workspace-bucket';
 
 /** The folder the catalog's implementation paths are relative to. */
@@ -129,9 +129,7 @@ export class ToolFunction extends PlatformFunction {
         RESULT_MAX_BYTES: String(props.resultMaxBytes),
         ...(awsTool && !organizationTool ? { [CUSTOMER_ROLE_NAME_ENV]: CUSTOMER_ROLE_NAME } : {}),
         ...(organizationTool ? { [ORGANIZATION_ROLE_NAME_ENV]: ORGANIZATION_ROLE_NAME } : {}),
-        ...(spec.runtime?.nodeOptions
-          ? { NODE_OPTIONS: `${PLATFORM_FUNCTION_ENVIRONMENT.NODE_OPTIONS} ${spec.runtime.nodeOptions}` }
-          : {}),
+        ...(spec.runtime?.nodeOptions ? { NODE_OPTIONS: spec.runtime.nodeOptions } : {}),
       },
     });
     this.spec = spec;

@@ -57,8 +57,9 @@ export interface ToolRuntimeSettings {
   /** Lambda timeout in seconds; the tool's deadline is derived from it. @default {@link DEFAULT_TOOL_TIMEOUT_SECONDS} */
   readonly timeoutSeconds?: number;
   /**
-   * Node.js options of the function (`NODE_OPTIONS`, after the platform's own),
-   * such as heap limits that keep a large streaming read within its memory.
+   * Node.js options of the function (`NODE_OPTIONS`; the platform sets none of
+   * its own: stack traces are mapped without `--enable-source-maps`,
+   * functions/runtime/source-map-stacks.ts), such as heap limits that keep a large streaming read within its memory.
    * @default none
    */
   readonly nodeOptions?: string;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { DISPATCHER_LAZY_PACKAGES } from '../../lib/lazy-packages';
+import { SOURCE_MAP_STACKS_MODULE } from '../../lib/platform-function';
 import { toolEntryPath } from '../../lib/tool-function';
 import { synthesizePlatform } from '../helpers/cdk';
 
@@ -14,9 +15,53 @@ const functionTools = toolCatalog.functionTools();
 /** esbuild bundling every function on a shared 2-core machine: allow minutes, not seconds. */
 const BUNDLING_TIMEOUT_MS = 180_000;
 
+/** Every asset required in a fresh process of its own, on the same shared machine. */
+const LOADING_TIMEOUT_MS = 300_000;
+
 type FunctionResource = {
   Properties: { Code: { S3Key: string }; Environment: { Variables: Record<string, unknown> } };
 };
+
+/**
+ * A variable's value as Lambda would see it, from its template form: a `Ref` is
+ * the resource's name (a table, bucket or function name), `Fn::GetAtt … Arn` a
+ * role ARN, `Fn::Join` the joined parts.
+ *
+ * @throws Error on another intrinsic function, so a new one is handled here.
+ */
+function deployedValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const intrinsic = value as {
+    Ref?: string;
+    'Fn::GetAtt'?: [string, string];
+    'Fn::Join'?: [string, unknown[]];
+  };
+  if (intrinsic.Ref !== undefined) return intrinsic.Ref.toLowerCase();
+  if (intrinsic['Fn::GetAtt']?.[1] === 'Arn')
+    return `arn:aws:iam::123456789012:role/${intrinsic['Fn::GetAtt'][0]}`;
+  if (intrinsic['Fn::Join'])
+    return intrinsic['Fn::Join'][1].map(deployedValue).join(intrinsic['Fn::Join'][0]);
+  throw new Error(`No deployed value for ${JSON.stringify(value)}`);
+}
+
+/**
+ * Runs in a fresh node (no flags) in an asset's folder: requires its `index.js`
+ * while recording every `.map` path opened through `fs`, and prints those paths
+ * and whether stack traces are then formatted by the injected module.
+ */
+const MAP_READS_AT_LOAD = `
+const fs = require('node:fs');
+const reads = [];
+for (const name of ['readFileSync', 'openSync', 'readFile', 'open', 'createReadStream']) {
+  const original = fs[name];
+  fs[name] = function (file, ...rest) {
+    if (String(file).endsWith('.map')) reads.push(String(file));
+    return original.call(this, file, ...rest);
+  };
+}
+require(require('node:path').resolve('index.js'));
+process.stdout.write(JSON.stringify({ reads, hook: Error.prepareStackTrace.name, mapping: process.sourceMapsEnabled }));
+`;
 
 /** A function's bundle as written to the cloud assembly. */
 interface Bundle {
@@ -55,6 +100,7 @@ function readBundle(outdir: string, fn: FunctionResource): Bundle {
 // esbuild is what costs here; every other infra test skips bundling.
 describe('bundling (local esbuild, offline, no Docker)', () => {
   let bundles: Bundle[];
+  let functions: FunctionResource[];
 
   beforeAll(() => {
     // With the MCP function URL on, so the dispatcher's asset can answer an MCP request.
@@ -65,9 +111,8 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
       },
       { bundle: true },
     );
-    bundles = Object.values(template.findResources('AWS::Lambda::Function')).map((fn) =>
-      readBundle(app.outdir, fn as FunctionResource),
-    );
+    functions = Object.values(template.findResources('AWS::Lambda::Function')) as FunctionResource[];
+    bundles = functions.map((fn) => readBundle(app.outdir, fn));
   }, BUNDLING_TIMEOUT_MS);
 
   it('bundles the dispatcher, the engine and every function tool from its own entry', () => {
@@ -97,6 +142,41 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
     expect(maps).toEqual(bundles.map((bundle) => ({ service: bundle.service, sourcesContent: undefined })));
     for (const bundle of bundles) expect(bundle.code).toMatch(/\/\/# sourceMappingURL=index\.js\.map\s*$/);
   });
+
+  it(
+    'injects the stack mapping into every bundle and reads no source map when a function is loaded',
+    () => {
+      // Prepare: each function's own variables, CloudFormation references resolved to values of their form.
+      const loads = functions.map((fn, i) => {
+        const variables = Object.entries(fn.Properties.Environment.Variables).map(([key, value]) => [
+          key,
+          deployedValue(value),
+        ]);
+        const env = { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...Object.fromEntries(variables) };
+        const bundle = bundles[i] as Bundle;
+
+        // Act
+        const out = execFileSync(process.execPath, ['-e', MAP_READS_AT_LOAD], { cwd: bundle.assetDir, env });
+        return {
+          service: bundle.service,
+          injected: bundle.sources.includes(SOURCE_MAP_STACKS_MODULE),
+          ...JSON.parse(out.toString()),
+        };
+      });
+
+      // Assess
+      expect(loads).toEqual(
+        bundles.map((bundle) => ({
+          service: bundle.service,
+          injected: true,
+          reads: [],
+          hook: 'prepareStackTrace',
+          mapping: false,
+        })),
+      );
+    },
+    LOADING_TIMEOUT_MS,
+  );
 
   it('bundles the AWS SDK v3 instead of taking the runtime’s', () => {
     // Prepare, Act

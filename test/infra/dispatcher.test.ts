@@ -37,9 +37,9 @@ describe('the dispatcher function', () => {
       entryPoints: { bedrockAgents: {}, gatewayTargets: {} },
     });
     expect(Object.keys(config.scenarios).length).toBeGreaterThan(0);
-    // Nothing of it travels in the environment (Lambda caps variables at 4 KB in all).
+    // Nothing of it travels in the environment (Lambda caps variables at 4 KB in all). No NODE_OPTIONS:
+    // stack traces are mapped by the module injected into the bundle (lib/platform-function.ts).
     expect(Object.keys(dispatcher.Environment.Variables).sort()).toEqual([
-      'NODE_OPTIONS',
       'POWERTOOLS_SERVICE_NAME',
       'RESULT_INLINE_BYTES',
       'RESULT_MAX_BYTES',
@@ -99,7 +99,6 @@ describe('the dispatcher function', () => {
       POWERTOOLS_SERVICE_NAME: 'dispatcher',
       // The scenarios' inline budget (lib/scenarios/budget.ts), under the tools' own bound.
       RESULT_MAX_BYTES: String(inlineResultBudget(loadScenarios(toolCatalog), DEFAULT_RESULT_MAX_BYTES)),
-      NODE_OPTIONS: '--enable-source-maps',
     });
   });
 });

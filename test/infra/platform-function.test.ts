@@ -38,28 +38,25 @@ describe('PlatformFunction', () => {
     expect(properties).toMatchObject({ MemorySize: 1024, Timeout: 300 });
   });
 
-  it('merges the given environment over the defaults', () => {
+  it('sets exactly the given environment', () => {
     // Prepare, Act
     const { properties } = synthesizeFunction({
-      environment: {
-        POWERTOOLS_SERVICE_NAME: 'example',
-        NODE_OPTIONS: '--enable-source-maps --max-old-space-size=200',
-      },
+      environment: { POWERTOOLS_SERVICE_NAME: 'example', NODE_OPTIONS: '--max-old-space-size=200' },
     });
 
     // Assess
     expect(properties.Environment.Variables).toEqual({
       POWERTOOLS_SERVICE_NAME: 'example',
-      NODE_OPTIONS: '--enable-source-maps --max-old-space-size=200',
+      NODE_OPTIONS: '--max-old-space-size=200',
     });
   });
 
-  it('sets NODE_OPTIONS=--enable-source-maps by default', () => {
+  it('sets no NODE_OPTIONS of its own: stacks are mapped by the injected module, not --enable-source-maps', () => {
     // Prepare, Act
     const { properties } = synthesizeFunction();
 
     // Assess
-    expect(properties.Environment.Variables).toEqual({ NODE_OPTIONS: '--enable-source-maps' });
+    expect(properties.Environment?.Variables ?? {}).toEqual({});
   });
 
   it('logs to its own log group, kept one month', () => {

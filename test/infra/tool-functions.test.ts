@@ -204,7 +204,8 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
       });
       const variables = fn.Environment.Variables;
       expect(variables).toEqual({
-        NODE_OPTIONS: ['--enable-source-maps', spec.runtime?.nodeOptions].filter(Boolean).join(' '),
+        // Only the tool's own Node options: the platform adds none (stacks are mapped by the injected module).
+        ...(spec.runtime?.nodeOptions ? { NODE_OPTIONS: spec.runtime.nodeOptions } : {}),
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
