@@ -6,6 +6,7 @@
  */
 import { InvalidArgsError, PlatformError, SecretInvalidError, ServiceCallError } from '../errors';
 import { AWS_ACCOUNT_ID } from '../ids';
+import { isMissingCredentials } from '../error-sources/aws';
 import { normalizeError } from '../normalize-error';
 import { type AwsAccess, assumedRoleAccess, checkCustomerRoleName } from './credentials';
 import { accountOfRoleArn, memberRoleArn, ORGANIZATION_ROLE_NAME_ENV, type OrgTarget } from './organization';
@@ -30,7 +31,8 @@ export interface MemberSessionRequest {
 /**
  * A failure to open an organization run's session in one account, naming the
  * account: `auth_failed` when STS refused the AssumeRole (the role is missing,
- * or its trust refuses the ExternalId or the tenant), `throttled` when STS
+ * or its trust refuses the ExternalId or the tenant) and when there were no
+ * credentials to ask STS with (the message then says what to set), `throttled` when STS
  * throttled it (retryable), else STS's own normalized code. `details` carry
  * `accountId`, and `awsError` as STS named it.
  */
@@ -41,6 +43,14 @@ export class MemberAccountError extends PlatformError {
 /** Codes of a refused AssumeRole, reported `auth_failed`: the account cannot be reached with its role. */
 const REFUSED = new Set(['access_denied', 'auth_failed', 'secret_invalid']);
 
+/**
+ * What to set when the platform has no credentials to call STS with. Deployed,
+ * the function's own role always gives it some; this happens on a workstation.
+ */
+const SET_CREDENTIALS =
+  'set AWS_PROFILE (a profile of ~/.aws/config, e.g. after `aws sso login`) or AWS_ACCESS_KEY_ID and ' +
+  'AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it';
+
 function sessionFailure(err: unknown, roleArn: string, accountId: string, accountName?: string): unknown {
   const info = normalizeError(
     'organization',
@@ -48,6 +58,14 @@ function sessionFailure(err: unknown, roleArn: string, accountId: string, accoun
   );
   const account = accountName ? `account ${accountId} (${accountName})` : `account ${accountId}`;
   const details = { accountId, ...(info.details?.awsError ? { awsError: info.details.awsError } : {}) };
+  if (isMissingCredentials(err)) {
+    // Nothing was refused: STS was never asked, for want of credentials to sign with.
+    return new MemberAccountError(
+      'auth_failed',
+      `No AWS credentials were found to call STS with, so ${roleArn} in ${account} could not be assumed: ${SET_CREDENTIALS}`,
+      { service: 'sts', details, cause: err },
+    );
+  }
   if (REFUSED.has(info.code)) {
     return new MemberAccountError(
       'auth_failed',
