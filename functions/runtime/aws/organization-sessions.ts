@@ -4,9 +4,10 @@
  * SourceIdentity `etp.<tenant>`, the run's session tags, renewed before the
  * one-hour role-chaining limit; a refusal names the account.
  */
+
+import { isMissingCredentials } from '../error-sources/aws';
 import { InvalidArgsError, PlatformError, SecretInvalidError, ServiceCallError } from '../errors';
 import { AWS_ACCOUNT_ID } from '../ids';
-import { isMissingCredentials } from '../error-sources/aws';
 import { normalizeError } from '../normalize-error';
 import { type AwsAccess, assumedRoleAccess, checkCustomerRoleName } from './credentials';
 import { accountOfRoleArn, memberRoleArn, ORGANIZATION_ROLE_NAME_ENV, type OrgTarget } from './organization';
@@ -48,10 +49,21 @@ const REFUSED = new Set(['access_denied', 'auth_failed', 'secret_invalid']);
  * the function's own role always gives it some; this happens on a workstation.
  */
 const SET_CREDENTIALS =
-  'set AWS_PROFILE (a profile of ~/.aws/config, e.g. after `aws sso login`) or AWS_ACCESS_KEY_ID and ' +
+  'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and ' +
   'AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it';
 
-function sessionFailure(err: unknown, roleArn: string, accountId: string, accountName?: string): unknown {
+/** Where a refused role should have come from: a member's audit role, or the organization role. */
+const MEMBER_ROLE_HINT = 'check that the StackSet deployed the role there';
+const ORGANIZATION_ROLE_HINT =
+  'check that OrganizationAccessStack is deployed there (docs/organizations.md) and that the secret names its role';
+
+function sessionFailure(
+  err: unknown,
+  roleArn: string,
+  accountId: string,
+  accountName: string | undefined,
+  hint: string,
+): unknown {
   const info = normalizeError(
     'organization',
     err instanceof ServiceCallError ? err : new ServiceCallError('sts', err),
@@ -69,7 +81,7 @@ function sessionFailure(err: unknown, roleArn: string, accountId: string, accoun
   if (REFUSED.has(info.code)) {
     return new MemberAccountError(
       'auth_failed',
-      `STS refused AssumeRole of ${roleArn} in ${account}: check that the StackSet deployed the role there ` +
+      `STS refused AssumeRole of ${roleArn} in ${account}: ${hint} ` +
         `and that the organization secret's ExternalId matches (${info.message})`,
       { service: 'sts', details, cause: err },
     );
@@ -134,7 +146,8 @@ export function memberSession(request: MemberSessionRequest): AwsAccess {
       accountId: request.accountId,
     },
     signal: request.signal,
-    onFailure: (err) => sessionFailure(err, roleArn, request.accountId, request.accountName),
+    onFailure: (err) =>
+      sessionFailure(err, roleArn, request.accountId, request.accountName, MEMBER_ROLE_HINT),
   });
 }
 
@@ -167,6 +180,12 @@ export function organizationSession(request: OrganizationSessionRequest): AwsAcc
     owner: { tenant: request.tenant, runId: request.runId, scenario: request.scenario, accountId },
     signal: request.signal,
     onFailure: (err) =>
-      sessionFailure(err, target.managementRoleArn, accountId, 'management or delegated administrator'),
+      sessionFailure(
+        err,
+        target.managementRoleArn,
+        accountId,
+        'management or delegated administrator',
+        ORGANIZATION_ROLE_HINT,
+      ),
   });
 }

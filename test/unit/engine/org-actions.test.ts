@@ -17,6 +17,7 @@ import { summarizeRun } from '../../../functions/engine/summary';
 import { ENGINE_PATHS, readJson, workspacesOf } from '../../../functions/engine/workspaces';
 import { boundResult } from '../../../functions/runtime/bound';
 import { claimCheck, claimCheckPath } from '../../../functions/runtime/claim-check';
+import { PlatformError } from '../../../functions/runtime/errors';
 import { logger } from '../../../functions/runtime/logger';
 import type { ToolResult, ToolSuccess } from '../../../functions/runtime/result';
 import { toolCatalog } from '../../../functions/tools/catalog';
@@ -378,6 +379,72 @@ describe('per-account engine actions', () => {
     );
   });
 
+  it('ends the level saying why the accounts could not be listed, as (<code>: <message>)', async () => {
+    // Prepare: a listing the dispatcher answered with auth_failed (account-directory.ts throws its code)
+    const failing = createEngine({
+      config: engineConfig([scenario], functionMemory(toolCatalog)),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records: new FileRunRecords(dir),
+      model: {} as ModelClient,
+      logger,
+      accounts: async () => {
+        throw new PlatformError(
+          'auth_failed',
+          'aws_org_accounts: STS refused AssumeRole of the organization role',
+        );
+      },
+    });
+    const input = { tenant: 'default', accounts: 'all', exclude: [] };
+
+    // Act
+    const plan = (await failing({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-x',
+      input,
+      levels: {},
+    })) as OrgPlan;
+    const listed = (await failing({
+      action: 'org_done',
+      ...base,
+      runId: 'org-x',
+      input,
+      levels: {},
+      org: plan,
+    })) as RunState;
+    // The org_targets Task itself failed: its Catch's Error is the function error's class, its Cause the error's JSON
+    const caught = (await failing({
+      action: 'org_done',
+      ...base,
+      runId: 'org-y',
+      input,
+      levels: {},
+      org: {
+        Error: 'TypeError',
+        Cause: JSON.stringify({ errorType: 'TypeError', errorMessage: 'x is not a function', trace: [] }),
+      },
+    })) as RunState;
+
+    // Assess
+    expect(plan).toEqual({
+      accounts: 0,
+      notAudited: 0,
+      previousRunId: null,
+      listingFailed: {
+        code: 'auth_failed',
+        message: 'aws_org_accounts: STS refused AssumeRole of the organization role',
+      },
+    });
+    expect((listed.levels.collect as PlanLevelRecord).summary).toBe(
+      "The organization's accounts could not be listed, so no account was audited (auth_failed: aws_org_accounts: STS refused AssumeRole of the organization role).",
+    );
+    expect((caught.levels.collect as PlanLevelRecord).summary).toBe(
+      "The organization's accounts could not be listed, so no account was audited (internal_error: x is not a function).",
+    );
+    expect((listed.levels.collect as PlanLevelRecord).outcome).toBe('failed');
+  });
+
   it('names the accounts of a failed child and those never started', async () => {
     const input = { tenant: 'default', accounts: 'all', exclude: [] };
     const plan = (await engine({
@@ -430,7 +497,11 @@ describe('per-account engine actions', () => {
       ENGINE_PATHS.organization('collect'),
     );
     expect(report.failed).toEqual([
-      { accountId: DEV, name: 'dev', reason: 'its audit stopped (Lambda.ServiceException)' },
+      {
+        accountId: DEV,
+        name: 'dev',
+        reason: 'its audit stopped (upstream_error: Lambda.ServiceException: Lambda down)',
+      },
     ]);
     expect((state.levels.collect as PlanLevelRecord).organization?.audited).toBe(2);
   });

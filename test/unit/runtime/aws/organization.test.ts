@@ -461,7 +461,7 @@ describe('memberSession()', () => {
     expect(info).toMatchObject({ code: 'auth_failed', retryable: false, service: 'sts' });
     expect(info.message).toBe(
       `No AWS credentials were found to call STS with, so ${TARGET.managementRoleArn} in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
-        'set AWS_PROFILE (a profile of ~/.aws/config, e.g. after `aws sso login`) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it',
+        'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it',
     );
     expect(info.message).not.toContain('refused');
   });
