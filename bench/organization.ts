@@ -109,6 +109,12 @@ function callMsOf(accountIndex: number): number {
   return Math.max(...DEFAULT_ENABLED_REGIONS.map((region) => pagesIn(account, region))) * BENCH_LATENCY_MS;
 }
 
+/** Static keys of the bench's own clients (an AWS docs example key), so no credential chain is searched. */
+const BENCH_CREDENTIALS = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', // fake test example
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface OrganizationFigures {
@@ -156,8 +162,12 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
       records: new FileRunRecords(dir),
       model: {} as ModelClient,
       logger,
+      // The world's fakes resolve the signing credentials, as the SDK would: the organization session's stand-in.
       accounts: async (_run, selection) =>
-        resolveAccounts(new OrganizationsClient({ region: 'us-east-1' }), selection),
+        resolveAccounts(
+          new OrganizationsClient({ region: 'us-east-1', credentials: BENCH_CREDENTIALS }),
+          selection,
+        ),
     });
     const definition = JSON.parse(
       JSON.stringify(scenarioToAsl(scenario))
@@ -258,7 +268,9 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
     );
     const wallMs = performance.now() - started;
     const { user, system } = process.cpuUsage(cpuBefore);
-    await costByLinkedAccount(new CostExplorerClient({ region: 'us-east-1' }));
+    await costByLinkedAccount(
+      new CostExplorerClient({ region: 'us-east-1', credentials: BENCH_CREDENTIALS }),
+    );
     const report = await readJson<OrgReport>(
       workspacesOf(localWorkspaceProvider(dir))({
         tenant: 'default',

@@ -58,6 +58,27 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
+ * Base directories made ready in this process (created private, their temporary
+ * folder too), by path: their real path. Each workspace of a run (the engine
+ * opens one per action) then costs no `mkdir` of its own before its writes.
+ */
+const readyBases = new Map<string, Promise<string>>();
+
+function baseDirOf(base: string): Promise<string> {
+  let ready = readyBases.get(base);
+  if (!ready) {
+    ready = (async () => {
+      await mkdir(path.join(base, TEMP_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
+      return realpath(base);
+    })();
+    // A failure is not kept: the next workspace tries again.
+    ready.catch(() => readyBases.delete(base));
+    readyBases.set(base, ready);
+  }
+  return ready;
+}
+
+/**
  * A run's workspace in a local directory, for local runs and tests: the same
  * layout as the bucket (`<baseDir>/runs/<tenant>/<scenario>/<runId>/…`) and the
  * same path rule (functions/runtime/workspace-path.ts), checked before any file
@@ -89,28 +110,34 @@ export class LocalDirectoryWorkspace implements Workspace {
 
   /** The base directory, created private, as a real path (the OS temp dir may itself be a link, as on macOS). */
   #baseDir(): Promise<string> {
-    this.#ready ??= mkdir(this.#base, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() =>
-      realpath(this.#base),
-    );
+    this.#ready ??= baseDirOf(this.#base);
     return this.#ready;
   }
 
   /**
    * The file system path of `key`, after checking that no existing component of
-   * it below the base directory is a symbolic link.
+   * it below the base directory is a symbolic link; `complete` when every
+   * component exists (the file itself included: a new file's folder exists then
+   * when `parentExists`).
    *
    * @throws InvalidArgsError naming the path when one is.
    */
-  async #resolve(key: string, relative: string): Promise<string> {
+  async #resolve(
+    key: string,
+    relative: string,
+  ): Promise<{ readonly path: string; readonly parentExists: boolean }> {
     const base = await this.#baseDir();
+    const segments = key.split('/').filter((part) => part !== '');
     let current = base;
-    for (const segment of key.split('/').filter((part) => part !== '')) {
+    let existing = 0;
+    for (const segment of segments) {
       current = path.join(current, segment);
       const stats = await lstat(current).catch((err: unknown) => {
         if (isMissing(err)) return undefined;
         throw err;
       });
       if (!stats) break;
+      existing++;
       if (stats.isSymbolicLink()) {
         throw new InvalidArgsError(
           `path ${JSON.stringify(relative)} is refused: it goes through a symbolic link, which workspaces never follow`,
@@ -121,7 +148,7 @@ export class LocalDirectoryWorkspace implements Workspace {
     if (!resolved.startsWith(path.join(base, ...this.#root.split('/')))) {
       throw new InvalidArgsError(`path ${JSON.stringify(relative)} resolves outside the workspace`);
     }
-    return resolved;
+    return { path: resolved, parentExists: existing >= segments.length - 1 };
   }
 
   #metadataPath(base: string, key: string): string {
@@ -135,7 +162,7 @@ export class LocalDirectoryWorkspace implements Workspace {
     const relative = workspacePath(filePath);
     const key = workspaceKey(this.#root, relative);
     const wanted = readRange(range);
-    const target = await this.#resolve(key, relative);
+    const target = (await this.#resolve(key, relative)).path;
     const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW).catch((err: unknown) => {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ELOOP') {
@@ -175,14 +202,21 @@ export class LocalDirectoryWorkspace implements Workspace {
     const key = workspaceKey(this.#root, relative);
     const metadata = checkMetadata(options);
     const body = contentBytes(content);
-    const target = await this.#resolve(key, relative);
+    const resolved = await this.#resolve(key, relative);
+    const target = resolved.path;
     const base = await this.#baseDir();
-    await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-    // Checked again now that the folders exist: none of them may be a link.
-    await this.#resolve(key, relative);
+    if (!resolved.parentExists) {
+      await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Checked again now that the folders exist: none of the new ones may be a link.
+      await this.#resolve(key, relative);
+    }
     const temp = path.join(base, TEMP_DIR, `${randomBytes(8).toString('hex')}.tmp`);
-    await mkdir(path.dirname(temp), { recursive: true, mode: PRIVATE_DIR_MODE });
-    await writeFile(temp, body, { mode: 0o600 });
+    await writeFile(temp, body, { mode: 0o600 }).catch(async (err: unknown) => {
+      // The temporary folder went away since this process made it ready (a directory removed by hand).
+      if (!isMissing(err)) throw err;
+      await mkdir(path.dirname(temp), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await writeFile(temp, body, { mode: 0o600 });
+    });
     try {
       if (options.ifMatch !== undefined) {
         const current = await readFile(target).catch((err: unknown) => {
@@ -192,8 +226,15 @@ export class LocalDirectoryWorkspace implements Workspace {
         if (!current || etagOf(current) !== options.ifMatch) throw new WorkspaceConflictError(relative);
       }
       const metadataFile = this.#metadataPath(base, key);
-      await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
-      await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 });
+      if (!resolved.parentExists) {
+        await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
+      }
+      await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 }).catch(async (err: unknown) => {
+        // A folder whose metadata folder is missing (made by hand, or an older layout): made now.
+        if (!isMissing(err)) throw err;
+        await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 });
+      });
       await rename(temp, target);
     } finally {
       await rm(temp, { force: true });
