@@ -1,6 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgsError } from '../../functions/runtime/errors';
@@ -226,18 +237,19 @@ export class LocalDirectoryWorkspace implements Workspace {
         if (!current || etagOf(current) !== options.ifMatch) throw new WorkspaceConflictError(relative);
       }
       const metadataFile = this.#metadataPath(base, key);
-      if (!resolved.parentExists) {
-        await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
-      }
-      await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 }).catch(async (err: unknown) => {
-        // A folder whose metadata folder is missing (made by hand, or an older layout): made now.
-        if (!isMissing(err)) throw err;
+      if (Object.keys(metadata).length === 0) {
+        // No metadata reads as `{}`: none is kept, and an earlier version's goes.
+        await unlink(metadataFile).catch((err: unknown) => {
+          if (!isMissing(err)) throw err;
+        });
+      } else {
         await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
         await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 });
-      });
+      }
       await rename(temp, target);
-    } finally {
+    } catch (err) {
       await rm(temp, { force: true });
+      throw err;
     }
     return writtenFile(relative, body);
   }

@@ -261,15 +261,27 @@ describe('local directory workspace: links and conditional writes', () => {
 
   it('writes again after its temporary and metadata folders were removed by hand', async () => {
     // Prepare
-    await open().write('a.md', 'a');
+    await open().write('a.md', 'a', undefined, { metadata: { 'etp-call': 'report/0' } });
     await rm(path.join(baseDir, '.tmp'), { recursive: true });
     await rm(path.join(baseDir, '.meta'), { recursive: true });
 
     // Act
-    await open().write('b.md', 'b');
+    await open().write('b.md', 'b', undefined, { metadata: { 'etp-call': 'report/1' } });
+    await open().write('a.md', 'a2');
 
-    // Assess
-    expect((await open().read('b.md')).content).toBe('b');
+    const b = await open().read('b.md');
+    await open().write('b.md', 'b2');
+
+    // Assess: b with its metadata, then rewritten without any, none of its earlier version's kept
+    const [a, b2] = [await open().read('a.md'), await open().read('b.md')];
+    expect([a.content, a.metadata, b.content, b.metadata, b2.content, b2.metadata]).toEqual([
+      'a2',
+      {},
+      'b',
+      { 'etp-call': 'report/1' },
+      'b2',
+      {},
+    ]);
   });
 
   it('writes with ifMatch only over the version it names', async () => {
