@@ -68,6 +68,17 @@ function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 
+/** What a path is, without following it. */
+type PathKind = 'missing' | 'link' | 'other';
+
+async function kindOf(target: string): Promise<PathKind> {
+  const stats = await lstat(target).catch((err: unknown) => {
+    if (isMissing(err)) return undefined;
+    throw err;
+  });
+  return !stats ? 'missing' : stats.isSymbolicLink() ? 'link' : 'other';
+}
+
 /**
  * Base directories made ready in this process (created private, their temporary
  * folder too), by path: their real path. Each workspace of a run (the engine
@@ -100,7 +111,10 @@ function baseDirOf(base: string): Promise<string> {
  *
  * The link checks and the write are separate steps: another local process able to
  * write the base directory could swap a folder for a link in between. The base
- * directory is created private to its owner (mode 700) for that reason.
+ * directory is created private to its owner (mode 700) for that reason. One
+ * object looks at each existing folder once (a file on each use): the platform
+ * opens a workspace per call or engine action, so a folder swapped for a link
+ * is refused by the next one.
  *
  * @example
  * const workspace = new LocalDirectoryWorkspace({ scope: { tenant: 'default', scenario: 'aws_pulse', runId: 'local-1' } });
@@ -111,6 +125,8 @@ export class LocalDirectoryWorkspace implements Workspace {
   readonly #base: string;
   readonly #root: string;
   #ready: Promise<string> | undefined;
+  /** The folders below the base this object has looked at ({@link LocalDirectoryWorkspace.#folder}). */
+  readonly #folders = new Map<string, Promise<PathKind>>();
 
   /** @throws InvalidArgsError when the scope's identifiers break their rules. */
   constructor(options: LocalWorkspaceOptions) {
@@ -141,15 +157,14 @@ export class LocalDirectoryWorkspace implements Workspace {
     const segments = key.split('/').filter((part) => part !== '');
     let current = base;
     let existing = 0;
-    for (const segment of segments) {
+    for (const [index, segment] of segments.entries()) {
       current = path.join(current, segment);
-      const stats = await lstat(current).catch((err: unknown) => {
-        if (isMissing(err)) return undefined;
-        throw err;
-      });
-      if (!stats) break;
+      // A folder is looked at once by this object (its calls at once share the look); the file itself each time.
+      const found = index < segments.length - 1 ? this.#folder(current) : kindOf(current);
+      const kind = await found;
+      if (kind === 'missing') break;
       existing++;
-      if (stats.isSymbolicLink()) {
+      if (kind === 'link') {
         throw new InvalidArgsError(
           `path ${JSON.stringify(relative)} is refused: it goes through a symbolic link, which workspaces never follow`,
         );
@@ -160,6 +175,20 @@ export class LocalDirectoryWorkspace implements Workspace {
       throw new InvalidArgsError(`path ${JSON.stringify(relative)} resolves outside the workspace`);
     }
     return { path: resolved, parentExists: existing >= segments.length - 1 };
+  }
+
+  /** What `folder` is, looked at once by this object when it exists (a missing one is looked at again). */
+  #folder(folder: string): Promise<PathKind> {
+    let known = this.#folders.get(folder);
+    if (!known) {
+      known = kindOf(folder);
+      this.#folders.set(folder, known);
+      known.then(
+        (kind) => kind === 'missing' && this.#folders.delete(folder),
+        () => this.#folders.delete(folder),
+      );
+    }
+    return known;
   }
 
   #metadataPath(base: string, key: string): string {
