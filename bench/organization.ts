@@ -23,6 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CostExplorerClient } from '@aws-sdk/client-cost-explorer';
 import { OrganizationsClient } from '@aws-sdk/client-organizations';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -69,6 +70,8 @@ import { atMost, formatReport, kib, type Section } from './report';
 import { attributeWall, packageOfUrl, packageWithDependencies } from './wall-attribution';
 
 const ACCOUNTS = 1000;
+/** Scripts of this repository (functions/, bin/, lib/, bench/, test/helpers/): the platform's own code. */
+const REPOSITORY_URL = pathToFileURL(path.resolve(__dirname, '..')).href;
 /** The third-party local interpreter (bin/local/local-execution.ts). */
 const LOCAL_INTERPRETER = 'aws-local-stepfunctions';
 const BUCKET = 'etp-bench-runs';
@@ -281,7 +284,9 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
         ),
       (url) => {
         const pkg = packageOfUrl(url);
-        return pkg === undefined ? 'platform' : interpreter.has(pkg) ? 'interpreter' : 'other packages';
+        if (pkg !== undefined) return interpreter.has(pkg) ? 'interpreter' : 'other packages';
+        // Node.js's own modules (node:…) count for whoever called them.
+        return url.startsWith(REPOSITORY_URL) ? 'platform' : undefined;
       },
     );
     const wallMs = performance.now() - started;
@@ -367,7 +372,9 @@ export function organizationSection(figures: OrganizationFigures): Section {
       ]
         .sort((a, b) => b[1] - a[1])
         .map(([part, ms]) => `${part} ${(ms / 1000).toFixed(1)} s`)
-        .join(', ')}; load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
+        .join(
+          ', ',
+        )} ('other': Node.js itself, no script on the stack); load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
       'the interpreter (aws-local-stepfunctions with its dependencies, e.g. jsonpath-plus) is third-party and local only: Step Functions runs the states itself; the figure without it is what our code and the budget leave',
       `report: ${figures.report.accounts.audited} audited, ${figures.report.accounts.failed} failed, ${figures.report.accounts.notAudited} not audited (the management account); largest measured state ${kib(figures.largestStateBytes)}`,
       'USD: state transitions at $0.000025, Lambda GB-s (256 MB) and requests of every function held; Cost Explorer requests billed apart ($0.01 each).',
