@@ -1,6 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidArgsError } from '../../functions/runtime/errors';
@@ -57,6 +68,38 @@ function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 
+/** What a path is, without following it. */
+type PathKind = 'missing' | 'link' | 'other';
+
+async function kindOf(target: string): Promise<PathKind> {
+  const stats = await lstat(target).catch((err: unknown) => {
+    if (isMissing(err)) return undefined;
+    throw err;
+  });
+  return !stats ? 'missing' : stats.isSymbolicLink() ? 'link' : 'other';
+}
+
+/**
+ * Base directories made ready in this process (created private, their temporary
+ * folder too), by path: their real path. Each workspace of a run (the engine
+ * opens one per action) then costs no `mkdir` of its own before its writes.
+ */
+const readyBases = new Map<string, Promise<string>>();
+
+function baseDirOf(base: string): Promise<string> {
+  let ready = readyBases.get(base);
+  if (!ready) {
+    ready = (async () => {
+      await mkdir(path.join(base, TEMP_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
+      return realpath(base);
+    })();
+    // A failure is not kept: the next workspace tries again.
+    ready.catch(() => readyBases.delete(base));
+    readyBases.set(base, ready);
+  }
+  return ready;
+}
+
 /**
  * A run's workspace in a local directory, for local runs and tests: the same
  * layout as the bucket (`<baseDir>/runs/<tenant>/<scenario>/<runId>/…`) and the
@@ -68,7 +111,10 @@ function isMissing(err: unknown): boolean {
  *
  * The link checks and the write are separate steps: another local process able to
  * write the base directory could swap a folder for a link in between. The base
- * directory is created private to its owner (mode 700) for that reason.
+ * directory is created private to its owner (mode 700) for that reason. One
+ * object looks at each existing folder once (a file on each use): the platform
+ * opens a workspace per call or engine action, so a folder swapped for a link
+ * is refused by the next one.
  *
  * @example
  * const workspace = new LocalDirectoryWorkspace({ scope: { tenant: 'default', scenario: 'aws_pulse', runId: 'local-1' } });
@@ -79,6 +125,8 @@ export class LocalDirectoryWorkspace implements Workspace {
   readonly #base: string;
   readonly #root: string;
   #ready: Promise<string> | undefined;
+  /** The folders below the base this object has looked at ({@link LocalDirectoryWorkspace.#folder}). */
+  readonly #folders = new Map<string, Promise<PathKind>>();
 
   /** @throws InvalidArgsError when the scope's identifiers break their rules. */
   constructor(options: LocalWorkspaceOptions) {
@@ -89,29 +137,34 @@ export class LocalDirectoryWorkspace implements Workspace {
 
   /** The base directory, created private, as a real path (the OS temp dir may itself be a link, as on macOS). */
   #baseDir(): Promise<string> {
-    this.#ready ??= mkdir(this.#base, { recursive: true, mode: PRIVATE_DIR_MODE }).then(() =>
-      realpath(this.#base),
-    );
+    this.#ready ??= baseDirOf(this.#base);
     return this.#ready;
   }
 
   /**
    * The file system path of `key`, after checking that no existing component of
-   * it below the base directory is a symbolic link.
+   * it below the base directory is a symbolic link; `complete` when every
+   * component exists (the file itself included: a new file's folder exists then
+   * when `parentExists`).
    *
    * @throws InvalidArgsError naming the path when one is.
    */
-  async #resolve(key: string, relative: string): Promise<string> {
+  async #resolve(
+    key: string,
+    relative: string,
+  ): Promise<{ readonly path: string; readonly parentExists: boolean }> {
     const base = await this.#baseDir();
+    const segments = key.split('/').filter((part) => part !== '');
     let current = base;
-    for (const segment of key.split('/').filter((part) => part !== '')) {
+    let existing = 0;
+    for (const [index, segment] of segments.entries()) {
       current = path.join(current, segment);
-      const stats = await lstat(current).catch((err: unknown) => {
-        if (isMissing(err)) return undefined;
-        throw err;
-      });
-      if (!stats) break;
-      if (stats.isSymbolicLink()) {
+      // A folder is looked at once by this object (its calls at once share the look); the file itself each time.
+      const found = index < segments.length - 1 ? this.#folder(current) : kindOf(current);
+      const kind = await found;
+      if (kind === 'missing') break;
+      existing++;
+      if (kind === 'link') {
         throw new InvalidArgsError(
           `path ${JSON.stringify(relative)} is refused: it goes through a symbolic link, which workspaces never follow`,
         );
@@ -121,7 +174,21 @@ export class LocalDirectoryWorkspace implements Workspace {
     if (!resolved.startsWith(path.join(base, ...this.#root.split('/')))) {
       throw new InvalidArgsError(`path ${JSON.stringify(relative)} resolves outside the workspace`);
     }
-    return resolved;
+    return { path: resolved, parentExists: existing >= segments.length - 1 };
+  }
+
+  /** What `folder` is, looked at once by this object when it exists (a missing one is looked at again). */
+  #folder(folder: string): Promise<PathKind> {
+    let known = this.#folders.get(folder);
+    if (!known) {
+      known = kindOf(folder);
+      this.#folders.set(folder, known);
+      known.then(
+        (kind) => kind === 'missing' && this.#folders.delete(folder),
+        () => this.#folders.delete(folder),
+      );
+    }
+    return known;
   }
 
   #metadataPath(base: string, key: string): string {
@@ -135,7 +202,7 @@ export class LocalDirectoryWorkspace implements Workspace {
     const relative = workspacePath(filePath);
     const key = workspaceKey(this.#root, relative);
     const wanted = readRange(range);
-    const target = await this.#resolve(key, relative);
+    const target = (await this.#resolve(key, relative)).path;
     const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW).catch((err: unknown) => {
       const code = (err as NodeJS.ErrnoException | null)?.code;
       if (code === 'ELOOP') {
@@ -175,14 +242,21 @@ export class LocalDirectoryWorkspace implements Workspace {
     const key = workspaceKey(this.#root, relative);
     const metadata = checkMetadata(options);
     const body = contentBytes(content);
-    const target = await this.#resolve(key, relative);
+    const resolved = await this.#resolve(key, relative);
+    const target = resolved.path;
     const base = await this.#baseDir();
-    await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-    // Checked again now that the folders exist: none of them may be a link.
-    await this.#resolve(key, relative);
+    if (!resolved.parentExists) {
+      await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Checked again now that the folders exist: none of the new ones may be a link.
+      await this.#resolve(key, relative);
+    }
     const temp = path.join(base, TEMP_DIR, `${randomBytes(8).toString('hex')}.tmp`);
-    await mkdir(path.dirname(temp), { recursive: true, mode: PRIVATE_DIR_MODE });
-    await writeFile(temp, body, { mode: 0o600 });
+    await writeFile(temp, body, { mode: 0o600 }).catch(async (err: unknown) => {
+      // The temporary folder went away since this process made it ready (a directory removed by hand).
+      if (!isMissing(err)) throw err;
+      await mkdir(path.dirname(temp), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await writeFile(temp, body, { mode: 0o600 });
+    });
     try {
       if (options.ifMatch !== undefined) {
         const current = await readFile(target).catch((err: unknown) => {
@@ -192,11 +266,19 @@ export class LocalDirectoryWorkspace implements Workspace {
         if (!current || etagOf(current) !== options.ifMatch) throw new WorkspaceConflictError(relative);
       }
       const metadataFile = this.#metadataPath(base, key);
-      await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
-      await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 });
+      if (Object.keys(metadata).length === 0) {
+        // No metadata reads as `{}`: none is kept, and an earlier version's goes.
+        await unlink(metadataFile).catch((err: unknown) => {
+          if (!isMissing(err)) throw err;
+        });
+      } else {
+        await mkdir(path.dirname(metadataFile), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await writeFile(metadataFile, JSON.stringify(metadata), { mode: 0o600 });
+      }
       await rename(temp, target);
-    } finally {
+    } catch (err) {
       await rm(temp, { force: true });
+      throw err;
     }
     return writtenFile(relative, body);
   }

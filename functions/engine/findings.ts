@@ -8,15 +8,33 @@
 import { type Finding, rankFindings, SEVERITIES, type Severity } from '../tools/aws/shared/findings';
 import type { FindingsCounts } from './records';
 
+/**
+ * Why a successful tool's findings were not all read:
+ * - `shortened`: its result was shrunk to fit (the platform's bound: no claim-checked file holds it whole);
+ * - `unreadable`: its result was claim-checked but the stored file could not be read back (only its preview was);
+ * - `top_only`: the tool itself listed only its top findings (a findings summary with `truncated: true`, its `topN`).
+ */
+export type PartialReason = 'shortened' | 'unreadable' | 'top_only';
+
+/** Each {@link PartialReason} as a clause, for reports and prompts. */
+export const PARTIAL_IN_WORDS: Readonly<Record<PartialReason, string>> = {
+  shortened: 'its result was shortened to fit, so some of its findings were not read',
+  unreadable: 'its stored result could not be read back, so only the findings of its preview were read',
+  top_only: 'it listed only its top findings, as its topN asks, so the others were counted but not read',
+};
+
 /** How the findings of one tool were read this run. */
 export interface ToolCoverage {
   /** The call succeeded. */
   readonly ok: boolean;
   /**
-   * Every finding the tool found is listed: its result was not shrunk and no
-   * findings summary of it left findings out (`truncated`).
+   * Every finding the tool found is listed: its result was read whole (inline
+   * and not shrunk, or from its claim-checked file) and no findings summary of
+   * it left findings out (`truncated`).
    */
   readonly complete: boolean;
+  /** Why not, when `ok` and not `complete`. */
+  readonly partial?: PartialReason;
 }
 
 /** A finding and the tool that reported it. */
@@ -183,6 +201,14 @@ export function renderFindings(file: FindingsFile, path: string): string {
   if (failed.length > 0) {
     lines.push(
       `Tools that failed this run (their findings are unknown): ${failed.map(([tool]) => tool).join(', ')}.`,
+    );
+  }
+  const partial = Object.entries(file.coverage).filter(([, tool]) => tool.ok && tool.partial);
+  if (partial.length > 0) {
+    lines.push(
+      `Tools whose findings were read only in part (the counts above hold what was read): ${partial
+        .map(([tool, read]) => `${tool} (${PARTIAL_IN_WORDS[read.partial as PartialReason]})`)
+        .join(', ')}.`,
     );
   }
   return lines.join('\n');

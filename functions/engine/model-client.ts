@@ -3,9 +3,10 @@ import {
   ConverseCommand,
   type ConverseCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { type ErrorCode, isErrorCode, PlatformError } from '../runtime/errors';
+import { type ErrorCode, PlatformError } from '../runtime/errors';
 import { normalizeError } from '../runtime/normalize-error';
 import type { ToolErrorInfo } from '../runtime/result';
+import { causeText, codedMessage } from './state-errors';
 
 /**
  * The Converse API's message shapes as the engine stores them (Bedrock Runtime
@@ -199,15 +200,7 @@ export class ModelRetryableError extends PlatformError {
 export function modelRetryableCause(
   cause: string | undefined,
 ): { code: ErrorCode; message: string } | undefined {
-  let text = cause ?? '';
-  try {
-    const parsed = JSON.parse(text) as { errorMessage?: unknown };
-    if (typeof parsed.errorMessage === 'string') text = parsed.errorMessage;
-  } catch {
-    // not JSON: the message itself
-  }
-  const match = /^([a-z_]+): ([\s\S]+)$/.exec(text);
-  return match && isErrorCode(match[1]) ? { code: match[1], message: match[2] as string } : undefined;
+  return codedMessage(causeText(cause));
 }
 
 /**

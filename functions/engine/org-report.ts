@@ -12,7 +12,7 @@ import type { ErrorCode } from '../runtime/errors';
 import type { ToolResult } from '../runtime/result';
 import { compareText } from '../runtime/text';
 import { SEVERITIES } from '../tools/aws/shared/findings';
-import type { TrackedFinding } from './findings';
+import { PARTIAL_IN_WORDS, type PartialReason, type TrackedFinding } from './findings';
 import { plainReason, toolInWords } from './plain-words';
 import type { FindingsCounts } from './records';
 
@@ -40,6 +40,12 @@ export interface FailedCheck {
   readonly code: ErrorCode;
 }
 
+/** A check (tool call) that succeeded but whose findings were read only in part, and why ({@link PartialReason}). */
+export interface PartialCheck {
+  readonly tool: string;
+  readonly why: PartialReason;
+}
+
 /**
  * How an account's audit went: every check succeeded (`audited`), some failed
  * (`partial`), or none succeeded (`failed`: its findings are unknown).
@@ -58,6 +64,12 @@ export interface AccountRecord extends AccountItem {
   /** Absent when the account failed: nothing was read. */
   readonly findings?: FindingsCounts;
   readonly failedChecks: readonly FailedCheck[];
+  /**
+   * Checks that succeeded but whose findings were read only in part (absent:
+   * none): the account's findings and counts hold what was read, and the report
+   * says they are partial. At most one entry per call of the level.
+   */
+  readonly partialFindings?: readonly PartialCheck[];
   /**
    * What the account's calls used, for the run summary's cost estimate
    * (functions/engine/summary.ts). Absent on an account whose child failed
@@ -144,6 +156,12 @@ export interface AccountRollUp extends AccountItem {
   readonly unchanged: number;
   /** Tools whose checks failed, with the reason in plain words. */
   readonly failedChecks: readonly { readonly tool: string; readonly reason: string }[];
+  /**
+   * Tools whose findings were read only in part, with why in plain words: when
+   * not empty, the account's `findings` (and the organization's totals) count
+   * what was read, not everything the checks found.
+   */
+  readonly partialFindings: readonly { readonly tool: string; readonly reason: string }[];
 }
 
 /** The whole report, as `levels/<level>/organization.json` holds it. */
@@ -158,6 +176,8 @@ export interface OrgReport {
     readonly partial: number;
     readonly failed: number;
     readonly notAudited: number;
+    /** Accounts (audited or partial) whose findings were read only in part ({@link AccountRollUp.partialFindings}). */
+    readonly partialFindings: number;
   };
   readonly findings: {
     readonly total: number;
@@ -194,6 +214,10 @@ function rollUpOf(record: AccountRecord): AccountRollUp {
     failedChecks: record.failedChecks.map((check) => ({
       tool: check.tool,
       reason: plainReason(check.code),
+    })),
+    partialFindings: (record.partialFindings ?? []).map((check) => ({
+      tool: check.tool,
+      reason: PARTIAL_IN_WORDS[check.why],
     })),
   };
 }
@@ -251,6 +275,7 @@ export function buildOrgReport(input: {
       partial: count('partial'),
       failed: count('failed'),
       notAudited: input.notAudited.length,
+      partialFindings: rollUp.filter((row) => row.partialFindings.length > 0).length,
     },
     findings: {
       total,
@@ -350,6 +375,17 @@ export function orgReportText(report: OrgReport, detailPath: string): string {
       `Accounts with failed checks: ${listed(
         partial.map(
           (row) => `${accountLabel(row)}: ${row.failedChecks.map((c) => toolInWords(c.tool)).join(', ')}`,
+        ),
+      )}.`,
+    );
+  }
+  const incomplete = report.rollUp.filter((row) => row.partialFindings.length > 0);
+  if (incomplete.length > 0) {
+    lines.push(
+      `Accounts whose findings are partial (counted as read): ${listed(
+        incomplete.map(
+          (row) =>
+            `${accountLabel(row)}: ${row.partialFindings.map((c) => `${toolInWords(c.tool)} (${c.reason})`).join(', ')}`,
         ),
       )}.`,
     );

@@ -226,12 +226,20 @@ function fitObject(
 }
 
 /**
- * Bounds a result so its JSON is at most `maxBytes`: a success's `value` (or a
- * failure's `error.details`) is shrunk and the result marked `truncated`. The one
+ * Bounds a result so its JSON is at most `maxBytes`: a result that already fits
+ * is returned as is (same reference); otherwise a success's `value` (or a
+ * failure's `error.details`) is shrunk to `maxBytes` less
+ * {@link RESULT_ENVELOPE_RESERVE_BYTES} and the result marked `truncated`. The one
  * shrinking mechanism: a tool's function bounds its result with it, and the
- * dispatcher bounds what it cannot claim-check (no workspace, a failed write).
+ * post-call work bounds what it does not claim-check (no workspace, a failed
+ * write). "Fits" is the whole result's JSON against `maxBytes`, the same test the
+ * post-call work uses to choose between keeping a result inline and
+ * claim-checking it: a result at or under the inline budget is never shrunk
+ * (it used to be when its value alone passed the budget less the reserve, so a
+ * result of 6-8 KiB was neither claim-checked nor kept whole).
  */
 export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
+  if (jsonByteLength(result) <= maxBytes) return result;
   const budget = Math.max(1024, maxBytes - RESULT_ENVELOPE_RESERVE_BYTES);
   if (result.ok) {
     const bounded = shrinkToFit(result.value, budget);

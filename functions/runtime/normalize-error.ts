@@ -4,7 +4,7 @@
  * (classified by the SDK first), connection failures and timeouts; this module
  * only decides which source an error comes from.
  */
-import { awsErrorInfo, isAwsServiceError } from './error-sources/aws';
+import { awsErrorInfo, isAwsServiceError, isMissingCredentials } from './error-sources/aws';
 import { errorInfo, fieldsOf, stringField } from './error-sources/error-info';
 import { networkErrorInfo } from './error-sources/network';
 import { PlatformError, ServiceCallError } from './errors';
@@ -65,7 +65,7 @@ export function normalizeError(
     const fields = fieldsOf(err);
     const message = stringField(fields.message) ?? (typeof err === 'string' ? err : 'Unknown error');
     if (isAwsServiceError(err)) return awsErrorInfo(err, message, service);
-    if (stringField(fields.name) === 'CredentialsProviderError') {
+    if (isMissingCredentials(err)) {
       return errorInfo('auth_failed', `No usable AWS credentials: ${message}`, false, service ?? 'sts');
     }
     return (

@@ -46,9 +46,11 @@ export type PostCall = (
  * The result is redacted before it is bounded (a masked value can be longer than
  * what it hides) and before the claim-check: no secret is ever written to the
  * workspace. Without a workspace it is shrunk to `maxResultBytes`. With one, a
- * success over the inline budget is claim-checked (functions/runtime/claim-check.ts)
- * and shrunk to the budget if the write fails (e.g. at the deadline: logged as a
- * warning); anything else is bounded to the budget.
+ * success whose JSON is within the inline budget is kept whole, one over it is
+ * claim-checked (functions/runtime/claim-check.ts) and shrunk to the budget only
+ * if the write fails (e.g. at the deadline: logged as a warning); a failure is
+ * bounded to the budget. A success is never shrunk while a workspace could take
+ * it: the one test of "fits" is the whole result's JSON against the budget.
  */
 export function createPostCall(options: PostCallOptions): PostCall {
   const { workspaces, logger } = options;
@@ -56,7 +58,9 @@ export function createPostCall(options: PostCallOptions): PostCall {
   return async (raw, scope, deadline, keepKeys) => {
     const result = redact(raw, { keepKeys });
     if (!workspaces || !scope) return boundResult(result, options.maxResultBytes);
-    if (!result.ok || jsonByteLength(result) <= inlineBytes) return boundResult(result, inlineBytes);
+    if (!result.ok) return boundResult(result, inlineBytes);
+    // The bound's own test (boundResult keeps a result whose JSON fits): kept whole, or claim-checked, never shrunk.
+    if (jsonByteLength(result) <= inlineBytes) return result;
     try {
       return await claimCheck(result, workspaces(scope, deadline.signal), inlineBytes, scope.account);
     } catch (err) {

@@ -3,17 +3,24 @@ import * as path from 'node:path';
 import { DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { OrganizationsClient } from '@aws-sdk/client-organizations';
 import { API_CALL_CASES, AUDIT_CLIENTS, clientStubs } from '../../bench/api-call-cases';
-import type { FindingsFile } from '../../functions/engine/findings';
+import { type FindingsFile, findingsIn } from '../../functions/engine/findings';
 import type { OrgReport } from '../../functions/engine/org-report';
 import { accountUse, callUse, spentUsd, usdOf } from '../../functions/engine/run-budget';
+import { soleRef } from '../../functions/engine/template';
 import { ENGINE_PATHS } from '../../functions/engine/workspaces';
+import { deadlineIn } from '../../functions/runtime/deadline';
+import { runTool } from '../../functions/runtime/harness';
 import { ORG_ACCOUNTS_TOOL } from '../../functions/runtime/ids';
 import { logger } from '../../functions/runtime/logger';
+import { FULL_RESULT_MAX_BYTES } from '../../functions/runtime/result-limits';
+import type { Tool } from '../../functions/runtime/spec';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { STATE_BUDGET_BYTES } from '../../lib/scenarios/budget';
 import { findScenario, loadScenarios } from '../../lib/scenarios/loader';
 import type { PlanLevel } from '../../lib/scenarios/model';
+import { awsToolServices, EXAMPLE_AWS_SECRET } from '../helpers/aws-tool';
 import { mockedClientRegion } from '../helpers/ec2-pages';
+import { toolInvocation } from '../helpers/events';
 import {
   accountOfClient,
   arrangeOrganizationWorld,
@@ -21,6 +28,7 @@ import {
   WORLD_MANAGEMENT_ACCOUNT,
   WORLD_OPT_IN_REGION,
   type WorldCalls,
+  worldAccessKeyId,
   worldAccountId,
 } from '../helpers/organization-world';
 import { type ScenarioHarness, startScenarioHarness } from '../helpers/scenario-harness';
@@ -98,6 +106,8 @@ function arrangeAddresses(run: 1 | 2): void {
 
 let harness: ScenarioHarness;
 let calls: WorldCalls;
+/** Each audited account's own findings in run 1 ({@link ownFindings}), for the second run's changes. */
+let ownFindingsRun1: Map<string, { keys: string[]; monthlyWasteUsd: number }>;
 jest.setTimeout(120_000);
 
 beforeAll(async () => {
@@ -159,6 +169,59 @@ function readFindings(runId: string, account: string): FindingsFile {
   ) as FindingsFile;
 }
 
+/** A finding as compared here: its tool, check, region and resource. */
+const keyOf = (f: { tool: string; check: string; region: string; resource: string }) =>
+  `${f.tool} ${f.check} ${f.region} ${f.resource}`;
+
+/** A call's args as the scenario gives them: `{{input.<name>}}` is the input's default (the runs here set only slack_channel). */
+function argsOf(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => {
+      const ref = typeof value === 'string' ? soleRef(value) : undefined;
+      return [key, ref?.path[0] === 'input' ? pulseOrg.inputs[ref.path[1] ?? '']?.default : value];
+    }),
+  );
+}
+
+/**
+ * What an account's own fake holds, as findings — the test's oracle, independent
+ * of what is checked: each call of the level run once directly (runTool, as the
+ * tool's function runs it: no state machine, dispatcher, post-call work or
+ * claim-check; bounded at 1 MiB), with the call's args, in a session whose key
+ * names the account (so the stubs answer as that account: its enabled regions,
+ * its addresses). Each result must be whole and list every finding (no top-N
+ * cut), or the oracle itself would be partial.
+ */
+async function ownFindings(account: string): Promise<{ keys: string[]; monthlyWasteUsd: number }> {
+  const services = awsToolServices({
+    access_key_id: worldAccessKeyId(account),
+    secret_access_key: EXAMPLE_AWS_SECRET.secret_access_key,
+    region: 'us-east-1',
+  });
+  const found = new Map<string, number>();
+  for (const [index, call] of collect.calls.entries()) {
+    const module = require(`../../functions/tools/${toolCatalog.implementationOf(call.tool)}`) as Record<
+      string,
+      unknown
+    >;
+    const tool = Object.values(module).find((value) => (value as Tool | null)?.name === call.tool) as Tool;
+    const result = await runTool(
+      tool,
+      toolInvocation({ tool: call.tool, args: argsOf(call.args), callId: `${collect.name}/${index}` }),
+      deadlineIn(60_000),
+      services,
+      FULL_RESULT_MAX_BYTES,
+    );
+    if (!result.ok || result.truncated)
+      throw new Error(`oracle: ${call.tool} in ${account}: ${result.summary}`);
+    const { findings, complete } = findingsIn(result.value);
+    if (!complete) throw new Error(`oracle: ${call.tool} in ${account} listed only its top findings`);
+    for (const f of findings) found.set(keyOf({ ...f, tool: call.tool }), f.monthlyCost?.usd ?? 0);
+  }
+  const usd = [...found.values()].reduce((sum, cost) => sum + cost, 0);
+  return { keys: [...found.keys()].sort(), monthlyWasteUsd: Math.round(usd * 100) / 100 };
+}
+
 /** The findings of an account's file in one region. */
 const inRegion = (file: FindingsFile, region: string) => file.findings.filter((f) => f.region === region);
 
@@ -172,7 +235,14 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
 
     // Assess: per account
     const report = readReport('org-e2e-1');
-    expect(report.accounts).toEqual({ selected: 51, audited: 47, partial: 0, failed: 2, notAudited: 2 });
+    expect(report.accounts).toEqual({
+      selected: 51,
+      audited: 47,
+      partial: 0,
+      failed: 2,
+      notAudited: 2,
+      partialFindings: 0,
+    });
     expect(report.previousRunId).toBeUndefined();
     expect(report.failed).toEqual([
       {
@@ -214,11 +284,18 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
     expect(inRegion(withOptIn, WORLD_OPT_IN_REGION).map((f) => [f.check, f.resource])).toEqual([
       ['eip_unassociated', 'eipalloc-0apeast12'],
     ]);
-    // Every audited account's roll-up: the same workloads, all new on a first run; 45 findings in each account
-    // with the opt-in region enabled, 39 in account 0 (its audits cover us-east-1 and eu-west-1 only)
+    // Every audited account's findings are its own fake's, all of them, each read whole (no check
+    // partial); its roll-up counts them, all new on a first run
+    const own = new Map<string, Awaited<ReturnType<typeof ownFindings>>>();
+    for (const account of AUDITABLE) own.set(account, await ownFindings(account));
+    ownFindingsRun1 = own;
     for (const account of AUDITABLE) {
+      const expected = own.get(account) as Awaited<ReturnType<typeof ownFindings>>;
       const row = rollUpOf(account);
-      const expected = account === NO_OPT_IN ? 39 : 45;
+      expect([account, readFindings('org-e2e-1', account).findings.map(keyOf).sort()]).toEqual([
+        account,
+        expected.keys,
+      ]);
       expect([
         account,
         row?.status,
@@ -226,16 +303,29 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
         row?.new,
         row?.monthlyWasteUsd,
         row?.failedChecks,
-      ]).toEqual([account, 'audited', expected, expected, 97.6, []]);
+        row?.partialFindings,
+      ]).toEqual([
+        account,
+        'audited',
+        expected.keys.length,
+        expected.keys.length,
+        expected.monthlyWasteUsd,
+        [],
+        [],
+      ]);
     }
+    // The fakes differ where the world does: account 0 lacks the opt-in region's findings, and only those
+    const optInFindings = (keys: string[]) => keys.filter((key) => key.includes(` ${WORLD_OPT_IN_REGION} `));
+    const withOptInKeys = own.get(worldAccountId(1))?.keys ?? [];
+    expect(optInFindings(withOptInKeys).length).toBeGreaterThan(0);
+    expect(own.get(NO_OPT_IN)?.keys).toEqual(withOptInKeys.filter((key) => !optInFindings([key]).length));
     // Aggregation: the organization's totals are the accounts' sums
-    expect(report.findings).toMatchObject({
-      total: 39 + 46 * 45,
-      new: 39 + 46 * 45,
-      resolved: 0,
-      unchanged: 0,
-    });
-    expect(report.findings.monthlyWasteUsd).toBeCloseTo(47 * 97.6, 6);
+    const ownTotal = AUDITABLE.reduce((sum, account) => sum + (own.get(account)?.keys.length ?? 0), 0);
+    expect(report.findings).toMatchObject({ total: ownTotal, new: ownTotal, resolved: 0, unchanged: 0 });
+    expect(report.findings.monthlyWasteUsd).toBeCloseTo(
+      AUDITABLE.reduce((sum, account) => sum + (own.get(account)?.monthlyWasteUsd ?? 0), 0),
+      6,
+    );
     const bySeverity = (rows: typeof report.rollUp) =>
       rows.reduce<Record<string, number>>((sum, row) => {
         for (const [severity, count] of Object.entries(row.bySeverity))
@@ -300,13 +390,33 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
       ['eip_unassociated', 'eu-west-1', 'eipalloc-0euwest13'],
       ['eip_unassociated', 'us-east-1', 'eipalloc-0useast13'],
     ]);
-    expect(changes(ATTACHED_IN_RUN_2)).toEqual({ new: 0, resolved: 3, unchanged: 42 });
-    expect(changes(NEW_IN_RUN_2)).toEqual({ new: 3, resolved: 0, unchanged: 45 });
-    expect(changes(NO_OPT_IN)).toEqual({ new: 0, resolved: 0, unchanged: 39 });
-    const others = AUDITABLE.filter((a) => ![ATTACHED_IN_RUN_2, NEW_IN_RUN_2, NO_OPT_IN].includes(a));
+    // One address per enabled region changes; everything else is each account's run-1 findings, unchanged
+    const enabledRegions = (account: string) =>
+      world.enabledByDefault.length + world.account(account).optInRegions.length;
+    const ownCount = (account: string) => ownFindingsRun1.get(account)?.keys.length ?? 0;
+    expect(enabledRegions(ATTACHED_IN_RUN_2)).toBe(resolved.length);
+    expect(changes(ATTACHED_IN_RUN_2)).toEqual({
+      new: 0,
+      resolved: enabledRegions(ATTACHED_IN_RUN_2),
+      unchanged: ownCount(ATTACHED_IN_RUN_2) - enabledRegions(ATTACHED_IN_RUN_2),
+    });
+    expect(changes(NEW_IN_RUN_2)).toEqual({
+      new: enabledRegions(NEW_IN_RUN_2),
+      resolved: 0,
+      unchanged: ownCount(NEW_IN_RUN_2),
+    });
+    const others = AUDITABLE.filter((a) => ![ATTACHED_IN_RUN_2, NEW_IN_RUN_2].includes(a));
     for (const account of others)
-      expect([account, changes(account)]).toEqual([account, { new: 0, resolved: 0, unchanged: 45 }]);
-    expect(report.findings).toMatchObject({ new: 3, resolved: 3, unchanged: 39 + 46 * 45 - 3 });
+      expect([account, changes(account)]).toEqual([
+        account,
+        { new: 0, resolved: 0, unchanged: ownCount(account) },
+      ]);
+    const ownTotal = AUDITABLE.reduce((sum, account) => sum + ownCount(account), 0);
+    expect(report.findings).toMatchObject({
+      new: enabledRegions(NEW_IN_RUN_2),
+      resolved: enabledRegions(ATTACHED_IN_RUN_2),
+      unchanged: ownTotal - enabledRegions(ATTACHED_IN_RUN_2),
+    });
     const text = String(harness.slack.messages.at(-1)?.text);
     expect(text).toContain('account-0005 (200000000005) +0/-3');
     expect(text).toContain('account-0006 (200000000006) +3/-0');
@@ -333,7 +443,14 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
 
     // Assess: accounts 0-9 audited (account-id order), the other 39 ACTIVE members not started
     const report = readReport('org-e2e-3');
-    expect(report.accounts).toEqual({ selected: 51, audited: 10, partial: 0, failed: 0, notAudited: 41 });
+    expect(report.accounts).toEqual({
+      selected: 51,
+      audited: 10,
+      partial: 0,
+      failed: 0,
+      notAudited: 41,
+      partialFindings: 0,
+    });
     expect(report.rollUp.map((row) => row.accountId)).toEqual(expect.arrayContaining(AUDITABLE.slice(0, 10)));
     const skipped = report.notAudited.filter((a) => a.reason.startsWith('its audit not started'));
     expect(skipped.map((a) => a.accountId)).toEqual(

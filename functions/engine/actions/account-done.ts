@@ -52,5 +52,16 @@ export async function accountDone(
   await writeJson(workspace, path, file);
   // The diff is against the previous organization run, named once in the report, not per account.
   const { previousRunId: _previous, ...counts } = findingsCounts(file);
-  return { accountId, name, ...outcome, findings: counts, usage };
+  // Findings read in part are kept as read, and named: the report says the account's findings are partial.
+  const partialFindings = Object.entries(coverage).flatMap(([tool, read]) =>
+    read.partial ? [{ tool, why: read.partial }] : [],
+  );
+  return {
+    accountId,
+    name,
+    ...outcome,
+    findings: counts,
+    ...(partialFindings.length > 0 ? { partialFindings } : {}),
+    usage,
+  };
 }

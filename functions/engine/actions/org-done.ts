@@ -16,14 +16,15 @@ import {
   orgReportText,
 } from '../org-report';
 import type { LevelRecord, OrgCallUse, PlanLevelRecord, RunState } from '../records';
+import { failureInWords, stateFailure } from '../state-errors';
 import { ENGINE_PATHS, type RunKey, readJson, runPrefix, writeJson } from '../workspaces';
 import type { OrgPlan } from './org-targets';
 
 /** Findings of the organization kept in its report, ranked; each account's full list is in its own file. */
 export const ORG_TOP_FINDINGS = 100;
 
-/** Characters of a failed listing's `Cause` kept in the level's summary. */
-const MAX_CAUSE_CHARS = 300;
+/** Characters of a failure's message kept in a reason (the level's summary, an account's reason). */
+const MAX_CAUSE_CHARS = 600;
 
 /** Account findings files read at once by `org_done`. */
 const READ_CONCURRENCY = 16;
@@ -60,12 +61,13 @@ async function mapRecords(
             continue;
           }
           const batch = JSON.parse(entry.Input ?? '{}') as { Items?: AccountItem[] };
+          const stopped = failureInWords(stateFailure(entry.Error, entry.Cause), MAX_CAUSE_CHARS);
           for (const item of batch.Items ?? []) {
             records.push({
               accountId: item.accountId,
               name: item.name,
               status: 'failed',
-              reason: `its audit stopped (${entry.Error ?? 'an unknown error'})`,
+              reason: `its audit stopped (${stopped})`,
               failedChecks: [],
             });
           }
@@ -125,17 +127,20 @@ export async function orgDone(
   const org = event.org as Partial<OrgPlan> & {
     Error?: string;
     Cause?: string;
-    mapError?: { Error?: string };
+    mapError?: { Error?: string; Cause?: string };
   };
   const done = (record: PlanLevelRecord): RunState => ({
     input: event.input,
     levels: { ...(event.levels as Record<string, LevelRecord>), [level.name]: record },
   });
-  if (typeof org.accounts !== 'number') {
+  // The listing failed (its result), or the org_targets Task itself did (its Catch's Error and Cause).
+  const unlisted =
+    org.listingFailed ?? (typeof org.accounts !== 'number' ? stateFailure(org.Error, org.Cause) : undefined);
+  if (unlisted) {
     return done({
       kind: 'plan',
       outcome: 'failed',
-      summary: `The organization's accounts could not be listed, so no account was audited (${org.Error ?? 'unknown error'}: ${(org.Cause ?? '').slice(0, MAX_CAUSE_CHARS)}).`,
+      summary: `The organization's accounts could not be listed, so no account was audited (${failureInWords(unlisted, MAX_CAUSE_CHARS)}).`,
       calls: [],
     });
   }
@@ -146,7 +151,9 @@ export async function orgDone(
   );
   const { records } = await mapRecords(ctx, run, level.name);
   const recorded = new Set(records.map((record) => record.accountId));
-  const stopped = org.mapError?.Error ?? 'the accounts were not audited';
+  const stopped = org.mapError
+    ? failureInWords(stateFailure(org.mapError.Error, org.mapError.Cause), MAX_CAUSE_CHARS)
+    : 'the accounts were not audited';
   for (const item of items) {
     if (recorded.has(item.accountId)) continue;
     records.push({

@@ -5,7 +5,7 @@
  * Distributed Map's items.
  */
 import type { AccountSelection, NotAuditedAccount, OrgAccount } from '../../runtime/aws/organization';
-import { PlatformError } from '../../runtime/errors';
+import { type ErrorCode, PlatformError } from '../../runtime/errors';
 import { ORG_ACCOUNTS_TOOL } from '../../runtime/ids';
 import { compareText } from '../../runtime/text';
 import { listingCallId } from '../account-directory';
@@ -28,6 +28,12 @@ export interface OrgPlan {
   readonly items?: readonly AccountItem[];
   /** The accounts the run budget did not start (none: absent). */
   readonly budgetSkipped?: OrgBudgetSkipped;
+  /**
+   * Why the accounts could not be listed (then `accounts` is 0 and no account is
+   * audited): the listing's error code (docs/errors.md) and message, which the
+   * level's summary gives as `(<code>: <message>)`.
+   */
+  readonly listingFailed?: { readonly code: ErrorCode; readonly message: string };
 }
 
 /**
@@ -103,10 +109,28 @@ export async function orgTargets(
     accounts: (event.input.accounts as AccountSelection['accounts'] | undefined) ?? 'all',
     exclude: (event.input.exclude as string[] | undefined) ?? [],
   };
-  const listed = await ctx.accounts(run, selection, {
-    level: level.name,
-    callId: listingCallId(level.name, level.calls.length),
-  });
+  let listed: Awaited<ReturnType<typeof ctx.accounts>>;
+  try {
+    listed = await ctx.accounts(run, selection, {
+      level: level.name,
+      callId: listingCallId(level.name, level.calls.length),
+    });
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    // A failed listing is the level's result, with its code (a thrown error would reach the
+    // state machine's Catch as its class name): org_done says why no account was audited.
+    ctx.logger.warn('organization accounts not listed', {
+      ...run,
+      scenarioLevel: level.name,
+      code: err.code,
+    });
+    return {
+      accounts: 0,
+      notAudited: 0,
+      previousRunId: null,
+      listingFailed: { code: err.code, message: err.message },
+    };
+  }
   // The one place accounts are admitted to the run.
   const {
     admitted: targets,

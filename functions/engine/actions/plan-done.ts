@@ -90,21 +90,46 @@ export async function planDone(
   };
 }
 
-/** A successful result's whole value: from the workspace when it was claim-checked, else inline. */
-export async function fullValue(workspace: Workspace, result: ToolResult & { ok: true }): Promise<unknown> {
+/**
+ * A successful result's value as read: from the workspace when it was
+ * claim-checked (`whole` unless the stored result is itself shortened), else
+ * inline (`whole` unless it was shrunk, `truncated`). `whole: false` comes with
+ * why: `shortened`, or `unreadable` when the stored file could not be read back
+ * (the value is then the inline stand-in, whose preview holds part of it).
+ */
+export async function readResultValue(
+  workspace: Workspace,
+  result: ToolResult & { ok: true },
+): Promise<
+  { value: unknown; whole: true } | { value: unknown; whole: false; why: 'shortened' | 'unreadable' }
+> {
   const ref = asResultRef(result.resultRef);
   const path = ref && refPath(workspace, ref);
-  if (!path) return result.value;
+  if (!path)
+    return result.truncated
+      ? { value: result.value, whole: false, why: 'shortened' }
+      : { value: result.value, whole: true };
+  let stored: unknown;
   try {
-    const stored = await readJson<unknown>(workspace, path);
-    // The claim-check stores the whole result ({ ok, tool, callId, summary, truncated, value }).
-    return isStoredResult(stored) ? stored.value : stored;
+    stored = await readJson<unknown>(workspace, path);
   } catch {
-    return result.value;
+    return { value: result.value, whole: false, why: 'unreadable' };
   }
+  // The claim-check stores the whole result ({ ok, tool, callId, summary, truncated, value }).
+  if (!isStoredResult(stored)) return { value: stored, whole: true };
+  return stored.truncated === true
+    ? { value: stored.value, whole: false, why: 'shortened' }
+    : { value: stored.value, whole: true };
 }
 
-function isStoredResult(stored: unknown): stored is { ok: true; tool: string; value: unknown } {
+/** A successful result's value, whole where it can be read whole ({@link readResultValue}). */
+export async function fullValue(workspace: Workspace, result: ToolResult & { ok: true }): Promise<unknown> {
+  return (await readResultValue(workspace, result)).value;
+}
+
+function isStoredResult(
+  stored: unknown,
+): stored is { ok: true; tool: string; truncated?: boolean; value: unknown } {
   return (
     stored !== null &&
     typeof stored === 'object' &&
@@ -129,12 +154,12 @@ export async function resultFindings(
       coverage[result.tool] = { ok: false, complete: false };
       continue;
     }
-    const full = await fullValue(workspace, result);
-    // A value claim-checked in full counts as complete; a shrunk inline one does not.
-    // The stored JSON may be the value or the whole result: the walk finds findings in either.
-    const { findings, complete } = findingsIn(full);
-    const whole = complete && (!result.truncated || full !== result.value);
-    coverage[result.tool] = { ok: true, complete: whole };
+    // Never a shrunk value taken for the whole: a claim-checked one is read from its file, and
+    // what could only be read in part says so (coverage.partial, which the reports name).
+    const read = await readResultValue(workspace, result);
+    const { findings, complete } = findingsIn(read.value);
+    const partial = !read.whole ? read.why : complete ? undefined : 'top_only';
+    coverage[result.tool] = partial ? { ok: true, complete: false, partial } : { ok: true, complete: true };
     found.push(...findings.map((finding) => ({ ...finding, tool: result.tool })));
   }
   return { findings: [...new Map(found.map((finding) => [finding.id, finding])).values()], coverage };

@@ -4,6 +4,8 @@
  * SourceIdentity `etp.<tenant>`, the run's session tags, renewed before the
  * one-hour role-chaining limit; a refusal names the account.
  */
+
+import { isMissingCredentials } from '../error-sources/aws';
 import { InvalidArgsError, PlatformError, SecretInvalidError, ServiceCallError } from '../errors';
 import { AWS_ACCOUNT_ID } from '../ids';
 import { normalizeError } from '../normalize-error';
@@ -30,7 +32,8 @@ export interface MemberSessionRequest {
 /**
  * A failure to open an organization run's session in one account, naming the
  * account: `auth_failed` when STS refused the AssumeRole (the role is missing,
- * or its trust refuses the ExternalId or the tenant), `throttled` when STS
+ * or its trust refuses the ExternalId or the tenant) and when there were no
+ * credentials to ask STS with (the message then says what to set), `throttled` when STS
  * throttled it (retryable), else STS's own normalized code. `details` carry
  * `accountId`, and `awsError` as STS named it.
  */
@@ -41,17 +44,44 @@ export class MemberAccountError extends PlatformError {
 /** Codes of a refused AssumeRole, reported `auth_failed`: the account cannot be reached with its role. */
 const REFUSED = new Set(['access_denied', 'auth_failed', 'secret_invalid']);
 
-function sessionFailure(err: unknown, roleArn: string, accountId: string, accountName?: string): unknown {
+/**
+ * What to set when the platform has no credentials to call STS with. Deployed,
+ * the function's own role always gives it some; this happens on a workstation.
+ */
+const SET_CREDENTIALS =
+  'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and ' +
+  'AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it';
+
+/** Where a refused role should have come from: a member's audit role, or the organization role. */
+const MEMBER_ROLE_HINT = 'check that the StackSet deployed the role there';
+const ORGANIZATION_ROLE_HINT =
+  'check that OrganizationAccessStack is deployed there (docs/organizations.md) and that the secret names its role';
+
+function sessionFailure(
+  err: unknown,
+  roleArn: string,
+  accountId: string,
+  accountName: string | undefined,
+  hint: string,
+): unknown {
   const info = normalizeError(
     'organization',
     err instanceof ServiceCallError ? err : new ServiceCallError('sts', err),
   );
   const account = accountName ? `account ${accountId} (${accountName})` : `account ${accountId}`;
   const details = { accountId, ...(info.details?.awsError ? { awsError: info.details.awsError } : {}) };
+  if (isMissingCredentials(err)) {
+    // Nothing was refused: STS was never asked, for want of credentials to sign with.
+    return new MemberAccountError(
+      'auth_failed',
+      `No AWS credentials were found to call STS with, so ${roleArn} in ${account} could not be assumed: ${SET_CREDENTIALS}`,
+      { service: 'sts', details, cause: err },
+    );
+  }
   if (REFUSED.has(info.code)) {
     return new MemberAccountError(
       'auth_failed',
-      `STS refused AssumeRole of ${roleArn} in ${account}: check that the StackSet deployed the role there ` +
+      `STS refused AssumeRole of ${roleArn} in ${account}: ${hint} ` +
         `and that the organization secret's ExternalId matches (${info.message})`,
       { service: 'sts', details, cause: err },
     );
@@ -116,7 +146,8 @@ export function memberSession(request: MemberSessionRequest): AwsAccess {
       accountId: request.accountId,
     },
     signal: request.signal,
-    onFailure: (err) => sessionFailure(err, roleArn, request.accountId, request.accountName),
+    onFailure: (err) =>
+      sessionFailure(err, roleArn, request.accountId, request.accountName, MEMBER_ROLE_HINT),
   });
 }
 
@@ -149,6 +180,12 @@ export function organizationSession(request: OrganizationSessionRequest): AwsAcc
     owner: { tenant: request.tenant, runId: request.runId, scenario: request.scenario, accountId },
     signal: request.signal,
     onFailure: (err) =>
-      sessionFailure(err, target.managementRoleArn, accountId, 'management or delegated administrator'),
+      sessionFailure(
+        err,
+        target.managementRoleArn,
+        accountId,
+        'management or delegated administrator',
+        ORGANIZATION_ROLE_HINT,
+      ),
   });
 }

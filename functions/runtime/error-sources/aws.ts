@@ -12,6 +12,7 @@
 import { ServiceException } from '@smithy/core/client';
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import type { SdkError } from '@smithy/types';
+import { ServiceCallError } from '../errors';
 import type { ToolErrorInfo } from '../result';
 import {
   type ErrorFields,
@@ -158,6 +159,18 @@ export function isAwsServiceError(err: unknown): boolean {
     fields.$fault === 'server' ||
     typeof fieldsOf(fields.$metadata).httpStatusCode === 'number'
   );
+}
+
+/**
+ * Whether the error is the SDK's "no credentials could be loaded"
+ * (`CredentialsProviderError` of @smithy/property-provider, raised by the
+ * credential chain before any request is sent: no environment keys, profile,
+ * SSO session, container or instance role): nothing was refused, there was
+ * nothing to sign with. A {@link ServiceCallError}'s cause is looked at.
+ */
+export function isMissingCredentials(err: unknown): boolean {
+  const cause = err instanceof ServiceCallError ? err.cause : err;
+  return stringField(fieldsOf(cause).name) === 'CredentialsProviderError';
 }
 
 /** How the SDK classifies the error, or what its status says when the SDK has no rule for it. */

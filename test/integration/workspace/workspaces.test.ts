@@ -244,6 +244,46 @@ describe('local directory workspace: links and conditional writes', () => {
     expect(await readdir(outside)).toEqual(['secret.txt']);
   });
 
+  it('refuses a folder swapped for a link after earlier writes went through it (no check is skipped once a folder is known)', async () => {
+    // Prepare: a first write makes and checks the folders; then the run's folder becomes a link
+    const workspace = open();
+    await workspace.write('notes/a.md', 'a');
+    await rm(path.join(baseDir, RUN_ROOT, 'notes'), { recursive: true });
+    await symlink(outside, path.join(baseDir, RUN_ROOT, 'notes'));
+
+    // Act
+    const write = open().write('notes/b.md', 'b');
+
+    // Assess
+    await expect(write).rejects.toThrow('goes through a symbolic link');
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it('writes again after its temporary and metadata folders were removed by hand', async () => {
+    // Prepare
+    await open().write('a.md', 'a', undefined, { metadata: { 'etp-call': 'report/0' } });
+    await rm(path.join(baseDir, '.tmp'), { recursive: true });
+    await rm(path.join(baseDir, '.meta'), { recursive: true });
+
+    // Act
+    await open().write('b.md', 'b', undefined, { metadata: { 'etp-call': 'report/1' } });
+    await open().write('a.md', 'a2');
+
+    const b = await open().read('b.md');
+    await open().write('b.md', 'b2');
+
+    // Assess: b with its metadata, then rewritten without any, none of its earlier version's kept
+    const [a, b2] = [await open().read('a.md'), await open().read('b.md')];
+    expect([a.content, a.metadata, b.content, b.metadata, b2.content, b2.metadata]).toEqual([
+      'a2',
+      {},
+      'b',
+      { 'etp-call': 'report/1' },
+      'b2',
+      {},
+    ]);
+  });
+
   it('writes with ifMatch only over the version it names', async () => {
     // Prepare
     const workspace = open();

@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OrganizationsClient } from '@aws-sdk/client-organizations';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { API_CALL_CASES, AUDIT_CLIENTS, clientStubs } from '../../../bench/api-call-cases';
 import type { OrgReport } from '../../../functions/engine/org-report';
 import { logger } from '../../../functions/runtime/logger';
 import { toolCatalog } from '../../../functions/tools/catalog';
 import { findScenario, loadScenarios } from '../../../lib/scenarios/loader';
 import type { PlanLevel } from '../../../lib/scenarios/model';
+import { credentialsProviderError, queryError } from '../../helpers/aws-errors';
 import {
   arrangeOrganizationWorld,
   organizationWorld,
@@ -91,7 +93,14 @@ describe('etp scenario run aws_pulse_org --local', () => {
         'utf8',
       ),
     ) as OrgReport;
-    expect(report.accounts).toEqual({ selected: 6, audited: 4, partial: 0, failed: 0, notAudited: 2 });
+    expect(report.accounts).toEqual({
+      selected: 6,
+      audited: 4,
+      partial: 0,
+      failed: 0,
+      notAudited: 2,
+      partialFindings: 0,
+    });
     expect(report.notAudited.map((account) => [account.accountId, account.status])).toEqual([
       [WORLD_MANAGEMENT_ACCOUNT, 'ACTIVE'],
       [worldAccountId(4), 'SUSPENDED'],
@@ -119,5 +128,71 @@ describe('etp scenario run aws_pulse_org --local', () => {
     // Every level produced its result: exit 0, the summary on stdout
     expect(out).toContain('collect');
     expect(code).toBe(0);
+  }, 120_000);
+
+  /** Runs aws_pulse_org whose listing fails, and returns the report level's Slack text (the collect level's summary). */
+  async function unlistedRun(runId: string): Promise<{ code: number; text: string }> {
+    const { code } = await etp(
+      [
+        'scenario',
+        'run',
+        'aws_pulse_org',
+        '--local',
+        '--run-id',
+        runId,
+        '--input',
+        '{"regions":["eu-west-1"],"slack_channel":"C0AWSPULSE"}',
+      ],
+      { ETP_LOCAL_DIR: localDir },
+    );
+    return { code, text: String(slack.messages.at(-1)?.text) };
+  }
+
+  const ORG_ROLE = `arn:aws:iam::${WORLD_MANAGEMENT_ACCOUNT}:role/ExternalToolsPlatformOrganization`;
+
+  it('says the accounts could not be listed for want of credentials, as (<code>: <message>), and what to set', async () => {
+    // Prepare: no credentials anywhere in the platform's chain (the SDK raises before sending AssumeRole)
+    arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 2 }));
+    stubOf(STSClient).on(AssumeRoleCommand).rejects(credentialsProviderError());
+
+    // Act
+    const { code, text } = await unlistedRun('org-cli-nocreds');
+
+    // Assess
+    expect(text).toContain(
+      "The organization's accounts could not be listed, so no account was audited (auth_failed: aws_org_accounts: " +
+        // The role's ARN is a value of the tenant's secret: masked wherever it would be shown.
+        `No AWS credentials were found to call STS with, so &lt;redacted&gt; in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
+        'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it).',
+    );
+    expect(text).not.toMatch(/PlatformError|refused/);
+    expect(code).not.toBe(0);
+  }, 120_000);
+
+  it('says STS refused the organization role, as (<code>: <message>)', async () => {
+    // Prepare: the management account's trust refuses the platform
+    arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 2 }));
+    stubOf(STSClient)
+      .on(AssumeRoleCommand)
+      .rejects(
+        queryError(
+          'AccessDenied',
+          `User is not authorized to perform: sts:AssumeRole on resource: ${ORG_ROLE}`,
+          {
+            httpStatusCode: 403,
+          },
+        ),
+      );
+
+    // Act
+    const { code, text } = await unlistedRun('org-cli-refused');
+
+    // Assess
+    expect(text).toContain(
+      "The organization's accounts could not be listed, so no account was audited (auth_failed: aws_org_accounts: " +
+        `STS refused AssumeRole of &lt;redacted&gt; in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator): check that OrganizationAccessStack is deployed there`,
+    );
+    expect(text).not.toContain('PlatformError');
+    expect(code).not.toBe(0);
   }, 120_000);
 });

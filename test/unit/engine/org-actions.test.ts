@@ -8,14 +8,18 @@ import type { OrgPlan } from '../../../functions/engine/actions/org-targets';
 import type { ScenarioDefinition } from '../../../functions/engine/definition';
 import { createEngine, type Engine } from '../../../functions/engine/engine';
 import type { AccountDirectory } from '../../../functions/engine/engine-context';
+import { findingsIn } from '../../../functions/engine/findings';
 import type { ModelClient } from '../../../functions/engine/model-client';
 import type { OrgReport } from '../../../functions/engine/org-report';
 import type { PlanLevelRecord, RunState } from '../../../functions/engine/records';
 import { accountUse, callUse, spentUsd, usdOf } from '../../../functions/engine/run-budget';
 import { summarizeRun } from '../../../functions/engine/summary';
 import { ENGINE_PATHS, readJson, workspacesOf } from '../../../functions/engine/workspaces';
+import { boundResult } from '../../../functions/runtime/bound';
+import { claimCheck, claimCheckPath } from '../../../functions/runtime/claim-check';
+import { PlatformError } from '../../../functions/runtime/errors';
 import { logger } from '../../../functions/runtime/logger';
-import type { ToolResult } from '../../../functions/runtime/result';
+import type { ToolResult, ToolSuccess } from '../../../functions/runtime/result';
 import { toolCatalog } from '../../../functions/tools/catalog';
 import { scenarioToAsl } from '../../../lib/scenarios/asl';
 import { WORKSPACE_BUCKET_PLACEHOLDER } from '../../../lib/scenarios/asl-states/tasks';
@@ -109,13 +113,18 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const base = { scenario: 'org_unit', tenant: 'default', level: 'collect' };
 
 /** One organization run: targets, each account's results through the routed Map, then org_done. */
-async function orgRun(runId: string, prodFindings: unknown[]): Promise<{ plan: OrgPlan; state: RunState }> {
+async function orgRun(
+  runId: string,
+  prodFindings: unknown[],
+  given: Record<string, ToolResult[]> = {},
+): Promise<{ plan: OrgPlan; state: RunState }> {
   const input = { tenant: 'default', accounts: 'all', exclude: [] };
   const plan = (await engine({ action: 'org_targets', ...base, runId, input, levels: {} })) as OrgPlan;
   const results: Record<string, ToolResult[]> = {
     [PROD]: [ok('aws_ebs_inventory', 0, prodFindings), ok('aws_eips_audit', 1, [])],
     [DEV]: [ok('aws_ebs_inventory', 0, [finding(7, 'low')]), refused('aws_eips_audit', 1)],
     [LOCKED]: [refused('aws_ebs_inventory', 0), refused('aws_eips_audit', 1)],
+    ...given,
   };
   const definition = JSON.parse(
     JSON.stringify(scenarioToAsl(scenario).States.collect_accounts_inline).replaceAll(
@@ -235,6 +244,7 @@ describe('per-account engine actions', () => {
       partial: 1,
       failed: 1,
       notAudited: 1,
+      partialFindings: 0,
       report: 'levels/collect/organization.json',
       // Every account's two calls of 5 ms each, from the account_done records.
       calls: {
@@ -306,6 +316,135 @@ describe('per-account engine actions', () => {
     );
   });
 
+  it("reads a claim-checked result from its file, and says an account's findings are partial when only a shrunk result exists", async () => {
+    // Prepare: 30 findings per account's EBS check, over the inline budget. prod's result claim-checked
+    // (the stand-in's preview holds a few of them), dev's shrunk inline (no workspace took it), locked's
+    // claim-checked to a file that is gone by the time the account is closed.
+    const many = Array.from({ length: 30 }, (_, n) => finding(100 + n, 'medium'));
+    const scope = (account: string) => ({ tenant: 'default', scenario: 'org_unit', runId: 'org-p', account });
+    const workspaces = localWorkspaceProvider(dir);
+    const claimChecked = (account: string) =>
+      claimCheck(ok('aws_ebs_inventory', 0, many) as ToolSuccess, workspaces(scope(account)), 4096, account);
+    const prod = await claimChecked(PROD);
+    const locked = await claimChecked(LOCKED);
+    rmSync(path.join(dir, 'runs/default/org_unit/org-p', claimCheckPath('collect/0', LOCKED)));
+    const shrunk = boundResult(ok('aws_ebs_inventory', 0, many), 2048);
+
+    // Act
+    const { state } = await orgRun('org-p', [], {
+      [PROD]: [prod, ok('aws_eips_audit', 1, [])],
+      [DEV]: [shrunk, ok('aws_eips_audit', 1, [])],
+      [LOCKED]: [locked, ok('aws_eips_audit', 1, [])],
+    });
+
+    // Assess: prod's 30 read whole from the file; dev's and locked's read in part, and said so
+    const report = await readJson<OrgReport>(
+      workspacesOf(workspaces)({ tenant: 'default', scenario: 'org_unit', runId: 'org-p' }),
+      ENGINE_PATHS.organization('collect'),
+    );
+    const row = (account: string) => report.rollUp.find((r) => r.accountId === account);
+    const inline: Record<string, ToolResult> = { [DEV]: shrunk, [LOCKED]: locked };
+    const readFrom = (account: string) => findingsIn((inline[account] as ToolSuccess).value).findings.length;
+    expect(shrunk.ok && shrunk.truncated).toBe(true);
+    expect([readFrom(DEV), readFrom(LOCKED)].every((n) => n > 0 && n < 30)).toBe(true);
+    expect(
+      [PROD, DEV, LOCKED].map((account) => [account, row(account)?.findings, row(account)?.partialFindings]),
+    ).toEqual([
+      [PROD, 30, []],
+      [
+        DEV,
+        readFrom(DEV),
+        [
+          {
+            tool: 'aws_ebs_inventory',
+            reason: 'its result was shortened to fit, so some of its findings were not read',
+          },
+        ],
+      ],
+      [
+        LOCKED,
+        readFrom(LOCKED),
+        [
+          {
+            tool: 'aws_ebs_inventory',
+            reason: 'its stored result could not be read back, so only the findings of its preview were read',
+          },
+        ],
+      ],
+    ]);
+    expect(report.accounts.partialFindings).toBe(2);
+    expect(report.findings.total).toBe(30 + readFrom(DEV) + readFrom(LOCKED));
+    expect((state.levels.collect as PlanLevelRecord).summary).toContain(
+      'Accounts whose findings are partial (counted as read): locked (333333333333): ebs inventory (its stored result could not be read back, so only the findings of its preview were read); dev (222222222222): ebs inventory (its result was shortened to fit, so some of its findings were not read).',
+    );
+  });
+
+  it('ends the level saying why the accounts could not be listed, as (<code>: <message>)', async () => {
+    // Prepare: a listing the dispatcher answered with auth_failed (account-directory.ts throws its code)
+    const failing = createEngine({
+      config: engineConfig([scenario], functionMemory(toolCatalog)),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records: new FileRunRecords(dir),
+      model: {} as ModelClient,
+      logger,
+      accounts: async () => {
+        throw new PlatformError(
+          'auth_failed',
+          'aws_org_accounts: STS refused AssumeRole of the organization role',
+        );
+      },
+    });
+    const input = { tenant: 'default', accounts: 'all', exclude: [] };
+
+    // Act
+    const plan = (await failing({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-x',
+      input,
+      levels: {},
+    })) as OrgPlan;
+    const listed = (await failing({
+      action: 'org_done',
+      ...base,
+      runId: 'org-x',
+      input,
+      levels: {},
+      org: plan,
+    })) as RunState;
+    // The org_targets Task itself failed: its Catch's Error is the function error's class, its Cause the error's JSON
+    const caught = (await failing({
+      action: 'org_done',
+      ...base,
+      runId: 'org-y',
+      input,
+      levels: {},
+      org: {
+        Error: 'TypeError',
+        Cause: JSON.stringify({ errorType: 'TypeError', errorMessage: 'x is not a function', trace: [] }),
+      },
+    })) as RunState;
+
+    // Assess
+    expect(plan).toEqual({
+      accounts: 0,
+      notAudited: 0,
+      previousRunId: null,
+      listingFailed: {
+        code: 'auth_failed',
+        message: 'aws_org_accounts: STS refused AssumeRole of the organization role',
+      },
+    });
+    expect((listed.levels.collect as PlanLevelRecord).summary).toBe(
+      "The organization's accounts could not be listed, so no account was audited (auth_failed: aws_org_accounts: STS refused AssumeRole of the organization role).",
+    );
+    expect((caught.levels.collect as PlanLevelRecord).summary).toBe(
+      "The organization's accounts could not be listed, so no account was audited (internal_error: x is not a function).",
+    );
+    expect((listed.levels.collect as PlanLevelRecord).outcome).toBe('failed');
+  });
+
   it('names the accounts of a failed child and those never started', async () => {
     const input = { tenant: 'default', accounts: 'all', exclude: [] };
     const plan = (await engine({
@@ -358,7 +497,11 @@ describe('per-account engine actions', () => {
       ENGINE_PATHS.organization('collect'),
     );
     expect(report.failed).toEqual([
-      { accountId: DEV, name: 'dev', reason: 'its audit stopped (Lambda.ServiceException)' },
+      {
+        accountId: DEV,
+        name: 'dev',
+        reason: 'its audit stopped (upstream_error: Lambda.ServiceException: Lambda down)',
+      },
     ]);
     expect((state.levels.collect as PlanLevelRecord).organization?.audited).toBe(2);
   });

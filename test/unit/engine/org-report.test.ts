@@ -97,6 +97,7 @@ describe('buildOrgReport', () => {
       status: 'audited',
       findings: counts(3, 120.5, { new: 1, resolved: 2, unchanged: 2 }),
       failedChecks: [],
+      partialFindings: [{ tool: 'aws_ebs_inventory', why: 'top_only' }],
     },
     {
       accountId: '222222222222',
@@ -124,7 +125,14 @@ describe('buildOrgReport', () => {
   });
 
   it('totals accounts and findings across the organization', () => {
-    expect(report.accounts).toEqual({ selected: 4, audited: 1, partial: 1, failed: 1, notAudited: 1 });
+    expect(report.accounts).toEqual({
+      selected: 4,
+      audited: 1,
+      partial: 1,
+      failed: 1,
+      notAudited: 1,
+      partialFindings: 1,
+    });
     expect(report.findings).toEqual({
       total: 4,
       new: 2,
@@ -141,6 +149,13 @@ describe('buildOrgReport', () => {
       ['222222222222', 10],
       ['333333333333', 0],
     ]);
+    expect(report.rollUp[0]?.partialFindings).toEqual([
+      {
+        tool: 'aws_ebs_inventory',
+        reason: 'it listed only its top findings, as its topN asks, so the others were counted but not read',
+      },
+    ]);
+    expect(report.rollUp[1]?.partialFindings).toEqual([]);
     expect(report.rollUp[1]?.failedChecks).toEqual([
       { tool: 'aws_eips_audit', reason: 'the AWS service it needs is not enabled for the account' },
     ]);
@@ -163,6 +178,7 @@ describe('buildOrgReport', () => {
       'Changed accounts: prod (111111111111) +1/-2, dev (222222222222) +1/-0.',
       'Failed accounts (not audited this run): legacy (333333333333): the platform could not sign in (the credentials were missing, expired or rejected).',
       'Accounts with failed checks: dev (222222222222): eips audit.',
+      'Accounts whose findings are partial (counted as read): prod (111111111111): ebs inventory (it listed only its top findings, as its topN asks, so the others were counted but not read).',
       'Not audited: old (444444444444): the account is suspended.',
       "Full per-account detail: levels/collect/organization.json in the run's workspace.",
     ]);

@@ -1,6 +1,8 @@
-import { jsonByteLength, shrinkToFit } from '../../../functions/runtime/bound';
+import { boundResult, jsonByteLength, shrinkToFit } from '../../../functions/runtime/bound';
+import type { ToolSuccess } from '../../../functions/runtime/result';
 import {
   LAMBDA_SYNC_PAYLOAD_BYTES,
+  RESULT_ENVELOPE_RESERVE_BYTES,
   STEP_FUNCTIONS_PAYLOAD_BYTES,
 } from '../../../functions/runtime/result-limits';
 
@@ -197,5 +199,45 @@ describe('shrinkToFit()', () => {
     expect(jsonByteLength(out)).toBeLessThanOrEqual(200);
     expect(out).toEqual(value.slice(0, out.length));
     expect(out.length).toBeGreaterThan(40);
+  });
+});
+
+describe('boundResult()', () => {
+  const result = (instances: number): ToolSuccess => ({
+    ok: true,
+    tool: 'aws_ec2_inventory',
+    callId: 'collect/0',
+    durationMs: 3,
+    summary: `${instances} instances`,
+    truncated: false,
+    resultRef: null,
+    value: inventory(instances),
+  });
+
+  it('returns a result whose JSON fits as is, even when its value alone passes the budget less the envelope reserve', () => {
+    // Prepare: a result of at most 8 KiB whose value is over 8 KiB less the 2 KiB reserve
+    let instances = 1;
+    while (jsonByteLength(result(instances + 1)) <= 8 * 1024) instances++;
+    const fitting = result(instances);
+
+    // Act
+    const bounded = boundResult(fitting, 8 * 1024);
+
+    // Assess
+    expect(jsonByteLength(fitting.value)).toBeGreaterThan(8 * 1024 - RESULT_ENVELOPE_RESERVE_BYTES);
+    expect(bounded).toBe(fitting);
+  });
+
+  it('shrinks a result over the bound to within it and marks it truncated', () => {
+    // Prepare
+    const large = result(500);
+
+    // Act
+    const bounded = boundResult(large, 8 * 1024) as ToolSuccess;
+
+    // Assess
+    expect(jsonByteLength(large)).toBeGreaterThan(8 * 1024);
+    expect(bounded.truncated).toBe(true);
+    expect(jsonByteLength(bounded)).toBeLessThanOrEqual(8 * 1024);
   });
 });

@@ -129,6 +129,59 @@ describe('createPostCall (the work on every result after its tool ran)', () => {
     expect(second.resultRef?.uri).toMatch(/results\/accounts\/444455556666\/collect\/0\.json$/);
   });
 
+  it('never shrinks a success while a workspace can take it: within the budget it stays whole, past it it is claim-checked', async () => {
+    // Prepare: results from 3 KiB under the inline budget to 1 KiB over it, every 64 bytes. The band
+    // just under the budget (value over the budget less the bound's 2 KiB envelope reserve, result
+    // within it) used to be shrunk inline: an organization account's 8,086-byte RDS result lost half
+    // its findings that way while every larger result was claim-checked whole.
+    const workspaces = localWorkspaceProvider(dir);
+    const postCall = createPostCall({
+      logger,
+      maxResultBytes: 64 * 1024,
+      workspaces,
+      inlineResultBytes: INLINE_BYTES,
+    });
+    const base = success(0);
+    const padded = (bytes: number, call: number): ToolSuccess => {
+      const result = { ...base, callId: `collect/${call}`, value: { ...(base.value as object), pad: '' } };
+      return { ...result, value: { ...result.value, pad: 'x'.repeat(bytes - jsonByteLength(result)) } };
+    };
+    const sizes = Array.from({ length: 65 }, (_, i) => INLINE_BYTES - 3 * 1024 + i * 64);
+
+    // Act
+    const outcomes = await Promise.all(
+      sizes.map(async (bytes, call) => {
+        const raw = padded(bytes, call);
+        const done = (await postCall(raw, SCOPE, deadlineIn(10_000))) as ToolSuccess<{ pad: string }>;
+        return {
+          bytes: jsonByteLength(raw),
+          callId: raw.callId,
+          pad: (raw.value as { pad: string }).pad,
+          done,
+        };
+      }),
+    );
+
+    // Assess
+    expect(outcomes.map((o) => o.bytes)).toEqual(sizes);
+    for (const { bytes, callId, pad, done } of outcomes) {
+      if (bytes <= INLINE_BYTES) {
+        // Whole: the padding kept to the byte, nothing marked cut, no reference
+        expect([bytes, done.truncated, done.resultRef, done.value.pad === pad]).toEqual([
+          bytes,
+          false,
+          null,
+          true,
+        ]);
+      } else {
+        const stored = await workspaces(SCOPE).read(claimCheckPath(callId), { length: 64 * 1024 });
+        expect([bytes, done.truncated, done.resultRef?.bytes]).toEqual([bytes, false, stored.totalBytes]);
+        expect(jsonByteLength(done)).toBeLessThanOrEqual(INLINE_BYTES);
+      }
+    }
+    expect(outcomes.filter((o) => o.bytes <= INLINE_BYTES)).toHaveLength(49);
+  });
+
   it('shrinks to the inline budget when the workspace write fails, and to maxResultBytes without a workspace', async () => {
     // Prepare
     const failing: WorkspaceProvider = (scope) => {

@@ -21,6 +21,7 @@ import {
 import { InvalidArgsError, SecretInvalidError } from '../../../../functions/runtime/errors';
 import { normalizeError } from '../../../../functions/runtime/normalize-error';
 import { clientStubs } from '../../../helpers/api-call-case';
+import { credentialsProviderError } from '../../../helpers/aws-errors';
 import {
   accountOfClient,
   arrangeOrganizationWorld,
@@ -443,6 +444,27 @@ describe('memberSession()', () => {
       ),
       details: { accountId: '200000000001', awsError: 'AccessDenied' },
     });
+  });
+
+  it('says there were no credentials to call STS with, and what to set, rather than that STS refused', async () => {
+    // Prepare: the platform's own credential chain finds nothing (the SDK raises before sending)
+    arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 1 }));
+    stubOf(STSClient).on(AssumeRoleCommand).rejects(credentialsProviderError());
+
+    // Act
+    const error = await organizationSession({ tenant: 'acme', runId: 'r1', target: TARGET })
+      .credentials()
+      .catch((err: unknown) => err);
+
+    // Assess
+    const info = normalizeError('aws_org_accounts', error, 'organizations');
+    expect(error).toBeInstanceOf(MemberAccountError);
+    expect(info).toMatchObject({ code: 'auth_failed', retryable: false, service: 'sts' });
+    expect(info.message).toBe(
+      `No AWS credentials were found to call STS with, so ${TARGET.managementRoleArn} in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
+        'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it',
+    );
+    expect(info.message).not.toContain('refused');
   });
 
   it('reports a throttled AssumeRole as throttled (retryable), naming the account', async () => {
