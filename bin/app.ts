@@ -19,13 +19,14 @@ import { CustomerAccessStack } from '../lib/customer-access-stack';
 import { ExternalToolsStack } from '../lib/external-tools-stack';
 import { OrganizationAccessStack } from '../lib/organization-access-stack';
 import { configuredProps, organizationConfig, platformConfig } from './app-config';
+import { DEFAULT_STACK_NAME } from './stack-name';
 
 const app = new App();
 // The CLI sets these from the current credentials; without them (offline synth)
 // the templates are environment-agnostic.
 const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
 const configured = configuredProps(platformConfig((key) => app.node.tryGetContext(key)));
-new ExternalToolsStack(app, 'ExternalToolsPlatform', {
+new ExternalToolsStack(app, DEFAULT_STACK_NAME, {
   description: 'External Tools Platform: tool dispatcher, tool functions, secret references, scenarios',
   env,
   ...configured,

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { TENANT_TAG } from '../functions/runtime/aws/trust';
 import { ExternalToolsStack } from '../lib/external-tools-stack';
+import { DEFAULT_STACK_NAME } from './stack-name';
 
 /** The page holding the generated section. */
 export const DEPLOYING_DOC = path.join(__dirname, '../docs/deploying.md');
@@ -118,7 +119,7 @@ function nameOf(logicalId: string, properties: unknown): string {
  * The generated section (Markdown, without its markers) for `template`: per
  * listed resource type its count and names, then the outputs.
  *
- * @example deploymentSummary(app.synth().getStackByName('ExternalToolsPlatform').template)
+ * @example deploymentSummary(app.synth().getStackByName(DEFAULT_STACK_NAME).template)
  */
 export function deploymentSummary(template: TemplateJson): string {
   const resources = Object.entries(template.Resources ?? {});
@@ -150,7 +151,7 @@ export function synthesizedPlatformTemplate(): TemplateJson {
   };
   // An empty list of stacks to bundle makes every NodejsFunction skip esbuild.
   const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new ExternalToolsStack(app, 'ExternalToolsPlatform');
+  const stack = new ExternalToolsStack(app, DEFAULT_STACK_NAME);
   return app.synth().getStackByName(stack.stackName).template as TemplateJson;
 }
 

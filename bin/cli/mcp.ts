@@ -282,6 +282,6 @@ export function registerMcpCommand(program: Command, run: CliRun): void {
 
 function announce(io: CliIo, scope: ProfileScope): void {
   io.err(
-    `etp mcp: serving ${scope.tools.length} tools for tenant ${scope.tenant} on stdio: ${scope.tools.join(', ')}\n`,
+    `etp mcp: serving ${scope.tools.length} tool${scope.tools.length === 1 ? '' : 's'} for tenant ${scope.tenant} on stdio: ${scope.tools.join(', ')}\n`,
   );
 }

@@ -148,7 +148,31 @@ function hintFor(err: CommanderError, command: Command): string {
   if (err.code === 'commander.unknownCommand') {
     return `. Commands of ${commandPath(command)}: ${command.commands.map((c) => c.name()).join(', ')}`;
   }
-  return ` (see: ${commandPath(command)} --help)`;
+  const accepted = acceptedFor(err, command);
+  return `${accepted ? `; give ${accepted}` : ''} (see: ${commandPath(command)} --help)`;
+}
+
+/**
+ * What a missing argument or option value accepts, from the command's own
+ * declaration (the argument's description, the option's choices or description):
+ * commander's "missing required argument 'name'" and "option '--kind <kind>'
+ * argument missing" say only what is missing.
+ */
+function acceptedFor(err: CommanderError, command: Command): string | undefined {
+  if (err.code === 'commander.missingArgument') {
+    const name = /'([^']+)'/.exec(err.message)?.[1];
+    return command.registeredArguments.find((argument) => argument.name() === name)?.description || undefined;
+  }
+  if (
+    err.code === 'commander.optionMissingArgument' ||
+    err.code === 'commander.missingMandatoryOptionValue'
+  ) {
+    const flags = /option '([^']+)'/.exec(err.message)?.[1];
+    const option = command.options.find((candidate) => candidate.flags === flags);
+    if (!option) return undefined;
+    return option.argChoices ? `one of ${option.argChoices.join(', ')}` : option.description || undefined;
+  }
+  return undefined;
 }
 
 /** The deepest command `argv` names (`etp tools invoke`), to point at its help. */

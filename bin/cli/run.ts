@@ -7,8 +7,8 @@ import type { QuestionRecords } from '../../functions/engine/run-records';
 import { awsRequestHandler } from '../../functions/runtime/aws/http-timeouts';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { assertIdentifier, RUN_ID, TENANT_ID } from '../../functions/runtime/ids';
+import { DEFAULT_STACK_NAME } from '../stack-name';
 import type { CliRun } from './io';
-import { DEFAULT_STACK_NAME } from './scenario';
 import { clip, formatTable } from './text';
 
 /** The variable naming the run-records table when `--table` is not given. */

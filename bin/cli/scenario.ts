@@ -25,6 +25,7 @@ import { createLocalDispatcher, localSecretReferences } from '../local/local-dis
 import { createLocalEngine, localRunId, runScenarioLocally } from '../local/local-run';
 import { FileRunRecords } from '../local/local-run-records';
 import { localWorkspaceProvider } from '../local/local-workspace';
+import { DEFAULT_STACK_NAME } from '../stack-name';
 import { type CliRun, EXIT_FAILED } from './io';
 import {
   jsonObjectArgument,
@@ -40,8 +41,6 @@ import { formatTable } from './text';
 /** The variable naming the folder of local runs' workspaces and records when `--local-dir` is not given. */
 /** The variable naming the folder of scenario files, for trying a scenario before it joins functions/scenarios. */
 export const SCENARIOS_DIR_ENV = 'ETP_SCENARIOS_DIR';
-/** The platform stack's default name (bin/app.ts): state machines are named `<stack>-<scenario>`. */
-export const DEFAULT_STACK_NAME = 'ExternalToolsPlatform';
 
 interface RunOptions {
   readonly local?: boolean;

@@ -65,7 +65,13 @@ export function newTool(name: string, kind: ToolKind, root: string): NewTool {
     catalogPath,
     'a checkout of this repository (it holds functions/tools/catalog.ts)',
   ).toString('utf8');
-  if (catalog.includes(`'${names.implementation}'`) || catalog.includes(`/${names.implementation}.meta'`)) {
+  // A function tool is registered by its implementation's path, a file tool by its module's import.
+  const registered = [
+    `'${names.implementation}'`,
+    `/${names.implementation}.meta'`,
+    `'./${names.implementation}'`,
+  ];
+  if (registered.some((text) => catalog.includes(text))) {
     throw new InvalidArgsError(
       `${names.tool} is already a tool (${CATALOG_FILE} registers ${names.implementation})`,
     );

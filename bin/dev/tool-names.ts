@@ -1,4 +1,5 @@
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { DEFAULT_STACK_NAME } from '../stack-name';
 
 /** The kinds of tool `etp dev new-tool` writes: an AWS audit, a REST connector tool, a file tool. */
 export const TOOL_KINDS = ['aws', 'rest', 'file'] as const;
@@ -25,6 +26,15 @@ export interface ToolNames {
 /** A tool name: snake_case, a letter first, 3-64 characters (the Converse and MCP tool-name rules fit in it). */
 const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
+/** The longest name of any tool (the Converse and MCP tool-name rules). */
+const MAX_TOOL_NAME = 64;
+
+/**
+ * The longest name of a tool placed in its own function (aws, rest): its function is
+ * `<stack>-<tool>` (bin/stack-name.ts), and a Lambda function name is at most 64 characters.
+ */
+const MAX_FUNCTION_TOOL_NAME = MAX_TOOL_NAME - `${DEFAULT_STACK_NAME}-`.length;
+
 /** What each kind's name is, for messages. */
 const NAME_RULE: Readonly<Record<ToolKind, string>> = {
   aws: 'an aws tool is aws_<what>, such as aws_lambda_inventory',
@@ -46,9 +56,15 @@ export const NAME_RULES = TOOL_KINDS.map((kind) => NAME_RULE[kind]).join('; ');
  * @throws InvalidArgsError for a name that breaks these rules, saying which and what each kind accepts.
  */
 export function toolNames(name: string, kind: ToolKind): ToolNames {
-  if (!TOOL_NAME.test(name) || name.length > 64) {
+  if (!TOOL_NAME.test(name) || name.length > MAX_TOOL_NAME) {
     throw new InvalidArgsError(
-      `Tool name "${name}": expected snake_case of at least two words, a letter first, at most 64 characters: ${NAME_RULES}`,
+      `Tool name "${name}": expected snake_case of at least two words, a letter first, at most ${MAX_TOOL_NAME} characters: ${NAME_RULES}`,
+    );
+  }
+  if (kind !== 'file' && name.length > MAX_FUNCTION_TOOL_NAME) {
+    throw new InvalidArgsError(
+      `Tool name "${name}" has ${name.length} characters: a --kind ${kind} tool runs in its own Lambda function, ` +
+        `named ${DEFAULT_STACK_NAME}-<tool>, and a function name is at most 64 characters, so its name is at most ${MAX_FUNCTION_TOOL_NAME}`,
     );
   }
   const [first, ...rest] = name.split('_');

@@ -34,7 +34,30 @@ const WRITTEN: readonly Case[] = [
   [['tool', 'list'], EXIT_USAGE, ["unknown command 'tool'", 'Did you mean tools?']],
   [['--nope'], EXIT_USAGE, ["unknown option '--nope'"]],
   [['tools'], EXIT_USAGE, ['Usage: etp tools']],
-  [['dev', 'new-tool'], EXIT_USAGE, ["error: missing required argument 'name'"]],
+  [
+    ['dev', 'new-tool'],
+    EXIT_USAGE,
+    [
+      "error: missing required argument 'name'; give the new tool's snake_case name: an aws tool is aws_<what>",
+    ],
+  ],
+  [
+    ['dev', 'new-tool', 'aws_x', '--kind'],
+    EXIT_USAGE,
+    ["option '--kind <kind>' argument missing; give one of aws, rest, file"],
+  ],
+  [
+    ['dev', 'new-tool', `aws_${'a'.repeat(39)}`, '--kind', 'aws'],
+    EXIT_USAGE,
+    [
+      'has 43 characters: a --kind aws tool runs in its own Lambda function, named ExternalToolsPlatform-<tool>, and a function name is at most 64 characters, so its name is at most 42',
+    ],
+  ],
+  [
+    ['dev', 'new-tool', 'read_file', '--kind', 'file'],
+    EXIT_USAGE,
+    ['error: read_file is already a tool (functions/tools/catalog.ts registers files/read-file)'],
+  ],
   [
     ['dev', 'new-tool', 'aws_lambda_inventory'],
     EXIT_USAGE,
