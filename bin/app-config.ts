@@ -19,8 +19,10 @@ import type { EventPattern } from 'aws-cdk-lib/aws-events';
 import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { z } from 'zod/mini';
 import { accessProfilesSchema } from '../functions/dispatcher/access';
+import { violationsOf } from '../functions/runtime/schema-violations';
 import type { ExternalToolsPlatformProps } from '../lib/external-tools-platform';
 import type { OrganizationAccessStackProps } from '../lib/organization-access-stack';
+import { type SnapshotAthenaProps, snapshotAthenaEnvironment } from '../lib/snapshot-athena-settings';
 
 /** The context key holding the configuration object (or its JSON). */
 export const PLATFORM_CONTEXT = 'platform';
@@ -53,9 +55,10 @@ const platformConfigSchema = z.strictObject({
       }),
     ),
   ),
+  // Values are checked by the functions' own rules (lib/snapshot-athena-settings.ts), one wording.
   snapshotAthena: z.optional(
     z.strictObject({
-      mode: z.optional(z.enum(['auto', 'off', 'always'])),
+      mode: z.optional(z.string()),
       workGroup: z.optional(z.string()),
       database: z.optional(z.string()),
       minReportBytes: z.optional(z.number()),
@@ -121,9 +124,10 @@ export function platformConfig(tryGetContext: (key: string) => unknown, cwd = pr
 
 /** A configuration's props: principals built from their ARNs. */
 export function configuredProps(config: PlatformConfig): ConfiguredProps {
-  const { mcpFunctionUrl, scenarioTriggers, ...rest } = config;
+  const { mcpFunctionUrl, scenarioTriggers, snapshotAthena, ...rest } = config;
   return {
     ...rest,
+    ...(snapshotAthena ? { snapshotAthena: checkedSnapshotAthena(snapshotAthena) } : {}),
     ...(mcpFunctionUrl
       ? {
           mcpFunctionUrl: {
@@ -143,6 +147,17 @@ export function configuredProps(config: PlatformConfig): ConfiguredProps {
   };
 }
 
+/**
+ * `snapshotAthena` checked by the functions' own rules (lib/snapshot-athena-settings.ts), so
+ * synth and the functions word a bad value alike (`snapshotAthena.mode (ETP_ATHENA_ROUTE="sometimes" is not valid: …)`).
+ *
+ * @throws Error naming the prop, its value and what is accepted.
+ */
+function checkedSnapshotAthena(settings: NonNullable<PlatformConfig['snapshotAthena']>): SnapshotAthenaProps {
+  snapshotAthenaEnvironment(settings as SnapshotAthenaProps);
+  return settings as SnapshotAthenaProps;
+}
+
 function parseContext(value: unknown, source: string): PlatformConfig {
   if (value === undefined) return {};
   let object = value;
@@ -155,11 +170,12 @@ function parseContext(value: unknown, source: string): PlatformConfig {
   }
   const parsed = platformConfigSchema.safeParse(object);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`,
+    // The shared wording: each problem at its path, with the keys accepted there.
+    const problems = violationsOf(parsed.error, object, platformConfigSchema).map(
+      (violation) => `${violation.path}: ${violation.message}`,
     );
     throw new Error(
-      `${source}: ${problems.join('; ')} (accepted keys: ${Object.keys(platformConfigSchema.shape).join(', ')}; docs/deploying.md, "Configuring entry points and schedules")`,
+      `${source}: ${problems.join('; ')} (docs/deploying.md, "Configuring entry points and schedules")`,
     );
   }
   return parsed.data;

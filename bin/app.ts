@@ -21,23 +21,40 @@ import { OrganizationAccessStack } from '../lib/organization-access-stack';
 import { configuredProps, organizationConfig, platformConfig } from './app-config';
 import { DEFAULT_STACK_NAME } from './stack-name';
 
-const app = new App();
-// The CLI sets these from the current credentials; without them (offline synth)
-// the templates are environment-agnostic.
-const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
-const configured = configuredProps(platformConfig((key) => app.node.tryGetContext(key)));
-new ExternalToolsStack(app, DEFAULT_STACK_NAME, {
-  description: 'External Tools Platform: tool dispatcher, tool functions, secret references, scenarios',
-  env,
-  ...configured,
-});
-// The customer accounts' Athena workgroup and database bear the names the platform's tools use.
-new CustomerAccessStack(app, 'ExternalToolsCustomerAccess', {
-  env,
-  ...(configured.snapshotAthena ? { snapshotAthena: configured.snapshotAthena } : {}),
-});
-const organization = organizationConfig((key) => app.node.tryGetContext(key));
-if (organization)
-  new OrganizationAccessStack(app, 'ExternalToolsOrganizationAccess', { env, ...organization });
-// cdk-nag 3 is a validation plugin (the older `Aspects.of(app).add(...)` form fails).
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+/**
+ * Builds the app's stacks. A bad configuration (the context, a prop the constructs
+ * refuse) is one line on stderr and exit 1, not Node's uncaught-error stack trace:
+ * each message already names the key, its value and what is accepted. `CDK_DEBUG=true`
+ * (the CDK's own debug switch) prints the stack too.
+ */
+function buildApp(): void {
+  const app = new App();
+  // The CLI sets these from the current credentials; without them (offline synth)
+  // the templates are environment-agnostic.
+  const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+  const configured = configuredProps(platformConfig((key) => app.node.tryGetContext(key)));
+  new ExternalToolsStack(app, DEFAULT_STACK_NAME, {
+    description: 'External Tools Platform: tool dispatcher, tool functions, secret references, scenarios',
+    env,
+    ...configured,
+  });
+  // The customer accounts' Athena workgroup and database bear the names the platform's tools use.
+  new CustomerAccessStack(app, 'ExternalToolsCustomerAccess', {
+    env,
+    ...(configured.snapshotAthena ? { snapshotAthena: configured.snapshotAthena } : {}),
+  });
+  const organization = organizationConfig((key) => app.node.tryGetContext(key));
+  if (organization)
+    new OrganizationAccessStack(app, 'ExternalToolsOrganizationAccess', { env, ...organization });
+  // cdk-nag 3 is a validation plugin (the older `Aspects.of(app).add(...)` form fails).
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+}
+
+try {
+  buildApp();
+} catch (err) {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`error: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  if (process.env.CDK_DEBUG === 'true' && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.exit(1);
+}

@@ -149,7 +149,7 @@ function hintFor(err: CommanderError, command: Command): string {
     return `. Commands of ${commandPath(command)}: ${command.commands.map((c) => c.name()).join(', ')}`;
   }
   const accepted = acceptedFor(err, command);
-  return `${accepted ? `; give ${accepted}` : ''} (see: ${commandPath(command)} --help)`;
+  return `${accepted ? `; ${accepted}` : ''} (see: ${commandPath(command)} --help)`;
 }
 
 /**
@@ -161,7 +161,8 @@ function hintFor(err: CommanderError, command: Command): string {
 function acceptedFor(err: CommanderError, command: Command): string | undefined {
   if (err.code === 'commander.missingArgument') {
     const name = /'([^']+)'/.exec(err.message)?.[1];
-    return command.registeredArguments.find((argument) => argument.name() === name)?.description || undefined;
+    const description = command.registeredArguments.find((argument) => argument.name() === name)?.description;
+    return description ? `<${name}> is ${description}` : undefined;
   }
   if (
     err.code === 'commander.optionMissingArgument' ||
@@ -170,7 +171,8 @@ function acceptedFor(err: CommanderError, command: Command): string | undefined 
     const flags = /option '([^']+)'/.exec(err.message)?.[1];
     const option = command.options.find((candidate) => candidate.flags === flags);
     if (!option) return undefined;
-    return option.argChoices ? `one of ${option.argChoices.join(', ')}` : option.description || undefined;
+    if (option.argChoices) return `${option.flags} is one of ${option.argChoices.join(', ')}`;
+    return option.description ? `${option.flags}: ${option.description}` : undefined;
   }
   return undefined;
 }

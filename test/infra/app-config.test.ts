@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -44,9 +45,19 @@ describe('the CDK app configuration (bin/app-config.ts)', () => {
   });
 
   it.each([
-    [{ platform: { schedule: [] } }, 'context platform: (top level): Unrecognized key: "schedule"'],
+    [
+      { platform: { schedule: [] } },
+      'context platform: (root): Unrecognized key: "schedule"; accepted keys: accessProfiles,',
+    ],
+    [
+      { platform: { snapshotAthena: { bogus: 1 } } },
+      'context platform: snapshotAthena: Unrecognized key: "bogus"; accepted keys: mode, workGroup, database, minReportBytes',
+    ],
     [{ platform: '{"schedules": [' }, 'context platform is not JSON'],
-    [{ platform: { schedules: [{ scenario: 'aws_pulse', tenant: 'acme' }] } }, 'schedules.0.expression'],
+    [
+      { platform: { schedules: [{ scenario: 'aws_pulse', tenant: 'acme' }] } },
+      'schedules[0].expression: Required: expected string',
+    ],
     [
       { platform: { mcpFunctionUrl: { profile: 'ops', invokers: ['ops-role'] } } },
       'an IAM role, user or root ARN',
@@ -55,6 +66,34 @@ describe('the CDK app configuration (bin/app-config.ts)', () => {
   ])('refuses %j naming what is wrong', (values, words) => {
     // Act, Assess
     expect(() => platformConfig(context(values), os.tmpdir())).toThrow(words);
+  });
+
+  it("checks snapshotAthena by the functions' own rules, in their words", () => {
+    // Prepare
+    const config = platformConfig(context({ platform: { snapshotAthena: { mode: 'sometimes' } } }));
+
+    // Act, Assess
+    expect(() => configuredProps(config)).toThrow(
+      'snapshotAthena.mode (ETP_ATHENA_ROUTE="sometimes" is not valid: auto, off or always)',
+    );
+  });
+
+  it('is one line and exit 1 from the app itself (cdk synth), not a stack trace', () => {
+    // Act: the app as cdk.json runs it, with the context the CDK CLI passes
+    const app = spawnSync(path.join('node_modules', '.bin', 'tsx'), ['bin/app.ts'], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        CDK_DEBUG: '',
+        CDK_CONTEXT_JSON: JSON.stringify({ platform: { snapshotAthena: { minReportBytes: -1 } } }),
+      },
+    });
+
+    // Assess
+    expect(app.status).toBe(1);
+    expect(app.stderr).toBe(
+      'error: snapshotAthena.minReportBytes (ETP_ATHENA_MIN_REPORT_BYTES="-1" is not valid: a whole number of bytes, at least 1)\n',
+    );
   });
 
   it('builds the configured schedule and function URL into the stack', () => {

@@ -38,13 +38,13 @@ const WRITTEN: readonly Case[] = [
     ['dev', 'new-tool'],
     EXIT_USAGE,
     [
-      "error: missing required argument 'name'; give the new tool's snake_case name: an aws tool is aws_<what>",
+      "error: missing required argument 'name'; <name> is the new tool's snake_case name: an aws tool is aws_<what>",
     ],
   ],
   [
     ['dev', 'new-tool', 'aws_x', '--kind'],
     EXIT_USAGE,
-    ["option '--kind <kind>' argument missing; give one of aws, rest, file"],
+    ["option '--kind <kind>' argument missing; --kind <kind> is one of aws, rest, file"],
   ],
   [
     ['dev', 'new-tool', `aws_${'a'.repeat(39)}`, '--kind', 'aws'],

@@ -38,7 +38,7 @@ describe('the npm scripts', () => {
     expect([version.code, version.stdout, version.stderr]).toEqual([0, `${VERSION}\n`, '']);
     expect([refused.code, refused.stdout]).toEqual([2, '']);
     expect(refused.stderr).toBe(
-      "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",
+      "error: required option '--tenant <tenant>' not specified; --tenant <tenant>: tenant whose secrets the tool resolves (see: etp tools invoke --help)\n",
     );
   });
 

@@ -54,9 +54,12 @@ describe('aws_ec2_inventory against EC2 endpoints that do not answer', () => {
 
     // Assess
     const wallMs = Date.now() - started;
+    // The budget is what the deadline left when the harness started (a loaded machine takes some of it first).
     expect(result.error).toEqual({
       code: 'timeout',
-      message: 'Tool aws_ec2_inventory did not finish within its budget of 1.5 s',
+      message: expect.stringMatching(
+        /^Tool aws_ec2_inventory did not finish within its budget of 1\.[345] s$/,
+      ),
       retryable: true,
       service: 'ec2',
     });

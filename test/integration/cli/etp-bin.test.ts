@@ -36,12 +36,13 @@ describe('bin/etp.js', () => {
     ],
     [
       ['tools', 'invoke', 'aws_ec2_inventory', '--args', '{}'],
-      "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",
+      "error: required option '--tenant <tenant>' not specified; --tenant <tenant>: tenant whose secrets the tool resolves (see: etp tools invoke --help)\n",
     ],
     [
       ['tools', 'invoke', 'aws_ec2_inventory', '--tenant', 'default', '--args', 'regions=eu-west-1'],
-      "error: option '--args <json>' argument 'regions=eu-west-1' is invalid. Expected a JSON object such as " +
-        `'{"regions":["eu-west-1"]}' (Unexpected token 'r', "regions=eu-west-1" is not valid JSON). (see: etp tools invoke --help)\n`,
+      "error: option '--args <json>' argument 'regions=eu-west-1' is invalid. Expected a JSON object of aws_ec2_inventory's " +
+        'arguments: regions?, topN? (etp tools schema --format mcp --tools aws_ec2_inventory shows their schema) ' +
+        `(Unexpected token 'r', "regions=eu-west-1" is not valid JSON). (see: etp tools invoke --help)\n`,
     ],
     [
       [

@@ -43,7 +43,7 @@ describe('etp', () => {
     [['tools', 'run'], "error: unknown command 'run'. Commands of etp tools: list, docs, schema, invoke\n"],
     [
       ['tools', 'invoke', 'finish'],
-      "error: required option '--tenant <tenant>' not specified (see: etp tools invoke --help)\n",
+      "error: required option '--tenant <tenant>' not specified; --tenant <tenant>: tenant whose secrets the tool resolves (see: etp tools invoke --help)\n",
     ],
     [
       ['tools', 'list', '--jsno'],
