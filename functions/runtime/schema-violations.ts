@@ -54,9 +54,10 @@ function pathOf(path: readonly PropertyKey[]): string {
  * - an unknown key: zod's message and the keys the object accepts (from `schema`);
  * - a missing required field: `Required: expected string` (zod would say
  *   "received undefined");
- * - a value of the wrong type: zod's message, then what the field's own
- *   description (`z.describe`) says it accepts (`Accepted: Repository as
- *   owner/name (octocat/Hello-World)`), since "expected string" alone does not say which string;
+ * - a value of the wrong type, or past one of its bounds: zod's message, then what the
+ *   field's own description (`z.describe`) says it accepts (`Accepted: Repository as
+ *   owner/name (octocat/Hello-World)`), since "expected string" alone does not say which
+ *   string, and "expected number to be >=1" not the upper bound;
  * - several bounds of one value (`z.int()`'s safe-integer bound and the
  *   schema's own): only the tightest.
  *
@@ -79,9 +80,14 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown, schema: z.core.$ZodT
     if (!accepted) return issue.message;
     return `${issue.message}; accepted keys: ${accepted.length > 0 ? accepted.join(', ') : 'none'}`;
   }
-  if (issue.code !== 'invalid_type') return issue.message;
+  // A bound says one side only ("expected number to be >=1"): the field's description says the range.
+  const bound = issue.code === 'too_small' || issue.code === 'too_big';
+  if (issue.code !== 'invalid_type' && !bound) return issue.message;
   // Other issues are the schema's own checks, whose messages say what is accepted already.
-  const message = isMissing(input, issue.path) ? `Required: expected ${issue.expected}` : issue.message;
+  const message =
+    issue.code === 'invalid_type' && isMissing(input, issue.path)
+      ? `Required: expected ${issue.expected}`
+      : issue.message;
   const described = schema && descriptionAt(schema, issue.path);
   return described ? `${message}. Accepted: ${described.replace(/\.$/, '')}` : message;
 }

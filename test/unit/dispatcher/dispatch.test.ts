@@ -335,7 +335,11 @@ describe('argument validation before any remote call', () => {
     expect(result.error.details).toEqual({
       violations: [
         { path: 'regions[0]', message: 'an AWS region name such as eu-west-1' },
-        { path: 'topN', message: 'Too small: expected number to be >=1' },
+        {
+          path: 'topN',
+          message:
+            'Too small: expected number to be >=1. Accepted: How many items to list in full (1-100, default 20)',
+        },
       ],
     });
     expect(invoker.calls).toHaveLength(0);

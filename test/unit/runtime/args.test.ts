@@ -261,8 +261,14 @@ describe('parseToolArgs()', () => {
   });
 
   it.each([
-    [1e308, 'Too big: expected number to be <=100'],
-    [-1e308, 'Too small: expected number to be >=1'],
+    [
+      1e308,
+      'Too big: expected number to be <=100. Accepted: How many items to list in full (1-100, default 20)',
+    ],
+    [
+      -1e308,
+      'Too small: expected number to be >=1. Accepted: How many items to list in full (1-100, default 20)',
+    ],
   ])('gives one bound message for topN %p, the tightest', (topN, message) => {
     // Act
     const err = invalid(ec2InventorySpec, { topN });
