@@ -94,25 +94,10 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown, schema: z.core.$ZodT
 
 /** The description (`z.describe`) of the schema at `path`, or of a wrapper on the way to it; undefined when none. */
 function descriptionAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string | undefined {
-  let current: z.core.$ZodType | undefined = schema;
-  let index = 0;
   let described: string | undefined;
-  while (current) {
-    if (index === path.length) described = globalRegistry.get(current)?.description ?? described;
-    const def = current._zod.def as unknown as SchemaDefinition;
-    if (def.innerType) {
-      current = def.innerType;
-    } else if (index === path.length) {
-      return described;
-    } else {
-      const part = path[index++];
-      if (def.type === 'object') current = def.shape?.[String(part)];
-      else if (def.type === 'array') current = def.element;
-      else if (def.type === 'record') current = def.valueType;
-      else current = undefined;
-    }
-  }
-  return undefined;
+  // The innermost description wins: `z.optional(z.string().check(z.describe(…)))` describes the string.
+  for (const node of schemasAt(schema, path)) described = globalRegistry.get(node)?.description ?? described;
+  return described;
 }
 
 /** A `too_big`/`too_small` issue of a value that another issue bounds more tightly. */
@@ -159,14 +144,27 @@ interface SchemaDefinition {
 
 /** The keys of the object schema at `path`, or undefined when the path leads elsewhere (a union). */
 function objectKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  const last = schemasAt(schema, path).at(-1);
+  const def = last?._zod.def as unknown as SchemaDefinition | undefined;
+  return def?.type === 'object' ? Object.keys(def.shape ?? {}) : undefined;
+}
+
+/**
+ * The schemas at the end of `path` in `schema`, outermost first: the wrappers
+ * (`optional`, `default`…) and the schema they wrap, last. Empty when the path
+ * cannot be followed (a union, a key the object does not have).
+ */
+function schemasAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): z.core.$ZodType[] {
+  const atEnd: z.core.$ZodType[] = [];
   let current: z.core.$ZodType | undefined = schema;
   let index = 0;
   while (current) {
     const def = current._zod.def as unknown as SchemaDefinition;
+    if (index === path.length) atEnd.push(current);
     if (def.innerType) {
       current = def.innerType;
     } else if (index === path.length) {
-      return def.type === 'object' ? Object.keys(def.shape ?? {}) : undefined;
+      return atEnd;
     } else {
       const part = path[index++];
       if (def.type === 'object') current = def.shape?.[String(part)];
@@ -175,5 +173,5 @@ function objectKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): st
       else current = undefined;
     }
   }
-  return undefined;
+  return [];
 }

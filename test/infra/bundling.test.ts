@@ -6,6 +6,7 @@ import { DISPATCHER_LAZY_PACKAGES } from '../../lib/lazy-packages';
 import { SOURCE_MAP_STACKS_MODULE } from '../../lib/platform-function';
 import { toolEntryPath } from '../../lib/tool-function';
 import { synthesizePlatform } from '../helpers/cdk';
+import { RECORD_MAP_READS } from '../helpers/map-reads';
 
 const DISPATCHER_ENTRY = path.join(__dirname, '../../functions/dispatcher/handler.ts');
 const ENGINE_ENTRY = path.join(__dirname, '../../functions/engine/handler.ts');
@@ -49,17 +50,7 @@ function deployedValue(value: unknown): string {
  * while recording every `.map` path opened through `fs`, and prints those paths
  * and whether stack traces are then formatted by the injected module.
  */
-const MAP_READS_AT_LOAD = `
-const fs = require('node:fs');
-const reads = [];
-for (const name of ['readFileSync', 'openSync', 'readFile', 'open', 'createReadStream']) {
-  const original = fs[name];
-  fs[name] = function (file, ...rest) {
-    if (String(file).endsWith('.map')) reads.push(String(file));
-    return original.call(this, file, ...rest);
-  };
-}
-require(require('node:path').resolve('index.js'));
+const MAP_READS_AT_LOAD = `${RECORD_MAP_READS}require(require('node:path').resolve('index.js'));
 process.stdout.write(JSON.stringify({ reads, hook: Error.prepareStackTrace.name, mapping: process.sourceMapsEnabled }));
 `;
 

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { LAMBDA_BUILD_OPTIONS, PROJECT_ROOT } from '../../../bench/bundles';
+import { RECORD_MAP_READS } from '../../helpers/map-reads';
 
 /** The function's entry: a throw on a known line, after enough code that the minified column is far from it. */
 const ENTRY_SOURCE = [
@@ -39,17 +40,7 @@ const ENTRY_SOURCE = [
  * Runs in a fresh node (no flags): records every `.map` path the process opens
  * through `fs`, requires the bundle, then formats two stacks and a Node error's.
  */
-const CHILD_SOURCE = `
-const fs = require('node:fs');
-const reads = [];
-for (const name of ['readFileSync', 'openSync', 'readFile', 'open', 'createReadStream']) {
-  const original = fs[name];
-  fs[name] = function (file, ...rest) {
-    if (String(file).endsWith('.map')) reads.push(String(file));
-    return original.call(this, file, ...rest);
-  };
-}
-const bundle = require(process.argv[2]);
+const CHILD_SOURCE = `${RECORD_MAP_READS}const bundle = require(process.argv[2]);
 const readAtLoad = [...reads];
 const first = bundle.stackOf();
 const second = bundle.stackOf();
