@@ -12,7 +12,7 @@ import type { ErrorCode } from '../runtime/errors';
 import type { ToolResult } from '../runtime/result';
 import { compareText } from '../runtime/text';
 import { SEVERITIES } from '../tools/aws/shared/findings';
-import { PARTIAL_IN_WORDS, type PartialReason, type TrackedFinding } from './findings';
+import { cutAtWord, type PartialReason, partialInWords, type TrackedFinding } from './findings';
 import { plainReason, toolInWords } from './plain-words';
 import type { FindingsCounts } from './records';
 
@@ -44,6 +44,8 @@ export interface FailedCheck {
 export interface PartialCheck {
   readonly tool: string;
   readonly why: PartialReason;
+  /** With `why: 'incomplete'`: the tool's own reason (functions/engine/findings.ts, `incompleteDetail`). */
+  readonly detail?: string;
 }
 
 /**
@@ -217,7 +219,7 @@ function rollUpOf(record: AccountRecord): AccountRollUp {
     })),
     partialFindings: (record.partialFindings ?? []).map((check) => ({
       tool: check.tool,
-      reason: PARTIAL_IN_WORDS[check.why],
+      reason: partialInWords(check.why, check.detail),
     })),
   };
 }
@@ -305,7 +307,11 @@ export const ORG_REPORT_TEXT_MAX_CHARS = 3000;
 /** Findings, accounts and names listed in the Slack text; the rest are counted, and all are in the workspace. */
 export const ORG_REPORT_LIST_LIMIT = 10;
 
-/** Longest account entry (name, id, reason) in the Slack text, in characters: the lists fit whatever the reasons. */
+/**
+ * Longest account entry (name, id, reason) in the Slack text, in characters, when
+ * the text with whole entries is over {@link ORG_REPORT_TEXT_MAX_CHARS}: the lists
+ * then fit whatever the reasons. Entries are whole otherwise.
+ */
 const ORG_REPORT_ENTRY_MAX_CHARS = 140;
 
 const accountLabel = (account: { accountId: string; name?: string }) =>
@@ -328,6 +334,16 @@ function severityWords(bySeverity: Readonly<Record<string, number>>): string {
  * @param detailPath - the report's place in the run's workspace (`levels/<level>/organization.json`).
  */
 export function orgReportText(report: OrgReport, detailPath: string): string {
+  const footer = `Full per-account detail: ${detailPath} in the run's workspace.`;
+  const room = ORG_REPORT_TEXT_MAX_CHARS - footer.length - 1;
+  // Entries whole when the text fits; cut (at a word) only when it would not; the text itself last.
+  let text = orgReportBody(report, Number.POSITIVE_INFINITY);
+  if (text.length > room) text = orgReportBody(report, ORG_REPORT_ENTRY_MAX_CHARS);
+  return `${cutAtWord(text, room)}\n${footer}`;
+}
+
+/** {@link orgReportText} without its footer, each listed entry at most `entryMax` characters (cut at a word). */
+function orgReportBody(report: OrgReport, entryMax: number): string {
   const { accounts, findings } = report;
   const since = report.previousRunId
     ? `since the previous organization run (${report.previousRunId}): ${findings.new} new, ${findings.resolved} resolved, ${findings.unchanged} unchanged`
@@ -356,12 +372,11 @@ export function orgReportText(report: OrgReport, detailPath: string): string {
         )}${changed.length > ORG_REPORT_LIST_LIMIT ? `, and ${changed.length - ORG_REPORT_LIST_LIMIT} more` : ''}.`,
     );
   }
+  // A reason's own closing period is dropped: entries are joined by "; " and the list ends with one.
   const listed = (items: readonly string[]) =>
     items
       .slice(0, ORG_REPORT_LIST_LIMIT)
-      .map((item) =>
-        item.length > ORG_REPORT_ENTRY_MAX_CHARS ? `${item.slice(0, ORG_REPORT_ENTRY_MAX_CHARS - 1)}…` : item,
-      )
+      .map((item) => cutAtWord(item.replace(/\.+$/, ''), entryMax))
       .join('; ') +
     (items.length > ORG_REPORT_LIST_LIMIT ? `; and ${items.length - ORG_REPORT_LIST_LIMIT} more` : '');
   if (report.failed.length > 0) {
@@ -393,9 +408,5 @@ export function orgReportText(report: OrgReport, detailPath: string): string {
   if (report.notAudited.length > 0) {
     lines.push(`Not audited: ${listed(report.notAudited.map((a) => `${accountLabel(a)}: ${a.reason}`))}.`);
   }
-  const footer = `Full per-account detail: ${detailPath} in the run's workspace.`;
-  let text = lines.join('\n');
-  const room = ORG_REPORT_TEXT_MAX_CHARS - footer.length - 2;
-  if (text.length > room) text = `${text.slice(0, room - 1)}…`;
-  return `${text}\n${footer}`;
+  return lines.join('\n');
 }

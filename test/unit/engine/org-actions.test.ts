@@ -316,6 +316,66 @@ describe('per-account engine actions', () => {
     );
   });
 
+  it("tells a result the tool itself reported incomplete from one the platform shrank, with the tool's own reason", async () => {
+    // Prepare: prod's EBS check marks its own small result truncated (its credential report timed out,
+    // as aws_iam_audit does; never shrunk, no claim-check); dev's regional audit stopped before two regions.
+    const own = (value: Record<string, unknown>): ToolResult =>
+      ({
+        ...ok('aws_ebs_inventory', 0, [finding(7, 'high')]),
+        value: { findings: [finding(7, 'high')], ...value },
+        truncated: true,
+      }) as ToolResult;
+    const iamLike = own({
+      credentialReport: {
+        status: 'unavailable',
+        error: { code: 'timeout', message: 'report not ready in 30 s' },
+      },
+    });
+    const regional = own({ skippedRegions: ['eu-north-1', 'ap-east-1'] });
+
+    // Act
+    const { state } = await orgRun('org-own', [], {
+      [PROD]: [iamLike, ok('aws_eips_audit', 1, [])],
+      [DEV]: [regional, ok('aws_eips_audit', 1, [])],
+      [LOCKED]: [ok('aws_ebs_inventory', 0, []), ok('aws_eips_audit', 1, [])],
+    });
+
+    // Assess: neither reads "shortened to fit"; each names the tool's own reason
+    const report = await readJson<OrgReport>(
+      workspacesOf(localWorkspaceProvider(dir))({
+        tenant: 'default',
+        scenario: 'org_unit',
+        runId: 'org-own',
+      }),
+      ENGINE_PATHS.organization('collect'),
+    );
+    const row = (account: string) => report.rollUp.find((r) => r.accountId === account)?.partialFindings;
+    expect([row(PROD), row(DEV), row(LOCKED)]).toEqual([
+      [
+        {
+          tool: 'aws_ebs_inventory',
+          reason:
+            'it reported its own result incomplete (credentialReport: timeout), so the findings it did not reach are missing',
+        },
+      ],
+      [
+        {
+          tool: 'aws_ebs_inventory',
+          reason:
+            'it reported its own result incomplete (regions not read before its deadline: eu-north-1, ap-east-1), so the findings it did not reach are missing',
+        },
+      ],
+      [],
+    ]);
+    const summary = (state.levels.collect as PlanLevelRecord).summary ?? '';
+    expect(summary).toContain(
+      'prod (111111111111): ebs inventory (it reported its own result incomplete (credentialReport: timeout), so the findings it did not reach are missing)',
+    );
+    expect(summary).not.toContain('shortened to fit');
+    // Far below Slack's limit: no entry cut, no reason's period before the list's "; "
+    expect([summary.includes('…'), summary.includes('.;')]).toEqual([false, false]);
+  });
+
   it("reads a claim-checked result from its file, and says an account's findings are partial when only a shrunk result exists", async () => {
     // Prepare: 30 findings per account's EBS check, over the inline budget. prod's result claim-checked
     // (the stand-in's preview holds a few of them), dev's shrunk inline (no workspace took it), locked's
