@@ -138,9 +138,7 @@ export async function fullValue(workspace: Workspace, result: ToolResult & { ok:
   return (await readResultValue(workspace, result)).value;
 }
 
-function isStoredResult(
-  stored: unknown,
-): stored is {
+function isStoredResult(stored: unknown): stored is {
   ok: true;
   tool: string;
   summary?: string;
