@@ -10,7 +10,7 @@
  */
 import type { ErrorCode } from '../runtime/errors';
 import type { ToolResult } from '../runtime/result';
-import { compareText } from '../runtime/text';
+import { compareText, plural } from '../runtime/text';
 import { SEVERITIES } from '../tools/aws/shared/findings';
 import { cutAtWord, type PartialReason, partialInWords, type TrackedFinding } from './findings';
 import { plainReason, toolInWords } from './plain-words';
@@ -332,13 +332,15 @@ function severityWords(bySeverity: Readonly<Record<string, number>>): string {
  * the full detail is.
  *
  * @param detailPath - the report's place in the run's workspace (`levels/<level>/organization.json`).
+ * @param lead - a first line (why no account was audited), within the same limit.
  */
-export function orgReportText(report: OrgReport, detailPath: string): string {
+export function orgReportText(report: OrgReport, detailPath: string, lead?: string): string {
   const footer = `Full per-account detail: ${detailPath} in the run's workspace.`;
   const room = ORG_REPORT_TEXT_MAX_CHARS - footer.length - 1;
   // Entries whole when the text fits; cut (at a word) only when it would not; the text itself last.
-  let text = orgReportBody(report, Number.POSITIVE_INFINITY);
-  if (text.length > room) text = orgReportBody(report, ORG_REPORT_ENTRY_MAX_CHARS);
+  const body = (entryMax: number) => (lead ? `${lead}\n` : '') + orgReportBody(report, entryMax);
+  let text = body(Number.POSITIVE_INFINITY);
+  if (text.length > room) text = body(ORG_REPORT_ENTRY_MAX_CHARS);
   return `${cutAtWord(text, room)}\n${footer}`;
 }
 
@@ -349,8 +351,8 @@ function orgReportBody(report: OrgReport, entryMax: number): string {
     ? `since the previous organization run (${report.previousRunId}): ${findings.new} new, ${findings.resolved} resolved, ${findings.unchanged} unchanged`
     : 'this is the first organization run, so every finding is new';
   const lines = [
-    `${accounts.selected} accounts: ${accounts.audited} audited, ${accounts.partial} with failed checks, ${accounts.failed} failed, ${accounts.notAudited} not audited.`,
-    `${findings.total} findings (${severityWords(findings.bySeverity)}), estimated waste ~$${findings.monthlyWasteUsd.toFixed(2)}/month; ${since}.`,
+    `${plural(accounts.selected, 'account')}: ${accounts.audited} audited, ${accounts.partial} with failed checks, ${accounts.failed} failed, ${accounts.notAudited} not audited.`,
+    `${plural(findings.total, 'finding')} (${severityWords(findings.bySeverity)}), estimated waste ~$${findings.monthlyWasteUsd.toFixed(2)}/month; ${since}.`,
   ];
   if (report.top.length > 0) {
     lines.push('Top findings:');

@@ -505,6 +505,77 @@ describe('per-account engine actions', () => {
     expect((listed.levels.collect as PlanLevelRecord).outcome).toBe('failed');
   });
 
+  it('says the selection was refused, not that the listing failed, when the tool refused the selection', async () => {
+    // Prepare: the listing read the organization and refused an OU it does not hold (resolveAccounts)
+    const refusing = createEngine({
+      config: engineConfig([scenario], functionMemory(toolCatalog)),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records: new FileRunRecords(dir),
+      model: {} as ModelClient,
+      logger,
+      accounts: async () => {
+        throw new PlatformError(
+          'invalid_args',
+          'aws_org_accounts: accounts names ou-zz99-99999999, which is not an OU or root of the organization (it holds 3 roots and OUs)',
+        );
+      },
+    });
+    const input = { tenant: 'default', accounts: ['ou-zz99-99999999'], exclude: [] };
+
+    // Act
+    const plan = (await refusing({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-ou',
+      input,
+      levels: {},
+    })) as OrgPlan;
+    const state = (await refusing({
+      action: 'org_done',
+      ...base,
+      runId: 'org-ou',
+      input,
+      levels: {},
+      org: plan,
+    })) as RunState;
+
+    // Assess
+    const record = state.levels.collect as PlanLevelRecord;
+    expect([record.outcome, record.summary]).toEqual([
+      'failed',
+      'The run’s account selection was refused, so no account was audited (invalid_args: aws_org_accounts: accounts names ou-zz99-99999999, which is not an OU or root of the organization (it holds 3 roots and OUs)).',
+    ]);
+  });
+
+  it('fails the level, saying why, when the run budget leaves room for no account', async () => {
+    // Act: a budget below the listing call's own estimate
+    const input = { tenant: 'default', accounts: 'all', exclude: [], budget_usd: 0.000001 };
+    const plan = (await engine({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-none',
+      input,
+      levels: {},
+    })) as OrgPlan;
+    const state = (await engine({
+      action: 'org_done',
+      ...base,
+      runId: 'org-none',
+      input,
+      levels: {},
+      org: { ...plan, map: [] },
+    })) as RunState;
+
+    // Assess: 0 audited is never ok
+    const record = state.levels.collect as PlanLevelRecord;
+    expect([plan.accounts, plan.budgetSkipped?.accounts, record.outcome]).toEqual([0, 3, 'failed']);
+    expect(record.summary?.split('\n').slice(0, 2)).toEqual([
+      "No account was audited: the run budget left no room for any account's audit (3 accounts not started).",
+      '4 accounts: 0 audited, 0 with failed checks, 0 failed, 4 not audited.',
+    ]);
+  });
+
   it('names the accounts of a failed child and those never started', async () => {
     const input = { tenant: 'default', accounts: 'all', exclude: [] };
     const plan = (await engine({
