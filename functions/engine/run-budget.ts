@@ -51,7 +51,12 @@ export const COST_EXPLORER_REQUESTS_ESTIMATE = 2;
 /** Why `value` is not a budget, or undefined when it is one. */
 export function budgetProblem(value: unknown): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_BUDGET_USD) {
-    return `expected ${BUDGET_ACCEPTS}, got ${JSON.stringify(value)}`;
+    // JSON reads 1e400 as Infinity, which JSON.stringify would write as null.
+    const got =
+      typeof value === 'number' && !Number.isFinite(value)
+        ? `${value}, which is not a finite number`
+        : JSON.stringify(value);
+    return `expected ${BUDGET_ACCEPTS}, got ${got}`;
   }
   return undefined;
 }
