@@ -219,7 +219,14 @@ export class RunBudget {
  *
  * @example skipSentence('aws_cost_breakdown', 0.0214, 0.05, 0.0391)
  * // 'not started: its estimate ($0.0214) would take the run past its budget of $0.05 ($0.0391 spent or committed)'
+ * @param counted - what `usedUsd` counts, in words (default "spent or committed").
  */
-export function skipSentence(what: string, estimateUsd: number, limitUsd: number, usedUsd: number): string {
-  return `${what} not started: its estimate ($${estimateUsd.toFixed(4)}) would take the run past its budget of $${limitUsd} ($${usedUsd.toFixed(4)} spent or committed)`;
+export function skipSentence(
+  what: string,
+  estimateUsd: number,
+  limitUsd: number,
+  usedUsd: number,
+  counted = 'spent or committed',
+): string {
+  return `${what} not started: its estimate ($${estimateUsd.toFixed(4)}) would take the run past its budget of $${limitUsd} ($${usedUsd.toFixed(4)} ${counted})`;
 }

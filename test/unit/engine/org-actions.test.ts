@@ -231,7 +231,7 @@ describe('per-account engine actions', () => {
     ) as { accountId: string; reason: string }[];
     expect(notAudited.map((account) => account.accountId)).toEqual([DEV, LOCKED, '444444444444']);
     expect(notAudited[0]?.reason).toBe(
-      `its audit not started: its estimate ($${perAccount.toFixed(4)}) would take the run past its budget of $${budget} ($${(before + listing + perAccount).toFixed(4)} spent or committed)`,
+      `its audit not started: its estimate ($${perAccount.toFixed(4)}) would take the run past its budget of $${budget} ($${(before + listing + perAccount).toFixed(4)} counted: $${before.toFixed(4)} spent before the level, $${listing.toFixed(4)} for the account listing at its bound, $${perAccount.toFixed(4)} for the 1 account started, at its bound)`,
     );
   });
 
