@@ -45,6 +45,8 @@ export interface OrgCallUse {
   readonly perCall: readonly { readonly tool: string; readonly count: number; readonly ms: number }[];
   /** Calls whose Catch wrote the result. */
   readonly caught: number;
+  /** Calls that failed, over the accounts recorded (their failed checks); absent on older records. */
+  readonly failed?: number;
   readonly costExplorerRequests: number;
 }
 

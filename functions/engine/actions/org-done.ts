@@ -115,6 +115,7 @@ function orgCallUse(
       ms: used.reduce((sum, usage) => sum + (usage.callMs[index] ?? 0), 0),
     })),
     caught: used.reduce((sum, usage) => sum + usage.caught, 0),
+    failed: records.reduce((sum, record) => sum + (record.usage ? record.failedChecks.length : 0), 0),
     costExplorerRequests: used.reduce((sum, usage) => sum + usage.costExplorerRequests, 0),
   };
 }
