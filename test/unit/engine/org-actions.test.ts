@@ -254,6 +254,8 @@ describe('per-account engine actions', () => {
           { tool: 'aws_eips_audit', count: 3, ms: 15 },
         ],
         caught: 0,
+        // dev's EIP check and locked's two were refused
+        failed: 3,
         costExplorerRequests: 0,
       },
     });
