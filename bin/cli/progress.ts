@@ -29,11 +29,14 @@ function describeLevel(level: Scenario['levels'][number]): string {
   return `agent: ${level.model}, at most ${level.max_turns} turns`;
 }
 
-function callLine(result: ToolResult, toolWidth: number): string {
+function callLine(result: ToolResult, toolWidth: number, account?: string): string {
   const duration = formatDuration(result.durationMs);
-  const head = `    ${result.tool.padEnd(toolWidth)} `;
+  // A per-account call names its member account, so the lines of one tool over many accounts differ.
+  const head = `    ${result.tool.padEnd(toolWidth)} ${account ? `account ${account} ` : ''}`;
+  // Shortened: the platform shrank the result; partial: the tool reported it incomplete itself.
+  const mark = result.ok && result.truncated ? (result.shrunk ? ' (shortened)' : ' (partial)') : '';
   return result.ok
-    ? `${head}ok ${duration}  ${clip(result.summary, LINE_SUMMARY_CHARS)}${result.truncated ? ' (shortened)' : ''}\n`
+    ? `${head}ok ${duration}  ${clip(result.summary, LINE_SUMMARY_CHARS)}${mark}\n`
     : `${head}✗ ${result.error.code}: ${clip(result.error.message, LINE_SUMMARY_CHARS)} (${duration})\n`;
 }
 
@@ -43,7 +46,8 @@ function levelEndLine(name: string, record: LevelRecord): string {
     const tracked = findings
       ? `; findings: ${findings.total} (${findings.new} new, ${findings.unchanged} unchanged, ${findings.resolved} resolved)`
       : '';
-    return `  ${name}: ${record.summary}${tracked}\n`;
+    // The summary's own closing period gives way to the findings' "; " (no ".;").
+    return `  ${name}: ${tracked ? record.summary.replace(/\.$/, '') : record.summary}${tracked}\n`;
   }
   const tokens = `${record.usage.inputTokens.toLocaleString('en-US')} tokens in, ${record.usage.outputTokens.toLocaleString('en-US')} out`;
   const outcome =
@@ -62,6 +66,17 @@ export function formatSummary(summary: RunSummary, elapsedMs: number): string {
   const levels = formatTable(
     ['level', 'outcome', 'calls', 'failed', 'tokens in/out'],
     summary.levels.map((level) => {
+      if (level.accountCalls) {
+        // A per-account level: its calls are counted over the accounts (their codes are in the report).
+        const { calls, failed } = level.accountCalls;
+        return [
+          level.name,
+          level.outcome,
+          `${calls - failed}/${calls} ok (per account)`,
+          failed > 0 ? `${failed} (see the organization report)` : '-',
+          '-',
+        ];
+      }
       const failed = level.calls.filter((call) => !call.ok);
       const codes = new Map<string, number>();
       for (const call of failed) codes.set(call.code ?? 'error', (codes.get(call.code ?? 'error') ?? 0) + 1);
@@ -153,7 +168,7 @@ export function createRunProgress(
           write(`▸ ${event.level.name} (${describeLevel(event.level)})\n`);
           return;
         case 'call_ended':
-          write(callLine(event.result, toolWidth));
+          write(callLine(event.result, toolWidth, event.account));
           return;
         case 'turn': {
           const usage = event.turn.usage as unknown as ModelUsage;

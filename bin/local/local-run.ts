@@ -126,7 +126,13 @@ export const LOCAL_WORKSPACE_BUCKET = 'etp-local-runs';
 /** What happens in a local run, as progress reports it. */
 export type RunEvent =
   | { readonly type: 'level_started'; readonly level: ScenarioLevel }
-  | { readonly type: 'call_ended'; readonly level: string; readonly result: ToolResult }
+  | {
+      readonly type: 'call_ended';
+      readonly level: string;
+      readonly result: ToolResult;
+      /** The member account of a per-account call (the envelope's `account`). */
+      readonly account?: string;
+    }
   | { readonly type: 'turn'; readonly level: string; readonly turn: TurnState }
   | { readonly type: 'question'; readonly level: string; readonly question: string }
   | { readonly type: 'answer'; readonly level: string; readonly answer?: string }
@@ -234,8 +240,9 @@ export async function runScenarioLocally(
       if (state.resource === LOCAL_DISPATCHER_ARN) {
         return async (envelope) => {
           const result = await dispatch(envelope, deadlineIn(LOCAL_CALL_BUDGET_MS));
-          const level = (envelope as { level?: string }).level ?? '';
-          if (!state.name.endsWith('_ask_post')) emit({ type: 'call_ended', level, result });
+          const { level = '', account } = envelope as { level?: string; account?: string };
+          if (!state.name.endsWith('_ask_post'))
+            emit({ type: 'call_ended', level, result, ...(account ? { account } : {}) });
           return result;
         };
       }
@@ -244,10 +251,12 @@ export async function runScenarioLocally(
           // A plan call: its tool answers the Task's token (bin/local/local-callbacks.ts).
           if ((input as { FunctionName?: unknown } | null)?.FunctionName === LOCAL_DISPATCHER_ARN) {
             const result = (await planCall(input)) as ToolResult;
+            const payload = (input as { Payload?: { level?: unknown; account?: unknown } }).Payload;
             emit({
               type: 'call_ended',
-              level: String((input as { Payload?: { level?: unknown } }).Payload?.level ?? ''),
+              level: String(payload?.level ?? ''),
               result,
+              ...(typeof payload?.account === 'string' ? { account: payload.account } : {}),
             });
             return result;
           }

@@ -10,15 +10,19 @@ import type { FindingsCounts } from './records';
 
 /**
  * Why a successful tool's findings were not all read:
- * - `shortened`: its result was shrunk to fit (the platform's bound: no claim-checked file holds it whole);
+ * - `shortened`: the platform shrank its result to fit (`shrunk`, functions/runtime/bound.ts: no claim-checked
+ *   file holds it whole);
+ * - `incomplete`: the tool itself reported its result incomplete (`truncated` without `shrunk`: it stopped
+ *   early, or a part it reads was unavailable); its own reason is {@link ToolCoverage.detail};
  * - `unreadable`: its result was claim-checked but the stored file could not be read back (only its preview was);
  * - `top_only`: the tool itself listed only its top findings (a findings summary with `truncated: true`, its `topN`).
  */
-export type PartialReason = 'shortened' | 'unreadable' | 'top_only';
+export type PartialReason = 'shortened' | 'incomplete' | 'unreadable' | 'top_only';
 
 /** Each {@link PartialReason} as a clause, for reports and prompts. */
 export const PARTIAL_IN_WORDS: Readonly<Record<PartialReason, string>> = {
   shortened: 'its result was shortened to fit, so some of its findings were not read',
+  incomplete: 'it reported its own result incomplete, so the findings it did not reach are missing',
   unreadable: 'its stored result could not be read back, so only the findings of its preview were read',
   top_only: 'it listed only its top findings, as its topN asks, so the others were counted but not read',
 };
@@ -35,6 +39,59 @@ export interface ToolCoverage {
   readonly complete: boolean;
   /** Why not, when `ok` and not `complete`. */
   readonly partial?: PartialReason;
+  /** With `partial: 'incomplete'`: the tool's own reason ({@link incompleteDetail}). */
+  readonly detail?: string;
+}
+
+/** Longest {@link ToolCoverage.detail}, in characters. */
+export const INCOMPLETE_DETAIL_CHARS = 160;
+
+/**
+ * Why a tool reported its own result incomplete, from its value's usual fields:
+ * a member holding an `error` with a `code` (`credentialReport: timeout`), the
+ * regions its deadline left unread (`skippedRegions`), regions it stopped early
+ * in (`regions[].stoppedBy`, the page cap or the deadline); else the tool's own
+ * summary. At most {@link INCOMPLETE_DETAIL_CHARS} characters, cut at a word.
+ */
+export function incompleteDetail(value: unknown, summary: string): string {
+  const parts: string[] = [];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    for (const [key, member] of Object.entries(record)) {
+      const error = (member as { error?: { code?: unknown } } | null)?.error;
+      if (member && typeof member === 'object' && typeof error?.code === 'string') {
+        parts.push(`${key}: ${error.code}`);
+      }
+    }
+    const skipped = record.skippedRegions;
+    if (Array.isArray(skipped) && skipped.length > 0) {
+      parts.push(`regions not read before its deadline: ${skipped.join(', ')}`);
+    }
+    if (Array.isArray(record.regions)) {
+      const stopped = record.regions.flatMap((region) => {
+        const { region: name, stoppedBy } = (region ?? {}) as { region?: unknown; stoppedBy?: unknown };
+        return typeof name === 'string' && typeof stoppedBy === 'string' ? [`${name} (${stoppedBy})`] : [];
+      });
+      if (stopped.length > 0) parts.push(`stopped early in ${stopped.join(', ')}`);
+    }
+  }
+  const text = parts.length > 0 ? parts.join('; ') : summary;
+  return cutAtWord(text, INCOMPLETE_DETAIL_CHARS);
+}
+
+/** `text` cut to at most `max` characters at a word boundary, `…` marking the cut; as is when it fits. */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = head.lastIndexOf(' ');
+  return `${(space > 0 ? head.slice(0, space) : head).replace(/[\s,;.:]+$/, '')}…`;
+}
+
+/** A partial reason as a clause: {@link PARTIAL_IN_WORDS}, with the tool's own reason when it gave one. */
+export function partialInWords(why: PartialReason, detail?: string): string {
+  return why === 'incomplete' && detail
+    ? `it reported its own result incomplete (${detail}), so the findings it did not reach are missing`
+    : PARTIAL_IN_WORDS[why];
 }
 
 /** A finding and the tool that reported it. */
@@ -207,7 +264,7 @@ export function renderFindings(file: FindingsFile, path: string): string {
   if (partial.length > 0) {
     lines.push(
       `Tools whose findings were read only in part (the counts above hold what was read): ${partial
-        .map(([tool, read]) => `${tool} (${PARTIAL_IN_WORDS[read.partial as PartialReason]})`)
+        .map(([tool, read]) => `${tool} (${partialInWords(read.partial as PartialReason, read.detail)})`)
         .join(', ')}.`,
     );
   }

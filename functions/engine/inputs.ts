@@ -32,7 +32,8 @@ export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
   regions: '"all" or a list of 1-40 AWS region names such as ["eu-west-1"]',
   accounts:
     '"all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"]',
-  account_ids: 'a list of at most 1000 12-digit account ids or OU ids, such as ["123456789012"]',
+  account_ids:
+    'a list of at most 1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"]',
 };
 
 const SCHEMAS: Readonly<Record<InputType, z.ZodMiniType>> = {
@@ -49,11 +50,35 @@ const SCHEMAS: Readonly<Record<InputType, z.ZodMiniType>> = {
 /** Why `value` is not accepted by `input`, or undefined when it is. */
 export function inputValueProblem(input: ScenarioInput, value: unknown): string | undefined {
   const parsed = SCHEMAS[input.type].safeParse(value);
-  if (!parsed.success) return `expected ${INPUT_TYPE_ACCEPTS[input.type]}, got ${describe(value)}`;
+  if (!parsed.success) {
+    return `expected ${INPUT_TYPE_ACCEPTS[input.type]}, got ${faultyIds(input.type, value) ?? describe(value)}`;
+  }
   if (input.enum && !input.enum.includes(value as string)) {
     return `expected one of ${input.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(value)}`;
   }
   return undefined;
+}
+
+/** Most faulty entries an input's error names; the others are counted. */
+const FAULTY_ENTRIES_NAMED = 5;
+
+/**
+ * The faulty entries of an `accounts` or `account_ids` list, each with its index
+ * (`[3] "12345"`), or undefined when the value is not such a list or its fault is
+ * not in its entries (its length).
+ */
+function faultyIds(type: InputType, value: unknown): string | undefined {
+  if ((type !== 'accounts' && type !== 'account_ids') || !Array.isArray(value)) return undefined;
+  const faulty = value.flatMap((entry, index) =>
+    ORG_ID.safeParse(entry).success
+      ? []
+      : [`[${index}] ${truncated(JSON.stringify(entry) ?? String(entry))}`],
+  );
+  if (faulty.length === 0) return undefined;
+  const more = faulty.length - FAULTY_ENTRIES_NAMED;
+  return `${faulty.length === 1 ? 'a faulty entry' : `${faulty.length} faulty entries`} in a list of ${value.length}: ${faulty
+    .slice(0, FAULTY_ENTRIES_NAMED)
+    .join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 
 function describe(value: unknown): string {

@@ -10,9 +10,9 @@
  */
 import type { ErrorCode } from '../runtime/errors';
 import type { ToolResult } from '../runtime/result';
-import { compareText } from '../runtime/text';
+import { compareText, plural } from '../runtime/text';
 import { SEVERITIES } from '../tools/aws/shared/findings';
-import { PARTIAL_IN_WORDS, type PartialReason, type TrackedFinding } from './findings';
+import { cutAtWord, type PartialReason, partialInWords, type TrackedFinding } from './findings';
 import { plainReason, toolInWords } from './plain-words';
 import type { FindingsCounts } from './records';
 
@@ -44,6 +44,8 @@ export interface FailedCheck {
 export interface PartialCheck {
   readonly tool: string;
   readonly why: PartialReason;
+  /** With `why: 'incomplete'`: the tool's own reason (functions/engine/findings.ts, `incompleteDetail`). */
+  readonly detail?: string;
 }
 
 /**
@@ -217,7 +219,7 @@ function rollUpOf(record: AccountRecord): AccountRollUp {
     })),
     partialFindings: (record.partialFindings ?? []).map((check) => ({
       tool: check.tool,
-      reason: PARTIAL_IN_WORDS[check.why],
+      reason: partialInWords(check.why, check.detail),
     })),
   };
 }
@@ -305,7 +307,11 @@ export const ORG_REPORT_TEXT_MAX_CHARS = 3000;
 /** Findings, accounts and names listed in the Slack text; the rest are counted, and all are in the workspace. */
 export const ORG_REPORT_LIST_LIMIT = 10;
 
-/** Longest account entry (name, id, reason) in the Slack text, in characters: the lists fit whatever the reasons. */
+/**
+ * Longest account entry (name, id, reason) in the Slack text, in characters, when
+ * the text with whole entries is over {@link ORG_REPORT_TEXT_MAX_CHARS}: the lists
+ * then fit whatever the reasons. Entries are whole otherwise.
+ */
 const ORG_REPORT_ENTRY_MAX_CHARS = 140;
 
 const accountLabel = (account: { accountId: string; name?: string }) =>
@@ -326,15 +332,27 @@ function severityWords(bySeverity: Readonly<Record<string, number>>): string {
  * the full detail is.
  *
  * @param detailPath - the report's place in the run's workspace (`levels/<level>/organization.json`).
+ * @param lead - a first line (why no account was audited), within the same limit.
  */
-export function orgReportText(report: OrgReport, detailPath: string): string {
+export function orgReportText(report: OrgReport, detailPath: string, lead?: string): string {
+  const footer = `Full per-account detail: ${detailPath} in the run's workspace.`;
+  const room = ORG_REPORT_TEXT_MAX_CHARS - footer.length - 1;
+  // Entries whole when the text fits; cut (at a word) only when it would not; the text itself last.
+  const body = (entryMax: number) => (lead ? `${lead}\n` : '') + orgReportBody(report, entryMax);
+  let text = body(Number.POSITIVE_INFINITY);
+  if (text.length > room) text = body(ORG_REPORT_ENTRY_MAX_CHARS);
+  return `${cutAtWord(text, room)}\n${footer}`;
+}
+
+/** {@link orgReportText} without its footer, each listed entry at most `entryMax` characters (cut at a word). */
+function orgReportBody(report: OrgReport, entryMax: number): string {
   const { accounts, findings } = report;
   const since = report.previousRunId
     ? `since the previous organization run (${report.previousRunId}): ${findings.new} new, ${findings.resolved} resolved, ${findings.unchanged} unchanged`
     : 'this is the first organization run, so every finding is new';
   const lines = [
-    `${accounts.selected} accounts: ${accounts.audited} audited, ${accounts.partial} with failed checks, ${accounts.failed} failed, ${accounts.notAudited} not audited.`,
-    `${findings.total} findings (${severityWords(findings.bySeverity)}), estimated waste ~$${findings.monthlyWasteUsd.toFixed(2)}/month; ${since}.`,
+    `${plural(accounts.selected, 'account')}: ${accounts.audited} audited, ${accounts.partial} with failed checks, ${accounts.failed} failed, ${accounts.notAudited} not audited.`,
+    `${plural(findings.total, 'finding')} (${severityWords(findings.bySeverity)}), estimated waste ~$${findings.monthlyWasteUsd.toFixed(2)}/month; ${since}.`,
   ];
   if (report.top.length > 0) {
     lines.push('Top findings:');
@@ -356,12 +374,11 @@ export function orgReportText(report: OrgReport, detailPath: string): string {
         )}${changed.length > ORG_REPORT_LIST_LIMIT ? `, and ${changed.length - ORG_REPORT_LIST_LIMIT} more` : ''}.`,
     );
   }
+  // A reason's own closing period is dropped: entries are joined by "; " and the list ends with one.
   const listed = (items: readonly string[]) =>
     items
       .slice(0, ORG_REPORT_LIST_LIMIT)
-      .map((item) =>
-        item.length > ORG_REPORT_ENTRY_MAX_CHARS ? `${item.slice(0, ORG_REPORT_ENTRY_MAX_CHARS - 1)}…` : item,
-      )
+      .map((item) => cutAtWord(item.replace(/\.+$/, ''), entryMax))
       .join('; ') +
     (items.length > ORG_REPORT_LIST_LIMIT ? `; and ${items.length - ORG_REPORT_LIST_LIMIT} more` : '');
   if (report.failed.length > 0) {
@@ -393,9 +410,5 @@ export function orgReportText(report: OrgReport, detailPath: string): string {
   if (report.notAudited.length > 0) {
     lines.push(`Not audited: ${listed(report.notAudited.map((a) => `${accountLabel(a)}: ${a.reason}`))}.`);
   }
-  const footer = `Full per-account detail: ${detailPath} in the run's workspace.`;
-  let text = lines.join('\n');
-  const room = ORG_REPORT_TEXT_MAX_CHARS - footer.length - 2;
-  if (text.length > room) text = `${text.slice(0, room - 1)}…`;
-  return `${text}\n${footer}`;
+  return lines.join('\n');
 }

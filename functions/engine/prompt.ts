@@ -31,7 +31,7 @@ export function renderPlanResults(level: string, record: PlanLevelRecord): strin
     .map((call, index) => {
       const where = `full result: ${ENGINE_PATHS.callResult(level, index, call.tool)}`;
       return call.ok
-        ? `- ${call.tool} (${call.callId}): ok — ${call.summary}${call.truncated ? ' (shortened)' : ''}; ${where}`
+        ? `- ${call.tool} (${call.callId}): ok — ${call.summary}${call.truncated ? (call.shrunk ? ' (shortened)' : ' (incomplete, as the tool reported)') : ''}; ${where}`
         : `- ${call.tool} (${call.callId}): FAILED — ${call.summary} (in plain words: ${plainReason(call.code)})`;
     })
     .join('\n');

@@ -20,6 +20,8 @@ export interface CallRecord {
   readonly durationMs: number;
   /** The value was shrunk or the tool stopped early. */
   readonly truncated?: boolean;
+  /** The platform shrank the value to fit (`ToolSuccess.shrunk`); `truncated` without it is the tool's own. */
+  readonly shrunk?: true;
   /** Where the full value is when it was too large for the state (claim-check). */
   readonly resultRef?: ResultRef;
   /** Cost Explorer requests the call reported (`value.costExplorer.requests`): each is billed. */
@@ -45,6 +47,8 @@ export interface OrgCallUse {
   readonly perCall: readonly { readonly tool: string; readonly count: number; readonly ms: number }[];
   /** Calls whose Catch wrote the result. */
   readonly caught: number;
+  /** Calls that failed, over the accounts recorded (their failed checks); absent on older records. */
+  readonly failed?: number;
   readonly costExplorerRequests: number;
 }
 
@@ -238,6 +242,7 @@ export function callRecordOf(result: ToolResult): CallRecord {
   return {
     ...base,
     ...(result.truncated ? { truncated: true } : {}),
+    ...(result.shrunk ? { shrunk: true } : {}),
     ...(resultRef ? { resultRef } : {}),
     ...(requests !== undefined ? { costExplorerRequests: requests } : {}),
   };

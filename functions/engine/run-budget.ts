@@ -51,7 +51,12 @@ export const COST_EXPLORER_REQUESTS_ESTIMATE = 2;
 /** Why `value` is not a budget, or undefined when it is one. */
 export function budgetProblem(value: unknown): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_BUDGET_USD) {
-    return `expected ${BUDGET_ACCEPTS}, got ${JSON.stringify(value)}`;
+    // JSON reads 1e400 as Infinity, which JSON.stringify would write as null.
+    const got =
+      typeof value === 'number' && !Number.isFinite(value)
+        ? `${value}, which is not a finite number`
+        : JSON.stringify(value);
+    return `expected ${BUDGET_ACCEPTS}, got ${got}`;
   }
   return undefined;
 }
@@ -214,7 +219,14 @@ export class RunBudget {
  *
  * @example skipSentence('aws_cost_breakdown', 0.0214, 0.05, 0.0391)
  * // 'not started: its estimate ($0.0214) would take the run past its budget of $0.05 ($0.0391 spent or committed)'
+ * @param counted - what `usedUsd` counts, in words (default "spent or committed").
  */
-export function skipSentence(what: string, estimateUsd: number, limitUsd: number, usedUsd: number): string {
-  return `${what} not started: its estimate ($${estimateUsd.toFixed(4)}) would take the run past its budget of $${limitUsd} ($${usedUsd.toFixed(4)} spent or committed)`;
+export function skipSentence(
+  what: string,
+  estimateUsd: number,
+  limitUsd: number,
+  usedUsd: number,
+  counted = 'spent or committed',
+): string {
+  return `${what} not started: its estimate ($${estimateUsd.toFixed(4)}) would take the run past its budget of $${limitUsd} ($${usedUsd.toFixed(4)} ${counted})`;
 }

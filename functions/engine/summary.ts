@@ -42,6 +42,11 @@ export interface LevelSummary {
   readonly hasResult: boolean;
   readonly summary: string;
   readonly calls: readonly CallSummary[];
+  /**
+   * A per-account level's calls over its accounts (its `calls` is empty: the calls are per
+   * account, in the organization report): how many ran and how many failed.
+   */
+  readonly accountCalls?: { readonly calls: number; readonly failed: number };
   /** Agent levels: turns, tokens and the model. */
   readonly turns?: number;
   readonly inputTokens?: number;
@@ -178,7 +183,18 @@ export function summarizeRun(options: {
       calls: record.calls.map(callSummary),
     };
     if (record.kind === 'plan') {
-      levelSummaries.push(base);
+      const org = record.organization?.calls;
+      levelSummaries.push(
+        org
+          ? {
+              ...base,
+              accountCalls: {
+                calls: org.perCall.reduce((sum, call) => sum + call.count, 0),
+                failed: org.failed ?? 0,
+              },
+            }
+          : base,
+      );
       continue;
     }
     levelSummaries.push({

@@ -229,7 +229,8 @@ function fitObject(
  * Bounds a result so its JSON is at most `maxBytes`: a result that already fits
  * is returned as is (same reference); otherwise a success's `value` (or a
  * failure's `error.details`) is shrunk to `maxBytes` less
- * {@link RESULT_ENVELOPE_RESERVE_BYTES} and the result marked `truncated`. The one
+ * {@link RESULT_ENVELOPE_RESERVE_BYTES} and the result marked `truncated` and
+ * `shrunk` (so a reader tells it from a tool's own `truncated`). The one
  * shrinking mechanism: a tool's function bounds its result with it, and the
  * post-call work bounds what it does not claim-check (no workspace, a failed
  * write). "Fits" is the whole result's JSON against `maxBytes`, the same test the
@@ -243,7 +244,7 @@ export function boundResult(result: ToolResult, maxBytes: number): ToolResult {
   const budget = Math.max(1024, maxBytes - RESULT_ENVELOPE_RESERVE_BYTES);
   if (result.ok) {
     const bounded = shrinkToFit(result.value, budget);
-    return bounded.truncated ? { ...result, value: bounded.value, truncated: true } : result;
+    return bounded.truncated ? { ...result, value: bounded.value, truncated: true, shrunk: true } : result;
   }
   if (!result.error.details) return result;
   const bounded = shrinkToFit(result.error.details, budget);

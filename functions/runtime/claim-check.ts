@@ -55,7 +55,7 @@ function noteFor(path: string, bytes: number): string {
  * The claim-check (docs/design.md, "Workspace, file tools and claim-check"): writes
  * the full, already redacted result to the run's workspace as compact JSON (half
  * the size of an indented one, so half the `read_file` slices)
- * (`{ ok, tool, callId, summary, truncated, value }`, value last so
+ * (`{ ok, tool, callId, summary, truncated, shrunk?, value }`, value last so
  * the first slice a model reads starts with the summary) and returns it with
  * `resultRef` (`uri`, `bytes`, `sha256` of the stored file) and a
  * {@link ClaimCheckValue} instead of its value, at most `inlineBytes` of JSON in all.
@@ -76,8 +76,9 @@ export async function claimCheck(
 ): Promise<ToolSuccess<ClaimCheckValue>> {
   const path = claimCheckPath(result.callId, account);
   // No duration (nor any time): the same call retried stores the same bytes.
-  const { ok, tool, callId, summary, truncated, value } = result;
-  const text = JSON.stringify({ ok, tool, callId, summary, truncated, value });
+  const { ok, tool, callId, summary, truncated, shrunk, value } = result;
+  // `shrunk` only when the tool's function already shrank it (boundResult), as on the result itself.
+  const text = JSON.stringify({ ok, tool, callId, summary, truncated, ...(shrunk ? { shrunk } : {}), value });
   const file = await workspace.write(path, text, 'application/json');
   const resultRef: ResultRef = {
     uri: `${workspace.uri}${file.path}`,

@@ -39,6 +39,13 @@ export interface ToolSuccess<V = unknown> extends ToolResultBase {
   /** True when the tool stopped early (deadline, page cap) or the value was shrunk to fit a size limit. */
   readonly truncated: boolean;
   /**
+   * Set (always `true`) when the platform shrank `value` to fit a size limit
+   * (`boundResult`, functions/runtime/bound.ts); absent when `value` is the tool's
+   * own. A `truncated` result without it is one the tool itself reported
+   * incomplete (stopped early, a part it could not read).
+   */
+  readonly shrunk?: true;
+  /**
    * Claim-check reference to the full result when its JSON was larger than the
    * inline budget (`uri`, `bytes`, `sha256` of the stored file); `value` then holds
    * a compact stand-in (the summary, a bounded preview and a note on reading the

@@ -54,7 +54,7 @@ export async function accountDone(
   const { previousRunId: _previous, ...counts } = findingsCounts(file);
   // Findings read in part are kept as read, and named: the report says the account's findings are partial.
   const partialFindings = Object.entries(coverage).flatMap(([tool, read]) =>
-    read.partial ? [{ tool, why: read.partial }] : [],
+    read.partial ? [{ tool, why: read.partial, ...(read.detail ? { detail: read.detail } : {}) }] : [],
   );
   return {
     accountId,

@@ -4,6 +4,7 @@
  * the level's record kept.
  */
 import type { AccountPlan } from '../../runtime/aws/organization';
+import { plural } from '../../runtime/text';
 import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
 import type { FindingsFile } from '../findings';
@@ -114,6 +115,7 @@ function orgCallUse(
       ms: used.reduce((sum, usage) => sum + (usage.callMs[index] ?? 0), 0),
     })),
     caught: used.reduce((sum, usage) => sum + usage.caught, 0),
+    failed: records.reduce((sum, record) => sum + (record.usage ? record.failedChecks.length : 0), 0),
     costExplorerRequests: used.reduce((sum, usage) => sum + usage.costExplorerRequests, 0),
   };
 }
@@ -137,10 +139,16 @@ export async function orgDone(
   const unlisted =
     org.listingFailed ?? (typeof org.accounts !== 'number' ? stateFailure(org.Error, org.Cause) : undefined);
   if (unlisted) {
+    // invalid_args: the listing succeeded and the selection (an OU not in the organization,
+    // a selection that leaves no account) was the problem, which its message names.
+    const what =
+      unlisted.code === 'invalid_args'
+        ? 'The run’s account selection was refused'
+        : "The organization's accounts could not be listed";
     return done({
       kind: 'plan',
       outcome: 'failed',
-      summary: `The organization's accounts could not be listed, so no account was audited (${failureInWords(unlisted, MAX_CAUSE_CHARS)}).`,
+      summary: `${what}, so no account was audited (${failureInWords(unlisted, MAX_CAUSE_CHARS)}).`,
       calls: [],
     });
   }
@@ -187,13 +195,20 @@ export async function orgDone(
   ctx.logger.info('organization level done', { ...run, scenarioLevel: level.name, ...report.accounts });
   return done({
     kind: 'plan',
+    // A level that audited no account (the run budget left room for none) is never ok.
     outcome:
-      report.accounts.failed === 0 && report.accounts.partial === 0
-        ? 'ok'
-        : audited === 0
-          ? 'failed'
+      audited === 0
+        ? 'failed'
+        : report.accounts.failed === 0 && report.accounts.partial === 0
+          ? 'ok'
           : 'partial',
-    summary: orgReportText(report, path),
+    summary: orgReportText(
+      report,
+      path,
+      audited === 0 && org.budgetSkipped
+        ? `No account was audited: the run budget left no room for any account's audit (${plural(org.budgetSkipped.accounts, 'account')} not started).`
+        : undefined,
+    ),
     calls: [],
     ...(level.track_findings
       ? {

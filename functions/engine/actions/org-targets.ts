@@ -7,7 +7,7 @@
 import type { AccountSelection, NotAuditedAccount, OrgAccount } from '../../runtime/aws/organization';
 import { type ErrorCode, PlatformError } from '../../runtime/errors';
 import { ORG_ACCOUNTS_TOOL } from '../../runtime/ids';
-import { compareText } from '../../runtime/text';
+import { compareText, plural } from '../../runtime/text';
 import { listingCallId } from '../account-directory';
 import type { PlanLevel, ScenarioDefinition } from '../definition';
 import { type EngineContext, openLevel } from '../engine-context';
@@ -54,10 +54,8 @@ function admitAccounts(
   if (limit === undefined) return { admitted: [...targets], skipped: [] };
   const memory = ctx.config.functions;
   const listing = usdOf(callUse(ctx.catalog.get(ORG_ACCOUNTS_TOOL), memory));
-  const budget = new RunBudget(
-    limit,
-    spentUsd(scenario, event.levels as Record<string, LevelRecord>, memory) + listing,
-  );
+  const before = spentUsd(scenario, event.levels as Record<string, LevelRecord>, memory);
+  const budget = new RunBudget(limit, before + listing);
   const estimateUsd = usdOf(
     accountUse(
       level.calls.map((call) => ctx.catalog.get(call.tool)),
@@ -72,11 +70,18 @@ function admitAccounts(
       admitted.push(account);
       continue;
     }
+    // What the gate counts, said as such: the run summary's "spent" is measured (calls at their
+    // duration) at the run's end, while the listing and the started accounts count here at their bound.
+    const counted =
+      `counted: $${before.toFixed(4)} spent before the level, $${listing.toFixed(4)} for the account listing at its bound` +
+      (admitted.length > 0
+        ? `, $${budget.committedUsd.toFixed(4)} for the ${plural(admitted.length, 'account')} started, at ${admitted.length === 1 ? 'its' : 'their'} bound`
+        : '');
     skipped.push({
       accountId: account.accountId,
       name: account.name,
       status: 'ACTIVE',
-      reason: skipSentence('its audit', estimateUsd, limit, used),
+      reason: skipSentence('its audit', estimateUsd, limit, used, counted),
     });
   }
   if (skipped.length === 0) return { admitted, skipped };

@@ -13,6 +13,7 @@ import {
   type FindingsFile,
   findingsCounts,
   findingsIn,
+  incompleteDetail,
   rankTracked,
   type ToolCoverage,
   type TrackedFinding,
@@ -92,34 +93,44 @@ export async function planDone(
 
 /**
  * A successful result's value as read: from the workspace when it was
- * claim-checked (`whole` unless the stored result is itself shortened), else
- * inline (`whole` unless it was shrunk, `truncated`). `whole: false` comes with
- * why: `shortened`, or `unreadable` when the stored file could not be read back
- * (the value is then the inline stand-in, whose preview holds part of it).
+ * claim-checked, else inline. `whole` unless the platform shrank it (`shrunk`:
+ * why `shortened`), the tool itself reported it incomplete (`truncated` without
+ * `shrunk`: why `incomplete`, with the tool's own reason in `detail`), or the
+ * stored file could not be read back (`unreadable`: the value is then the inline
+ * stand-in, whose preview holds part of it).
  */
 export async function readResultValue(
   workspace: Workspace,
   result: ToolResult & { ok: true },
 ): Promise<
-  { value: unknown; whole: true } | { value: unknown; whole: false; why: 'shortened' | 'unreadable' }
+  | { value: unknown; whole: true }
+  | { value: unknown; whole: false; why: 'shortened' | 'incomplete' | 'unreadable'; detail?: string }
 > {
   const ref = asResultRef(result.resultRef);
   const path = ref && refPath(workspace, ref);
-  if (!path)
-    return result.truncated
-      ? { value: result.value, whole: false, why: 'shortened' }
-      : { value: result.value, whole: true };
+  if (!path) return asRead(result.value, result);
   let stored: unknown;
   try {
     stored = await readJson<unknown>(workspace, path);
   } catch {
     return { value: result.value, whole: false, why: 'unreadable' };
   }
-  // The claim-check stores the whole result ({ ok, tool, callId, summary, truncated, value }).
+  // The claim-check stores the whole result ({ ok, tool, callId, summary, truncated, shrunk?, value }).
   if (!isStoredResult(stored)) return { value: stored, whole: true };
-  return stored.truncated === true
-    ? { value: stored.value, whole: false, why: 'shortened' }
-    : { value: stored.value, whole: true };
+  return asRead(stored.value, { ...stored, summary: stored.summary ?? result.summary });
+}
+
+function asRead(
+  value: unknown,
+  marks: { truncated?: boolean; shrunk?: boolean; summary: string },
+):
+  | { value: unknown; whole: true }
+  | { value: unknown; whole: false; why: 'shortened' | 'incomplete'; detail?: string } {
+  if (marks.shrunk === true) return { value, whole: false, why: 'shortened' };
+  if (marks.truncated === true) {
+    return { value, whole: false, why: 'incomplete', detail: incompleteDetail(value, marks.summary) };
+  }
+  return { value, whole: true };
 }
 
 /** A successful result's value, whole where it can be read whole ({@link readResultValue}). */
@@ -127,9 +138,14 @@ export async function fullValue(workspace: Workspace, result: ToolResult & { ok:
   return (await readResultValue(workspace, result)).value;
 }
 
-function isStoredResult(
-  stored: unknown,
-): stored is { ok: true; tool: string; truncated?: boolean; value: unknown } {
+function isStoredResult(stored: unknown): stored is {
+  ok: true;
+  tool: string;
+  summary?: string;
+  truncated?: boolean;
+  shrunk?: boolean;
+  value: unknown;
+} {
   return (
     stored !== null &&
     typeof stored === 'object' &&
@@ -159,7 +175,10 @@ export async function resultFindings(
     const read = await readResultValue(workspace, result);
     const { findings, complete } = findingsIn(read.value);
     const partial = !read.whole ? read.why : complete ? undefined : 'top_only';
-    coverage[result.tool] = partial ? { ok: true, complete: false, partial } : { ok: true, complete: true };
+    const detail = !read.whole ? read.detail : undefined;
+    coverage[result.tool] = partial
+      ? { ok: true, complete: false, partial, ...(detail ? { detail } : {}) }
+      : { ok: true, complete: true };
     found.push(...findings.map((finding) => ({ ...finding, tool: result.tool })));
   }
   return { findings: [...new Map(found.map((finding) => [finding.id, finding])).values()], coverage };

@@ -272,7 +272,9 @@ function accountsNamed(ids: readonly string[], tree: OrganizationTree, field: st
  * more than 20 children), `options.concurrency` at a time.
  *
  * @throws InvalidArgsError before any request for a malformed selection, and
- *   after reading the tree for an OU or root id the organization does not hold.
+ *   after reading the tree for an OU or root id the organization does not hold,
+ *   or for a selection that leaves no account to audit (every account selected
+ *   excluded, not active or not a member: the error names the selection and why).
  * @throws the Organizations error as it came (`AccessDeniedException`,
  *   `AWSOrganizationsNotInUseException`, `TooManyRequestsException` after the
  *   SDK's retries): `normalizeError` maps it; a partial organization is never planned.
@@ -319,5 +321,29 @@ export async function resolveAccounts(
       targets.push({ accountId, name, ouPath: listed.ouPath });
     }
   }
+  if (targets.length === 0) throw nothingToAudit(selection, notAudited);
   return { targets, notAudited };
+}
+
+/**
+ * The error of a selection that leaves no account to audit: it names the
+ * selection and counts why each selected account is left out, so a run never
+ * "succeeds" having audited nothing.
+ */
+function nothingToAudit(
+  selection: AccountSelection,
+  notAudited: readonly NotAuditedAccount[],
+): InvalidArgsError {
+  const why = new Map<string, number>();
+  for (const account of notAudited) why.set(account.reason, (why.get(account.reason) ?? 0) + 1);
+  const named = (ids: readonly string[]) => (ids.length > 0 ? ids.map((id) => `"${id}"`).join(', ') : 'none');
+  const accounts = selection.accounts === 'all' ? '"all"' : `[${named(selection.accounts)}]`;
+  const reasons = [...why].map(([reason, n]) => `${n} ${reason}`).join('; ');
+  return new InvalidArgsError(
+    `The selection (accounts ${accounts}, exclude [${named(selection.exclude ?? [])}]) leaves no account to audit` +
+      (notAudited.length > 0
+        ? `: of ${notAudited.length} ${notAudited.length === 1 ? 'account' : 'accounts'} selected, ${reasons}`
+        : ': it selects no account') +
+      '. Name accounts, OUs or roots with at least one active member account that exclude does not take out',
+  );
 }

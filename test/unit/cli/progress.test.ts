@@ -26,6 +26,7 @@ const inventory: ToolResult = {
   callId: 'collect/0',
   value: {},
   truncated: true,
+  shrunk: true,
   resultRef: null,
   durationMs: 412,
   summary: '12 EC2 instances in 2 regions (9 running)',
@@ -121,6 +122,14 @@ describe('createRunProgress', () => {
     progress.onEvent({ type: 'answer', level: 'analyze' });
     progress.onEvent({ type: 'level_ended', level: 'analyze', record: analyze });
     progress.onEvent({ type: 'call_ended', level: 'report', result: post });
+    // A per-account call names its account; a result the tool itself marked incomplete reads partial
+    const { shrunk: _shrunk, ...ownTruncated } = inventory as ToolResult & { shrunk?: true };
+    progress.onEvent({
+      type: 'call_ended',
+      level: 'collect',
+      result: ownTruncated as ToolResult,
+      account: '111122223333',
+    });
 
     // Assess
     expect(text.split('\n')).toEqual([
@@ -133,6 +142,7 @@ describe('createRunProgress', () => {
       '  ↳ no answer',
       '  analyze: finished after 2 turns, 1 call (3,000 tokens in, 250 out)',
       '    slack_post_message ✗ secret_not_found: Secret "slack_default" is not set (1 ms)',
+      '    aws_ec2_inventory  account 111122223333 ok 412 ms  12 EC2 instances in 2 regions (9 running) (partial)',
       '',
     ]);
   });
@@ -172,6 +182,65 @@ describe('formatSummary', () => {
     expect(text).toContain('model tokens (analyze: anthropic.claude-3-5-haiku-20241022-v1:0)');
     expect(text).toContain('3250 tokens (3000 in at $0.0008/1K, 250 out at $0.004/1K)');
     expect(text).not.toContain('Budget');
+  });
+
+  it("counts a per-account level's calls over its accounts, and ends its line without a stray period", () => {
+    // Prepare: an organization level (no calls of its own) whose 30 per-account calls ran, 2 failed
+    const org: PlanLevelRecord = {
+      ...collect,
+      outcome: 'partial',
+      summary: "Full per-account detail: levels/collect/organization.json in the run's workspace.",
+      calls: [],
+      organization: {
+        selected: 30,
+        audited: 28,
+        partial: 2,
+        failed: 0,
+        notAudited: 0,
+        report: 'levels/collect/organization.json',
+        calls: {
+          accounts: 30,
+          perCall: [{ tool: 'aws_ec2_inventory', count: 30, ms: 3000 }],
+          caught: 0,
+          failed: 2,
+          costExplorerRequests: 0,
+        },
+      },
+    };
+    let line = '';
+    const progress = createRunProgress(scenario, 'run-1', (chunk) => {
+      line += chunk;
+    });
+
+    // Act
+    const text = formatSummary(
+      summarizeRun({
+        scenario,
+        runId: 'run-1',
+        tenant: 'default',
+        levels: { collect: org, analyze, report },
+        memory: {
+          engineMb: 256,
+          dispatcherMb: 256,
+          toolMb: { aws_ec2_inventory: 512, slack_post_message: 256 },
+        },
+        now: new Date('2026-01-01T00:00:00Z'),
+      }),
+      4200,
+    );
+    progress.onEvent({ type: 'level_ended', level: 'collect', record: org });
+
+    // Assess
+    expect(text.split('\n')[2]?.split(/ {2,}/).filter(Boolean)).toEqual([
+      'collect',
+      'partial',
+      '28/30 ok (per account)',
+      '2 (see the organization report)',
+      '-',
+    ]);
+    expect(line).toBe(
+      "  collect: Full per-account detail: levels/collect/organization.json in the run's workspace; findings: 3 (1 new, 2 unchanged, 1 resolved)\n",
+    );
   });
 
   it('says what the run budget did not start, with the spent and remaining figures', () => {

@@ -63,6 +63,31 @@ describe('resolveInput', () => {
     );
   });
 
+  it('names the faulty entries of an accounts or exclude list with their index, and says roots are accepted', () => {
+    // Prepare: a long list with two faulty ids, and an exclude list with one
+    const org: ScenarioDefinition = {
+      name: 'org',
+      description: 'Accounts.',
+      inputs: {
+        accounts: { type: 'accounts', description: 'Accounts.', default: 'all' },
+        exclude: { type: 'account_ids', description: 'Left out.', default: [] },
+      },
+      levels: [],
+    };
+    const accounts = Array.from({ length: 12 }, (_, n) => String(100000000000 + n));
+    accounts[3] = '1234';
+    accounts[9] = 'ou-x';
+
+    // Act
+    const resolve = () => resolveInput(org, { tenant: 'acme', accounts, exclude: ['r-ab12', 'root'] });
+
+    // Assess
+    expect(resolve).toThrow(
+      'Invalid input for org: accounts: expected "all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"], got 2 faulty entries in a list of 12: [3] "1234", [9] "ou-x"; ' +
+        'exclude: expected a list of at most 1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"], got a faulty entry in a list of 2: [1] "root"',
+    );
+  });
+
   it.each([
     ['null: no input', null, { tenant: 'default', ticket: 'x' }],
     ['a string', 'a string', 'Invalid input for typed: expected a JSON object, got string "a string"'],

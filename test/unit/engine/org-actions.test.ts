@@ -231,7 +231,7 @@ describe('per-account engine actions', () => {
     ) as { accountId: string; reason: string }[];
     expect(notAudited.map((account) => account.accountId)).toEqual([DEV, LOCKED, '444444444444']);
     expect(notAudited[0]?.reason).toBe(
-      `its audit not started: its estimate ($${perAccount.toFixed(4)}) would take the run past its budget of $${budget} ($${(before + listing + perAccount).toFixed(4)} spent or committed)`,
+      `its audit not started: its estimate ($${perAccount.toFixed(4)}) would take the run past its budget of $${budget} ($${(before + listing + perAccount).toFixed(4)} counted: $${before.toFixed(4)} spent before the level, $${listing.toFixed(4)} for the account listing at its bound, $${perAccount.toFixed(4)} for the 1 account started, at its bound)`,
     );
   });
 
@@ -254,6 +254,8 @@ describe('per-account engine actions', () => {
           { tool: 'aws_eips_audit', count: 3, ms: 15 },
         ],
         caught: 0,
+        // dev's EIP check and locked's two were refused
+        failed: 3,
         costExplorerRequests: 0,
       },
     });
@@ -314,6 +316,66 @@ describe('per-account engine actions', () => {
     expect(text).toContain(
       '- CRITICAL Volume 3 is unattached (account 111111111111, eu-west-1) — ~$3.00/month',
     );
+  });
+
+  it("tells a result the tool itself reported incomplete from one the platform shrank, with the tool's own reason", async () => {
+    // Prepare: prod's EBS check marks its own small result truncated (its credential report timed out,
+    // as aws_iam_audit does; never shrunk, no claim-check); dev's regional audit stopped before two regions.
+    const own = (value: Record<string, unknown>): ToolResult =>
+      ({
+        ...ok('aws_ebs_inventory', 0, [finding(7, 'high')]),
+        value: { findings: [finding(7, 'high')], ...value },
+        truncated: true,
+      }) as ToolResult;
+    const iamLike = own({
+      credentialReport: {
+        status: 'unavailable',
+        error: { code: 'timeout', message: 'report not ready in 30 s' },
+      },
+    });
+    const regional = own({ skippedRegions: ['eu-north-1', 'ap-east-1'] });
+
+    // Act
+    const { state } = await orgRun('org-own', [], {
+      [PROD]: [iamLike, ok('aws_eips_audit', 1, [])],
+      [DEV]: [regional, ok('aws_eips_audit', 1, [])],
+      [LOCKED]: [ok('aws_ebs_inventory', 0, []), ok('aws_eips_audit', 1, [])],
+    });
+
+    // Assess: neither reads "shortened to fit"; each names the tool's own reason
+    const report = await readJson<OrgReport>(
+      workspacesOf(localWorkspaceProvider(dir))({
+        tenant: 'default',
+        scenario: 'org_unit',
+        runId: 'org-own',
+      }),
+      ENGINE_PATHS.organization('collect'),
+    );
+    const row = (account: string) => report.rollUp.find((r) => r.accountId === account)?.partialFindings;
+    expect([row(PROD), row(DEV), row(LOCKED)]).toEqual([
+      [
+        {
+          tool: 'aws_ebs_inventory',
+          reason:
+            'it reported its own result incomplete (credentialReport: timeout), so the findings it did not reach are missing',
+        },
+      ],
+      [
+        {
+          tool: 'aws_ebs_inventory',
+          reason:
+            'it reported its own result incomplete (regions not read before its deadline: eu-north-1, ap-east-1), so the findings it did not reach are missing',
+        },
+      ],
+      [],
+    ]);
+    const summary = (state.levels.collect as PlanLevelRecord).summary ?? '';
+    expect(summary).toContain(
+      'prod (111111111111): ebs inventory (it reported its own result incomplete (credentialReport: timeout), so the findings it did not reach are missing)',
+    );
+    expect(summary).not.toContain('shortened to fit');
+    // Far below Slack's limit: no entry cut, no reason's period before the list's "; "
+    expect([summary.includes('…'), summary.includes('.;')]).toEqual([false, false]);
   });
 
   it("reads a claim-checked result from its file, and says an account's findings are partial when only a shrunk result exists", async () => {
@@ -443,6 +505,77 @@ describe('per-account engine actions', () => {
       "The organization's accounts could not be listed, so no account was audited (internal_error: x is not a function).",
     );
     expect((listed.levels.collect as PlanLevelRecord).outcome).toBe('failed');
+  });
+
+  it('says the selection was refused, not that the listing failed, when the tool refused the selection', async () => {
+    // Prepare: the listing read the organization and refused an OU it does not hold (resolveAccounts)
+    const refusing = createEngine({
+      config: engineConfig([scenario], functionMemory(toolCatalog)),
+      catalog: toolCatalog,
+      workspaces: workspacesOf(localWorkspaceProvider(dir)),
+      records: new FileRunRecords(dir),
+      model: {} as ModelClient,
+      logger,
+      accounts: async () => {
+        throw new PlatformError(
+          'invalid_args',
+          'aws_org_accounts: accounts names ou-zz99-99999999, which is not an OU or root of the organization (it holds 3 roots and OUs)',
+        );
+      },
+    });
+    const input = { tenant: 'default', accounts: ['ou-zz99-99999999'], exclude: [] };
+
+    // Act
+    const plan = (await refusing({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-ou',
+      input,
+      levels: {},
+    })) as OrgPlan;
+    const state = (await refusing({
+      action: 'org_done',
+      ...base,
+      runId: 'org-ou',
+      input,
+      levels: {},
+      org: plan,
+    })) as RunState;
+
+    // Assess
+    const record = state.levels.collect as PlanLevelRecord;
+    expect([record.outcome, record.summary]).toEqual([
+      'failed',
+      'The run’s account selection was refused, so no account was audited (invalid_args: aws_org_accounts: accounts names ou-zz99-99999999, which is not an OU or root of the organization (it holds 3 roots and OUs)).',
+    ]);
+  });
+
+  it('fails the level, saying why, when the run budget leaves room for no account', async () => {
+    // Act: a budget below the listing call's own estimate
+    const input = { tenant: 'default', accounts: 'all', exclude: [], budget_usd: 0.000001 };
+    const plan = (await engine({
+      action: 'org_targets',
+      ...base,
+      runId: 'org-none',
+      input,
+      levels: {},
+    })) as OrgPlan;
+    const state = (await engine({
+      action: 'org_done',
+      ...base,
+      runId: 'org-none',
+      input,
+      levels: {},
+      org: { ...plan, map: [] },
+    })) as RunState;
+
+    // Assess: 0 audited is never ok
+    const record = state.levels.collect as PlanLevelRecord;
+    expect([plan.accounts, plan.budgetSkipped?.accounts, record.outcome]).toEqual([0, 3, 'failed']);
+    expect(record.summary?.split('\n').slice(0, 2)).toEqual([
+      "No account was audited: the run budget left no room for any account's audit (3 accounts not started).",
+      '4 accounts: 0 audited, 0 with failed checks, 0 failed, 4 not audited.',
+    ]);
   });
 
   it('names the accounts of a failed child and those never started', async () => {

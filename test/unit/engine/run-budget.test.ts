@@ -161,12 +161,14 @@ describe('budget_usd, the scenario field and the run input', () => {
   });
 
   it('refuses what is not a number of dollars in (0, 10000], saying what is accepted', () => {
-    expect([0, -1, 10_001, '5', Number.NaN].map(budgetProblem)).toEqual([
+    // JSON.parse('1e400') is Infinity, which JSON.stringify writes as null
+    expect([0, -1, 10_001, '5', Number.NaN, JSON.parse('1e400')].map(budgetProblem)).toEqual([
       'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got 0',
       'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got -1',
       'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got 10001',
       'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got "5"',
-      'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got null',
+      'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got NaN, which is not a finite number',
+      'expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got Infinity, which is not a finite number',
     ]);
     expect(() => resolveInput(SCENARIO, { tenant: 'acme', budget_usd: '5' })).toThrow(
       'Invalid input for budgeted: budget_usd: expected a number of US dollars greater than 0 and at most 10000, such as 0.05, got "5"',

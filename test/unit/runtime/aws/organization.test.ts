@@ -269,6 +269,24 @@ describe('resolveAccounts()', () => {
     expect(stubs.get(OrganizationsClient)?.calls()).toHaveLength(0);
   });
 
+  it('refuses a selection that leaves no account (the root excluded), naming it and why', async () => {
+    // Prepare: 3 members and the management account
+    const world = organizationWorld({ accounts: 3 });
+    arrangeOrganizationWorld(stubOf, world);
+
+    // Act
+    const attempt = resolveAccounts(client, { accounts: 'all', exclude: [world.rootId] });
+
+    // Assess
+    await expect(attempt).rejects.toMatchObject({
+      code: 'invalid_args',
+      message:
+        `The selection (accounts "all", exclude ["${world.rootId}"]) leaves no account to audit: ` +
+        `of ${world.accounts.length} accounts selected, ${world.accounts.length} excluded by the run’s exclude list. ` +
+        'Name accounts, OUs or roots with at least one active member account that exclude does not take out',
+    });
+  });
+
   it('refuses an OU the organization does not hold, naming it', async () => {
     // Prepare
     arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 3 }));
