@@ -149,7 +149,7 @@ export function configuredProps(config: PlatformConfig): ConfiguredProps {
 
 /**
  * `snapshotAthena` checked by the functions' own rules (lib/snapshot-athena-settings.ts), so
- * synth and the functions word a bad value alike (`snapshotAthena.mode (ETP_ATHENA_ROUTE="sometimes" is not valid: …)`).
+ * synth and the functions word a bad value alike (`snapshotAthena.mode ("sometimes" is not valid: …)`).
  *
  * @throws Error naming the prop, its value and what is accepted.
  */

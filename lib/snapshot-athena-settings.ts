@@ -59,7 +59,7 @@ export function snapshotAthenaEnvironment(
     if (!(err instanceof PlatformError)) throw err;
     const variable = String(err.details?.setting) as keyof typeof VARIABLES;
     // The functions' message names the variable; at synth, the prop is what the operator wrote.
-    throw new Error(`${where}.${VARIABLES[variable]} (${err.message.replace(/^Setting /, '')})`);
+    throw new Error(`${where}.${VARIABLES[variable]} (${err.message.replace(/^Setting [A-Z_]+=/, '')})`);
   }
 }
 

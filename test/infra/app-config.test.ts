@@ -74,7 +74,7 @@ describe('the CDK app configuration (bin/app-config.ts)', () => {
 
     // Act, Assess
     expect(() => configuredProps(config)).toThrow(
-      'snapshotAthena.mode (ETP_ATHENA_ROUTE="sometimes" is not valid: auto, off or always)',
+      'snapshotAthena.mode ("sometimes" is not valid: auto, off or always)',
     );
   });
 
@@ -92,7 +92,7 @@ describe('the CDK app configuration (bin/app-config.ts)', () => {
     // Assess
     expect(app.status).toBe(1);
     expect(app.stderr).toBe(
-      'error: snapshotAthena.minReportBytes (ETP_ATHENA_MIN_REPORT_BYTES="-1" is not valid: a whole number of bytes, at least 1)\n',
+      'error: snapshotAthena.minReportBytes ("-1" is not valid: a whole number of bytes, at least 1)\n',
     );
   });
 

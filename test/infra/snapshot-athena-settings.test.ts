@@ -103,10 +103,7 @@ describe('snapshotAthena on the platform stack', () => {
   });
 
   it.each([
-    [
-      { mode: 'sometimes' },
-      'snapshotAthena.mode (ETP_ATHENA_ROUTE="sometimes" is not valid: auto, off or always)',
-    ],
+    [{ mode: 'sometimes' }, 'snapshotAthena.mode ("sometimes" is not valid: auto, off or always)'],
     [{ workGroup: 'primary' }, /^snapshotAthena\.workGroup \(.*"primary" is not valid: .*starting etp-/],
     [{ database: 'etp-db' }, /^snapshotAthena\.database \(.*"etp-db" is not valid: .*starting etp_/],
     [
