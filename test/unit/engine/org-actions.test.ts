@@ -96,17 +96,22 @@ const directory: AccountDirectory = async (_run, selection) => ({
   ],
 });
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'etp-org-engine-'));
-  engine = createEngine({
+/** The engine over the test's folder, listing accounts with `accounts`. */
+function engineListingWith(accounts: Parameters<typeof createEngine>[0]['accounts']) {
+  return createEngine({
     config: engineConfig([scenario], functionMemory(toolCatalog)),
     catalog: toolCatalog,
     workspaces: workspacesOf(localWorkspaceProvider(dir)),
     records: new FileRunRecords(dir),
     model: {} as ModelClient,
     logger,
-    accounts: directory,
+    accounts,
   });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'etp-org-engine-'));
+  engine = engineListingWith(directory);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -443,19 +448,11 @@ describe('per-account engine actions', () => {
 
   it('ends the level saying why the accounts could not be listed, as (<code>: <message>)', async () => {
     // Prepare: a listing the dispatcher answered with auth_failed (account-directory.ts throws its code)
-    const failing = createEngine({
-      config: engineConfig([scenario], functionMemory(toolCatalog)),
-      catalog: toolCatalog,
-      workspaces: workspacesOf(localWorkspaceProvider(dir)),
-      records: new FileRunRecords(dir),
-      model: {} as ModelClient,
-      logger,
-      accounts: async () => {
-        throw new PlatformError(
-          'auth_failed',
-          'aws_org_accounts: STS refused AssumeRole of the organization role',
-        );
-      },
+    const failing = engineListingWith(async () => {
+      throw new PlatformError(
+        'auth_failed',
+        'aws_org_accounts: STS refused AssumeRole of the organization role',
+      );
     });
     const input = { tenant: 'default', accounts: 'all', exclude: [] };
 
@@ -509,19 +506,11 @@ describe('per-account engine actions', () => {
 
   it('says the selection was refused, not that the listing failed, when the tool refused the selection', async () => {
     // Prepare: the listing read the organization and refused an OU it does not hold (resolveAccounts)
-    const refusing = createEngine({
-      config: engineConfig([scenario], functionMemory(toolCatalog)),
-      catalog: toolCatalog,
-      workspaces: workspacesOf(localWorkspaceProvider(dir)),
-      records: new FileRunRecords(dir),
-      model: {} as ModelClient,
-      logger,
-      accounts: async () => {
-        throw new PlatformError(
-          'invalid_args',
-          'aws_org_accounts: accounts names ou-zz99-99999999, which is not an OU or root of the organization (it holds 3 roots and OUs)',
-        );
-      },
+    const refusing = engineListingWith(async () => {
+      throw new PlatformError(
+        'invalid_args',
+        'aws_org_accounts: accounts names ou-zz99-99999999, which is not an OU or root of the organization (it holds 3 roots and OUs)',
+      );
     });
     const input = { tenant: 'default', accounts: ['ou-zz99-99999999'], exclude: [] };
 
