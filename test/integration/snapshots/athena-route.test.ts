@@ -10,6 +10,7 @@ import { deadlineIn } from '../../../functions/runtime/deadline';
 import { LimitExceededError } from '../../../functions/runtime/errors';
 import type { Tool } from '../../../functions/runtime/spec';
 import type { InventoryQueryEngine } from '../../../functions/tools/snapshots/athena/athena-runner';
+import * as inventorySql from '../../../functions/tools/snapshots/athena/inventory-sql';
 import {
   createTableStatement,
   type InventoryTableRef,
@@ -292,6 +293,60 @@ describe.each(['CSV', 'Parquet'] as const)('an inventory of every version in %s 
   });
 });
 
+describe('the DuckDB stand-in reads each column as the table declares it', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  /** What the view holds in `last_modified_date`: DuckDB's type, and the times as epoch milliseconds. */
+  const lastModified = (table: DuckInventoryTable) =>
+    table.query(
+      'SELECT typeof(last_modified_date) AS type, count(*) AS n, min(epoch_ms(last_modified_date)) AS lo ' +
+        'FROM "etp_inventory"."photos_daily" GROUP BY 1',
+    );
+
+  it("reads the Parquet report's TIMESTAMP(MILLIS) as the declared timestamp, to the millisecond", async () => {
+    const configuration = await readInventoryConfiguration(
+      s3,
+      'records',
+      'daily-parquet',
+      deadlineIn(60_000),
+    );
+    const day = world.records[0] as { reportTime: string; objects: readonly InventoryObject[] };
+    const { table } = await localTable(configuration, [day.reportTime]);
+    try {
+      expect(await lastModified(table)).toEqual([
+        {
+          type: 'TIMESTAMP',
+          n: String(day.objects.length),
+          lo: String(Math.min(...day.objects.map((o) => o.lastModifiedMs))),
+        },
+      ]);
+    } finally {
+      table.close();
+    }
+  });
+
+  it.each([
+    ['bigint', /Parquet column last_modified_date is TIMESTAMP.* but the table declares it bigint/],
+    ['string', /Parquet column last_modified_date is TIMESTAMP.* but the table declares it string/],
+  ])('refuses a table declaring the Parquet timestamp %s, as Athena would', async (declared, message) => {
+    const real = inventorySql.columnType;
+    jest
+      .spyOn(inventorySql, 'columnType')
+      .mockImplementation((format, column) =>
+        column === 'last_modified_date' ? declared : real(format, column),
+      );
+    const configuration = await readInventoryConfiguration(
+      s3,
+      'records',
+      'daily-parquet',
+      deadlineIn(60_000),
+    );
+    await expect(localTable(configuration, [world.records[0]?.reportTime as string])).rejects.toThrow(
+      message,
+    );
+  });
+});
+
 describe('the query text', () => {
   const manifest = { fileFormat: 'CSV', columns: ['bucket', 'key', 'size', 'last_modified_date', 'e_tag'] };
 
@@ -328,7 +383,7 @@ describe('the query text', () => {
   ];
   const layout = { destinationBucket: 'inventory-dest', base: 'inv/photos/daily-csv/' };
 
-  it("writes the S3 User Guide's CSV template: OpenCSVSerde, flags boolean, the rest string, dt projected by day", () => {
+  it("writes the S3 User Guide's CSV template: OpenCSVSerde, flags boolean, the rest string, dt projected by minute", () => {
     expect(createTableStatement(REF, { ...layout, format: 'CSV', columns: csvColumns })).toBe(
       'CREATE EXTERNAL TABLE IF NOT EXISTS `etp_inventory`.`photos_daily` (`bucket` string, `key` string, ' +
         '`version_id` string, `is_latest` boolean, `is_delete_marker` boolean, `size` string, ' +
@@ -339,7 +394,7 @@ describe('the query text', () => {
         "LOCATION 's3://inventory-dest/inv/photos/daily-csv/hive/' " +
         "TBLPROPERTIES ('projection.enabled' = 'true', 'projection.dt.type' = 'date', " +
         "'projection.dt.format' = 'yyyy-MM-dd-HH-mm', 'projection.dt.range' = '2016-11-01-00-00,NOW', " +
-        "'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'DAYS')",
+        "'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'MINUTES')",
     );
   });
 
@@ -347,7 +402,7 @@ describe('the query text', () => {
     ['Parquet', 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe'],
     ['ORC', 'org.apache.hadoop.hive.ql.io.orc.OrcSerde'],
   ] as const)(
-    "writes the Guide's %s template: its SerDe, size and times bigint, flags boolean",
+    "writes the Guide's %s template: its SerDe, size bigint, last-modified timestamp, flags boolean",
     (format, serde) => {
       const ddl = createTableStatement(REF, {
         ...layout,
@@ -356,7 +411,7 @@ describe('the query text', () => {
       });
       expect(ddl).toContain(
         '(`bucket` string, `key` string, `version_id` string, `is_latest` boolean, `is_delete_marker` boolean, ' +
-          '`size` bigint, `last_modified_date` bigint, `object_lock_retain_until_date` bigint) PARTITIONED BY (dt string) ' +
+          '`size` bigint, `last_modified_date` timestamp, `object_lock_retain_until_date` bigint) PARTITIONED BY (dt string) ' +
           `ROW FORMAT SERDE '${serde}' STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat'`,
       );
     },
@@ -413,6 +468,15 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
   });
 
   const withoutRoute = ({ route: _route, ...rest }: Record<string, unknown>) => rest;
+  /** A diff's value without sample keys (the Athena route has none). */
+  const unsampled = (v: InventoryDiff) => ({
+    ...v,
+    added: { ...v.added, samples: [] },
+    removed: { ...v.removed, samples: [] },
+    changed: { ...v.changed, samples: [] },
+    deleteMarkersAdded: { ...v.deleteMarkersAdded, samples: [] },
+    ransomNoteNames: { ...v.ransomNoteNames, samples: [] },
+  });
 
   it.each([
     ['photos', 'daily-csv', () => world.photos],
@@ -468,14 +532,6 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
       const athena = expectSuccess<InventoryDiff & { note: string }>(
         await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }),
       );
-      const unsampled = (v: InventoryDiff) => ({
-        ...v,
-        added: { ...v.added, samples: [] },
-        removed: { ...v.removed, samples: [] },
-        changed: { ...v.changed, samples: [] },
-        deleteMarkersAdded: { ...v.deleteMarkersAdded, samples: [] },
-        ransomNoteNames: { ...v.ransomNoteNames, samples: [] },
-      });
       const { note, ...figures } = withoutRoute(athena.value as unknown as Record<string, unknown>);
       expect(figures).toEqual(unsampled(single.value));
       expect(note).toBe(ATHENA_DIFF_NOTE);
@@ -483,6 +539,52 @@ describe('snapshot_stats and diff_snapshots on both routes (the Athena route on 
       expect(athena.summary).toBe(single.summary);
     },
   );
+
+  it('diff_snapshots across a change of format (CSV, then Parquet): the same figures, times compared as instants', async () => {
+    const t = Date.UTC(2026, 4, 1, 9, 30, 15, 250);
+    const o = (key: string, size: number, lastModifiedMs = t): InventoryObject => ({
+      key,
+      size,
+      lastModifiedMs,
+      eTag: size.toString(16).padStart(32, '0'),
+    });
+    const older = [o('a/kept.txt', 10), o('a/touched.txt', 20), o('a/grown.txt', 30), o('a/gone.txt', 40)];
+    // touched: 1 ms later, nothing else; kept: the same instant, written as CSV text then as Parquet millis.
+    const newer = [
+      o('a/kept.txt', 10),
+      o('a/touched.txt', 20, t + 1),
+      o('a/grown.txt', 31),
+      o('a/new.txt', 50),
+    ];
+    const id = 'csv-then-parquet';
+    server.putInventoryConfiguration('records', { id, destinationBucket: DESTINATION, format: 'Parquet' });
+    // Started at minute 32, as S3's own example folder (S3 User Guide, "Locating your inventory list").
+    const times = ['2026-05-01T21-32Z', '2026-05-02T21-32Z'] as const;
+    for (const [i, objects] of [older, newer].entries()) {
+      writeReport(server, {
+        sourceBucket: 'records',
+        configurationId: id,
+        destinationBucket: DESTINATION,
+        reportTime: times[i] as string,
+        format: i === 0 ? 'CSV' : 'Parquet',
+        objects,
+      });
+    }
+    const args = { a: `s3_inventory:records/${id}/${times[0]}`, b: `s3_inventory:records/${id}/${times[1]}` };
+    const single = expectSuccess<InventoryDiff>(await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'off' }));
+    const athena = expectSuccess<InventoryDiff & { note: string }>(
+      await call(tools.diff, args, { ETP_ATHENA_ROUTE: 'always' }),
+    );
+    const { note: _note, ...figures } = withoutRoute(athena.value as unknown as Record<string, unknown>);
+    expect(figures).toEqual(unsampled(single.value));
+    expect(single.value.comparedOn).toEqual(['size', 'last_modified', 'e_tag']);
+    expect([single.value.added.count, single.value.changed.count, single.value.removed.count]).toEqual([
+      1, 2, 1,
+    ]);
+    expect(single.value.unchanged).toEqual({ count: 1, bytes: 10 });
+    // Two layouts, two tables, one query joining them.
+    expect(engine.statements.map((s) => s.split(' ')[0])).toEqual(['CREATE', 'CREATE', 'WITH']);
+  });
 
   it('finds the ransom-note-like names the single path finds', async () => {
     const t = Date.UTC(2026, 1, 1);

@@ -3,7 +3,7 @@
  * the single-function path (s3-inventory.ts) — objects, bytes, delete markers,
  * files and bytes by extension, added / changed / unchanged / removed — over
  * the S3 Inventory table of the S3 User Guide, "Querying Amazon S3 Inventory
- * with Amazon Athena": one table per configuration, `PARTITIONED BY (dt string)`,
+ * with Amazon Athena": one table per report layout, `PARTITIONED BY (dt string)`,
  * stored as `org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat` with its
  * LOCATION at `<base>hive/`, where S3 writes `hive/dt=YYYY-MM-DD-HH-MM/symlink.txt`
  * listing each report's data files; `dt` is projected (`projection.dt.type = date`,
@@ -14,8 +14,8 @@
  * report times), so no input can end a literal or an identifier: there is no
  * escaping, only refusal. The same query text runs on Athena (Trino) and on
  * DuckDB (test/helpers/duckdb-inventory.ts): it uses only functions both have
- * with the same meaning (`regexp_extract`, `url_decode`, `try_cast`, `lower`,
- * `coalesce`, `nullif`, `IS DISTINCT FROM`).
+ * with the same meaning (`regexp_extract`, `url_decode`, `replace`, `try_cast`,
+ * `lower`, `coalesce`, `nullif`, `IS DISTINCT FROM`).
  */
 import { createHash } from 'node:crypto';
 import { InvalidArgsError, PlatformError } from '../../../runtime/errors';
@@ -25,9 +25,13 @@ import type { InventoryManifest } from '../inventory/manifest';
 
 /**
  * S3 Inventory fields by their Athena column names, with the column types of the
- * S3 User Guide's ORC/Parquet `CREATE EXTERNAL TABLE` ("Querying Amazon S3
- * Inventory with Amazon Athena"): times as `bigint` (milliseconds since the
- * epoch, as the ORC and Parquet reports store them), flags as `boolean`.
+ * S3 User Guide's ORC template ("Querying Amazon S3 Inventory with Amazon
+ * Athena"; its Parquet table is the ORC one with the Parquet SerDe):
+ * `last_modified_date` and `lifecycle_expiration_date` `timestamp` (the reports
+ * store ORC `timestamp` and Parquet `INT64 TIMESTAMP(MILLIS)`, which Athena
+ * checks against the declared type), `size` and `object_lock_retain_until_date`
+ * `bigint` (as the template has them; the queries never read the latter),
+ * flags `boolean`, the rest `string`.
  */
 export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
   bucket: 'string',
@@ -36,7 +40,7 @@ export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
   is_latest: 'boolean',
   is_delete_marker: 'boolean',
   size: 'bigint',
-  last_modified_date: 'bigint',
+  last_modified_date: 'timestamp',
   e_tag: 'string',
   storage_class: 'string',
   is_multipart_uploaded: 'boolean',
@@ -50,7 +54,7 @@ export const INVENTORY_COLUMN_TYPES: Readonly<Record<string, string>> = {
   checksum_algorithm: 'string',
   object_access_control_list: 'string',
   object_owner: 'string',
-  lifecycle_expiration_date: 'bigint',
+  lifecycle_expiration_date: 'timestamp',
 };
 
 /**
@@ -144,13 +148,21 @@ export function safePrefix(field: string, value: string): string {
  * The `dt` partition value of a report time: `2026-03-01T01-00Z` → `2026-03-01-01-00`
  * (the `hive/dt=YYYY-MM-DD-HH-MM/` folder S3 writes beside the report).
  *
- * @throws InvalidArgsError for anything else than `YYYY-MM-DDTHH-MMZ`.
+ * @throws InvalidArgsError for anything else than `YYYY-MM-DDTHH-MMZ`, and for a
+ * time before {@link PROJECTION_START}: Athena projects no partition there, and a
+ * value beyond the range returns zero rows, not an error (Athena User Guide,
+ * "Use partition projection", "Considerations and limitations").
  */
 export function partitionOf(reportTime: string): string {
   if (!REPORT_TIME.test(reportTime)) {
     throw invalid('report time', reportTime, 'YYYY-MM-DDTHH-MMZ, as S3 Inventory names report folders');
   }
-  return reportTime.replace('T', '-').replace('Z', '');
+  const dt = reportTime.replace('T', '-').replace('Z', '');
+  // Fixed-width digits, most significant first: text order is time order.
+  if (dt < PROJECTION_START) {
+    throw invalid('report time', reportTime, `not before ${PROJECTION_START}, the first projected dt`);
+  }
+  return dt;
 }
 
 /** The manifest's columns, checked against the S3 Inventory field list. */
@@ -177,9 +189,24 @@ const SERDE: Record<AthenaInventoryFormat, string> = {
  * The first `dt` the projection knows: a date before S3 Inventory existed, so one
  * table (keyed by its layout, {@link inventoryTableName}) serves every report of
  * that layout. The queries filter `dt` by equality, so Athena projects that one
- * partition whatever the range (Athena User Guide, "Use partition projection").
+ * partition whatever the range (Athena User Guide, "How to use the date type":
+ * it combines the query's conditions with the range to generate values).
  */
 export const PROJECTION_START = '2016-11-01-00-00';
+
+/**
+ * The step of the projected `dt` values: 1 minute from {@link PROJECTION_START}.
+ * Athena generates a date column's values from the range's start, one every
+ * interval, and reads those the query's conditions select (Athena User Guide,
+ * "Supported types for partition projection", date type: a range `2017-01,2018-12`
+ * at 2 MONTHS gives 2017-01, 2017-03, …): a `dt` off that grid is never
+ * generated, and its report would count nothing. Report folders carry minutes
+ * (S3 User Guide, "Locating your inventory list": `2016-11-06T21-32Z`), so only a
+ * 1-minute step generates every value `yyyy-MM-dd-HH-mm` can write. The Guide's
+ * template steps 1 HOURS (1 DAYS before), which misses a report started at
+ * minute 32 (at 1 DAYS, every report not started at midnight).
+ */
+export const PROJECTION_INTERVAL_UNIT = 'MINUTES';
 
 /** Where and how one report layout is stored: what its table is made of. */
 export interface InventoryTableSpec {
@@ -209,9 +236,9 @@ export function inventoryTableName(spec: InventoryTableSpec): string {
  * The `CREATE EXTERNAL TABLE IF NOT EXISTS` of one report layout, as the S3
  * User Guide's templates give it: the manifest's columns in file order with
  * the template's types ({@link columnType}), `PARTITIONED BY (dt string)`, the
- * format's SerDe, `SymlinkTextInputFormat` over `s3://<destination>/<base>hive/`,
- * `dt` projected (`date`, `yyyy-MM-dd-HH-mm`, interval 1 DAYS) from
- * {@link PROJECTION_START} to NOW.
+ * format's SerDe, `SymlinkTextInputFormat` / `IgnoreKeyTextOutputFormat` over
+ * `s3://<destination>/<base>hive/`, `dt` projected (`date`, `yyyy-MM-dd-HH-mm`,
+ * interval 1 {@link PROJECTION_INTERVAL_UNIT}) from {@link PROJECTION_START} to NOW.
  *
  * @throws InvalidArgsError for a name, bucket, prefix or column that fails its rule.
  */
@@ -231,8 +258,19 @@ export function createTableStatement(ref: InventoryTableRef, spec: InventoryTabl
     `LOCATION 's3://${bucket}/${base}hive/' ` +
     "TBLPROPERTIES ('projection.enabled' = 'true', 'projection.dt.type' = 'date', " +
     "'projection.dt.format' = 'yyyy-MM-dd-HH-mm', " +
-    `'projection.dt.range' = '${PROJECTION_START},NOW', 'projection.dt.interval' = '1', 'projection.dt.interval.unit' = 'DAYS')`
+    `'projection.dt.range' = '${PROJECTION_START},NOW', 'projection.dt.interval' = '1', ` +
+    `'projection.dt.interval.unit' = '${PROJECTION_INTERVAL_UNIT}')`
   );
+}
+
+/**
+ * A CSV time (`2016-11-06T21:32:20.000Z`, S3 User Guide "Amazon S3 Inventory
+ * list") as the `timestamp` the ORC and Parquet tables declare, NULL when empty
+ * or not a time: Trino's cast to `timestamp` takes a space and no zone (DuckDB's
+ * takes both forms), so `T` and `Z` go first.
+ */
+function csvTimestamp(column: string): string {
+  return `try_cast(replace(replace(nullif(${column}, ''), 'T', ' '), 'Z', '') AS timestamp)`;
 }
 
 /** One report's rows, normalized: decoded key, version id, delete marker, size, last-modified, ETag. */
@@ -248,9 +286,10 @@ function reportRows(report: QueriedReport): string {
   // A boolean in every template, the CSV one included.
   const marker = has('is_delete_marker') ? 'coalesce(is_delete_marker, false)' : 'false';
   const size = csv ? 'coalesce(try_cast(size AS bigint), 0)' : 'coalesce(size, 0)';
+  // A `timestamp` on every format, so a diff across formats compares instants (the single path compares milliseconds).
   const modified = has('last_modified_date')
     ? csv
-      ? "nullif(last_modified_date, '')"
+      ? csvTimestamp('last_modified_date')
       : 'last_modified_date'
     : 'NULL';
   const eTag = has('e_tag') ? "nullif(e_tag, '')" : 'NULL';
