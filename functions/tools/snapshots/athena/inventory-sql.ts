@@ -219,40 +219,23 @@ export interface InventoryTableSpec {
 }
 
 /**
- * The Glue table name of a report layout: `inventory_` and 24 hex digits of the
- * SHA-256 of destination, folder, format and columns. Reports of one
- * configuration with the same fields share it; a configuration whose fields
- * changed gets a new table, so `CREATE EXTERNAL TABLE IF NOT EXISTS` never
- * meets a table of another shape under the same name.
- */
-export function inventoryTableName(spec: InventoryTableSpec): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([spec.destinationBucket, spec.base, spec.format, spec.columns]))
-    .digest('hex');
-  return `inventory_${digest.slice(0, 24)}`;
-}
-
-/**
- * The `CREATE EXTERNAL TABLE IF NOT EXISTS` of one report layout, as the S3
- * User Guide's templates give it: the manifest's columns in file order with
- * the template's types ({@link columnType}), `PARTITIONED BY (dt string)`, the
- * format's SerDe, `SymlinkTextInputFormat` / `IgnoreKeyTextOutputFormat` over
- * `s3://<destination>/<base>hive/`, `dt` projected (`date`, `yyyy-MM-dd-HH-mm`,
- * interval 1 {@link PROJECTION_INTERVAL_UNIT}) from {@link PROJECTION_START} to NOW.
+ * What one layout's table is, after its name: the manifest's columns in file
+ * order with the template's types ({@link columnType}), `PARTITIONED BY (dt
+ * string)`, the format's SerDe, `SymlinkTextInputFormat` /
+ * `IgnoreKeyTextOutputFormat` over `s3://<destination>/<base>hive/`, `dt`
+ * projected (`date`, `yyyy-MM-dd-HH-mm`, interval 1 {@link PROJECTION_INTERVAL_UNIT})
+ * from {@link PROJECTION_START} to NOW.
  *
- * @throws InvalidArgsError for a name, bucket, prefix or column that fails its rule.
+ * @throws InvalidArgsError for a bucket, prefix or column that fails its rule.
  */
-export function createTableStatement(ref: InventoryTableRef, spec: InventoryTableSpec): string {
-  const database = glueName('database', ref.database);
-  const table = glueName('table', ref.table);
+function tableDefinition(spec: InventoryTableSpec): string {
   const bucket = bucketName('destination bucket', spec.destinationBucket);
   const base = safePrefix('inventory folder', spec.base);
   const declared = checkedColumns(spec.columns)
     .map((column) => `\`${column}\` ${columnType(spec.format, column)}`)
     .join(', ');
   return (
-    `CREATE EXTERNAL TABLE IF NOT EXISTS \`${database}\`.\`${table}\` (${declared}) ` +
-    `PARTITIONED BY (dt string) ${SERDE[spec.format]} ` +
+    `(${declared}) PARTITIONED BY (dt string) ${SERDE[spec.format]} ` +
     "STORED AS INPUTFORMAT 'org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat' " +
     "OUTPUTFORMAT 'org.apache.hadoop.hive.ql.io.IgnoreKeyTextOutputFormat' " +
     `LOCATION 's3://${bucket}/${base}hive/' ` +
@@ -261,6 +244,33 @@ export function createTableStatement(ref: InventoryTableRef, spec: InventoryTabl
     `'projection.dt.range' = '${PROJECTION_START},NOW', 'projection.dt.interval' = '1', ` +
     `'projection.dt.interval.unit' = '${PROJECTION_INTERVAL_UNIT}')`
   );
+}
+
+/**
+ * The Glue table name of a report layout: `inventory_` and 24 hex digits of the
+ * SHA-256 of its definition (columns and their types, SerDe, location,
+ * projection). Reports of one configuration with the same fields share it; a
+ * configuration whose fields changed, or a definition changed here (a column
+ * type, the projection), gets a new table, so `CREATE EXTERNAL TABLE IF NOT
+ * EXISTS` never meets a table of another shape under the same name.
+ *
+ * @throws InvalidArgsError for a bucket, prefix or column that fails its rule.
+ */
+export function inventoryTableName(spec: InventoryTableSpec): string {
+  const digest = createHash('sha256').update(tableDefinition(spec)).digest('hex');
+  return `inventory_${digest.slice(0, 24)}`;
+}
+
+/**
+ * The `CREATE EXTERNAL TABLE IF NOT EXISTS` of one report layout, as the S3
+ * User Guide's templates give it ({@link tableDefinition}).
+ *
+ * @throws InvalidArgsError for a name, bucket, prefix or column that fails its rule.
+ */
+export function createTableStatement(ref: InventoryTableRef, spec: InventoryTableSpec): string {
+  const database = glueName('database', ref.database);
+  const table = glueName('table', ref.table);
+  return `CREATE EXTERNAL TABLE IF NOT EXISTS \`${database}\`.\`${table}\` ${tableDefinition(spec)}`;
 }
 
 /**

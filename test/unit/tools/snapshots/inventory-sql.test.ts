@@ -6,9 +6,11 @@
  * and the projected `dt` grid held to the Athena User Guide, "Supported types
  * for partition projection" (date type).
  */
+import { createHash } from 'node:crypto';
 import {
   createTableStatement,
   type InventoryTableSpec,
+  inventoryTableName,
   PROJECTION_START,
   partitionOf,
   statsQuery,
@@ -84,6 +86,15 @@ function tableProperties(ddl: string): Record<string, string> {
 }
 
 describe("the inventory table, held to the S3 User Guide's templates", () => {
+  it('names the table after its definition, so a changed type or projection makes a new table', () => {
+    const ddl = createTableStatement(REF, spec('ORC'));
+    const definition = ddl.slice(ddl.indexOf(' (') + 1);
+    expect(definition.startsWith('(`bucket` string, ')).toBe(true);
+    expect(inventoryTableName(spec('ORC'))).toBe(
+      `inventory_${createHash('sha256').update(definition).digest('hex').slice(0, 24)}`,
+    );
+  });
+
   it.each(['CSV', 'Parquet', 'ORC'] as const)(
     'declares every %s column with the type of the Guide’s template',
     (format) => {
