@@ -17,7 +17,12 @@
  * perfectly packed: max(Σ account times / accounts at once, the longest account),
  * plus the engine's states outside the Map (listing the accounts, the report) as measured.
  * Locally the interpreter and the engine share this process's CPU: its CPU time is
- * printed beside, since on a loaded machine it, not the budget, sets the wall time.
+ * printed beside, and the CPU floor (process CPU ÷ cores ÷ ideal): no schedule's wall
+ * time can be under it, so when it passes 1.2 the host's CPU, not the budget, binds.
+ * A second pass multiplies every modeled latency ({@link orgBenchLatencyScale}, ×10 by
+ * default) while the CPU stays what it is: its wall ÷ ideal checks the schedule itself
+ * (the Map's packing, the route's concurrency) once the CPU no longer binds.
+ * docs/organizations-runs.md, "The bench's wall time", says what each figure means.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -66,7 +71,7 @@ import {
   organizationWorld,
 } from '../test/helpers/organization-world';
 import { BENCH_LATENCY_MS } from './aws-fixtures';
-import { atMost, formatReport, kib, type Section } from './report';
+import { atMost, type Figure, formatReport, kib, type Section } from './report';
 import { attributeWall, packageOfUrl, packageWithDependencies } from './wall-attribution';
 
 const ACCOUNTS = 1000;
@@ -79,6 +84,28 @@ const BUCKET = 'etp-bench-runs';
 const FUNCTION_MB = 256;
 /** The engine's measured time is counted; each dispatcher adds its overhead to the call's duration (bench/dispatcher-overhead.ts). */
 const DISPATCHER_OVERHEAD_MS = 5;
+/** The variable naming the schedule check's latency factor. */
+export const LATENCY_SCALE_ENV = 'ORG_BENCH_LATENCY_SCALE';
+/** The schedule check's factor when {@link LATENCY_SCALE_ENV} is unset. */
+const DEFAULT_SCHEDULE_LATENCY_SCALE = 10;
+/** The wall ÷ ideal target of issue 20, for the issue's figure and the schedule check alike. */
+const WALL_TARGET = 1.2;
+
+/**
+ * The factor the schedule check multiplies every modeled latency by (the calls'
+ * pages × 50 ms, the dispatcher's 5 ms): `ORG_BENCH_LATENCY_SCALE`, else 10.
+ *
+ * @throws Error when the variable is not a number of at least 1.
+ */
+export function orgBenchLatencyScale(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env[LATENCY_SCALE_ENV];
+  if (text === undefined || text === '') return DEFAULT_SCHEDULE_LATENCY_SCALE;
+  const scale = Number(text);
+  if (!Number.isFinite(scale) || scale < 1) {
+    throw new Error(`${LATENCY_SCALE_ENV} is ${JSON.stringify(text)}: give a number of at least 1 (e.g. 10)`);
+  }
+  return scale;
+}
 
 /** aws_pulse's collect level per account, without its Cost Explorer tools (read once for the organization). */
 function orgScenario(): ScenarioDefinition {
@@ -108,11 +135,23 @@ function orgScenario(): ScenarioDefinition {
   };
 }
 
-/** A call's time in an account: its slowest Region's DescribeInstances pages × the latency, Regions in parallel. */
-function callMsOf(accountIndex: number): number {
+/** The wall of `times` run in order, `atOnce` at a time, each started as soon as one ends. */
+function inOrderMakespan(times: readonly number[], atOnce: number): number {
+  const ends = new Array<number>(Math.min(atOnce, times.length)).fill(0);
+  for (const time of times) {
+    const first = ends.indexOf(Math.min(...ends));
+    ends[first] = (ends[first] ?? 0) + time;
+  }
+  return Math.max(0, ...ends);
+}
+
+/** A call's time in an account: its slowest Region's DescribeInstances pages × the latency (× `scale`), Regions in parallel. */
+function callMsOf(accountIndex: number, scale: number): number {
   const instances = 100 + ((accountIndex * 7919) % 9901);
   const account = unevenAccount(instances, DEFAULT_ENABLED_REGIONS);
-  return Math.max(...DEFAULT_ENABLED_REGIONS.map((region) => pagesIn(account, region))) * BENCH_LATENCY_MS;
+  return (
+    Math.max(...DEFAULT_ENABLED_REGIONS.map((region) => pagesIn(account, region))) * BENCH_LATENCY_MS * scale
+  );
 }
 
 /** Static keys of the bench's own clients (an AWS docs example key), so no credential chain is searched. */
@@ -124,6 +163,10 @@ const BENCH_CREDENTIALS = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface OrganizationFigures {
+  /** The factor every modeled latency was multiplied by: 1 for issue 20's figure. */
+  readonly latencyScale: number;
+  /** CPUs the process may use (`os.availableParallelism()`). */
+  readonly cores: number;
   readonly accounts: number;
   readonly regions: number;
   readonly budget: number;
@@ -135,8 +178,15 @@ export interface OrganizationFigures {
   readonly wallMs: number;
   /** The Map's ideal plus the engine's states before and after it (measured). */
   readonly idealMs: number;
+  /**
+   * The Map's accounts started in item order, `MaxConcurrency` at once, each as soon as one
+   * ends (the service's schedule), with the latency model's times and no CPU: its wall,
+   * plus the engine's states outside the Map. What a schedule with no CPU cost would take.
+   */
+  readonly inOrderMs: number;
   /** Measured ms of the engine's states outside the Map (`org_targets`, `org_done`, start, summary). */
   readonly serialMs: number;
+  /** CPU time (user + system) of the process while the execution ran. */
   readonly cpuMs: number;
   /**
    * Wall ms the local interpreter (aws-local-stepfunctions and its own dependencies) held the
@@ -154,7 +204,8 @@ export interface OrganizationFigures {
   readonly report: OrgReport;
 }
 
-export async function measureOrganization(): Promise<OrganizationFigures> {
+/** One organization run, every modeled latency × `latencyScale` (1: the issue's latency model). */
+export async function measureOrganization(latencyScale = 1): Promise<OrganizationFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'etp-bench-org-'));
   const scenario = orgScenario();
   const level = scenario.levels[0] as PlanLevel;
@@ -220,8 +271,8 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
     };
     const callback: CallbackDispatch = async (envelope, token) => {
       const call = envelope as { tool: string; callId: string; account: string };
-      const ms = callMsOf(indexOf.get(call.account) ?? 0);
-      await held(() => sleep(DISPATCHER_OVERHEAD_MS));
+      const ms = callMsOf(indexOf.get(call.account) ?? 0, latencyScale);
+      await held(() => sleep(DISPATCHER_OVERHEAD_MS * latencyScale));
       void held(async () => {
         await sleep(ms);
         const result = {
@@ -250,38 +301,47 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
     let largest = 0;
     // The engine's own states before and after the Map (listing the accounts, the report): outside the budget's reach.
     let serialMs = 0;
-    const cpuBefore = process.cpuUsage();
-    const started = performance.now();
     const interpreter = new Set(packageWithDependencies(LOCAL_INTERPRETER));
+    // Wall and CPU of the execution alone: the profiler's start, stop and profile transfer are the bench's.
+    let wallMs = 0;
+    let cpu: NodeJS.CpuUsage = { user: 0, system: 0 };
     const { ms: wallParts } = await attributeWall(
-      () =>
-        executeLocally(
-          definition,
-          { tenant: 'default', regions: 'all' },
-          (state) =>
-            state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE
-              ? planCall
-              : async (event) => {
-                  const action = (event as { action: string }).action;
-                  const before = performance.now();
-                  try {
-                    return await hold(1, () => engine(event));
-                  } finally {
-                    if (action !== 'account_done') serialMs += performance.now() - before;
-                  }
-                },
-          {
-            runId: 'org-bench-1',
-            objects: directoryObjectStore(dir, BUCKET),
-            onStateEntered: (event) => {
-              transitions++;
-              largest = Math.max(largest, Buffer.byteLength(JSON.stringify(event.data ?? null)));
+      async () => {
+        const cpuBefore = process.cpuUsage();
+        const started = performance.now();
+        try {
+          return await executeLocally(
+            definition,
+            { tenant: 'default', regions: 'all' },
+            (state) =>
+              state.resource === WAIT_FOR_TASK_TOKEN_RESOURCE
+                ? planCall
+                : async (event) => {
+                    const action = (event as { action: string }).action;
+                    const before = performance.now();
+                    try {
+                      return await hold(1, () => engine(event));
+                    } finally {
+                      if (action !== 'account_done') serialMs += performance.now() - before;
+                    }
+                  },
+            {
+              runId: 'org-bench-1',
+              objects: directoryObjectStore(dir, BUCKET),
+              onStateEntered: (event) => {
+                transitions++;
+                largest = Math.max(largest, Buffer.byteLength(JSON.stringify(event.data ?? null)));
+              },
+              onStateExited: (event) => {
+                largest = Math.max(largest, Buffer.byteLength(JSON.stringify(event.data ?? null)));
+              },
             },
-            onStateExited: (event) => {
-              largest = Math.max(largest, Buffer.byteLength(JSON.stringify(event.data ?? null)));
-            },
-          },
-        ),
+          );
+        } finally {
+          wallMs = performance.now() - started;
+          cpu = process.cpuUsage(cpuBefore);
+        }
+      },
       (url) => {
         const pkg = packageOfUrl(url);
         if (pkg !== undefined) return interpreter.has(pkg) ? 'interpreter' : 'other packages';
@@ -289,8 +349,6 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
         return url.startsWith(REPOSITORY_URL) ? 'platform' : undefined;
       },
     );
-    const wallMs = performance.now() - started;
-    const { user, system } = process.cpuUsage(cpuBefore);
     await costByLinkedAccount(
       new CostExplorerClient({ region: 'us-east-1', credentials: BENCH_CREDENTIALS }),
     );
@@ -304,18 +362,28 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
     );
     const waves = Math.ceil(level.calls.length / level.concurrency);
     const auditedIds = new Set(report.rollUp.map((row) => row.accountId));
+    // In the Map's item order: org_targets lists the accounts by id.
     const times = world.accounts
       .filter((account) => auditedIds.has(account.accountId))
-      .map((account) => waves * (callMsOf(indexOf.get(account.accountId) ?? 0) + DISPATCHER_OVERHEAD_MS));
+      .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
+      .map(
+        (account) =>
+          waves *
+          (callMsOf(indexOf.get(account.accountId) ?? 0, latencyScale) +
+            DISPATCHER_OVERHEAD_MS * latencyScale),
+      );
     const atOnce = budget.maxConcurrency;
     const mapIdealMs = Math.max(times.reduce((sum, t) => sum + t, 0) / atOnce, Math.max(...times));
     const idealMs = serialMs + mapIdealMs;
+    const inOrderMs = serialMs + inOrderMakespan(times, atOnce);
     const audited = report.rollUp.length;
     const usd =
       transitions * STATE_TRANSITION_USD +
       (functionMs / 1000) * (FUNCTION_MB / 1024) * LAMBDA_GB_SECOND_USD +
       invocations * LAMBDA_REQUEST_USD;
     return {
+      latencyScale,
+      cores: os.availableParallelism(),
       accounts: audited,
       regions: DEFAULT_ENABLED_REGIONS.length,
       budget: DEFAULT_LAMBDA_CONCURRENCY,
@@ -324,8 +392,9 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
       budgetFunctionsPerCall: functionsPerInFlightCall(level),
       wallMs,
       idealMs,
+      inOrderMs,
       serialMs,
-      cpuMs: (user + system) / 1000,
+      cpuMs: (cpu.user + cpu.system) / 1000,
       interpreterMs: wallParts.get('interpreter') ?? 0,
       wallParts,
       peakFunctions: peak,
@@ -343,12 +412,47 @@ export async function measureOrganization(): Promise<OrganizationFigures> {
   }
 }
 
-/** The figures against issue 20's targets. */
-export function organizationSection(figures: OrganizationFigures): Section {
+/**
+ * The least wall ÷ ideal any schedule could reach on this host: the process's CPU
+ * time spread over its cores, over the ideal. Above {@link WALL_TARGET} the host's
+ * CPU, not the budget's schedule, sets the wall time.
+ */
+export function cpuFloor(figures: Pick<OrganizationFigures, 'cpuMs' | 'cores' | 'idealMs'>): number {
+  return figures.cpuMs / figures.cores / figures.idealMs;
+}
+
+/** Both passes of the bench: issue 20's (latencies as modeled), then the schedule check's (every latency × {@link orgBenchLatencyScale}). */
+export interface OrganizationPasses {
+  readonly issue: OrganizationFigures;
+  readonly schedule: OrganizationFigures;
+}
+
+/** Runs issue 20's pass, then the schedule check's, one after the other in this process. */
+export async function measureOrganizationPasses(): Promise<OrganizationPasses> {
+  const scale = orgBenchLatencyScale();
+  const issue = await measureOrganization();
+  return { issue, schedule: await measureOrganization(scale) };
+}
+
+/** The schedule check's figure, named for what it shows: the schedule, or, when the CPU binds even there, not it. */
+function scheduleFigure(schedule: OrganizationFigures): Figure {
+  const times = `every latency ×${schedule.latencyScale}`;
+  const name =
+    cpuFloor(schedule) <= WALL_TARGET
+      ? `schedule check: wall time / ideal, ${times}`
+      : `wall time / ideal, ${times} (host CPU binds here too: not a schedule check)`;
+  return atMost(name, schedule.wallMs / schedule.idealMs, WALL_TARGET);
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The figures against issue 20's targets, and the schedule check's beside them. */
+export function organizationSection({ issue: figures, schedule }: OrganizationPasses): Section {
   return {
     title: `Organization run: ${figures.accounts} accounts × ${figures.regions} Regions (bench/organization.ts)`,
     figures: [
-      atMost('wall time / ideal of the concurrency budget', figures.wallMs / figures.idealMs, 1.2),
+      atMost('wall time / ideal of the concurrency budget', figures.wallMs / figures.idealMs, WALL_TARGET),
+      { name: 'CPU floor: process CPU ÷ cores ÷ ideal', value: cpuFloor(figures).toFixed(2) },
       {
         name: 'wall time less the local interpreter’s / ideal',
         value: ((figures.wallMs - figures.interpreterMs) / figures.idealMs).toFixed(2),
@@ -356,6 +460,19 @@ export function organizationSection(figures: OrganizationFigures): Section {
       {
         name: 'local interpreter per state transition (wall, measured)',
         value: `${(figures.interpreterMs / (figures.transitionsPerAccount * figures.accounts)).toFixed(3)} ms`,
+      },
+      {
+        name: 'in-order schedule / ideal (latency model, no CPU)',
+        value: (figures.inOrderMs / figures.idealMs).toFixed(2),
+      },
+      scheduleFigure(schedule),
+      {
+        name: `in-order schedule / ideal, every latency ×${schedule.latencyScale} (no CPU)`,
+        value: (schedule.inOrderMs / schedule.idealMs).toFixed(2),
+      },
+      {
+        name: `CPU floor, every latency ×${schedule.latencyScale}`,
+        value: cpuFloor(schedule).toFixed(2),
       },
       atMost('peak concurrent functions', figures.peakFunctions, figures.budget, '', 0),
       atMost('functions per in-flight tool call (measured)', figures.functionsPerCall, 1, '', 2),
@@ -366,12 +483,15 @@ export function organizationSection(figures: OrganizationFigures): Section {
       atMost('Cost Explorer requests per organization run', figures.costExplorerRequests, 3, '', 0),
     ],
     notes: [
-      `wall ${(figures.wallMs / 1000).toFixed(1)} s, ideal ${(figures.idealMs / 1000).toFixed(1)} s (the engine's states outside the Map ${(figures.serialMs / 1000).toFixed(1)} s as measured, then ${figures.maxConcurrency} accounts at once: ${figures.budget} functions / ${figures.budgetFunctionsPerCall} per call / calls in flight), CPU of the local interpreter and engine ${(figures.cpuMs / 1000).toFixed(1)} s`,
+      `wall ${seconds(figures.wallMs)}, ideal ${seconds(figures.idealMs)} (the engine's states outside the Map ${seconds(figures.serialMs)} as measured, then ${figures.maxConcurrency} accounts at once: ${figures.budget} functions / ${figures.budgetFunctionsPerCall} per call / calls in flight), CPU of the local interpreter and engine ${seconds(figures.cpuMs)} on ${figures.cores} cores`,
+      `CPU floor: no schedule's wall time is under the process's CPU ÷ cores (${seconds(figures.cpuMs / figures.cores)}); above ${WALL_TARGET} × the ideal the host's CPU binds, and the issue's figure cannot pass here whatever the schedule`,
+      `in-order schedule: the Map starts its accounts in item order, ${figures.maxConcurrency} at once, each as one ends (as the service does); with the latency model's times and no CPU that takes ${seconds(figures.inOrderMs)} (×${schedule.latencyScale}: ${seconds(schedule.inOrderMs)}), while the ideal packs the accounts perfectly: no run, and so no schedule check, comes under its pass's in-order figure`,
+      `schedule check (${LATENCY_SCALE_ENV}=${schedule.latencyScale}): every modeled latency × ${schedule.latencyScale}, so the same CPU is spread over a longer ideal: wall ${seconds(schedule.wallMs)}, ideal ${seconds(schedule.idealMs)}, CPU ${seconds(schedule.cpuMs)}; its wall ÷ ideal is the schedule's own (the Map's packing, the route's concurrency) when its CPU floor is under ${WALL_TARGET}`,
       `wall by who held the JavaScript thread (sampling profile, bench/wall-attribution.ts): ${[
         ...figures.wallParts,
       ]
         .sort((a, b) => b[1] - a[1])
-        .map(([part, ms]) => `${part} ${(ms / 1000).toFixed(1)} s`)
+        .map(([part, ms]) => `${part} ${seconds(ms)}`)
         .join(
           ', ',
         )} ('other': Node.js itself, no script on the stack); load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
@@ -384,9 +504,9 @@ export function organizationSection(figures: OrganizationFigures): Section {
 
 if (require.main === module) {
   void (async () => {
-    const figures = await measureOrganization();
+    const passes = await measureOrganizationPasses();
     process.stdout.write(
-      `${formatReport(['organization run (bench/organization.ts)'], [organizationSection(figures)])}\n`,
+      `${formatReport(['organization run (bench/organization.ts)'], [organizationSection(passes)])}\n`,
     );
   })();
 }

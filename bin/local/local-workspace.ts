@@ -79,6 +79,12 @@ async function kindOf(target: string): Promise<PathKind> {
   return !stats ? 'missing' : stats.isSymbolicLink() ? 'link' : 'other';
 }
 
+function linkRefused(relative: string): InvalidArgsError {
+  return new InvalidArgsError(
+    `path ${JSON.stringify(relative)} is refused: it goes through a symbolic link, which workspaces never follow`,
+  );
+}
+
 /**
  * Base directories made ready in this process (created private, their temporary
  * folder too), by path: their real path. Each workspace of a run (the engine
@@ -111,10 +117,11 @@ function baseDirOf(base: string): Promise<string> {
  *
  * The link checks and the write are separate steps: another local process able to
  * write the base directory could swap a folder for a link in between. The base
- * directory is created private to its owner (mode 700) for that reason. One
- * object looks at each existing folder once (a file on each use): the platform
- * opens a workspace per call or engine action, so a folder swapped for a link
- * is refused by the next one.
+ * directory is created private to its owner (mode 700) for that reason. Each use
+ * looks at the file's folder (one `realpath`: it is its own real path when no
+ * folder below the base is a link) and at the file, so a folder swapped for a
+ * link is refused by the next use; only a missing folder or a link takes the
+ * walk through each folder (looked at once by this object).
  *
  * @example
  * const workspace = new LocalDirectoryWorkspace({ scope: { tenant: 'default', scenario: 'aws_pulse', runId: 'local-1' } });
@@ -155,6 +162,18 @@ export class LocalDirectoryWorkspace implements Workspace {
   ): Promise<{ readonly path: string; readonly parentExists: boolean }> {
     const base = await this.#baseDir();
     const segments = key.split('/').filter((part) => part !== '');
+    const resolved = path.join(base, ...segments);
+    if (!resolved.startsWith(path.join(base, ...this.#root.split('/')))) {
+      throw new InvalidArgsError(`path ${JSON.stringify(relative)} resolves outside the workspace`);
+    }
+    // The common case in one look: the file's folder exists and is its own real path (the base is
+    // real), so no folder below the base is a link; then only the file itself is looked at. Anything
+    // else (a missing folder, a link, a file system that answers in another case) takes the walk.
+    const folder = path.dirname(resolved);
+    if ((await realpath(folder).catch(() => undefined)) === folder) {
+      if ((await kindOf(resolved)) === 'link') throw linkRefused(relative);
+      return { path: resolved, parentExists: true };
+    }
     let current = base;
     let existing = 0;
     for (const [index, segment] of segments.entries()) {
@@ -164,15 +183,7 @@ export class LocalDirectoryWorkspace implements Workspace {
       const kind = await found;
       if (kind === 'missing') break;
       existing++;
-      if (kind === 'link') {
-        throw new InvalidArgsError(
-          `path ${JSON.stringify(relative)} is refused: it goes through a symbolic link, which workspaces never follow`,
-        );
-      }
-    }
-    const resolved = path.join(base, ...key.split('/'));
-    if (!resolved.startsWith(path.join(base, ...this.#root.split('/')))) {
-      throw new InvalidArgsError(`path ${JSON.stringify(relative)} resolves outside the workspace`);
+      if (kind === 'link') throw linkRefused(relative);
     }
     return { path: resolved, parentExists: existing >= segments.length - 1 };
   }

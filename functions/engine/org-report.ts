@@ -12,7 +12,13 @@ import type { ErrorCode } from '../runtime/errors';
 import type { ToolResult } from '../runtime/result';
 import { compareText, plural } from '../runtime/text';
 import { SEVERITIES } from '../tools/aws/shared/findings';
-import { cutAtWord, type PartialReason, partialInWords, type TrackedFinding } from './findings';
+import {
+  cutAtWord,
+  type FindingsFile,
+  type PartialReason,
+  partialInWords,
+  type TrackedFinding,
+} from './findings';
 import { plainReason, toolInWords } from './plain-words';
 import type { FindingsCounts } from './records';
 
@@ -23,6 +29,26 @@ export interface AccountItem {
   /** The account's name in AWS Organizations (at most 50 characters), or `''`. */
   readonly name: string;
 }
+
+/**
+ * What `account_done` writes once per member account (`ENGINE_PATHS.account`): its
+ * calls' results as the dispatcher returned them (a claim-checked one as its
+ * stand-in; the whole is under `results/accounts/<account>/`), and, when any
+ * check succeeded, its ranked findings, what each tool's findings covered and
+ * their diff with the previous organization run (`org_done` ranks the
+ * organization's findings from them; the next run compares with them).
+ */
+export type AccountFile = {
+  readonly runId: string;
+  readonly level: string;
+  readonly accountId: string;
+  /** In the level's call order. */
+  readonly results: readonly ToolResult[];
+} & (
+  | Pick<FindingsFile, 'findings' | 'coverage' | 'diff'>
+  /** The account's audit failed: no finding was read (the next run counts all of its findings new). */
+  | { readonly findings?: undefined }
+);
 
 /** An account resolved but not audited: suspended, closed, excluded (s20org's `AccountPlan.notAudited`). */
 export interface NotAuditedAccount {

@@ -48,11 +48,19 @@ export const ENGINE_PATHS = {
   notAudited: (level: string) => `levels/${level}/not-audited.json`,
   /** Where the Distributed Map's `ResultWriter` writes (`<prefix>/<map run id>/manifest.json` and result files). */
   mapResults: (level: string) => `levels/${level}/map`,
-  /** Each call's result of a per-account level, per member account. */
-  accountCallResult: (level: string, account: string, index: number, tool: string) =>
-    `levels/${level}/accounts/${account}/${index}-${tool}.json`,
-  /** A member account's ranked findings and their diff with the previous organization run. */
-  accountFindings: (level: string, account: string) => `levels/${level}/accounts/${account}/findings.json`,
+  /**
+   * A member account's one file of a per-account level (`AccountFile`, functions/engine/org-report.ts):
+   * its calls' results, its ranked findings and their diff with the previous organization run.
+   * One write per account: deployed, one S3 PUT in the account's `account_done`.
+   */
+  account: (level: string, account: string) => `levels/${level}/accounts/${account}.json`,
+  /**
+   * A member account's findings as runs before the one-file layout wrote them
+   * (beside a file per call, `levels/<level>/accounts/<account>/<i>-<tool>.json`):
+   * read only as a previous run's, so the first run after the change still compares.
+   */
+  legacyAccountFindings: (level: string, account: string) =>
+    `levels/${level}/accounts/${account}/findings.json`,
   /** The organization report: ranked findings, per-account roll-up, failed and not-audited accounts. */
   organization: (level: string) => `levels/${level}/organization.json`,
   /** The run summary. */

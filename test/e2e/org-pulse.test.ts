@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { OrganizationsClient } from '@aws-sdk/client-organizations';
 import { API_CALL_CASES, AUDIT_CLIENTS, clientStubs } from '../../bench/api-call-cases';
 import { type FindingsFile, findingsIn } from '../../functions/engine/findings';
-import type { OrgReport } from '../../functions/engine/org-report';
+import type { AccountFile, OrgReport } from '../../functions/engine/org-report';
 import { accountUse, callUse, spentUsd, usdOf } from '../../functions/engine/run-budget';
 import { soleRef } from '../../functions/engine/template';
 import { ENGINE_PATHS } from '../../functions/engine/workspaces';
@@ -155,18 +155,26 @@ function readReport(runId: string): OrgReport {
   ) as OrgReport;
 }
 
-function readFindings(runId: string, account: string): FindingsFile {
+/** An account's one file of a run (`ENGINE_PATHS.account`), as written. */
+function readAccountFile(runId: string, account: string): AccountFile {
   return JSON.parse(
     readFileSync(
       path.join(
         harness.localDir,
         'runs/default/aws_pulse_org',
         runId,
-        ENGINE_PATHS.accountFindings(collect.name, account),
+        ENGINE_PATHS.account(collect.name, account),
       ),
       'utf8',
     ),
-  ) as FindingsFile;
+  ) as AccountFile;
+}
+
+/** An audited account's findings, from its account file. */
+function readFindings(runId: string, account: string): Pick<FindingsFile, 'findings' | 'coverage' | 'diff'> {
+  const file = readAccountFile(runId, account);
+  if (!file.findings) throw new Error(`${account} has no findings in ${runId}`);
+  return file;
 }
 
 /** A finding as compared here: its tool, check, region and resource. */
@@ -223,7 +231,8 @@ async function ownFindings(account: string): Promise<{ keys: string[]; monthlyWa
 }
 
 /** The findings of an account's file in one region. */
-const inRegion = (file: FindingsFile, region: string) => file.findings.filter((f) => f.region === region);
+const inRegion = (file: Pick<FindingsFile, 'findings'>, region: string) =>
+  file.findings.filter((f) => f.region === region);
 
 describe('aws_pulse_org over 50 accounts, end to end through the synthesized state machine', () => {
   it('audits each ACTIVE member in its own session, names the failed and not-audited accounts, ranks and rolls up', async () => {
@@ -276,6 +285,24 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
     ]);
     expect(report.notAudited[1]?.reason).toBe(
       'suspended: AWS has suspended the account, so its resources cannot be read',
+    );
+    // One file per account (the account_done's only write): every call's result in the level's
+    // order, findings for an audited account, none for a failed one
+    const accountsDir = path.join(
+      harness.localDir,
+      'runs/default/aws_pulse_org/org-e2e-1',
+      path.dirname(ENGINE_PATHS.account(collect.name, REFUSED)),
+    );
+    expect(readdirSync(accountsDir).sort()).toEqual(
+      [...AUDITABLE, REFUSED, THROTTLED].map((account) => `${account}.json`).sort(),
+    );
+    const refusedFile = readAccountFile('org-e2e-1', REFUSED);
+    expect(refusedFile.results.map((result) => [result.tool, result.ok])).toEqual(
+      tools.map((tool) => [tool, false]),
+    );
+    expect(refusedFile.findings).toBeUndefined();
+    expect(readAccountFile('org-e2e-1', NO_OPT_IN).results.map((result) => [result.tool, result.ok])).toEqual(
+      tools.map((tool) => [tool, true]),
     );
     // The opt-in region is audited where it is enabled (regions "all" = each account's enabled regions), and only there
     const withoutOptIn = readFindings('org-e2e-1', NO_OPT_IN);

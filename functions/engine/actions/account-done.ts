@@ -1,14 +1,43 @@
 import { PlatformError } from '../../runtime/errors';
 import type { ToolResult } from '../../runtime/result';
+import type { Workspace } from '../../runtime/workspace';
 import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
 import { diffFindings, type FindingsFile, findingsCounts, rankTracked } from '../findings';
-import { type AccountRecord, type AccountUsage, accountOutcome } from '../org-report';
+import { type AccountFile, type AccountRecord, type AccountUsage, accountOutcome } from '../org-report';
 import { callRecordOf, narrowResult } from '../records';
 import { ENGINE_PATHS, readJson, writeJson } from '../workspaces';
 import { resultFindings } from './plan-done';
 
-/** Closes one member account of a per-account level: its compact record. */
+/**
+ * The account's findings in a previous run's workspace: its account file, else
+ * (a run made before the one-file layout) its findings file; undefined when it
+ * has neither or its audit failed then.
+ */
+async function previousFindings(
+  workspace: Workspace,
+  level: string,
+  accountId: string,
+): Promise<Pick<FindingsFile, 'runId' | 'findings'> | undefined> {
+  for (const path of [
+    ENGINE_PATHS.account(level, accountId),
+    ENGINE_PATHS.legacyAccountFindings(level, accountId),
+  ]) {
+    try {
+      const file = await readJson<AccountFile | FindingsFile>(workspace, path);
+      return file.findings ? { runId: file.runId, findings: file.findings } : undefined;
+    } catch (err) {
+      // An account new to the organization (or failed last time) has no previous findings: all are new.
+      if (!(err instanceof PlatformError && err.code === 'not_found')) throw err;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Closes one member account of a per-account level: its one file written
+ * ({@link AccountFile}: results, findings, diff), its compact record returned.
+ */
 export async function accountDone(
   ctx: EngineContext,
   event: Extract<EngineEvent, { action: 'account_done' }>,
@@ -18,11 +47,8 @@ export async function accountDone(
   const results: ToolResult[] = level.calls.map((call, index) =>
     narrowResult(event.results[index], { tool: call.tool, callId: `${level.name}/${index}` }),
   );
-  await Promise.all(
-    results.map((result, index) =>
-      writeJson(workspace, ENGINE_PATHS.accountCallResult(level.name, accountId, index, result.tool), result),
-    ),
-  );
+  const head = { runId: run.runId, level: level.name, accountId, results };
+  const path = ENGINE_PATHS.account(level.name, accountId);
   const outcome = accountOutcome(results);
   const calls = results.map(callRecordOf);
   const usage: AccountUsage = {
@@ -30,21 +56,16 @@ export async function accountDone(
     caught: calls.filter((call) => call.caught).length,
     costExplorerRequests: calls.reduce((sum, call) => sum + (call.costExplorerRequests ?? 0), 0),
   };
-  if (outcome.status === 'failed') return { accountId, name, ...outcome, usage };
-  const { findings, coverage } = await resultFindings(workspace, results);
-  const path = ENGINE_PATHS.accountFindings(level.name, accountId);
-  let previous: FindingsFile | undefined;
-  if (event.previousRunId) {
-    try {
-      previous = await readJson<FindingsFile>(ctx.workspaces({ ...run, runId: event.previousRunId }), path);
-    } catch (err) {
-      // An account new to the organization (or failed last time) has no previous findings: all are new.
-      if (!(err instanceof PlatformError && err.code === 'not_found')) throw err;
-    }
+  if (outcome.status === 'failed') {
+    await writeJson(workspace, path, head satisfies AccountFile);
+    return { accountId, name, ...outcome, usage };
   }
-  const file: FindingsFile = {
-    runId: run.runId,
-    level: level.name,
+  const { findings, coverage } = await resultFindings(workspace, results);
+  const previous = event.previousRunId
+    ? await previousFindings(ctx.workspaces({ ...run, runId: event.previousRunId }), level.name, accountId)
+    : undefined;
+  const file: AccountFile = {
+    ...head,
     findings: rankTracked(findings),
     coverage,
     diff: diffFindings(findings, coverage, previous),

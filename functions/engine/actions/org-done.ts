@@ -7,8 +7,8 @@ import type { AccountPlan } from '../../runtime/aws/organization';
 import { plural } from '../../runtime/text';
 import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
-import type { FindingsFile } from '../findings';
 import {
+  type AccountFile,
   type AccountItem,
   type AccountRecord,
   buildOrgReport,
@@ -21,13 +21,13 @@ import { failureInWords, stateFailure } from '../state-errors';
 import { ENGINE_PATHS, type RunKey, readJson, runPrefix, writeJson } from '../workspaces';
 import type { OrgPlan } from './org-targets';
 
-/** Findings of the organization kept in its report, ranked; each account's full list is in its own file. */
+/** Findings of the organization kept in its report, ranked; each account's full list is in its account file. */
 export const ORG_TOP_FINDINGS = 100;
 
 /** Characters of a failure's message kept in a reason (the level's summary, an account's reason). */
 const MAX_CAUSE_CHARS = 600;
 
-/** Account findings files read at once by `org_done`. */
+/** Account files read at once by `org_done`. */
 const READ_CONCURRENCY = 16;
 
 /** One entry of a `ResultWriter` results file (Step Functions developer guide, "ResultWriter"). */
@@ -92,11 +92,11 @@ async function topFindings(
     const files = await Promise.all(
       read.slice(start, start + READ_CONCURRENCY).map(async (record) => ({
         accountId: record.accountId,
-        file: await readJson<FindingsFile>(workspace, ENGINE_PATHS.accountFindings(level, record.accountId)),
+        file: await readJson<AccountFile>(workspace, ENGINE_PATHS.account(level, record.accountId)),
       })),
     );
     for (const { accountId, file } of files)
-      top = mergeTopFindings(top, accountId, file.findings, ORG_TOP_FINDINGS);
+      top = mergeTopFindings(top, accountId, file.findings ?? [], ORG_TOP_FINDINGS);
   }
   return top;
 }

@@ -259,6 +259,23 @@ describe('local directory workspace: links and conditional writes', () => {
     expect(await readdir(outside)).toEqual(['secret.txt']);
   });
 
+  it("refuses a tenant folder swapped for a link to a copy of its folders (the file's folder exists, through the link)", async () => {
+    // Prepare: the run's folders exist under `outside`, and runs/acme points there
+    const relativeRun = path.relative(path.join('runs', 'acme'), RUN_ROOT);
+    await mkdir(path.join(outside, relativeRun, 'notes'), { recursive: true });
+    await mkdir(path.join(baseDir, 'runs'), { recursive: true });
+    await symlink(outside, path.join(baseDir, 'runs', 'acme'));
+
+    // Act
+    const write = open().write('notes/planted.md', 'planted');
+    const read = open().read('notes/planted.md');
+
+    // Assess
+    await expect(write).rejects.toThrow('goes through a symbolic link');
+    await expect(read).rejects.toThrow('goes through a symbolic link');
+    expect(await readdir(path.join(outside, relativeRun, 'notes'))).toEqual([]);
+  });
+
   it('writes again after its temporary and metadata folders were removed by hand', async () => {
     // Prepare
     await open().write('a.md', 'a', undefined, { metadata: { 'etp-call': 'report/0' } });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { directoryObjectStore, runDistributedMap } from '../../../bin/local/local-distributed-map';
@@ -10,7 +10,7 @@ import { createEngine, type Engine } from '../../../functions/engine/engine';
 import type { AccountDirectory } from '../../../functions/engine/engine-context';
 import { findingsIn } from '../../../functions/engine/findings';
 import type { ModelClient } from '../../../functions/engine/model-client';
-import type { OrgReport } from '../../../functions/engine/org-report';
+import type { AccountFile, OrgReport } from '../../../functions/engine/org-report';
 import type { PlanLevelRecord, RunState } from '../../../functions/engine/records';
 import { accountUse, callUse, spentUsd, usdOf } from '../../../functions/engine/run-budget';
 import { summarizeRun } from '../../../functions/engine/summary';
@@ -321,6 +321,61 @@ describe('per-account engine actions', () => {
     expect(text).toContain(
       '- CRITICAL Volume 3 is unattached (account 111111111111, eu-west-1) — ~$3.00/month',
     );
+  });
+
+  it('writes one file per account: its results in call order, and its findings unless its audit failed', async () => {
+    await orgRun('org-1', [finding(1, 'high')]);
+    const workspace = workspacesOf(localWorkspaceProvider(dir))({
+      tenant: 'default',
+      scenario: 'org_unit',
+      runId: 'org-1',
+    });
+    expect((await workspace.list('levels/collect/accounts/')).map((file) => file.path)).toEqual(
+      [PROD, DEV, LOCKED].map((account) => ENGINE_PATHS.account('collect', account)).sort(),
+    );
+    const prod = await readJson<AccountFile>(workspace, ENGINE_PATHS.account('collect', PROD));
+    expect(prod.results.map((result) => [result.tool, result.callId, result.ok])).toEqual([
+      ['aws_ebs_inventory', 'collect/0', true],
+      ['aws_eips_audit', 'collect/1', true],
+    ]);
+    expect(prod.findings?.map((f) => f.resource)).toEqual(['vol-1']);
+    expect('diff' in prod && prod.diff.new).toEqual([finding(1, 'high').id]);
+    const locked = await readJson<AccountFile>(workspace, ENGINE_PATHS.account('collect', LOCKED));
+    expect(locked.results.map((result) => result.ok)).toEqual([false, false]);
+    expect(locked.findings).toBeUndefined();
+  });
+
+  it('compares with a previous run written before the one-file layout (its findings.json per account)', async () => {
+    await orgRun('org-1', [finding(1, 'high'), finding(2, 'medium')]);
+    // org-1's files as the earlier layout wrote them: findings.json in a folder per account.
+    const before = path.join(dir, 'runs/default/org_unit/org-1');
+    const workspace = workspacesOf(localWorkspaceProvider(dir))({
+      tenant: 'default',
+      scenario: 'org_unit',
+      runId: 'org-1',
+    });
+    for (const account of [PROD, DEV]) {
+      const file = await readJson<AccountFile>(workspace, ENGINE_PATHS.account('collect', account));
+      const { accountId: _id, results: _results, ...findingsFile } = file;
+      const legacy = path.join(before, ENGINE_PATHS.legacyAccountFindings('collect', account));
+      mkdirSync(path.dirname(legacy), { recursive: true });
+      writeFileSync(legacy, JSON.stringify(findingsFile));
+      rmSync(path.join(before, ENGINE_PATHS.account('collect', account)));
+    }
+
+    await orgRun('org-2', [finding(2, 'medium'), finding(3, 'critical')]);
+
+    const next = await readJson<OrgReport>(
+      workspacesOf(localWorkspaceProvider(dir))({ tenant: 'default', scenario: 'org_unit', runId: 'org-2' }),
+      ENGINE_PATHS.organization('collect'),
+    );
+    expect(
+      next.rollUp.map((row) => [row.accountId, row.status, row.new, row.resolved, row.unchanged]),
+    ).toEqual([
+      [PROD, 'audited', 1, 1, 1],
+      [DEV, 'partial', 0, 0, 1],
+      [LOCKED, 'failed', 0, 0, 0],
+    ]);
   });
 
   it("tells a result the tool itself reported incomplete from one the platform shrank, with the tool's own reason", async () => {

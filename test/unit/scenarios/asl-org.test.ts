@@ -259,6 +259,24 @@ describe('the definition run locally, Distributed Map routed', () => {
     expect(largest).toBeLessThan(8 * 1024);
   }, 60_000);
 
+  it('refuses a definition whose Distributed Map processor is invalid before any state runs (the service validates the whole definition)', async () => {
+    // Prepare: the per-account processor starts at a state it does not have
+    const broken = structuredClone(definition);
+    broken.States.collect_accounts.ItemProcessor.StartAt = 'no_such_state';
+    const entered: string[] = [];
+
+    // Act
+    const running = executeLocally(broken, { tenant: 'default' }, () => async () => ({}), {
+      runId: 'org-invalid',
+      onStateEntered: (event) => entered.push(event.name),
+    });
+
+    // Assess
+    await expect(running).rejects.toThrow('State machine definition is invalid');
+    await expect(running).rejects.toThrow('no_such_state');
+    expect(entered).toEqual([]);
+  });
+
   it('carries few accounts inline (ItemsPath) and ends at org_done with no account', async () => {
     const few = await run(4);
     expect(few.calls).toHaveLength(12);

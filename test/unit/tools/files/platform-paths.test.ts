@@ -9,6 +9,7 @@ function platformWrittenPaths(): string[] {
   return [
     ENGINE_PATHS.callResult('scan', 0, 'scan_snapshots'),
     ENGINE_PATHS.findings('scan'),
+    ENGINE_PATHS.account('collect', '111122223333'),
     ENGINE_PATHS.finish('investigate'),
     ENGINE_PATHS.conversation('investigate', 3),
     ENGINE_PATHS.summary(),
