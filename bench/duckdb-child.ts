@@ -14,6 +14,7 @@
 import { createWriteStream } from 'node:fs';
 import { get } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { peakRssBytes } from './peak-rss';
 import type { SnapshotAnswer } from './snapshots';
 
 type Format = 'CSV' | 'Parquet';
@@ -114,7 +115,7 @@ async function measureDuckDb(): Promise<DuckFigures> {
   return {
     wallMs,
     cpuMs: (used.user + used.system) / 1000,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRssBytes(),
     answer,
   };
 }

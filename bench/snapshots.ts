@@ -37,6 +37,7 @@ import { REPORT_READER_NODE_OPTIONS } from '../functions/tools/snapshots/snapsho
 import { awsToolServices } from '../test/helpers/aws-tool';
 import { writeReportToDisk } from '../test/helpers/inventory-fixtures';
 import { LocalS3Server } from '../test/helpers/inventory-s3-server';
+import { peakRssBytes } from './peak-rss';
 import { atMost, type Figure, formatReport, type Section } from './report';
 
 /** The issue's targets. */
@@ -180,7 +181,7 @@ async function measureInChild(): Promise<ChildFigures> {
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   clearInterval(sampler);
-  peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+  peak = Math.max(peak, peakRssBytes());
   const value = result.ok ? (result.value as Record<string, unknown>) : {};
   const rows =
     tool.name === 'diff_snapshots'

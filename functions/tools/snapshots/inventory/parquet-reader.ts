@@ -140,7 +140,8 @@ export async function readParquetDataFile(
       const count = plan.rowEnd - plan.rowStart;
       try {
         if (fromPages) {
-          const decoded = decodeGroupPages(metadata, plan.group, plan, held, columns, scratches);
+          const keepFrom = plans[next + 1]?.start ?? position;
+          const decoded = decodeGroupPages(metadata, plan.group, plan, held, columns, scratches, keepFrom);
           emitDecoded(decoded, count, sink, perMs as number, row);
         } else {
           emitGroup(
