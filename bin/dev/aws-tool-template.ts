@@ -46,7 +46,7 @@ export const ${camel}Spec = defineAwsReadOnlySpec({
     'the others; \`truncated\` is set when the deadline or the page cap left regions or pages unread.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
     }),
   service: 'ec2',

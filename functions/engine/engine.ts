@@ -45,7 +45,7 @@ export type Engine = (event: unknown, signal?: AbortSignal) => Promise<unknown>;
 export function createEngine(deps: EngineDependencies): Engine {
   const ctx = engineContext(deps);
   return async (raw, signal) => {
-    const parsed = engineEventSchema.safeParse(raw);
+    const parsed = engineEventSchema().safeParse(raw);
     if (!parsed.success) {
       throw new InvalidArgsError(
         `Malformed engine event: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`,

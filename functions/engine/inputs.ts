@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { jsonByteLength } from '../runtime/bound';
+import { builtOnce } from '../runtime/built-once';
 import { InvalidArgsError } from '../runtime/errors';
 import { identifierProblem, TENANT_ID } from '../runtime/ids';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
@@ -20,7 +21,9 @@ export const MAX_INPUT_BYTES = 8 * 1024;
  * lowercase letters or digits) or a root id (`r-` + 4-32): the patterns of the
  * AWS Organizations API reference ("Account", "OrganizationalUnit", "Root").
  */
-const ORG_ID = z.string().check(z.regex(/^(\d{12}|ou-[0-9a-z]{4,32}-[a-z0-9]{8,32}|r-[0-9a-z]{4,32})$/));
+const ORG_ID = builtOnce(() =>
+  z.string().check(z.regex(/^(\d{12}|ou-[0-9a-z]{4,32}-[a-z0-9]{8,32}|r-[0-9a-z]{4,32})$/)),
+);
 
 /** What each input type accepts, in words, for error messages. */
 export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
@@ -36,20 +39,22 @@ export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
     'a list of at most 1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"]',
 };
 
-const SCHEMAS: Readonly<Record<InputType, z.ZodMiniType>> = {
-  string: z.string(),
-  integer: z.int(),
-  number: z.number(),
-  boolean: z.boolean(),
-  string_list: z.array(z.string()),
-  regions: regionsList,
-  accounts: z.union([z.literal('all'), z.array(ORG_ID).check(z.minLength(1), z.maxLength(1000))]),
-  account_ids: z.array(ORG_ID).check(z.maxLength(1000)),
-};
+const SCHEMAS = builtOnce(
+  (): Readonly<Record<InputType, z.ZodMiniType>> => ({
+    string: z.string(),
+    integer: z.int(),
+    number: z.number(),
+    boolean: z.boolean(),
+    string_list: z.array(z.string()),
+    regions: regionsList(),
+    accounts: z.union([z.literal('all'), z.array(ORG_ID()).check(z.minLength(1), z.maxLength(1000))]),
+    account_ids: z.array(ORG_ID()).check(z.maxLength(1000)),
+  }),
+);
 
 /** Why `value` is not accepted by `input`, or undefined when it is. */
 export function inputValueProblem(input: ScenarioInput, value: unknown): string | undefined {
-  const parsed = SCHEMAS[input.type].safeParse(value);
+  const parsed = SCHEMAS()[input.type].safeParse(value);
   if (!parsed.success) {
     return `expected ${INPUT_TYPE_ACCEPTS[input.type]}, got ${faultyIds(input.type, value) ?? describe(value)}`;
   }
@@ -70,7 +75,7 @@ const FAULTY_ENTRIES_NAMED = 5;
 function faultyIds(type: InputType, value: unknown): string | undefined {
   if ((type !== 'accounts' && type !== 'account_ids') || !Array.isArray(value)) return undefined;
   const faulty = value.flatMap((entry, index) =>
-    ORG_ID.safeParse(entry).success
+    ORG_ID().safeParse(entry).success
       ? []
       : [`[${index}] ${truncated(JSON.stringify(entry) ?? String(entry))}`],
   );

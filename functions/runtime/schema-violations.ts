@@ -6,8 +6,6 @@
 import * as z from 'zod/mini';
 import './zod-locale';
 
-const { globalRegistry } = z;
-
 /** One schema violation: where (`regions[0]`, `(root)`) and what is accepted. */
 export interface ArgsViolation {
   readonly path: string;
@@ -96,7 +94,8 @@ function messageOf(issue: z.core.$ZodIssue, input: unknown, schema: z.core.$ZodT
 function descriptionAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string | undefined {
   let described: string | undefined;
   // The innermost description wins: `z.optional(z.string().check(z.describe(…)))` describes the string.
-  for (const node of schemasAt(schema, path)) described = globalRegistry.get(node)?.description ?? described;
+  for (const node of schemasAt(schema, path))
+    described = z.globalRegistry.get(node)?.description ?? described;
   return described;
 }
 

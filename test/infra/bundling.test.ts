@@ -179,6 +179,23 @@ describe('bundling (local esbuild, offline, no Docker)', () => {
     expect(withoutSdk.map((bundle) => bundle.service)).toEqual([]);
   });
 
+  it('bundles zod’s English locale and no other (functions/runtime/zod-locale.ts)', () => {
+    // Prepare: a value use of zod/mini's namespace (`const { x } = z`) keeps all of it, every locale
+    // included: 430 KB more in each bundle file, compiled at every cold start.
+    // Each locale is a module named by its language tag (`en.js`, `zh-CN.js`); `index.js` re-exports them.
+    const localeOf = (source: string) =>
+      /node_modules\/zod\/v4\/locales\/(?!index\.js$)([^/]+)$/.exec(source)?.[1];
+
+    // Act
+    const locales = bundles.map((bundle) => ({
+      service: bundle.service,
+      locales: bundle.sources.flatMap((source) => localeOf(source) ?? []).sort(),
+    }));
+
+    // Assess
+    expect(locales).toEqual(bundles.map((bundle) => ({ service: bundle.service, locales: ['en.js'] })));
+  });
+
   it('keeps every tool implementation and its service client out of the dispatcher', () => {
     // Prepare
     const dispatcher = bundles.find((bundle) => bundle.service === 'dispatcher');

@@ -48,7 +48,7 @@ export async function turn(
   const started = performance.now();
   const { scenario, level, run, workspace } = openLevel(ctx, event, 'agent');
   const levels = event.levels as Record<string, LevelRecord>;
-  const parsed = turnStateSchema.safeParse(event.turn);
+  const parsed = turnStateSchema().safeParse(event.turn);
   if (!parsed.success)
     throw new PlatformError('internal_error', `Malformed turn state: ${parsed.error.message}`);
   const state = parsed.data;

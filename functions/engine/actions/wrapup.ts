@@ -17,7 +17,7 @@ export async function wrapup(
 ): Promise<TurnState> {
   const scenario = ctx.scenarioOf(event.scenario);
   const level = ctx.levelOf(scenario, event.level, 'agent');
-  const parsed = turnStateSchema.safeParse(event.turn);
+  const parsed = turnStateSchema().safeParse(event.turn);
   const state = parsed.success ? parsed.data : undefined;
   const failure = state?.failure?.Error;
   // The last model error, as the retries left it: connection refused is not throttling.

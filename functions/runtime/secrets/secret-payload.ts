@@ -7,6 +7,7 @@
  * {@link vendorFamilySecret}, which gives the family's spec and each provider's.
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../built-once';
 import type { ToolContext } from '../context';
 import { SecretInvalidError } from '../errors';
 import { faultyFields, notJsonObjectProblem } from './secret-shape';
@@ -37,9 +38,11 @@ export interface SecretPayloadSpec<S> {
  * A token, leniently: 8-4096 characters without white space, not a URL. The
  * vendor answers 401 to a wrong one; only what is certainly no token is refused here.
  */
-export const vendorToken = z.string().check(
-  z.regex(/^\S{8,4096}$/, 'a token of 8-4096 characters without white space'),
-  z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL'),
+export const vendorToken = builtOnce(() =>
+  z.string().check(
+    z.regex(/^\S{8,4096}$/, 'a token of 8-4096 characters without white space'),
+    z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL'),
+  ),
 );
 
 /** Why a family payload names no accepted provider, or undefined when it names one. */
@@ -88,11 +91,31 @@ export async function readSecretPayload<S>(
   return parseSecretPayload(await ctx.secret(spec.name, { fresh }), spec);
 }
 
+/**
+ * `spec` whose `schema` is `schema()`, called when the property is first read
+ * (as `defineToolSpec` does for a tool's `inputSchema`): a family's schemas are
+ * built when one of its payloads is parsed, not when its module loads.
+ */
+function withSchemaBuiltOnRead<S>(
+  spec: Omit<SecretPayloadSpec<S>, 'schema'>,
+  schema: () => z.ZodMiniType<S>,
+): SecretPayloadSpec<S> {
+  return Object.defineProperty({ ...spec }, 'schema', {
+    get: schema,
+    enumerable: true,
+  }) as SecretPayloadSpec<S>;
+}
+
 /** One provider of a vendor family: its label, the strict schema of its payload form and an example of it. */
 export interface FamilyProvider<S> {
   /** For messages (`HubSpot`). */
   readonly label: string;
-  readonly schema: z.ZodMiniType<S>;
+  /**
+   * The strict schema, built when a payload of the family is first parsed (its
+   * provider module is imported by every function knowing the family's tools,
+   * the dispatcher's and the engine's included, whose cold start would build it).
+   */
+  readonly schema: () => z.ZodMiniType<S>;
   /** A made-up payload `schema` accepts ({@link SecretPayloadSpec.example}). */
   readonly example: S;
 }
@@ -125,33 +148,39 @@ export function vendorFamilySecret<S extends { provider: string }>(family: {
   readonly providers: { readonly [P in S['provider']]: FamilyProvider<Extract<S, { provider: P }>> };
 }): VendorFamilySecret<S> {
   const names = Object.keys(family.providers) as S['provider'][];
-  const schemas = names.map((name) => family.providers[name].schema) as unknown as [
-    z.ZodMiniObject,
-    ...z.ZodMiniObject[],
-  ];
-  const spec: SecretPayloadSpec<S> = {
-    name: family.name,
-    label: family.label,
-    service: family.service,
-    schema: z.discriminatedUnion('provider', schemas) as unknown as z.ZodMiniType<S>,
-    accepted: family.accepted,
-    // The first provider's: a payload of any provider is one of the family's.
-    example: family.providers[names[0] as S['provider']].example as S,
-    providers: names,
-  };
+  const spec = withSchemaBuiltOnRead<S>(
+    {
+      name: family.name,
+      label: family.label,
+      service: family.service,
+      accepted: family.accepted,
+      // The first provider's: a payload of any provider is one of the family's.
+      example: family.providers[names[0] as S['provider']].example as S,
+      providers: names,
+    },
+    builtOnce(() => {
+      const schemas = names.map((name) => family.providers[name].schema()) as unknown as [
+        z.ZodMiniObject,
+        ...z.ZodMiniObject[],
+      ];
+      return z.discriminatedUnion('provider', schemas) as unknown as z.ZodMiniType<S>;
+    }),
+  );
   return {
     spec,
     provider(name) {
       const provider = family.providers[name];
-      return {
-        name: family.name,
-        label: provider.label,
-        service: name,
-        schema: provider.schema,
-        accepted: family.accepted,
-        example: provider.example,
-        providers: [name],
-      };
+      return withSchemaBuiltOnRead(
+        {
+          name: family.name,
+          label: provider.label,
+          service: name,
+          accepted: family.accepted,
+          example: provider.example,
+          providers: [name],
+        },
+        provider.schema,
+      );
     },
     read: (ctx, fresh = false) => readSecretPayload(ctx, spec, fresh),
   };

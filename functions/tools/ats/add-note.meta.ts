@@ -20,7 +20,7 @@ export const atsAddNoteSpec = defineToolSpec({
     'and whether an earlier attempt had already written it.',
   inputSchema: () =>
     z.strictObject({
-      candidate_id: candidateIdArg,
+      candidate_id: candidateIdArg(),
       note: z
         .string()
         .check(

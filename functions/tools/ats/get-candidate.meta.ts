@@ -13,7 +13,7 @@ export const atsGetCandidateSpec = defineToolSpec({
     "Reads one candidate of the tenant's ATS: id, name, company, title, tags, created_at, updated_at, applications " +
     '(id, job, status, stage, applied_at, rejected_at, source) and stage_history (stage, job, at; oldest first). ' +
     'Two requests. Never returns contact details, resumes, attachments, answers or the bodies of notes and emails.',
-  inputSchema: () => z.strictObject({ candidate_id: candidateIdArg }),
+  inputSchema: () => z.strictObject({ candidate_id: candidateIdArg() }),
   tags: ['ats', 'read_only', 'personal_data'],
   sideEffects: 'none',
   runtime: { memorySizeMb: 256, timeoutSeconds: 30 },

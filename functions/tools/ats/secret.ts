@@ -5,26 +5,31 @@
  * is the Lever user notes are made as, `perform_as`).
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { vendorFamilySecret, vendorToken } from '../../runtime/secrets/secret-payload';
 
 /** The secret every ATS tool reads. */
 export const ATS_SECRET = 'ats_default';
 
-const greenhouse = z.strictObject({
-  provider: z.literal('greenhouse'),
-  token: vendorToken,
-  user_id: z.optional(
-    z.union([z.int().check(z.positive()), z.string().check(z.regex(/^\d{1,20}$/, 'a Greenhouse user id'))]),
-  ),
-});
-const lever = z.strictObject({
-  provider: z.literal('lever'),
-  token: vendorToken,
-  user_id: z.optional(z.string().check(z.regex(/^[0-9a-f-]{36}$/, 'a Lever user id (a UUID)'))),
-});
+const greenhouse = builtOnce(() =>
+  z.strictObject({
+    provider: z.literal('greenhouse'),
+    token: vendorToken(),
+    user_id: z.optional(
+      z.union([z.int().check(z.positive()), z.string().check(z.regex(/^\d{1,20}$/, 'a Greenhouse user id'))]),
+    ),
+  }),
+);
+const lever = builtOnce(() =>
+  z.strictObject({
+    provider: z.literal('lever'),
+    token: vendorToken(),
+    user_id: z.optional(z.string().check(z.regex(/^[0-9a-f-]{36}$/, 'a Lever user id (a UUID)'))),
+  }),
+);
 
 /** The parsed `ats_default` secret. */
-export type AtsSecret = z.output<typeof greenhouse> | z.output<typeof lever>;
+export type AtsSecret = z.output<ReturnType<typeof greenhouse>> | z.output<ReturnType<typeof lever>>;
 
 /** The family's secret: its spec, each provider's, and its read. */
 export const ATS_SECRET_FAMILY = vendorFamilySecret<AtsSecret>({

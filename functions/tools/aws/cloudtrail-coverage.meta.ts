@@ -21,7 +21,7 @@ export const cloudtrailCoverageSpec = defineAwsReadOnlySpec({
   inputSchema: () =>
     z.strictObject({
       regions: z
-        ._default(regionsList, 'all')
+        ._default(regionsList(), 'all')
         .check(z.describe('Region names, or "all" (default) for every region enabled in the account.')),
       topN: topNArg(20),
     }),

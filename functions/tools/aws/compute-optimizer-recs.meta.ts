@@ -25,7 +25,7 @@ export const computeOptimizerRecsSpec = defineAwsReadOnlySpec({
     'set when the page cap or deadline stopped it.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       resourceTypes: z
         ._default(z.array(z.enum(COMPUTE_OPTIMIZER_RESOURCE_TYPES)).check(z.minLength(1)), [
           ...COMPUTE_OPTIMIZER_RESOURCE_TYPES,

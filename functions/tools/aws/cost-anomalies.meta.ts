@@ -25,12 +25,12 @@ export const costAnomaliesSpec = defineAwsReadOnlySpec({
   inputSchema: () =>
     z.strictObject({
       start: z
-        .optional(calendarDateArg)
+        .optional(calendarDateArg())
         .check(
           z.describe('First day of the window, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
         ),
       end: z
-        .optional(calendarDateArg)
+        .optional(calendarDateArg())
         .check(
           z.describe('Last day of the window, included, YYYY-MM-DD (UTC), not after today. Give with start.'),
         ),

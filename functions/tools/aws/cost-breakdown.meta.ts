@@ -43,12 +43,12 @@ export const costBreakdownSpec = defineAwsReadOnlySpec({
     z
       .strictObject({
         start: z
-          .optional(calendarDateArg)
+          .optional(calendarDateArg())
           .check(
             z.describe('First day of the period, included, YYYY-MM-DD (UTC). Give with end, or omit both.'),
           ),
         end: z
-          .optional(calendarDateArg)
+          .optional(calendarDateArg())
           .check(
             z.describe(
               'Last day of the period, included, YYYY-MM-DD (UTC), not after today. Give with start.',

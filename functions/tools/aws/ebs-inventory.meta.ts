@@ -17,7 +17,7 @@ export const ebsInventorySpec = defineAwsReadOnlySpec({
     'the others; `truncated` is set when the page cap or deadline stopped it.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
     }),
   service: 'ec2',

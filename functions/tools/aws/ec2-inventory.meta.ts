@@ -14,7 +14,7 @@ export const ec2InventorySpec = defineAwsReadOnlySpec({
     '`truncated` is set when the page cap or deadline stopped it.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
     }),
   service: 'ec2',

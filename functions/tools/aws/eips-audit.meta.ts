@@ -15,7 +15,7 @@ export const eipsAuditSpec = defineAwsReadOnlySpec({
     'set when the deadline left regions unread.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
     }),
   service: 'ec2',

@@ -22,7 +22,7 @@ export const natGatewaysAuditSpec = defineAwsReadOnlySpec({
     'reported in `regions[].partialErrors`; `truncated` is set when the page cap or deadline stopped it.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
       days: z
         ._default(z.int().check(z.minimum(1), z.maximum(90)), 14)

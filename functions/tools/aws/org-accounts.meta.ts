@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { DEFAULT_ORG_SECRET } from '../../runtime/ids';
 import { defineToolSpec } from '../../runtime/spec';
 
@@ -7,14 +8,16 @@ import { defineToolSpec } from '../../runtime/spec';
  * root ids (`r-…`) (Organizations API reference, "Account", "OrganizationalUnit",
  * "Root"); `resolveAccounts` checks them again before any request.
  */
-const selectionId = z
-  .string()
-  .check(
-    z.regex(
-      /^(\d{12}|ou-[0-9a-z]{4,32}-[a-z0-9]{8,32}|r-[0-9a-z]{4,32})$/,
-      'a 12-digit account id, an OU id (ou-…) or a root id (r-…)',
+const selectionId = builtOnce(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^(\d{12}|ou-[0-9a-z]{4,32}-[a-z0-9]{8,32}|r-[0-9a-z]{4,32})$/,
+        'a 12-digit account id, an OU id (ou-…) or a root id (r-…)',
+      ),
     ),
-  );
+);
 
 /** Ids in one `accounts` or `exclude` list at most (OU ids select whole subtrees, so long lists are rare). */
 const MAX_SELECTION_IDS = 1000;
@@ -41,13 +44,13 @@ export const orgAccountsSpec = defineToolSpec({
   inputSchema: () =>
     z.strictObject({
       accounts: z.union(
-        [z.literal('all'), z.array(selectionId).check(z.minLength(1), z.maxLength(MAX_SELECTION_IDS))],
+        [z.literal('all'), z.array(selectionId()).check(z.minLength(1), z.maxLength(MAX_SELECTION_IDS))],
         {
           error:
             'Expected "all" or a list of 1-1000 account ids (12 digits), OU ids (ou-…) or root ids (r-…)',
         },
       ),
-      exclude: z.optional(z.array(selectionId).check(z.maxLength(MAX_SELECTION_IDS))),
+      exclude: z.optional(z.array(selectionId()).check(z.maxLength(MAX_SELECTION_IDS))),
     }),
   tags: ['aws', 'organizations', 'read_only'],
   service: 'organizations',

@@ -18,7 +18,7 @@ export const rdsInventorySpec = defineAwsReadOnlySpec({
     'set when the page cap or deadline stopped it.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
     }),
   service: 'rds',

@@ -18,7 +18,7 @@ export const securityGroupsAuditSpec = defineAwsReadOnlySpec({
     '`regions[].error` without failing the others; `truncated` is set when the page cap or deadline stopped it.',
   inputSchema: () =>
     z.strictObject({
-      regions: regionsArg,
+      regions: regionsArg(),
       topN: topNArg(20),
     }),
   service: 'ec2',

@@ -2,6 +2,7 @@
  * Argument schemas and settings shared by the CRM tools' spec files (zod/mini, no client).
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { LEAD_STATUSES } from './family';
 import { CRM_SECRET } from './secret';
 
@@ -21,7 +22,7 @@ export const recordIdArg = (what: string) =>
   );
 
 /** A lead status in the family's words. */
-export const leadStatusArg = z.enum(LEAD_STATUSES);
+export const leadStatusArg = builtOnce(() => z.enum(LEAD_STATUSES));
 
 /** Settings every CRM tool shares. */
 export const CRM_SETTINGS = {

@@ -3,16 +3,17 @@
  * access token) or `{"provider":"attio","token"}` (an Attio access token).
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { vendorFamilySecret, vendorToken } from '../../runtime/secrets/secret-payload';
 
 /** The secret every CRM tool reads. */
 export const CRM_SECRET = 'crm_default';
 
-const hubspot = z.strictObject({ provider: z.literal('hubspot'), token: vendorToken });
-const attio = z.strictObject({ provider: z.literal('attio'), token: vendorToken });
+const hubspot = builtOnce(() => z.strictObject({ provider: z.literal('hubspot'), token: vendorToken() }));
+const attio = builtOnce(() => z.strictObject({ provider: z.literal('attio'), token: vendorToken() }));
 
 /** The parsed `crm_default` secret. */
-export type CrmSecret = z.output<typeof hubspot> | z.output<typeof attio>;
+export type CrmSecret = z.output<ReturnType<typeof hubspot>> | z.output<ReturnType<typeof attio>>;
 
 /** The family's secret: its spec, each provider's, and its read. */
 export const CRM_SECRET_FAMILY = vendorFamilySecret<CrmSecret>({

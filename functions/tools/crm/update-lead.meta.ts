@@ -30,7 +30,7 @@ export const crmUpdateLeadSpec = defineToolSpec({
       .strictObject({
         lead_id: recordIdArg('The lead to update'),
         score: z.optional(z.int().check(z.minimum(0), z.maximum(100))).check(z.describe('Fit score, 0-100.')),
-        status: z.optional(leadStatusArg).check(z.describe('The lead status to set.')),
+        status: z.optional(leadStatusArg()).check(z.describe('The lead status to set.')),
         note: z
           .optional(z.string().check(z.minLength(1), z.maxLength(NOTE_MAX_CHARS)))
           .check(

@@ -1,11 +1,14 @@
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { defineToolSpec } from '../../runtime/spec';
 import { repoArg } from './schemas';
 
 /** Longest issue body taken, characters (GitHub stores at most 65,536; room is kept for the call's marker). */
 export const ISSUE_BODY_MAX_CHARS = 60_000;
 
-const login = z.string().check(z.regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'a GitHub login'));
+const login = builtOnce(() =>
+  z.string().check(z.regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'a GitHub login')),
+);
 
 /** `github_create_issue`: opens an issue, exactly once per call. */
 export const githubCreateIssueSpec = defineToolSpec({
@@ -20,7 +23,7 @@ export const githubCreateIssueSpec = defineToolSpec({
     'Returns the issue number and url, and recovered: true when it was found already open.',
   inputSchema: () =>
     z.strictObject({
-      repo: repoArg,
+      repo: repoArg(),
       title: z.string().check(z.minLength(1), z.maxLength(256), z.describe('Issue title, 1-256 characters.')),
       body: z._default(
         z
@@ -37,7 +40,7 @@ export const githubCreateIssueSpec = defineToolSpec({
           .check(z.maxLength(10), z.describe('Label names (at most 10).')),
       ),
       assignees: z.optional(
-        z.array(login).check(z.maxLength(10), z.describe('Logins to assign (at most 10).')),
+        z.array(login()).check(z.maxLength(10), z.describe('Logins to assign (at most 10).')),
       ),
     }),
   tags: ['github', 'write'],

@@ -28,9 +28,9 @@ export const githubMergedPullsSpec = defineToolSpec({
   inputSchema: () =>
     z
       .strictObject({
-        repo: z.optional(repoArg),
-        org: z.optional(orgArg),
-        lookback_hours: lookbackHoursArg,
+        repo: z.optional(repoArg()),
+        org: z.optional(orgArg()),
+        lookback_hours: lookbackHoursArg(),
         since: z.optional(
           isoTimeArg('Merged at or after this time (ISO 8601 with time zone); or give lookback_hours.'),
         ),
@@ -51,8 +51,8 @@ export const githubMergedPullsSpec = defineToolSpec({
               `Page size and how many merged pull requests end the read, 1-${MERGED_PULLS_MAX_LIMIT} (default 30).`,
             ),
           ),
-        cursor: cursorArg,
+        cursor: cursorArg(),
       })
-      .check(oneOfRepoOrOrg, oneOfSinceOrLookback, sinceBeforeUntil),
+      .check(oneOfRepoOrOrg(), oneOfSinceOrLookback(), sinceBeforeUntil()),
   ...GITHUB_READ_SETTINGS,
 });

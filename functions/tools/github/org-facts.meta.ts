@@ -18,7 +18,7 @@ export const githubOrgFactsSpec = defineToolSpec({
     'A login that is a user, not an organization, is not_found.',
   inputSchema: () =>
     z.strictObject({
-      org: orgArg,
+      org: orgArg(),
       recent_repos: z
         ._default(z.int().check(z.minimum(0), z.maximum(ORG_REPOS_MAX)), 10)
         .check(

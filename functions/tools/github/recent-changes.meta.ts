@@ -27,8 +27,8 @@ export const githubRecentChangesSpec = defineToolSpec({
   inputSchema: () =>
     z
       .strictObject({
-        repo: repoArg,
-        lookback_hours: lookbackHoursArg,
+        repo: repoArg(),
+        lookback_hours: lookbackHoursArg(),
         since: z.optional(
           isoTimeArg('Changes at or after this time (ISO 8601 with time zone); or give lookback_hours.'),
         ),
@@ -54,8 +54,8 @@ export const githubRecentChangesSpec = defineToolSpec({
         limit: z
           ._default(z.int().check(z.minimum(1), z.maximum(RECENT_COMMITS_MAX_LIMIT)), 30)
           .check(z.describe(`Commits to return, 1-${RECENT_COMMITS_MAX_LIMIT} (default 30).`)),
-        cursor: cursorArg,
+        cursor: cursorArg(),
       })
-      .check(oneOfSinceOrLookback, sinceBeforeUntil),
+      .check(oneOfSinceOrLookback(), sinceBeforeUntil()),
   ...GITHUB_READ_SETTINGS,
 });

@@ -24,8 +24,8 @@ export const githubSecurityAlertsSpec = defineToolSpec({
   inputSchema: () =>
     z
       .strictObject({
-        repo: z.optional(repoArg),
-        org: z.optional(orgArg),
+        repo: z.optional(repoArg()),
+        org: z.optional(orgArg()),
         kinds: z
           ._default(z.array(z.enum(ALERT_KINDS)).check(z.minLength(1), z.maxLength(ALERT_KINDS.length)), [
             ...ALERT_KINDS,
@@ -38,7 +38,7 @@ export const githubSecurityAlertsSpec = defineToolSpec({
           ._default(z.int().check(z.minimum(1), z.maximum(ALERTS_MAX_TOP)), 10)
           .check(z.describe(`Items to list per kind, 1-${ALERTS_MAX_TOP} (default 10).`)),
       })
-      .check(oneOfRepoOrOrg),
+      .check(oneOfRepoOrOrg()),
   ...GITHUB_READ_SETTINGS,
   // Names of alert kinds and counts, not credentials: the secret itself is never read out of an alert.
   visibleOutputKeys: ['secret_scanning', 'by_secret_type'],

@@ -17,7 +17,7 @@ export const slackChannelHistorySpec = defineToolSpec({
     'resume_oldest when the output was cut. Credentials in message text are redacted.',
   inputSchema: () =>
     z.strictObject({
-      channel: channelIdArg,
+      channel: channelIdArg(),
       limit: z
         ._default(z.int().check(z.minimum(1), z.maximum(HISTORY_MAX_LIMIT)), 50)
         .check(z.describe(`Messages to return, 1-${HISTORY_MAX_LIMIT} (default 50).`)),
@@ -27,7 +27,7 @@ export const slackChannelHistorySpec = defineToolSpec({
         .optional(z.string().check(z.minLength(1), z.maxLength(500)))
         .check(z.describe('next_cursor of a previous call, to read the next page.')),
       thread_ts: z
-        .optional(messageTsArg)
+        .optional(messageTsArg())
         .check(
           z.describe(
             'Read the replies of this message instead (its ts, a string such as "1712345678.000100").',

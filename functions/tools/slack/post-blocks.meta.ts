@@ -15,14 +15,14 @@ export const slackPostBlocksSpec = defineToolSpec({
     'a list of segments for links and mentions. Returns every posted ts. Posts at most once per call.',
   inputSchema: () =>
     z.strictObject({
-      channel: postChannelArg,
-      blocks: blocksArg.check(
+      channel: postChannelArg(),
+      blocks: blocksArg().check(
         z.describe(
           'Block Kit blocks (section, header, divider, context, image…), e.g. [{"type":"section","text":{"type":"mrkdwn","text":"*CPU* 95%"}}].',
         ),
       ),
       text: z
-        .optional(textArg)
+        .optional(textArg())
         .check(z.describe(`Notification fallback; default: the first block's text. ${TEXT_DESCRIPTION}`)),
     }),
   ...SLACK_POST_SETTINGS,

@@ -13,8 +13,8 @@ export const slackPostMessageSpec = defineToolSpec({
     'once per call, whatever retries happen. Slack allows about one message per second per channel.',
   inputSchema: () =>
     z.strictObject({
-      channel: postChannelArg,
-      text: textArg.check(z.describe(TEXT_DESCRIPTION)),
+      channel: postChannelArg(),
+      text: textArg().check(z.describe(TEXT_DESCRIPTION)),
     }),
   ...SLACK_POST_SETTINGS,
 });

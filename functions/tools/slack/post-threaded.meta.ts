@@ -12,11 +12,11 @@ export const slackPostThreadedSpec = defineToolSpec({
     'only as segments; long text becomes several replies. Posts at most once per call.',
   inputSchema: () =>
     z.strictObject({
-      channel: postChannelArg,
-      thread_ts: messageTsArg.check(
+      channel: postChannelArg(),
+      thread_ts: messageTsArg().check(
         z.describe('ts of the parent message, a string such as "1712345678.000100".'),
       ),
-      text: textArg.check(z.describe(TEXT_DESCRIPTION)),
+      text: textArg().check(z.describe(TEXT_DESCRIPTION)),
       broadcast: z
         .optional(z.boolean())
         .check(z.describe('Also show the reply in the channel (reply_broadcast). Default false.')),

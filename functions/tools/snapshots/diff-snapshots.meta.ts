@@ -24,7 +24,7 @@ export const diffSnapshotsSpec = defineSnapshotSpec({
     'invalid_args. Never reads a file or block. Cost: S3 reads both reports in full; reports past one function ' +
     '(2 GiB of data files, or more than 50 million objects) are answered by Athena with the same figures but no ' +
     'sample keys (value.route says so); EBS one call per 10,000 blocks.',
-  inputSchema: () => z.strictObject({ a: snapshotIdArg, b: snapshotIdArg }),
+  inputSchema: () => z.strictObject({ a: snapshotIdArg(), b: snapshotIdArg() }),
   service: 's3',
   iam: [
     EC2_SNAPSHOT_READ,

@@ -24,10 +24,10 @@ export const listSnapshotsSpec = defineSnapshotSpec({
         ._default(z.int().check(z.minimum(1), z.maximum(MAX_LIST_LIMIT)), 50)
         .check(z.describe(`How many snapshots to return, newest first (1-${MAX_LIST_LIMIT}, default 50).`)),
       since: z
-        .optional(sinceArg)
+        .optional(sinceArg())
         .check(z.describe('Only snapshots taken at or after this date (YYYY-MM-DD) or ISO-8601 date-time.')),
-      source: z.optional(sourceIdArg),
-      regions: regionsArg,
+      source: z.optional(sourceIdArg()),
+      regions: regionsArg(),
     }),
   service: 'ec2',
   iam: [EC2_SNAPSHOT_READ, S3_BUCKET_DISCOVERY, S3_INVENTORY_LIST, S3_INVENTORY_OBJECT_READ],

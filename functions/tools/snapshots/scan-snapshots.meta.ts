@@ -35,7 +35,7 @@ export const scanSnapshotsSpec = defineSnapshotSpec({
       .strictObject({
         sources: z
           .optional(
-            z.array(sourceIdArg).check(
+            z.array(sourceIdArg()).check(
               z.minLength(1),
               z.maxLength(MAX_SCAN_SOURCES),
               z.refine((ids) => new Set(ids).size === ids.length, 'lists a source twice: give each once'),
@@ -47,14 +47,14 @@ export const scanSnapshotsSpec = defineSnapshotSpec({
             ),
           ),
         since: z
-          .optional(sinceArg)
+          .optional(sinceArg())
           .check(
             z.describe(
               'Examine snapshots taken at or after this date or date-time; default 72 hours before now.',
             ),
           ),
-        regions: regionsArg,
-        thresholds: thresholdsArg,
+        regions: regionsArg(),
+        thresholds: thresholdsArg(),
       })
       .check(
         // An EBS source names its region, and inventories are found in every bucket: regions would be ignored.

@@ -5,6 +5,7 @@
  * function is invoked; handlers parse them again into their parts.
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { parseSnapshotId, parseSourceId, SNAPSHOT_ID_FORMS, SOURCE_ID_FORMS } from './ids';
 
 /** A zod check that runs an id parser and reports its message as the violation. */
@@ -19,26 +20,30 @@ function parsedBy(parse: (id: string) => unknown) {
 }
 
 /** A snapshot id (see `ids.ts`). */
-export const snapshotIdArg = z
-  .string()
-  .check(
-    z.minLength(5),
-    z.maxLength(300),
-    z.regex(/^(ebs|s3_inventory):/, `a snapshot id: ${SNAPSHOT_ID_FORMS}`),
-    parsedBy(parseSnapshotId),
-    z.describe(`Snapshot id as list_snapshots returns it: ${SNAPSHOT_ID_FORMS}.`),
-  );
+export const snapshotIdArg = builtOnce(() =>
+  z
+    .string()
+    .check(
+      z.minLength(5),
+      z.maxLength(300),
+      z.regex(/^(ebs|s3_inventory):/, `a snapshot id: ${SNAPSHOT_ID_FORMS}`),
+      parsedBy(parseSnapshotId),
+      z.describe(`Snapshot id as list_snapshots returns it: ${SNAPSHOT_ID_FORMS}.`),
+    ),
+);
 
 /** A source id (see `ids.ts`). */
-export const sourceIdArg = z
-  .string()
-  .check(
-    z.minLength(5),
-    z.maxLength(200),
-    z.regex(/^(ebs|s3_inventory):/, `a source id: ${SOURCE_ID_FORMS}`),
-    parsedBy(parseSourceId),
-    z.describe(`Source id: ${SOURCE_ID_FORMS}.`),
-  );
+export const sourceIdArg = builtOnce(() =>
+  z
+    .string()
+    .check(
+      z.minLength(5),
+      z.maxLength(200),
+      z.regex(/^(ebs|s3_inventory):/, `a source id: ${SOURCE_ID_FORMS}`),
+      parsedBy(parseSourceId),
+      z.describe(`Source id: ${SOURCE_ID_FORMS}.`),
+    ),
+);
 
 /** How far past this machine's clock a `since` may lie (clock skew between the caller and Lambda), in ms. */
 const SINCE_CLOCK_SKEW_MS = 5 * 60_000;
@@ -48,19 +53,21 @@ const SINCE_CLOCK_SKEW_MS = 5 * 60_000;
  * `since` after now can only select nothing, so it is an argument to correct,
  * refused before any remote call.
  */
-export const sinceArg = z
-  .union(
-    [
-      z.iso.date('a date YYYY-MM-DD'),
-      z.iso.datetime({ offset: true, error: 'an ISO-8601 date-time such as 2026-03-01T00:00:00Z' }),
-    ],
-    { error: 'Expected a date YYYY-MM-DD or an ISO-8601 date-time such as 2026-03-01T00:00:00Z' },
-  )
-  .check(
-    z.refine((since) => sinceMs(since) <= Date.now() + SINCE_CLOCK_SKEW_MS, {
-      error: 'is in the future: give a date or date-time at or before now',
-    }),
-  );
+export const sinceArg = builtOnce(() =>
+  z
+    .union(
+      [
+        z.iso.date('a date YYYY-MM-DD'),
+        z.iso.datetime({ offset: true, error: 'an ISO-8601 date-time such as 2026-03-01T00:00:00Z' }),
+      ],
+      { error: 'Expected a date YYYY-MM-DD or an ISO-8601 date-time such as 2026-03-01T00:00:00Z' },
+    )
+    .check(
+      z.refine((since) => sinceMs(since) <= Date.now() + SINCE_CLOCK_SKEW_MS, {
+        error: 'is in the future: give a date or date-time at or before now',
+      }),
+    ),
+);
 
 /** `since` as ms since 1970 (a date means its start, UTC). */
 export function sinceMs(since: string): number {

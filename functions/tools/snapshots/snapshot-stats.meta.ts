@@ -46,7 +46,7 @@ export const snapshotStatsSpec = defineSnapshotSpec({
     'reports in full (about 3 s per million objects of each); reports past one function (2 GiB of data files, or ' +
     'more than 50 million objects) are answered by Athena in the tenant account with the same figures ' +
     '(value.route says so, with bytes scanned and USD); EBS one list call per 10,000 blocks.',
-  inputSchema: () => z.strictObject({ id: snapshotIdArg }),
+  inputSchema: () => z.strictObject({ id: snapshotIdArg() }),
   service: 's3',
   iam: [
     EC2_SNAPSHOT_READ,

@@ -1,31 +1,38 @@
 import * as z from 'zod/mini';
+import { builtOnce } from '../../../runtime/built-once';
 
 /** An AWS region name (`eu-west-1`, `us-gov-west-1`). */
-export const awsRegion = z
-  .string()
-  .check(
-    z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region name such as eu-west-1'),
-    z.describe('AWS region name, e.g. eu-west-1'),
-  );
+export const awsRegion = builtOnce(() =>
+  z
+    .string()
+    .check(
+      z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region name such as eu-west-1'),
+      z.describe('AWS region name, e.g. eu-west-1'),
+    ),
+);
 
 /** What `regions` accepts, with no default: 1-40 region names, or `"all"`. */
-export const regionsList = z.union(
-  [z.literal('all'), z.array(awsRegion).check(z.minLength(1), z.maxLength(40))],
-  // A union's own message is a bare "Invalid input"; a list's items keep their own messages.
-  { error: 'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]' },
+export const regionsList = builtOnce(() =>
+  z.union(
+    [z.literal('all'), z.array(awsRegion()).check(z.minLength(1), z.maxLength(40))],
+    // A union's own message is a bare "Invalid input"; a list's items keep their own messages.
+    { error: 'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]' },
+  ),
 );
 
 /**
  * The `regions` argument shared by regional tools: a list of region names, or
  * `"all"` for every region enabled in the account. Omitted: the tenant's region.
  */
-export const regionsArg = z
-  .optional(regionsList)
-  .check(
-    z.describe(
-      'Region names, or "all" for every region enabled in the account. Default: the tenant\'s region.',
+export const regionsArg = builtOnce(() =>
+  z
+    .optional(regionsList())
+    .check(
+      z.describe(
+        'Region names, or "all" for every region enabled in the account. Default: the tenant\'s region.',
+      ),
     ),
-  );
+);
 
 /** `topN`: how many items a bounded summary lists. */
 export const topNArg = (fallback: number) =>
@@ -38,4 +45,4 @@ export const topNArg = (fallback: number) =>
  * from two of these are inclusive at both ends. Advertised as JSON Schema
  * `format: date`.
  */
-export const calendarDateArg = z.iso.date('a calendar date YYYY-MM-DD, such as 2026-03-31');
+export const calendarDateArg = builtOnce(() => z.iso.date('a calendar date YYYY-MM-DD, such as 2026-03-31'));

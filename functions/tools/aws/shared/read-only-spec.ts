@@ -34,7 +34,7 @@ export interface AwsReadOnlySpecProps<S extends ToolInputSchema> {
  * @example
  * export const ebsInventorySpec = defineAwsReadOnlySpec({
  *   name: 'aws_ebs_inventory', description: 'Inventory of EBS volumes…',
- *   inputSchema: () => z.strictObject({ regions: regionsArg }), service: 'ec2',
+ *   inputSchema: () => z.strictObject({ regions: regionsArg() }), service: 'ec2',
  *   iam: [{ actions: ['ec2:DescribeVolumes', 'ec2:DescribeRegions'] }],
  *   runtime: { memorySizeMb: 512, timeoutSeconds: 120 },
  * });

@@ -5,6 +5,7 @@
  * the findings document, so every finding can be traced to its rule.
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../../runtime/built-once';
 
 /** Every threshold, with units in its name. */
 export interface SnapshotThresholds {
@@ -71,56 +72,60 @@ const count = (max: number) => z.optional(z.int().check(z.minimum(0), z.maximum(
 const factor = () => z.optional(z.number().check(z.minimum(1), z.maximum(1000)));
 
 /** The `thresholds` argument: any subset of {@link SnapshotThresholds}. */
-export const thresholdsArg = z
-  .optional(
-    z
-      .strictObject({
-        baselineSnapshots: z.optional(z.int().check(z.minimum(2), z.maximum(30))),
-        minBaselineSnapshots: z.optional(z.int().check(z.minimum(1), z.maximum(30))),
-        changeSpikeFactor: factor(),
-        changeSpikeMinBytes: count(2 ** 53),
-        changeSpikeMinShare: share(),
-        deletionSpikeFactor: factor(),
-        deletionSpikeMinObjects: count(1e12),
-        deletionSpikeMinShare: share(),
-        extensionSpikeMinShare: share(),
-        extensionSpikeMinFiles: count(1e12),
-        extensionRareShare: share(),
-        knownExtensionMinFiles: count(1e12),
-        ransomNoteMinFiles: z.optional(z.int().check(z.minimum(1), z.maximum(1e9))),
-        staleFactor: factor(),
-        staleMinHours: z.optional(z.number().check(z.minimum(1), z.maximum(24 * 365))),
-        extraRansomwareExtensions: z.optional(
-          z
-            .array(
-              z
-                .string()
-                .check(z.regex(/^[a-z0-9_~-]{1,16}$/, 'an extension: 1-16 of a-z 0-9 _ ~ - without the dot')),
-            )
-            .check(z.maxLength(100)),
+export const thresholdsArg = builtOnce(() =>
+  z
+    .optional(
+      z
+        .strictObject({
+          baselineSnapshots: z.optional(z.int().check(z.minimum(2), z.maximum(30))),
+          minBaselineSnapshots: z.optional(z.int().check(z.minimum(1), z.maximum(30))),
+          changeSpikeFactor: factor(),
+          changeSpikeMinBytes: count(2 ** 53),
+          changeSpikeMinShare: share(),
+          deletionSpikeFactor: factor(),
+          deletionSpikeMinObjects: count(1e12),
+          deletionSpikeMinShare: share(),
+          extensionSpikeMinShare: share(),
+          extensionSpikeMinFiles: count(1e12),
+          extensionRareShare: share(),
+          knownExtensionMinFiles: count(1e12),
+          ransomNoteMinFiles: z.optional(z.int().check(z.minimum(1), z.maximum(1e9))),
+          staleFactor: factor(),
+          staleMinHours: z.optional(z.number().check(z.minimum(1), z.maximum(24 * 365))),
+          extraRansomwareExtensions: z.optional(
+            z
+              .array(
+                z
+                  .string()
+                  .check(
+                    z.regex(/^[a-z0-9_~-]{1,16}$/, 'an extension: 1-16 of a-z 0-9 _ ~ - without the dot'),
+                  ),
+              )
+              .check(z.maxLength(100)),
+          ),
+        })
+        .check(
+          // Asking for more baseline snapshots than are kept would switch the spike checks off unseen.
+          z.superRefine((t, ctx) => {
+            const kept = t.baselineSnapshots ?? DEFAULT_THRESHOLDS.baselineSnapshots;
+            const needed = t.minBaselineSnapshots ?? DEFAULT_THRESHOLDS.minBaselineSnapshots;
+            if (needed > kept) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['minBaselineSnapshots'],
+                message: `${needed} is more than the ${kept} baseline snapshots kept (baselineSnapshots): at most ${kept}`,
+                input: t,
+              });
+            }
+          }),
         ),
-      })
-      .check(
-        // Asking for more baseline snapshots than are kept would switch the spike checks off unseen.
-        z.superRefine((t, ctx) => {
-          const kept = t.baselineSnapshots ?? DEFAULT_THRESHOLDS.baselineSnapshots;
-          const needed = t.minBaselineSnapshots ?? DEFAULT_THRESHOLDS.minBaselineSnapshots;
-          if (needed > kept) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['minBaselineSnapshots'],
-              message: `${needed} is more than the ${kept} baseline snapshots kept (baselineSnapshots): at most ${kept}`,
-              input: t,
-            });
-          }
-        }),
+    )
+    .check(
+      z.describe(
+        'Overrides of the finding thresholds (docs/snapshot-tools.md); omitted keys keep their defaults.',
       ),
-  )
-  .check(
-    z.describe(
-      'Overrides of the finding thresholds (docs/snapshot-tools.md); omitted keys keep their defaults.',
     ),
-  );
+);
 
 /** The thresholds in force: the defaults with `overrides` applied. */
 export function resolveThresholds(overrides: Partial<SnapshotThresholds> | undefined): SnapshotThresholds {

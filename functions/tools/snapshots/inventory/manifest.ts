@@ -18,6 +18,7 @@
  * `struct<bucket:string,key:string,…>`).
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../../runtime/built-once';
 import { PlatformError } from '../../../runtime/errors';
 import type { InventoryConfigurationView } from './configuration';
 import { isDataFileKey } from './layout';
@@ -57,20 +58,22 @@ export interface InventoryManifest {
   readonly reportBytes: number;
 }
 
-const manifestShape = z.object({
-  sourceBucket: z.string(),
-  destinationBucket: z.string(),
-  creationTimestamp: z.string().check(z.regex(/^\d{1,16}$/)),
-  fileFormat: z.string(),
-  fileSchema: z.string(),
-  files: z.array(
-    z.object({
-      key: z.string(),
-      size: z.number().check(z.int(), z.nonnegative()),
-      MD5checksum: z.string().check(z.regex(/^[0-9a-fA-F]{32}$/)),
-    }),
-  ),
-});
+const manifestShape = builtOnce(() =>
+  z.object({
+    sourceBucket: z.string(),
+    destinationBucket: z.string(),
+    creationTimestamp: z.string().check(z.regex(/^\d{1,16}$/)),
+    fileFormat: z.string(),
+    fileSchema: z.string(),
+    files: z.array(
+      z.object({
+        key: z.string(),
+        size: z.number().check(z.int(), z.nonnegative()),
+        MD5checksum: z.string().check(z.regex(/^[0-9a-fA-F]{32}$/)),
+      }),
+    ),
+  }),
+);
 
 /**
  * A CSV field name in snake_case, as Parquet names it.
@@ -131,7 +134,7 @@ export function parseManifest(
   } catch {
     throw broken(reportId, 'manifest.json is not valid JSON');
   }
-  const parsed = manifestShape.safeParse(json);
+  const parsed = manifestShape().safeParse(json);
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))];
     throw broken(reportId, `manifest.json does not have the documented shape (at ${fields.join(', ')})`);

@@ -4,7 +4,7 @@ import { toolCatalog } from '../../../../functions/tools/catalog';
 import { postChannelArg } from '../../../../functions/tools/slack/schemas';
 
 /** The tools that take a channel to post to by ID or #name: they share one schema. */
-const posting = toolCatalog.list().filter((spec) => spec.inputSchema.shape.channel === postChannelArg);
+const posting = toolCatalog.list().filter((spec) => spec.inputSchema.shape.channel === postChannelArg());
 
 const ACCEPTED = [
   '#공지사항',
@@ -32,7 +32,7 @@ describe('Slack channel names as Slack defines them, in every script', () => {
     };
 
     // Assess
-    expect(postChannelArg.safeParse(channel).success).toBe(true);
+    expect(postChannelArg().safeParse(channel).success).toBe(true);
     expect(args.channel).toBe(channel);
   });
 
@@ -41,7 +41,7 @@ describe('Slack channel names as Slack defines them, in every script', () => {
     const refuse = () => parseToolArgs(toolCatalog.get('slack_post_message'), { channel, text: 'hi' });
 
     // Assess
-    expect(postChannelArg.safeParse(channel).success).toBe(false);
+    expect(postChannelArg().safeParse(channel).success).toBe(false);
     expect(refuse).toThrow(InvalidArgsError);
   });
 });
