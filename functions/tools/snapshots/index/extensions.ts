@@ -58,7 +58,7 @@ export class ExtensionTable {
   private readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
   /**
-   * By a 32-bit hash of the bytes after the last dot, with that text (lower-case)
+   * By a 30-bit hash of the bytes after the last dot, with that text (lower-case)
    * to confirm: the common case makes no string and hashes no string key.
    */
   private readonly byHash = new Map<number, { readonly raw: string; readonly id: number }>();
@@ -81,7 +81,9 @@ export class ExtensionTable {
       if (c >= 128) return this.idOfName(extensionOf(row.key()));
       hash = Math.imul(hash ^ (c >= 65 && c <= 90 ? c | 32 : c), 0x01000193);
     }
-    hash = (hash ^ length) >>> 0;
+    // 30 bits: a small integer (Smi) to V8, so the Map lookup allocates no HeapNumber per row; a shared hash
+    // only sends a row to the string path, as the text check below confirms every hit.
+    hash = (hash ^ length) & 0x3fffffff;
     const cached = this.byHash.get(hash);
     if (cached !== undefined && sameLowerCase(cached.raw, bytes, dot + 1, end)) return cached.id;
     const key = row.key();
