@@ -118,3 +118,16 @@ function close(server: Server): Promise<void> {
     server.closeAllConnections();
   });
 }
+
+/**
+ * The call budget, ms, of a test whose server answers after the client's
+ * timeout: each write attempt then waits a third of it (5 s,
+ * `writeAttemptTimeoutMs` / `slackAttemptTimeoutMs`). The fake server shares
+ * the test's event loop: after a stall longer than the attempt timeout (a
+ * loaded CI machine), libuv runs the client's timer before the server reads
+ * the request, and the write is never made; 2 s attempts failed that way.
+ */
+export const LATE_ANSWER_BUDGET_MS = 15_000;
+
+/** An answer held until after the client gave up on a {@link LATE_ANSWER_BUDGET_MS} call. */
+export const ANSWER_AFTER_TIMEOUT = { delayMs: 20_000 } as const;

@@ -23,6 +23,7 @@ import {
   leverOpportunity,
   startLeverServer,
 } from '../../helpers/lever-server';
+import { ANSWER_AFTER_TIMEOUT, LATE_ANSWER_BUDGET_MS } from '../../helpers/loopback-server';
 import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { isoAt } from '../../helpers/rest-fake';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
@@ -261,7 +262,7 @@ describe('ats tools on Greenhouse Harvest', () => {
   });
 
   it('adds a note once: a late answer is found by its marker', async () => {
-    greenhouse.failNext({ delayMs: 4_000 }, 1, { method: 'POST' });
+    greenhouse.failNext(ANSWER_AFTER_TIMEOUT, 1, { method: 'POST' });
 
     const value = ok(
       await callRestTool(
@@ -269,7 +270,7 @@ describe('ats tools on Greenhouse Harvest', () => {
         { candidate_id: '53883012', note: 'Strong phone screen.' },
         secrets,
         {
-          budgetMs: 6_000,
+          budgetMs: LATE_ANSWER_BUDGET_MS,
           idempotency: new InMemoryIdempotencyStore().layer,
         },
       ),
@@ -408,12 +409,12 @@ describe('ats tools on Lever', () => {
   });
 
   it('adds a note once as the secret user, found after a late answer', async () => {
-    lever.failNext({ delayMs: 4_000 }, 1, { method: 'POST' });
+    lever.failNext(ANSWER_AFTER_TIMEOUT, 1, { method: 'POST' });
     const id = leverOpportunity(12).id;
 
     const value = ok(
       await callRestTool(atsAddNoteTool, { candidate_id: id, note: 'Great fit.' }, secrets, {
-        budgetMs: 6_000,
+        budgetMs: LATE_ANSWER_BUDGET_MS,
         idempotency: new InMemoryIdempotencyStore().layer,
       }),
     );

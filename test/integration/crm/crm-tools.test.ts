@@ -23,6 +23,7 @@ import {
   type LocalHubSpot,
   startHubSpotServer,
 } from '../../helpers/hubspot-server';
+import { ANSWER_AFTER_TIMEOUT, LATE_ANSWER_BUDGET_MS } from '../../helpers/loopback-server';
 import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { isoAt } from '../../helpers/rest-fake';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
@@ -307,11 +308,11 @@ describe('crm tools on HubSpot', () => {
     ['the property update', { method: 'PATCH' }],
     ['the note', { method: 'POST', path: /\/notes$/ }],
   ])('answers late to %s: the write is found by its marker, never made twice', async (_what, scope) => {
-    hubspot.failNext({ delayMs: 4_000 }, 1, scope);
+    hubspot.failNext(ANSWER_AFTER_TIMEOUT, 1, scope);
 
     const value = ok(
       await callRestTool(crmUpdateLeadTool, update, secrets, {
-        budgetMs: 6_000,
+        budgetMs: LATE_ANSWER_BUDGET_MS,
         idempotency: new InMemoryIdempotencyStore().layer,
       }),
     );
@@ -471,7 +472,7 @@ describe('crm tools on Attio', () => {
   });
 
   it('writes once: a late answer to the update is found by the marker', async () => {
-    attio.failNext({ delayMs: 4_000 }, 1, { method: 'PATCH' });
+    attio.failNext(ANSWER_AFTER_TIMEOUT, 1, { method: 'PATCH' });
     const lead = attioPerson(12).record_id;
 
     const value = ok(
@@ -479,7 +480,7 @@ describe('crm tools on Attio', () => {
         crmUpdateLeadTool,
         { lead_id: lead, score: 40, status: 'unqualified', note: 'Too small.' },
         secrets,
-        { budgetMs: 6_000, idempotency: new InMemoryIdempotencyStore().layer },
+        { budgetMs: LATE_ANSWER_BUDGET_MS, idempotency: new InMemoryIdempotencyStore().layer },
       ),
     );
 

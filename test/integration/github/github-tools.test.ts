@@ -33,6 +33,7 @@ import {
   type LocalGitHub,
   startGitHubServer,
 } from '../../helpers/github-server';
+import { ANSWER_AFTER_TIMEOUT, LATE_ANSWER_BUDGET_MS } from '../../helpers/loopback-server';
 import type { RequestCase, RequestCaseWorld } from '../../helpers/request-case';
 import { callRestTool, type RestSecrets, restSecrets, useQuietRestCalls } from '../../helpers/rest-tool';
 
@@ -550,12 +551,15 @@ describe('github_create_issue', () => {
   });
 
   it.each([
-    ['an answer after the client timeout', { delayMs: 3_000 }],
+    ['an answer after the client timeout', ANSWER_AFTER_TIMEOUT],
     ['a connection reset after the server accepted', { reset: true as const }],
   ])('%s: exactly one issue, found by its marker; a retry of the call opens none', async (_name, failure) => {
     const store = new InMemoryIdempotencyStore();
     github.failNext(failure, 1, { method: 'POST', path: `/repos/${REPO}/issues` });
-    const first = await call(githubCreateIssueTool, args, { idempotency: store.layer, budgetMs: 9_000 });
+    const first = await call(githubCreateIssueTool, args, {
+      idempotency: store.layer,
+      budgetMs: LATE_ANSWER_BUDGET_MS,
+    });
     expect(value(first)).toMatchObject({ number: 1, recovered: true });
     expect(issues()).toHaveLength(1);
     const again = await call(githubCreateIssueTool, args, { idempotency: store.layer });

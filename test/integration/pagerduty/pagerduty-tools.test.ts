@@ -13,6 +13,7 @@ import { pagerdutyAddNoteTool } from '../../../functions/tools/pagerduty/add-not
 import { pagerdutyIncidentTool } from '../../../functions/tools/pagerduty/incident';
 import { pagerdutyIncidentsTool } from '../../../functions/tools/pagerduty/incidents';
 import { pagerdutyOncallTool } from '../../../functions/tools/pagerduty/oncall';
+import { ANSWER_AFTER_TIMEOUT, LATE_ANSWER_BUDGET_MS } from '../../helpers/loopback-server';
 import {
   type LocalPagerDuty,
   type PagerDutyWorld,
@@ -402,12 +403,15 @@ describe('pagerduty_add_note', () => {
   });
 
   it.each([
-    ['an answer after the client timeout', { delayMs: 3_000 }],
+    ['an answer after the client timeout', ANSWER_AFTER_TIMEOUT],
     ['a connection reset after the server accepted', { reset: true as const }],
   ])('%s: exactly one note, found by its marker; a retry of the call adds none', async (_name, failure) => {
     const store = new InMemoryIdempotencyStore();
     pd.failNext(failure, 1, { method: 'POST' });
-    const first = await call(pagerdutyAddNoteTool, args, { idempotency: store.layer, budgetMs: 9_000 });
+    const first = await call(pagerdutyAddNoteTool, args, {
+      idempotency: store.layer,
+      budgetMs: LATE_ANSWER_BUDGET_MS,
+    });
     expect(value(first)).toMatchObject({ note_id: 'PNOTE1', recovered: true });
     const again = await call(pagerdutyAddNoteTool, args, { idempotency: store.layer });
     expect(value(again)).toMatchObject({ note_id: 'PNOTE1' });

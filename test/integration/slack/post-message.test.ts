@@ -1,5 +1,6 @@
 import type { Tool } from '../../../functions/runtime/spec';
 import { slackPostMessageTool } from '../../../functions/tools/slack/post-message';
+import { ANSWER_AFTER_TIMEOUT, LATE_ANSWER_BUDGET_MS } from '../../helpers/loopback-server';
 import { type SilentServer, startSilentServer } from '../../helpers/silent-server';
 import { DEFAULT_WEBHOOK_PATH, type LocalSlack } from '../../helpers/slack-server';
 import {
@@ -381,11 +382,11 @@ describe('slack_post_message: errors keep their meaning', () => {
 
 describe('slack_post_message: one message when the answer is lost', () => {
   it('finds a post Slack accepted but answered after the client timeout, instead of sending it again', async () => {
-    // Prepare: a 6 s call: each attempt may wait 1.5 s; Slack answers after 3 s.
-    slack.failNext({ delayMs: 3_000 }, 1, { path: POST });
+    // Prepare: each attempt may wait 5 s; Slack answers after 20 s.
+    slack.failNext(ANSWER_AFTER_TIMEOUT, 1, { path: POST });
 
     // Act
-    const result = success(await post(MESSAGE, botSecret(), 6_000));
+    const result = success(await post(MESSAGE, botSecret(), LATE_ANSWER_BUDGET_MS));
 
     // Assess
     expect(slack.messages).toHaveLength(1);
