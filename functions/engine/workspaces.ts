@@ -61,6 +61,11 @@ export const ENGINE_PATHS = {
    */
   legacyAccountFindings: (level: string, account: string) =>
     `levels/${level}/accounts/${account}/findings.json`,
+  /**
+   * Each recorded account's calls' durations summed, ms, by account id (`AccountDurations`,
+   * functions/engine/account-order.ts): the next organization run starts its accounts longest first.
+   */
+  accountDurations: (level: string) => `levels/${level}/account-durations.json`,
   /** The organization report: ranked findings, per-account roll-up, failed and not-audited accounts. */
   organization: (level: string) => `levels/${level}/organization.json`,
   /** The run summary. */

@@ -5,6 +5,7 @@
  */
 import type { AccountPlan } from '../../runtime/aws/organization';
 import { plural } from '../../runtime/text';
+import { accountDurations } from '../account-order';
 import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
 import {
@@ -178,6 +179,7 @@ export async function orgDone(
     notAudited,
     top: await topFindings(ctx, run, level.name, records),
   });
+  await writeJson(workspace, ENGINE_PATHS.accountDurations(level.name), accountDurations(records));
   const path = ENGINE_PATHS.organization(level.name);
   await writeJson(workspace, path, report);
   // A run that audited no account does not replace the tenant's reference point.

@@ -2,13 +2,16 @@
  * The `org_targets` action of a per-account level (lib/scenarios/asl-states/org.ts,
  * docs/organizations-runs.md): the organization's accounts for the run's `accounts` and
  * `exclude` inputs, admitted under the run budget and written to the workspace as the
- * Distributed Map's items.
+ * Distributed Map's items, longest first by the previous organization run's durations
+ * (functions/engine/account-order.ts).
  */
 import type { AccountSelection, NotAuditedAccount, OrgAccount } from '../../runtime/aws/organization';
 import { type ErrorCode, PlatformError } from '../../runtime/errors';
 import { ORG_ACCOUNTS_TOOL } from '../../runtime/ids';
 import { compareText, plural } from '../../runtime/text';
+import type { Workspace } from '../../runtime/workspace';
 import { listingCallId } from '../account-directory';
+import { type AccountDurations, longestFirst } from '../account-order';
 import type { PlanLevel, ScenarioDefinition } from '../definition';
 import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
@@ -16,7 +19,7 @@ import { ORG_INLINE_ACCOUNTS_MAX } from '../limits';
 import type { AccountItem } from '../org-report';
 import { type LevelRecord, ORG_BUDGET_SKIPPED_IDS, type OrgBudgetSkipped } from '../records';
 import { accountUse, budgetOf, callUse, RunBudget, skipSentence, spentUsd, usdOf } from '../run-budget';
-import { ENGINE_PATHS, writeJson } from '../workspaces';
+import { ENGINE_PATHS, readJson, writeJson } from '../workspaces';
 
 /** What `org_targets` keeps at `$.org`. */
 export interface OrgPlan {
@@ -99,6 +102,19 @@ function admitAccounts(
   };
 }
 
+/**
+ * The previous organization run's account durations, or undefined when it has none
+ * (a run made before they were written): its accounts then start in account-id order.
+ */
+async function previousDurations(workspace: Workspace, level: string): Promise<AccountDurations | undefined> {
+  try {
+    return await readJson<AccountDurations>(workspace, ENGINE_PATHS.accountDurations(level));
+  } catch (err) {
+    if (err instanceof PlatformError && err.code === 'not_found') return undefined;
+    throw err;
+  }
+}
+
 export async function orgTargets(
   ctx: EngineContext,
   event: Extract<EngineEvent, { action: 'org_targets' }>,
@@ -151,19 +167,23 @@ export async function orgTargets(
       estimateUsd: budgetSkipped.estimateUsd,
     });
   }
-  const items: AccountItem[] = targets.map((account) => ({
-    accountId: account.accountId,
-    name: account.name,
-  }));
-  await writeJson(workspace, ENGINE_PATHS.accountItems(level.name), items);
-  await writeJson(workspace, ENGINE_PATHS.notAudited(level.name), notAudited);
-  const previous = await ctx.records.swapLatestFindings(
+  const latest = await ctx.records.swapLatestFindings(
     run.tenant,
     run.scenario,
     level.name,
     { runId: run.runId, path: ENGINE_PATHS.organization(level.name) },
     { readOnly: true },
   );
+  const previous = latest && latest.runId !== run.runId ? latest : undefined;
+  const durations = previous
+    ? await previousDurations(ctx.workspaces({ ...run, runId: previous.runId }), level.name)
+    : undefined;
+  const items: AccountItem[] = longestFirst(targets, durations).map((account) => ({
+    accountId: account.accountId,
+    name: account.name,
+  }));
+  await writeJson(workspace, ENGINE_PATHS.accountItems(level.name), items);
+  await writeJson(workspace, ENGINE_PATHS.notAudited(level.name), notAudited);
   ctx.logger.info('organization accounts listed', {
     ...run,
     scenarioLevel: level.name,
@@ -173,7 +193,7 @@ export async function orgTargets(
   return {
     accounts: items.length,
     notAudited: notAudited.length,
-    previousRunId: previous && previous.runId !== run.runId ? previous.runId : null,
+    previousRunId: previous ? previous.runId : null,
     ...(items.length <= ORG_INLINE_ACCOUNTS_MAX ? { items } : {}),
     ...(budgetSkipped ? { budgetSkipped } : {}),
   };

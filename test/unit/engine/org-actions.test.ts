@@ -323,6 +323,34 @@ describe('per-account engine actions', () => {
     );
   });
 
+  it("gives the next run's Map its accounts longest first, by the previous run's call durations", async () => {
+    // Prepare: in run 1, dev's calls took 40 + 5 ms, locked's 5 + 5, prod's 1 + 2.
+    const timed = (result: ToolResult, durationMs: number) => ({ ...result, durationMs }) as ToolResult;
+    const first = await orgRun('org-1', [], {
+      [PROD]: [timed(ok('aws_ebs_inventory', 0, []), 1), timed(ok('aws_eips_audit', 1, []), 2)],
+      [DEV]: [timed(ok('aws_ebs_inventory', 0, []), 40), ok('aws_eips_audit', 1, [])],
+    });
+    const firstRun = workspacesOf(localWorkspaceProvider(dir))({ ...base, runId: 'org-1' });
+    expect(await readJson(firstRun, ENGINE_PATHS.accountDurations('collect'))).toEqual({
+      [PROD]: 3,
+      [DEV]: 45,
+      [LOCKED]: 10,
+    });
+
+    // Act
+    const second = await orgRun('org-2', []);
+
+    // Assess: the first run (nothing timed yet) listed them by account id; the second, longest first.
+    expect(first.plan.items?.map((item) => item.accountId)).toEqual([PROD, DEV, LOCKED]);
+    expect(second.plan.items?.map((item) => item.accountId)).toEqual([DEV, LOCKED, PROD]);
+    const secondRun = workspacesOf(localWorkspaceProvider(dir))({ ...base, runId: 'org-2' });
+    expect(
+      (await readJson<{ accountId: string }[]>(secondRun, ENGINE_PATHS.accountItems('collect'))).map(
+        (item) => item.accountId,
+      ),
+    ).toEqual([DEV, LOCKED, PROD]);
+  });
+
   it('writes one file per account: its results in call order, and its findings unless its audit failed', async () => {
     await orgRun('org-1', [finding(1, 'high')]);
     const workspace = workspacesOf(localWorkspaceProvider(dir))({
