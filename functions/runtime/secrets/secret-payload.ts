@@ -93,10 +93,15 @@ export async function readSecretPayload<S>(
 
 /**
  * `spec` whose `schema` is `schema()`, called when the property is first read
- * (as `defineToolSpec` does for a tool's `inputSchema`): a family's schemas are
- * built when one of its payloads is parsed, not when its module loads.
+ * (as `defineToolSpec` does for a tool's `inputSchema`): a connector's schemas are
+ * built when one of its payloads is parsed, not when its module loads (zod builds
+ * a schema eagerly, and a function's cold start pays for every module-scope one).
+ * `schema` should be `builtOnce(…)`: the getter calls it on every read.
+ *
+ * @example
+ * secret: withSchemaBuiltOnRead({ name: 'pagerduty_default', … }, builtOnce(() => z.union([…])))
  */
-function withSchemaBuiltOnRead<S>(
+export function withSchemaBuiltOnRead<S>(
   spec: Omit<SecretPayloadSpec<S>, 'schema'>,
   schema: () => z.ZodMiniType<S>,
 ): SecretPayloadSpec<S> {

@@ -10,14 +10,14 @@
  * buckets, pagination that returns what it read when throttled), and its bundle
  * costs cold start the shared client does not (docs/github.md, "Why not Octokit").
  */
-import * as z from 'zod/mini';
 import { bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector } from '../../runtime/http/connector';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
 import type { ErrorAnswer, ErrorTable } from '../../runtime/http/rest-errors';
+import { withSchemaBuiltOnRead } from '../../runtime/secrets/secret-payload';
 import { githubAppAuth } from './app-auth';
 import { GITHUB_SCOPES } from './scopes';
-import { appSecret, type GitHubSecret, type GitHubTokenSecret, isAppSecret, tokenSecret } from './secret';
+import { type GitHubSecret, type GitHubTokenSecret, githubSecretSchema, isAppSecret } from './secret';
 
 /** The secret every GitHub tool reads. */
 export const GITHUB_SECRET = 'github_default';
@@ -105,14 +105,16 @@ export const github = defineRestConnector<GitHubSecret>({
   scopes: GITHUB_SCOPES,
   service: 'github',
   label: 'GitHub',
-  secret: {
-    name: GITHUB_SECRET,
-    label: 'GitHub',
-    service: 'github',
-    schema: z.union([appSecret, tokenSecret]) as z.ZodMiniType<GitHubSecret>,
-    accepted,
-    example: { token: 'example-github-token-0123456789' },
-  },
+  secret: withSchemaBuiltOnRead(
+    {
+      name: GITHUB_SECRET,
+      label: 'GitHub',
+      service: 'github',
+      accepted,
+      example: { token: 'example-github-token-0123456789' },
+    },
+    githubSecretSchema,
+  ),
   baseUrl: githubApiUrl,
   authenticator: (secret) =>
     isAppSecret(secret) ? githubAppAuth : bearerAuth((s: GitHubSecret) => (s as GitHubTokenSecret).token),

@@ -10,11 +10,13 @@
  * returns what it read when throttled); see docs/pagerduty.md, "Why not pdjs".
  */
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import { authorizationAuth, bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector } from '../../runtime/http/connector';
 import { offsetPaginator } from '../../runtime/http/pagination';
 import { quotaHeaders } from '../../runtime/http/rate-limit-headers';
 import type { ErrorTable } from '../../runtime/http/rest-errors';
+import { withSchemaBuiltOnRead } from '../../runtime/secrets/secret-payload';
 import { PAGERDUTY_SCOPES } from './scopes';
 
 /** The secret every PagerDuty tool reads. */
@@ -23,27 +25,35 @@ export const PAGERDUTY_SECRET = 'pagerduty_default';
 /** The service regions' API hosts ("Service Regions"). */
 const REGION_URLS = { us: 'https://api.pagerduty.com', eu: 'https://api.eu.pagerduty.com' } as const;
 
-const region = z.optional(z.enum(['us', 'eu']));
+/*
+ * Built on first use, not at module load: a function's cold start pays for
+ * every module-scope zod schema (functions/runtime/built-once.ts).
+ */
+const region = () => z.optional(z.enum(['us', 'eu']));
 /** A user's e-mail, sent as `From` on writes (required with an account-level REST API key). */
-const from = z.optional(z.email());
+const from = () => z.optional(z.email());
 
-const apiKeySecret = z.object({
-  token: z.string().check(z.regex(/^\S{16,128}$/, 'a REST API key of 16-128 characters without white space')),
-  from,
-  region,
-});
-const oauthSecret = z.object({
-  access_token: z
-    .string()
-    .check(z.regex(/^\S{16,4096}$/, 'an OAuth access token of 16-4096 characters without white space')),
-  from,
-  region,
-});
+const apiKeySecret = () =>
+  z.object({
+    token: z
+      .string()
+      .check(z.regex(/^\S{16,128}$/, 'a REST API key of 16-128 characters without white space')),
+    from: from(),
+    region: region(),
+  });
+const oauthSecret = () =>
+  z.object({
+    access_token: z
+      .string()
+      .check(z.regex(/^\S{16,4096}$/, 'an OAuth access token of 16-4096 characters without white space')),
+    from: from(),
+    region: region(),
+  });
 
 /** A REST API key (account or user level). */
-export type PagerDutyKeySecret = z.output<typeof apiKeySecret>;
+export type PagerDutyKeySecret = z.output<ReturnType<typeof apiKeySecret>>;
 /** An OAuth 2.0 access token (a scoped app or a user's authorization). */
-export type PagerDutyOAuthSecret = z.output<typeof oauthSecret>;
+export type PagerDutyOAuthSecret = z.output<ReturnType<typeof oauthSecret>>;
 /** The parsed `pagerduty_default` secret. */
 export type PagerDutySecret = PagerDutyKeySecret | PagerDutyOAuthSecret;
 
@@ -87,15 +97,17 @@ export const pagerduty = defineRestConnector<PagerDutySecret>({
   scopes: PAGERDUTY_SCOPES,
   service: 'pagerduty',
   label: 'PagerDuty',
-  secret: {
-    name: PAGERDUTY_SECRET,
-    label: 'PagerDuty',
-    service: 'pagerduty',
-    schema: z.union([apiKeySecret, oauthSecret]) as z.ZodMiniType<PagerDutySecret>,
-    accepted:
-      '{ "token": "<REST API key>", "from"?: "<user e-mail, for writes with an account key>", "region"?: "us" | "eu" } or { "access_token": "<OAuth token>", "from"?, "region"? }',
-    example: { token: 'example-pd-key-0123', from: 'oncall@example.com' },
-  },
+  secret: withSchemaBuiltOnRead(
+    {
+      name: PAGERDUTY_SECRET,
+      label: 'PagerDuty',
+      service: 'pagerduty',
+      accepted:
+        '{ "token": "<REST API key>", "from"?: "<user e-mail, for writes with an account key>", "region"?: "us" | "eu" } or { "access_token": "<OAuth token>", "from"?, "region"? }',
+      example: { token: 'example-pd-key-0123', from: 'oncall@example.com' },
+    },
+    builtOnce(() => z.union([apiKeySecret(), oauthSecret()]) as z.ZodMiniType<PagerDutySecret>),
+  ),
   baseUrl: pagerdutyApiUrl,
   authenticator: (secret) =>
     'access_token' in secret

@@ -6,6 +6,7 @@
  */
 import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
 import * as z from 'zod/mini';
+import { builtOnce } from '../../runtime/built-once';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { createHttpClient, type HttpClient } from '../../runtime/http/client';
@@ -34,26 +35,33 @@ export function slackApiUrl(): string {
  * `xoxe-1-…`); Slack itself answers `invalid_auth` to a wrong one, so only what
  * is certainly not a token is refused here (a URL, white space).
  */
-const botToken = z.string().check(
-  z.regex(/^\S{8,4096}$/, 'a token without white space (xoxb-…, xoxe.xoxb-…)'),
-  z.refine((value) => !/^https?:/i.test(value), 'a token, not a URL (a webhook URL goes under webhook_url)'),
-);
-
-const slackSecretSchema = z
-  .object({
-    bot_token: z.optional(botToken),
-    webhook_url: z.optional(
-      z.url({ protocol: /^https?$/, error: 'an http(s) URL: the incoming webhook URL Slack gives' }),
+const botToken = () =>
+  z.string().check(
+    z.regex(/^\S{8,4096}$/, 'a token without white space (xoxb-…, xoxe.xoxb-…)'),
+    z.refine(
+      (value) => !/^https?:/i.test(value),
+      'a token, not a URL (a webhook URL goes under webhook_url)',
     ),
-  })
-  .check(
-    z.refine((s) => s.bot_token !== undefined || s.webhook_url !== undefined, {
-      message: 'bot_token or webhook_url is required',
-    }),
   );
 
+/** Built on first use, not at module load: a cold start pays for every module-scope zod schema (runtime/built-once.ts). */
+const slackSecretSchema = builtOnce(() =>
+  z
+    .object({
+      bot_token: z.optional(botToken()),
+      webhook_url: z.optional(
+        z.url({ protocol: /^https?$/, error: 'an http(s) URL: the incoming webhook URL Slack gives' }),
+      ),
+    })
+    .check(
+      z.refine((s) => s.bot_token !== undefined || s.webhook_url !== undefined, {
+        message: 'bot_token or webhook_url is required',
+      }),
+    ),
+);
+
 /** The parsed `slack_default` secret: a bot token, a webhook URL, or both (the bot token wins). */
-export type SlackSecret = z.output<typeof slackSecretSchema>;
+export type SlackSecret = z.output<ReturnType<typeof slackSecretSchema>>;
 
 const ACCEPTED_SECRET =
   'Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }';
@@ -75,7 +83,7 @@ export async function readSlackSecret(ctx: ToolContext, fresh = false): Promise<
  * @throws SecretInvalidError naming the faulty fields, never their values.
  */
 export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
-  const parsed = slackSecretSchema.safeParse(secret);
+  const parsed = slackSecretSchema().safeParse(secret);
   if (parsed.success) return parsed.data;
   const shape = notJsonObjectProblem(secret);
   if (shape)
