@@ -76,8 +76,10 @@ import { atMost, type Figure, formatReport, kib, type Section } from './report';
 import { attributeWall, packageOfUrl, packageWithDependencies } from './wall-attribution';
 
 const ACCOUNTS = 1000;
-/** Scripts of this repository (functions/, bin/, lib/, bench/, test/helpers/): the platform's own code. */
+/** Scripts of this repository (functions/, bin/, lib/, test/helpers/; bench/ is counted apart): the platform's own code. */
 const REPOSITORY_URL = pathToFileURL(path.resolve(__dirname, '..')).href;
+/** This folder: the bench's own counters (state sizes, functions held) are not the platform's time. */
+const BENCH_URL = `${pathToFileURL(__dirname).href}/`;
 /** The third-party local interpreter (bin/local/local-execution.ts). */
 const LOCAL_INTERPRETER = 'aws-local-stepfunctions';
 const BUCKET = 'etp-bench-runs';
@@ -366,6 +368,7 @@ export async function measureOrganization(latencyScale = 1): Promise<Organizatio
         const pkg = packageOfUrl(url);
         if (pkg !== undefined) return interpreter.has(pkg) ? 'interpreter' : 'other packages';
         // Node.js's own modules (node:…) count for whoever called them.
+        if (url.startsWith(BENCH_URL)) return 'bench';
         return url.startsWith(REPOSITORY_URL) ? 'platform' : undefined;
       },
     );
