@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { type ErrorCode, InvalidArgsError, PlatformError } from '../../functions/runtime/errors';
+import { redactString } from '../../functions/runtime/redact';
 import { version } from '../../package.json';
 import { COMMANDS, commandNamed } from './commands';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
@@ -104,7 +105,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/**
+ * Prints `err` on stderr as one line and returns its exit code. Every line is
+ * redacted as a tool result is: usage errors echo what was typed (an `--args`
+ * value, an id, an envelope field), which may hold a token pasted by mistake.
+ */
 function reportError(err: unknown, command: Command, verbose: boolean, io: CliIo): number {
+  const printed = { ...io, err: (text: string) => io.err(redactString(text)) };
+  return printError(err, command, verbose, printed);
+}
+
+function printError(err: unknown, command: Command, verbose: boolean, io: CliIo): number {
   if (err instanceof CommanderError) {
     if (HELP_CODES.has(err.code)) return EXIT_OK;
     // The help commander printed because a subcommand is missing (`etp tools`).
