@@ -132,6 +132,8 @@ function decodeKeyBytes(bytes: Uint8Array, start: number, end: number, out: Uint
 
 /** The size in ASCII `bytes[start, end)`: 0 when empty, as `Number()` reads it otherwise. */
 function sizeOfBytes(bytes: Uint8Array, start: number, end: number): number {
+  // Past 15 digits the sum below could round (2^53 has 16): `Number()` reads it exactly.
+  if (end - start > 15) return Number(Buffer.from(bytes.subarray(start, end)).toString('latin1'));
   let value = 0;
   for (let i = start; i < end; i++) {
     const d = (bytes[i] as number) - 48;

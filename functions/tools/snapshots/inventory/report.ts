@@ -14,6 +14,7 @@ import { InventoryObjectReader } from './guarded-reader';
 import { reportTimeOfFolder } from './layout';
 import { type InventoryManifest, parseManifest, requireReadableFormat } from './manifest';
 import { readParquetDataFile } from './parquet-reader';
+import { checkedRowSink } from './row-values';
 import { columnPositions, type InventoryRowSink } from './rows';
 
 /** ListObjectsV2 returns up to 1,000 folders a page; 20 pages hold 20,000 reports (55 years of daily reports). */
@@ -95,10 +96,11 @@ export async function openReport(
 
 /**
  * Streams every row of a report into `sink`, file after file, each file's size
- * and MD5 checked against the manifest.
+ * and MD5 checked against the manifest and each row's values checked (`checkedRowSink`).
  *
  * @returns the rows read.
- * @throws PlatformError (`upstream_error`) for ORC and unknown formats, or a file that fails its checks;
+ * @throws PlatformError (`upstream_error`) for ORC and unknown formats, a file that fails its checks,
+ *   or a row whose Size or LastModifiedDate is not one;
  *   `not_found` for a file the manifest lists that is gone.
  * @throws DeadlineExceededError when the call's deadline passes.
  */
@@ -112,16 +114,17 @@ export async function streamReport(
   let rows = 0;
   for (const file of report.manifest.files) {
     const options = { reportId: report.id, deadline, rowsBefore: rows };
+    const checked = checkedRowSink(sink, { reportId: report.id, fileKey: file.key, positions });
     rows +=
       format === 'CSV'
         ? await readCsvDataFile(
             await openListedFile(report.reader, file, report.id),
             file,
             positions,
-            sink,
+            checked,
             options,
           )
-        : await readParquetDataFile(report.reader, file, sink, options);
+        : await readParquetDataFile(report.reader, file, checked, options);
   }
   return rows;
 }

@@ -1,0 +1,179 @@
+/**
+ * A report whose rows hold a size or a date that is not one is refused as a
+ * whole, in CSV and Parquet, by snapshot_stats and diff_snapshots alike: before
+ * this check such rows were summed (NaN GiB, 1e23 bytes, a negative size) and
+ * counted as changed.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { ToolResult } from '../../../functions/runtime/result';
+import type { Tool } from '../../../functions/runtime/spec';
+import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
+import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
+import { awsToolServices, EXAMPLE_AWS_SECRET, expectFailure, runAwsTool } from '../../helpers/aws-tool';
+import { type InventoryObject, writeReport } from '../../helpers/inventory-fixtures';
+import { LocalS3Server } from '../../helpers/inventory-s3-server';
+import { localS3Clients } from '../../helpers/snapshot-tools';
+
+jest.setTimeout(60_000);
+
+const DESTINATION = 'row-values-dest';
+const T1 = '2026-03-01T01-00Z';
+const T2 = '2026-03-02T01-00Z';
+const server = new LocalS3Server();
+let tools: { stats: Tool; diff: Tool };
+const run = (tool: Tool, args: unknown): Promise<ToolResult> =>
+  runAwsTool(tool, args, { services: awsToolServices({ ...EXAMPLE_AWS_SECRET, region: 'us-east-1' }) });
+
+const objects = (count: number): InventoryObject[] =>
+  Array.from({ length: count }, (_, i) => ({
+    key: `logs/${i}.txt`,
+    size: 100 + i,
+    lastModifiedMs: Date.UTC(2026, 1, 1, 0, i),
+    eTag: createHash('md5').update(String(i)).digest('hex'),
+  }));
+
+/** A CSV report of 3 good objects whose data file is replaced by `lines` (the manifest's size and MD5 follow). */
+function csvReport(source: string, reportTime: string, lines: readonly string[]): void {
+  server.createBucket(source);
+  server.putInventoryConfiguration(source, { id: 'daily', destinationBucket: DESTINATION, format: 'CSV' });
+  const written = writeReport(server, {
+    sourceBucket: source,
+    configurationId: 'daily',
+    destinationBucket: DESTINATION,
+    reportTime,
+    format: 'CSV',
+    objects: objects(3),
+  });
+  const body = gzipSync(Buffer.from(lines.join('')));
+  const [dataKey] = written.dataKeys as [string];
+  server.putObject(DESTINATION, dataKey, body);
+  const manifest = {
+    ...written.manifest,
+    files: [{ key: dataKey, size: body.length, MD5checksum: createHash('md5').update(body).digest('hex') }],
+  };
+  server.putObject(DESTINATION, written.manifestKey, Buffer.from(JSON.stringify(manifest)));
+}
+
+/** A Parquet report of 3 objects, the second of `size` bytes. */
+function parquetReport(source: string, reportTime: string, size: number): void {
+  server.createBucket(source);
+  server.putInventoryConfiguration(source, {
+    id: 'daily',
+    destinationBucket: DESTINATION,
+    format: 'Parquet',
+  });
+  const rows = objects(3).map((o, i) => (i === 1 ? { ...o, size } : o));
+  writeReport(server, {
+    sourceBucket: source,
+    configurationId: 'daily',
+    destinationBucket: DESTINATION,
+    reportTime,
+    format: 'Parquet',
+    objects: rows,
+  });
+}
+
+const line = (source: string, key: string, size: string, date: string) =>
+  `"${source}","${key}","${size}","${date}","0123456789abcdef0123456789abcdef"\n`;
+
+beforeAll(async () => {
+  await server.start();
+  server.createBucket(DESTINATION);
+  tools = {
+    stats: createSnapshotStatsTool(localS3Clients(server)) as Tool,
+    diff: createDiffSnapshotsTool(localS3Clients(server)) as Tool,
+  };
+  const good = (source: string) => line(source, 'a.txt', '10', '2026-02-01T00:00:00.000Z');
+  csvReport('csv-nan', T1, [good('csv-nan')]);
+  csvReport('csv-nan', T2, [good('csv-nan'), line('csv-nan', 'b.txt', 'NaN', '2026-02-01T00:00:00.000Z')]);
+  csvReport('csv-huge', T2, [
+    good('csv-huge'),
+    line('csv-huge', 'b.txt', '99999999999999999999999', '2026-02-01T00:00:00.000Z'),
+  ]);
+  csvReport('csv-negative', T2, [
+    good('csv-negative'),
+    good('csv-negative'),
+    line('csv-negative', 'c.txt', '-5', '2026-02-01T00:00:00.000Z'),
+  ]);
+  csvReport('csv-date', T2, [good('csv-date'), line('csv-date', 'b.txt', '10', 'not-a-date')]);
+  // fileSchema Bucket, Key, Size, LastModifiedDate, ETag; the data written Bucket, Key, ETag, LastModifiedDate, Size.
+  csvReport('csv-reordered', T2, [
+    `"csv-reordered","a.txt","0123456789abcdef0123456789abcdef","2026-02-01T00:00:00.000Z","10"\n`,
+  ]);
+  csvReport('csv-delete-marker-size', T2, [
+    good('csv-delete-marker-size'),
+    line('csv-delete-marker-size', 'b.txt', '', '2026-02-01T00:00:00.000Z'),
+  ]);
+  parquetReport('parquet-negative', T1, 7);
+  parquetReport('parquet-negative', T2, -7);
+});
+
+afterAll(() => server.stop());
+
+describe('a row whose Size or LastModifiedDate is not one', () => {
+  it.each([
+    ['CSV, Size NaN', 'csv-nan', 2, 'Size', 'its Size reads as NaN'],
+    ['CSV, Size past 2^53', 'csv-huge', 2, 'Size', 'its Size reads as 1e+23,'],
+    ['CSV, a negative Size', 'csv-negative', 3, 'Size', 'its Size reads as -5'],
+    ['CSV, a date that is not one', 'csv-date', 2, 'LastModifiedDate', 'its LastModifiedDate is not a time'],
+    [
+      'CSV, columns in another order than the fileSchema',
+      'csv-reordered',
+      1,
+      'Size',
+      'its Size reads as NaN',
+    ],
+    ['Parquet, a negative size', 'parquet-negative', 2, 'Size', 'its Size reads as -7'],
+  ])('refuses the report naming the row and column (%s)', async (_case, source, row, column, says) => {
+    // Act
+    const failure = expectFailure(await run(tools.stats, { id: `s3_inventory:${source}/daily/${T2}` }));
+
+    // Assess
+    expect(failure.error).toMatchObject({
+      code: 'upstream_error',
+      details: { reason: 'invalid_row_value', row, column, report: `s3_inventory:${source}/daily/${T2}` },
+    });
+    expect(failure.error.message).toContain(`row ${row} of `);
+    expect(failure.error.message).toContain(says);
+    expect(failure.error.message).toContain("the manifest's fileSchema");
+  });
+
+  it('refuses a diff whose newer report holds one, rather than counting the row changed', async () => {
+    // Act
+    const failure = expectFailure(
+      await run(tools.diff, { a: `s3_inventory:csv-nan/daily/${T1}`, b: `s3_inventory:csv-nan/daily/${T2}` }),
+    );
+
+    // Assess
+    expect(failure.error).toMatchObject({
+      code: 'upstream_error',
+      details: { reason: 'invalid_row_value', row: 2 },
+    });
+  });
+
+  it('refuses a Parquet diff whose newer report holds a negative size', async () => {
+    // Act
+    const failure = expectFailure(
+      await run(tools.diff, {
+        a: `s3_inventory:parquet-negative/daily/${T1}`,
+        b: `s3_inventory:parquet-negative/daily/${T2}`,
+      }),
+    );
+
+    // Assess
+    expect(failure.error).toMatchObject({ details: { reason: 'invalid_row_value', row: 2, column: 'Size' } });
+  });
+
+  it('reads an empty Size (a delete marker) as 0 bytes', async () => {
+    // Act
+    const result = await run(tools.stats, { id: `s3_inventory:csv-delete-marker-size/daily/${T2}` });
+
+    // Assess
+    expect(result.ok).toBe(true);
+    expect(result.ok && (result.value as { files: number; bytes: number })).toMatchObject({
+      files: 2,
+      bytes: 10,
+    });
+  });
+});
