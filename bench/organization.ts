@@ -41,7 +41,7 @@ import type { CallbackDispatch } from '../functions/dispatcher/callback';
 import type { PlanLevel, ScenarioDefinition } from '../functions/engine/definition';
 import { createEngine } from '../functions/engine/engine';
 import type { ModelClient } from '../functions/engine/model-client';
-import type { AccountItem, OrgReport } from '../functions/engine/org-report';
+import { type AccountItem, accountsInWords, type OrgReport } from '../functions/engine/org-report';
 import { LAMBDA_GB_SECOND_USD, LAMBDA_REQUEST_USD, STATE_TRANSITION_USD } from '../functions/engine/pricing';
 import { ENGINE_PATHS, readJson, workspacesOf } from '../functions/engine/workspaces';
 import { DEFAULT_ORG_SECRET } from '../functions/runtime/aws/organization';
@@ -518,7 +518,7 @@ export function organizationSection({ issue: figures, schedule }: OrganizationPa
           ', ',
         )} ('other': Node.js itself, no script on the stack); load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
       'the interpreter (aws-local-stepfunctions with its dependencies, e.g. jsonpath-plus) is third-party and local only: Step Functions runs the states itself; the figure without it is what our code and the budget leave',
-      `report: ${figures.report.accounts.audited} audited, ${figures.report.accounts.failed} failed, ${figures.report.accounts.notAudited} not audited (the management account); largest measured state ${kib(figures.largestStateBytes)}`,
+      `report: ${accountsInWords(figures.report.accounts)} (the management account); largest measured state ${kib(figures.largestStateBytes)}`,
       'USD: state transitions at $0.000025, Lambda GB-s (256 MB) and requests of every function held; Cost Explorer requests billed apart ($0.01 each).',
     ],
   };

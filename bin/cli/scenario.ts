@@ -179,7 +179,7 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
     )
     .option(
       '--json',
-      'print the output JSON ({ scenario, runId, tenant, input, levels, summary }); progress goes to stderr',
+      'print the output JSON ({ scenario, runId, tenant, input, levels, summary, completion, summaryFile, watermark? }); progress goes to stderr',
     )
     .action(async (name: string, options: RunOptions) => {
       if (!options.local) {

@@ -168,7 +168,7 @@ export interface LocalRunOptions {
 
 /** A local run's output and what it took. */
 export interface LocalRunResult {
-  /** The execution's output: the `Summary` state's `{ scenario, runId, tenant, input, levels, summary }`. */
+  /** The execution's output: the `Summary` state's `RunOutput` (`{ scenario, runId, tenant, input, levels, summary, completion, summaryFile, watermark? }`). */
   readonly output: RunOutput;
   /** States entered (Map iterations' included): what Step Functions bills as transitions. */
   readonly transitions: number;

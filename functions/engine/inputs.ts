@@ -4,17 +4,38 @@ import { builtOnce } from '../runtime/built-once';
 import { InvalidArgsError } from '../runtime/errors';
 import { identifierProblem, TENANT_ID } from '../runtime/ids';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
-import { regionsList } from '../tools/aws/shared/arg-schemas';
+import { awsRegion, regionsList } from '../tools/aws/shared/arg-schemas';
 import type { InputType, ScenarioDefinition, ScenarioInput } from './definition';
 import { BUDGET_INPUT, budgetProblem } from './run-budget';
 import '../runtime/zod-locale';
 
 /**
- * Largest execution input accepted, in bytes of JSON: the input stays in the
- * state for the whole run, whose every state must stay well under Step
- * Functions' 256 KiB ("Step Functions service quotas").
+ * Largest execution input accepted, in bytes of JSON: 8 KiB, the platform's own
+ * choice. Step Functions accepts up to 256 KiB of input (AWS Step Functions
+ * Developer Guide, "Step Functions service quotas": 256 KiB for a state's input
+ * or output and an execution's input), but the input stays in the state for the
+ * whole run, beside the levels' records: the state budget (lib/scenarios/budget.ts)
+ * counts it at 8 KiB, and each `{{input.…}}` of a call's args at 8 KiB, within
+ * 180 KiB; a Distributed Map child carries it too (`MaxInputBytesPerBatch`,
+ * lib/scenarios/asl-states/org.ts). docs/scenarios.md, "Inputs".
+ *
+ * One limit, one check ({@link inputSizeProblem}): the CLI, the console, the
+ * schedules and the run's `Start` state count the same input, the one the run
+ * keeps (the scenario's defaults and the tenant filled in).
  */
 export const MAX_INPUT_BYTES = 8 * 1024;
+
+/** Bytes one 12-digit account id takes in a JSON list: its digits, two quotes and a comma. */
+const ACCOUNT_ID_LISTED_BYTES = 12 + 3;
+
+/**
+ * Most ids an `accounts` or `account_ids` list holds: as many 12-digit account ids
+ * as fit an input of {@link MAX_INPUT_BYTES} beside the shortest tenant
+ * (`{"tenant":"a","accounts":[…]}`): 544. Beside other inputs, or with OU ids, fewer fit.
+ */
+export const MAX_LISTED_ORG_IDS = Math.floor(
+  (MAX_INPUT_BYTES - jsonByteLength({ tenant: 'a', accounts: [] }) + 1) / ACCOUNT_ID_LISTED_BYTES,
+);
 
 /**
  * An account id (12 digits), an organizational unit id (`ou-` + 4-32 + `-` + 8-32
@@ -33,10 +54,8 @@ export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
   boolean: 'true or false',
   string_list: 'a list of strings',
   regions: '"all" or a list of 1-40 AWS region names such as ["eu-west-1"]',
-  accounts:
-    '"all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"]',
-  account_ids:
-    'a list of at most 1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"]',
+  accounts: `"all" or a list of 1-${MAX_LISTED_ORG_IDS} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (${MAX_LISTED_ORG_IDS} account ids fill the ${MAX_INPUT_BYTES}-byte input: name OU ids for more)`,
+  account_ids: `a list of at most ${MAX_LISTED_ORG_IDS} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"] (${MAX_LISTED_ORG_IDS} account ids fill the ${MAX_INPUT_BYTES}-byte input: name OU ids for more)`,
 };
 
 const SCHEMAS = builtOnce(
@@ -47,8 +66,11 @@ const SCHEMAS = builtOnce(
     boolean: z.boolean(),
     string_list: z.array(z.string()),
     regions: regionsList(),
-    accounts: z.union([z.literal('all'), z.array(ORG_ID()).check(z.minLength(1), z.maxLength(1000))]),
-    account_ids: z.array(ORG_ID()).check(z.maxLength(1000)),
+    accounts: z.union([
+      z.literal('all'),
+      z.array(ORG_ID()).check(z.minLength(1), z.maxLength(MAX_LISTED_ORG_IDS)),
+    ]),
+    account_ids: z.array(ORG_ID()).check(z.maxLength(MAX_LISTED_ORG_IDS)),
   }),
 );
 
@@ -56,7 +78,7 @@ const SCHEMAS = builtOnce(
 export function inputValueProblem(input: ScenarioInput, value: unknown): string | undefined {
   const parsed = SCHEMAS()[input.type].safeParse(value);
   if (!parsed.success) {
-    return `expected ${INPUT_TYPE_ACCEPTS[input.type]}, got ${faultyIds(input.type, value) ?? describe(value)}`;
+    return `expected ${INPUT_TYPE_ACCEPTS[input.type]}, got ${faultyEntries(input.type, value) ?? describe(value)}`;
   }
   if (input.enum && !input.enum.includes(value as string)) {
     return `expected one of ${input.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(value)}`;
@@ -67,17 +89,26 @@ export function inputValueProblem(input: ScenarioInput, value: unknown): string 
 /** Most faulty entries an input's error names; the others are counted. */
 const FAULTY_ENTRIES_NAMED = 5;
 
+/** What one entry of each list-typed input must be; the other types have no entries. */
+const ENTRY_SCHEMAS = builtOnce(
+  (): Partial<Readonly<Record<InputType, z.ZodMiniType>>> => ({
+    string_list: z.string(),
+    regions: awsRegion(),
+    accounts: ORG_ID(),
+    account_ids: ORG_ID(),
+  }),
+);
+
 /**
- * The faulty entries of an `accounts` or `account_ids` list, each with its index
- * (`[3] "12345"`), or undefined when the value is not such a list or its fault is
- * not in its entries (its length).
+ * The faulty entries of a list-typed input (`string_list`, `regions`, `accounts`,
+ * `account_ids`), each with its index (`[3] "12345"`), or undefined when the value
+ * is not a list or its fault is not in its entries (its length).
  */
-function faultyIds(type: InputType, value: unknown): string | undefined {
-  if ((type !== 'accounts' && type !== 'account_ids') || !Array.isArray(value)) return undefined;
-  const faulty = value.flatMap((entry, index) =>
-    ORG_ID().safeParse(entry).success
-      ? []
-      : [`[${index}] ${truncated(JSON.stringify(entry) ?? String(entry))}`],
+function faultyEntries(type: InputType, value: unknown): string | undefined {
+  const entry = ENTRY_SCHEMAS()[type];
+  if (!entry || !Array.isArray(value)) return undefined;
+  const faulty = value.flatMap((item, index) =>
+    entry.safeParse(item).success ? [] : [`[${index}] ${truncated(JSON.stringify(item) ?? String(item))}`],
   );
   if (faulty.length === 0) return undefined;
   const more = faulty.length - FAULTY_ENTRIES_NAMED;
@@ -88,13 +119,67 @@ function faultyIds(type: InputType, value: unknown): string | undefined {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array ${truncated(JSON.stringify(value))}`;
+  if (Array.isArray(value))
+    return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'} ${truncated(JSON.stringify(value))}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${truncated(JSON.stringify(value))}`;
 }
 
 function truncated(text: string): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** Bytes with thousands separators: `8,263`. */
+function bytesInWords(bytes: number): string {
+  return bytes.toLocaleString('en-US');
+}
+
+/**
+ * How to bring an input under {@link MAX_INPUT_BYTES}: its largest values, then
+ * OU or root ids (or "all") in place of long account lists, else shorter values.
+ */
+function inputSizeFix(
+  scenario: Pick<ScenarioDefinition, 'inputs'>,
+  input: Readonly<Record<string, unknown>>,
+): string {
+  const largest = Object.entries(input)
+    .map(([name, value]) => ({ name, bytes: jsonByteLength(value), type: scenario.inputs[name]?.type }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 3);
+  const sizes = largest.map(({ name, bytes }) => `${name}: ${bytesInWords(bytes)} bytes`).join(', ');
+  const lists = largest.filter(({ type }) => type === 'accounts' || type === 'account_ids');
+  if (lists.length === 0) return `(largest: ${sizes}): shorten its largest values`;
+  const all = lists.some(({ type }) => type === 'accounts') ? ', or "all"' : '';
+  return (
+    `(largest: ${sizes}): name OU ids (ou-…) or root ids (r-…) in ` +
+    `${lists.map(({ name }) => name).join(' and ')} instead of long lists of account ids${all}`
+  );
+}
+
+/**
+ * Why an execution input is over {@link MAX_INPUT_BYTES}, or undefined when it
+ * fits: its size in bytes, its largest values, and how to shorten it. The one
+ * size check of a run's input, for the input as given and as merged alike.
+ *
+ * @param counted - what the size counts, in words, after "the input"
+ *   (`with the scenario's defaults and the tenant filled in`), or empty.
+ * @example
+ * inputSizeProblem(awsPulseOrg, { tenant: 'default', accounts: ids545, exclude: [], regions: 'all', slack_channel: '#aws-pulse' });
+ * // 'the input is 8,266 bytes of JSON, over the 8,192 bytes a run's input may hold (largest: accounts: 8,176 bytes,
+ * //  slack_channel: 12 bytes, tenant: 9 bytes): name OU ids (ou-…) or root ids (r-…) in accounts instead of long lists
+ * //  of account ids, or "all"'
+ */
+export function inputSizeProblem(
+  scenario: Pick<ScenarioDefinition, 'inputs'>,
+  input: Readonly<Record<string, unknown>>,
+  counted = '',
+): string | undefined {
+  const bytes = jsonByteLength(input);
+  if (bytes <= MAX_INPUT_BYTES) return undefined;
+  return (
+    `the input is ${bytesInWords(bytes)} bytes of JSON${counted ? ` ${counted}` : ''}, over the ` +
+    `${bytesInWords(MAX_INPUT_BYTES)} bytes a run's input may hold ${inputSizeFix(scenario, input)}`
+  );
 }
 
 /**
@@ -123,6 +208,9 @@ export type WatermarkInput =
   /** The engine's `start`: the tenant's kept mark, absent before its first succeeded run. */
   | { readonly stage: 'start'; readonly mark?: string };
 
+/** What the merged input's size counts, in words. */
+const MERGED_COUNTED = "with the scenario's defaults and the tenant filled in";
+
 /**
  * Checks an execution input against the scenario's declared inputs and merges it
  * over their defaults: the `$.input` of the run. Run before a run starts (the CLI)
@@ -135,8 +223,13 @@ export type WatermarkInput =
  * it out too, for the engine's `start` to fill.
  *
  * @returns the merged input; its `tenant` is a tenant id.
+ * The size limit ({@link MAX_INPUT_BYTES}) is checked on the input as given, then
+ * on the merged input (the one the run keeps and its `Start` state checks again),
+ * so an input the run would refuse is refused before it starts. A watermark input
+ * left out is filled by `Start` only, and counted there.
+ *
  * @throws InvalidArgsError listing every problem: an input over {@link MAX_INPUT_BYTES}
- *   or nested deeper than tool args may be, keys the scenario does not declare
+ *   (as given, or with the defaults and the tenant filled in) or nested deeper than tool args may be, keys the scenario does not declare
  *   (with the declared ones), values of the wrong type (with what each accepts), a
  *   required input left out (the watermark input: on the tenant's first run), a
  *   tenant that is not a tenant id, a `budget_usd` that is not a number of dollars
@@ -156,9 +249,9 @@ export function resolveInput(
     throw new InvalidArgsError(`${where}: expected a JSON object, got ${describe(raw)}`);
   }
   const given = raw as Record<string, unknown>;
-  if (jsonByteLength(given) > MAX_INPUT_BYTES) {
-    throw new InvalidArgsError(`${where}: the input is over ${MAX_INPUT_BYTES} bytes of JSON`);
-  }
+  // Before the values are read: a huge input is refused without walking it.
+  const givenSize = inputSizeProblem(scenario, given);
+  if (givenSize) throw new InvalidArgsError(`${where}: ${givenSize}`);
   if (tooDeepAt(given, MAX_ARGS_DEPTH) !== undefined) {
     throw new InvalidArgsError(`${where}: objects and arrays nest deeper than ${MAX_ARGS_DEPTH} levels`);
   }
@@ -200,6 +293,10 @@ export function resolveInput(
     if (problem) problems.push(name === 'tenant' ? problem : `${name}: ${problem}`);
     merged[name] = value;
   }
+  // The run keeps the merged input: the CLI's check counts what `Start` counts again. Said first,
+  // as the count of a list that would not fit is then only its symptom.
+  const mergedSize = inputSizeProblem(scenario, merged, MERGED_COUNTED);
+  if (mergedSize) problems.unshift(mergedSize);
   if (problems.length > 0) throw new InvalidArgsError(`${where}: ${problems.join('; ')}`);
   return merged;
 }

@@ -200,9 +200,16 @@ export interface OrgReport {
   readonly accounts: {
     /** Accounts the selection named, audited or not. */
     readonly selected: number;
+    /**
+     * Accounts whose every check succeeded (status `audited`): not every account audited.
+     * The report's text says "<audited + partial> audited (<partial> of them with failed checks)".
+     */
     readonly audited: number;
+    /** Accounts audited with some failed checks (status `partial`). */
     readonly partial: number;
+    /** Accounts none of whose checks succeeded (status `failed`): their findings are unknown. */
     readonly failed: number;
+    /** Accounts selected but never audited (suspended, closed, excluded, not found, not started). */
     readonly notAudited: number;
     /** Accounts (audited or partial) whose findings were read only in part ({@link AccountRollUp.partialFindings}). */
     readonly partialFindings: number;
@@ -370,6 +377,18 @@ export function orgReportText(report: OrgReport, detailPath: string, lead?: stri
   return `${cutAtWord(text, room)}\n${footer}`;
 }
 
+/**
+ * The accounts' line of the report: `6 accounts: 3 audited (1 of them with failed
+ * checks), 1 failed, 2 not audited`. "Audited" counts every account audited, with
+ * failed checks or not (the JSON's `audited` + `partial`).
+ */
+export function accountsInWords(accounts: OrgReport['accounts']): string {
+  return (
+    `${accounts.audited + accounts.partial} audited (${accounts.partial} of them with failed checks), ` +
+    `${accounts.failed} failed, ${accounts.notAudited} not audited`
+  );
+}
+
 /** {@link orgReportText} without its footer, each listed entry at most `entryMax` characters (cut at a word). */
 function orgReportBody(report: OrgReport, entryMax: number): string {
   const { accounts, findings } = report;
@@ -377,7 +396,7 @@ function orgReportBody(report: OrgReport, entryMax: number): string {
     ? `since the previous organization run (${report.previousRunId}): ${findings.new} new, ${findings.resolved} resolved, ${findings.unchanged} unchanged`
     : 'this is the first organization run, so every finding is new';
   const lines = [
-    `${plural(accounts.selected, 'account')}: ${accounts.audited} audited, ${accounts.partial} with failed checks, ${accounts.failed} failed, ${accounts.notAudited} not audited.`,
+    `${plural(accounts.selected, 'account')}: ${accountsInWords(accounts)}.`,
     `${plural(findings.total, 'finding')} (${severityWords(findings.bySeverity)}), estimated waste ~$${findings.monthlyWasteUsd.toFixed(2)}/month; ${since}.`,
   ];
   if (report.top.length > 0) {

@@ -376,7 +376,9 @@ describe('aws_pulse_org over 50 accounts, end to end through the synthesized sta
     // One Slack message, the organization's
     expect(harness.slack.messages).toHaveLength(1);
     const text = String(harness.slack.messages[0]?.text);
-    expect(text).toContain('51 accounts: 47 audited, 0 with failed checks, 2 failed, 2 not audited.');
+    expect(text).toContain(
+      '51 accounts: 47 audited (0 of them with failed checks), 2 failed, 2 not audited.',
+    );
     expect(text).toContain(
       'Failed accounts (not audited this run): account-0047 (200000000047): AWS asked the platform to slow down and it ran out of retries; account-0048 (200000000048): the platform could not sign in',
     );

@@ -230,21 +230,64 @@ const MANAGEMENT_ACCOUNT_REASON =
   'the management account: the StackSet never deploys the audit role there (service-managed StackSets ' +
   'skip the management account), so it is audited only when named in accounts with CustomerAccessStack deployed there';
 
+/** How a selection's field treats an account id the organization does not hold. */
+type UnknownAccounts =
+  /** `accounts`: kept, and reported `NOT_FOUND` (not audited), so the run still audits the others. */
+  | 'reported'
+  /** `exclude`: refused, as an OU or root the organization does not hold is. */
+  | 'refused';
+
+/** `ids, which is|are not <what>`. */
+function notHeld(ids: readonly string[], what: string): string {
+  return `${ids.join(', ')}, which ${ids.length === 1 ? 'is' : 'are'} not ${what}`;
+}
+
+/**
+ * Why `field` names ids the organization does not hold, or undefined: the OU and
+ * root ids it does not hold, and with `unknownAccounts` `refused` its account ids
+ * that are not accounts of the organization.
+ */
+function unknownIdsProblem(
+  ids: readonly string[],
+  tree: OrganizationTree,
+  field: string,
+  unknownAccounts: UnknownAccounts,
+): string | undefined {
+  const containers = ids.filter((id) => !ACCOUNT_ID.test(id) && !tree.containers.has(id));
+  const accounts =
+    unknownAccounts === 'refused' ? ids.filter((id) => ACCOUNT_ID.test(id) && !tree.accounts.has(id)) : [];
+  const parts = [
+    ...(containers.length > 0
+      ? [
+          `${notHeld(containers, 'an OU or root of the organization')} (it holds ${tree.containers.size} roots and OUs)`,
+        ]
+      : []),
+    ...(accounts.length > 0
+      ? [
+          `${notHeld(accounts, 'an account of the organization')} (it holds ${tree.accounts.size} accounts: ` +
+            `an account outside it is never audited, so leave it out of ${field})`,
+        ]
+      : []),
+  ];
+  return parts.length > 0 ? `${field} names ${parts.join('; it also names ')}` : undefined;
+}
+
 /**
  * The accounts a selection names: account ids as such, OU and root ids as every
  * account under them.
  *
- * @throws InvalidArgsError naming the OU or root ids that are not in the organization.
+ * @throws InvalidArgsError naming the OU or root ids that are not in the
+ *   organization, and with `unknownAccounts` `refused` the account ids that are not.
  */
-function accountsNamed(ids: readonly string[], tree: OrganizationTree, field: string): Set<string> {
+function accountsNamed(
+  ids: readonly string[],
+  tree: OrganizationTree,
+  field: string,
+  unknownAccounts: UnknownAccounts,
+): Set<string> {
+  const problem = unknownIdsProblem(ids, tree, field, unknownAccounts);
+  if (problem) throw new InvalidArgsError(problem);
   const named = new Set<string>();
-  const unknown = ids.filter((id) => !ACCOUNT_ID.test(id) && !tree.containers.has(id));
-  if (unknown.length > 0) {
-    throw new InvalidArgsError(
-      `${field} names ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not an OU or root of the ` +
-        `organization (it holds ${tree.containers.size} roots and OUs)`,
-    );
-  }
   for (const id of ids) {
     if (ACCOUNT_ID.test(id)) named.add(id);
     else for (const [accountId, listed] of tree.accounts) if (listed.ancestors.has(id)) named.add(accountId);
@@ -261,7 +304,8 @@ function accountsNamed(ids: readonly string[], tree: OrganizationTree, field: st
  * - `"all"`: every account of the organization; the management account is
  *   reported not audited ({@link MANAGEMENT_ACCOUNT_REASON}) unless an id list names it;
  * - ids: the accounts named, and those under each OU or root named;
- * - `exclude` takes accounts out (reported `excluded`);
+ * - `exclude` takes accounts out (reported `excluded`); it may name only accounts,
+ *   OUs and roots of the organization, as `accounts` may name only its OUs and roots;
  * - an account whose `State` (or deprecated `Status`) is not `ACTIVE` is never
  *   audited: SUSPENDED, PENDING_CLOSURE, CLOSED and PENDING_ACTIVATION accounts
  *   are reported with the reason in plain words; an account id that is not a
@@ -272,8 +316,8 @@ function accountsNamed(ids: readonly string[], tree: OrganizationTree, field: st
  * more than 20 children), `options.concurrency` at a time.
  *
  * @throws InvalidArgsError before any request for a malformed selection, and
- *   after reading the tree for an OU or root id the organization does not hold,
- *   or for a selection that leaves no account to audit (every account selected
+ *   after reading the tree for an OU or root id the organization does not hold
+ *   (in `accounts` or `exclude`), an account id in `exclude` it does not hold, or for a selection that leaves no account to audit (every account selected
  *   excluded, not active or not a member: the error names the selection and why).
  * @throws the Organizations error as it came (`AccessDeniedException`,
  *   `AWSOrganizationsNotInUseException`, `TooManyRequestsException` after the
@@ -293,8 +337,8 @@ export async function resolveAccounts(
   const implicit = selection.accounts === 'all';
   const selected = implicit
     ? new Set(tree.accounts.keys())
-    : accountsNamed(selection.accounts as readonly string[], tree, 'accounts');
-  const excluded = accountsNamed(selection.exclude ?? [], tree, 'exclude');
+    : accountsNamed(selection.accounts as readonly string[], tree, 'accounts', 'reported');
+  const excluded = accountsNamed(selection.exclude ?? [], tree, 'exclude', 'refused');
   const explicitIds = new Set(implicit ? [] : (selection.accounts as readonly string[]));
 
   const targets: OrgAccount[] = [];

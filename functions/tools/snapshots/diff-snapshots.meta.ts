@@ -17,7 +17,7 @@ export const diffSnapshotsSpec = defineSnapshotSpec({
   description:
     'What changed from snapshot `a` to snapshot `b` of the same source (ids from list_snapshots): {added, removed, ' +
     'changed}. Two S3 Inventory reports of one configuration: counts, bytes, files by extension and up to 10 sample ' +
-    'keys each (an object whose size, last-modified time or ETag differs is changed; in an inventory of every ' +
+    'keys each (removed ones drawn from 512 keys of a: fewer when few were removed; an object whose size, last-modified time or ETag differs is changed; in an inventory of every ' +
     'version, identity is key + version id and new delete markers are counted apart), plus ransom-note-like file ' +
     'names among added and changed files. Two EBS snapshots of one volume: blocks and bytes added, removed and ' +
     'changed (ListChangedBlocks) with sample block indexes. Different kinds, configurations or volumes are ' +

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OrganizationsClient } from '@aws-sdk/client-organizations';
@@ -129,6 +129,37 @@ describe('etp scenario run aws_pulse_org --local', () => {
     expect(out).toContain('collect');
     expect(code).toBe(0);
   }, 120_000);
+
+  it.each([
+    [545, 'fits 8 KiB as given, not with the defaults and tenant', '8,266', '8,176'],
+    [538, 'fits as given and with the defaults, not with the long tenant given', '8,214', '8,071'],
+  ])(
+    'refuses %i account ids (%s) before anything runs: exit 2, the size and the fix, no workspace',
+    async (count, _why, bytes, accountsBytes) => {
+      // Prepare
+      const accounts = Array.from({ length: count }, (_, i) => String(100000000000 + i));
+      const tenant = count === 538 ? ['--tenant', `tenant-${'x'.repeat(53)}`] : [];
+
+      // Act
+      const { code, err } = await etp(
+        ['scenario', 'run', 'aws_pulse_org', '--local', ...tenant, '--input', JSON.stringify({ accounts })],
+        { ETP_LOCAL_DIR: localDir },
+      );
+
+      // Assess: what the run's Start state would have refused, said once, before the run
+      expect(code).toBe(2);
+      expect(err).toContain(
+        `error: Invalid input for aws_pulse_org: the input is ${bytes} bytes of JSON with the scenario's defaults and the tenant filled in, ` +
+          `over the 8,192 bytes a run's input may hold (largest: accounts: ${accountsBytes} bytes,`,
+      );
+      expect(err).toContain(
+        'name OU ids (ou-…) or root ids (r-…) in accounts instead of long lists of account ids, or "all"',
+      );
+      expect(err.match(/Invalid input/g)).toHaveLength(1);
+      expect(err).not.toContain('Running aws_pulse_org');
+      expect(existsSync(path.join(localDir, 'runs'))).toBe(false);
+    },
+  );
 
   /** Runs aws_pulse_org whose listing fails, and returns the report level's Slack text (the collect level's summary). */
   async function unlistedRun(runId: string): Promise<{ code: number; text: string }> {

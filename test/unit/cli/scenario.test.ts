@@ -255,9 +255,13 @@ describe('etp scenario run --local', () => {
       env,
     );
 
-    // Assess
+    // Assess: the keys docs/cli.md lists (mini keeps no watermark)
     const output = JSON.parse(out);
     expect(code).toBe(1);
+    expect(Object.keys(output).sort()).toEqual(
+      ['completion', 'input', 'levels', 'runId', 'scenario', 'summary', 'summaryFile', 'tenant'].sort(),
+    );
+    expect(output.summaryFile).toEqual({ path: 'summary.json' });
     expect(output).toMatchObject({
       scenario: 'mini',
       runId: 'run-2',

@@ -1,5 +1,5 @@
 import type { ScenarioDefinition } from '../../../functions/engine/definition';
-import { MAX_INPUT_BYTES, resolveInput } from '../../../functions/engine/inputs';
+import { MAX_INPUT_BYTES, MAX_LISTED_ORG_IDS, resolveInput } from '../../../functions/engine/inputs';
 
 const scenario: ScenarioDefinition = {
   name: 'typed',
@@ -57,7 +57,7 @@ describe('resolveInput', () => {
         'days: expected a whole number, got number 1.5; ' +
         'ratio: expected a number, got string "1"; ' +
         'dryRun: expected true or false, got string "no"; ' +
-        'tags: expected a list of strings, got an array [1]; ' +
+        'tags: expected a list of strings, got a faulty entry in a list of 1: [0] 1; ' +
         'mode: expected one of "fast", "deep", got string "slow"; ' +
         'ticket: required: a string (The ticket it is about.)',
     );
@@ -83,8 +83,8 @@ describe('resolveInput', () => {
 
     // Assess
     expect(resolve).toThrow(
-      'Invalid input for org: accounts: expected "all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"], got 2 faulty entries in a list of 12: [3] "1234", [9] "ou-x"; ' +
-        'exclude: expected a list of at most 1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"], got a faulty entry in a list of 2: [1] "root"',
+      'Invalid input for org: accounts: expected "all" or a list of 1-544 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (544 account ids fill the 8192-byte input: name OU ids for more), got 2 faulty entries in a list of 12: [3] "1234", [9] "ou-x"; ' +
+        'exclude: expected a list of at most 544 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"] (544 account ids fill the 8192-byte input: name OU ids for more), got a faulty entry in a list of 2: [1] "root"',
     );
   });
 
@@ -94,7 +94,8 @@ describe('resolveInput', () => {
     [
       'an input over 8 KiB',
       { ticket: 'x'.repeat(MAX_INPUT_BYTES) },
-      `Invalid input for typed: the input is over ${MAX_INPUT_BYTES} bytes of JSON`,
+      "Invalid input for typed: the input is 8,205 bytes of JSON, over the 8,192 bytes a run's input may hold " +
+        '(largest: ticket: 8,194 bytes): shorten its largest values',
     ],
   ])('checks the shape first: %s', (_what, raw, expected) => {
     // Prepare
@@ -113,4 +114,81 @@ describe('resolveInput', () => {
     if (typeof expected === 'string') expect(resolve).toThrow(expected);
     else expect(resolve()).toEqual(expected);
   });
+
+  describe('the input size: one check of the input the run keeps', () => {
+    const org: ScenarioDefinition = {
+      name: 'org',
+      description: 'Accounts.',
+      inputs: {
+        tenant: { type: 'string', description: 'Tenant.', default: 'default' },
+        accounts: { type: 'accounts', description: 'Accounts.', default: 'all' },
+        exclude: { type: 'account_ids', description: 'Left out.', default: [] },
+        regions: { type: 'regions', description: 'Regions.', default: 'all' },
+      },
+      levels: [],
+    };
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => String(100000000000 + i));
+
+    it('refuses before the run an input that fits as given but not with the defaults and tenant filled in', () => {
+      // Prepare: 8,171 bytes as given; the tenant and regions defaults add 35
+      const given = { accounts: ids(542), exclude: ids(1) };
+
+      // Act
+      const resolve = () => resolveInput(org, given);
+
+      // Assess: sized as the run's Start state would size it, with the fix
+      expect(JSON.stringify(given).length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
+      expect(resolve).toThrow(
+        "Invalid input for org: the input is 8,206 bytes of JSON with the scenario's defaults and the tenant filled in, " +
+          "over the 8,192 bytes a run's input may hold (largest: accounts: 8,131 bytes, exclude: 16 bytes, tenant: 9 bytes): " +
+          'name OU ids (ou-…) or root ids (r-…) in accounts and exclude instead of long lists of account ids, or "all"',
+      );
+    });
+
+    it('accepts at Start every input it accepted before the run (the merged input checked again)', () => {
+      // Prepare: the largest accounts list that fits with the defaults filled in: 8,192 bytes
+      const before = resolveInput(org, { accounts: ids(542) });
+
+      // Act
+      const atStart = resolveInput(org, before, { stage: 'start' });
+
+      // Assess
+      expect(JSON.stringify(before).length).toBe(MAX_INPUT_BYTES);
+      expect(atStart).toEqual(before);
+    });
+
+    it('caps an id list at the account ids that fit the input: 544', () => {
+      // Assess: 544 twelve-digit ids beside the shortest tenant fill 8 KiB; one more does not fit
+      expect(MAX_LISTED_ORG_IDS).toBe(544);
+      expect(JSON.stringify({ tenant: 'a', accounts: ids(544) }).length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
+      expect(JSON.stringify({ tenant: 'a', accounts: ids(545) }).length).toBeGreaterThan(MAX_INPUT_BYTES);
+    });
+  });
+
+  it.each([
+    [
+      'regions',
+      { regions: ['eu-west-1', 'mars-north-1'] },
+      'regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got a faulty entry in a list of 2: [1] "mars-north-1"',
+    ],
+    [
+      'string_list',
+      { tags: ['a', 2, null] },
+      'tags: expected a list of strings, got 2 faulty entries in a list of 3: [1] 2, [2] null',
+    ],
+    [
+      'too long a regions',
+      { regions: Array.from({ length: 41 }, () => 'eu-west-1') },
+      'regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got an array of 41 entries ["eu-west-1",',
+    ],
+  ])(
+    'names the faulty entries of a %s list with their index, and what is accepted',
+    (_what, given, expected) => {
+      // Act
+      const resolve = () => resolveInput(scenario, { ticket: 'x', ...given });
+
+      // Assess
+      expect(resolve).toThrow(`Invalid input for typed: ${expected}`);
+    },
+  );
 });

@@ -646,7 +646,7 @@ describe('per-account engine actions', () => {
     expect([plan.accounts, plan.budgetSkipped?.accounts, record.outcome]).toEqual([0, 3, 'failed']);
     expect(record.summary?.split('\n').slice(0, 2)).toEqual([
       "No account was audited: the run budget left no room for any account's audit (3 accounts not started).",
-      '4 accounts: 0 audited, 0 with failed checks, 0 failed, 4 not audited.',
+      '4 accounts: 0 audited (0 of them with failed checks), 0 failed, 4 not audited.',
     ]);
   });
 

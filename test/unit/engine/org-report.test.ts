@@ -171,7 +171,7 @@ describe('buildOrgReport', () => {
   it('writes one Slack text naming the changes, failed and not-audited accounts', () => {
     const text = orgReportText(report, 'levels/collect/organization.json');
     expect(text.split('\n')).toEqual([
-      '4 accounts: 1 audited, 1 with failed checks, 1 failed, 1 not audited.',
+      '4 accounts: 2 audited (1 of them with failed checks), 1 failed, 1 not audited.',
       '4 findings (4 high), estimated waste ~$130.50/month; since the previous organization run (org-1): 2 new, 2 resolved, 2 unchanged.',
       'Top findings:',
       '- HIGH Volume 1 is unattached (account 111111111111, eu-west-1) — ~$100.00/month',

@@ -323,7 +323,7 @@ describe('per-account levels in the loader and the inputs', () => {
         .accounts,
     ).toEqual(['123456789012', 'ou-ab12-cd34ef56', 'r-ab12']);
     expect(() => resolveInput(loaded, { tenant: 't', accounts: ['12345'] })).toThrow(
-      'accounts: expected "all" or a list of 1-1000 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"], got a faulty entry in a list of 1: [0] "12345"',
+      'accounts: expected "all" or a list of 1-544 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (544 account ids fill the 8192-byte input: name OU ids for more), got a faulty entry in a list of 1: [0] "12345"',
     );
   });
 });

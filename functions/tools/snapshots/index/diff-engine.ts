@@ -186,7 +186,10 @@ export interface DiffFigures {
   readonly ransomNotes: NoteNames;
   /** Up to 3 keys per extension among added and changed files. */
   readonly samplesByExtension: ReadonlyMap<number, SampledObject[]>;
-  /** Rows of the newer report that matched an older entry already matched (repeated identity). */
+  /**
+   * Rows of the newer report whose identity matched an older entry already matched (a key listed
+   * twice): in `newer`'s totals, not in added, changed or unchanged.
+   */
   readonly repeatedRows: number;
 }
 
@@ -231,12 +234,13 @@ export class ReportComparer implements InventoryRowSink {
     const { size } = row;
     this.newerIndex?.addPrepared(prepared, row);
     const index = this.older.index;
-    let handle = index.find(hi, lo);
-    if (handle >= 0 && index.isMarked(handle)) {
-      this.repeated++;
-      handle = -1;
-    }
-    if (handle >= 0) index.mark(handle);
+    const handle = index.find(hi, lo);
+    // An identity the newer report already matched: the report lists the key (or version) twice.
+    // It is not new — the older report has it — so it counts in the report's totals only (two keys
+    // sharing the 64-bit hash would land here too: n²/2⁶⁵, 3 × 10⁻⁶ at ten million keys).
+    const repeated = handle >= 0 && index.isMarked(handle);
+    if (repeated) this.repeated++;
+    else if (handle >= 0) index.mark(handle);
     if (row.isDeleteMarker) {
       this.markers++;
       if (handle < 0) {
@@ -248,6 +252,7 @@ export class ReportComparer implements InventoryRowSink {
     this.objects++;
     this.bytes += size;
     this.newerByExtension.add(extension, size);
+    if (repeated) return;
     if (handle >= 0 && index.sizeOf(handle) === size && index.fingerprintOf(handle) === fingerprint) {
       this.unchangedCount++;
       this.unchangedBytes += size;

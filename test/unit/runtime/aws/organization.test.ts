@@ -300,6 +300,40 @@ describe('resolveAccounts()', () => {
     );
   });
 
+  it('refuses an excluded account id the organization does not hold, as an excluded OU it does not hold', async () => {
+    // Prepare: 3 members and the management account
+    arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 3 }));
+
+    // Act
+    const attempt = resolveAccounts(client, { accounts: [worldAccountId(0)], exclude: ['999999999999'] });
+
+    // Assess
+    await expect(attempt).rejects.toMatchObject({
+      code: 'invalid_args',
+      message:
+        'exclude names 999999999999, which is not an account of the organization (it holds 4 accounts: ' +
+        'an account outside it is never audited, so leave it out of exclude)',
+    });
+  });
+
+  it('names every id of exclude the organization does not hold, OUs and accounts alike', async () => {
+    // Prepare
+    arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 3 }));
+
+    // Act
+    const attempt = resolveAccounts(client, {
+      accounts: 'all',
+      exclude: ['ou-zzzz-00000000', worldAccountId(1), '999999999998', '999999999999'],
+    });
+
+    // Assess
+    await expect(attempt).rejects.toThrow(
+      'exclude names ou-zzzz-00000000, which is not an OU or root of the organization (it holds 5 roots and OUs); ' +
+        'it also names 999999999998, 999999999999, which are not an account of the organization (it holds 4 accounts: ' +
+        'an account outside it is never audited, so leave it out of exclude)',
+    );
+  });
+
   it('lets an Organizations refusal rise as it came, normalized as access_denied', async () => {
     // Prepare
     arrangeOrganizationWorld(stubOf, organizationWorld({ accounts: 3 }));

@@ -119,18 +119,23 @@ describe('ReportComparer', () => {
     expect(figures.newer).toEqual({ objects: 3, bytes: 27, deleteMarkers: 1 });
   });
 
-  it('counts a repeated row as added rather than matching one entry twice', () => {
+  it('counts a key of the older report that the newer lists again in its totals only: it is not added', () => {
     const figures = compare(
       [['a.txt', '', false, 1, T, 'e']],
       [
         ['a.txt', '', false, 1, T, 'e'],
         ['a.txt', '', false, 1, T, 'e'],
+        ['a.txt', '', false, 1, T, 'e'],
+        ['b.txt', '', false, 2, T, 'f'],
       ],
     );
 
     expect(figures.unchanged.count).toBe(1);
     expect(figures.added.count).toBe(1);
-    expect(figures.repeatedRows).toBe(1);
+    expect(figures.added.bytes).toBe(2);
+    expect(figures.changed.count).toBe(0);
+    expect(figures.repeatedRows).toBe(2);
+    expect(figures.newer).toEqual({ objects: 4, bytes: 5, deleteMarkers: 0 });
   });
 
   it('keeps evidence: files per extension, samples per extension, ransom-note-like names and their folders', () => {
