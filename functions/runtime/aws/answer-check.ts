@@ -104,6 +104,21 @@ function xmlShape(text: string): { root?: string; hasData: boolean } {
 const HTML = /^\s*(?:<!doctype\s+html|<html[\s>])/i;
 
 /**
+ * Whether `text` is a JSON object: a JSON-protocol answer that an emulator (moto)
+ * labels `text/html` is still the API's answer, and no HTML page parses as one.
+ * XML answers keep the content type's verdict: an HTML fragment can look like XML.
+ */
+function isJsonObject(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The root element of each S3 / S3 Control read the tools make (S3 API reference,
  * each operation's "Response Syntax"), by its subresource or operation. REST
  * answers name no operation, so a shape-less `<Response/>` is told from a real
@@ -131,7 +146,8 @@ function expectedS3Root(request: HttpRequest): string | undefined {
 /**
  * Checks one answer of a tool's AWS client before the SDK reads it.
  *
- * - any protocol: an empty body, or an HTML page (by content type or content);
+ * - any protocol: an empty body, or an HTML page (by content, or by content type unless a
+ *   JSON protocol's body is a JSON object);
  * - query protocol (EC2, IAM, RDS, STS…): a root element other than
  *   `<{Action}Response>`, or one with nothing but request metadata;
  * - JSON protocols (Cost Explorer, CloudTrail, CloudWatch, Compute Optimizer…): `{}`;
@@ -164,7 +180,7 @@ export function checkAnswer(request: HttpRequest, response: HttpResponse, body: 
     );
   };
   if (body.byteLength === 0 || (protocol !== 'cbor' && text.trim() === '')) fail('with an empty body');
-  if (/^text\/html\b/i.test(contentType) || HTML.test(text))
+  if (HTML.test(text) || (/^text\/html\b/i.test(contentType) && !(protocol === 'json' && isJsonObject(text))))
     fail('with an HTML page instead of its API answer');
   if (protocol === 'json' && /^\{\s*\}$/.test(text.trim())) fail('with no data ({})');
   if (protocol === 'cbor' && (body[0] === 0xa0 || (body[0] === 0xbf && body[1] === 0xff))) {

@@ -106,6 +106,45 @@ describe('checkAnswer()', () => {
     expect(check(req, response(200, 'application/xml'), body)).toThrow(message);
   });
 
+  describe('an answer labelled text/html', () => {
+    const organizations = request({
+      service: 'organizations',
+      headers: {
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'AWSOrganizationsV20161128.DescribeOrganization',
+      },
+    });
+    const ec2 = request({
+      service: 'ec2',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'Action=DescribeInstances&Version=2016-11-15',
+    });
+
+    it('accepts a JSON-protocol answer whose body is a JSON object (moto labels its answers so)', () => {
+      expect(
+        check(
+          organizations,
+          response(200, 'text/html; charset=utf-8'),
+          '{"Organization":{"Id":"o-a1b2c3d4e5"}}',
+        ),
+      ).not.toThrow();
+    });
+
+    it.each([
+      ['a JSON-protocol answer that is a page', organizations, '<body>Sign in to the Wi-Fi</body>'],
+      ['a JSON-protocol answer that does not parse', organizations, '{"Organization":'],
+      [
+        'a query-protocol answer, XML-looking',
+        ec2,
+        '<DescribeInstancesResponse><x/></DescribeInstancesResponse>',
+      ],
+    ])('refuses %s', (_kind, req, body) => {
+      expect(check(req, response(200, 'text/html'), body)).toThrow(
+        /with an HTML page instead of its API answer/,
+      );
+    });
+  });
+
   it('refuses an empty CBOR map and accepts one with members (rpc-v2-cbor)', () => {
     // Prepare
     const req = request({
