@@ -94,6 +94,15 @@ function readErrorsNote(unreadable: number, partly: number): string {
   return parts.length > 0 ? `; ${parts.join(', ')}` : '';
 }
 
+/**
+ * What the summary says when the account-level Block Public Access could not be
+ * read: every bucket's exposure leans on it, so it is said, not left in the value.
+ */
+function accountBlockNote(account: PublicAccessBlockState): string {
+  if (account.status !== 'unknown') return '';
+  return `; account-level Block Public Access unknown (${account.error?.code ?? 'not read'})`;
+}
+
 /** Counts of buckets by a setting's status (`{ enabled: 12, none: 1, unknown: 1 }`). */
 type StatusCounts = Record<string, number>;
 
@@ -304,7 +313,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
       `${counts.encryption.none ?? 0} without default encryption; ` +
       `${plural(summary.total, 'finding')} (${summary.bySeverity.critical} critical, ` +
       `${summary.bySeverity.high} high)${readErrorsNote(unreadable, failed - unreadable)}` +
-      `${truncated ? '; partial' : ''}${unrecognizedNote(unrecognizedValues)}`,
+      `${accountBlockNote(account)}${truncated ? '; partial' : ''}${unrecognizedNote(unrecognizedValues)}`,
   };
 });
 

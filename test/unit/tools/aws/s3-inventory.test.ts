@@ -650,6 +650,7 @@ describe('aws_s3_inventory', () => {
         status: 'unknown',
         error: { code: 'access_denied' },
       });
+      expect(result.summary).toContain('; account-level Block Public Access unknown (access_denied)');
       expect(result.value.bucketsRead).toBe(1);
       expect(result.value.findings.total).toBe(0);
     });
