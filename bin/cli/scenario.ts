@@ -210,7 +210,8 @@ export function registerScenarioCommands(program: Command, run: CliRun): void {
       const progress = createRunProgress(chosen, runId, report);
       report(
         `Running ${chosen.name} locally: run ${runId}, tenant ${String(input.tenant)}, secrets from ${table ? `table ${table}` : 'the embedded default store'}, ` +
-          `model ${endpoint ? `at ${redactString(endpoint)}` : `Bedrock (${io.env.AWS_REGION ?? process.env.AWS_REGION ?? 'us-east-1'})`}, workspace ${path.join(localDir, 'runs', String(input.tenant), chosen.name, runId)}\n`,
+          // A scenario without an agent level calls no model: the header names none.
+          `${chosen.levels.some((level) => level.kind === 'agent') ? `model ${endpoint ? `at ${redactString(endpoint)}` : `Bedrock (${io.env.AWS_REGION ?? process.env.AWS_REGION ?? 'us-east-1'})`}, ` : ''}workspace ${path.join(localDir, 'runs', String(input.tenant), chosen.name, runId)}\n`,
       );
       const started = performance.now();
       const dispatch = createLocalDispatcher({

@@ -288,6 +288,20 @@ describe('etp scenario run --local', () => {
     expect(err).toContain('Finished mini run run-2: incomplete.');
   });
 
+  it('names no model in its first line when the scenario has no agent level', async () => {
+    // Prepare: mini's collect level alone.
+    writeFileSync(path.join(scenariosDir, 'mini.yaml'), MINI.replace(/ {2}- name: analyze[\s\S]*$/, ''));
+
+    // Act
+    const { code, err } = await etp(['scenario', 'run', 'mini', '--local', '--run-id', 'run-3'], env);
+
+    // Assess
+    expect(code).toBe(0);
+    expect(err.split('\n')[0]).toBe(
+      `Running mini locally: run run-3, tenant default, secrets from the embedded default store, workspace ${path.join(localDir, 'runs/default/mini/run-3')}`,
+    );
+  });
+
   it('exits 0 when every level produced its result', async () => {
     // Prepare
     process.env.ETP_SLACK_DEFAULT = JSON.stringify({ webhook_url: 'http://127.0.0.1:9/services/T0/B0/x' });
