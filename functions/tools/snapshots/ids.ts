@@ -85,21 +85,21 @@ function isBucketName(name: string): boolean {
 /** The report folder S3 writes: `YYYY-MM-DDTHH-MMZ` (S3 User Guide, "Locating your inventory list"). */
 export const REPORT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}Z$/;
 /**
- * Whether `value` is a report folder name of a time that exists: the shape of
- * {@link REPORT_TIME}, a calendar date and time (no month 13, day 30 of
- * February or hour 24) and not in the future, so an impossible id is refused
- * before any remote call.
+ * What is wrong with `value` as a report folder name, or `undefined` when it names
+ * a time that exists: the shape of {@link REPORT_TIME}, a calendar date and time
+ * (no month 13, day 30 of February or hour 24) and not in the future, so an
+ * impossible id is refused before any remote call.
  */
-export function isReportTime(value: string): boolean {
-  if (!REPORT_TIME.test(value)) return false;
+export function reportTimeProblem(value: string): string | undefined {
+  if (!REPORT_TIME.test(value)) return `"${value}" is not a report time YYYY-MM-DDTHH-MMZ`;
   const iso = reportTimeToIso(value);
   const parsed = new Date(iso);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString() !== iso) {
+    return `"${value}" is not a time that exists (a calendar date, hours 00-23, minutes 00-59)`;
+  }
   // A day ahead at most: clocks differ, a report of the future does not exist.
-  return (
-    !Number.isNaN(parsed.getTime()) &&
-    parsed.toISOString() === iso &&
-    parsed.getTime() <= Date.now() + 86_400_000
-  );
+  if (parsed.getTime() > Date.now() + 86_400_000) return `"${value}" is a report time in the future`;
+  return undefined;
 }
 
 /** The characters a configuration id may hold here: printable ASCII (no control character). */
@@ -206,9 +206,8 @@ export function parseSnapshotId(id: string): SnapshotRef {
     if (parts.length !== 3) throw invalid(id, 'expected bucket/configuration/time', SNAPSHOT_ID_FORMS);
     const [bucket = '', encoded = '', reportTime = ''] = parts;
     if (!isBucketName(bucket)) throw invalid(id, `"${bucket}" is not an S3 bucket name`, SNAPSHOT_ID_FORMS);
-    if (!isReportTime(reportTime)) {
-      throw invalid(id, `"${reportTime}" is not a report time YYYY-MM-DDTHH-MMZ`, SNAPSHOT_ID_FORMS);
-    }
+    const timeProblem = reportTimeProblem(reportTime);
+    if (timeProblem !== undefined) throw invalid(id, timeProblem, SNAPSHOT_ID_FORMS);
     return {
       kind: 's3_inventory',
       bucket,

@@ -62,7 +62,9 @@ describe('snapshot ids', () => {
     ['s3_inventory:a..b/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
     ['s3_inventory:xn--photos/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
     ['s3_inventory:photos-s3alias/daily/2026-03-01T01-00Z', 'is not an S3 bucket name'],
-    ['s3_inventory:photos/daily/2999-03-01T01-00Z', 'is not a report time'],
+    ['s3_inventory:photos/daily/2999-03-01T01-00Z', '"2999-03-01T01-00Z" is a report time in the future'],
+    ['s3_inventory:photos/daily/2026-02-30T01-00Z', '"2026-02-30T01-00Z" is not a time that exists'],
+    ['s3_inventory:photos/daily/2026-03-01T24-00Z', '"2026-03-01T24-00Z" is not a time that exists'],
     ['snap-0123456789abcdef0', 'unknown form'],
   ])('refuses %s naming the problem and the accepted forms', (id, problem) => {
     const attempt = () => parseSnapshotId(id);
