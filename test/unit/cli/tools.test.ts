@@ -167,18 +167,24 @@ describe('etp tools invoke', () => {
   const pastedToken = ['xoxb', '123456789012', '1234567890123', 'abcdefghijklmnopqrstuvwx'].join('-');
 
   it.each([
-    ['an id the schema refuses', ['snapshot_stats', '--tenant', 'default', '--args', `{"id":"s3_inventory:${pastedToken}/daily/T1"}`]],
+    [
+      'an id the schema refuses',
+      ['snapshot_stats', '--tenant', 'default', '--args', `{"id":"s3_inventory:${pastedToken}/daily/T1"}`],
+    ],
     ['--args that is not JSON', ['snapshot_stats', '--tenant', 'default', '--args', pastedToken]],
-  ])('masks a credential the usage error echoes (%s), as the dispatcher masks results', async (_case, argv) => {
-    // Act
-    const outcome = await etp(['tools', 'invoke', ...argv]);
+  ])(
+    'masks a credential the usage error echoes (%s), as the dispatcher masks results',
+    async (_case, argv) => {
+      // Act
+      const outcome = await etp(['tools', 'invoke', ...argv]);
 
-    // Assess
-    expect(outcome.code).toBe(2);
-    expect(outcome.out).toBe('');
-    expect(outcome.err).toContain('<redacted>');
-    expect(outcome.err).not.toContain('abcdefghijklmnopqrstuvwx');
-  });
+      // Assess
+      expect(outcome.code).toBe(2);
+      expect(outcome.out).toBe('');
+      expect(outcome.err).toContain('<redacted>');
+      expect(outcome.err).not.toContain('abcdefghijklmnopqrstuvwx');
+    },
+  );
 
   it('exits 2 with one short line for args nested 3,000 levels deep', async () => {
     // Prepare
