@@ -7,7 +7,7 @@
 import { awsErrorInfo, isAwsServiceError, isMissingCredentials } from './error-sources/aws';
 import { errorInfo, fieldsOf, stringField } from './error-sources/error-info';
 import { networkErrorInfo } from './error-sources/network';
-import { PlatformError, ServiceCallError } from './errors';
+import { type ErrorCode, PlatformError, ServiceCallError } from './errors';
 import type { ToolErrorInfo } from './result';
 
 /**
@@ -19,13 +19,21 @@ import type { ToolErrorInfo } from './result';
 export type ErrorMapper = (err: unknown) => ToolErrorInfo | undefined;
 
 /**
+ * Codes of {@link PlatformError}s that are no service's answer: `invalid_args`
+ * (the caller's arguments) and `internal_error` (ours: a setting that breaks its
+ * rule, a bug). They carry a service only when they name one, never the tool's.
+ */
+const OWN_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid_args', 'internal_error']);
+
+/**
  * Turns anything a tool (or the dispatcher) threw into a {@link ToolErrorInfo};
  * it never throws.
  *
  * Order: a {@link ServiceCallError} is its cause, reported with the service it
  * names; then the tool's own `mapError` (a connector's error table, such as
  * Slack's in functions/tools/slack/errors.ts); our {@link PlatformError}s keep
- * their code; AWS SDK v3 service exceptions (error-sources/aws.ts); connection
+ * their code (and get `service` only when they are a service's answer, see
+ * {@link OWN_CODES}); AWS SDK v3 service exceptions (error-sources/aws.ts); connection
  * failures and timeouts (error-sources/network.ts); anything else is
  * `internal_error`. Messages are redacted and cut to `MAX_ERROR_MESSAGE_CHARS`,
  * whoever built them.
@@ -58,8 +66,9 @@ export function normalizeError(
       );
     }
     if (err instanceof PlatformError) {
-      // An argument error is the caller's, not a service's answer: it names a service only when one said it.
-      const defaultService = err.code === 'invalid_args' ? undefined : service;
+      // An argument error is the caller's and an internal error ours (a setting, a bug), not a service's
+      // answer: they name a service only when one said it.
+      const defaultService = OWN_CODES.has(err.code) ? undefined : service;
       return errorInfo(err.code, err.message, err.retryable, err.service ?? defaultService, err.details);
     }
     const fields = fieldsOf(err);

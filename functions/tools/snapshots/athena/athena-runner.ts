@@ -12,7 +12,7 @@
 import type { AthenaClient } from '@aws-sdk/client-athena';
 import { readPages } from '../../../runtime/aws/pagination';
 import type { Deadline } from '../../../runtime/deadline';
-import { DeadlineExceededError, PlatformError } from '../../../runtime/errors';
+import { DeadlineExceededError, PlatformError, ServiceCallError } from '../../../runtime/errors';
 import { athenaSdk } from '../lazy-sdk';
 import {
   createTableStatement,
@@ -50,6 +50,23 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /**
+ * Runs `call`, one or more Athena API requests, reporting what the SDK throws as
+ * Athena's error (`ServiceCallError`, which `normalizeError` maps with service
+ * `athena`): the tools' specs name `s3`, the service of their other calls, so an
+ * unreachable Athena endpoint, an AccessDenied or a throttle of Athena's would
+ * otherwise be reported as S3's. Our own errors, and errors already tagged (STS
+ * under the credential provider), keep their labels.
+ */
+export async function inAthena<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof PlatformError || err instanceof ServiceCallError) throw err;
+    throw new ServiceCallError('athena', err);
+  }
+}
+
+/**
  * Runs one query in the settings' workgroup and database and returns its rows
  * as column-name → text records. No `ResultConfiguration`: the workgroup
  * (CustomerAccessStack) keeps results in Athena managed query results, read
@@ -58,8 +75,19 @@ const sleep = (ms: number, signal: AbortSignal) =>
  *
  * @throws PlatformError (`upstream_error`) when the query FAILED or was CANCELLED, with Athena's reason.
  * @throws DeadlineExceededError when the call's deadline passes while the query runs.
+ * @throws ServiceCallError (`athena`) around what the SDK threw ({@link inAthena}).
  */
-export async function runAthenaQuery(
+export function runAthenaQuery(
+  athena: AthenaClient,
+  sql: string,
+  settings: Pick<AthenaRouteSettings, 'workGroup' | 'database'>,
+  deadline: Deadline,
+): Promise<{ readonly rows: Record<string, string>[]; readonly stats: AthenaQueryStats }> {
+  return inAthena(() => queryAthena(athena, sql, settings, deadline));
+}
+
+/** {@link runAthenaQuery}'s requests, the SDK's errors as thrown. */
+async function queryAthena(
   athena: AthenaClient,
   sql: string,
   settings: Pick<AthenaRouteSettings, 'workGroup' | 'database'>,

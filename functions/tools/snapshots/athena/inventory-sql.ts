@@ -68,9 +68,20 @@ const CSV_BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   'is_multipart_uploaded',
 ]);
 
-/** A column's type in the table of `format` (S3 User Guide templates). */
+/**
+ * A field name S3 may add after {@link INVENTORY_COLUMN_TYPES} was written: S3
+ * adds optional fields over time (S3 User Guide, "Amazon S3 Inventory list":
+ * ChecksumAlgorithm, ObjectAccessControlList, ObjectOwner, LifecycleExpirationDate
+ * came later), named in snake_case in Parquet and ORC schemas and by
+ * `snakeCase` (inventory/manifest.ts) from CSV ones. Such a column is declared `string` and never
+ * read by the queries (Athena reads only the columns a query uses), so a report
+ * with a new field stays readable; the rule keeps it a plain identifier.
+ */
+const NEW_FIELD_NAME = /^[a-z][a-z0-9_]{0,127}$/;
+
+/** A column's type in the table of `format` (S3 User Guide templates); `string` for a field added later. */
 export function columnType(format: AthenaInventoryFormat, column: string): string {
-  if (format !== 'CSV') return INVENTORY_COLUMN_TYPES[column] as string;
+  if (format !== 'CSV') return INVENTORY_COLUMN_TYPES[column] ?? 'string';
   return CSV_BOOLEAN_COLUMNS.has(column) ? 'boolean' : 'string';
 }
 
@@ -165,14 +176,19 @@ export function partitionOf(reportTime: string): string {
   return dt;
 }
 
-/** The manifest's columns, checked against the S3 Inventory field list. */
+/**
+ * The manifest's columns, checked: each an S3 Inventory field of
+ * {@link INVENTORY_COLUMN_TYPES} or a name of the same form ({@link NEW_FIELD_NAME}).
+ *
+ * @throws InvalidArgsError for any other name (it could not be written as an identifier).
+ */
 function checkedColumns(columns: readonly string[]): readonly string[] {
   for (const column of columns) {
-    if (!Object.hasOwn(INVENTORY_COLUMN_TYPES, column)) {
+    if (!Object.hasOwn(INVENTORY_COLUMN_TYPES, column) && !NEW_FIELD_NAME.test(column)) {
       throw invalid(
         'inventory column',
         column,
-        `S3 Inventory fields: ${Object.keys(INVENTORY_COLUMN_TYPES).join(', ')}`,
+        `a field name of lower-case letters, digits and _ starting with a letter, as S3 names its fields; S3 Inventory fields: ${Object.keys(INVENTORY_COLUMN_TYPES).join(', ')}`,
       );
     }
   }

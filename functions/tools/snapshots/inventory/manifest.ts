@@ -88,6 +88,30 @@ export function snakeCase(name: string): string {
     .toLowerCase();
 }
 
+/**
+ * How a `fileSchema` is written, by its shape (S3 User Guide, "Inventory manifest"):
+ * CSV a comma-separated list of field names (`Bucket, Key, Size, …`), Parquet a
+ * Parquet message schema (`message s3.inventory { required binary key (STRING); … }`),
+ * ORC a struct (`struct<bucket:string,key:string,…>`).
+ */
+export type SchemaStyle = 'CSV' | 'Parquet' | 'ORC';
+
+/** The style a `fileSchema` is written in ({@link SchemaStyle}), from its first word. */
+export function schemaStyle(fileSchema: string): SchemaStyle {
+  const text = fileSchema.trimStart();
+  if (/^message\b/.test(text)) return 'Parquet';
+  if (/^struct\s*</.test(text)) return 'ORC';
+  return 'CSV';
+}
+
+/** What each format's `fileSchema` looks like, for messages (S3 User Guide, "Inventory manifest"). */
+const SCHEMA_EXAMPLES: Readonly<Record<SchemaStyle, string>> = {
+  CSV: 'a CSV-style (comma-separated) list of field names, e.g. "Bucket, Key, Size, LastModifiedDate, ETag"',
+  Parquet:
+    'a Parquet message schema, e.g. "message s3.inventory { required binary bucket (STRING); required binary key (STRING); optional int64 size; … }"',
+  ORC: 'an ORC struct, e.g. "struct<bucket:string,key:string,size:bigint,…>"',
+};
+
 /** The column names of a `fileSchema`, snake_case, in file order. */
 export function schemaColumns(fileFormat: string, fileSchema: string): string[] {
   if (fileFormat === 'Parquet') {
@@ -96,7 +120,7 @@ export function schemaColumns(fileFormat: string, fileSchema: string): string[] 
     );
   }
   if (fileFormat === 'ORC') {
-    const inner = fileSchema.replace(/^struct<|>$/g, '');
+    const inner = fileSchema.trim().replace(/^struct\s*<|>$/g, '');
     return inner
       .split(',')
       .map((field) => field.split(':')[0]?.trim() ?? '')
@@ -116,10 +140,76 @@ function broken(reportId: string, problem: string, details: Record<string, unkno
 }
 
 /**
+ * Refuses a manifest that lists a data file twice: S3 writes each data file of
+ * a report once in `files` (S3 User Guide, "Inventory manifest"), and reading
+ * it twice would count its objects twice.
+ *
+ * @throws PlatformError (`upstream_error`, `details.reason: "duplicate_file"`) naming the first repeated key.
+ */
+function checkDistinctFiles(files: readonly { readonly key: string }[], reportId: string): void {
+  const seen = new Set<string>();
+  for (const file of files) {
+    if (seen.has(file.key)) {
+      throw broken(
+        reportId,
+        `manifest.json lists the data file ${file.key} more than once; S3 lists each data file of a report once, so the report is refused rather than counted twice`,
+        { reason: 'duplicate_file', key: file.key },
+      );
+    }
+    seen.add(file.key);
+  }
+}
+
+/**
+ * Refuses a `fileSchema` written in another format's style than `fileFormat`
+ * ({@link schemaStyle}): its columns could not be read, and a message about a
+ * missing field would mislead. Unknown formats are left to {@link requireReadableFormat}.
+ *
+ * @throws PlatformError (`upstream_error`, `details.reason: "schema_format_mismatch"`).
+ */
+function checkSchemaStyle(fileFormat: string, fileSchema: string, reportId: string): void {
+  if (fileFormat !== 'CSV' && fileFormat !== 'Parquet' && fileFormat !== 'ORC') return;
+  const style = schemaStyle(fileSchema);
+  if (style === fileFormat) return;
+  throw broken(
+    reportId,
+    `its fileFormat ${fileFormat} does not match its ${style === 'CSV' ? 'CSV-style (comma-separated)' : `${style}-style`} fileSchema (${fileSchema}); ` +
+      `a ${fileFormat} fileSchema is ${SCHEMA_EXAMPLES[fileFormat]}`,
+    { reason: 'schema_format_mismatch', fileFormat, fileSchema },
+  );
+}
+
+/**
+ * Refuses a schema without the two fields the tools need. `Key` (with `Bucket`)
+ * is in every S3 Inventory list; `Size` is an optional field the configuration
+ * must select (S3 User Guide, "Amazon S3 Inventory list", "Setting up Amazon S3 Inventory").
+ *
+ * @throws PlatformError (`upstream_error`, `details.reason: "missing_field"`) naming the missing field.
+ */
+function checkRequiredColumns(columns: readonly string[], fileSchema: string, reportId: string): void {
+  if (!columns.includes('key')) {
+    throw broken(
+      reportId,
+      `its fileSchema has no Key field (${fileSchema}); every S3 Inventory list has Bucket and Key, so this is not an inventory schema`,
+      { reason: 'missing_field', field: 'Key', fileSchema },
+    );
+  }
+  if (!columns.includes('size')) {
+    throw broken(
+      reportId,
+      `its fileSchema has no Size field (${fileSchema}); add the Size optional field to the inventory configuration (it applies from the next report)`,
+      { reason: 'missing_field', field: 'Size', fileSchema },
+    );
+  }
+}
+
+/**
  * Parses and checks a manifest: its shape, that it belongs to the
  * configuration's source and destination buckets, that every file it lists is
- * a data file in the configuration's folder (the no-content rail), and that its
- * schema has `key` and `size`.
+ * a data file in the configuration's folder (the no-content rail) and is listed
+ * once, that its `fileSchema` is written in its `fileFormat`'s style, and that
+ * the schema has `key` and `size`. Field names the tools do not know are kept
+ * (S3 adds optional fields over time): their columns are read past.
  *
  * @throws PlatformError (`upstream_error`) naming what is wrong.
  */
@@ -161,16 +251,10 @@ export function parseManifest(
       { service: 's3', details: { report: reportId, rail: 'no_content', key: outside.key } },
     );
   }
+  checkDistinctFiles(manifest.files, reportId);
+  checkSchemaStyle(manifest.fileFormat, manifest.fileSchema, reportId);
   const columns = schemaColumns(manifest.fileFormat, manifest.fileSchema);
-  for (const required of ['key', 'size'] as const) {
-    if (!columns.includes(required)) {
-      throw broken(
-        reportId,
-        `its fileSchema has no ${required === 'size' ? 'Size' : 'Key'} field (${manifest.fileSchema}); add the Size optional field to the inventory configuration`,
-        { fileSchema: manifest.fileSchema },
-      );
-    }
-  }
+  checkRequiredColumns(columns, manifest.fileSchema, reportId);
   const files = manifest.files.map((file) => ({
     key: file.key,
     size: file.size,
