@@ -149,7 +149,7 @@ function awsSetupHint(err: unknown): string {
     return ' (set AWS_REGION, or a region in your AWS profile: AWS_PROFILE)';
   }
   if (name === 'CredentialsProviderError' || /Could not load credentials/.test(message)) {
-    return ' (set AWS credentials: AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)';
+    return ' (set AWS credentials with AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)';
   }
   return '';
 }

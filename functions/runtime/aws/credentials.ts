@@ -360,6 +360,6 @@ export function parseAwsPayload<T extends z.ZodMiniType>(
   const shape = notJsonObjectProblem(secret);
   if (shape) throw new SecretInvalidError(`${label} is invalid: ${shape}. Accepted fields: ${accepted}`);
   // Field names only: zod's messages may quote the values, which are secrets.
-  const fields = faultyFields(parsed.error.issues);
+  const fields = faultyFields(parsed.error.issues, secret);
   throw new SecretInvalidError(`${label} is invalid in: ${fields.join(', ')}. Accepted fields: ${accepted}`);
 }

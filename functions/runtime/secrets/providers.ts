@@ -10,7 +10,7 @@ export class EnvSecretProvider implements SecretValueProvider {
     const raw = this.env[reference.ref_value];
     if (raw === undefined || raw === '') {
       throw new SecretNotFoundError(
-        `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at environment variable ${reference.ref_value}, which is not set`,
+        `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at environment variable ${reference.ref_value}, which is ${raw === undefined ? 'not set' : 'set but empty'}`,
       );
     }
     return raw;

@@ -142,7 +142,7 @@ export class SecretResolver {
     }
     const convention = this.#conventionFallback
       ? variable
-        ? ` and environment variable ${variable} is not set`
+        ? ` and environment variable ${variable} is ${this.#env[variable] === '' ? 'set but empty' : 'not set'}`
         : ` (and no conventional environment variable: ${CONVENTION_RULE})`
       : '';
     throw new SecretNotFoundError(

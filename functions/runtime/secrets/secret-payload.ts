@@ -68,7 +68,7 @@ export function parseSecretPayload<S>(raw: Readonly<Record<string, unknown>>, sp
   const parsed = spec.schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const shape = notJsonObjectProblem(raw) ?? providerProblem(raw, spec.providers);
-  const problem = shape ? `: ${shape}` : ` in: ${faultyFields(parsed.error.issues).join(', ')}`;
+  const problem = shape ? `: ${shape}` : ` in: ${faultyFields(parsed.error.issues, raw).join(', ')}`;
   throw new SecretInvalidError(
     `${spec.label} secret ${spec.name} is invalid${problem}. Accepted: ${spec.accepted}`,
     {

@@ -13,13 +13,28 @@
  * Says nothing of the value itself, which is a secret.
  *
  * @example notJsonObjectProblem({ value: '{"bot_token":"xoxb-…"' }) // 'it is not a JSON object: it starts with { but does not parse as JSON'
+ * @example notJsonObjectProblem({ value: '["xoxb-…"]' }) // 'it is JSON but an array, not an object'
  */
 export function notJsonObjectProblem(secret: Readonly<Record<string, unknown>>): string | undefined {
   const keys = Object.keys(secret);
   if (keys.length !== 1 || keys[0] !== 'value' || typeof secret.value !== 'string') return undefined;
-  return secret.value.trimStart().startsWith('{')
-    ? 'it is not a JSON object: it starts with { but does not parse as JSON'
-    : 'it is not a JSON object but plain text';
+  if (secret.value.trimStart().startsWith('{'))
+    return 'it is not a JSON object: it starts with { but does not parse as JSON';
+  const kind = jsonKind(secret.value);
+  return kind ? `it is JSON but ${kind}, not an object` : 'it is not a JSON object but plain text';
+}
+
+/** What JSON value other than an object `text` is (`an array`, `a number`…), or undefined when it is not JSON. */
+function jsonKind(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
 }
 
 /** What a zod issue of a refused secret says of where it is and why (zod's `$ZodIssue`, the fields this reads). */
@@ -28,6 +43,10 @@ interface SecretIssue {
   readonly path: readonly PropertyKey[];
   readonly keys?: readonly string[];
   readonly message?: string;
+  /** `invalid_type`: the JSON Schema-like type name zod expected (`string`, `number`, `object`). */
+  readonly expected?: string;
+  /** `invalid_value`: the literals or enum members accepted (the schema's, never the secret's). */
+  readonly values?: readonly unknown[];
 }
 
 /**
@@ -39,22 +58,54 @@ const VALUE_CHECKS = new Set(['invalid_format', 'too_small', 'too_big', 'not_mul
 /** zod/mini's message when no locale is installed (zod-locale.ts): it says nothing. */
 const BARE_MESSAGE = 'Invalid input';
 
+/** Whether the secret has no field at `path` (its parent exists and lacks the last key). */
+function isMissing(secret: Readonly<Record<string, unknown>>, path: readonly PropertyKey[]): boolean {
+  let parent: unknown = secret;
+  for (const key of path.slice(0, -1)) {
+    if (typeof parent !== 'object' || parent === null) return false;
+    parent = (parent as Record<PropertyKey, unknown>)[key];
+  }
+  const last = path.at(-1);
+  return last !== undefined && typeof parent === 'object' && parent !== null && !Object.hasOwn(parent, last);
+}
+
 /**
- * The fields a refused secret got wrong, for its error message: unknown keys and
- * the paths of wrong values (`(value)` for the whole), a value that failed one
- * of its own checks followed by what the check accepts (`token (a token of
- * 20-255 characters without white space)`), each redacted — a field name can be
- * a pasted credential (`{"AKIA…": "…"}`), and messages never show one.
- *
- * @example faultyFields(parsed.error.issues) // ['role_arn (an IAM role ARN …)', '<redacted>']
+ * Why an issue's field was refused, in words that never quote the value: it is
+ * missing, of the wrong JSON type, not one of the accepted literals, or breaks
+ * its own check (the schema's message); undefined when zod said nothing more.
  */
-export function faultyFields(issues: readonly SecretIssue[]): string[] {
+function issueReason(issue: SecretIssue, secret: Readonly<Record<string, unknown>>): string | undefined {
+  if (issue.path.length > 0 && isMissing(secret, issue.path)) return 'missing';
+  if (issue.code === 'invalid_type' && issue.expected) return `expected a ${issue.expected}`;
+  if (issue.code === 'invalid_value' && issue.values?.length)
+    return `one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+  if (VALUE_CHECKS.has(issue.code) && issue.message && issue.message !== BARE_MESSAGE) return issue.message;
+  return undefined;
+}
+
+/**
+ * The fields a refused secret got wrong, for its error message, each with why:
+ * `extra (unknown field)`, `role_arn (missing)`, `bot_token (expected a
+ * string)`, `provider (one of "hubspot", "salesforce")`, or a value that failed
+ * one of its own checks followed by what the check accepts (`token (a token of
+ * 20-255 characters without white space)`); `(value)` is the whole secret. Each
+ * is redacted — a field name can be a pasted credential (`{"AKIA…": "…"}`), and
+ * messages never show one.
+ *
+ * @param secret - the refused secret, read only to tell a missing field from a wrong one.
+ * @example faultyFields(parsed.error.issues, secret) // ['role_arn (missing)', '<redacted> (unknown field)']
+ */
+export function faultyFields(
+  issues: readonly SecretIssue[],
+  secret: Readonly<Record<string, unknown>>,
+): string[] {
   const { redactString } = require('../redact') as typeof import('../redact');
   const names = issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys' && issue.keys) return issue.keys;
-    const name = issue.path.map(String).join('.') || '(value)';
-    const reason = VALUE_CHECKS.has(issue.code) && issue.message !== BARE_MESSAGE ? issue.message : undefined;
+    if (issue.code === 'unrecognized_keys' && issue.keys)
+      return issue.keys.map((key) => `${redactString(key)} (unknown field)`);
+    const name = redactString(issue.path.map(String).join('.') || '(value)');
+    const reason = issueReason(issue, secret);
     return [reason ? `${name} (${reason})` : name];
   });
-  return [...new Set(names.map((name) => redactString(name)))];
+  return [...new Set(names)];
 }

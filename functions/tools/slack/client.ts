@@ -90,7 +90,7 @@ export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
     throw new SecretInvalidError(`Slack secret is invalid: ${shape}. ${ACCEPTED_SECRET}`, {
       service: 'slack',
     });
-  const fields = faultyFields(parsed.error.issues);
+  const fields = faultyFields(parsed.error.issues, secret);
   throw new SecretInvalidError(`Slack secret is invalid in: ${fields.join(', ')}. ${ACCEPTED_SECRET}`, {
     service: 'slack',
   });

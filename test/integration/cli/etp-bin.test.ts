@@ -92,7 +92,7 @@ describe('bin/etp.js', () => {
     [
       { AWS_REGION: 'eu-west-1' },
       'error: Secret-reference table etp-secret-references (region eu-west-1): Could not load credentials from any providers ' +
-        '(set AWS credentials: AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n',
+        '(set AWS credentials with AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n',
     ],
   ])(
     'says what to set when the AWS SDK cannot start a request (%j), exit 1',

@@ -57,10 +57,10 @@ describe('checkSecretPayload', () => {
 
     // Assess
     expect(awsUnderOrg).toThrow(
-      /AWS organization secret is invalid in: management_role_arn, member_role_name/,
+      /AWS organization secret is invalid in: management_role_arn \(missing\), member_role_name \(missing\)/,
     );
     expect(orgUnderAws).toThrow(
-      /AWS secret is invalid in: management_role_arn, external_id, member_role_name/,
+      /AWS secret is invalid in: management_role_arn \(unknown field\), external_id \(unknown field\), member_role_name \(unknown field\)/,
     );
   });
 

@@ -131,6 +131,16 @@ describe('awsAccessFromSecret()', () => {
       expect(err.message).not.toContain('fake-secret-value-test');
     });
 
+    it('says a field of the wrong JSON type is one, and what type it takes', () => {
+      // Act
+      const err = invalid({ role_arn: 5 });
+
+      // Assess
+      expect(err.message).toBe(
+        'AWS secret is invalid in: role_arn (expected a string). Accepted fields: role_arn, external_id?, region?',
+      );
+    });
+
     it('names a short secret_access_key without showing it', () => {
       // Act
       const err = invalid({ access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'shortFAKE' }); // fake example
@@ -144,7 +154,14 @@ describe('awsAccessFromSecret()', () => {
     });
 
     it.each([
-      ['a typo (role_arm)', { role_arm: ROLE_ARN }, ' in: role_arm'],
+      ['a typo (role_arm)', { role_arm: ROLE_ARN }, ' in: role_arm (unknown field)'],
+      [
+        'a JSON array read as { value }',
+        { value: '["fake-test-plain-secret"]' },
+        ': it is JSON but an array, not an object',
+      ],
+      ['a JSON number read as { value }', { value: '42' }, ': it is JSON but a number, not an object'],
+      ['JSON null read as { value }', { value: 'null' }, ': it is JSON but null, not an object'],
       [
         'a plain string read as { value }',
         { value: 'fake-test-plain-secret' },
@@ -399,7 +416,7 @@ describe('awsAccessFromSecret() strict forms', () => {
         secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
         regoin: 'eu-west-1',
       },
-      'regoin',
+      'regoin (unknown field)',
     ], // AWS docs example keys
     [
       {
@@ -407,7 +424,7 @@ describe('awsAccessFromSecret() strict forms', () => {
         access_key_id: 'AKIAIOSFODNN7EXAMPLE',
         secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
       },
-      'access_key_id, secret_access_key',
+      'access_key_id (unknown field), secret_access_key (unknown field)',
     ], // AWS docs example keys
   ])('refuses an unknown or mixed field, naming it (%#)', (secret, named) => {
     // Act / Assess

@@ -69,7 +69,7 @@ describe('parseOrgTargetSecret()', () => {
   });
 
   it.each([
-    [{ member_role_name: 'ExternalToolsPlatformAudit' }, 'management_role_arn'],
+    [{ member_role_name: 'ExternalToolsPlatformAudit' }, 'management_role_arn (missing)'],
     [
       { management_role_arn: 'arn:aws:iam::111122223333:role/X', member_role_name: 'a/b' },
       // A value that fails its own check: what the check accepts, not the value.
@@ -81,7 +81,7 @@ describe('parseOrgTargetSecret()', () => {
         member_role_name: 'ExternalToolsPlatformAudit',
         role_arn: 'arn:aws:iam::111122223333:role/X',
       },
-      'role_arn',
+      'role_arn (unknown field)',
     ],
     [
       {

@@ -22,23 +22,25 @@ describe('EnvSecretProvider', () => {
   });
 
   it.each([
-    ['unset', {}],
-    ['empty', { ACME_SLACK: '' }],
-  ])('fails with secret_not_found when the variable is %s, naming the variable', async (_state, env) => {
-    // Prepare
-    const provider = new EnvSecretProvider(env);
+    ['unset', {}, 'not set'],
+    ['empty', { ACME_SLACK: '' }, 'set but empty'],
+  ])(
+    'fails with secret_not_found when the variable is %s, naming the variable',
+    async (_state, env, said) => {
+      // Prepare
+      const provider = new EnvSecretProvider(env);
 
-    // Act
-    const read = provider.read(reference);
+      // Act
+      const read = provider.read(reference);
 
-    // Assess
-    await expect(read).rejects.toBeInstanceOf(SecretNotFoundError);
-    await expect(read).rejects.toMatchObject({
-      code: 'secret_not_found',
-      message:
-        'Secret "slack_default" of tenant "acme" points at environment variable ACME_SLACK, which is not set',
-    });
-  });
+      // Assess
+      await expect(read).rejects.toBeInstanceOf(SecretNotFoundError);
+      await expect(read).rejects.toMatchObject({
+        code: 'secret_not_found',
+        message: `Secret "slack_default" of tenant "acme" points at environment variable ACME_SLACK, which is ${said}`,
+      });
+    },
+  );
 });
 
 describe('parseSecretValue()', () => {

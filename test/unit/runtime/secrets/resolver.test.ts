@@ -170,6 +170,25 @@ describe('SecretResolver', () => {
     });
   });
 
+  it('says the conventional variable is set but empty, not unset, when it is ""', async () => {
+    // Prepare
+    const resolver = new SecretResolver(new FixedStore([]), {
+      env: { ETP_SECRET_ACME__AWS_DEFAULT: '' },
+      providers: { env: new ScriptedProvider([]), secrets_manager: new ScriptedProvider([]) },
+    });
+
+    // Act
+    const resolved = resolver.resolve('acme', 'aws_default');
+
+    // Assess
+    await expect(resolved).rejects.toMatchObject({
+      code: 'secret_not_found',
+      message:
+        'Tenant "acme" has no secret reference named "aws_default" and environment variable ' +
+        'ETP_SECRET_ACME__AWS_DEFAULT is set but empty',
+    });
+  });
+
   it('fails with unsupported_ref_kind for a row no provider handles, listing the supported kinds', async () => {
     // Prepare
     const { env, resolver } = setup([{ ...slackRow, ref_kind: 'vault' }]);

@@ -23,7 +23,10 @@ describe('parseSecretPayload', () => {
       'CRM secret crm_default is invalid: provider must be one of hubspot, attio',
     ],
     [{ token: TOKEN }, 'CRM secret crm_default is invalid: it names no provider (hubspot or attio)'],
-    [{ provider: 'hubspot', token: TOKEN, region: 'eu' }, 'CRM secret crm_default is invalid in: region'],
+    [
+      { provider: 'hubspot', token: TOKEN, region: 'eu' },
+      'CRM secret crm_default is invalid in: region (unknown field)',
+    ],
     [{ value: 'pat-na1-x' }, 'CRM secret crm_default is invalid: it is not a JSON object but plain text'],
   ])('refuses %j: %s', (raw, message) => {
     const attempt = () => parseSecretPayload(raw, CRM_SECRET_FAMILY.spec);
@@ -35,7 +38,7 @@ describe('parseSecretPayload', () => {
   it("names a family provider's wrong field, and a single vendor's", () => {
     expect(() =>
       parseSecretPayload({ provider: 'lever', token: TOKEN, user_id: 7 }, ATS_SECRET_FAMILY.spec),
-    ).toThrow('ATS secret ats_default is invalid in: user_id. Accepted:');
+    ).toThrow('ATS secret ats_default is invalid in: user_id (expected a string). Accepted:');
     expect(() => parseSecretPayload({ app_id: 'x' }, github.declaration.secret)).toThrow(
       /^GitHub secret github_default is invalid in: /,
     );
