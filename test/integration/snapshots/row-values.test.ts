@@ -2,15 +2,27 @@
  * A report whose rows hold a size or a date that is not one is refused as a
  * whole, in CSV and Parquet, by snapshot_stats and diff_snapshots alike: before
  * this check such rows were summed (NaN GiB, 1e23 bytes, a negative size) and
- * counted as changed.
+ * counted as changed. The Athena route's SQL (run on DuckDB, as in
+ * athena-route.test.ts) refuses the same reports, counting the rows.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { S3Client } from '@aws-sdk/client-s3';
+import { deadlineIn } from '../../../functions/runtime/deadline';
 import type { ToolResult } from '../../../functions/runtime/result';
 import type { Tool } from '../../../functions/runtime/spec';
+import { type InventoryTableRef, statsQuery } from '../../../functions/tools/snapshots/athena/inventory-sql';
+import {
+  foldFigureRows,
+  type QueryFigures,
+  refuseInvalidRows,
+} from '../../../functions/tools/snapshots/athena/query-figures';
 import { createDiffSnapshotsTool } from '../../../functions/tools/snapshots/diff-snapshots';
+import { readInventoryConfiguration } from '../../../functions/tools/snapshots/inventory/configuration';
+import { openReport } from '../../../functions/tools/snapshots/inventory/report';
 import { createSnapshotStatsTool } from '../../../functions/tools/snapshots/snapshot-stats';
 import { awsToolServices, EXAMPLE_AWS_SECRET, expectFailure, runAwsTool } from '../../helpers/aws-tool';
+import { DuckInventoryEngine, DuckInventoryTable, type LocalReport } from '../../helpers/duckdb-inventory';
 import { type InventoryObject, writeReport } from '../../helpers/inventory-fixtures';
 import { LocalS3Server } from '../../helpers/inventory-s3-server';
 import { localS3Clients } from '../../helpers/snapshot-tools';
@@ -175,5 +187,130 @@ describe('a row whose Size or LastModifiedDate is not one', () => {
       files: 2,
       bytes: 10,
     });
+  });
+});
+
+describe('the Athena route (its SQL on DuckDB) on the same reports', () => {
+  const REF: InventoryTableRef = { database: 'etp_inventory', table: 'row_values' };
+  let s3: S3Client;
+  beforeAll(() => {
+    s3 = new S3Client({
+      endpoint: server.url,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'example' },
+    });
+  });
+  afterAll(() => s3.destroy());
+
+  /** The figures of the Athena route's query over `source`'s reports at `times` (the last the newer). */
+  async function athenaFigures(source: string, times: readonly string[]): Promise<QueryFigures> {
+    const deadline = deadlineIn(60_000);
+    const configuration = await readInventoryConfiguration(s3, source, 'daily', deadline);
+    const reports: LocalReport[] = [];
+    for (const reportTime of times) {
+      reports.push({
+        reportTime,
+        manifest: (await openReport(s3, configuration, reportTime, deadline)).manifest,
+      });
+    }
+    const table = await DuckInventoryTable.fromServer(server, DESTINATION, REF, reports);
+    try {
+      const [newer, older] = [reports.at(-1) as LocalReport, reports.length > 1 ? reports[0] : undefined];
+      return foldFigureRows(
+        await table.query(statsQuery({ ...newer, table: REF }, older && { ...older, table: REF })),
+        15,
+      );
+    } finally {
+      table.close();
+    }
+  }
+
+  it.each([
+    ['CSV, Size NaN', 'csv-nan', 1],
+    ['CSV, Size past 2^53', 'csv-huge', 1],
+    ['CSV, a negative Size', 'csv-negative', 1],
+    ['CSV, a date that is not one', 'csv-date', 1],
+    ['CSV, columns in another order than the fileSchema', 'csv-reordered', 1],
+    ['Parquet, a negative size', 'parquet-negative', 1],
+  ])('counts the rows and refuses the report (%s)', async (_case, source, rows) => {
+    // Act
+    const figures = await athenaFigures(source, [T2]);
+    const id = `s3_inventory:${source}/daily/${T2}`;
+
+    // Assess
+    expect(figures.invalidRows).toEqual({ newer: rows, older: 0 });
+    expect(() => refuseInvalidRows(figures, { newer: id })).toThrow(
+      expect.objectContaining({
+        code: 'upstream_error',
+        message: expect.stringContaining(`Inventory report ${id}: 1 row with a Size that is not`),
+        details: { report: id, rows, reason: 'invalid_row_value' },
+      }),
+    );
+  });
+
+  it('refuses a diff whose newer report holds one, and counts none in the good older one', async () => {
+    // Act
+    const figures = await athenaFigures('csv-nan', [T1, T2]);
+
+    // Assess
+    expect(figures.invalidRows).toEqual({ newer: 1, older: 0 });
+    expect(() =>
+      refuseInvalidRows(figures, {
+        newer: `s3_inventory:csv-nan/daily/${T2}`,
+        older: `s3_inventory:csv-nan/daily/${T1}`,
+      }),
+    ).toThrow(`Inventory report s3_inventory:csv-nan/daily/${T2}: 1 row`);
+  });
+
+  it('makes snapshot_stats and diff_snapshots on the route refuse the report, writing no answer', async () => {
+    // Prepare
+    const engine = new DuckInventoryEngine(server);
+    const written: string[] = [];
+    const clients = { ...localS3Clients(server), inventoryQueries: () => engine };
+    const answers = () => async (_run: unknown, file: string) => {
+      written.push(file);
+      return `memory:${file}`;
+    };
+    const onRoute = {
+      stats: createSnapshotStatsTool(clients, answers),
+      diff: createDiffSnapshotsTool(clients, answers),
+    };
+    process.env.ETP_ATHENA_ROUTE = 'always';
+    try {
+      // Act
+      const stats = expectFailure(
+        await run(onRoute.stats as Tool, { id: `s3_inventory:csv-negative/daily/${T2}` }),
+      );
+      const diff = expectFailure(
+        await run(onRoute.diff as Tool, {
+          a: `s3_inventory:csv-nan/daily/${T1}`,
+          b: `s3_inventory:csv-nan/daily/${T2}`,
+        }),
+      );
+
+      // Assess
+      expect(stats.error).toMatchObject({
+        code: 'upstream_error',
+        details: { report: `s3_inventory:csv-negative/daily/${T2}`, rows: 1, reason: 'invalid_row_value' },
+      });
+      expect(diff.error).toMatchObject({
+        code: 'upstream_error',
+        details: { report: `s3_inventory:csv-nan/daily/${T2}`, rows: 1, reason: 'invalid_row_value' },
+      });
+      expect(written).toEqual([]);
+    } finally {
+      delete process.env.ETP_ATHENA_ROUTE;
+      engine.close();
+    }
+  });
+
+  it('reads an empty Size (a delete marker) as 0 bytes, as the single-function path', async () => {
+    // Act
+    const figures = await athenaFigures('csv-delete-marker-size', [T2]);
+
+    // Assess
+    expect(figures.invalidRows).toEqual({ newer: 0, older: 0 });
+    expect(figures.newer).toEqual({ objects: 2, bytes: 10, deleteMarkers: 0 });
   });
 });

@@ -320,8 +320,35 @@ function reportRows(report: QueriedReport): string {
     : 'NULL';
   const eTag = has('e_tag') ? "nullif(e_tag, '')" : 'NULL';
   return (
-    `SELECT ${key} AS k, ${version} AS v, ${marker} AS dm, ${size} AS size, ${modified} AS lm, ${eTag} AS et ` +
+    `SELECT ${key} AS k, ${version} AS v, ${marker} AS dm, ${size} AS size, ${modified} AS lm, ${eTag} AS et, ` +
+    `${invalidValueSql(csv, has('last_modified_date'))} AS bad ` +
     `FROM ${table} WHERE dt = '${partitionOf(report.reportTime)}'`
+  );
+}
+
+/** 2^53 − 1: the largest Size the single-function path adds up exactly (row-values.ts). */
+const MAX_SIZE = '9007199254740991';
+
+/**
+ * Whether a row's values are ones the figures may add up, as `checkedRowSink`
+ * (inventory/row-values.ts) decides on the single-function path: `Size` empty
+ * (a delete marker: 0) or a whole number from 0 to 2^53 − 1, and
+ * `LastModifiedDate`, when listed, a time. Without it, a CSV Size that does not
+ * cast would count as 0 bytes and a negative one would be summed.
+ */
+function invalidValueSql(csv: boolean, listsLastModified: boolean): string {
+  const size = csv
+    ? `(nullif(size, '') IS NOT NULL AND coalesce(try_cast(size AS bigint) NOT BETWEEN 0 AND ${MAX_SIZE}, true))`
+    : `coalesce(size NOT BETWEEN 0 AND ${MAX_SIZE}, false)`;
+  const modified = csv ? csvTimestamp('last_modified_date') : 'last_modified_date';
+  return listsLastModified ? `(${size} OR ${modified} IS NULL)` : size;
+}
+
+/** The row of `rows`' count of values {@link invalidValueSql} refuses, as `side` `invalid`, `change` `side`. */
+function invalidRowsSelect(side: 'newer' | 'older', rows: string): string {
+  return (
+    `SELECT 'invalid' AS side, false AS delete_marker, '${side}' AS change, '' AS extension, ` +
+    `count(*) AS files, 0 AS bytes, 0 AS bytes_before FROM ${rows} WHERE bad`
   );
 }
 
@@ -380,7 +407,9 @@ export function athenaFormat(manifest: QueriedReport['manifest']): AthenaInvento
  * `side` `newer` with `change` `added` / `changed` / `unchanged`, `side`
  * `older` with `change` `removed` / `kept` — a few rows per extension — and,
  * with `older`, one row `side` `notes`: ransom-note-like names among the added
- * and changed objects in `files`, their folders in `bytes`. Folded by
+ * and changed objects in `files`, their folders in `bytes`; one row `side`
+ * `invalid` per report (`change` `newer` / `older`) counts in `files` its rows
+ * whose Size or LastModifiedDate is not one ({@link invalidValueSql}). Folded by
  * `foldFigureRows` (query-figures.ts).
  *
  * @throws InvalidArgsError for a name, time or column that fails its rule.
@@ -398,7 +427,8 @@ export function statsQuery(
   if (!older) {
     return (
       `WITH n AS (${newerRows}) ` +
-      `${newerSelect("'added'", '0', '(SELECT k AS nk, dm AS ndm, size AS nsize FROM n) AS t')} GROUP BY 1, 2, 3, 4`
+      `${newerSelect("'added'", '0', '(SELECT k AS nk, dm AS ndm, size AS nsize FROM n) AS t')} GROUP BY 1, 2, 3, 4 ` +
+      `UNION ALL ${invalidRowsSelect('newer', 'n')}`
     );
   }
   const compare = comparison ?? { compareLastModified: false, compareETag: false, useVersionIds: false };
@@ -421,6 +451,7 @@ export function statsQuery(
     'FROM j WHERE ok IS NOT NULL GROUP BY 1, 2, 3, 4 ' +
     "UNION ALL SELECT 'notes' AS side, false AS delete_marker, 'new_or_changed' AS change, '' AS extension, " +
     "count(*) AS files, count(DISTINCT coalesce(regexp_extract(nk, '^.*/', 0), '')) AS bytes, 0 AS bytes_before " +
-    `FROM j WHERE nk IS NOT NULL AND NOT ndm AND change <> 'unchanged' AND ${ransomNoteSql('nk')}`
+    `FROM j WHERE nk IS NOT NULL AND NOT ndm AND change <> 'unchanged' AND ${ransomNoteSql('nk')} ` +
+    `UNION ALL ${invalidRowsSelect('newer', 'n')} UNION ALL ${invalidRowsSelect('older', 'o')}`
   );
 }

@@ -33,6 +33,11 @@ export interface QueryFigures {
   /** Ransom-note-like names among added and changed objects, and their folders (0 without an older report). */
   readonly ransomNotes: { readonly count: number; readonly folders: number };
   /**
+   * Rows of each report whose Size or LastModifiedDate is not one (inventory-sql.ts,
+   * `invalidValueSql`): the figures may not be reported unless both are 0 ({@link refuseInvalidRows}).
+   */
+  readonly invalidRows: { readonly newer: number; readonly older: number };
+  /**
    * Files and bytes by extension in full, before any histogram cut (the scan's
    * extension figures, scan/inventory-step.ts): ids of `table`; delete markers excluded.
    */
@@ -61,6 +66,7 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
   let markersAdded = 0;
   let bytesBefore = 0;
   const ransomNotes = { count: 0, folders: 0 };
+  const invalidRows = { newer: 0, older: 0 };
   for (const row of rows) {
     const files = Number(row.files);
     const bytes = Number(row.bytes ?? 0);
@@ -84,7 +90,9 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
         },
       );
     }
-    if (row.side === 'notes') {
+    if (row.side === 'invalid' && (row.change === 'newer' || row.change === 'older')) {
+      invalidRows[row.change] += files;
+    } else if (row.side === 'notes') {
       ransomNotes.count += files;
       ransomNotes.folders += bytes;
     } else if (row.side === 'newer') {
@@ -125,6 +133,7 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
     unchanged: { count: tallies.unchanged.count, bytes: tallies.unchanged.bytes },
     deleteMarkersAdded: markersAdded,
     ransomNotes,
+    invalidRows,
     byExtension: {
       table,
       added: tallies.added.byExtension,
@@ -132,4 +141,31 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
       older: olderAll.byExtension,
     },
   };
+}
+
+/**
+ * Refuses figures counted over rows whose values are not ones, as the
+ * single-function path refuses such a report (inventory/row-values.ts): a person
+ * acts on a figure. Athena does not say which rows, so the message gives their count.
+ *
+ * @param reports - the snapshot ids of the query's reports, for the message.
+ * @throws PlatformError (`upstream_error`, `details.reason: "invalid_row_value"`,
+ *   `details.rows`) naming the report.
+ */
+export function refuseInvalidRows(
+  figures: Pick<QueryFigures, 'invalidRows'>,
+  reports: { readonly newer: string; readonly older?: string },
+): void {
+  for (const side of ['newer', 'older'] as const) {
+    const rows = figures.invalidRows[side];
+    const report = reports[side];
+    if (rows === 0 || report === undefined) continue;
+    throw new PlatformError(
+      'upstream_error',
+      `Inventory report ${report}: ${rows} row${rows === 1 ? '' : 's'} with a Size that is not a whole number of ` +
+        'bytes from 0 to 2^53 − 1 or a LastModifiedDate that is not a time; ' +
+        "are the data files written with the manifest's fileSchema (its columns in that order)? Its figures are not reported",
+      { service: 's3', details: { report, rows, reason: 'invalid_row_value' } },
+    );
+  }
 }

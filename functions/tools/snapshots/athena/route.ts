@@ -41,7 +41,7 @@ import {
   type QueryComparison,
   statsQuery,
 } from './inventory-sql';
-import { foldFigureRows, type QueryFigures } from './query-figures';
+import { foldFigureRows, type QueryFigures, refuseInvalidRows } from './query-figures';
 import { type AthenaRouteHead, type AthenaRouteSettings, athenaAnswerFile } from './settings';
 
 /** Athena's price per byte scanned: $5 per TB (Athena pricing page, SQL queries). */
@@ -207,7 +207,9 @@ async function athenaFigures(
   const comparison = queryComparison(older ? [older, newer] : [newer]);
   const result = await engine.query(statsQuery(newerSide, olderSide, comparison), deadline);
   stats.push(result.stats);
-  return { figures: foldFigureRows(result.rows, HISTOGRAM_TOP), stats, table: newerTable.table, comparison };
+  const figures = foldFigureRows(result.rows, HISTOGRAM_TOP);
+  refuseInvalidRows(figures, { newer: newer.id, older: older?.id });
+  return { figures, stats, table: newerTable.table, comparison };
 }
 
 /**

@@ -14,7 +14,7 @@ import type { OpenedReport } from '../inventory/report';
 import { HISTOGRAM_TOP } from '../s3-inventory';
 import type { AthenaQueryStats } from './athena-runner';
 import { type InventoryTableRef, type QueryComparison, statsQuery } from './inventory-sql';
-import { foldFigureRows, type QueryFigures } from './query-figures';
+import { foldFigureRows, type QueryFigures, refuseInvalidRows } from './query-figures';
 import { type AthenaRoute, layoutTables, queried, routeHead } from './route';
 import type { AthenaRouteHead } from './settings';
 
@@ -59,6 +59,7 @@ export async function athenaChainFigures(
   const pairs = reports.slice(1).map((newer, i) => ({
     newer: queried(newer, tables[i + 1] as InventoryTableRef),
     older: queried(reports[i] as OpenedReport, tables[i] as InventoryTableRef),
+    ids: { newer: newer.id, older: (reports[i] as OpenedReport).id },
   }));
   const { settled, skipped } = await mapBounded(
     pairs,
@@ -69,7 +70,9 @@ export async function athenaChainFigures(
   for (const outcome of settled) {
     if (!outcome.ok) throw outcome.error;
     stats.push(outcome.value.stats);
-    steps.push(foldFigureRows(outcome.value.rows, HISTOGRAM_TOP));
+    const figures = foldFigureRows(outcome.value.rows, HISTOGRAM_TOP);
+    refuseInvalidRows(figures, outcome.item.ids);
+    steps.push(figures);
   }
   if (skipped.length > 0) {
     throw new DeadlineExceededError(
