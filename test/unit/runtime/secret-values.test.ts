@@ -36,6 +36,31 @@ describe('SecretValues', () => {
     );
   });
 
+  it('records no role ARN or role name of an AWS form, and still the ExternalId beside them', () => {
+    // Prepare
+    const values = new SecretValues();
+
+    // Act
+    values.add({
+      management_role_arn: 'arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization',
+      external_id: 'etp-example-0001',
+      member_role_name: 'ExternalToolsPlatformAudit',
+      member_external_id: 'member-example-0002',
+    });
+    values.add({ role_arn: 'arn:aws:iam::123456789012:role/etp-audit', external_id: 'fake-external-id' });
+
+    // Assess
+    expect(
+      values.mask(
+        'arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization (etp-example-0001) → ' +
+          'ExternalToolsPlatformAudit (member-example-0002); arn:aws:iam::123456789012:role/etp-audit fake-external-id',
+      ),
+    ).toBe(
+      `arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization (${R}) → ExternalToolsPlatformAudit (${R}); ` +
+        `arn:aws:iam::123456789012:role/etp-audit ${R}`,
+    );
+  });
+
   it('masks the longest value first, so one that contains another goes whole', () => {
     const values = new SecretValues();
     values.add(['fake-pass', 'fake-pass-and-more']);
