@@ -22,9 +22,11 @@ const LINE_SUMMARY_CHARS = 160;
 
 function describeLevel(level: Scenario['levels'][number]): string {
   if (level.kind === 'plan') {
+    // A per-account level runs its calls in every member account: the count is one account's.
+    const perAccount = level.for_each_account ? ' per account' : '';
     return level.calls.length === 1
-      ? 'plan: 1 call'
-      : `plan: ${level.calls.length} calls, ${Math.min(level.concurrency, level.calls.length)} at a time`;
+      ? `plan: 1 call${perAccount}`
+      : `plan: ${level.calls.length} calls${perAccount}, ${Math.min(level.concurrency, level.calls.length)} at a time`;
   }
   return `agent: ${level.model}, at most ${level.max_turns} turns`;
 }

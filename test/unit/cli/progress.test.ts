@@ -146,6 +146,32 @@ describe('createRunProgress', () => {
       '',
     ]);
   });
+  it("says a per-account level's call count is one account's", () => {
+    // Prepare
+    let text = '';
+    const org = scenarioOf({
+      name: 'pulse_org',
+      description: 'Test scenario.',
+      inputs: { tenant: { type: 'string', description: 'Tenant.', default: 'default' } },
+      levels: [
+        {
+          name: 'collect',
+          intra_tools: ['aws_ec2_inventory', 'aws_s3_inventory'],
+          calls: [{ tool: 'aws_ec2_inventory' }, { tool: 'aws_s3_inventory' }],
+          for_each_account: {},
+        },
+      ],
+    });
+    const progress = createRunProgress(org, 'run-1', (chunk) => {
+      text += chunk;
+    });
+
+    // Act
+    progress.onEvent({ type: 'level_started', level: org.levels[0] as (typeof org.levels)[number] });
+
+    // Assess
+    expect(text).toBe('▸ collect (plan: 2 calls per account, 2 at a time)\n');
+  });
 });
 
 describe('formatSummary', () => {
