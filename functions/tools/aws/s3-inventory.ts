@@ -1,5 +1,4 @@
 import { paginateListBuckets, S3Client } from '@aws-sdk/client-s3';
-import { S3ControlClient } from '@aws-sdk/client-s3-control';
 import { awsClientConfig } from '../../runtime/aws/client-config';
 import { readPages, stopFields } from '../../runtime/aws/pagination';
 import { mapBounded } from '../../runtime/concurrency';
@@ -11,6 +10,7 @@ import { compareText, increment, plural } from '../../runtime/text';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { type RegionAccessPoints, readRegionAccessPoints } from './s3/access-points';
 import { type BucketReport, type BucketSettings, type ListedBucket, readBucket } from './s3/bucket-report';
+import { s3ControlClient } from './s3/control-client';
 import { bucketExposure, EXPOSURE_UNKNOWN } from './s3/exposure';
 import { accountFindings, bucketFindings } from './s3/findings';
 import {
@@ -177,7 +177,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
 
   const [listing, account] = await Promise.all([
     listBuckets(home, ctx.deadline),
-    readAccountPublicAccessBlock(new S3ControlClient(awsClientConfig(access)), accountId).catch(
+    readAccountPublicAccessBlock(s3ControlClient(awsClientConfig(access)), accountId).catch(
       (err): PublicAccessBlockState => ({ ...PUBLIC_ACCESS_BLOCK_UNKNOWN, error: describeError(err) }),
     ),
   ]);
@@ -206,7 +206,7 @@ export const s3InventoryTool = defineTool(s3InventorySpec, async (ctx, args) => 
     [...bucketsByRegion],
     ([region, names]) =>
       readRegionAccessPoints({
-        client: new S3ControlClient(awsClientConfig(access, region)),
+        client: s3ControlClient(awsClientConfig(access, region)),
         accountId,
         buckets: names,
         deadline: ctx.deadline,
