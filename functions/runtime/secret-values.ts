@@ -23,21 +23,11 @@ const WHOLE_TOKEN_BELOW_CHARS = 8;
 const AWS_REGION = /^[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/;
 
 /**
- * Payload fields that name, never hold, a credential, so results and errors say
- * them as such: a vendor family's `provider` (`crm_default`'s `"hubspot"`), and
- * the IAM roles of the AWS forms (`role_arn`, `management_role_arn`,
- * `member_role_name`: stack outputs, in every CloudTrail event and STS error, and
- * granting nothing without the caller's own credentials and the ExternalId —
- * which stays masked). Masked, an AssumeRole error read "role/<redacted> could
- * not be assumed", and a person could not tell which role to fix. Their values
- * are not recorded.
+ * Payload fields that name, never hold, a credential: a vendor family's
+ * `provider` (`crm_default`'s `"hubspot"`), a closed list of public names that
+ * results and errors say as such. Their values are not recorded.
  */
-const NAMING_FIELDS: ReadonlySet<string> = new Set([
-  'provider',
-  'role_arn',
-  'management_role_arn',
-  'member_role_name',
-]);
+const NAMING_FIELDS: ReadonlySet<string> = new Set(['provider']);
 
 /** Deepest level of a payload walked: secret payloads are small JSON objects. */
 const MAX_DEPTH = 32;
@@ -48,7 +38,7 @@ const MAX_DEPTH = 32;
  * "Redaction"). One instance per call: nothing is kept across calls or tenants.
  *
  * Every string leaf of a resolved payload is recorded, at any depth and under
- * any key but the naming fields ({@link NAMING_FIELDS}), when it has at least
+ * any key but a vendor family's `provider`, when it has at least
  * {@link MIN_SECRET_VALUE_CHARS} characters and is not an AWS region code; so are its JSON-escaped, URL-encoded and base64 forms
  * (a secret echoed inside a JSON string, a query string or a Basic header). The
  * values are matched by one regular expression, longest first, built on first use

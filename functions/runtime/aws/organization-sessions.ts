@@ -57,9 +57,17 @@ const MEMBER_ROLE_HINT = 'check that the StackSet deployed the role there';
 const ORGANIZATION_ROLE_HINT =
   'check that OrganizationAccessStack is deployed there (docs/organizations.md) and that the secret names its role';
 
+/**
+ * Which role a failure is about, named by the organization secret's field that
+ * sets it: the role's ARN or name is a value of the secret, masked wherever it
+ * appears (docs/redaction.md), so a message that quoted it read "<redacted>".
+ */
+const MEMBER_ROLE = "the role of the organization secret's member_role_name";
+const ORGANIZATION_ROLE = "the role of the organization secret's management_role_arn";
+
 function sessionFailure(
   err: unknown,
-  roleArn: string,
+  role: string,
   accountId: string,
   accountName: string | undefined,
   hint: string,
@@ -74,14 +82,14 @@ function sessionFailure(
     // Nothing was refused: STS was never asked, for want of credentials to sign with.
     return new MemberAccountError(
       'auth_failed',
-      `No AWS credentials were found to call STS with, so ${roleArn} in ${account} could not be assumed: ${SET_CREDENTIALS}`,
+      `No AWS credentials were found to call STS with, so ${role} in ${account} could not be assumed: ${SET_CREDENTIALS}`,
       { service: 'sts', details, cause: err },
     );
   }
   if (REFUSED.has(info.code)) {
     return new MemberAccountError(
       'auth_failed',
-      `STS refused AssumeRole of ${roleArn} in ${account}: ${hint} ` +
+      `STS refused AssumeRole of ${role} in ${account}: ${hint} ` +
         `and that the organization secret's ExternalId matches (${info.message})`,
       { service: 'sts', details, cause: err },
     );
@@ -147,7 +155,7 @@ export function memberSession(request: MemberSessionRequest): AwsAccess {
     },
     signal: request.signal,
     onFailure: (err) =>
-      sessionFailure(err, roleArn, request.accountId, request.accountName, MEMBER_ROLE_HINT),
+      sessionFailure(err, MEMBER_ROLE, request.accountId, request.accountName, MEMBER_ROLE_HINT),
   });
 }
 
@@ -182,7 +190,7 @@ export function organizationSession(request: OrganizationSessionRequest): AwsAcc
     onFailure: (err) =>
       sessionFailure(
         err,
-        target.managementRoleArn,
+        ORGANIZATION_ROLE,
         accountId,
         'management or delegated administrator',
         ORGANIZATION_ROLE_HINT,

@@ -193,7 +193,7 @@ describe('etp scenario run aws_pulse_org --local', () => {
     expect(text).toContain(
       "The organization's accounts could not be listed, so no account was audited (auth_failed: aws_org_accounts: " +
         // The role's ARN is a value of the tenant's secret: masked wherever it would be shown.
-        `No AWS credentials were found to call STS with, so arn:aws:iam::${WORLD_MANAGEMENT_ACCOUNT}:role/ExternalToolsPlatformOrganization in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
+        `No AWS credentials were found to call STS with, so the role of the organization secret's management_role_arn in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
         'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it).',
     );
     expect(text).not.toMatch(/PlatformError|refused/);
@@ -221,7 +221,7 @@ describe('etp scenario run aws_pulse_org --local', () => {
     // Assess
     expect(text).toContain(
       "The organization's accounts could not be listed, so no account was audited (auth_failed: aws_org_accounts: " +
-        `STS refused AssumeRole of arn:aws:iam::${WORLD_MANAGEMENT_ACCOUNT}:role/ExternalToolsPlatformOrganization in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator): check that OrganizationAccessStack is deployed there`,
+        `STS refused AssumeRole of the role of the organization secret's management_role_arn in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator): check that OrganizationAccessStack is deployed there`,
     );
     expect(text).not.toContain('PlatformError');
     expect(code).not.toBe(0);

@@ -36,29 +36,23 @@ describe('SecretValues', () => {
     );
   });
 
-  it('records no role ARN or role name of an AWS form, and still the ExternalId beside them', () => {
+  it('records role ARNs and role names like any value: an IAM path or name can hold a pasted key', () => {
     // Prepare
     const values = new SecretValues();
 
     // Act
     values.add({
-      management_role_arn: 'arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization',
-      external_id: 'etp-example-0001',
-      member_role_name: 'ExternalToolsPlatformAudit',
-      member_external_id: 'member-example-0002',
+      management_role_arn: 'arn:aws:iam::123456789012:role/wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', // AWS docs example key
+      member_role_name: 'wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY12',
     });
-    values.add({ role_arn: 'arn:aws:iam::123456789012:role/etp-audit', external_id: 'fake-external-id' });
 
     // Assess
     expect(
       values.mask(
-        'arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization (etp-example-0001) → ' +
-          'ExternalToolsPlatformAudit (member-example-0002); arn:aws:iam::123456789012:role/etp-audit fake-external-id',
+        'not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::123456789012:role/wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY; ' +
+          'role/wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY12',
       ),
-    ).toBe(
-      `arn:aws:iam::111122223333:role/ExternalToolsPlatformOrganization (${R}) → ExternalToolsPlatformAudit (${R}); ` +
-        `arn:aws:iam::123456789012:role/etp-audit ${R}`,
-    );
+    ).toBe(`not authorized to perform: sts:AssumeRole on resource: ${R}; role/${R}`);
   });
 
   it('masks the longest value first, so one that contains another goes whole', () => {

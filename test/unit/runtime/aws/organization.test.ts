@@ -492,7 +492,7 @@ describe('memberSession()', () => {
       retryable: false,
       service: 'sts',
       message: expect.stringMatching(
-        /^STS refused AssumeRole of arn:aws:iam::200000000001:role\/ExternalToolsPlatformAudit in account 200000000001 \(account-0001\): check that the StackSet deployed the role there/,
+        /^STS refused AssumeRole of the role of the organization secret's member_role_name in account 200000000001 \(account-0001\): check that the StackSet deployed the role there/,
       ),
       details: { accountId: '200000000001', awsError: 'AccessDenied' },
     });
@@ -513,7 +513,7 @@ describe('memberSession()', () => {
     expect(error).toBeInstanceOf(MemberAccountError);
     expect(info).toMatchObject({ code: 'auth_failed', retryable: false, service: 'sts' });
     expect(info.message).toBe(
-      `No AWS credentials were found to call STS with, so ${TARGET.managementRoleArn} in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
+      `No AWS credentials were found to call STS with, so the role of the organization secret's management_role_arn in account ${WORLD_MANAGEMENT_ACCOUNT} (management or delegated administrator) could not be assumed: ` +
         'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it',
     );
     expect(info.message).not.toContain('refused');
