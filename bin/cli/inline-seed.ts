@@ -115,7 +115,8 @@ function kmsFailure(err: unknown, keyId: string): Error {
     `the KMS endpoint of ${process.env.AWS_REGION || 'your default region'}`;
   return new PlatformError(
     'upstream_error',
-    `KMS (${endpoint}) could not seal with key ${keyId}: ${err.message}. Set --kms-key-id or ${INLINE_KEY_ENV} to the ` +
+    // The cause in parentheses, not after "<key>:": the redactor reads "inline-secrets: <cause>" as a secret's key and value.
+    `KMS (${endpoint}) could not seal with key ${keyId} (${err.message}). Set --kms-key-id or ${INLINE_KEY_ENV} to the ` +
       'platform stack output InlineSecretKeyArn, with credentials allowed kms:Encrypt and kms:GenerateDataKey on it',
     { service: 'kms', cause: err },
   );

@@ -204,18 +204,30 @@ describe('etp secrets seed --ref-kind inline', () => {
     expect(await rowCount()).toBe(0);
   });
 
-  it('names KMS, the key and what to set when the key does not exist, writing nothing', async () => {
-    // Act
-    const { code, err } = await etp([...SEED, '--value-file', '-', '--kms-key-id', 'alias/nope'], VALUE);
+  it.each([
+    ['named by --kms-key-id', ['--kms-key-id', 'alias/nope'], 'alias/nope'],
+    // An alias ending in "-secrets", as the default one does: the cause once read as its value and was masked.
+    [
+      'an alias ending in -secrets',
+      ['--kms-key-id', 'alias/etp/missing-secrets'],
+      'alias/etp/missing-secrets',
+    ],
+  ])(
+    'names KMS, the key (%s), the cause and what to set when the key does not exist, writing nothing',
+    async (_case, flags, key) => {
+      // Act
+      const { code, err } = await etp([...SEED, '--value-file', '-', ...flags], VALUE);
 
-    // Assess
-    expect(code).toBe(1);
-    expect(err).toContain(`KMS (${kms.endpoint}) could not seal with key alias/nope:`);
-    expect(err).toContain(
-      'Set --kms-key-id or ETP_INLINE_SECRET_KEY to the platform stack output InlineSecretKeyArn',
-    );
-    expect(await rowCount()).toBe(0);
-  });
+      // Assess
+      expect(code).toBe(1);
+      expect(err).toContain(`KMS (${kms.endpoint}) could not seal with key ${key} (`);
+      expect(err).not.toContain('<redacted>');
+      expect(err).toContain(
+        'Set --kms-key-id or ETP_INLINE_SECRET_KEY to the platform stack output InlineSecretKeyArn',
+      );
+      expect(await rowCount()).toBe(0);
+    },
+  );
 
   it('refuses --value-file with another ref kind', async () => {
     // Act
