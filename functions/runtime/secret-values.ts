@@ -29,6 +29,13 @@ const AWS_REGION = /^[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/;
  */
 const NAMING_FIELDS: ReadonlySet<string> = new Set(['provider']);
 
+/**
+ * JSON's literal names: a secret whose text is `null` or `true` (a mistake the
+ * secret check reports as "it is JSON but null, not an object") holds no
+ * credential, and masking the word would garble that very message.
+ */
+const JSON_LITERALS: ReadonlySet<string> = new Set(['null', 'true', 'false']);
+
 /** Deepest level of a payload walked: secret payloads are small JSON objects. */
 const MAX_DEPTH = 32;
 
@@ -88,7 +95,7 @@ export class SecretValues {
   }
 
   #record(value: string): void {
-    if (value.length < MIN_SECRET_VALUE_CHARS || AWS_REGION.test(value)) return;
+    if (value.length < MIN_SECRET_VALUE_CHARS || AWS_REGION.test(value) || JSON_LITERALS.has(value)) return;
     const before = this.#values.size;
     for (const form of encodings(value)) this.#values.add(form);
     if (this.#values.size !== before) this.#matcher = undefined;

@@ -55,6 +55,17 @@ describe('SecretValues', () => {
     ).toBe(`not authorized to perform: sts:AssumeRole on resource: ${R}; role/${R}`);
   });
 
+  it('records no JSON literal name: a secret of text null leaves the word readable', () => {
+    const values = new SecretValues();
+    values.add({ value: 'null' });
+    values.add(['true', 'false']);
+
+    expect(values.size).toBe(0);
+    expect(values.mask('it is JSON but null, not an object; true; false')).toBe(
+      'it is JSON but null, not an object; true; false',
+    );
+  });
+
   it('masks the longest value first, so one that contains another goes whole', () => {
     const values = new SecretValues();
     values.add(['fake-pass', 'fake-pass-and-more']);
