@@ -86,17 +86,84 @@ function parquetReport(source: string, reportTime: string, size: number): void {
   });
 }
 
+const good = (source: string) => line(source, 'a.txt', '10', '2026-02-01T00:00:00.000Z');
 const line = (source: string, key: string, size: string, date: string) =>
   `"${source}","${key}","${size}","${date}","0123456789abcdef0123456789abcdef"\n`;
 
+const GOOD_TIME = '2026-02-01T00:00:00.000Z';
+
+/**
+ * A second row's Size and LastModifiedDate, and whether both paths must read it
+ * (its bytes, 10 + Size) or refuse it (the column): S3 writes Size as decimal
+ * digits and LastModifiedDate as ISO 8601 UTC `YYYY-MM-DDTHH:MM:SS.sssZ` (S3 User
+ * Guide, "Amazon S3 Inventory list"); anything else once passed on one path or both.
+ */
+const VALUE_CASES: readonly (readonly [string, string, string, number | 'Size' | 'LastModifiedDate'])[] = [
+  ['30 February', '10', '2026-02-30T00:00:00.000Z', 'LastModifiedDate'],
+  ['29 February of a common year', '10', '2026-02-29T00:00:00.000Z', 'LastModifiedDate'],
+  ['29 February 1900 (not leap)', '10', '1900-02-29T00:00:00.000Z', 'LastModifiedDate'],
+  ['31 April', '10', '2026-04-31T00:00:00.000Z', 'LastModifiedDate'],
+  ['month 13', '10', '2026-13-01T00:00:00.000Z', 'LastModifiedDate'],
+  ['month 00', '10', '2026-00-01T00:00:00.000Z', 'LastModifiedDate'],
+  ['day 00', '10', '2026-01-00T00:00:00.000Z', 'LastModifiedDate'],
+  ['second 60', '10', '2026-01-01T23:59:60.000Z', 'LastModifiedDate'],
+  ['hour 24', '10', '2026-01-01T24:00:00.000Z', 'LastModifiedDate'],
+  ['minute 60', '10', '2026-01-01T00:60:00.000Z', 'LastModifiedDate'],
+  ['lower-case t and z', '10', '2026-01-01t00:00:00.000z', 'LastModifiedDate'],
+  ['lower-case z', '10', '2026-01-01T00:00:00.000z', 'LastModifiedDate'],
+  ['a space for T', '10', '2026-01-01 00:00:00.000Z', 'LastModifiedDate'],
+  ['an offset', '10', '2026-03-01T01:02:03.000+02:00', 'LastModifiedDate'],
+  ['an offset, no fraction', '10', '2026-03-01T01:02:03+02:00', 'LastModifiedDate'],
+  ['no zone', '10', '2026-03-01T01:02:03.000', 'LastModifiedDate'],
+  ['a date alone', '10', '2026-03-01', 'LastModifiedDate'],
+  ['Mar 1 2026', '10', 'Mar 1 2026', 'LastModifiedDate'],
+  ['a year alone', '10', '2026', 'LastModifiedDate'],
+  ['a bare number', '10', '1', 'LastModifiedDate'],
+  ['a dot without digits', '10', '2026-03-01T01:02:03.Z', 'LastModifiedDate'],
+  ['10 fraction digits', '10', '2026-03-01T01:02:03.1234567890Z', 'LastModifiedDate'],
+  ['year 0999', '10', '0999-03-01T01:02:03.000Z', 'LastModifiedDate'],
+  ['other separators', '10', '2026/03/01T01.02.03.000Z', 'LastModifiedDate'],
+  ['an empty date', '10', '', 'LastModifiedDate'],
+  ['Size 1e3', '1e3', GOOD_TIME, 'Size'],
+  ['Size 0x10', '0x10', GOOD_TIME, 'Size'],
+  ['Size 0b11', '0b11', GOOD_TIME, 'Size'],
+  ['Size 1.0', '1.0', GOOD_TIME, 'Size'],
+  ['Size 1.5', '1.5', GOOD_TIME, 'Size'],
+  ['Size 1_000', '1_000', GOOD_TIME, 'Size'],
+  ['Size with a leading space', ' 12', GOOD_TIME, 'Size'],
+  ['Size with a trailing space', '12 ', GOOD_TIME, 'Size'],
+  ['Size +5', '+5', GOOD_TIME, 'Size'],
+  ['Size -0', '-0', GOOD_TIME, 'Size'],
+  ['Size of spaces only', '   ', GOOD_TIME, 'Size'],
+  ['Size of 17 digits', '00000000000000012', GOOD_TIME, 'Size'],
+  ['Size with leading zeros', '0012', GOOD_TIME, 22],
+  ['a time without a fraction', '5', '2026-03-01T01:02:03Z', 15],
+  ['a time with one fraction digit', '5', '2026-03-01T01:02:03.1Z', 15],
+  ['a time with nine fraction digits', '5', '2026-03-01T01:02:03.123456789Z', 15],
+  ['29 February of a leap year', '5', '2024-02-29T23:59:59.999Z', 15],
+  ['29 February 2000', '5', '2000-02-29T00:00:00.000Z', 15],
+];
+
+/** An object's LastModifiedDate in the older and the newer report: the same millisecond, written differently. */
+const FRACTION_CASES: readonly (readonly [string, string, string])[] = [
+  ['.123 and .123999 (cut to milliseconds)', '2026-02-01T00:00:00.123Z', '2026-02-01T00:00:00.123999Z'],
+  ['no fraction and .000', '2026-02-01T00:00:00Z', '2026-02-01T00:00:00.000Z'],
+  ['.5 and .500000000', '2026-02-01T00:00:00.5Z', '2026-02-01T00:00:00.500000000Z'],
+];
+
 beforeAll(async () => {
   await server.start();
+  s3 = new S3Client({
+    endpoint: server.url,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'example' },
+  });
   server.createBucket(DESTINATION);
   tools = {
     stats: createSnapshotStatsTool(localS3Clients(server)) as Tool,
     diff: createDiffSnapshotsTool(localS3Clients(server)) as Tool,
   };
-  const good = (source: string) => line(source, 'a.txt', '10', '2026-02-01T00:00:00.000Z');
   csvReport('csv-nan', T1, [good('csv-nan')]);
   csvReport('csv-nan', T2, [good('csv-nan'), line('csv-nan', 'b.txt', 'NaN', '2026-02-01T00:00:00.000Z')]);
   csvReport('csv-huge', T2, [
@@ -119,15 +186,27 @@ beforeAll(async () => {
   ]);
   parquetReport('parquet-negative', T1, 7);
   parquetReport('parquet-negative', T2, -7);
+  for (const [i, [, size, date]] of VALUE_CASES.entries()) {
+    const source = `value-case-${i}`;
+    csvReport(source, T2, [good(source), line(source, 'b.txt', size, date)]);
+  }
+  for (const [i, [, older, newer]] of FRACTION_CASES.entries()) {
+    const source = `fraction-case-${i}`;
+    csvReport(source, T1, [line(source, 'a.txt', '10', older)]);
+    csvReport(source, T2, [line(source, 'a.txt', '10', newer)]);
+  }
 });
 
-afterAll(() => server.stop());
+afterAll(() => {
+  s3.destroy();
+  return server.stop();
+});
 
 describe('a row whose Size or LastModifiedDate is not one', () => {
   it.each([
     ['CSV, Size NaN', 'csv-nan', 2, 'Size', 'its Size reads as NaN'],
-    ['CSV, Size past 2^53', 'csv-huge', 2, 'Size', 'its Size reads as 1e+23,'],
-    ['CSV, a negative Size', 'csv-negative', 3, 'Size', 'its Size reads as -5'],
+    ['CSV, Size past 2^53', 'csv-huge', 2, 'Size', 'its Size reads as NaN,'],
+    ['CSV, a negative Size', 'csv-negative', 3, 'Size', 'its Size reads as NaN,'],
     ['CSV, a date that is not one', 'csv-date', 2, 'LastModifiedDate', 'its LastModifiedDate is not a time'],
     [
       'CSV, columns in another order than the fileSchema',
@@ -190,42 +269,33 @@ describe('a row whose Size or LastModifiedDate is not one', () => {
   });
 });
 
-describe('the Athena route (its SQL on DuckDB) on the same reports', () => {
-  const REF: InventoryTableRef = { database: 'etp_inventory', table: 'row_values' };
-  let s3: S3Client;
-  beforeAll(() => {
-    s3 = new S3Client({
-      endpoint: server.url,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'example' },
+const REF: InventoryTableRef = { database: 'etp_inventory', table: 'row_values' };
+let s3: S3Client;
+
+/** The figures of the Athena route's query over `source`'s reports at `times` (the last the newer). */
+async function athenaFigures(source: string, times: readonly string[]): Promise<QueryFigures> {
+  const deadline = deadlineIn(60_000);
+  const configuration = await readInventoryConfiguration(s3, source, 'daily', deadline);
+  const reports: LocalReport[] = [];
+  for (const reportTime of times) {
+    reports.push({
+      reportTime,
+      manifest: (await openReport(s3, configuration, reportTime, deadline)).manifest,
     });
-  });
-  afterAll(() => s3.destroy());
-
-  /** The figures of the Athena route's query over `source`'s reports at `times` (the last the newer). */
-  async function athenaFigures(source: string, times: readonly string[]): Promise<QueryFigures> {
-    const deadline = deadlineIn(60_000);
-    const configuration = await readInventoryConfiguration(s3, source, 'daily', deadline);
-    const reports: LocalReport[] = [];
-    for (const reportTime of times) {
-      reports.push({
-        reportTime,
-        manifest: (await openReport(s3, configuration, reportTime, deadline)).manifest,
-      });
-    }
-    const table = await DuckInventoryTable.fromServer(server, DESTINATION, REF, reports);
-    try {
-      const [newer, older] = [reports.at(-1) as LocalReport, reports.length > 1 ? reports[0] : undefined];
-      return foldFigureRows(
-        await table.query(statsQuery({ ...newer, table: REF }, older && { ...older, table: REF })),
-        15,
-      );
-    } finally {
-      table.close();
-    }
   }
+  const table = await DuckInventoryTable.fromServer(server, DESTINATION, REF, reports);
+  try {
+    const [newer, older] = [reports.at(-1) as LocalReport, reports.length > 1 ? reports[0] : undefined];
+    return foldFigureRows(
+      await table.query(statsQuery({ ...newer, table: REF }, older && { ...older, table: REF })),
+      15,
+    );
+  } finally {
+    table.close();
+  }
+}
 
+describe('the Athena route (its SQL on DuckDB) on the same reports', () => {
   it.each([
     ['CSV, Size NaN', 'csv-nan', 1],
     ['CSV, Size past 2^53', 'csv-huge', 1],
@@ -313,4 +383,58 @@ describe('the Athena route (its SQL on DuckDB) on the same reports', () => {
     expect(figures.invalidRows).toEqual({ newer: 0, older: 0 });
     expect(figures.newer).toEqual({ objects: 2, bytes: 10, deleteMarkers: 0 });
   });
+});
+
+describe('the values S3 writes, and the others, on both paths', () => {
+  const refused = VALUE_CASES.flatMap(([name, , , verdict], i) =>
+    typeof verdict === 'string' ? [[name, i, verdict] as const] : [],
+  );
+  const read = VALUE_CASES.flatMap(([name, , , verdict], i) =>
+    typeof verdict === 'number' ? [[name, i, verdict] as const] : [],
+  );
+
+  it.each(refused)('refuses %s on the single-function path and on the route', async (_name, i, column) => {
+    // Act
+    const id = `s3_inventory:value-case-${i}/daily/${T2}`;
+    const failure = expectFailure(await run(tools.stats, { id }));
+    const figures = await athenaFigures(`value-case-${i}`, [T2]);
+
+    // Assess
+    expect(failure.error).toMatchObject({
+      code: 'upstream_error',
+      details: { reason: 'invalid_row_value', row: 2, column, report: id },
+    });
+    expect(figures.invalidRows).toEqual({ newer: 1, older: 0 });
+  });
+
+  it.each(read)('reads %s with the same figures on both paths', async (_name, i, bytes) => {
+    // Act
+    const result = await run(tools.stats, { id: `s3_inventory:value-case-${i}/daily/${T2}` });
+    const figures = await athenaFigures(`value-case-${i}`, [T2]);
+
+    // Assess
+    expect(result.ok && (result.value as { files: number; bytes: number })).toMatchObject({
+      files: 2,
+      bytes,
+    });
+    expect(figures.invalidRows).toEqual({ newer: 0, older: 0 });
+    expect(figures.newer).toEqual({ objects: 2, bytes, deleteMarkers: 0 });
+  });
+
+  it.each(FRACTION_CASES.map(([name], i) => [name, i] as const))(
+    'finds an object unchanged on both paths when its time is %s',
+    async (_name, i) => {
+      // Act
+      const source = `fraction-case-${i}`;
+      const diff = await run(tools.diff, {
+        a: `s3_inventory:${source}/daily/${T1}`,
+        b: `s3_inventory:${source}/daily/${T2}`,
+      });
+      const figures = await athenaFigures(source, [T1, T2]);
+
+      // Assess
+      expect(diff.ok && (diff.value as { unchanged: unknown }).unchanged).toEqual({ count: 1, bytes: 10 });
+      expect(figures.unchanged).toEqual({ count: 1, bytes: 10 });
+    },
+  );
 });

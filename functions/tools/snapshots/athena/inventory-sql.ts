@@ -290,13 +290,44 @@ export function createTableStatement(ref: InventoryTableRef, spec: InventoryTabl
 }
 
 /**
- * A CSV time (`2016-11-06T21:32:20.000Z`, S3 User Guide "Amazon S3 Inventory
- * list") as the `timestamp` the ORC and Parquet tables declare, NULL when empty
- * or not a time: Trino's cast to `timestamp` takes a space and no zone (DuckDB's
- * takes both forms), so `T` and `Z` go first.
+ * Whether the text `value` (not NULL, not empty) is whole a match of `pattern`:
+ * `regexp_extract` gives the leftmost match, NULL (Trino) or `''` (DuckDB) when
+ * none, so comparing it with the value means the same on both engines and needs
+ * no `^`/`$` (in Trino's default Joni engine `$` also matches before a newline).
+ * `pattern` must be a constant holding no `'`.
+ */
+function wholeMatch(value: string, pattern: string): string {
+  return `coalesce(regexp_extract(${value}, '${pattern}', 0), '') = ${value}`;
+}
+
+/**
+ * S3's CSV time as `inventoryTimeOfBytes` (inventory/rows.ts) accepts it:
+ * `YYYY-MM-DDTHH:MM:SS`, an optional `.` and 1-9 digits, `Z`; year 1000-9999,
+ * month 01-12, day 01-31, hour 00-23, minute and second 00-59 (the day within
+ * its month is left to the cast).
+ */
+const CSV_TIME_PATTERN =
+  '[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?Z';
+
+/**
+ * A CSV time (`2016-11-06T21:32:20.000Z`, ISO 8601 UTC, S3 User Guide "Amazon S3
+ * Inventory list") as the `timestamp` the ORC and Parquet tables declare, NULL
+ * when empty or not one: the same set as the single-function path's
+ * `inventoryTimeOfBytes` (inventory/rows.ts). The text is first held to
+ * {@link CSV_TIME_PATTERN} (so no other form a cast would take — a lower-case
+ * `t`, an offset, a bare date — gets through), then cast as
+ * `YYYY-MM-DD HH:MM:SS.sss` (Trino's cast to `timestamp` takes a space and no
+ * zone), the fraction cut or padded to milliseconds by `rpad` (which truncates
+ * on both engines), as the single path reads it; `try_cast` refuses a day past
+ * its month (30 February, 29 February of a common year) on both.
  */
 function csvTimestamp(column: string): string {
-  return `try_cast(replace(replace(nullif(${column}, ''), 'T', ' '), 'Z', '') AS timestamp)`;
+  const text = `nullif(${column}, '')`;
+  const fraction = `coalesce(regexp_extract(${column}, '\\.([0-9]+)Z', 1), '')`;
+  return (
+    `CASE WHEN ${wholeMatch(text, CSV_TIME_PATTERN)} THEN try_cast(substr(${column}, 1, 10) || ' ' || ` +
+    `substr(${column}, 12, 8) || '.' || rpad(${fraction}, 3, '0') AS timestamp) END`
+  );
 }
 
 /** One report's rows, normalized: decoded key, version id, delete marker, size, last-modified, ETag. */
@@ -311,7 +342,7 @@ function reportRows(report: QueriedReport): string {
   const version = has('version_id') ? "coalesce(nullif(version_id, ''), '')" : "''";
   // A boolean in every template, the CSV one included.
   const marker = has('is_delete_marker') ? 'coalesce(is_delete_marker, false)' : 'false';
-  const size = csv ? 'coalesce(try_cast(size AS bigint), 0)' : 'coalesce(size, 0)';
+  const size = csv ? csvSize('size') : 'coalesce(size, 0)';
   // A `timestamp` on every format, so a diff across formats compares instants (the single path compares milliseconds).
   const modified = has('last_modified_date')
     ? csv
@@ -329,16 +360,37 @@ function reportRows(report: QueriedReport): string {
 /** 2^53 − 1: the largest Size the single-function path adds up exactly (row-values.ts). */
 const MAX_SIZE = '9007199254740991';
 
+/** A CSV Size the single-function path reads (`sizeOfBytes`, inventory/csv-reader.ts): 1-16 ASCII digits. */
+const CSV_SIZE_PATTERN = '[0-9]{1,16}';
+
+/** Whether a non-empty CSV `column` is {@link CSV_SIZE_PATTERN} whole (no sign, space, `.`, `_` or exponent). */
+function csvSizeDigits(column: string): string {
+  return wholeMatch(`nullif(${column}, '')`, CSV_SIZE_PATTERN);
+}
+
+/**
+ * A CSV Size (S3 User Guide, "Amazon S3 Inventory list": "The object size in
+ * bytes") as a `bigint`: 0 when empty or NULL (a delete marker), its digits when
+ * {@link CSV_SIZE_PATTERN}, else 0 — such a row is counted by
+ * {@link invalidValueSql} and the report refused, so the 0 is never reported.
+ * The pattern goes first: DuckDB's cast alone takes `1.5` (as 2) and `1_000`,
+ * Trino's does not.
+ */
+function csvSize(column: string): string {
+  return `coalesce(CASE WHEN ${csvSizeDigits(column)} THEN try_cast(${column} AS bigint) END, 0)`;
+}
+
 /**
  * Whether a row's values are ones the figures may add up, as `checkedRowSink`
  * (inventory/row-values.ts) decides on the single-function path: `Size` empty
- * (a delete marker: 0) or a whole number from 0 to 2^53 − 1, and
- * `LastModifiedDate`, when listed, a time. Without it, a CSV Size that does not
+ * (a delete marker: 0) or a whole number from 0 to 2^53 − 1 — in CSV written as
+ * 1-16 digits only ({@link csvSize}) — and `LastModifiedDate`, when listed, a
+ * time ({@link csvTimestamp} in CSV). Without it, a CSV Size that does not
  * cast would count as 0 bytes and a negative one would be summed.
  */
 function invalidValueSql(csv: boolean, listsLastModified: boolean): string {
   const size = csv
-    ? `(nullif(size, '') IS NOT NULL AND coalesce(try_cast(size AS bigint) NOT BETWEEN 0 AND ${MAX_SIZE}, true))`
+    ? `(nullif(size, '') IS NOT NULL AND NOT coalesce(${csvSizeDigits('size')} AND try_cast(size AS bigint) <= ${MAX_SIZE}, false))`
     : `coalesce(size NOT BETWEEN 0 AND ${MAX_SIZE}, false)`;
   const modified = csv ? csvTimestamp('last_modified_date') : 'last_modified_date';
   return listsLastModified ? `(${size} OR ${modified} IS NULL)` : size;

@@ -25,6 +25,7 @@ import {
   decodeCsvKey,
   InventoryRow,
   type InventoryRowSink,
+  inventorySizeOfText,
   inventoryTimeOfBytes,
   parseInventoryTime,
   ROWS_PER_DEADLINE_CHECK,
@@ -130,14 +131,21 @@ function decodeKeyBytes(bytes: Uint8Array, start: number, end: number, out: Uint
   return n;
 }
 
-/** The size in ASCII `bytes[start, end)`: 0 when empty, as `Number()` reads it otherwise. */
+/**
+ * The size in ASCII `bytes[start, end)` as S3 writes a CSV `Size` (S3 User
+ * Guide, "Amazon S3 Inventory list": "The object size in bytes"): plain decimal
+ * digits, 0 when empty (a delete marker). NaN for anything else — a sign, a
+ * space, `1e3`, `0x10`, `1.0`, whitespace only — and for more than 16 digits
+ * (past 2^53): `checkedRowSink` refuses it, as the Athena route's `csvSize`
+ * (athena/inventory-sql.ts) does. Up to 16 digits the sum rounds at most once,
+ * at the last digit, and only past 2^53 − 1, which the check refuses.
+ */
 function sizeOfBytes(bytes: Uint8Array, start: number, end: number): number {
-  // Past 15 digits the sum below could round (2^53 has 16): `Number()` reads it exactly.
-  if (end - start > 15) return Number(Buffer.from(bytes.subarray(start, end)).toString('latin1'));
+  if (end - start > 16) return Number.NaN;
   let value = 0;
   for (let i = start; i < end; i++) {
     const d = (bytes[i] as number) - 48;
-    if (d < 0 || d > 9) return Number(Buffer.from(bytes.subarray(start, end)).toString('latin1'));
+    if (d >>> 0 > 9) return Number.NaN;
     value = value * 10 + d;
   }
   return value;
@@ -195,12 +203,11 @@ export async function readCsvDataFile(
       throw malformed(options.reportId, file, lineNumber, `expected ${positions.count} fields`);
     }
     const field = (index: number) => (index < 0 ? '' : (fields[index] as string));
-    const size = field(positions.size);
     row.setText(
       decodeCsvKey(field(positions.key)),
       field(positions.versionId),
       field(positions.isDeleteMarker) === 'true',
-      size ? Number(size) : 0,
+      inventorySizeOfText(field(positions.size)),
       positions.lastModified >= 0 ? parseInventoryTime(field(positions.lastModified)) : Number.NaN,
       field(positions.eTag),
     );

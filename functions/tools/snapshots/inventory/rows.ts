@@ -151,8 +151,11 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-/** Where {@link parseInventoryTime} copies a 24-character time to read it as bytes. */
-const TIME_SCRATCH = Buffer.alloc(24);
+/** The longest time {@link inventoryTimeOfBytes} reads: `YYYY-MM-DDTHH:MM:SS.fffffffffZ`. */
+const LONGEST_TIME = 30;
+
+/** Where {@link parseInventoryTime} copies a time to read it as bytes. */
+const TIME_SCRATCH = Buffer.alloc(LONGEST_TIME);
 
 /** The two-digit number at `bytes[at]`; -1 when either byte is not a digit. */
 function twoDigits(bytes: Uint8Array, at: number): number {
@@ -161,69 +164,126 @@ function twoDigits(bytes: Uint8Array, at: number): number {
   return high >>> 0 > 9 || low >>> 0 > 9 ? -1 : high * 10 + low;
 }
 
+/** Days in each month of a common year, January first; February has 29 in a leap year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/** Whether `year` is a Gregorian leap year (every 4th, not every 100th, every 400th). */
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
 /**
  * The last date {@link inventoryTimeOfBytes} computed, as `yyyymmdd`, and its
  * days since 1970: a report's rows share few dates, so most rows skip the
- * calendar arithmetic.
+ * calendar checks and arithmetic.
  */
 let lastDate = -1;
 let lastDays = 0;
 
+/** Where a digit of the fraction is: the byte after `.`, up to 9 of them. */
+const FRACTION_START = 20;
+const DASH = 45;
+const COLON = 58;
+const DOT = 46;
+const UPPER_T = 84;
+const UPPER_Z = 90;
+
 /**
- * Milliseconds since 1970 of the inventory timestamp in ASCII `bytes[start, end)`.
- * The CSV form `2016-11-06T21:32:30.000Z` is computed from its digits (a tenth
- * of `Date.parse`'s cost, which matters at millions of rows); any other
- * ISO-8601 form falls back to `Date.parse`. Empty gives NaN.
+ * Milliseconds since 1970 of the inventory timestamp in ASCII `bytes[start, end)`:
+ * S3's CSV form, ISO 8601 in UTC, `2016-11-06T21:32:30.000Z` (S3 User Guide,
+ * "Amazon S3 Inventory list", LastModifiedDate: "ISO 8601 format"), also without
+ * the fraction (`…T21:32:30Z`) or with 1 to 9 fraction digits, truncated to the
+ * millisecond. Upper-case `T` and `Z` only, a year 1000-9999, a real calendar
+ * date (month 1-12, the month's days, 29 February in leap years only), hour
+ * 0-23, minute and second 0-59. Anything else — another zone or offset, a date
+ * without a time, a bare number, empty — gives NaN: `checkedRowSink` refuses it,
+ * and the Athena route's `csvTimestamp` (athena/inventory-sql.ts) refuses the
+ * same set. Computed from its digits, no regular expression or `Date.parse` (a
+ * tenth of `Date.parse`'s cost, which matters at millions of rows).
  */
 export function inventoryTimeOfBytes(bytes: Uint8Array, start: number, end: number): number {
-  if (end - start === 24 && bytes[start + 23] === 90 /* Z */ && bytes[start + 10] === 84 /* T */) {
-    const century = twoDigits(bytes, start);
-    const yearOfCentury = twoDigits(bytes, start + 2);
-    const month = twoDigits(bytes, start + 5);
-    const day = twoDigits(bytes, start + 8);
-    const hour = twoDigits(bytes, start + 11);
-    const minute = twoDigits(bytes, start + 14);
-    const second = twoDigits(bytes, start + 17);
-    const msHigh = twoDigits(bytes, start + 20);
-    const msLow = (bytes[start + 22] as number) - DIGIT_0;
-    if (
-      century >= 0 &&
-      yearOfCentury >= 0 &&
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= 31 &&
-      hour >= 0 &&
-      hour < 24 &&
-      minute >= 0 &&
-      minute < 60 &&
-      second >= 0 &&
-      second < 61 &&
-      msHigh >= 0 &&
-      msLow >>> 0 <= 9
-    ) {
-      const year = century * 100 + yearOfCentury;
-      const date = (year * 100 + month) * 100 + day;
-      if (date !== lastDate) {
-        lastDays = daysFromCivil(year, month, day);
-        lastDate = date;
-      }
-      return lastDays * DAY_MS + hour * 3_600_000 + minute * 60_000 + second * 1000 + msHigh * 10 + msLow;
+  const length = end - start;
+  if (
+    length < 20 ||
+    length > LONGEST_TIME ||
+    length === 21 ||
+    bytes[end - 1] !== UPPER_Z ||
+    bytes[start + 4] !== DASH ||
+    bytes[start + 7] !== DASH ||
+    bytes[start + 10] !== UPPER_T ||
+    bytes[start + 13] !== COLON ||
+    bytes[start + 16] !== COLON
+  ) {
+    return Number.NaN;
+  }
+  const century = twoDigits(bytes, start);
+  const yearOfCentury = twoDigits(bytes, start + 2);
+  const month = twoDigits(bytes, start + 5);
+  const day = twoDigits(bytes, start + 8);
+  const hour = twoDigits(bytes, start + 11);
+  const minute = twoDigits(bytes, start + 14);
+  const second = twoDigits(bytes, start + 17);
+  if (
+    century < 10 ||
+    yearOfCentury < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59
+  ) {
+    return Number.NaN;
+  }
+  let ms = 0;
+  if (length > 20) {
+    // `.` then 1-9 digits, then the `Z` checked above: the first three are the milliseconds.
+    if (bytes[start + 19] !== DOT) return Number.NaN;
+    for (let i = start + FRACTION_START, scale = 100; i < end - 1; i++, scale /= 10) {
+      const digit = (bytes[i] as number) - DIGIT_0;
+      if (digit >>> 0 > 9) return Number.NaN;
+      if (scale >= 1) ms += digit * scale;
     }
   }
-  return end === start ? Number.NaN : Date.parse(Buffer.from(bytes.subarray(start, end)).toString('latin1'));
+  const year = century * 100 + yearOfCentury;
+  const date = (year * 100 + month) * 100 + day;
+  if (date !== lastDate) {
+    const days = month === 2 && isLeapYear(year) ? 29 : (MONTH_DAYS[month - 1] as number);
+    if (day > days) return Number.NaN;
+    lastDays = daysFromCivil(year, month, day);
+    lastDate = date;
+  }
+  return lastDays * DAY_MS + hour * 3_600_000 + minute * 60_000 + second * 1000 + ms;
 }
 
 /**
- * Milliseconds since 1970 of an inventory timestamp ({@link inventoryTimeOfBytes} of its text).
+ * Milliseconds since 1970 of an inventory timestamp ({@link inventoryTimeOfBytes}
+ * of its text: the same forms, NaN for any other, a character beyond ASCII included).
  *
  * @example parseInventoryTime('2016-11-06T21:32:30.000Z') // 1478467950000
  */
 export function parseInventoryTime(text: string): number {
-  if (text.length !== 24) return text.length === 0 ? Number.NaN : Date.parse(text);
-  for (let i = 0; i < 24; i++) if (text.charCodeAt(i) > 127) return Date.parse(text);
+  if (text.length < 20 || text.length > LONGEST_TIME) return Number.NaN;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return Number.NaN;
   TIME_SCRATCH.write(text, 0, 'latin1');
-  return inventoryTimeOfBytes(TIME_SCRATCH, 0, 24);
+  return inventoryTimeOfBytes(TIME_SCRATCH, 0, text.length);
+}
+
+/**
+ * A CSV `Size` field's bytes (S3 User Guide, "Amazon S3 Inventory list": "The
+ * object size in bytes"): 1-16 decimal digits, 0 when empty (a delete marker),
+ * NaN for anything else, whitespace, signs, exponents and hex included — as the
+ * CSV reader's fast path reads it from bytes.
+ *
+ * @example inventorySizeOfText('1024') // 1024
+ * @example inventorySizeOfText(' 12') // NaN
+ */
+export function inventorySizeOfText(text: string): number {
+  if (text === '') return 0;
+  return /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN;
 }
 
 /**

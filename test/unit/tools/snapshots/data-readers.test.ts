@@ -208,7 +208,7 @@ describe('readCsvDataFile', () => {
     expect(hashes[2]).toBe(`${fromText.hi}:${fromText.lo}`);
   });
 
-  it('reads a size that is not plain digits as Number() does', async () => {
+  it('reads a size that is not plain digits, and a time that is not S3 ISO 8601 UTC, as NaN', async () => {
     const bytes = gzipSync(
       Buffer.from('"photos","a.txt","1e3","2024-01-01T00:00:00.000Z","e"\n"photos","b.txt","x","","e"\n'),
     );
@@ -217,7 +217,7 @@ describe('readCsvDataFile', () => {
     await readCsvDataFile(chunked(bytes, 1000), fileOf(bytes), CSV_COLUMNS, sink, options());
 
     expect(sink.rows.map((r) => [r[3], r[4]])).toEqual([
-      [1000, Date.UTC(2024, 0, 1)],
+      [Number.NaN, Date.UTC(2024, 0, 1)],
       [Number.NaN, Number.NaN],
     ]);
   });

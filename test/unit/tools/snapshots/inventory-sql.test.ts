@@ -128,7 +128,8 @@ describe("the inventory table, held to the S3 User Guide's templates", () => {
   it.each([
     [
       'CSV',
-      "try_cast(replace(replace(nullif(last_modified_date, ''), 'T', ' '), 'Z', '') AS timestamp) AS lm",
+      "THEN try_cast(substr(last_modified_date, 1, 10) || ' ' || substr(last_modified_date, 12, 8) || '.' || " +
+        "rpad(coalesce(regexp_extract(last_modified_date, '\\.([0-9]+)Z', 1), ''), 3, '0') AS timestamp) END AS lm",
     ],
     ['Parquet', 'last_modified_date AS lm'],
     ['ORC', 'last_modified_date AS lm'],
