@@ -47,6 +47,8 @@ interface SecretIssue {
   readonly expected?: string;
   /** `invalid_value`: the literals or enum members accepted (the schema's, never the secret's). */
   readonly values?: readonly unknown[];
+  /** `invalid_union`: each alternative's issues, their paths relative to this issue's. */
+  readonly errors?: readonly (readonly SecretIssue[])[];
 }
 
 /**
@@ -84,6 +86,25 @@ function issueReason(issue: SecretIssue, secret: Readonly<Record<string, unknown
 }
 
 /**
+ * A refused union (a secret of two or more forms, `{ token }` or a GitHub App's
+ * fields) as the issues of the form it came closest to — the one with the
+ * fewest issues, a tie going to one whose issues are not all of the wrong JSON
+ * type — their paths made whole; a missing field stays one issue ("missing"
+ * says more than either form's type). Other issues are returned as they are.
+ */
+function closestForm(issue: SecretIssue, secret: Readonly<Record<string, unknown>>): SecretIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  if (issue.path.length > 0 && isMissing(secret, issue.path)) return [issue];
+  const typeOnly = (form: readonly SecretIssue[]) => form.every((i) => i.code === 'invalid_type');
+  const [closest] = [...issue.errors].sort(
+    (a, b) => a.length - b.length || Number(typeOnly(a)) - Number(typeOnly(b)),
+  );
+  return (closest ?? []).flatMap((inner) =>
+    closestForm({ ...inner, path: [...issue.path, ...inner.path] }, secret),
+  );
+}
+
+/**
  * The fields a refused secret got wrong, for its error message, each with why:
  * `extra (unknown field)`, `role_arn (missing)`, `bot_token (expected a
  * string)`, `provider (one of "hubspot", "salesforce")`, or a value that failed
@@ -100,12 +121,14 @@ export function faultyFields(
   secret: Readonly<Record<string, unknown>>,
 ): string[] {
   const { redactString } = require('../redact') as typeof import('../redact');
-  const names = issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys' && issue.keys)
-      return issue.keys.map((key) => `${redactString(key)} (unknown field)`);
-    const name = redactString(issue.path.map(String).join('.') || '(value)');
-    const reason = issueReason(issue, secret);
-    return [reason ? `${name} (${reason})` : name];
-  });
+  const names = issues
+    .flatMap((issue) => closestForm(issue, secret))
+    .flatMap((issue) => {
+      if (issue.code === 'unrecognized_keys' && issue.keys)
+        return issue.keys.map((key) => `${key === '' ? '""' : redactString(key)} (unknown field)`);
+      const name = redactString(issue.path.map(String).join('.') || '(value)');
+      const reason = issueReason(issue, secret);
+      return [reason ? `${name} (${reason})` : name];
+    });
   return [...new Set(names)];
 }

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { builtOnce } from '../../runtime/built-once';
 
 const tokenSecret = () =>
-  z.object({
+  z.strictObject({
     token: z
       .string()
       .check(
@@ -16,10 +16,16 @@ const tokenSecret = () =>
   });
 
 const appSecret = () =>
-  z.object({
-    app_id: z.union([z.int().check(z.positive()), z.string().check(z.regex(/^\d{1,12}$/))]),
+  z.strictObject({
+    app_id: z.union([
+      z.int().check(z.positive()),
+      z.string().check(z.regex(/^\d{1,12}$/, 'a GitHub App id: 1-12 digits')),
+    ]),
     private_key: z.string().check(z.regex(/-----BEGIN (?:RSA )?PRIVATE KEY-----/, 'a PEM private key')),
-    installation_id: z.union([z.int().check(z.positive()), z.string().check(z.regex(/^\d{1,15}$/))]),
+    installation_id: z.union([
+      z.int().check(z.positive()),
+      z.string().check(z.regex(/^\d{1,15}$/, 'an installation id: 1-15 digits')),
+    ]),
   });
 
 /** A personal access token (classic or fine-grained). */

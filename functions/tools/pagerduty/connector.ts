@@ -34,7 +34,7 @@ const region = () => z.optional(z.enum(['us', 'eu']));
 const from = () => z.optional(z.email());
 
 const apiKeySecret = () =>
-  z.object({
+  z.strictObject({
     token: z
       .string()
       .check(z.regex(/^\S{16,128}$/, 'a REST API key of 16-128 characters without white space')),
@@ -42,7 +42,7 @@ const apiKeySecret = () =>
     region: region(),
   });
 const oauthSecret = () =>
-  z.object({
+  z.strictObject({
     access_token: z
       .string()
       .check(z.regex(/^\S{16,4096}$/, 'an OAuth access token of 16-4096 characters without white space')),

@@ -90,7 +90,14 @@ export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
     throw new SecretInvalidError(`Slack secret is invalid: ${shape}. ${ACCEPTED_SECRET}`, {
       service: 'slack',
     });
-  const fields = faultyFields(parsed.error.issues, secret);
+  // Other fields are allowed beside the two (a Slack secret often keeps the app's signing secret too),
+  // but when neither is there, a misspelt one is the likely cause: it is named.
+  const unknownKeys = Object.keys(secret).filter((key) => key !== 'bot_token' && key !== 'webhook_url');
+  const lacksBoth = secret.bot_token === undefined && secret.webhook_url === undefined;
+  const issues = lacksBoth
+    ? [...parsed.error.issues, { code: 'unrecognized_keys', path: [], keys: unknownKeys }]
+    : parsed.error.issues;
+  const fields = faultyFields(issues, secret);
   throw new SecretInvalidError(`Slack secret is invalid in: ${fields.join(', ')}. ${ACCEPTED_SECRET}`, {
     service: 'slack',
   });

@@ -326,7 +326,7 @@ describe('slack_post_message: errors keep their meaning', () => {
     [
       'no usable field',
       { token: 'xoxb-000000000001-000000000002-wrongkeytoken0001' },
-      '(value) (bot_token or webhook_url is required)',
+      '(value) (bot_token or webhook_url is required), token (unknown field)',
     ],
     [
       'a malformed webhook URL',

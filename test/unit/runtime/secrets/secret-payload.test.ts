@@ -2,6 +2,7 @@ import { parseSecretPayload } from '../../../../functions/runtime/secrets/secret
 import { ATS_SECRET_FAMILY } from '../../../../functions/tools/ats/secret';
 import { CRM_SECRET_FAMILY } from '../../../../functions/tools/crm/secret';
 import { github } from '../../../../functions/tools/github/connector';
+import { pagerduty } from '../../../../functions/tools/pagerduty/connector';
 
 /** The one payload checker: single-vendor specs and vendor families, each refusal naming no value. */
 describe('parseSecretPayload', () => {
@@ -42,6 +43,28 @@ describe('parseSecretPayload', () => {
     expect(() => parseSecretPayload({ app_id: 'x' }, github.declaration.secret)).toThrow(
       /^GitHub secret github_default is invalid in: /,
     );
+  });
+
+  it.each([
+    [{}, 'GitHub', 'token (missing)'],
+    [{ token: 123 }, 'GitHub', 'token (expected a string)'],
+    [{ app_id: 12 }, 'GitHub', 'private_key (missing), installation_id (missing)'],
+    [
+      { app_id: 'abc', private_key: '-----BEGIN PRIVATE KEY-----', installation_id: 1 },
+      'GitHub',
+      'app_id (a GitHub App id: 1-12 digits)',
+    ],
+    [{ token: 'ghp_FAKEtestEXAMPLE0123456789', username: 'octo' }, 'GitHub', 'username (unknown field)'],
+    [{}, 'PagerDuty', 'token (missing)'],
+    [{ token: 5 }, 'PagerDuty', 'token (expected a string)'],
+    [{ token: 'FAKEtestEXAMPLE0123', region: 'de' }, 'PagerDuty', 'region (one of "us", "eu")'],
+    [{ token: 'FAKEtestEXAMPLE0123', frm: 'a@example.com' }, 'PagerDuty', 'frm (unknown field)'],
+  ])('names the field of the closest form of a two-form secret and why (%j, %s)', (raw, vendor, fields) => {
+    const parse = () =>
+      vendor === 'GitHub'
+        ? parseSecretPayload(raw, github.declaration.secret)
+        : parseSecretPayload(raw, pagerduty.declaration.secret);
+    expect(parse).toThrow(`is invalid in: ${fields}. Accepted: `);
   });
 
   it('says why a value failed its own check and what the check accepts, never the value', () => {
