@@ -1,4 +1,4 @@
-import { SecretNotFoundError } from '../errors';
+import { SecretInvalidError, SecretNotFoundError } from '../errors';
 import type { RefKind, SecretReference } from './reference';
 import type { SecretValueProvider } from './value-provider';
 
@@ -8,11 +8,11 @@ export class EnvSecretProvider implements SecretValueProvider {
 
   async read(reference: SecretReference): Promise<string> {
     const raw = this.env[reference.ref_value];
-    if (raw === undefined || raw === '') {
-      throw new SecretNotFoundError(
-        `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at environment variable ${reference.ref_value}, which is ${raw === undefined ? 'not set' : 'set but empty'}`,
-      );
-    }
+    const named = `Secret "${reference.secret_name}" of tenant "${reference.tenant_id}" points at environment variable ${reference.ref_value}`;
+    if (raw === undefined) throw new SecretNotFoundError(`${named}, which is not set`);
+    // Set but empty is a secret without a value, not an absent one: a local AWS tool falls back to
+    // the default credential chain for an absent secret only, never for an `export ETP_AWS_DEFAULT=`.
+    if (raw === '') throw new SecretInvalidError(`${named}, which is set but empty`);
     return raw;
   }
 }

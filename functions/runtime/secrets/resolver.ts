@@ -1,5 +1,5 @@
 import { boundedCache } from '../bounded-cache';
-import { SecretNotFoundError, UnsupportedRefKindError } from '../errors';
+import { SecretInvalidError, SecretNotFoundError, UnsupportedRefKindError } from '../errors';
 import {
   CONVENTION_RULE,
   conventionalSecretVariable,
@@ -140,9 +140,15 @@ export class SecretResolver {
     if (variable && this.#env[variable]) {
       return { tenant_id: tenantId, secret_name: secretName, ref_kind: 'env', ref_value: variable };
     }
+    if (variable && this.#env[variable] === '') {
+      // As an env reference set but empty (providers.ts): a secret without a value, never a fallback.
+      throw new SecretInvalidError(
+        `Tenant "${tenantId}" has no secret reference named "${secretName}" and environment variable ${variable} is set but empty`,
+      );
+    }
     const convention = this.#conventionFallback
       ? variable
-        ? ` and environment variable ${variable} is ${this.#env[variable] === '' ? 'set but empty' : 'not set'}`
+        ? ` and environment variable ${variable} is not set`
         : ` (and no conventional environment variable: ${CONVENTION_RULE})`
       : '';
     throw new SecretNotFoundError(

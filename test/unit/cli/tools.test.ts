@@ -142,6 +142,31 @@ describe('etp tools invoke', () => {
     expect(ec2Mock.commandCalls(DescribeInstancesCommand)).toHaveLength(1);
   });
 
+  it('refuses an aws secret variable set but empty instead of falling back to the default credential chain', async () => {
+    // Prepare
+    process.env.ETP_AWS_DEFAULT = '';
+
+    // Act
+    const { code, out } = await etp([
+      'tools',
+      'invoke',
+      'aws_ec2_inventory',
+      '--tenant',
+      'default',
+      '--args',
+      '{"regions":["eu-west-1"]}',
+    ]);
+
+    // Assess
+    const result = JSON.parse(out);
+    expect(code).toBe(1);
+    expect(result.error).toMatchObject({
+      code: 'secret_invalid',
+      message: expect.stringContaining('environment variable ETP_AWS_DEFAULT, which is set but empty'),
+    });
+    expect(ec2Mock.commandCalls(DescribeInstancesCommand)).toHaveLength(0);
+  });
+
   it('exits 2 naming each bad argument and what it accepts when the args break the schema, before any remote call', async () => {
     // Act
     const outcome = await etp([

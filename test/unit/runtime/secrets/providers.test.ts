@@ -1,4 +1,4 @@
-import { SecretNotFoundError } from '../../../../functions/runtime/errors';
+import { SecretInvalidError, SecretNotFoundError } from '../../../../functions/runtime/errors';
 import { EnvSecretProvider, parseSecretValue } from '../../../../functions/runtime/secrets/providers';
 import type { SecretReference } from '../../../../functions/runtime/secrets/reference';
 
@@ -22,25 +22,23 @@ describe('EnvSecretProvider', () => {
   });
 
   it.each([
-    ['unset', {}, 'not set'],
-    ['empty', { ACME_SLACK: '' }, 'set but empty'],
-  ])(
-    'fails with secret_not_found when the variable is %s, naming the variable',
-    async (_state, env, said) => {
-      // Prepare
-      const provider = new EnvSecretProvider(env);
+    ['unset', {}, 'not set', SecretNotFoundError, 'secret_not_found'],
+    // A secret without a value, not an absent one: nothing falls back to another credential for it.
+    ['empty', { ACME_SLACK: '' }, 'set but empty', SecretInvalidError, 'secret_invalid'],
+  ])('fails when the variable is %s, naming the variable', async (_state, env, said, kind, code) => {
+    // Prepare
+    const provider = new EnvSecretProvider(env);
 
-      // Act
-      const read = provider.read(reference);
+    // Act
+    const read = provider.read(reference);
 
-      // Assess
-      await expect(read).rejects.toBeInstanceOf(SecretNotFoundError);
-      await expect(read).rejects.toMatchObject({
-        code: 'secret_not_found',
-        message: `Secret "slack_default" of tenant "acme" points at environment variable ACME_SLACK, which is ${said}`,
-      });
-    },
-  );
+    // Assess
+    await expect(read).rejects.toBeInstanceOf(kind);
+    await expect(read).rejects.toMatchObject({
+      code,
+      message: `Secret "slack_default" of tenant "acme" points at environment variable ACME_SLACK, which is ${said}`,
+    });
+  });
 });
 
 describe('parseSecretValue()', () => {

@@ -170,7 +170,7 @@ describe('SecretResolver', () => {
     });
   });
 
-  it('says the conventional variable is set but empty, not unset, when it is ""', async () => {
+  it('refuses a conventional variable set but empty as secret_invalid, not as unset', async () => {
     // Prepare
     const resolver = new SecretResolver(new FixedStore([]), {
       env: { ETP_SECRET_ACME__AWS_DEFAULT: '' },
@@ -182,7 +182,7 @@ describe('SecretResolver', () => {
 
     // Assess
     await expect(resolved).rejects.toMatchObject({
-      code: 'secret_not_found',
+      code: 'secret_invalid',
       message:
         'Tenant "acme" has no secret reference named "aws_default" and environment variable ' +
         'ETP_SECRET_ACME__AWS_DEFAULT is set but empty',
