@@ -3,7 +3,8 @@
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import * as z from 'zod/mini';
 import { builtOnce } from '../built-once';
-import { SecretInvalidError } from '../errors';
+import { isMissingCredentials } from '../error-sources/aws';
+import { PlatformError, SecretInvalidError } from '../errors';
 import { faultyFields, notJsonObjectProblem } from '../secrets/secret-shape';
 import { assumeRole, platformRegion, SessionCache } from './sts';
 import {
@@ -192,6 +193,29 @@ async function assumeCustomerRole(spec: AssumedRoleSpec): Promise<AwsCredentialI
 }
 
 /**
+ * What to set when the platform has no credentials to call STS with. Deployed,
+ * the function's own role always gives it some; this happens on a workstation.
+ */
+export const SET_CREDENTIALS =
+  'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and ' +
+  'AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it';
+
+/**
+ * A tenant role's AssumeRole that could not be sent for want of credentials to
+ * sign it with, said as such: the SDK's "Could not load credentials from any
+ * providers" does not say a role was to be assumed. The role is named by the
+ * secret's field: its ARN is a secret value, masked wherever it appears.
+ */
+function customerRoleFailure(err: unknown): unknown {
+  if (!isMissingCredentials(err)) return err;
+  return new PlatformError(
+    'auth_failed',
+    `No AWS credentials were found to call STS with, so the role of the AWS secret's role_arn could not be assumed: ${SET_CREDENTIALS}`,
+    { service: 'sts', cause: err },
+  );
+}
+
+/**
  * An `assume_role` {@link AwsAccess}: STS AssumeRole in the platform's region,
  * session `etp-<runId>` of 1 hour (the role-chaining cap), `SourceIdentity`
  * `etp.<tenant>` and the owner's session tags (`callSessionTags`); credentials
@@ -272,6 +296,7 @@ export function awsAccessFromSecret(
       region: payload.region ?? fallbackRegion,
       owner: request,
       signal,
+      onFailure: customerRoleFailure,
     });
   }
   if (parsed.form === 'static') {

@@ -9,7 +9,7 @@ import { isMissingCredentials } from '../error-sources/aws';
 import { InvalidArgsError, PlatformError, SecretInvalidError, ServiceCallError } from '../errors';
 import { AWS_ACCOUNT_ID } from '../ids';
 import { normalizeError } from '../normalize-error';
-import { type AwsAccess, assumedRoleAccess, checkCustomerRoleName } from './credentials';
+import { type AwsAccess, assumedRoleAccess, checkCustomerRoleName, SET_CREDENTIALS } from './credentials';
 import { accountOfRoleArn, memberRoleArn, ORGANIZATION_ROLE_NAME_ENV, type OrgTarget } from './organization';
 import { platformRegion } from './sts';
 import { roleNameOf } from './trust';
@@ -43,14 +43,6 @@ export class MemberAccountError extends PlatformError {
 
 /** Codes of a refused AssumeRole, reported `auth_failed`: the account cannot be reached with its role. */
 const REFUSED = new Set(['access_denied', 'auth_failed', 'secret_invalid']);
-
-/**
- * What to set when the platform has no credentials to call STS with. Deployed,
- * the function's own role always gives it some; this happens on a workstation.
- */
-const SET_CREDENTIALS =
-  'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and ' +
-  'AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it';
 
 /** Where a refused role should have come from: a member's audit role, or the organization role. */
 const MEMBER_ROLE_HINT = 'check that the StackSet deployed the role there';

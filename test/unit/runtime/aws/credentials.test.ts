@@ -12,7 +12,7 @@ import {
 import { clampSessionDuration, sourceIdentityOf } from '../../../../functions/runtime/aws/trust';
 import { SecretInvalidError } from '../../../../functions/runtime/errors';
 import { normalizeError } from '../../../../functions/runtime/normalize-error';
-import { queryError } from '../../../helpers/aws-errors';
+import { credentialsProviderError, queryError } from '../../../helpers/aws-errors';
 
 const sts = mockClient(STSClient);
 
@@ -331,6 +331,25 @@ describe('awsAccessFromSecret()', () => {
       await expect(resolved).rejects.toMatchObject({
         code: 'secret_invalid',
         message: `STS returned no credentials for ${ROLE_ARN}`,
+      });
+    });
+
+    it('says a role was to be assumed when there are no credentials to call STS with, naming the field', async () => {
+      // Prepare
+      sts.on(AssumeRoleCommand).rejects(credentialsProviderError());
+      const access = awsAccessFromSecret({ role_arn: ROLE_ARN }, request);
+
+      // Act
+      const resolved = access.credentials?.();
+
+      // Assess
+      await expect(resolved).rejects.toMatchObject({
+        code: 'auth_failed',
+        service: 'sts',
+        message:
+          "No AWS credentials were found to call STS with, so the role of the AWS secret's role_arn could not be assumed: " +
+          'set AWS_PROFILE (a profile of ~/.aws/config) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY ' +
+          '(and AWS_SESSION_TOKEN for temporary keys) to credentials allowed to assume it',
       });
     });
 
