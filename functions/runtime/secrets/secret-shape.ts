@@ -104,6 +104,13 @@ function closestForm(issue: SecretIssue, secret: Readonly<Record<string, unknown
   );
 }
 
+/** Longest field name said in a message, in characters: a pasted 20,000-character key would crowd out the reasons. */
+const MAX_FIELD_NAME_CHARS = 64;
+
+function fieldName(name: string): string {
+  return name.length > MAX_FIELD_NAME_CHARS ? `${name.slice(0, MAX_FIELD_NAME_CHARS - 1)}…` : name;
+}
+
 /**
  * The fields a refused secret got wrong, for its error message, each with why:
  * `extra (unknown field)`, `role_arn (missing)`, `bot_token (expected a
@@ -125,8 +132,8 @@ export function faultyFields(
     .flatMap((issue) => closestForm(issue, secret))
     .flatMap((issue) => {
       if (issue.code === 'unrecognized_keys' && issue.keys)
-        return issue.keys.map((key) => `${key === '' ? '""' : redactString(key)} (unknown field)`);
-      const name = redactString(issue.path.map(String).join('.') || '(value)');
+        return issue.keys.map((key) => `${key === '' ? '""' : fieldName(redactString(key))} (unknown field)`);
+      const name = fieldName(redactString(issue.path.map(String).join('.') || '(value)'));
       const reason = issueReason(issue, secret);
       return [reason ? `${name} (${reason})` : name];
     });

@@ -131,6 +131,18 @@ describe('awsAccessFromSecret()', () => {
       expect(err.message).not.toContain('fake-secret-value-test');
     });
 
+    it('cuts a very long unknown field name, so the reasons and accepted fields still show', () => {
+      // Act
+      const err = invalid({ ['k'.repeat(20_000)]: 'x' });
+
+      // Assess
+      expect(err.message).toBe(
+        `AWS secret is invalid in: ${'k'.repeat(63)}… (unknown field). Accepted fields: region? (the function's own role); ` +
+          'to assume a role: role_arn, external_id?, region?; ' +
+          'for static keys: access_key_id, secret_access_key, session_token?, region?',
+      );
+    });
+
     it('says a field of the wrong JSON type is one, and what type it takes', () => {
       // Act
       const err = invalid({ role_arn: 5 });
