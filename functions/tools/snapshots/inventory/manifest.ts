@@ -47,7 +47,7 @@ export type InventoryColumn =
 export interface InventoryManifest {
   readonly sourceBucket: string;
   readonly destinationBucket: string;
-  /** When S3 created the report, ms since 1970. */
+  /** When S3 created the report, ms since 1970 (`creationTimestamp`), at most 8.64e15 (a `Date`'s range). */
   readonly createdAtMs: number;
   /** `CSV`, `ORC` or `Parquet`. */
   readonly fileFormat: string;
@@ -112,7 +112,10 @@ const SCHEMA_EXAMPLES: Readonly<Record<SchemaStyle, string>> = {
   ORC: 'an ORC struct, e.g. "struct<bucket:string,key:string,size:bigint,…>"',
 };
 
-/** The column names of a `fileSchema`, snake_case, in file order. */
+/**
+ * The column names of a `fileSchema`, snake_case, in file order; an empty name
+ * (`Bucket, , Key`) is kept as `''`, for `parseManifest` to refuse.
+ */
 export function schemaColumns(fileFormat: string, fileSchema: string): string[] {
   if (fileFormat === 'Parquet') {
     return [...fileSchema.matchAll(/\b(?:required|optional|repeated)\s+\w+\s+(\w+)/g)].map(
@@ -121,15 +124,9 @@ export function schemaColumns(fileFormat: string, fileSchema: string): string[] 
   }
   if (fileFormat === 'ORC') {
     const inner = fileSchema.trim().replace(/^struct\s*<|>$/g, '');
-    return inner
-      .split(',')
-      .map((field) => field.split(':')[0]?.trim() ?? '')
-      .filter(Boolean);
+    return inner.split(',').map((field) => field.split(':')[0]?.trim() ?? '');
   }
-  return fileSchema
-    .split(',')
-    .map((name) => snakeCase(name.trim()))
-    .filter(Boolean);
+  return fileSchema.split(',').map((name) => snakeCase(name.trim()));
 }
 
 function broken(reportId: string, problem: string, details: Record<string, unknown> = {}): PlatformError {
@@ -180,6 +177,42 @@ function checkSchemaStyle(fileFormat: string, fileSchema: string, reportId: stri
 }
 
 /**
+ * Refuses a `fileSchema` with an empty field name (`Bucket, Key, , Size`) or a
+ * field listed twice (`Size, …, Size`; names compared without regard to case,
+ * after snake_case): S3 writes each field of the configuration once, by name
+ * (S3 User Guide, "Inventory manifest", "Amazon S3 Inventory list"). With either,
+ * the data's columns cannot be matched to the fields: one reader would take the
+ * first `Size`, another fail, so the report is refused on every path alike.
+ *
+ * @throws PlatformError (`upstream_error`, `details.reason: "empty_field_name"`
+ *   with `details.position` from 1, or `"duplicate_field"` with `details.field`).
+ */
+function checkFieldNames(columns: readonly string[], fileSchema: string, reportId: string): void {
+  const seen = new Set<string>();
+  for (const [index, column] of columns.entries()) {
+    if (column === '') {
+      throw broken(
+        reportId,
+        `its fileSchema has an empty field name at position ${index + 1} (${fileSchema}); S3 names every field, so the data's columns cannot be matched to its fields`,
+        { reason: 'empty_field_name', position: index + 1, fileSchema },
+      );
+    }
+    const name = column.toLowerCase();
+    if (seen.has(name)) {
+      throw broken(
+        reportId,
+        `its fileSchema lists the field ${column} more than once (${fileSchema}); S3 lists each field once, so the data's columns cannot be matched to its fields`,
+        { reason: 'duplicate_field', field: column, fileSchema },
+      );
+    }
+    seen.add(name);
+  }
+}
+
+/** The latest time a JavaScript `Date` holds: 8.64e15 ms after 1970 (ECMAScript, "Time Values and Time Range"). */
+const LATEST_TIME_MS = 8.64e15;
+
+/**
  * Refuses a schema without the two fields the tools need. `Key` (with `Bucket`)
  * is in every S3 Inventory list; `Size` is an optional field the configuration
  * must select (S3 User Guide, "Amazon S3 Inventory list", "Setting up Amazon S3 Inventory").
@@ -207,8 +240,9 @@ function checkRequiredColumns(columns: readonly string[], fileSchema: string, re
  * Parses and checks a manifest: its shape, that it belongs to the
  * configuration's source and destination buckets, that every file it lists is
  * a data file in the configuration's folder (the no-content rail) and is listed
- * once, that its `fileSchema` is written in its `fileFormat`'s style, and that
- * the schema has `key` and `size`. Field names the tools do not know are kept
+ * once, that its `creationTimestamp` is a time, that its `fileSchema` is
+ * written in its `fileFormat`'s style, names each field once and none empty,
+ * and that the schema has `key` and `size`. Field names the tools do not know are kept
  * (S3 adds optional fields over time): their columns are read past.
  *
  * @throws PlatformError (`upstream_error`) naming what is wrong.
@@ -251,9 +285,18 @@ export function parseManifest(
       { service: 's3', details: { report: reportId, rail: 'no_content', key: outside.key } },
     );
   }
+  const createdAtMs = Number(manifest.creationTimestamp);
+  if (createdAtMs > LATEST_TIME_MS) {
+    throw broken(
+      reportId,
+      `manifest.json's creationTimestamp ${manifest.creationTimestamp} is not a time (ms since 1970, at most 8.64e15); S3 writes the report's creation time there`,
+      { reason: 'invalid_creation_timestamp', creationTimestamp: manifest.creationTimestamp },
+    );
+  }
   checkDistinctFiles(manifest.files, reportId);
   checkSchemaStyle(manifest.fileFormat, manifest.fileSchema, reportId);
   const columns = schemaColumns(manifest.fileFormat, manifest.fileSchema);
+  checkFieldNames(columns, manifest.fileSchema, reportId);
   checkRequiredColumns(columns, manifest.fileSchema, reportId);
   const files = manifest.files.map((file) => ({
     key: file.key,
@@ -263,7 +306,7 @@ export function parseManifest(
   return {
     sourceBucket: manifest.sourceBucket,
     destinationBucket: destination,
-    createdAtMs: Number(manifest.creationTimestamp),
+    createdAtMs,
     fileFormat: manifest.fileFormat,
     columns,
     files,

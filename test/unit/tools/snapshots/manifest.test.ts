@@ -156,6 +156,64 @@ describe('parseManifest: fileSchema against fileFormat', () => {
   });
 });
 
+describe('parseManifest: creationTimestamp', () => {
+  it.each(['9999999999999999', '8640000000000001'])(
+    'refuses %s, past the last time a Date holds, as a manifest problem (not an internal error later)',
+    (creationTimestamp) => {
+      const error = refusal({ creationTimestamp });
+
+      expect(error).toMatchObject({
+        code: 'upstream_error',
+        details: { report: REPORT, reason: 'invalid_creation_timestamp', creationTimestamp },
+      });
+      expect(error.message).toContain(`creationTimestamp ${creationTimestamp} is not a time`);
+    },
+  );
+
+  it('reads the last time a Date holds', () => {
+    const manifest = parse({ creationTimestamp: '8640000000000000' });
+
+    expect(new Date(manifest.createdAtMs).toISOString()).toBe('+275760-09-13T00:00:00.000Z');
+  });
+});
+
+describe('parseManifest: field names', () => {
+  it.each([
+    ['CSV', 'Bucket, Key, Size, LastModifiedDate, Size', 'size'],
+    ['CSV', 'Bucket, Key, Size, KEY', 'key'],
+    ['CSV', 'Bucket, Key, ETag, Size, E_Tag', 'e_tag'],
+    [
+      'Parquet',
+      'message s3.inventory { required binary bucket (STRING); required binary key (STRING); optional int64 size; optional int64 Size; }',
+      'Size',
+    ],
+    ['ORC', 'struct<bucket:string,key:string,size:bigint,key:string>', 'key'],
+  ])('refuses a %s fileSchema listing a field twice (%s)', (fileFormat, fileSchema, field) => {
+    const error = refusal({ fileFormat, fileSchema });
+
+    expect(error).toMatchObject({
+      code: 'upstream_error',
+      details: { report: REPORT, reason: 'duplicate_field', field, fileSchema },
+    });
+    expect(error.message).toContain(`lists the field ${field} more than once`);
+  });
+
+  it.each([
+    ['CSV', 'Bucket, Key, , Size', 3],
+    ['CSV', 'Bucket, Key, Size,', 4],
+    ['CSV', ',Bucket, Key, Size', 1],
+    ['ORC', 'struct<bucket:string,,key:string,size:bigint>', 2],
+  ])('refuses a %s fileSchema with an empty field name (%s)', (fileFormat, fileSchema, position) => {
+    const error = refusal({ fileFormat, fileSchema });
+
+    expect(error).toMatchObject({
+      code: 'upstream_error',
+      details: { report: REPORT, reason: 'empty_field_name', position, fileSchema },
+    });
+    expect(error.message).toContain(`an empty field name at position ${position}`);
+  });
+});
+
 describe('parseManifest: required fields', () => {
   it('advises adding Size only when Size is the field missing', () => {
     const error = refusal({ fileSchema: 'Bucket, Key, LastModifiedDate, ETag' });
