@@ -13,6 +13,8 @@ import { shippedScenarioNames } from '../../helpers/scenarios';
 import { etp } from './run-etp';
 
 const ec2Mock = mockClient(EC2Client);
+/** `etp tools invoke aws_ec2_inventory` for the default tenant, up to its `--args` value. */
+const INVOKE_EC2 = ['tools', 'invoke', 'aws_ec2_inventory', '--tenant', 'default', '--args'];
 
 beforeAll(() => {
   logger.setLogLevel('SILENT');
@@ -124,15 +126,7 @@ describe('etp tools invoke', () => {
       .callsFake(describeInstancesResponder({ instancesByRegion: { 'eu-west-1': 3 }, pageSize: 1000 }));
 
     // Act
-    const { code, out } = await etp([
-      'tools',
-      'invoke',
-      'aws_ec2_inventory',
-      '--tenant',
-      'default',
-      '--args',
-      '{"regions":["eu-west-1"],"topN":2}',
-    ]);
+    const { code, out } = await etp([...INVOKE_EC2, '{"regions":["eu-west-1"],"topN":2}']);
 
     // Assess
     const result = JSON.parse(out);
@@ -147,15 +141,7 @@ describe('etp tools invoke', () => {
     process.env.ETP_AWS_DEFAULT = '';
 
     // Act
-    const { code, out } = await etp([
-      'tools',
-      'invoke',
-      'aws_ec2_inventory',
-      '--tenant',
-      'default',
-      '--args',
-      '{"regions":["eu-west-1"]}',
-    ]);
+    const { code, out } = await etp([...INVOKE_EC2, '{"regions":["eu-west-1"]}']);
 
     // Assess
     const result = JSON.parse(out);
@@ -169,15 +155,7 @@ describe('etp tools invoke', () => {
 
   it('exits 2 naming each bad argument and what it accepts when the args break the schema, before any remote call', async () => {
     // Act
-    const outcome = await etp([
-      'tools',
-      'invoke',
-      'aws_ec2_inventory',
-      '--tenant',
-      'default',
-      '--args',
-      '{"regions":"eu-west-1","topN":0}',
-    ]);
+    const outcome = await etp([...INVOKE_EC2, '{"regions":"eu-west-1","topN":0}']);
 
     // Assess
     expect(outcome).toEqual({
@@ -237,12 +215,7 @@ describe('etp tools invoke', () => {
   it("exits 2 naming what the level allows when the tool is not in a scenario level's intra_tools (--scenario, --level)", async () => {
     // Act
     const outcome = await etp([
-      'tools',
-      'invoke',
-      'aws_ec2_inventory',
-      '--tenant',
-      'default',
-      '--args',
+      ...INVOKE_EC2,
       '{"regions":["eu-west-1"]}',
       '--scenario',
       'aws_pulse',
@@ -280,15 +253,7 @@ describe('etp tools invoke', () => {
     );
 
     // Act
-    const { code, out, err } = await etp([
-      'tools',
-      'invoke',
-      'aws_ec2_inventory',
-      '--tenant',
-      'default',
-      '--args',
-      '{"regions":["eu-west-1"]}',
-    ]);
+    const { code, out, err } = await etp([...INVOKE_EC2, '{"regions":["eu-west-1"]}']);
 
     // Assess
     expect({ code, err }).toEqual({ code: 1, err: '' });
