@@ -32,8 +32,10 @@ import {
   athenaFormat,
   columnType,
   glueName,
+  INVENTORY_COLUMN_TYPES,
   inventoryTableName,
   partitionOf,
+  tableColumns,
 } from '../../functions/tools/snapshots/athena/inventory-sql';
 import type { FigureRow } from '../../functions/tools/snapshots/athena/query-figures';
 import { isManifestKey } from '../../functions/tools/snapshots/inventory/layout';
@@ -90,7 +92,8 @@ async function checkParquetTypes(
   const fileTypes = new Map(
     described.getRowObjectsJson().map((row) => [String(row.column_name), String(row.column_type)]),
   );
-  for (const column of report.manifest.columns) {
+  // A field the tools do not know is declared by position and read as NULL (tableColumns): not checked.
+  for (const column of report.manifest.columns.filter((c) => Object.hasOwn(INVENTORY_COLUMN_TYPES, c))) {
     const declared = declaredType(report, column);
     const found = fileTypes.get(column);
     if (!found || !PARQUET_READS[declared]?.includes(found)) {
@@ -110,7 +113,8 @@ async function reportSelect(
 ): Promise<string> {
   const list = `[${files.map(literal).join(', ')}]`;
   const dt = literal(partitionOf(report.reportTime));
-  const columns = report.manifest.columns;
+  // As the Athena table declares them: a field the tools do not know under its placeholder name.
+  const columns = tableColumns(report.manifest.columns);
   if (report.manifest.fileFormat === 'CSV') {
     const declared = columns.map((c) => `${literal(c)}: '${declaredType(report, c)}'`).join(', ');
     return (
@@ -125,7 +129,14 @@ async function reportSelect(
   }
   const source = `read_parquet(${list})`;
   await checkParquetTypes(connection, report, source);
-  const cast = columns.map((c) => `CAST("${c}" AS ${declaredType(report, c)}) AS "${c}"`).join(', ');
+  // A placeholder column is not in the file: Athena reads a Parquet column by name, so it reads NULL.
+  const cast = columns
+    .map((c, i) =>
+      c === report.manifest.columns[i]
+        ? `CAST("${c}" AS ${declaredType(report, c)}) AS "${c}"`
+        : `CAST(NULL AS VARCHAR) AS "${c}"`,
+    )
+    .join(', ');
   return `SELECT ${cast}, ${dt} AS dt FROM ${source}`;
 }
 
@@ -253,7 +264,11 @@ export class DuckInventoryEngine implements InventoryQueryEngine {
         files: { key: string; size: number; MD5checksum: string }[];
       };
       const columns = schemaColumns(manifest.fileFormat, manifest.fileSchema);
-      if (manifest.fileFormat !== spec.format || JSON.stringify(columns) !== JSON.stringify(spec.columns))
+      // The layouts whose table this is: the same declared columns (unknown fields by position).
+      if (
+        manifest.fileFormat !== spec.format ||
+        JSON.stringify(tableColumns(columns)) !== JSON.stringify(tableColumns(spec.columns))
+      )
         continue;
       const files = manifest.files.map((f) => ({ key: f.key, size: f.size, md5: f.MD5checksum }));
       reports.push({

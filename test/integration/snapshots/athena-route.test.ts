@@ -362,14 +362,23 @@ describe('the query text', () => {
     expect(() => statsQuery({ reportTime: time, manifest, table: ref })).toThrow(message);
   });
 
-  it('refuses a column that is not an S3 Inventory field', () => {
-    expect(() =>
-      statsQuery({
-        reportTime: '2026-03-01T01-00Z',
-        manifest: { fileFormat: 'CSV', columns: ['key', "size') --"] },
-        table: REF,
-      }),
-    ).toThrow(/inventory column .* S3 Inventory fields: bucket, key/);
+  it('never writes a field name that is not an S3 Inventory field into a statement', () => {
+    const columns = ['key', "size') --", 'size'];
+    const sql = statsQuery({
+      reportTime: '2026-03-01T01-00Z',
+      manifest: { fileFormat: 'CSV', columns },
+      table: REF,
+    });
+    const ddl = createTableStatement(REF, {
+      format: 'CSV',
+      columns,
+      destinationBucket: 'inventory-dest',
+      base: 'inv/records/daily/',
+    });
+
+    expect(sql).not.toContain("size')");
+    expect(ddl).not.toContain("size')");
+    expect(ddl).toContain('(`key` string, `unknown_field_2` string, `size` string)');
   });
 
   const csvColumns = [

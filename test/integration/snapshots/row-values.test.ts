@@ -45,8 +45,11 @@ const objects = (count: number): InventoryObject[] =>
     eTag: createHash('md5').update(String(i)).digest('hex'),
   }));
 
-/** A CSV report of 3 good objects whose data file is replaced by `lines` (the manifest's size and MD5 follow). */
-function csvReport(source: string, reportTime: string, lines: readonly string[]): void {
+/**
+ * A CSV report of 3 good objects whose data file is replaced by `lines` (the
+ * manifest's size and MD5 follow), and its fileSchema by `fileSchema` when given.
+ */
+function csvReport(source: string, reportTime: string, lines: readonly string[], fileSchema?: string): void {
   server.createBucket(source);
   server.putInventoryConfiguration(source, { id: 'daily', destinationBucket: DESTINATION, format: 'CSV' });
   const written = writeReport(server, {
@@ -62,6 +65,7 @@ function csvReport(source: string, reportTime: string, lines: readonly string[])
   server.putObject(DESTINATION, dataKey, body);
   const manifest = {
     ...written.manifest,
+    ...(fileSchema === undefined ? {} : { fileSchema }),
     files: [{ key: dataKey, size: body.length, MD5checksum: createHash('md5').update(body).digest('hex') }],
   };
   server.putObject(DESTINATION, written.manifestKey, Buffer.from(JSON.stringify(manifest)));
@@ -151,6 +155,16 @@ const FRACTION_CASES: readonly (readonly [string, string, string])[] = [
   ['.5 and .500000000', '2026-02-01T00:00:00.5Z', '2026-02-01T00:00:00.500000000Z'],
 ];
 
+/**
+ * Reports with fields the tools do not know, named as no S3 field is (the route
+ * refused the first as `invalid_args`) or as the route's partition column `dt`
+ * (the route counted 0 files).
+ */
+const UNKNOWN_FIELD_SCHEMAS = [
+  ['unknown-names', 'Bucket, Key, Object-Lock, Size, Größe, LastModifiedDate, 2ndField, ETag'],
+  ['unknown-dt', 'Bucket, Key, Dt, Size, LastModifiedDate, ETag'],
+] as const;
+
 beforeAll(async () => {
   await server.start();
   s3 = new S3Client({
@@ -189,6 +203,26 @@ beforeAll(async () => {
   for (const [i, [, size, date]] of VALUE_CASES.entries()) {
     const source = `value-case-${i}`;
     csvReport(source, T2, [good(source), line(source, 'b.txt', size, date)]);
+  }
+  for (const [source, schema] of UNKNOWN_FIELD_SCHEMAS) {
+    const fields = (key: string, size: string) =>
+      schema
+        .split(', ')
+        .map((field) =>
+          field === 'Bucket'
+            ? source
+            : field === 'Key'
+              ? key
+              : field === 'Size'
+                ? size
+                : field === 'LastModifiedDate'
+                  ? GOOD_TIME
+                  : field === 'ETag'
+                    ? '0123456789abcdef0123456789abcdef'
+                    : 'x',
+        );
+    const csv = (values: string[]) => `${values.map((v) => `"${v}"`).join(',')}\n`;
+    csvReport(source, T2, [csv(fields('a.txt', '10')), csv(fields('b.pdf', '25'))], schema);
   }
   for (const [i, [, older, newer]] of FRACTION_CASES.entries()) {
     const source = `fraction-case-${i}`;
@@ -437,4 +471,20 @@ describe('the values S3 writes, and the others, on both paths', () => {
       expect(figures.unchanged).toEqual({ count: 1, bytes: 10 });
     },
   );
+});
+
+describe('fields the tools do not know, whatever their names', () => {
+  it.each(UNKNOWN_FIELD_SCHEMAS)('reads %s (%s) with the same figures on both paths', async (source) => {
+    // Act
+    const result = await run(tools.stats, { id: `s3_inventory:${source}/daily/${T2}` });
+    const figures = await athenaFigures(source, [T2]);
+
+    // Assess
+    expect(result.ok && (result.value as { files: number; bytes: number })).toMatchObject({
+      files: 2,
+      bytes: 35,
+    });
+    expect(figures.invalidRows).toEqual({ newer: 0, older: 0 });
+    expect(figures.newer).toEqual({ objects: 2, bytes: 35, deleteMarkers: 0 });
+  });
 });

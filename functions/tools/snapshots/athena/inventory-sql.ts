@@ -10,8 +10,9 @@
  * format `yyyy-MM-dd-HH-mm`), so no `MSCK REPAIR` is needed.
  *
  * Every text that goes into a statement is validated first against the naming
- * rules it must follow (S3 bucket names, Glue names, S3 Inventory field names,
- * report times), so no input can end a literal or an identifier: there is no
+ * rules it must follow (S3 bucket names, Glue names, report times; a field name
+ * only when it is one of {@link INVENTORY_COLUMN_TYPES}, any other declared by
+ * position, {@link unknownFieldColumn}), so no input can end a literal or an identifier: there is no
  * escaping, only refusal. The same query text runs on Athena (Trino) and on
  * DuckDB (test/helpers/duckdb-inventory.ts): it uses only functions both have
  * with the same meaning (`regexp_extract`, `url_decode`, `replace`, `try_cast`,
@@ -69,17 +70,36 @@ const CSV_BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A field name S3 may add after {@link INVENTORY_COLUMN_TYPES} was written: S3
- * adds optional fields over time (S3 User Guide, "Amazon S3 Inventory list":
- * ChecksumAlgorithm, ObjectAccessControlList, ObjectOwner, LifecycleExpirationDate
- * came later), named in snake_case in Parquet and ORC schemas and by
- * `snakeCase` (inventory/manifest.ts) from CSV ones. Such a column is declared `string` and never
- * read by the queries (Athena reads only the columns a query uses), so a report
- * with a new field stays readable; the rule keeps it a plain identifier.
+ * The column a field the tools do not know (not in {@link INVENTORY_COLUMN_TYPES})
+ * is declared as: `unknown_field_<position from 1>`, `string`. S3 adds optional
+ * fields over time (S3 User Guide, "Amazon S3 Inventory list": ChecksumAlgorithm,
+ * ObjectAccessControlList, ObjectOwner, LifecycleExpirationDate came later), and
+ * a manifest may name one in any way (`Object-Lock`, `Größe`, `2ndField`, or `Dt`,
+ * which would meet the table's partition column `dt`). The queries never read
+ * such a column, so its name does not matter: OpenCSVSerDe reads CSV columns by
+ * position, and a Parquet or ORC column of that name is absent (read as NULL)
+ * or, read by index, a string never used. So every report with a new field
+ * stays readable on the route as on the single-function path, and no manifest
+ * text goes into the statement as an identifier.
  */
-const NEW_FIELD_NAME = /^[a-z][a-z0-9_]{0,127}$/;
+export function unknownFieldColumn(position: number): string {
+  return `unknown_field_${position}`;
+}
 
-/** A column's type in the table of `format` (S3 User Guide templates); `string` for a field added later. */
+/**
+ * The columns a layout's table declares, in file order: each of the manifest's
+ * (snake_case) fields in {@link INVENTORY_COLUMN_TYPES} under its own name, any
+ * other under {@link unknownFieldColumn} of its position.
+ *
+ * @example tableColumns(['bucket', 'key', 'size', 'object-lock']) // ['bucket', 'key', 'size', 'unknown_field_4']
+ */
+export function tableColumns(columns: readonly string[]): string[] {
+  return columns.map((column, index) =>
+    Object.hasOwn(INVENTORY_COLUMN_TYPES, column) ? column : unknownFieldColumn(index + 1),
+  );
+}
+
+/** A column's type in the table of `format` (S3 User Guide templates); `string` for an {@link unknownFieldColumn}. */
 export function columnType(format: AthenaInventoryFormat, column: string): string {
   if (format !== 'CSV') return INVENTORY_COLUMN_TYPES[column] ?? 'string';
   return CSV_BOOLEAN_COLUMNS.has(column) ? 'boolean' : 'string';
@@ -176,25 +196,6 @@ export function partitionOf(reportTime: string): string {
   return dt;
 }
 
-/**
- * The manifest's columns, checked: each an S3 Inventory field of
- * {@link INVENTORY_COLUMN_TYPES} or a name of the same form ({@link NEW_FIELD_NAME}).
- *
- * @throws InvalidArgsError for any other name (it could not be written as an identifier).
- */
-function checkedColumns(columns: readonly string[]): readonly string[] {
-  for (const column of columns) {
-    if (!Object.hasOwn(INVENTORY_COLUMN_TYPES, column) && !NEW_FIELD_NAME.test(column)) {
-      throw invalid(
-        'inventory column',
-        column,
-        `a field name of lower-case letters, digits and _ starting with a letter, as S3 names its fields; S3 Inventory fields: ${Object.keys(INVENTORY_COLUMN_TYPES).join(', ')}`,
-      );
-    }
-  }
-  return columns;
-}
-
 const SERDE: Record<AthenaInventoryFormat, string> = {
   CSV: "ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde'",
   Parquet: "ROW FORMAT SERDE 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe'",
@@ -236,18 +237,18 @@ export interface InventoryTableSpec {
 
 /**
  * What one layout's table is, after its name: the manifest's columns in file
- * order with the template's types ({@link columnType}), `PARTITIONED BY (dt
+ * order ({@link tableColumns}: unknown fields by position) with the template's types ({@link columnType}), `PARTITIONED BY (dt
  * string)`, the format's SerDe, `SymlinkTextInputFormat` /
  * `IgnoreKeyTextOutputFormat` over `s3://<destination>/<base>hive/`, `dt`
  * projected (`date`, `yyyy-MM-dd-HH-mm`, interval 1 {@link PROJECTION_INTERVAL_UNIT})
  * from {@link PROJECTION_START} to NOW.
  *
- * @throws InvalidArgsError for a bucket, prefix or column that fails its rule.
+ * @throws InvalidArgsError for a bucket or prefix that fails its rule.
  */
 function tableDefinition(spec: InventoryTableSpec): string {
   const bucket = bucketName('destination bucket', spec.destinationBucket);
   const base = safePrefix('inventory folder', spec.base);
-  const declared = checkedColumns(spec.columns)
+  const declared = tableColumns(spec.columns)
     .map((column) => `\`${column}\` ${columnType(spec.format, column)}`)
     .join(', ');
   return (
@@ -265,12 +266,14 @@ function tableDefinition(spec: InventoryTableSpec): string {
 /**
  * The Glue table name of a report layout: `inventory_` and 24 hex digits of the
  * SHA-256 of its definition (columns and their types, SerDe, location,
- * projection). Reports of one configuration with the same fields share it; a
+ * projection). Reports of one configuration with the same fields share it (and
+ * so do layouts that differ only in the names of fields the tools do not know,
+ * declared by position: their tables are the same); a
  * configuration whose fields changed, or a definition changed here (a column
  * type, the projection), gets a new table, so `CREATE EXTERNAL TABLE IF NOT
  * EXISTS` never meets a table of another shape under the same name.
  *
- * @throws InvalidArgsError for a bucket, prefix or column that fails its rule.
+ * @throws InvalidArgsError for a bucket or prefix that fails its rule.
  */
 export function inventoryTableName(spec: InventoryTableSpec): string {
   const digest = createHash('sha256').update(tableDefinition(spec)).digest('hex');
@@ -281,7 +284,7 @@ export function inventoryTableName(spec: InventoryTableSpec): string {
  * The `CREATE EXTERNAL TABLE IF NOT EXISTS` of one report layout, as the S3
  * User Guide's templates give it ({@link tableDefinition}).
  *
- * @throws InvalidArgsError for a name, bucket, prefix or column that fails its rule.
+ * @throws InvalidArgsError for a name, bucket or prefix that fails its rule.
  */
 export function createTableStatement(ref: InventoryTableRef, spec: InventoryTableSpec): string {
   const database = glueName('database', ref.database);
@@ -333,7 +336,7 @@ function csvTimestamp(column: string): string {
 /** One report's rows, normalized: decoded key, version id, delete marker, size, last-modified, ETag. */
 function reportRows(report: QueriedReport): string {
   const format = athenaFormat(report.manifest);
-  const columns = checkedColumns(report.manifest.columns);
+  const columns = tableColumns(report.manifest.columns);
   const has = (column: string) => columns.includes(column);
   const table = `"${glueName('database', report.table.database)}"."${glueName('table', report.table.table)}"`;
   const csv = format === 'CSV';
@@ -464,7 +467,7 @@ export function athenaFormat(manifest: QueriedReport['manifest']): AthenaInvento
  * whose Size or LastModifiedDate is not one ({@link invalidValueSql}). Folded by
  * `foldFigureRows` (query-figures.ts).
  *
- * @throws InvalidArgsError for a name, time or column that fails its rule.
+ * @throws InvalidArgsError for a name or time that fails its rule.
  */
 export function statsQuery(
   newer: QueriedReport,

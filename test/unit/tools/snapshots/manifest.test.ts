@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { deadlineIn } from '../../../../functions/runtime/deadline';
-import { createTableStatement, statsQuery } from '../../../../functions/tools/snapshots/athena/inventory-sql';
+import {
+  createTableStatement,
+  inventoryTableName,
+  statsQuery,
+} from '../../../../functions/tools/snapshots/athena/inventory-sql';
 import { configurationView } from '../../../../functions/tools/snapshots/inventory/configuration';
 import { readCsvDataFile } from '../../../../functions/tools/snapshots/inventory/csv-reader';
 import {
@@ -301,9 +305,15 @@ describe('the Athena table of a report with a field S3 added later', () => {
     base: 'inv/photos/daily/',
   });
 
-  it.each(['CSV', 'Parquet', 'ORC'] as const)('declares the unknown %s column string', (format) => {
-    expect(createTableStatement(TABLE, spec(format))).toContain('`e_tag` string, `frobnicate_level` string)');
-  });
+  it.each(['CSV', 'Parquet', 'ORC'] as const)(
+    'declares the unknown %s column string, by its position',
+    (format) => {
+      const statement = createTableStatement(TABLE, spec(format));
+
+      expect(statement).toContain('`e_tag` string, `unknown_field_6` string)');
+      expect(statement).not.toContain('frobnicate_level');
+    },
+  );
 
   it('never reads the unknown column in the query', () => {
     const sql = statsQuery({
@@ -315,15 +325,34 @@ describe('the Athena table of a report with a field S3 added later', () => {
     expect(sql).not.toContain('frobnicate_level');
   });
 
-  it('still refuses a name that is not a plain field name, saying what is accepted', () => {
-    expect(() =>
-      statsQuery({
-        reportTime: '2026-03-01T01-00Z',
-        manifest: { fileFormat: 'CSV', columns: ['key', 'frobnicate-level'] },
-        table: TABLE,
-      }),
-    ).toThrow(
-      'inventory column "frobnicate-level" is not valid: a field name of lower-case letters, digits and _ starting with a letter, as S3 names its fields; S3 Inventory fields: bucket, key,',
+  it.each([
+    ['object-lock', 'a name that is not an identifier'],
+    ['größe', 'a name beyond ASCII'],
+    ['2nd_field', 'a name starting with a digit'],
+    ['dt', "the partition column's name"],
+  ])('declares %s (%s) by its position, as the single path reads it past', (name) => {
+    const withField = ['bucket', 'key', name, 'size', 'last_modified_date'];
+    const statement = createTableStatement(TABLE, { ...spec('CSV'), columns: withField });
+    const sql = statsQuery({
+      reportTime: '2026-03-01T01-00Z',
+      manifest: { fileFormat: 'CSV', columns: withField },
+      table: TABLE,
+    });
+
+    expect(statement).toContain(
+      '(`bucket` string, `key` string, `unknown_field_3` string, `size` string, `last_modified_date` string) PARTITIONED BY (dt string)',
     );
+    expect(statement).not.toContain(`\`${name}\``);
+    expect(sql).not.toContain(name === 'dt' ? '`dt`' : name);
+  });
+
+  it('names layouts apart by their known fields and the positions of the others, not by unknown names', () => {
+    const name = (columns: string[]) => inventoryTableName({ ...spec('CSV'), columns });
+
+    expect(name(['key', 'size', 'object_owner'])).not.toBe(name(['key', 'size', 'frobnicate']));
+    expect(name(['key', 'size', 'frobnicate'])).toBe(name(['key', 'size', 'Object-Lock']));
+    expect(name(['key', 'size', 'frobnicate'])).not.toBe(name(['key', 'frobnicate', 'size']));
+    expect(name(['key', 'size', 'frobnicate'])).not.toBe(name(['key', 'size']));
+    expect(name(['key', 'size', 'frobnicate'])).not.toBe(name(['key', 'size', 'frobnicate', 'other']));
   });
 });
