@@ -50,6 +50,28 @@ export interface QueryFigures {
 }
 
 /**
+ * A count or byte sum of a result row: Athena gives it as decimal text (a
+ * `bigint`; DuckDB's sum a `HUGEINT`), which may pass 2^53 for a large report's
+ * bytes (a sum, while each Size is at most 2^53 − 1): read as the nearest double,
+ * rounded once, as the single path's totals are converted once. Empty is 0 (no
+ * value, as for a side's `bytes_before`).
+ *
+ * @throws PlatformError (`upstream_error`) for text that is not a whole number.
+ */
+function figure(row: FigureRow, column: 'files' | 'bytes' | 'bytes_before'): number {
+  const text = row[column] ?? '';
+  if (text === '') return 0;
+  if (!/^\d+$/.test(text)) {
+    throw new PlatformError(
+      'upstream_error',
+      `Query result row has non-integer figures (${column} ${JSON.stringify(text)}): ${JSON.stringify(row)}`,
+      { service: 'athena' },
+    );
+  }
+  return Number(text);
+}
+
+/**
  * Folds `statsQuery`'s rows into the tools' figures, histograms cut to
  * `top` lines + `(other)` as on the single-function path.
  *
@@ -68,8 +90,13 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
   const ransomNotes = { count: 0, folders: 0 };
   const invalidRows = { newer: 0, older: 0 };
   for (const row of rows) {
-    const files = Number(row.files);
-    const bytes = Number(row.bytes ?? 0);
+    // A report's count of refused rows first: a row of Size 2^53 sums past 2^53, and must be refused as a value.
+    if (row.side === 'invalid' && (row.change === 'newer' || row.change === 'older')) {
+      invalidRows[row.change] += figure(row, 'files');
+      continue;
+    }
+    const files = figure(row, 'files');
+    const bytes = figure(row, 'bytes');
     const marker = row.delete_marker === 'true';
     const extension = table.idOfName(row.extension);
     const into = (tally: ReturnType<typeof counts>) => {
@@ -81,18 +108,7 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
       by.total += files;
       by.totalBytes += bytes;
     };
-    if (!Number.isSafeInteger(files) || !Number.isSafeInteger(bytes)) {
-      throw new PlatformError(
-        'upstream_error',
-        `Query result row has non-integer figures: ${JSON.stringify(row)}`,
-        {
-          service: 'athena',
-        },
-      );
-    }
-    if (row.side === 'invalid' && (row.change === 'newer' || row.change === 'older')) {
-      invalidRows[row.change] += files;
-    } else if (row.side === 'notes') {
+    if (row.side === 'notes') {
       ransomNotes.count += files;
       ransomNotes.folders += bytes;
     } else if (row.side === 'newer') {
@@ -106,7 +122,7 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
       if (!tally)
         throw new PlatformError('upstream_error', `Unexpected change ${row.change}`, { service: 'athena' });
       into(tally);
-      if (row.change === 'changed') bytesBefore += Number(row.bytes_before);
+      if (row.change === 'changed') bytesBefore += figure(row, 'bytes_before');
     } else if (row.side === 'older') {
       if (marker) {
         olderMarkers += files;

@@ -151,3 +151,44 @@ describe('the route decision and its settings', () => {
     expect(chooseRoute(bytes, athenaRouteSettings({ ETP_ATHENA_ROUTE: mode })).route).toBe(route);
   });
 });
+
+describe('foldFigureRows: the figures as text', () => {
+  const row = (fields: Partial<FigureRow>): FigureRow => ({
+    side: 'newer',
+    delete_marker: 'false',
+    change: 'added',
+    extension: 'bin',
+    files: '2000',
+    bytes: '0',
+    bytes_before: '0',
+    ...fields,
+  });
+
+  it('reads a byte sum past 2^53 as the nearest double, once, instead of refusing it', () => {
+    const figures = foldFigureRows([row({ bytes: '9999999999998000' })], 15);
+
+    expect(figures.newer).toEqual({ objects: 2000, bytes: 9999999999998000, deleteMarkers: 0 });
+    expect(figures.newerHistogram).toEqual([{ extension: 'bin', files: 2000, bytes: 9999999999998000 }]);
+  });
+
+  it.each(['1.5', '-3', '1e3', 'NaN', ' 12'])('refuses a figure %s that is not a whole number', (bytes) => {
+    expect(() => foldFigureRows([row({ bytes })], 15)).toThrow(
+      expect.objectContaining({
+        code: 'upstream_error',
+        message: expect.stringContaining('Query result row has non-integer figures'),
+      }),
+    );
+  });
+
+  it('reads the count of refused rows whatever the other rows hold', () => {
+    const figures = foldFigureRows(
+      [
+        row({ bytes: '9007199254740992' }),
+        row({ side: 'invalid', change: 'newer', files: '1', bytes: '0', extension: '' }),
+      ],
+      15,
+    );
+
+    expect(figures.invalidRows).toEqual({ newer: 1, older: 0 });
+  });
+});
