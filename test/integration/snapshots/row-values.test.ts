@@ -228,6 +228,11 @@ beforeAll(async () => {
     const csv = (values: string[]) => `${values.map((v) => `"${v}"`).join(',')}\n`;
     csvReport(source, T2, [csv(fields('a.txt', '10')), csv(fields('b.pdf', '25'))], schema);
   }
+  csvReport(
+    'large-sum',
+    T2,
+    Array.from({ length: 2000 }, (_, i) => line('large-sum', `disk-${i}.img`, '4999999999999', GOOD_TIME)),
+  );
   for (const [i, [, older, newer]] of FRACTION_CASES.entries()) {
     const source = `fraction-case-${i}`;
     csvReport(source, T1, [line(source, 'a.txt', '10', older)]);
@@ -490,5 +495,24 @@ describe('fields the tools do not know, whatever their names', () => {
     });
     expect(figures.invalidRows).toEqual({ newer: 0, older: 0 });
     expect(figures.newer).toEqual({ objects: 2, bytes: 35, deleteMarkers: 0 });
+  });
+});
+
+describe('byte totals past 2^53', () => {
+  it('adds 2,000 sizes of 4,999,999,999,999 bytes exactly on both paths, rounding once', async () => {
+    // Act
+    const result = await run(tools.stats, { id: `s3_inventory:large-sum/daily/${T2}` });
+    const figures = await athenaFigures('large-sum', [T2]);
+
+    // Assess: a `+=` of doubles gave 9,999,999,999,998,196.
+    expect(result.ok && (result.value as { files: number; bytes: number })).toMatchObject({
+      files: 2000,
+      bytes: 9_999_999_999_998_000,
+    });
+    expect(JSON.stringify(result.ok && result.value)).toContain(
+      '"extension":"img","files":2000,"bytes":9999999999998000',
+    );
+    expect(figures.newer).toEqual({ objects: 2000, bytes: 9_999_999_999_998_000, deleteMarkers: 0 });
+    expect(figures.newerHistogram).toEqual([{ extension: 'img', files: 2000, bytes: 9_999_999_999_998_000 }]);
   });
 });

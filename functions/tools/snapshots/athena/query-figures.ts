@@ -59,8 +59,13 @@ export interface QueryFigures {
  * @throws PlatformError (`upstream_error`) for text that is not a whole number.
  */
 function figure(row: FigureRow, column: 'files' | 'bytes' | 'bytes_before'): number {
+  return Number(exactFigure(row, column));
+}
+
+/** {@link figure} exactly, for sums of sums: the single path's totals are exact until read (`ByteSum`). */
+function exactFigure(row: FigureRow, column: 'files' | 'bytes' | 'bytes_before'): bigint {
   const text = row[column] ?? '';
-  if (text === '') return 0;
+  if (text === '') return 0n;
   if (!/^\d+$/.test(text)) {
     throw new PlatformError(
       'upstream_error',
@@ -68,7 +73,7 @@ function figure(row: FigureRow, column: 'files' | 'bytes' | 'bytes_before'): num
       { service: 'athena' },
     );
   }
-  return Number(text);
+  return BigInt(text);
 }
 
 /**
@@ -79,14 +84,15 @@ function figure(row: FigureRow, column: 'files' | 'bytes' | 'bytes_before'): num
  */
 export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFigures {
   const table = new ExtensionTable();
-  const counts = () => ({ count: 0, bytes: 0, byExtension: new ExtensionCounts() });
+  // Bytes summed exactly (`bigint`) and rounded once when read, as the single path's `ByteSum`.
+  const counts = () => ({ count: 0, bytes: 0n, byExtension: new ExtensionCounts() });
   const newerAll = counts();
   const olderAll = counts();
   const tallies = { added: counts(), changed: counts(), unchanged: counts(), removed: counts() };
   let newerMarkers = 0;
   let olderMarkers = 0;
   let markersAdded = 0;
-  let bytesBefore = 0;
+  let bytesBefore = 0n;
   const ransomNotes = { count: 0, folders: 0 };
   const invalidRows = { newer: 0, older: 0 };
   for (const row of rows) {
@@ -96,21 +102,17 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
       continue;
     }
     const files = figure(row, 'files');
-    const bytes = figure(row, 'bytes');
+    const bytes = exactFigure(row, 'bytes');
     const marker = row.delete_marker === 'true';
     const extension = table.idOfName(row.extension);
     const into = (tally: ReturnType<typeof counts>) => {
       tally.count += files;
       tally.bytes += bytes;
-      const by = tally.byExtension;
-      by.files[extension] = (by.files[extension] as number) + files;
-      by.bytes[extension] = (by.bytes[extension] as number) + bytes;
-      by.total += files;
-      by.totalBytes += bytes;
+      tally.byExtension.addTotal(extension, files, bytes);
     };
     if (row.side === 'notes') {
       ransomNotes.count += files;
-      ransomNotes.folders += bytes;
+      ransomNotes.folders += Number(bytes);
     } else if (row.side === 'newer') {
       if (marker) {
         newerMarkers += files;
@@ -122,7 +124,7 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
       if (!tally)
         throw new PlatformError('upstream_error', `Unexpected change ${row.change}`, { service: 'athena' });
       into(tally);
-      if (row.change === 'changed') bytesBefore += figure(row, 'bytes_before');
+      if (row.change === 'changed') bytesBefore += exactFigure(row, 'bytes_before');
     } else if (row.side === 'older') {
       if (marker) {
         olderMarkers += files;
@@ -136,17 +138,17 @@ export function foldFigureRows(rows: readonly FigureRow[], top: number): QueryFi
   }
   const view = (tally: ReturnType<typeof counts>): QueryTally => ({
     count: tally.count,
-    bytes: tally.bytes,
+    bytes: Number(tally.bytes),
     byExtension: histogram(tally.byExtension, table, top),
   });
   return {
-    newer: { objects: newerAll.count, bytes: newerAll.bytes, deleteMarkers: newerMarkers },
-    older: { objects: olderAll.count, bytes: olderAll.bytes, deleteMarkers: olderMarkers },
+    newer: { objects: newerAll.count, bytes: Number(newerAll.bytes), deleteMarkers: newerMarkers },
+    older: { objects: olderAll.count, bytes: Number(olderAll.bytes), deleteMarkers: olderMarkers },
     newerHistogram: histogram(newerAll.byExtension, table, top),
     added: view(tallies.added),
-    changed: { ...view(tallies.changed), bytesBefore },
+    changed: { ...view(tallies.changed), bytesBefore: Number(bytesBefore) },
     removed: view(tallies.removed),
-    unchanged: { count: tallies.unchanged.count, bytes: tallies.unchanged.bytes },
+    unchanged: { count: tallies.unchanged.count, bytes: Number(tallies.unchanged.bytes) },
     deleteMarkersAdded: markersAdded,
     ransomNotes,
     invalidRows,

@@ -17,6 +17,7 @@
 import { looksLikeRansomNote } from '../findings/ransomware';
 import type { InventoryRow, InventoryRowSink } from '../inventory/rows';
 import {
+  ByteSum,
   DELETE_MARKER_EXTENSION,
   ExtensionCounts,
   type ExtensionTable,
@@ -101,7 +102,8 @@ export class ReportIndexBuilder implements InventoryRowSink {
   readonly candidates = new BottomK(REMOVED_CANDIDATES);
   private readonly hasher: RowHasher;
   objects = 0;
-  bytes = 0;
+  /** Bytes of the objects, summed exactly (`ByteSum`: a `+=` of doubles rounds past 2^53). */
+  readonly byteSum = new ByteSum();
   deleteMarkers = 0;
 
   constructor(readonly context: DiffContext) {
@@ -122,7 +124,7 @@ export class ReportIndexBuilder implements InventoryRowSink {
       return;
     }
     this.objects++;
-    this.bytes += size;
+    this.byteSum.add(size);
     this.byExtension.add(extension, size);
     this.candidates.offer(sampleRank(row), hi, lo, row);
   }
@@ -133,14 +135,15 @@ export class ReportIndexBuilder implements InventoryRowSink {
   }
 
   totals(): ReportTotals {
-    return { objects: this.objects, bytes: this.bytes, deleteMarkers: this.deleteMarkers };
+    return { objects: this.objects, bytes: this.byteSum.value(), deleteMarkers: this.deleteMarkers };
   }
 }
 
 /** Added, changed or removed objects: counts, bytes, by extension, and a sample. */
 export class ChangeTally {
   count = 0;
-  bytes = 0;
+  /** Bytes summed exactly, read by {@link bytes}. */
+  readonly byteSum = new ByteSum();
   readonly byExtension = new ExtensionCounts();
   readonly sample: BottomK;
 
@@ -151,9 +154,14 @@ export class ChangeTally {
   /** Counts one object; `rank` is its sample rank (`sampleRank`). */
   add(rank: number, row: InventoryRow, extension: number) {
     this.count++;
-    this.bytes += row.size;
+    this.byteSum.add(row.size);
     this.byExtension.add(extension, row.size);
     this.sample.offer(rank, 0, 0, row);
+  }
+
+  /** The objects' bytes: the nearest double of their exact sum. */
+  get bytes(): number {
+    return this.byteSum.value();
   }
 }
 
@@ -207,13 +215,13 @@ export class ReportComparer implements InventoryRowSink {
   private readonly noteFolders = new Set<string>();
   private readonly byExtensionSamples = new Map<number, BottomK>();
   private objects = 0;
-  private bytes = 0;
+  private readonly bytes = new ByteSum();
   private markers = 0;
   private markersAdded = 0;
   private noteCount = 0;
-  private changedBefore = 0;
+  private readonly changedBefore = new ByteSum();
   private unchangedCount = 0;
-  private unchangedBytes = 0;
+  private readonly unchangedBytes = new ByteSum();
   private repeated = 0;
 
   constructor(
@@ -250,18 +258,18 @@ export class ReportComparer implements InventoryRowSink {
       return;
     }
     this.objects++;
-    this.bytes += size;
+    this.bytes.add(size);
     this.newerByExtension.add(extension, size);
     if (repeated) return;
     if (handle >= 0 && index.sizeOf(handle) === size && index.fingerprintOf(handle) === fingerprint) {
       this.unchangedCount++;
-      this.unchangedBytes += size;
+      this.unchangedBytes.add(size);
       return;
     }
     const rank = sampleRank(row);
     if (handle >= 0) {
       this.changed.add(rank, row, extension);
-      this.changedBefore += index.sizeOf(handle);
+      this.changedBefore.add(index.sizeOf(handle));
     } else {
       this.added.add(rank, row, extension);
     }
@@ -290,11 +298,11 @@ export class ReportComparer implements InventoryRowSink {
     const index = this.older.index;
     const removedByExtension = new ExtensionCounts();
     let removedCount = 0;
-    let removedBytes = 0;
+    const removedBytes = new ByteSum();
     index.forEachUnmarked((size, extension) => {
       if (extension === DELETE_MARKER_EXTENSION) return;
       removedCount++;
-      removedBytes += size;
+      removedBytes.add(size);
       removedByExtension.add(extension, size);
     });
     const removedSample = this.older.candidates
@@ -308,19 +316,19 @@ export class ReportComparer implements InventoryRowSink {
       .slice(0, this.context.sampleSize);
     return {
       older: this.older.totals(),
-      newer: { objects: this.objects, bytes: this.bytes, deleteMarkers: this.markers },
+      newer: { objects: this.objects, bytes: this.bytes.value(), deleteMarkers: this.markers },
       newerByExtension: this.newerByExtension,
       olderByExtension: this.older.byExtension,
       added: this.added,
       changed: this.changed,
-      changedBytesBefore: this.changedBefore,
+      changedBytesBefore: this.changedBefore.value(),
       removed: {
         count: removedCount,
-        bytes: removedBytes,
+        bytes: removedBytes.value(),
         byExtension: removedByExtension,
         samples: removedSample,
       },
-      unchanged: { count: this.unchangedCount, bytes: this.unchangedBytes },
+      unchanged: { count: this.unchangedCount, bytes: this.unchangedBytes.value() },
       deleteMarkersAdded: { count: this.markersAdded, samples: this.deleteMarkers.objects() },
       ransomNotes: { count: this.noteCount, folders: this.noteFolders.size, samples: this.notes.objects() },
       samplesByExtension: new Map([...this.byExtensionSamples].map(([id, sample]) => [id, sample.objects()])),
@@ -336,10 +344,16 @@ export class ReportComparer implements InventoryRowSink {
 export class ReportCounter implements InventoryRowSink {
   readonly byExtension = new ExtensionCounts();
   objects = 0;
-  bytes = 0;
+  /** Bytes summed exactly, read by {@link bytes}. */
+  readonly byteSum = new ByteSum();
   deleteMarkers = 0;
 
   constructor(private readonly extensions: ExtensionTable) {}
+
+  /** The objects' bytes: the nearest double of their exact sum. */
+  get bytes(): number {
+    return this.byteSum.value();
+  }
 
   row(row: InventoryRow): void {
     if (row.isDeleteMarker) {
@@ -347,7 +361,7 @@ export class ReportCounter implements InventoryRowSink {
       return;
     }
     this.objects++;
-    this.bytes += row.size;
+    this.byteSum.add(row.size);
     this.byExtension.add(this.extensions.idOfRow(row), row.size);
   }
 

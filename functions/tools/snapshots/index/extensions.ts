@@ -125,18 +125,85 @@ export class ExtensionTable {
   }
 }
 
-/** Counts and bytes per extension id. */
+/** 2^53: the unit of a byte sum's high part ({@link ByteSum}, {@link ExtensionCounts}). */
+const TWO_53 = 2 ** 53;
+
+/**
+ * An exact running sum of byte counts, each a whole number from 0 to 2^53 − 1
+ * (an S3 object's Size, as `checkedRowSink` admits it), held as `high` × 2^53 +
+ * `low` with `low` below 2^53, so every add is exact; {@link value} rounds once.
+ * A `+=` of doubles rounds at each add past 2^53 (2,000 sizes of 4,999,999,999,999
+ * summed to 9,999,999,999,998,196, not …8,000), and the Athena route's sums are
+ * exact (`bigint`), so the two paths' totals would differ. One comparison per add.
+ */
+export class ByteSum {
+  low = 0;
+  high = 0;
+
+  /** Adds `size` bytes, a whole number from 0 to 2^53 − 1. */
+  add(size: number): void {
+    const low = this.low;
+    // low + size ≥ 2^53: carry one unit; low − 2^53 + size is exact and below 2^53.
+    if (low >= TWO_53 - size) {
+      this.low = low - TWO_53 + size;
+      this.high++;
+    } else this.low = low + size;
+  }
+
+  /** The sum in bytes, the nearest double (exact up to 2^53). */
+  value(): number {
+    return this.high * TWO_53 + this.low;
+  }
+}
+
+/**
+ * Counts and bytes per extension id; each id's bytes are an exact sum as a
+ * {@link ByteSum}'s (`bytesHigh[id]` × 2^53 + `bytesLow[id]`), read by {@link bytesOf}.
+ */
 export class ExtensionCounts {
   readonly files = new Float64Array(MAX_EXTENSIONS);
-  readonly bytes = new Float64Array(MAX_EXTENSIONS);
+  readonly bytesLow = new Float64Array(MAX_EXTENSIONS);
+  readonly bytesHigh = new Float64Array(MAX_EXTENSIONS);
   total = 0;
-  totalBytes = 0;
+  readonly totalSum = new ByteSum();
 
+  /** Counts one file of `size` bytes (0 to 2^53 − 1). */
   add(extension: number, size: number): void {
     this.files[extension] = (this.files[extension] as number) + 1;
-    this.bytes[extension] = (this.bytes[extension] as number) + size;
+    const low = this.bytesLow[extension] as number;
+    if (low >= TWO_53 - size) {
+      this.bytesLow[extension] = low - TWO_53 + size;
+      this.bytesHigh[extension] = (this.bytesHigh[extension] as number) + 1;
+    } else this.bytesLow[extension] = low + size;
     this.total++;
-    this.totalBytes += size;
+    this.totalSum.add(size);
+  }
+
+  /**
+   * Counts `files` files of `bytes` bytes in all, an exact sum of any size (an
+   * Athena result row's, as decimal digits).
+   */
+  addTotal(extension: number, files: number, bytes: bigint): void {
+    this.files[extension] = (this.files[extension] as number) + files;
+    this.total += files;
+    const unit = BigInt(TWO_53);
+    const exact =
+      bytes + BigInt(this.bytesHigh[extension] as number) * unit + BigInt(this.bytesLow[extension] as number);
+    this.bytesHigh[extension] = Number(exact / unit);
+    this.bytesLow[extension] = Number(exact % unit);
+    const total = bytes + BigInt(this.totalSum.high) * unit + BigInt(this.totalSum.low);
+    this.totalSum.high = Number(total / unit);
+    this.totalSum.low = Number(total % unit);
+  }
+
+  /** Bytes of the files with this extension id: the nearest double of their exact sum. */
+  bytesOf(extension: number): number {
+    return (this.bytesHigh[extension] as number) * TWO_53 + (this.bytesLow[extension] as number);
+  }
+
+  /** Bytes of all the files counted (the nearest double of their exact sum). */
+  get totalBytes(): number {
+    return this.totalSum.value();
   }
 
   /** Files with this extension id. */
@@ -157,28 +224,33 @@ export interface HistogramEntry {
  * {@link OTHER_EXTENSION} line for the rest when any.
  */
 export function histogram(counts: ExtensionCounts, table: ExtensionTable, top: number): HistogramEntry[] {
-  const entries: HistogramEntry[] = [];
+  const entries: (HistogramEntry & { readonly id: number })[] = [];
   for (let id = 0; id < table.size; id++) {
     const files = counts.files[id] as number;
-    if (files > 0) entries.push({ extension: table.name(id), files, bytes: counts.bytes[id] as number });
+    if (files > 0) entries.push({ extension: table.name(id), files, bytes: counts.bytesOf(id), id });
   }
   const other = counts.files[MAX_EXTENSIONS - 1] as number;
   if (table.size < MAX_EXTENSIONS - 1 && other > 0) {
-    entries.push({
-      extension: OTHER_EXTENSION,
-      files: other,
-      bytes: counts.bytes[MAX_EXTENSIONS - 1] as number,
-    });
+    const id = MAX_EXTENSIONS - 1;
+    entries.push({ extension: OTHER_EXTENSION, files: other, bytes: counts.bytesOf(id), id });
   }
   entries.sort((a, b) => b.files - a.files || b.bytes - a.bytes || a.extension.localeCompare(b.extension));
-  if (entries.length <= top) return entries;
+  const line = ({ extension, files, bytes }: HistogramEntry): HistogramEntry => ({ extension, files, bytes });
+  if (entries.length <= top) return entries.map(line);
   const rest = entries.slice(top);
+  // The rest's bytes summed exactly from each id's parts, then rounded once.
+  const unit = BigInt(TWO_53);
+  const restBytes = rest.reduce(
+    (sum, e) =>
+      sum + BigInt(counts.bytesHigh[e.id] as number) * unit + BigInt(counts.bytesLow[e.id] as number),
+    0n,
+  );
   return [
-    ...entries.slice(0, top),
+    ...entries.slice(0, top).map(line),
     {
       extension: OTHER_EXTENSION,
       files: rest.reduce((sum, e) => sum + e.files, 0),
-      bytes: rest.reduce((sum, e) => sum + e.bytes, 0),
+      bytes: Number(restBytes),
     },
   ];
 }

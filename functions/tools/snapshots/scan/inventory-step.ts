@@ -92,7 +92,7 @@ function extensionFigures(step: StepFigures, known: ReadonlySet<string>): Extens
     return {
       extension: table.name(id),
       files: files(id),
-      bytes: (step.added.byExtension.bytes[id] as number) + (step.changed.byExtension.bytes[id] as number),
+      bytes: step.added.byExtension.bytesOf(id) + step.changed.byExtension.bytesOf(id),
       previousFiles,
       previousShare: step.older.objects > 0 ? previousFiles / step.older.objects : 0,
       samples: [...step.samples.ofExtension(id)],

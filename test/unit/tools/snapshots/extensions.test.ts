@@ -1,5 +1,6 @@
 import { looksLikeRansomNote } from '../../../../functions/tools/snapshots/findings/ransomware';
 import {
+  ByteSum,
   ExtensionCounts,
   ExtensionTable,
   extensionOf,
@@ -139,4 +140,43 @@ describe('looksLikeRansomNote', () => {
       expect(looksLikeRansomNote(key)).toBe(false);
     },
   );
+});
+
+describe('ByteSum and ExtensionCounts: byte sums past 2^53', () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+
+  it('adds sizes up to 2^53 − 1 exactly, carrying past 2^53, and rounds once when read', () => {
+    const sum = new ByteSum();
+    sum.add(MAX);
+    sum.add(MAX);
+    sum.add(3);
+
+    // 2^54 + 1 exactly, read as the nearest double (2^54).
+    expect([sum.high, sum.low]).toEqual([2, 1]);
+    expect(sum.value()).toBe(2 ** 54);
+  });
+
+  it('keeps each extension exact, and the (other) line of a histogram summed exactly', () => {
+    const table = new ExtensionTable();
+    const counts = new ExtensionCounts();
+    const ids = ['a', 'b', 'c'].map((name) => table.idOfName(name));
+    for (let i = 0; i < 2000; i++) for (const id of ids) counts.add(id, 4_999_999_999_999);
+
+    expect(counts.bytesOf(ids[0] as number)).toBe(9_999_999_999_998_000);
+    expect(counts.totalBytes).toBe(29_999_999_999_994_000);
+    expect(histogram(counts, table, 1)).toEqual([
+      { extension: 'a', files: 2000, bytes: 9_999_999_999_998_000 },
+      { extension: '(other)', files: 4000, bytes: 19_999_999_999_996_000 },
+    ]);
+  });
+
+  it('adds an exact total of any size (an Athena row) to what was counted', () => {
+    const counts = new ExtensionCounts();
+    counts.add(0, MAX);
+    counts.addTotal(0, 2, 9_007_199_254_740_993n);
+
+    expect([counts.bytesHigh[0], counts.bytesLow[0]]).toEqual([2, 0]);
+    expect(counts.total).toBe(3);
+    expect(counts.totalBytes).toBe(2 ** 54);
+  });
 });
