@@ -121,7 +121,7 @@ function fieldName(name: string): string {
  * messages never show one.
  *
  * @param secret - the refused secret, read only to tell a missing field from a wrong one.
- * @example faultyFields(parsed.error.issues, secret) // ['role_arn (missing)', '<redacted> (unknown field)']
+ * @example faultyFields(parsed.error.issues, secret) // ['role_arn (missing)', '<redacted> (unknown field) ×2']
  */
 export function faultyFields(
   issues: readonly SecretIssue[],
@@ -137,5 +137,8 @@ export function faultyFields(
       const reason = issueReason(issue, secret);
       return [reason ? `${name} (${reason})` : name];
     });
-  return [...new Set(names)];
+  // Repeats are said once with their count: three pasted credentials as keys all read "<redacted>".
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts].map(([name, count]) => (count > 1 ? `${name} ×${count}` : name));
 }

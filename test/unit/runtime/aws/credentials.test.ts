@@ -131,6 +131,21 @@ describe('awsAccessFromSecret()', () => {
       expect(err.message).not.toContain('fake-secret-value-test');
     });
 
+    it('counts unknown fields that all read <redacted>, rather than saying one', () => {
+      // Act: three credential-shaped keys (AWS docs example key ids, a Slack-shaped token).
+      const err = invalid({
+        AKIAIOSFODNN7EXAMPLE: 'x',
+        AKIAI44QH8DHBEXAMPLE: 'x',
+        'xoxb-000000000001-000000000002-FAKEtestEXAMPLE': 'x',
+        password: 'x',
+      });
+
+      // Assess
+      expect(err.message).toMatch(
+        /^AWS secret is invalid in: <redacted> \(unknown field\) ×3, password \(unknown field\)\. /,
+      );
+    });
+
     it('cuts a very long unknown field name, so the reasons and accepted fields still show', () => {
       // Act
       const err = invalid({ ['k'.repeat(20_000)]: 'x' });
