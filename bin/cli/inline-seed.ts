@@ -24,6 +24,7 @@ import { parseSecretValue } from '../../functions/runtime/secrets/providers';
 import { validateReference } from '../../functions/runtime/secrets/reference';
 import { checkSecretPayload, SECRET_FAMILIES } from '../../functions/tools/secret-forms';
 import { fileErrorReason } from '../local/option-file';
+import { awsSetupHint } from './aws-setup-hint';
 import { cliCreatedBy } from './created-by';
 import type { CliIo, CliRun } from './io';
 import { requireSecretRefsTable } from './options';
@@ -113,11 +114,16 @@ function kmsFailure(err: unknown, keyId: string): Error {
   const endpoint =
     process.env.AWS_ENDPOINT_URL_KMS ||
     `the KMS endpoint of ${process.env.AWS_REGION || 'your default region'}`;
+  // No region or no credentials: the SDK never reached KMS, and the key is not the thing to change.
+  const setup = awsSetupHint(err.cause);
+  const advice = setup
+    ? ` ${setup.charAt(0).toUpperCase()}${setup.slice(1)}`
+    : ` Set --kms-key-id or ${INLINE_KEY_ENV} to the platform stack output InlineSecretKeyArn, with credentials ` +
+      'allowed kms:Encrypt and kms:GenerateDataKey on it';
   return new PlatformError(
     'upstream_error',
     // The cause in parentheses, not after "<key>:": the redactor reads "inline-secrets: <cause>" as a secret's key and value.
-    `KMS (${endpoint}) could not seal with key ${keyId} (${err.message}). Set --kms-key-id or ${INLINE_KEY_ENV} to the ` +
-      'platform stack output InlineSecretKeyArn, with credentials allowed kms:Encrypt and kms:GenerateDataKey on it',
+    `KMS (${endpoint}) could not seal with key ${keyId} (${err.message}).${advice}`,
     { service: 'kms', cause: err },
   );
 }

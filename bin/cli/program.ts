@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { type ErrorCode, InvalidArgsError, PlatformError } from '../../functions/runtime/errors';
 import { redactString } from '../../functions/runtime/redact';
 import { version } from '../../package.json';
+import { awsSetupHint } from './aws-setup-hint';
 import { COMMANDS, commandNamed } from './commands';
 import { type CliIo, type CliRun, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './io';
 
@@ -126,7 +127,8 @@ function printError(err: unknown, command: Command, verbose: boolean, io: CliIo)
   // The platform's messages already say what is accepted (the known scenarios, the allowed kinds).
   const usage = err instanceof PlatformError && USAGE_ERROR_CODES.has(err.code);
   const message = err instanceof Error ? err.message : String(err);
-  io.err(`error: ${oneLine(message)}${awsSetupHint(err)}\n`);
+  const setup = awsSetupHint(err);
+  io.err(`error: ${oneLine(message)}${setup ? ` (${setup})` : ''}\n`);
   if (verbose) {
     // The error and what caused it (a ServiceCallError wraps the SDK's own), each with its stack.
     for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
@@ -134,24 +136,6 @@ function printError(err: unknown, command: Command, verbose: boolean, io: CliIo)
     }
   }
   return usage ? EXIT_USAGE : EXIT_FAILED;
-}
-
-/**
- * What to set when the AWS SDK could not even start a request: it names no
- * variable itself ("Region is missing", "Could not load credentials from any
- * providers"), and the commands that reach deployed resources (`secrets … --table`,
- * `scenario start`, `run …`) need both.
- */
-function awsSetupHint(err: unknown): string {
-  const name = err instanceof Error ? err.name : '';
-  const message = err instanceof Error ? err.message : '';
-  if (/^Region is missing/.test(message)) {
-    return ' (set AWS_REGION, or a region in your AWS profile: AWS_PROFILE)';
-  }
-  if (name === 'CredentialsProviderError' || /Could not load credentials/.test(message)) {
-    return ' (set AWS credentials with AWS_PROFILE, aws sso login, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)';
-  }
-  return '';
 }
 
 /** What is accepted, after commander's own message: the subcommands, or where the help is. */

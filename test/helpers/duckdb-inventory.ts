@@ -115,6 +115,12 @@ async function reportSelect(
   const dt = literal(partitionOf(report.reportTime));
   // As the Athena table declares them: a field the tools do not know under its placeholder name.
   const columns = tableColumns(report.manifest.columns);
+  if (files.length === 0) {
+    // A manifest listing no data file: Athena reads the partition's empty symlink.txt as no rows,
+    // where DuckDB's readers refuse an empty list.
+    const typed = columns.map((c) => `CAST(NULL AS ${declaredType(report, c)}) AS "${c}"`);
+    return `SELECT ${typed.join(', ')}, ${dt} AS dt WHERE false`;
+  }
   if (report.manifest.fileFormat === 'CSV') {
     const declared = columns.map((c) => `${literal(c)}: '${declaredType(report, c)}'`).join(', ');
     return (

@@ -229,6 +229,26 @@ describe('etp secrets seed --ref-kind inline', () => {
     },
   );
 
+  it('says to set the region, not the key, when KMS cannot be called without one', async () => {
+    // Prepare
+    delete process.env.AWS_REGION;
+
+    try {
+      // Act
+      const { code, err } = await etp([...SEED, '--value-file', '-'], VALUE);
+
+      // Assess
+      expect(code).toBe(1);
+      expect(err).toContain(
+        '(Region is missing). Set AWS_REGION, or a region in your AWS profile: AWS_PROFILE',
+      );
+      expect(err).not.toContain('Set --kms-key-id');
+      expect(await rowCount()).toBe(0);
+    } finally {
+      process.env.AWS_REGION = 'us-east-1';
+    }
+  });
+
   it('refuses --value-file with another ref kind', async () => {
     // Act
     const { code, err } = await etp([...SEED.slice(0, -1), 'env', '--value-file', '-']);

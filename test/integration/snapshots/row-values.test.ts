@@ -49,7 +49,12 @@ const objects = (count: number): InventoryObject[] =>
  * A CSV report of 3 good objects whose data file is replaced by `lines` (the
  * manifest's size and MD5 follow), and its fileSchema by `fileSchema` when given.
  */
-function csvReport(source: string, reportTime: string, lines: readonly string[], fileSchema?: string): void {
+function csvReport(
+  source: string,
+  reportTime: string,
+  lines: readonly string[],
+  fileSchema?: string,
+): { manifestKey: string; manifest: Record<string, unknown> } {
   server.createBucket(source);
   server.putInventoryConfiguration(source, { id: 'daily', destinationBucket: DESTINATION, format: 'CSV' });
   const written = writeReport(server, {
@@ -69,6 +74,7 @@ function csvReport(source: string, reportTime: string, lines: readonly string[],
     files: [{ key: dataKey, size: body.length, MD5checksum: createHash('md5').update(body).digest('hex') }],
   };
   server.putObject(DESTINATION, written.manifestKey, Buffer.from(JSON.stringify(manifest)));
+  return { manifestKey: written.manifestKey, manifest };
 }
 
 /** A Parquet report of 3 objects, the second of `size` bytes. */
@@ -232,6 +238,13 @@ beforeAll(async () => {
     'large-sum',
     T2,
     Array.from({ length: 2000 }, (_, i) => line('large-sum', `disk-${i}.img`, '4999999999999', GOOD_TIME)),
+  );
+  // A manifest that lists no data file (an empty source bucket's report): no rows on either path.
+  const noFiles = csvReport('no-files', T2, [good('no-files')]);
+  server.putObject(
+    DESTINATION,
+    noFiles.manifestKey,
+    Buffer.from(JSON.stringify({ ...noFiles.manifest, files: [] })),
   );
   for (const [i, [, older, newer]] of FRACTION_CASES.entries()) {
     const source = `fraction-case-${i}`;
@@ -416,6 +429,20 @@ describe('the Athena route (its SQL on DuckDB) on the same reports', () => {
       delete process.env.ETP_ATHENA_ROUTE;
       engine.close();
     }
+  });
+
+  it('counts no rows for a manifest that lists no data file, as the single-function path', async () => {
+    // Act
+    const single = await run(tools.stats, { id: `s3_inventory:no-files/daily/${T2}` });
+    const figures = await athenaFigures('no-files', [T2]);
+
+    // Assess
+    expect(single.ok && (single.value as { files: number; bytes: number })).toMatchObject({
+      files: 0,
+      bytes: 0,
+    });
+    expect(figures.newer).toEqual({ objects: 0, bytes: 0, deleteMarkers: 0 });
+    expect(figures.invalidRows).toEqual({ newer: 0, older: 0 });
   });
 
   it('reads an empty Size (a delete marker) as 0 bytes, as the single-function path', async () => {
