@@ -31,7 +31,7 @@ const ACCOUNT_ID_LISTED_BYTES = 12 + 3;
 /**
  * Most ids an `accounts` or `account_ids` list holds: as many 12-digit account ids
  * as fit an input of {@link MAX_INPUT_BYTES} beside the shortest tenant
- * (`{"tenant":"a","accounts":[…]}`): 544. Beside other inputs, or with OU ids, fewer fit.
+ * (`{"tenant":"a","accounts":[…]}`). Beside other inputs, or with OU ids, fewer fit.
  */
 export const MAX_LISTED_ORG_IDS = Math.floor(
   (MAX_INPUT_BYTES - jsonByteLength({ tenant: 'a', accounts: [] }) + 1) / ACCOUNT_ID_LISTED_BYTES,

@@ -82,9 +82,10 @@ describe('resolveInput', () => {
     const resolve = () => resolveInput(org, { tenant: 'acme', accounts, exclude: ['r-ab12', 'root'] });
 
     // Assess
+    const most = MAX_LISTED_ORG_IDS;
     expect(resolve).toThrow(
-      'Invalid input for org: accounts: expected "all" or a list of 1-544 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (544 account ids fill the 8192-byte input: name OU ids for more), got 2 faulty entries in a list of 12: [3] "1234", [9] "ou-x"; ' +
-        'exclude: expected a list of at most 544 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"] (544 account ids fill the 8192-byte input: name OU ids for more), got a faulty entry in a list of 2: [1] "root"',
+      `Invalid input for org: accounts: expected "all" or a list of 1-${most} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (${most} account ids fill the 8192-byte input: name OU ids for more), got 2 faulty entries in a list of 12: [3] "1234", [9] "ou-x"; ` +
+        `exclude: expected a list of at most ${most} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"] (${most} account ids fill the 8192-byte input: name OU ids for more), got a faulty entry in a list of 2: [1] "root"`,
     );
   });
 
@@ -157,11 +158,11 @@ describe('resolveInput', () => {
       expect(atStart).toEqual(before);
     });
 
-    it('caps an id list at the account ids that fit the input: 544', () => {
-      // Assess: 544 twelve-digit ids beside the shortest tenant fill 8 KiB; one more does not fit
-      expect(MAX_LISTED_ORG_IDS).toBe(544);
-      expect(JSON.stringify({ tenant: 'a', accounts: ids(544) }).length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
-      expect(JSON.stringify({ tenant: 'a', accounts: ids(545) }).length).toBeGreaterThan(MAX_INPUT_BYTES);
+    it('caps an id list at the most account ids that fit the input beside the shortest tenant', () => {
+      // Assess: that many twelve-digit ids fill the input; one more does not fit
+      const inputOf = (count: number) => JSON.stringify({ tenant: 'a', accounts: ids(count) });
+      expect(inputOf(MAX_LISTED_ORG_IDS).length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
+      expect(inputOf(MAX_LISTED_ORG_IDS + 1).length).toBeGreaterThan(MAX_INPUT_BYTES);
     });
   });
 

@@ -7,7 +7,7 @@ import {
   routeDistributedMaps,
 } from '../../../bin/local/local-distributed-map';
 import { executeLocally, type TaskRouter } from '../../../bin/local/local-execution';
-import { resolveInput } from '../../../functions/engine/inputs';
+import { MAX_LISTED_ORG_IDS, resolveInput } from '../../../functions/engine/inputs';
 import { ORG_INLINE_ACCOUNTS_MAX, STATE_BUDGET_BYTES } from '../../../functions/engine/limits';
 import {
   DISPATCHER_ARN_PLACEHOLDER,
@@ -323,7 +323,7 @@ describe('per-account levels in the loader and the inputs', () => {
         .accounts,
     ).toEqual(['123456789012', 'ou-ab12-cd34ef56', 'r-ab12']);
     expect(() => resolveInput(loaded, { tenant: 't', accounts: ['12345'] })).toThrow(
-      'accounts: expected "all" or a list of 1-544 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (544 account ids fill the 8192-byte input: name OU ids for more), got a faulty entry in a list of 1: [0] "12345"',
+      `accounts: expected "all" or a list of 1-${MAX_LISTED_ORG_IDS} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (${MAX_LISTED_ORG_IDS} account ids fill the 8192-byte input: name OU ids for more), got a faulty entry in a list of 1: [0] "12345"`,
     );
   });
 });
