@@ -127,6 +127,13 @@ export class ExtensionTable {
 
 /** 2^53: the unit of a byte sum's high part ({@link ByteSum}, {@link ExtensionCounts}). */
 const TWO_53 = 2 ** 53;
+const TWO_53_BIG = BigInt(TWO_53);
+
+/** `high` × 2^53 + `low` + `bytes`, split again into `[high, low]`: the exact add of a sum of any size. */
+function splitAdd(high: number, low: number, bytes: bigint): [number, number] {
+  const exact = bytes + BigInt(high) * TWO_53_BIG + BigInt(low);
+  return [Number(exact / TWO_53_BIG), Number(exact % TWO_53_BIG)];
+}
 
 /**
  * An exact running sum of byte counts, each a whole number from 0 to 2^53 − 1
@@ -150,6 +157,11 @@ export class ByteSum {
     } else this.low = low + size;
   }
 
+  /** Adds `bytes`, an exact sum of any size (an Athena result row's). */
+  addExact(bytes: bigint): void {
+    [this.high, this.low] = splitAdd(this.high, this.low, bytes);
+  }
+
   /** The sum in bytes, the nearest double (exact up to 2^53). */
   value(): number {
     return this.high * TWO_53 + this.low;
@@ -170,6 +182,7 @@ export class ExtensionCounts {
   /** Counts one file of `size` bytes (0 to 2^53 − 1). */
   add(extension: number, size: number): void {
     this.files[extension] = (this.files[extension] as number) + 1;
+    // ByteSum.add on this id's two typed-array slots, written out: the per-row hot path.
     const low = this.bytesLow[extension] as number;
     if (low >= TWO_53 - size) {
       this.bytesLow[extension] = low - TWO_53 + size;
@@ -186,14 +199,14 @@ export class ExtensionCounts {
   addTotal(extension: number, files: number, bytes: bigint): void {
     this.files[extension] = (this.files[extension] as number) + files;
     this.total += files;
-    const unit = BigInt(TWO_53);
-    const exact =
-      bytes + BigInt(this.bytesHigh[extension] as number) * unit + BigInt(this.bytesLow[extension] as number);
-    this.bytesHigh[extension] = Number(exact / unit);
-    this.bytesLow[extension] = Number(exact % unit);
-    const total = bytes + BigInt(this.totalSum.high) * unit + BigInt(this.totalSum.low);
-    this.totalSum.high = Number(total / unit);
-    this.totalSum.low = Number(total % unit);
+    const [high, low] = splitAdd(
+      this.bytesHigh[extension] as number,
+      this.bytesLow[extension] as number,
+      bytes,
+    );
+    this.bytesHigh[extension] = high;
+    this.bytesLow[extension] = low;
+    this.totalSum.addExact(bytes);
   }
 
   /** Bytes of the files with this extension id: the nearest double of their exact sum. */
