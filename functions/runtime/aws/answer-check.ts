@@ -51,12 +51,29 @@ function serviceOf(request: HttpRequest): string {
   );
 }
 
-/** The operation a request calls, for messages: the query `Action`, the JSON target, or the method and path. */
+/**
+ * A REST request's subresources, the query parameters that name what is read
+ * (`?versioning`, `?policyStatus`; `x-id=ListObjectsV2` where the SDK adds it),
+ * as a query string. Other parameters (`prefix`, `continuation-token`) carry
+ * the caller's values and are left out of messages.
+ */
+function subresourcesOf(request: HttpRequest): string {
+  const names = Object.entries(request.query ?? {}).flatMap(([name, value]) => {
+    if (name === 'x-id' && typeof value === 'string') return [`x-id=${value}`];
+    return value === '' || value === null ? [name] : [];
+  });
+  return names.length === 0 ? '' : `?${names.join('&')}`;
+}
+
+/**
+ * The operation a request calls, for messages: the query `Action`, the JSON
+ * target, or the method, path and subresources (`GET /bkt/?versioning`).
+ */
 function operationOf(request: HttpRequest, protocol: Protocol): string {
   if (protocol === 'query') return /(?:^|&)Action=([A-Za-z0-9]+)/.exec(bodyText(request))?.[1] ?? 'request';
   if (protocol === 'json') return header(request.headers, 'x-amz-target')?.split('.').pop() ?? 'request';
   if (protocol === 'cbor') return request.path.split('/').pop() ?? 'request';
-  return `${request.method} ${request.path}`;
+  return `${request.method} ${request.path}${subresourcesOf(request)}`;
 }
 
 /**

@@ -193,4 +193,29 @@ describe('checkAnswer()', () => {
     });
     expect(JSON.stringify(error)).not.toContain('secret-looking');
   });
+
+  it.each([
+    ['GetBucketVersioning', s3Get('/bkt/', { versioning: '' }), 'GET /bkt/?versioning'],
+    ['GetBucketPolicyStatus', s3Get('/bkt/', { policyStatus: '' }), 'GET /bkt/?policyStatus'],
+    [
+      "ListObjectsV2 with a prefix (the value is the caller's, left out)",
+      s3Get('/bkt/', { 'list-type': '2', prefix: 'private/', 'x-id': 'ListObjectsV2' }),
+      'GET /bkt/?x-id=ListObjectsV2',
+    ],
+    ['ListBuckets (no query)', s3Get('/', {}), 'GET /'],
+  ])('names an S3 read by its subresource: %s', (_kind, req, operation) => {
+    // Act
+    let error: unknown;
+    try {
+      checkAnswer(req, response(200, 'application/xml'), Buffer.from(''));
+    } catch (err) {
+      error = err;
+    }
+
+    // Assess
+    expect(error).toMatchObject({
+      message: `s3 ${operation} answered HTTP 200 with an empty body: the figures are unknown, not zero`,
+      details: { operation },
+    });
+  });
 });
