@@ -13,8 +13,11 @@ import { parseSecretPayload } from '../runtime/secrets/secret-payload';
 interface SecretForm {
   /** Secret names of the family start with this (`aws_default`, `aws_audit`). */
   readonly prefix: string;
-  /** @throws SecretInvalidError naming the faulty fields, never their values. */
-  readonly check: (value: Record<string, unknown>) => void;
+  /**
+   * @param name - the secret's name (`slack_ops`), for a family whose messages say the name checked.
+   * @throws SecretInvalidError naming the faulty fields, never their values.
+   */
+  readonly check: (value: Record<string, unknown>, name: string) => void;
 }
 
 /** First match wins: a family whose prefix starts with another's (`aws_org_`, `aws_`) comes first. */
@@ -23,8 +26,8 @@ const SECRET_FORMS: readonly SecretForm[] = [
   { prefix: 'aws_', check: (value) => void awsSecretPayload(value) },
   {
     prefix: 'slack_',
-    check: (value) =>
-      void (require('./slack/client') as typeof import('./slack/client')).parseSlackSecret(value),
+    check: (value, name) =>
+      void (require('./slack/client') as typeof import('./slack/client')).parseSlackSecret(value, name),
   },
   {
     prefix: 'github_',
@@ -71,7 +74,7 @@ const SECRET_FORMS: readonly SecretForm[] = [
 export function checkSecretPayload(secretName: string, value: Record<string, unknown>): boolean {
   const form = SECRET_FORMS.find((candidate) => secretName.startsWith(candidate.prefix));
   if (!form) return false;
-  form.check(value);
+  form.check(value, secretName);
   return true;
 }
 

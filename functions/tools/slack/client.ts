@@ -67,10 +67,10 @@ const ACCEPTED_SECRET =
   'Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }';
 
 /**
- * Reads and checks the tenant's Slack secret.
+ * Reads and checks the tenant's Slack secret ({@link SLACK_SECRET}).
  *
  * @param fresh - bypass every cache (after an auth failure: the token may have been rotated).
- * @throws SecretInvalidError naming the faulty fields, never their values.
+ * @throws SecretInvalidError naming the secret and its faulty fields, never their values.
  */
 export async function readSlackSecret(ctx: ToolContext, fresh = false): Promise<SlackSecret> {
   return parseSlackSecret(await ctx.secret(SLACK_SECRET, { fresh }));
@@ -80,14 +80,17 @@ export async function readSlackSecret(ctx: ToolContext, fresh = false): Promise<
  * Checks a `slack_*` secret's form: also what `etp secrets seed --ref-kind inline`
  * checks a value against before sealing it.
  *
- * @throws SecretInvalidError naming the faulty fields, never their values.
+ * @param name - the secret's name, said in the message as GitHub's and PagerDuty's are
+ *   (`Slack secret slack_default is invalid in: bot_tokn (unknown field)…`). @default {@link SLACK_SECRET}
+ * @throws SecretInvalidError naming the secret and its faulty fields, never their values.
  */
-export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
+export function parseSlackSecret(secret: Record<string, unknown>, name: string = SLACK_SECRET): SlackSecret {
   const parsed = slackSecretSchema().safeParse(secret);
   if (parsed.success) return parsed.data;
+  const label = `Slack secret ${name}`;
   const shape = notJsonObjectProblem(secret);
   if (shape)
-    throw new SecretInvalidError(`Slack secret is invalid: ${shape}. ${ACCEPTED_SECRET}`, {
+    throw new SecretInvalidError(`${label} is invalid: ${shape}. ${ACCEPTED_SECRET}`, {
       service: 'slack',
     });
   // Other fields are allowed beside the two (a Slack secret often keeps the app's signing secret too),
@@ -98,7 +101,7 @@ export function parseSlackSecret(secret: Record<string, unknown>): SlackSecret {
     ? [...parsed.error.issues, { code: 'unrecognized_keys', path: [], keys: unknownKeys }]
     : parsed.error.issues;
   const fields = faultyFields(issues, secret);
-  throw new SecretInvalidError(`Slack secret is invalid in: ${fields.join(', ')}. ${ACCEPTED_SECRET}`, {
+  throw new SecretInvalidError(`${label} is invalid in: ${fields.join(', ')}. ${ACCEPTED_SECRET}`, {
     service: 'slack',
   });
 }

@@ -160,7 +160,7 @@ describe('etp secrets seed --ref-kind inline', () => {
       'a value the Slack form refuses',
       ['--value-file', '-'],
       '{"bot_tokn":"xoxb-2222222222-3333333333333-AbCdEf"}',
-      'the value does not fit slack_default: Slack secret is invalid',
+      'the value does not fit slack_default: Slack secret slack_default is invalid in: ',
     ],
     [
       'a value over 64 KiB',

@@ -340,7 +340,7 @@ describe('slack_post_message: errors keep their meaning', () => {
     // Assess
     expect(result.error).toEqual({
       code: 'secret_invalid',
-      message: `Slack secret is invalid in: ${fields}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
+      message: `Slack secret slack_default is invalid in: ${fields}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
       retryable: false,
       service: 'slack',
     });
@@ -362,7 +362,7 @@ describe('slack_post_message: errors keep their meaning', () => {
     // Assess
     expect(result.error).toEqual({
       code: 'secret_invalid',
-      message: `Slack secret is invalid: it is not a JSON object${problem.startsWith('it') ? `: ${problem}` : ` but ${problem}`}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
+      message: `Slack secret slack_default is invalid: it is not a JSON object${problem.startsWith('it') ? `: ${problem}` : ` but ${problem}`}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
       retryable: false,
       service: 'slack',
     });

@@ -64,6 +64,31 @@ describe('checkSecretPayload', () => {
     );
   });
 
+  it.each([
+    [
+      'slack_default',
+      { bot_tokn: 'x' },
+      ' in: (value) (bot_token or webhook_url is required), bot_tokn (unknown field)',
+    ],
+    [
+      'slack_ops',
+      { webhook_url: 'nope' },
+      ' in: webhook_url (an http(s) URL: the incoming webhook URL Slack gives)',
+    ],
+    ['slack_ops', { value: 'plain words' }, ': it is not a JSON object but plain text'],
+  ])(
+    'names the Slack secret it checked (%s), as the GitHub and PagerDuty messages do',
+    (name, value, problem) => {
+      // Act
+      const attempt = () => checkSecretPayload(name, value);
+
+      // Assess
+      expect(attempt).toThrow(
+        `Slack secret ${name} is invalid${problem}. Accepted: { "bot_token": "xoxb-…" } and/or { "webhook_url": "https://hooks.slack.com/…" }`,
+      );
+    },
+  );
+
   it('has nothing to check for a name of no family', () => {
     expect(checkSecretPayload('billing_default', { anything: 1 })).toBe(false);
   });
