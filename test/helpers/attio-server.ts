@@ -321,8 +321,15 @@ export async function startAttioServer(options: AttioServerOptions = {}): Promis
   const listNotes = (request: FakeRequest, response: ServerResponse) => {
     const denied = need('note:read-write');
     if (denied) return send(response, denied);
+    // "List notes": `limit` default 10, at most 50; `offset`.
     const limit = Number(request.query.get('limit') ?? '10');
     const offset = Number(request.query.get('offset') ?? '0');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
+      return send(
+        response,
+        error(400, 'invalid_request_error', 'validation_type', 'limit must be between 1 and 50.'),
+      );
+    }
     const matching = notes.filter(
       (n) =>
         n.parent_object === request.query.get('parent_object') &&

@@ -209,7 +209,21 @@ export async function startLeverServer(options: LeverServerOptions = {}): Promis
     const id = request.params[0] as string;
     if (!opportunities.has(id))
       return send(response, error(404, 'ResourceNotFound', 'Opportunity not found'));
-    sendJson(response, 200, { data: notes.get(id) ?? [], hasNext: false });
+    // Paginated like every Lever list ("Pagination"): `limit` 1-100 (default 100), `offset` token, `hasNext`/`next`.
+    const limit = Number(request.query.get('limit') ?? '100');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return send(response, error(400, 'BadRequestError', 'limit must be between 1 and 100'));
+    const offset = request.query.get('offset');
+    const start = offset ? Number(Buffer.from(offset, 'base64url').toString('utf8').replace(/^n:/, '')) : 0;
+    if (!Number.isInteger(start) || start < 0)
+      return send(response, error(400, 'BadRequestError', 'Invalid offset token'));
+    const all = notes.get(id) ?? [];
+    const hasNext = start + limit < all.length;
+    sendJson(response, 200, {
+      data: all.slice(start, start + limit),
+      hasNext,
+      ...(hasNext ? { next: Buffer.from(`n:${start + limit}`).toString('base64url') } : {}),
+    });
   };
 
   const fake = await startRestFake({

@@ -9,7 +9,7 @@ import { field } from './json-fields';
 import { type PageRead, type Paginator, paginate } from './pagination';
 
 /** How to read one list endpoint. */
-export interface RecordPagesOptions {
+export interface RecordPagesOptions<R = unknown> {
   readonly paginator: Paginator;
   /** The field of a page's body holding its records (`results`, `data`); omitted when the body is the array. */
   readonly recordsAt?: string;
@@ -19,6 +19,8 @@ export interface RecordPagesOptions {
   readonly maxBytes: number;
   /** A continuation cursor an earlier read returned (`next`), or undefined for the first page. */
   readonly resume?: string | undefined;
+  /** Stop after the page for which this is true (a lookup that found what it looks for): the read is complete. */
+  readonly until?: (page: readonly R[]) => boolean;
 }
 
 /**
@@ -44,10 +46,10 @@ export function recordsOf<R>(body: unknown, name?: string): R[] {
 export function readRecordPages<R>(
   session: Pick<RestSession<unknown>, 'request'>,
   request: RestRequest,
-  options: RecordPagesOptions,
+  options: RecordPagesOptions<R>,
   deadline: { remainingMs(): number },
 ): Promise<PageRead<R>> {
-  const { paginator, recordsAt, maxPages, maxBytes, resume } = options;
+  const { paginator, recordsAt, maxPages, maxBytes, resume, until } = options;
   return paginate<R>(
     session,
     request,
@@ -56,6 +58,7 @@ export function readRecordPages<R>(
       select: (body) => recordsOf<R>(body, recordsAt),
       budget: { maxPages, maxBytes },
       ...(resume ? { resume } : {}),
+      ...(until ? { until } : {}),
     },
     deadline,
   );

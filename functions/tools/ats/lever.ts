@@ -10,7 +10,7 @@
  * secret's user (`perform_as`). Never calls the resumes or files endpoints.
  */
 import type { ToolContext } from '../../runtime/context';
-import { InvalidArgsError, SecretInvalidError } from '../../runtime/errors';
+import { InvalidArgsError, PlatformError, SecretInvalidError } from '../../runtime/errors';
 import { basicAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestSession } from '../../runtime/http/connector';
 import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
@@ -33,6 +33,9 @@ export const LEVER_PAGE = 100;
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
+/** Most pages of an opportunity's notes a marker lookup reads (100 notes each). */
+const NOTE_LOOKUP_PAGES = 10;
+
 type LeverSecret = Extract<AtsSecret, { provider: 'lever' }>;
 
 interface LeverApplication {
@@ -40,6 +43,12 @@ interface LeverApplication {
   posting?: string | null;
   createdAt?: number;
   archived?: { archivedAt?: number } | null;
+}
+
+/** A note as "List all notes" answers it (only what the lookup reads). */
+interface LeverNote {
+  id: string;
+  text?: string;
 }
 
 interface LeverOpportunity {
@@ -126,12 +135,7 @@ export function leverProvider(
           },
         },
         {
-          paginator: cursorPaginator({
-            cursorParam: 'offset',
-            pageSizeParam: 'limit',
-            pageSize: query.pageSize,
-            nextCursor: (body) => (field(body, 'hasNext') === true ? str(field(body, 'next')) : undefined),
-          }),
+          paginator: leverPages(query.pageSize),
           recordsAt: 'data',
           maxPages: query.maxPages,
           maxBytes: MAX_BYTES,
@@ -188,13 +192,46 @@ export function leverProvider(
       return body.data.noteId;
     },
     async findNote(candidateId: string, marker: string): Promise<string | undefined> {
-      const body = await session.json<{ data?: { id: string; text?: string }[] }>({
-        method: 'GET',
-        path: `${opportunityPath(candidateId)}/notes`,
-      });
-      return (body.data ?? []).find((n) => (n.text ?? '').includes(marker))?.id;
+      const carries = (n: LeverNote) => (n.text ?? '').includes(marker);
+      // "List all notes" is paginated like every Lever list (`hasNext`, `next`): every page is read.
+      const read = await readRecordPages<LeverNote>(
+        session,
+        { method: 'GET', path: `${opportunityPath(candidateId)}/notes` },
+        {
+          paginator: leverPages(LEVER_PAGE),
+          recordsAt: 'data',
+          maxPages: NOTE_LOOKUP_PAGES,
+          maxBytes: MAX_BYTES,
+          until: (page) => page.some(carries),
+        },
+        ctx.deadline,
+      );
+      const found = read.records.find(carries);
+      if (found) return found.id;
+      // Not every note was read: the note may be there, unseen (the caller must not write it again).
+      if (!read.complete) {
+        throw new PlatformError(
+          'upstream_error',
+          `only ${read.pages} pages of the opportunity's notes could be read (${read.stoppedBy})`,
+          { service: 'lever' },
+        );
+      }
+      return undefined;
     },
   };
+}
+
+/**
+ * Lever's pagination ("Pagination"): `limit` 1-100, and while `hasNext` is true
+ * the opaque `next` token sent back as `offset`.
+ */
+function leverPages(pageSize: number) {
+  return cursorPaginator({
+    cursorParam: 'offset',
+    pageSizeParam: 'limit',
+    pageSize,
+    nextCursor: (body) => (field(body, 'hasNext') === true ? str(field(body, 'next')) : undefined),
+  });
 }
 
 function applications(o: LeverOpportunity): LeverApplication[] {

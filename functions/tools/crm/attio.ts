@@ -8,7 +8,7 @@
  * `etp_update_key`) and a note on the person ("Create a note").
  */
 import type { ToolContext } from '../../runtime/context';
-import { InvalidArgsError } from '../../runtime/errors';
+import { InvalidArgsError, PlatformError } from '../../runtime/errors';
 import { bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestSession } from '../../runtime/http/connector';
 import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
@@ -40,8 +40,17 @@ export const ATTIO_ATTRIBUTES = {
 /** Records per query page: 200 (List records takes up to 500; smaller pages keep each answer near 0.5 MB). */
 export const ATTIO_PAGE = 200;
 
-/** Notes scanned for a marker (the newest, "List notes": at most 50 per page). */
-const NOTES_SCANNED = 50;
+/** Notes per page of a marker lookup ("List notes": `limit` at most 50). */
+const NOTES_PAGE = 50;
+
+/** Most pages of a person's notes a marker lookup reads (500 notes). */
+const NOTE_LOOKUP_PAGES = 10;
+
+/** A note as "List notes" answers it (only what the lookup reads). */
+interface AttioNote {
+  id: { note_id: string };
+  content_plaintext?: string;
+}
 
 type AttioSecret = Extract<CrmSecret, { provider: 'attio' }>;
 
@@ -173,13 +182,31 @@ export function attioProvider(
         path: `/v2/objects/people/records/${encodeURIComponent(leadId)}`,
       });
       const updated = text(person.data, ATTIO_ATTRIBUTES.marker) === marker;
-      const notes = await session.json<{ data?: { id: { note_id: string }; content_plaintext?: string }[] }>({
-        method: 'GET',
-        path: '/v2/notes',
-        query: { parent_object: 'people', parent_record_id: leadId, limit: NOTES_SCANNED },
-      });
-      const note = (notes.data ?? []).find((n) => (n.content_plaintext ?? '').includes(marker));
-      return note ? { updated, noteId: note.id.note_id } : { updated };
+      const carries = (n: AttioNote) => (n.content_plaintext ?? '').includes(marker);
+      // "List notes" pages by limit (at most 50) and offset: every page is read, not only the first.
+      const read = await readRecordPages<AttioNote>(
+        session,
+        { method: 'GET', path: '/v2/notes', query: { parent_object: 'people', parent_record_id: leadId } },
+        {
+          paginator: offsetPaginator({ pageSize: NOTES_PAGE }),
+          recordsAt: 'data',
+          maxPages: NOTE_LOOKUP_PAGES,
+          maxBytes: LEADS_MAX_BYTES,
+          until: (page) => page.some(carries),
+        },
+        ctx.deadline,
+      );
+      const note = read.records.find(carries);
+      if (note) return { updated, noteId: note.id.note_id };
+      // Not every note was read: the note may be there, unseen (the caller must not write it again).
+      if (!read.complete) {
+        throw new PlatformError(
+          'upstream_error',
+          `only ${read.pages} pages of the person's notes could be read (${read.stoppedBy})`,
+          { service: 'attio' },
+        );
+      }
+      return { updated };
     },
   };
 }

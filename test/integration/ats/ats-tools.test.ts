@@ -425,6 +425,51 @@ describe('ats tools on Lever', () => {
     ]);
   });
 
+  /** `count` notes already on the opportunity, oldest first, as earlier calls left them. */
+  function earlierNotes(id: string, count: number) {
+    lever.notes.set(
+      id,
+      Array.from({ length: count }, (_, n) => ({
+        id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+        text: `Earlier note ${n}`,
+        createdAt: Date.parse(isoAt(n)),
+      })),
+    );
+  }
+
+  it('finds a note whose answer was lost on a later page of the notes (hasNext followed)', async () => {
+    const id = leverOpportunity(12).id;
+    earlierNotes(id, 150);
+    lever.failNext({ reset: true }, 1, { method: 'POST' });
+
+    const value = ok(
+      await callRestTool(atsAddNoteTool, { candidate_id: id, note: 'Reset.' }, secrets, {
+        idempotency: new InMemoryIdempotencyStore().layer,
+      }),
+    );
+
+    expect(value.recovered).toBe(true);
+    expect(lever.notes.get(id)).toHaveLength(151);
+    const lookups = lever.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/notes'));
+    expect(lookups.map((r) => r.query.get('offset') === null)).toEqual([true, false]);
+  });
+
+  it('says the effect is unknown when the notes could not all be read, and writes nothing again', async () => {
+    const id = leverOpportunity(12).id;
+    earlierNotes(id, 1_050);
+    lever.failNext({ reset: true }, 1, { method: 'POST' });
+
+    const error = failed(
+      await callRestTool(atsAddNoteTool, { candidate_id: id, note: 'Reset.' }, secrets, {
+        idempotency: new InMemoryIdempotencyStore().layer,
+      }),
+    );
+
+    expect(error).toMatchObject({ code: 'network_error', details: { effect: 'unknown' } });
+    expect(error.message).toContain('max_pages');
+    expect(lever.notes.get(id)).toHaveLength(1_051);
+  });
+
   it('adds a note once after a reset', async () => {
     lever.failNext({ reset: true }, 1, { method: 'POST' });
     const id = leverOpportunity(12).id;

@@ -491,6 +491,52 @@ describe('crm tools on Attio', () => {
     expect(attio.notes.map((n) => n.content_plaintext)).toEqual([`Too small.\n\n${value.marker}`]);
   });
 
+  /** `count` notes already on the person, oldest first, as earlier runs left them. */
+  function earlierNotes(lead: string, count: number) {
+    for (let n = 0; n < count; n++) {
+      attio.notes.push({
+        note_id: `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+        parent_object: 'people',
+        parent_record_id: lead,
+        title: 'Lead qualification',
+        content_plaintext: `Earlier note ${n}`,
+        created_at: isoAt(n),
+      });
+    }
+  }
+
+  it('writes once: a note whose answer was lost is found past the first page of notes', async () => {
+    const lead = attioPerson(12).record_id;
+    earlierNotes(lead, 70);
+    attio.failNext({ reset: true }, 1, { method: 'POST', path: /\/v2\/notes$/ });
+
+    const value = ok(
+      await callRestTool(crmUpdateLeadTool, { lead_id: lead, note: 'Call back in May.' }, secrets, {
+        idempotency: new InMemoryIdempotencyStore().layer,
+      }),
+    );
+
+    expect(value.recovered).toBe(true);
+    expect(attio.notes).toHaveLength(71);
+    expect(value.note_id).toBe(attio.notes[70]?.note_id);
+  });
+
+  it('writes once: notes it could not all read leave the effect unknown, nothing written again', async () => {
+    const lead = attioPerson(12).record_id;
+    earlierNotes(lead, 520);
+    attio.failNext({ reset: true }, 1, { method: 'POST', path: /\/v2\/notes$/ });
+
+    const error = failed(
+      await callRestTool(crmUpdateLeadTool, { lead_id: lead, note: 'Call back in May.' }, secrets, {
+        idempotency: new InMemoryIdempotencyStore().layer,
+      }),
+    );
+
+    expect(error).toMatchObject({ code: 'network_error', details: { effect: 'unknown' } });
+    expect(error.message).toContain('max_pages');
+    expect(attio.notes).toHaveLength(521);
+  });
+
   it('writes once: a reset after the note was accepted', async () => {
     attio.failNext({ reset: true }, 1, { method: 'POST', path: /\/v2\/notes$/ });
 
