@@ -1,9 +1,16 @@
-import { DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeRegionsCommand, EC2Client, type Region } from '@aws-sdk/client-ec2';
+import type { ToolErrorInfo } from '../result';
 import { awsClientConfig } from './client-config';
 import type { AwsAccess } from './credentials';
 
 /** What a tool's `regions` argument accepts: region names, or `"all"` for the account's enabled regions. */
 export type RegionSelection = 'all' | readonly string[];
+
+/**
+ * DescribeRegions `OptInStatus` of a region the account has not enabled (EC2 API
+ * reference, "Region": `opt-in-not-required`, `opted-in`, `not-opted-in`).
+ */
+const NOT_OPTED_IN = 'not-opted-in';
 
 /**
  * The regions to fan out over. `"all"` asks EC2 DescribeRegions for the regions
@@ -22,8 +29,86 @@ export async function resolveRegions(
   const ec2 = new EC2Client(awsClientConfig(access));
   const { Regions } = await ec2.send(new DescribeRegionsCommand({ AllRegions: false }));
   return (Regions ?? [])
-    .filter((r) => r.OptInStatus !== 'not-opted-in')
+    .filter((r) => r.OptInStatus !== NOT_OPTED_IN)
     .map((r) => r.RegionName)
     .filter((name): name is string => typeof name === 'string')
     .sort();
+}
+
+/** Rewrites one region's normalized error, or returns it as it was. */
+export type RegionErrorExplainer = (region: string, error: ToolErrorInfo) => Promise<ToolErrorInfo>;
+
+/**
+ * The codes a region the account cannot call answers with, which read as
+ * something else: a region not enabled (an opt-in region the account has not
+ * opted in to) answers `AuthFailure` (EC2), `UnrecognizedClientException` (JSON
+ * services) or `InvalidClientTokenId` (Query services), all `auth_failed`, as if
+ * the credentials were bad; a name that is no region has no endpoint, so its
+ * calls fail with `ENOTFOUND`, a retryable `network_error`.
+ */
+const EXPLAINED_CODES: ReadonlySet<string> = new Set(['auth_failed', 'network_error']);
+
+/**
+ * Explains the failures of regions the account cannot call, asking EC2
+ * DescribeRegions (`AllRegions: true`, in the access's own region) once per
+ * explainer, and only when a region failed with an {@link EXPLAINED_CODES} code:
+ *
+ * - a region DescribeRegions lists as `not-opted-in` → `opt_in_required`
+ *   (not retryable): the region is not enabled for the account;
+ * - a name DescribeRegions does not list at all → `invalid_args`: no such region,
+ *   with the regions the account can call;
+ * - anything else (an enabled region, DescribeRegions failing or answering no
+ *   region) → the error as it was: bad credentials stay `auth_failed`.
+ *
+ * The AWS error name, request id and status stay in `details` (`awsError`…),
+ * with `optInStatus` where DescribeRegions gave one. Needs `ec2:DescribeRegions`,
+ * which every regional tool's spec holds (for `"all"`).
+ *
+ * @example
+ * const explain = regionErrorExplainer(access);
+ * await explain('ap-east-1', { code: 'auth_failed', message: 'AuthFailure: …', retryable: false });
+ * // { code: 'opt_in_required', message: 'Region ap-east-1 is not enabled for this account …', … }
+ */
+export function regionErrorExplainer(access: AwsAccess): RegionErrorExplainer {
+  let listing: Promise<Region[] | undefined> | undefined;
+  const allRegions = () => {
+    listing ??= new EC2Client(awsClientConfig(access))
+      .send(new DescribeRegionsCommand({ AllRegions: true }))
+      .then((answer) => (answer?.Regions?.length ? answer.Regions : undefined))
+      .catch(() => undefined);
+    return listing;
+  };
+  return async (region, error) => {
+    if (!EXPLAINED_CODES.has(error.code)) return error;
+    const regions = await allRegions();
+    if (!regions) return error;
+    const listed = regions.find((r) => r.RegionName === region);
+    const details = { ...error.details, region };
+    if (!listed) {
+      const callable = regions
+        .filter((r) => r.OptInStatus !== NOT_OPTED_IN)
+        .map((r) => r.RegionName)
+        .filter((name): name is string => typeof name === 'string')
+        .sort();
+      return {
+        ...error,
+        code: 'invalid_args',
+        retryable: false,
+        message:
+          `"${region}" is not an AWS region (EC2 DescribeRegions does not list it); ` +
+          `regions this account can call: ${callable.join(', ')}, or "all" (${error.message})`,
+        details,
+      };
+    }
+    if (listed.OptInStatus !== NOT_OPTED_IN) return error;
+    return {
+      ...error,
+      code: 'opt_in_required',
+      retryable: false,
+      message:
+        `Region ${region} is not enabled for this account (an opt-in region, OptInStatus ${NOT_OPTED_IN}): ` +
+        `enable it (Account settings, "AWS Regions") or leave it out of regions; "all" reads only enabled regions (${error.message})`,
+      details: { ...details, optInStatus: NOT_OPTED_IN },
+    };
+  };
 }

@@ -4,6 +4,7 @@ import { DeadlineExceededError, PlatformError } from '../errors';
 import { normalizeError } from '../normalize-error';
 import type { ToolErrorInfo } from '../result';
 import { plural } from '../text';
+import type { RegionErrorExplainer } from './enabled-regions';
 
 /**
  * Regions called at once in a fan-out, unless the tool says otherwise. 20 covers
@@ -95,6 +96,10 @@ function noRegionSucceeded(
  *
  * @param tool - tool name for error normalization.
  * @param service - service name for errors (`ec2`).
+ * @param explainError - rewrites a region's normalized error before it is recorded
+ *   or decides the call's code: `regionErrorExplainer` (enabled-regions.ts) turns the `AuthFailure`
+ *   of a region the account has not enabled into `opt_in_required`, and the
+ *   `ENOTFOUND` of a name that is no region into `invalid_args`.
  * @throws PlatformError when no region succeeded: the regions' shared code
  *   (`network_error`, `access_denied`, `opt_in_required`…) or `upstream_error`,
  *   `timeout` when the deadline left regions unstarted; `details.regions` lists
@@ -111,17 +116,20 @@ export async function forEachRegion<T>(
     readonly service: string;
     readonly deadline?: Deadline;
     readonly concurrency?: number;
+    readonly explainError?: RegionErrorExplainer;
   },
 ): Promise<FanOut<T>> {
   const { settled, skipped } = await mapBounded(regions, task, {
     concurrency: options.concurrency ?? DEFAULT_REGION_CONCURRENCY,
     deadline: options.deadline,
   });
-  const outcomes = settled.map(
-    (s): RegionOutcome<T> =>
-      s.ok
-        ? { region: s.item, ok: true, value: s.value }
-        : { region: s.item, ok: false, error: normalizeError(options.tool, s.error, options.service) },
+  const explain = options.explainError;
+  const outcomes = await Promise.all(
+    settled.map(async (s): Promise<RegionOutcome<T>> => {
+      if (s.ok) return { region: s.item, ok: true, value: s.value };
+      const error = normalizeError(options.tool, s.error, options.service);
+      return { region: s.item, ok: false, error: explain ? await explain(s.item, error) : error };
+    }),
   );
   if (regions.length > 0 && !outcomes.some((o) => o.ok)) {
     const failures = outcomes.flatMap((o) => (o.ok ? [] : [{ region: o.region, error: o.error }]));

@@ -1,6 +1,6 @@
 import { CloudTrailClient, DescribeTrailsCommand } from '@aws-sdk/client-cloudtrail';
 import { awsClientConfig } from '../../runtime/aws/client-config';
-import { resolveRegions } from '../../runtime/aws/enabled-regions';
+import { regionErrorExplainer, resolveRegions } from '../../runtime/aws/enabled-regions';
 import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../runtime/concurrency';
 import { normalizeError } from '../../runtime/normalize-error';
@@ -105,7 +105,12 @@ export const cloudtrailCoverageTool = defineTool(cloudtrailCoverageSpec, async (
       );
       return (trailList ?? []).map((trail) => describedTrail(trail, region));
     },
-    { tool: ctx.tool, service: 'cloudtrail', deadline: ctx.deadline },
+    {
+      tool: ctx.tool,
+      service: 'cloudtrail',
+      deadline: ctx.deadline,
+      explainError: regionErrorExplainer(access),
+    },
   );
 
   // Each trail is read once, in its home region, however many regions list it.

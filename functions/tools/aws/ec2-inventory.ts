@@ -1,6 +1,6 @@
 import { EC2Client, type Instance, paginateDescribeInstances } from '@aws-sdk/client-ec2';
 import { awsClientConfig } from '../../runtime/aws/client-config';
-import { resolveRegions } from '../../runtime/aws/enabled-regions';
+import { regionErrorExplainer, resolveRegions } from '../../runtime/aws/enabled-regions';
 import { type PageStop, readPages, stopFields } from '../../runtime/aws/pagination';
 import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import type { ToolErrorInfo } from '../../runtime/result';
@@ -174,7 +174,12 @@ export const ec2InventoryTool = defineTool(ec2InventorySpec, async (ctx, args) =
         top,
       };
     },
-    { tool: ctx.tool, service: 'ec2', deadline: ctx.deadline },
+    {
+      tool: ctx.tool,
+      service: 'ec2',
+      deadline: ctx.deadline,
+      explainError: regionErrorExplainer(access),
+    },
   );
 
   const completed = outcomes.flatMap((o) => (o.ok ? [o.value] : []));

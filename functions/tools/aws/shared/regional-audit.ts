@@ -6,7 +6,11 @@
 
 import { type AwsClientConfig, awsClientConfig } from '../../../runtime/aws/client-config';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
-import { type RegionSelection, resolveRegions } from '../../../runtime/aws/enabled-regions';
+import {
+  type RegionSelection,
+  regionErrorExplainer,
+  resolveRegions,
+} from '../../../runtime/aws/enabled-regions';
 import { type PageStop, type PagesRead, stopFields } from '../../../runtime/aws/pagination';
 import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import type { ToolContext } from '../../../runtime/context';
@@ -200,6 +204,7 @@ export async function runRegionalAudit<S extends AuditStats, L = never>(
     tool: ctx.tool,
     service: options.service,
     deadline: ctx.deadline,
+    explainError: regionErrorExplainer(access),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
 
