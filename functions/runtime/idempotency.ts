@@ -99,6 +99,50 @@ export function writeTarget(tool: Pick<Tool, 'oncePerRunArgs'>, args: unknown): 
     .join(', ');
 }
 
+/**
+ * First wait, in ms, before the record of a call another attempt holds in progress
+ * is read again ({@link onceSettled}); each next wait doubles, up to
+ * {@link IN_PROGRESS_MAX_POLL_MS}. Each read is one consistent DynamoDB write
+ * attempt (Powertools' conditional put) and, when it fails, one read.
+ */
+export const IN_PROGRESS_FIRST_POLL_MS = 200;
+
+/** Longest wait between two reads of a record held in progress by another attempt, in ms. */
+export const IN_PROGRESS_MAX_POLL_MS = 2_000;
+
+/**
+ * Runs `attempt` (the idempotent call) and, while it fails because another attempt
+ * of the same call holds the record in progress (`IdempotencyAlreadyInProgressError`),
+ * runs it again after a wait ({@link IN_PROGRESS_FIRST_POLL_MS}, doubling up to
+ * {@link IN_PROGRESS_MAX_POLL_MS}) for as long as the wait fits before `deadline`.
+ * Each new attempt returns the other attempt's stored outcome once it is recorded,
+ * or takes the record over when its hold ran out (an attempt that died: the tool
+ * then runs with `resumed`). Who makes a second attempt of a running call and
+ * would otherwise get `throttled` that no one retries: a Step Functions `Retry`
+ * of a Task whose Lambda invoke failed after the dispatcher ran (a callback Task's
+ * retry carries a new task token, which only this attempt can answer), the
+ * Lambda SDK's own retry of the dispatcher's Invoke, an entry point's caller
+ * repeating the call, a second asynchronous delivery of the same event.
+ *
+ * @param ranTool - whether the tool itself ran in an attempt: its errors are never retried here.
+ * @throws the last error of `attempt` (the in-progress one when the wait no longer fits).
+ */
+async function onceSettled<T>(
+  attempt: () => Promise<T>,
+  deadline: Deadline,
+  ranTool: () => boolean,
+): Promise<T> {
+  for (let delay = IN_PROGRESS_FIRST_POLL_MS; ; delay = Math.min(delay * 2, IN_PROGRESS_MAX_POLL_MS)) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const inProgress = (err as { name?: unknown } | null)?.name === 'IdempotencyAlreadyInProgressError';
+      if (!inProgress || ranTool() || deadline.remainingMs() <= delay) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 /** What the record's key and args check are computed from. */
 interface CallPayload {
   readonly tenant: string;
@@ -130,8 +174,12 @@ function failure(tool: Tool, invocation: ToolInvocation, error: PlatformError): 
  * per tenant + runId + target when it declares `oncePerRunArgs`. Never
  * throws. A replayed call returns the stored result of the first (with its own call id).
  *
- * Failures of the mechanism itself: the same call still running (or abandoned,
- * until its hard stop passes) → `throttled`, retryable; the same call id (or
+ * The same call (or target) already running in another attempt: this one waits
+ * for that attempt's outcome and returns it (or takes the record over once an
+ * abandoned attempt's hold ends), for as long as its deadline allows.
+ *
+ * Failures of the mechanism itself: the same call still running when this
+ * attempt's deadline comes → `throttled`, retryable; the same call id (or
  * target) with other args → `invalid_args`; the record unreadable → `upstream_error`
  * (retryable, service `dynamodb`), and the tool does not run.
  *
@@ -180,9 +228,11 @@ export async function runToolOnce(
     hashFunction: 'sha256',
   });
   // The in-progress hold lasts until this attempt can no longer be running: its hard
-  // stop, the harness's grace, and the safety margin before Lambda's own timeout.
-  const holdMs = deadline.remainingMs() + hardStopGraceMs(deadline.remainingMs()) + DEADLINE_SAFETY_MARGIN_MS;
-  config.registerLambdaContext({ getRemainingTimeInMillis: () => holdMs } as Context);
+  // stop, the harness's grace, and the safety margin before Lambda's own timeout. Read
+  // when the record is taken, which may be after a wait for an earlier attempt (below).
+  const holdMs = () =>
+    deadline.remainingMs() + hardStopGraceMs(deadline.remainingMs()) + DEADLINE_SAFETY_MARGIN_MS;
+  config.registerLambdaContext({ getRemainingTimeInMillis: holdMs } as Context);
   let ran: ToolResult | undefined;
   const once = makeIdempotent(
     async (_payload: CallPayload): Promise<ToolResult> => {
@@ -207,7 +257,13 @@ export async function runToolOnce(
     args,
   };
   try {
-    const result = (await once(payload)) as ToolResult;
+    // Another attempt of the same call (or target) is running: wait for its outcome
+    // rather than answer `throttled` that no caller retries (docs/errors.md, "Write tools").
+    const result = (await onceSettled(
+      () => once(payload),
+      deadline,
+      () => ran !== undefined,
+    )) as ToolResult;
     // Another call's stored result (the same target, the same args) answers this call.
     return result.callId === invocation.callId ? result : { ...result, callId: invocation.callId };
   } catch (err) {

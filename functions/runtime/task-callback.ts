@@ -145,8 +145,10 @@ export async function answerTask(
 
 /**
  * Whether a result is a write tool's duplicate delivery of a call still running
- * (functions/runtime/idempotency.ts, `call_in_progress`): that delivery must not
- * answer the token — the one running will, with the call's real outcome.
+ * when this delivery's deadline came (functions/runtime/idempotency.ts,
+ * `call_in_progress`; a delivery that sees the running one finish in time answers
+ * with its recorded result instead): that delivery must not answer the token —
+ * the one running will, with the call's real outcome.
  */
 export function isDuplicateDelivery(result: ToolResult): boolean {
   return (

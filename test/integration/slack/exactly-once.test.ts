@@ -25,7 +25,7 @@ import {
   startDynalite,
 } from '../../helpers/dynalite';
 import { fakeLambdaContext } from '../../helpers/events';
-import { type LocalSlack, startSlackServer } from '../../helpers/slack-server';
+import { DEFAULT_WEBHOOK_PATH, type LocalSlack, startSlackServer } from '../../helpers/slack-server';
 import { callSlackTool, failure, slackSecrets, success } from '../../helpers/slack-tool';
 
 let dynamo: LocalDynamoDb;
@@ -33,6 +33,7 @@ let slack: LocalSlack;
 let idempotencyTable: string;
 
 const POST = '/api/chat.postMessage';
+const WEBHOOK = DEFAULT_WEBHOOK_PATH;
 const asTool = (tool: unknown) => tool as Tool;
 
 /** Every Slack tool (the catalog registers them as the coordinator wires them). */
@@ -213,15 +214,10 @@ describe('sideEffects: write means exactly once', () => {
     // Act
     const results = await Promise.all([invoke(tool, call), invoke(tool, call)]);
 
-    // Assess: one posted, the other was told the call is running.
+    // Assess: one posted; the other waited for that post's outcome and returns it.
     expect(effects()).toBe(1);
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    const waiting = failure(results.find((r) => !r.ok) as ToolResult);
-    expect(waiting.error).toMatchObject({
-      code: 'throttled',
-      retryable: true,
-      details: { reason: 'call_in_progress', retryAfterSeconds: 30 },
-    });
+    expect(results[0]?.ok).toBe(true);
+    expect(results[1]).toEqual(results[0]);
   });
 });
 
@@ -267,6 +263,69 @@ describe('the exactly-once record', () => {
     });
     expect(retried.value).toMatchObject({ messages: 1 });
     expect(effects()).toBe(1);
+  });
+
+  it.each([
+    [
+      'chat.postMessage answers ok: false with an error string the table does not know',
+      'bot',
+      POST,
+      { error: 'a_future_refusal' },
+    ],
+    [
+      'a webhook answers HTTP 400 with a body the table does not know',
+      'webhook',
+      WEBHOOK,
+      { status: 400, body: 'a_future_refusal' },
+    ],
+    [
+      'a webhook answers HTTP 404 with an HTML page',
+      'webhook',
+      WEBHOOK,
+      { status: 404, body: '<html>Not Found</html>' },
+    ],
+  ] as const)(
+    'lets a call Slack refused run again when %s: nothing was posted, nothing stored',
+    async (_label, via, path, refusal) => {
+      // Prepare
+      if (via === 'webhook') process.env.ETP_TEST_SLACK = JSON.stringify({ webhook_url: slack.webhookUrl });
+      slack.failNext(refusal, 1, { path });
+      const call = event(tool, args);
+
+      // Act
+      const refused = failure(await invoke(tool, call));
+      const retried = success(await invoke(tool, call));
+
+      // Assess
+      expect(refused.error).toMatchObject({
+        code: 'upstream_error',
+        retryable: false,
+        details: { effect: 'none' },
+      });
+      expect(refused.error.message).not.toMatch(/may have taken effect/);
+      expect(retried.value).toMatchObject({ via: via === 'bot' ? 'bot_token' : 'webhook', messages: 1 });
+      expect(effects()).toBe(1);
+    },
+  );
+
+  it('keeps a webhook post answered HTTP 500 (rollup_error) final: Slack may have posted it', async () => {
+    // Prepare
+    process.env.ETP_TEST_SLACK = JSON.stringify({ webhook_url: slack.webhookUrl });
+    slack.failNext({ status: 500, body: 'rollup_error' }, 1, { path: WEBHOOK });
+    const call = event(tool, args);
+
+    // Act
+    const first = failure(await invoke(tool, call));
+    const again = failure(await invoke(tool, call));
+
+    // Assess
+    expect(first.error).toMatchObject({
+      code: 'upstream_error',
+      retryable: false,
+      details: { effect: 'unknown' },
+    });
+    expect(again).toEqual(first);
+    expect(slack.requests.filter((r) => r.path === WEBHOOK)).toHaveLength(1);
   });
 
   it('stores a failure whose effect is unknown, final: a retry returns it and posts nothing', async () => {
