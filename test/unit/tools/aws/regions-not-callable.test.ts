@@ -19,15 +19,11 @@ import {
 import { RDSClient, RDSServiceException } from '@aws-sdk/client-rds';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Tool } from '../../../../functions/runtime/spec';
-import { cloudtrailCoverageTool } from '../../../../functions/tools/aws/cloudtrail-coverage';
-import { computeOptimizerRecsTool } from '../../../../functions/tools/aws/compute-optimizer-recs';
-import { ebsInventoryTool } from '../../../../functions/tools/aws/ebs-inventory';
-import { ec2InventoryTool } from '../../../../functions/tools/aws/ec2-inventory';
+import { awsAuditTools } from '../../../../bench/api-call-cases';
+import { loadTool } from '../../../../bin/local/load-tool';
+import { type Tool, toJsonSchema } from '../../../../functions/runtime/spec';
 import { type EipsAuditValue, eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
-import { natGatewaysAuditTool } from '../../../../functions/tools/aws/nat-gateways-audit';
-import { rdsInventoryTool } from '../../../../functions/tools/aws/rds-inventory';
-import { securityGroupsAuditTool } from '../../../../functions/tools/aws/security-groups-audit';
+import { toolCatalog } from '../../../../functions/tools/catalog';
 import { ec2Error, sdkConnectionError, serviceError } from '../../../helpers/aws-errors';
 import { expectFailure, expectSuccess, runAwsTool } from '../../../helpers/aws-tool';
 import { mockedClientRegion } from '../../../helpers/ec2-pages';
@@ -86,19 +82,14 @@ const DISABLED_REGION_ERRORS: Record<string, () => Error> = {
     ),
 };
 
-/** Every regional tool, with the service its region errors carry. */
-const REGIONAL_TOOLS: readonly [string, Tool, string][] = (
-  [
-    [ec2InventoryTool, 'ec2'],
-    [ebsInventoryTool, 'ec2'],
-    [eipsAuditTool, 'ec2'],
-    [natGatewaysAuditTool, 'ec2'],
-    [securityGroupsAuditTool, 'ec2'],
-    [rdsInventoryTool, 'rds'],
-    [computeOptimizerRecsTool, 'compute-optimizer'],
-    [cloudtrailCoverageTool, 'cloudtrail'],
-  ] as const
-).map(([tool, service]) => [tool.name, tool as unknown as Tool, service]);
+/**
+ * Every regional tool, with the service its region errors carry: the AWS audit
+ * tools of the catalog whose arguments take `regions`, so a tool added later is
+ * tested without a list to update.
+ */
+const REGIONAL_TOOLS: readonly [string, Tool, string][] = awsAuditTools()
+  .filter((entry) => Object.hasOwn(toJsonSchema(entry.spec.inputSchema).properties ?? {}, 'regions'))
+  .map((entry) => [entry.spec.name, loadTool(toolCatalog, entry.spec.name), entry.spec.service ?? 'ec2']);
 
 /**
  * Every regional call fails as `regionError(service, region)` says; EC2
