@@ -10,15 +10,10 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { RDSClient } from '@aws-sdk/client-rds';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Tool } from '../../../../functions/runtime/spec';
-import { cloudtrailCoverageTool } from '../../../../functions/tools/aws/cloudtrail-coverage';
-import { computeOptimizerRecsTool } from '../../../../functions/tools/aws/compute-optimizer-recs';
-import { ebsInventoryTool } from '../../../../functions/tools/aws/ebs-inventory';
-import { ec2InventoryTool } from '../../../../functions/tools/aws/ec2-inventory';
-import { eipsAuditTool } from '../../../../functions/tools/aws/eips-audit';
-import { natGatewaysAuditTool } from '../../../../functions/tools/aws/nat-gateways-audit';
-import { rdsInventoryTool } from '../../../../functions/tools/aws/rds-inventory';
-import { securityGroupsAuditTool } from '../../../../functions/tools/aws/security-groups-audit';
+import { awsAuditTools } from '../../../../bench/api-call-cases';
+import { loadTool } from '../../../../bin/local/load-tool';
+import { type Tool, toJsonSchema } from '../../../../functions/runtime/spec';
+import { toolCatalog } from '../../../../functions/tools/catalog';
 import { ec2Error, sdkConnectionError } from '../../../helpers/aws-errors';
 import { expectFailure, runAwsTool } from '../../../helpers/aws-tool';
 
@@ -32,19 +27,13 @@ const stsMock = mockClient(STSClient);
 const ACCOUNT = '123456789012';
 const REGIONS = ['eu-west-1', 'us-east-1'];
 
-/** Every regional tool, with the service its region errors carry. */
-const REGIONAL_TOOLS: readonly [string, Tool, string][] = (
-  [
-    [ec2InventoryTool, 'ec2'],
-    [ebsInventoryTool, 'ec2'],
-    [eipsAuditTool, 'ec2'],
-    [natGatewaysAuditTool, 'ec2'],
-    [securityGroupsAuditTool, 'ec2'],
-    [rdsInventoryTool, 'rds'],
-    [computeOptimizerRecsTool, 'compute-optimizer'],
-    [cloudtrailCoverageTool, 'cloudtrail'],
-  ] as const
-).map(([tool, service]) => [tool.name, tool as unknown as Tool, service]);
+/**
+ * Every regional tool, with the service its region errors carry: the AWS audit
+ * tools of the catalog whose arguments take `regions` (no hand list to keep up).
+ */
+const REGIONAL_TOOLS: readonly [string, Tool, string][] = awsAuditTools()
+  .filter((entry) => Object.hasOwn(toJsonSchema(entry.spec.inputSchema).properties ?? {}, 'regions'))
+  .map((entry) => [entry.spec.name, loadTool(toolCatalog, entry.spec.name), entry.spec.service ?? 'ec2']);
 
 /** Every AWS call of every regional client rejects with `error`. */
 function everyRegionalCallRejects(error: () => Error): void {
