@@ -4,6 +4,7 @@
  * anything is sent, the result's shape, and its one-line summary.
  */
 import { InvalidArgsError } from '../../runtime/errors';
+import { failureResult, type ToolErrorInfo } from '../../runtime/result';
 import type { Block } from './blocks';
 import { renderText, type SlackText, splitText } from './escape';
 import { SLACK_LIMITS } from './limits';
@@ -86,4 +87,17 @@ export function postSummary(result: PostResult, channel: string): string {
       : '';
   const recovered = result.recovered > 0 ? `; ${result.recovered} found already posted, not sent again` : '';
   return `Posted ${where}${count}${recovered}`;
+}
+
+/**
+ * Whether a failure of a post that certainly posted nothing must say so
+ * (`details.effect: 'none'`): it declares no effect of its own, and its code
+ * alone would be read as a possible effect by the call's record (`effectOf`,
+ * runtime/idempotency.ts: `upstream_error`, `network_error`…). Idempotency is
+ * loaded on this failure path only, as tool-handler.ts loads it.
+ */
+export function needsEffectNone(tool: string, callId: string, info: ToolErrorInfo): boolean {
+  if (info.details?.effect !== undefined) return false;
+  const { effectOf } = require('../../runtime/idempotency') as typeof import('../../runtime/idempotency');
+  return effectOf(failureResult(tool, callId, info, 0)) !== 'none';
 }

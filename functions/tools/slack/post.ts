@@ -15,7 +15,13 @@ import { normalizeError } from '../../runtime/normalize-error';
 import { assertClearWrite } from '../../runtime/write-answer';
 import { type SlackSecret, SlackSession } from './client';
 import { mapSlackError } from './errors';
-import { type PostPart, type PostRequest, type PostResult, SLACK_METADATA_EVENT_TYPE } from './post-parts';
+import {
+  needsEffectNone,
+  type PostPart,
+  type PostRequest,
+  type PostResult,
+  SLACK_METADATA_EVENT_TYPE,
+} from './post-parts';
 import { postThroughWebhook } from './webhook-post';
 
 /**
@@ -140,10 +146,12 @@ class BotPoster {
         this.#truncated = true;
       this.#record(part, response.ts as string, response.channel);
     } catch (err) {
+      // Slack answered and refused, or the request never left: nothing was posted for this part.
       if (!outcomeUnknown(err)) throw this.#failure(err, part);
       // The post may have reached Slack: look for it rather than send it again.
       await this.#lookUp(sentAt - LOOKUP_SKEW_SECONDS, describe(err), err);
-      if (this.#posted[part] === undefined) throw this.#failure(err, part, 'none');
+      // Not found in the channel: it was not posted.
+      if (this.#posted[part] === undefined) throw this.#failure(err, part);
     }
   }
 
@@ -226,12 +234,20 @@ class BotPoster {
     return this.#posted.filter((ts): ts is string => ts !== undefined);
   }
 
-  /** A part failed with nothing posted for it: the error as is, or `partial` when earlier parts were posted. */
-  #failure(err: unknown, part: number, effect?: 'none'): unknown {
+  /**
+   * A part failed with nothing posted for it (Slack refused it, it never left, or
+   * the lookup showed it absent): `partial` when earlier parts were posted; else
+   * the error as is, or with `details.effect: 'none'` when it declares no effect and
+   * its code alone would be read as a possible effect ({@link needsEffectNone}: an
+   * `ok: false` Slack answer our table does not know is `upstream_error`, a refused
+   * connection `network_error`), so the call's record is not kept as "may have taken
+   * effect". An answer that declares `unknown` (ok: true without a ts) keeps it.
+   */
+  #failure(err: unknown, part: number): unknown {
     const posted = this.#postedSoFar();
     const info = normalizeError(this.ctx.tool, err, 'slack', mapSlackError);
     if (posted.length === 0) {
-      if (effect === undefined) return err;
+      if (!needsEffectNone(this.ctx.tool, this.ctx.callId, info)) return err;
       return new PlatformError(info.code, info.message, {
         retryable: info.retryable,
         service: 'slack',

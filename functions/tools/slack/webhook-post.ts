@@ -6,11 +6,22 @@
  */
 import type { ToolContext } from '../../runtime/context';
 import { PlatformError } from '../../runtime/errors';
-import { HttpRequestError } from '../../runtime/http/errors';
+import { HttpRequestError, HttpStatusError } from '../../runtime/http/errors';
 import { normalizeError } from '../../runtime/normalize-error';
 import { postToWebhook } from './client';
 import { mapSlackError } from './errors';
-import type { PostRequest, PostResult } from './post-parts';
+import { needsEffectNone, type PostRequest, type PostResult } from './post-parts';
+
+/**
+ * Whether the webhook certainly did not post: it answered an HTTP error below 500
+ * ("Sending messages using incoming webhooks": 400 `invalid_payload`, 403
+ * `action_prohibited`, 404 `channel_not_found`, 410 `channel_is_archived`; a 429),
+ * or the request never left (`reached: 'no'`).
+ */
+function refused(err: unknown): boolean {
+  if (err instanceof HttpStatusError) return err.status < 500;
+  return err instanceof HttpRequestError && err.reached === 'no';
+}
 
 /**
  * Posts through an incoming webhook: each part as its own message in the
@@ -40,7 +51,18 @@ export async function postThroughWebhook(
     } catch (err) {
       const info = normalizeError(ctx.tool, err, 'slack', mapSlackError);
       const unknown = err instanceof HttpRequestError && err.reached === 'maybe';
-      if (posted === 0 && !unknown) throw err;
+      if (posted === 0 && !unknown) {
+        // Refused (a 4xx such as 400 invalid_payload, 404 no_service, a 429) or never sent (a
+        // refused connection): nothing posted, said so where the code alone reads as a possible
+        // effect. A 5xx (rollup_error) or an unclear 2xx may have posted: as it is.
+        if (!refused(err) || !needsEffectNone(ctx.tool, ctx.callId, info)) throw err;
+        throw new PlatformError(info.code, info.message, {
+          retryable: info.retryable,
+          service: 'slack',
+          details: { ...info.details, effect: 'none' },
+          cause: err,
+        });
+      }
       throw new PlatformError(
         info.code,
         unknown
