@@ -63,6 +63,14 @@ export interface HttpRequest {
   readonly retryThrottled?: boolean;
   /** Aborts the request besides the deadline (a caller's own timeout). */
   readonly signal?: AbortSignal;
+  /**
+   * How long a 429 without `Retry-After` asks to wait, ms, as the API says it
+   * elsewhere (GitHub `x-ratelimit-reset` at `x-ratelimit-remaining: 0`, PagerDuty
+   * `ratelimit-reset`); undefined for the backoff. A retry is then made only when
+   * that wait fits the deadline: a request sent before the API's reset only earns
+   * another refusal. @default the backoff
+   */
+  readonly throttleWaitMs?: (response: HttpResponse) => number | undefined;
 }
 
 /** A response, its body read in full (at most `maxResponseBytes`). */
@@ -172,8 +180,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       const answer = { status: response.status, headers: flatHeaders(response.headers), text };
       if (RETRY_STATUSES.has(answer.status)) {
+        const header = retryAfterSeconds(answer.headers['retry-after']);
+        const own = header === undefined && answer.status === 429 ? req.throttleWaitMs?.(answer) : undefined;
         throw new AttemptError(
-          { status: answer.status, retryAfterSeconds: retryAfterSeconds(answer.headers['retry-after']) },
+          {
+            status: answer.status,
+            retryAfterSeconds: header ?? (own === undefined ? undefined : own / 1000),
+          },
           answer,
         );
       }

@@ -358,6 +358,10 @@ class Session<S> implements RestSession<S> {
       ...(body === undefined ? {} : { body }),
       idempotent,
       retryThrottled: this.connector.throttledNotProcessed !== false,
+      // A 429 without Retry-After waits what the API says elsewhere (its reset), not the backoff.
+      throttleWaitMs: (response) =>
+        this.connector.errors?.throttle?.({ response, body: parseJsonBody(response.text) }, Date.now())
+          ?.retryAfterMs,
     });
   }
 

@@ -34,7 +34,8 @@ export interface ErrorTable {
   /**
    * Whether an answer that is not a 429 is a rate limit (GitHub's 403 "secondary
    * rate limit", a primary limit at `x-ratelimit-remaining: 0`), and how long to
-   * wait, ms; undefined when it is not.
+   * wait, ms; undefined when it is not. Also read for a 429 without `Retry-After`
+   * (the HTTP client's retry wait and `retryAfterMs`: PagerDuty's `ratelimit-reset`).
    */
   readonly throttle?: (answer: ErrorAnswer, now: number) => { readonly retryAfterMs: number } | undefined;
   /** The API's request id header, reported in `details.requestId` (`x-github-request-id`). */

@@ -74,18 +74,20 @@ export const githubErrors: ErrorTable = {
     });
   },
   missingScope,
-  // Secondary limit: 403 or 429 whose message says so; wait Retry-After, else a minute.
-  // Primary limit: 403 or 429 with x-ratelimit-remaining 0; wait until x-ratelimit-reset.
+  // "Rate limits for the REST API", "Exceeding the rate limit": a 403 or 429 that is a
+  // primary limit (x-ratelimit-remaining 0) or a secondary one (its message says so).
+  // Retry-After first (read by the runtime before this), then x-ratelimit-reset when
+  // x-ratelimit-remaining is 0 (secondary limits too), else at least a minute.
   throttle: ({ response, body }, now) => {
     if (response.status !== 403 && response.status !== 429) return undefined;
-    const message = (body as { message?: unknown } | undefined)?.message;
-    if (typeof message === 'string' && /secondary rate limit/i.test(message)) return { retryAfterMs: 60_000 };
     if (response.headers['x-ratelimit-remaining'] === '0') {
       const reset = Number(response.headers['x-ratelimit-reset']);
-      return Number.isFinite(reset)
+      return Number.isFinite(reset) && reset > 0
         ? { retryAfterMs: Math.max(1_000, reset * 1000 - now) }
         : { retryAfterMs: 60_000 };
     }
+    const message = (body as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string' && /secondary rate limit/i.test(message)) return { retryAfterMs: 60_000 };
     return undefined;
   },
   requestIdHeader: 'x-github-request-id',

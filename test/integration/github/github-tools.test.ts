@@ -332,6 +332,54 @@ describe('github_merged_pulls', () => {
     });
   });
 
+  it('a primary limit answered 429 (x-ratelimit-remaining 0) is not sent again before x-ratelimit-reset', async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 1_800;
+    github.failNext(
+      {
+        status: 429,
+        body: { message: 'API rate limit exceeded for user ID 1.' },
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      },
+      5,
+    );
+    const result = await call(githubMergedPullsTool, { repo: REPO, since: RECENT }, { budgetMs: 5_000 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'throttled', retryable: true } });
+    const { retryAfterMs } = (result as unknown as { error: { details: { retryAfterMs: number } } }).error
+      .details;
+    expect(retryAfterMs).toBeGreaterThan(1_790_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(1_801_000);
+    // One request: a retry before the reset only earns another refusal ("Exceeding the rate limit").
+    expect(github.requests).toHaveLength(1);
+  });
+
+  it('a secondary limit answered 429 without Retry-After waits at least a minute, not a backoff', async () => {
+    github.failNext({ status: 429, body: { message: 'You have exceeded a secondary rate limit.' } }, 5);
+    const result = await call(githubMergedPullsTool, { repo: REPO, since: RECENT }, { budgetMs: 5_000 });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'throttled', details: { retryAfterMs: 60_000 } },
+    });
+    expect(github.requests).toHaveLength(1);
+  });
+
+  it('a secondary limit with x-ratelimit-remaining 0 and no Retry-After waits for x-ratelimit-reset', async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 900;
+    github.failNext(
+      {
+        status: 403,
+        body: { message: 'You have exceeded a secondary rate limit.' },
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      },
+      5,
+    );
+    const result = await call(githubMergedPullsTool, { repo: REPO, since: RECENT }, { budgetMs: 5_000 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'throttled' } });
+    const { retryAfterMs } = (result as unknown as { error: { details: { retryAfterMs: number } } }).error
+      .details;
+    expect(retryAfterMs).toBeGreaterThan(890_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(901_000);
+  });
+
   it('a secondary limit after some pages returns the pages read with a cursor, never nothing', async () => {
     github.failNext(
       {

@@ -214,6 +214,8 @@ describe('pagerduty_incidents', () => {
       ok: false,
       error: { code: 'throttled', details: { retryAfterMs: 45_000 } },
     });
+    // Not repeated after a backoff: the window opens in 45 s ("REST API Rate Limits").
+    expect(pd.requests).toHaveLength(1);
   });
 
   it('bad arguments are invalid_args before any request', async () => {
