@@ -159,8 +159,15 @@ export interface CostAnomalies {
   /** The window the anomalies' last day falls in, inclusive. */
   readonly window: InclusivePeriod;
   readonly anomalyCount: number;
-  /** Sum of the anomalies' total impact, USD. */
+  /**
+   * Sum of the anomalies' total impact, USD, over the anomalies that carry one:
+   * `Impact.TotalImpact` is optional (Cost Explorer API reference, "Impact"; only
+   * `MaxImpact` is required), so those without it are counted in
+   * `anomaliesWithoutTotalImpact` and left out of this sum, never added as 0 unsaid.
+   */
   readonly totalImpactUsd: number;
+  /** Anomalies whose answer has no `TotalImpact` (ranked and rated by `MaxImpact`), not in `totalImpactUsd`. */
+  readonly anomaliesWithoutTotalImpact: number;
   readonly bySeverity: Record<Severity, number>;
   /** Counts by feedback; `none` for anomalies nobody gave feedback on. */
   readonly byFeedback: Record<string, number>;
@@ -222,17 +229,21 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
   const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   const byFeedback: Record<string, number> = {};
   let totalImpact = 0;
+  let withoutTotal = 0;
   for (const finding of findings) {
     bySeverity[finding.severity]++;
     const feedback = finding.details.feedback ?? 'none';
     increment(byFeedback, feedback);
-    totalImpact += finding.details.impact.totalImpactUsd ?? 0;
+    const total = finding.details.impact.totalImpactUsd;
+    if (total === null) withoutTotal++;
+    else totalImpact += total;
   }
   const truncated = read.stoppedBy !== undefined;
   const value: CostAnomalies = {
     window,
     anomalyCount: findings.length,
     totalImpactUsd: roundCents(totalImpact),
+    anomaliesWithoutTotalImpact: withoutTotal,
     bySeverity,
     byFeedback,
     duplicatesSkipped: once.duplicates,
@@ -247,7 +258,9 @@ export const costAnomaliesTool = defineTool(costAnomaliesSpec, async (ctx, args)
     truncated,
     summary:
       `${plural(findings.length, 'cost anomaly', 'cost anomalies')} ${window.start}..${window.end}` +
-      `, total impact ${formatUsd(value.totalImpactUsd)} (${bySeverity.high} high, ${bySeverity.medium} medium)` +
+      `, total impact ${formatUsd(value.totalImpactUsd)}` +
+      `${withoutTotal > 0 ? ` excl. ${withoutTotal} without TotalImpact` : ''}` +
+      ` (${bySeverity.high} high, ${bySeverity.medium} medium)` +
       `${top ? `; largest: ${top.title}` : ''}` +
       `; ${plural(read.pages, 'Cost Explorer request')} (~${formatUsd(value.costExplorer.estimatedCostUsd)})` +
       `${truncated ? '; partial' : ''}${unrecognizedNote(unrecognizedValues)}`,

@@ -200,7 +200,9 @@ describe('aws_cost_anomalies', () => {
     expect(result.value).toMatchObject({
       window: { start: '2026-03-01', end: '2026-03-31', days: 31 },
       anomalyCount: 3,
+      // EC2 1234.57 + S3 150: the Lambda anomaly has no TotalImpact, counted apart, not added as 0.
       totalImpactUsd: 1384.57,
+      anomaliesWithoutTotalImpact: 1,
       bySeverity: { critical: 0, high: 1, medium: 1, low: 1, info: 0 },
       byFeedback: { YES: 1, none: 1, PLANNED_ACTIVITY: 1 },
       costExplorer: { requests: 2, estimatedCostUsd: 0.02 },
@@ -264,7 +266,7 @@ describe('aws_cost_anomalies', () => {
     });
     expect(result.value.anomalies[1]?.details.feedback).toBeNull();
     expect(result.summary).toBe(
-      '3 cost anomalies 2026-03-01..2026-03-31, total impact $1384.57 (1 high, 1 medium); largest: ' +
+      '3 cost anomalies 2026-03-01..2026-03-31, total impact $1384.57 excl. 1 without TotalImpact (1 high, 1 medium); largest: ' +
         'Unexpected spend of $1234.57 (411.52%) on Amazon Elastic Compute Cloud - Compute in us-west-2 (account production), ' +
         '2026-03-10..2026-03-12; 2 Cost Explorer requests (~$0.02)',
     );
@@ -294,7 +296,12 @@ describe('aws_cost_anomalies', () => {
     expect(ceMock.commandCalls(GetAnomaliesCommand)[0]?.args[0].input).toEqual({
       DateInterval: { StartDate: '2026-03-12', EndDate: '2026-04-10' },
     });
-    expect(result.value).toMatchObject({ anomalyCount: 0, totalImpactUsd: 0, anomalies: [] });
+    expect(result.value).toMatchObject({
+      anomalyCount: 0,
+      totalImpactUsd: 0,
+      anomaliesWithoutTotalImpact: 0,
+      anomalies: [],
+    });
   });
 
   it('stops at the page cap (10 billed requests) and marks the result truncated', async () => {
