@@ -4,8 +4,17 @@
  * the run's workspace; records keep what later states, prompts and the run
  * summary read, within the bounds of limits.ts.
  */
+
+import type { ToolCatalog } from '../runtime/catalog';
+import { MAX_ERROR_MESSAGE_CHARS } from '../runtime/error-sources/error-info';
 import type { ErrorCode } from '../runtime/errors';
-import { failureResult, type ToolErrorInfo, type ToolResult } from '../runtime/result';
+import {
+  failureResult,
+  oneLineSummary,
+  type ToolErrorInfo,
+  type ToolFailure,
+  type ToolResult,
+} from '../runtime/result';
 import type { ResultRef } from '../runtime/workspace';
 
 /** One call of a level, as the state and the run summary keep it. */
@@ -266,12 +275,55 @@ export function planOutcome(calls: readonly CallRecord[]): { outcome: PlanOutcom
   return { outcome, summary: `${count}: ${calls.length - notOk.length} ok${detail}${notStarted}` };
 }
 
+/** Whether a tool writes (`sideEffects: 'write'`): a failure its call's Task Catch wrote may have taken effect. */
+export type IsWriteTool = (tool: string) => boolean;
+
+/** {@link IsWriteTool} over a catalog; a name the catalog does not hold is no write tool. */
+export function writeToolsOf(catalog: ToolCatalog): IsWriteTool {
+  return (tool) => catalog.has(tool) && catalog.get(tool).sideEffects === 'write';
+}
+
+/** What ends the message of a caught write call's failure (as functions/dispatcher/function-error.ts words it). */
+export const CAUGHT_WRITE_SUFFIX = '; not retried: it may have taken effect';
+
+/**
+ * A failure written by a call's Catch Pass (`caught: true`: the Task timed out at
+ * its `TimeoutSeconds`, or the dispatcher or tool function failed as a function)
+ * for a write tool: the tool may have written before its function died, so the
+ * failure is `details.effect: 'unknown'`, not retryable, its message saying so —
+ * as a write tool's function failure reads from the dispatcher
+ * (docs/errors.md, "Write tools"). The Pass states cannot tell tools apart (a
+ * Map's calls are of several tools) and write `retryable: true` for `timeout`: a
+ * model told so would make the write again under a new call id.
+ */
+function settledCaughtWrite(result: ToolFailure): ToolFailure {
+  const room = MAX_ERROR_MESSAGE_CHARS - CAUGHT_WRITE_SUFFIX.length;
+  const message = result.error.message.endsWith(CAUGHT_WRITE_SUFFIX)
+    ? result.error.message
+    : `${result.error.message.slice(0, room)}${CAUGHT_WRITE_SUFFIX}`;
+  return {
+    ...result,
+    error: {
+      ...result.error,
+      message,
+      retryable: false,
+      details: { ...result.error.details, effect: 'unknown' },
+    },
+    summary: oneLineSummary(`${result.error.code}: ${message}`),
+  };
+}
+
 /**
  * A dispatcher's result as the state carries it, checked for the fields the
  * engine reads; anything else (a Map iteration that returned nothing usable)
- * becomes an `internal_error` result of `fallback`'s call.
+ * becomes an `internal_error` result of `fallback`'s call. A caught failure of a
+ * write tool (`isWrite`) is made final ({@link settledCaughtWrite}).
  */
-export function narrowResult(raw: unknown, fallback: { tool: string; callId: string }): ToolResult {
+export function narrowResult(
+  raw: unknown,
+  fallback: { tool: string; callId: string },
+  isWrite: IsWriteTool,
+): ToolResult {
   const result = raw as Partial<ToolResult> | null;
   const valid =
     result !== null &&
@@ -280,7 +332,11 @@ export function narrowResult(raw: unknown, fallback: { tool: string; callId: str
     typeof result.callId === 'string' &&
     typeof result.summary === 'string' &&
     (result.ok === true || (result.ok === false && typeof result.error?.code === 'string'));
-  if (valid) return result as ToolResult;
+  if (valid) {
+    const narrowed = result as ToolResult;
+    const caught = (narrowed as { caught?: unknown }).caught === true;
+    return !narrowed.ok && caught && isWrite(narrowed.tool) ? settledCaughtWrite(narrowed) : narrowed;
+  }
   return failureResult(
     fallback.tool,
     fallback.callId,

@@ -5,7 +5,7 @@ import { type EngineContext, openLevel } from '../engine-context';
 import type { EngineEvent } from '../events';
 import { diffFindings, type FindingsFile, findingsCounts, rankTracked } from '../findings';
 import { type AccountFile, type AccountRecord, type AccountUsage, accountOutcome } from '../org-report';
-import { callRecordOf, narrowResult } from '../records';
+import { callRecordOf, narrowResult, writeToolsOf } from '../records';
 import { ENGINE_PATHS, readJson, writeJson } from '../workspaces';
 import { resultFindings } from './plan-done';
 
@@ -45,7 +45,11 @@ export async function accountDone(
   const { level, run, workspace } = openLevel(ctx, event, 'plan');
   const { accountId, name } = event.account;
   const results: ToolResult[] = level.calls.map((call, index) =>
-    narrowResult(event.results[index], { tool: call.tool, callId: `${level.name}/${index}` }),
+    narrowResult(
+      event.results[index],
+      { tool: call.tool, callId: `${level.name}/${index}` },
+      writeToolsOf(ctx.catalog),
+    ),
   );
   const head = { runId: run.runId, level: level.name, accountId, results };
   const path = ENGINE_PATHS.account(level.name, accountId);

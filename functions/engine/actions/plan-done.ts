@@ -27,6 +27,7 @@ import {
   type PlanLevelRecord,
   planOutcome,
   type RunState,
+  writeToolsOf,
 } from '../records';
 import { ENGINE_PATHS, type RunKey, readJson, refPath, writeJson } from '../workspaces';
 import { planAdmission } from './plan-gate';
@@ -56,7 +57,11 @@ export async function planDone(
         0,
       );
     }
-    return narrowResult(event.results[position.get(index) ?? -1], { tool: call.tool, callId });
+    return narrowResult(
+      event.results[position.get(index) ?? -1],
+      { tool: call.tool, callId },
+      writeToolsOf(ctx.catalog),
+    );
   });
   await Promise.all(
     results.map((result, index) =>

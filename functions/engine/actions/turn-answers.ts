@@ -8,7 +8,7 @@ import type { Workspace } from '../../runtime/workspace';
 import { engineResultBlock, type StoredConversation, toolResultBlock, toolUsesOf } from '../conversation';
 import type { Answer, PendingCall, RejectedCall, TurnState } from '../events';
 import type { ContentBlock } from '../model-client';
-import { type CallRecord, callRecordOf, narrowResult } from '../records';
+import { type CallRecord, callRecordOf, type IsWriteTool, narrowResult } from '../records';
 
 /** What answering a turn gave: the blocks, the calls' records, and `finish`'s value when it succeeded. */
 export interface TurnAnswers {
@@ -17,17 +17,22 @@ export interface TurnAnswers {
   readonly finish?: Record<string, unknown>;
 }
 
-/** The toolResult blocks answering the previous turn's toolUses, and the calls' records. */
+/**
+ * The toolResult blocks answering the previous turn's toolUses, and the calls' records.
+ *
+ * @param isWrite - which tools write: their calls' caught failures are final (records.ts, `narrowResult`).
+ */
 export function answersOfTurn(
   state: TurnState,
   conversation: StoredConversation,
   workspace: Workspace,
+  isWrite: IsWriteTool,
 ): TurnAnswers {
   const byToolUse = new Map<string, ContentBlock>();
   const records: CallRecord[] = [];
   let finish: Record<string, unknown> | undefined;
   state.calls.forEach((call: PendingCall, index: number) => {
-    const result = narrowResult(state.results[index], call);
+    const result = narrowResult(state.results[index], call, isWrite);
     records.push(callRecordOf(result));
     byToolUse.set(call.toolUseId, toolResultBlock(call.toolUseId, result, workspace));
     if (call.tool === 'finish' && result.ok && !finish) finish = result.value as Record<string, unknown>;

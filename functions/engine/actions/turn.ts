@@ -30,7 +30,14 @@ import {
 import { callModel } from '../model-turn';
 import { resolvePins } from '../pins';
 import { renderPrompt } from '../prompt';
-import { type CallRecord, type LevelRecord, type ModelUsage, NO_USAGE, sumUsage } from '../records';
+import {
+  type CallRecord,
+  type LevelRecord,
+  type ModelUsage,
+  NO_USAGE,
+  sumUsage,
+  writeToolsOf,
+} from '../records';
 import { budgetOf, modelTurnUse, RunBudget, tokensOfBytes, usdOf } from '../run-budget';
 import { closeLevel, type LevelEnd } from './level-end';
 import { answersOfTurn, appendAnswers } from './turn-answers';
@@ -102,7 +109,7 @@ export async function turn(
     };
   } else {
     conversation = await loadConversation(workspace, state.conversation);
-    const answered = answersOfTurn(state, conversation, workspace);
+    const answered = answersOfTurn(state, conversation, workspace, writeToolsOf(ctx.catalog));
     records.push(...answered.records);
     appendAnswers(conversation, answered.blocks, state.notice);
     if (state.status === 'ask' && state.askToolUseId) {
