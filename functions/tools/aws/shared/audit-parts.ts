@@ -1,5 +1,5 @@
 /**
- * What the regional audit tools share beyond `runtime/aws/audit.ts`: reading a
+ * What the regional audit tools share beyond `regional-audit.ts` (`runRegionalAudit`): reading a
  * secondary call of a region's scan so that its failure spoils only what depends
  * on it (a {@link PartialError}), and a summary that says so.
  */
