@@ -88,12 +88,13 @@ export interface WebhookDelivery {
 
 /**
  * An injected failure for the next request(s), API or webhook alike:
- * - `{ status: 429, retryAfterSeconds }`: rate limited (`Retry-After` header, body `ratelimited`);
+ * - `{ status: 429, retryAfterSeconds }`: rate limited (`Retry-After` header, body `ratelimited`;
+ *   `retryAfterSeconds: null`: no header, as a proxy in front of Slack may answer);
  * - `{ status: 500 }` (or any other status): an HTTP error with `body` (default: the reason phrase);
  * - `{ error }`: HTTP 200 with `{ ok: false, error }` (Web API) — e.g. `msg_too_long`.
  */
 export type SlackFailure =
-  | { readonly status: number; readonly retryAfterSeconds?: number; readonly body?: string }
+  | { readonly status: number; readonly retryAfterSeconds?: number | null; readonly body?: string }
   | { readonly error: string; readonly extra?: Record<string, unknown> }
   | SlackBehavior;
 
@@ -369,9 +370,12 @@ function sendFailure(response: ServerResponse, failure: Exclude<SlackFailure, Sl
   if ('error' in failure) {
     sendJson(response, 200, { ok: false, error: failure.error, ...failure.extra });
   } else if (failure.status === 429) {
-    sendText(response, 429, failure.body ?? 'ratelimited', {
-      'retry-after': String(failure.retryAfterSeconds ?? 1),
-    });
+    sendText(
+      response,
+      429,
+      failure.body ?? 'ratelimited',
+      failure.retryAfterSeconds === null ? {} : { 'retry-after': String(failure.retryAfterSeconds ?? 1) },
+    );
   } else {
     sendText(response, failure.status, failure.body ?? STATUS_CODES[failure.status] ?? 'error');
   }

@@ -10,6 +10,7 @@ import { builtOnce } from '../../runtime/built-once';
 import type { ToolContext } from '../../runtime/context';
 import { SecretInvalidError } from '../../runtime/errors';
 import { createHttpClient, type HttpClient } from '../../runtime/http/client';
+import { HttpStatusError } from '../../runtime/http/errors';
 import { faultyFields, notJsonObjectProblem } from '../../runtime/secrets/secret-shape';
 import { assertClearWrite } from '../../runtime/write-answer';
 import { SLACK_AUTH_ERRORS, slackErrorString } from './errors';
@@ -172,14 +173,33 @@ export function slackHttp(ctx: ToolContext): HttpClient {
  * failure is reported once, in the result.
  */
 export function slackWebClient(ctx: ToolContext, token: string): WebClient {
+  const http = slackHttp(ctx);
   return new WebClient(token, {
     slackApiUrl: slackApiUrl(),
-    fetch: slackHttp(ctx).fetch,
+    fetch: async (input, init) => refuseUnusable429(await http.fetch(input, init), input),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     logger: sdkLogger(ctx),
     logLevel: LogLevel.ERROR,
   });
+}
+
+/**
+ * A 429 whose `Retry-After` is missing or not a number of seconds ("Rate limits":
+ * Slack sends one; a proxy in front of it may not), after the HTTP client's own
+ * retries: `@slack/web-api` would throw a plain `Error` ("Retry header did not
+ * contain a valid timeout"), read as `internal_error`. Thrown instead as the
+ * answer it is (`HttpStatusError` 429, service `slack`): `mapSlackError` reads it
+ * as `throttled`, retryable, nothing posted.
+ */
+function refuseUnusable429(response: Response, input: string | URL | Request): Response {
+  if (
+    response.status !== 429 ||
+    !Number.isNaN(Number.parseInt(response.headers.get('retry-after') ?? '', 10))
+  )
+    return response;
+  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  throw new HttpStatusError(new URL(href).host, 429, '', undefined, 'slack');
 }
 
 /**

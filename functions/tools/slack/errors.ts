@@ -229,7 +229,7 @@ function httpError(status: number | undefined, body: string, retryAfter?: number
   if (status === 429) {
     return {
       code: 'throttled',
-      message: `Slack answered HTTP 429${retryAfter === undefined ? '' : `; retry after ${retryAfter} s`}`,
+      message: `Slack answered HTTP 429${retryAfter === undefined ? ' without a usable Retry-After; retry later' : `; retry after ${retryAfter} s`}`,
       retryable: true,
       service: 'slack',
       details: {
@@ -289,9 +289,11 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
     return httpError(status, stringField(fields.body) ?? '');
   }
   if (code.endsWith('_request_error')) {
+    const original = fields.original;
+    // An answer the client's fetch refused to hand the SDK (a 429 without a usable Retry-After).
+    if (original instanceof HttpStatusError && original.service === 'slack') return mapSlackError(original);
     // No answer: `original` is what the transport threw (the HTTP client's typed error,
     // or a system error), mapped as that, labeled Slack.
-    const original = fields.original;
     const inner = normalizeError('slack', original, 'slack');
     const text = original instanceof PlatformError ? original.message : inner.message;
     return { ...inner, message: `Slack request failed: ${text}`, service: 'slack' };

@@ -252,6 +252,37 @@ describe('slack_post_message: errors keep their meaning', () => {
     expect(result.durationMs).toBeLessThan(2_000);
   });
 
+  it.each([
+    ['no Retry-After', null],
+    ['a Retry-After that is no number of seconds', 'soon'],
+  ])(
+    'answers a 429 with %s as throttled, retryable, nothing posted (not internal_error)',
+    async (_label, retryAfter) => {
+      // Prepare: every attempt is answered 429.
+      slack.failNext(
+        retryAfter === null
+          ? { status: 429, retryAfterSeconds: null }
+          : { status: 429, retryAfterSeconds: retryAfter as unknown as number },
+        Number.POSITIVE_INFINITY,
+        { path: POST },
+      );
+
+      // Act
+      const result = failure(await post(MESSAGE, botSecret(), 10_000));
+
+      // Assess
+      expect(result.error).toEqual({
+        code: 'throttled',
+        message: 'Slack answered HTTP 429 without a usable Retry-After; retry later',
+        retryable: true,
+        service: 'slack',
+        details: { httpStatusCode: 429 },
+      });
+      expect(slack.messages).toEqual([]);
+      expect(JSON.stringify(result)).not.toContain(slack.botToken);
+    },
+  );
+
   it('waits out a short Retry-After and posts once (a 429 means Slack did not post)', async () => {
     // Prepare
     slack.failNext({ status: 429, retryAfterSeconds: 1 });
