@@ -54,6 +54,8 @@ export const SLACK_ERRORS: Readonly<Record<string, ErrorMeaning>> = {
       'cannot_reply_to_message',
       'action_prohibited',
       'posting_to_general_channel_denied',
+      // Incoming webhooks, HTTP 410: the channel is archived (the Web API's is_archived), not a bad argument.
+      'channel_is_archived',
     ],
     'access_denied',
     false,
@@ -66,6 +68,8 @@ export const SLACK_ERRORS: Readonly<Record<string, ErrorMeaning>> = {
       'thread_not_found',
       'no_service',
       'no_service_id',
+      // Incoming webhooks, HTTP 410: the webhook is disabled, as gone as an unknown 410.
+      'no_active_hooks',
       'no_team',
       'team_disabled',
       'invalid_channel_id',
@@ -98,8 +102,6 @@ export const SLACK_ERRORS: Readonly<Record<string, ErrorMeaning>> = {
       'too_many_blocks',
       'invalid_payload',
       'missing_text_or_fallback_or_attachments',
-      'no_active_hooks',
-      'channel_is_archived',
       'invalid_cursor',
       'invalid_ts_latest',
       'invalid_ts_oldest',
@@ -120,7 +122,8 @@ const EXPLANATIONS: Readonly<Record<string, string>> = {
     'the channel does not exist or the app cannot see it (a private channel needs the app invited; use its ID, C0123ABCD)',
   not_in_channel: 'the app is not a member of the channel: invite it with /invite @<app> in that channel',
   is_archived: 'the channel is archived: nothing can be posted or read there until it is unarchived',
-  channel_is_archived: "the webhook's channel is archived",
+  channel_is_archived:
+    "the webhook's channel is archived: nothing can be posted there until it is unarchived (or create a webhook for another channel)",
   invalid_auth: 'the token is not valid for this workspace: store a working bot token in the secret',
   not_authed: 'no token was sent',
   token_revoked: 'the token was revoked (the app was uninstalled or the token rotated): store a new one',

@@ -300,7 +300,7 @@ describe('slack_post_message: errors keep their meaning', () => {
     ['no_service', 404, 'not_found'],
     ['invalid_payload', 400, 'invalid_args'],
     ['action_prohibited', 403, 'access_denied'],
-    ['channel_is_archived', 410, 'invalid_args'],
+    ['channel_is_archived', 410, 'access_denied'],
   ])('maps the webhook plain-text error %s (HTTP %i) to %s, without the URL', async (body, status, code) => {
     // Prepare
     slack.failNext({ status, body });

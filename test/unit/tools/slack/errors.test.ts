@@ -225,8 +225,8 @@ describe('Slack errors: incoming webhook answers', () => {
     ['no_service', 'not_found', 404],
     ['invalid_token', 'auth_failed', 403],
     ['action_prohibited', 'access_denied', 403],
-    ['channel_is_archived', 'invalid_args', 410],
-    ['no_active_hooks', 'invalid_args', 410],
+    ['channel_is_archived', 'access_denied', 410],
+    ['no_active_hooks', 'not_found', 410],
     ['invalid_payload', 'invalid_args', 400],
     ['no_text', 'invalid_args', 400],
   ] as const)('maps a webhook error whose plain-text body is %s to %s', (body, code, status) => {
