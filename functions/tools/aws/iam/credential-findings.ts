@@ -12,6 +12,15 @@ import type { AccessKeyColumns, CredentialReportRow, ReportTimestamp } from './c
 
 const DAY_MS = 86_400_000;
 
+/**
+ * When IAM began recording access key use: a key's `access_key_<n>_last_used_date`
+ * is `N/A` when it "has not been used since IAM began tracking this information on
+ * April 22, 2015" (IAM API reference, "AccessKeyLastUsed"; IAM User Guide,
+ * "Getting credential reports"). An `N/A` key created before then may have been
+ * used before it: no use is recorded, which is not "never used".
+ */
+export const KEY_USE_TRACKED_SINCE = '2015-04-22T00:00:00.000Z';
+
 /** Thresholds of the checks, in days, and the time they are measured from. */
 export interface CredentialThresholds {
   /** Active keys not rotated for more days are findings. */
@@ -133,7 +142,8 @@ export const rootFindings: RowFindings = (row, thresholds, accountId) => {
  * `iam_user_console_without_mfa` (high), and for each active key
  * `iam_user_key_not_rotated` (medium, not rotated for more than `keyMaxAgeDays`),
  * `iam_user_key_unused` (medium, last used more than `unusedDays` ago),
- * `iam_user_key_never_used` (low).
+ * `iam_user_key_never_used` (low; for a key older than {@link KEY_USE_TRACKED_SINCE},
+ * "no recorded use since IAM began tracking", since it may have been used before).
  */
 export const userFindings: RowFindings = (row, thresholds, accountId) => {
   const finding = builder(accountId);
@@ -164,13 +174,22 @@ export const userFindings: RowFindings = (row, thresholds, accountId) => {
     }
     const idle = daysSince(key.lastUsed.at, thresholds.now);
     if (idle === null) {
+      // A key older than IAM's tracking of key use may have been used before it began.
+      const olderThanTracking = key.lastRotated.at !== null && key.lastRotated.at < KEY_USE_TRACKED_SINCE;
       findings.push(
         finding(
           'iam_user_key_never_used',
           'low',
           resource,
-          `Access key ${key.slot} of IAM user ${row.user} is active and was never used`,
-          { slot: key.slot, ageDays: age, lastUsed: key.lastUsed.raw },
+          olderThanTracking
+            ? `Access key ${key.slot} of IAM user ${row.user} is active and has no recorded use since IAM began tracking key use on ${KEY_USE_TRACKED_SINCE.slice(0, 10)} (the key is older)`
+            : `Access key ${key.slot} of IAM user ${row.user} is active and was never used`,
+          {
+            slot: key.slot,
+            ageDays: age,
+            lastUsed: key.lastUsed.raw,
+            ...(olderThanTracking ? { useTrackedSince: KEY_USE_TRACKED_SINCE.slice(0, 10) } : {}),
+          },
         ),
       );
     } else if (idle > thresholds.unusedDays) {

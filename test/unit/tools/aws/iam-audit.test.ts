@@ -300,6 +300,47 @@ describe('aws_iam_audit', () => {
     expect(redact(value)).toEqual(JSON.parse(JSON.stringify(value)));
   });
 
+  it('does not call a key never used when it predates IAM tracking key use (2015-04-22)', async () => {
+    // Prepare: N/A means "not used since IAM began tracking this information on April 22, 2015"
+    // (IAM API reference, "AccessKeyLastUsed"); erin's key is from 2014, frank's from last week.
+    iamMock.on(GetCredentialReportCommand).resolves(
+      reportOf(
+        ROOT_CLEAN,
+        row({
+          user: 'erin',
+          arn: `arn:aws:iam::${ACCOUNT}:user/erin`,
+          passwordEnabled: 'false',
+          passwordLastUsed: 'N/A',
+          mfa: false,
+          key1: [true, '2014-06-01T10:00:00+00:00', 'N/A'],
+        }),
+        row({
+          user: 'frank',
+          arn: `arn:aws:iam::${ACCOUNT}:user/frank`,
+          passwordEnabled: 'false',
+          passwordLastUsed: 'N/A',
+          mfa: false,
+          key1: [true, daysAgo(7), 'N/A'],
+        }),
+      ),
+    );
+
+    // Act
+    const { value } = await succeeded();
+
+    // Assess
+    const unused = (user: string) =>
+      value.findings.top.find(
+        (f) => f.check === 'iam_user_key_never_used' && f.resource.includes(`/${user}#`),
+      );
+    expect(unused('erin')?.title).toBe(
+      'Access key 1 of IAM user erin is active and has no recorded use since IAM began tracking key use on 2015-04-22 (the key is older)',
+    );
+    expect(unused('erin')?.details).toMatchObject({ lastUsed: 'N/A', useTrackedSince: '2015-04-22' });
+    expect(unused('frank')?.title).toBe('Access key 1 of IAM user frank is active and was never used');
+    expect(unused('frank')?.details).not.toHaveProperty('useTrackedSince');
+  });
+
   it('applies the thresholds given as arguments', async () => {
     // Prepare
     iamMock.on(GetCredentialReportCommand).resolves(
