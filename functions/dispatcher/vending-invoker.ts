@@ -1,3 +1,4 @@
+import { recordsSessionPolicy } from '../runtime/call-key';
 import { DEFAULT_AWS_SECRET } from '../runtime/context';
 import { DEFAULT_ORG_SECRET } from '../runtime/ids';
 import type { ToolInvocation } from '../runtime/invocation';
@@ -64,7 +65,8 @@ export interface VendedSessionRequest {
 /**
  * The sessions a call's tool is vended: the secrets its spec lists (an
  * organization tool's `aws_org_default` replaced by its level's organization
- * secret), a per-account call's organization secret for an AWS tool, a write tool's records session, and
+ * secret), a per-account call's organization secret for an AWS tool, a write tool's records session
+ * (narrowed to its own tool's records, `recordsSessionPolicy`), and
  * — when `workspace` is given — a run-data session ({@link RUN_DATA_SESSION})
  * narrowed to the call's own run: a workspace tool's files and, when
  * `claimChecks` (a callback call, whose tool claim-checks its own result), the
@@ -86,7 +88,11 @@ export function vendedSessionRequest(
     ...(orgSecret !== undefined && spec.requiresSecrets.includes(DEFAULT_AWS_SECRET) ? [orgSecret] : []),
     ...(spec.sideEffects === 'write' ? [IDEMPOTENCY_SESSION] : []),
   ];
-  const policies: Record<string, string> = {};
+  // A write tool's records session reaches its own tool's records of the tenant only.
+  const policies: Record<string, string> =
+    spec.sideEffects === 'write'
+      ? { [IDEMPOTENCY_SESSION]: recordsSessionPolicy(invocation.tenant, spec.name) }
+      : {};
   if (workspace && (spec.workspaceAccess || claimChecks)) {
     names.push(RUN_DATA_SESSION);
     policies[RUN_DATA_SESSION] = workspaceSessionPolicy({

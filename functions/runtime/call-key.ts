@@ -14,3 +14,53 @@ import { createHash } from 'node:crypto';
 export function callKey(tenant: string, runId: string, callId: string, tool: string): string {
   return createHash('sha256').update([tenant, runId, callId, tool].join('\u0000')).digest('hex').slice(0, 32);
 }
+
+/**
+ * The prefix of every exactly-once record key of `tool` for `tenant`:
+ * `<tenant>#<tool>` (Powertools' `keyPrefix`; the full key is
+ * `<tenant>#<tool>#<sha256>`, functions/runtime/idempotency.ts). Tenant ids and
+ * tool names hold no `#`, `*` or `?` (functions/runtime/ids.ts), so the prefix
+ * followed by `#` names this tool's records of this tenant and nothing else.
+ *
+ * @example recordKeyPrefix('acme', 'slack_post_message') // 'acme#slack_post_message'
+ */
+export function recordKeyPrefix(tenant: string, tool: string): string {
+  return `${tenant}#${tool}`;
+}
+
+/** The DynamoDB actions on exactly-once records (Powertools' DynamoDB persistence layer). */
+export const RECORD_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
+
+/**
+ * The STS session policy (IAM JSON) the dispatcher narrows a write tool's records
+ * session with: the records role reaches the tenant's items (`<tenant>#*`,
+ * lib/tenant-secret-readers.ts, `TenantIdempotencyRecords`); the session, only
+ * those of the call's own tool (`<tenant>#<tool>#*`, `dynamodb:LeadingKeys`), so
+ * one write tool's function can neither read nor forge nor delete another's
+ * records — a deleted record would let that tool write twice. `Resource: "*"`:
+ * a session may do what both its role (the idempotency table only) and this
+ * policy allow (IAM User Guide, "Session policies").
+ *
+ * @example recordsSessionPolicy('acme', 'slack_post_message') // '{"Version":"2012-10-17",…}'
+ */
+export function recordsSessionPolicy(tenant: string, tool: string): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'OwnToolRecords',
+        Effect: 'Allow',
+        Action: [...RECORD_ACTIONS],
+        Resource: '*',
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${recordKeyPrefix(tenant, tool)}#*`] },
+        },
+      },
+    ],
+  });
+}

@@ -8,8 +8,9 @@
  *
  * Decisions:
  * - The record's key is `<tenant>#<tool>#<sha256 of [tenant, runId, callId]>`: the
- *   tenant leads, so IAM can confine a function to its tenant's records
- *   (`dynamodb:LeadingKeys` `<tenant>#*`), and the args are checked against the
+ *   tenant and the tool lead, so IAM confines a function to its own tool's
+ *   records of its tenant (`dynamodb:LeadingKeys` `<tenant>#*` on the role, `<tenant>#<tool>#*`
+ *   on the session the dispatcher vends: call-key.ts, `recordsSessionPolicy`), and the args are checked against the
  *   record (the same call id with other args is `invalid_args`, not a replay).
  * - No local cache (`useLocalCache: false`) and one persistence layer and config
  *   per call: Powertools keeps its key prefix, cache and Lambda context on those
@@ -30,7 +31,7 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
 import { parseToolArgs } from './args';
-import { callKey } from './call-key';
+import { callKey, recordKeyPrefix } from './call-key';
 import type { ToolContextServices } from './context';
 import { DEADLINE_SAFETY_MARGIN_MS, type Deadline, hardStopGraceMs } from './deadline';
 import { MAX_ERROR_MESSAGE_CHARS } from './error-sources/error-info';
@@ -248,7 +249,7 @@ export async function runToolOnce(
       if (effect === 'none') throw new NothingDone(ran);
       return settled(ran, effect);
     },
-    { persistenceStore: layer, config, keyPrefix: `${invocation.tenant}#${tool.name}` },
+    { persistenceStore: layer, config, keyPrefix: recordKeyPrefix(invocation.tenant, tool.name) },
   );
   const payload: CallPayload = {
     tenant: invocation.tenant,

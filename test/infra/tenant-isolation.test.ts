@@ -1,5 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
+import { vendedSessionRequest } from '../../functions/dispatcher/vending-invoker';
 import { workspaceSessionPolicy } from '../../functions/runtime/run-data-sessions';
+import { IDEMPOTENCY_SESSION } from '../../functions/runtime/secrets/vended';
 import { workspaceRoot } from '../../functions/runtime/workspace-path';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { isOrganizationTool } from '../../lib/aws-tool-grants';
@@ -368,7 +370,12 @@ describe('exactly-once records, proved on the synthesized policies', () => {
     idempotencyArn = arnIn(platform, logicalIdOf(stack.platform.idempotencyTable));
   });
 
-  function recordsSession(action: string, leadingKeys: string[] | undefined, tenant = 'acme') {
+  function recordsSession(
+    action: string,
+    leadingKeys: string[] | undefined,
+    tenant = 'acme',
+    sessionPolicy?: string,
+  ) {
     const arn = arnIn(platform, recordsRoleId);
     return decide({
       principal: sessionOf(arn, `etp-secrets.${tenant}`),
@@ -376,6 +383,7 @@ describe('exactly-once records, proved on the synthesized policies', () => {
       action,
       resource: idempotencyArn,
       resourceAccount: PLATFORM,
+      ...(sessionPolicy === undefined ? {} : { sessionPolicy: JSON.parse(sessionPolicy) }),
       context: {
         'aws:PrincipalTag/etp-tenant': tenant,
         'aws:PrincipalArn': arn,
@@ -435,6 +443,39 @@ describe('exactly-once records, proved on the synthesized policies', () => {
     // Assess
     expect(decisions).toEqual(ALLOWED3);
   });
+
+  it.each(writeTools.map((entry) => entry.spec.name))(
+    "%s's records session, as the dispatcher vends it, reaches its own tool's records and no other write tool's",
+    async (tool) => {
+      // Prepare: the session request the dispatcher makes for a call of the tool.
+      const spec = toolCatalog.get(tool);
+      const other = writeTools.find((entry) => entry.spec.name !== tool)?.spec.name ?? 'another_tool';
+      const { policies } = vendedSessionRequest(spec, {
+        tool,
+        tenant: 'acme',
+        runId: 'r1',
+        callId: 'report/0',
+        scenario: 'aws_pulse',
+        level: 'report',
+      });
+      const policy = policies[IDEMPOTENCY_SESSION];
+
+      // Act
+      const own = await Promise.all(
+        recordOps.map((action) => recordsSession(action, [`acme#${tool}#0f`], 'acme', policy)),
+      );
+      const otherTool = await Promise.all(
+        recordOps.map((action) => recordsSession(action, [`acme#${other}#0f`], 'acme', policy)),
+      );
+      const lookalike = await recordsSession('dynamodb:GetItem', [`acme#${tool}_2#0f`], 'acme', policy);
+
+      // Assess
+      expect(policy).toBeDefined();
+      expect(own).toEqual(recordOps.map(() => 'Allowed'));
+      expect(otherTool).toEqual(recordOps.map(() => 'ImplicitlyDenied'));
+      expect(lookalike).toBe('ImplicitlyDenied');
+    },
+  );
 
   it("a records session tagged acme reads and writes acme's records and no other tenant's", async () => {
     // Act
