@@ -119,8 +119,9 @@ function reportError(err: unknown, command: Command, verbose: boolean, io: CliIo
 function printError(err: unknown, command: Command, verbose: boolean, io: CliIo): number {
   if (err instanceof CommanderError) {
     if (HELP_CODES.has(err.code)) return EXIT_OK;
-    // The help commander printed because a subcommand is missing (`etp tools`).
-    if (err.code === 'commander.help') return EXIT_USAGE;
+    // `commander.help` is both the help asked for (`etp help`, `etp tools help invoke`: on stdout,
+    // exit code 0) and the help printed because a subcommand is missing (`etp tools`: on stderr, 1).
+    if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     io.err(`${oneLine(err.message)}${hintFor(err, command)}\n`);
     return EXIT_USAGE;
   }

@@ -1,5 +1,24 @@
+import { COMMANDS } from '../../../bin/cli/commands';
+import { EXIT_OK } from '../../../bin/cli/io';
+import { createProgram } from '../../../bin/cli/program';
 import { version } from '../../../package.json';
 import { etp } from './run-etp';
+
+/** Every `help` a user can type: `etp help`, `etp help <command>`, `etp <command> help <subcommand>`, with the usage line each prints. */
+function helpRequests(): [string[], string][] {
+  const requests: [string[], string][] = [[['help'], 'Usage: etp [options] [command]']];
+  for (const name of Object.keys(COMMANDS)) {
+    const command = createProgram({ io: { out: () => {}, err: () => {}, env: {} }, exitCode: EXIT_OK }, [
+      name,
+    ]).commands.find((candidate) => candidate.name() === name);
+    requests.push([['help', name], `Usage: etp ${name} `]);
+    for (const sub of command?.commands ?? []) {
+      if (sub.name() !== 'help')
+        requests.push([[name, 'help', sub.name()], `Usage: etp ${name} ${sub.name()} `]);
+    }
+  }
+  return requests;
+}
 
 describe('etp', () => {
   it('prints the version', async () => {
@@ -20,6 +39,15 @@ describe('etp', () => {
     expect(out).toMatch(/\n {2}tools\b/);
     expect(out).toMatch(/\n {2}secrets\b/);
     expect(out).toMatch(/\n {2}scenario\b/);
+  });
+
+  it.each(helpRequests())('prints the help asked for with %j on stdout and exits 0', async (argv, usage) => {
+    // Act
+    const outcome = await etp(argv);
+
+    // Assess
+    expect({ code: outcome.code, err: outcome.err }).toEqual({ code: 0, err: '' });
+    expect(outcome.out.startsWith(usage)).toBe(true);
   });
 
   it('prints the help on stderr and exits 2 when no command is given', async () => {
