@@ -39,6 +39,13 @@ export interface SlackServerOptions {
   /** Text longer than this is cut and answered with the `message_truncated` warning. @default 40,000 (Slack's) */
   readonly truncateTextAt?: number;
   /**
+   * How a truncation is warned: `both` (`warning` and `response_metadata.warnings`), or
+   * `warning_list`, only `warning` as a comma-separated list beside another warning
+   * (`missing_charset,message_truncated`: "Web API basics", "a comma-separated list of
+   * them, in the case of multiple warnings"). @default 'both'
+   */
+  readonly truncationWarning?: 'both' | 'warning_list';
+  /**
    * Most messages one conversations.history or .replies page holds, whatever `limit` asks
    * (Slack's 2025 limit for apps outside the Marketplace: 15). @default 1,000
    */
@@ -225,7 +232,9 @@ export async function startSlackServer(options: SlackServerOptions = {}): Promis
       channel,
       ts,
       ...(truncated
-        ? { warning: 'message_truncated', response_metadata: { warnings: ['message_truncated'] } }
+        ? options.truncationWarning === 'warning_list'
+          ? { warning: 'missing_charset,message_truncated' }
+          : { warning: 'message_truncated', response_metadata: { warnings: ['message_truncated'] } }
         : {}),
       message: {
         type: 'message',

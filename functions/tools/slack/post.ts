@@ -141,9 +141,13 @@ class BotPoster {
           acknowledges: () => response.ok === true && typeof response.ts === 'string',
         },
       );
-      const warnings = response.response_metadata?.warnings ?? [];
-      if (response.warning === 'message_truncated' || warnings.includes('message_truncated'))
-        this.#truncated = true;
+      // `warning` is one code or a comma-separated list of them ("Web API basics");
+      // `response_metadata.warnings` a list.
+      const warnings = [
+        ...(response.warning ?? '').split(',').map((warning) => warning.trim()),
+        ...(response.response_metadata?.warnings ?? []),
+      ];
+      if (warnings.includes('message_truncated')) this.#truncated = true;
       this.#record(part, response.ts as string, response.channel);
     } catch (err) {
       // Slack answered and refused, or the request never left: nothing was posted for this part.

@@ -168,17 +168,23 @@ describe('slack_post_message: routing and escaping', () => {
     });
   }, 30_000);
 
-  it('reports Slack truncating a message (message_truncated) as truncated: true', async () => {
-    // Prepare: a server that truncates at 100 characters, as Slack does at 40,000.
-    slack = await localSlack.restart({ truncateTextAt: 100 });
+  it.each([
+    ['in warning and response_metadata.warnings', 'both'],
+    ['only in a comma-separated warning list', 'warning_list'],
+  ] as const)(
+    'reports Slack truncating a message (message_truncated %s) as truncated: true',
+    async (_label, truncationWarning) => {
+      // Prepare: a server that truncates at 100 characters, as Slack does at 40,000.
+      slack = await localSlack.restart({ truncateTextAt: 100, truncationWarning });
 
-    // Act
-    const result = success(await post({ channel: 'C0AWSPULSE', text: 'x'.repeat(300) }, botSecret()));
+      // Act
+      const result = success(await post({ channel: 'C0AWSPULSE', text: 'x'.repeat(300) }, botSecret()));
 
-    // Assess
-    expect(result.truncated).toBe(true);
-    expect(result.value.truncated).toBe(true);
-  });
+      // Assess
+      expect(result.truncated).toBe(true);
+      expect(result.value.truncated).toBe(true);
+    },
+  );
 });
 
 describe('slack_post_message: errors keep their meaning', () => {
