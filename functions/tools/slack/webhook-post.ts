@@ -46,6 +46,11 @@ export async function postThroughWebhook(
       await postToWebhook(ctx, webhookUrl, {
         text: part.text,
         ...(part.blocks ? { blocks: part.blocks } : {}),
+        // As the bot posts: links and mentions come only from explicit segments, and
+        // nothing unfurls (a webhook payload takes chat.postMessage's unfurl_links and
+        // unfurl_media; "Unfurling links in messages": media unfurls by default).
+        unfurl_links: false,
+        unfurl_media: false,
       });
       posted++;
     } catch (err) {

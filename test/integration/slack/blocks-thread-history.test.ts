@@ -156,7 +156,9 @@ describe('slack_post_blocks', () => {
 
     // Assess
     expect(result.value).toMatchObject({ via: 'webhook', messages: 1 });
-    expect(slack.webhookDeliveries.map((d) => d.payload)).toEqual([{ text: 'hi', blocks: [section('hi')] }]);
+    expect(slack.webhookDeliveries.map((d) => d.payload)).toEqual([
+      { text: 'hi', blocks: [section('hi')], unfurl_links: false, unfurl_media: false },
+    ]);
   });
 });
 

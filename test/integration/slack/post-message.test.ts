@@ -104,14 +104,17 @@ describe('slack_post_message: routing and escaping', () => {
     );
   });
 
-  it('posts through the incoming webhook when the secret has only webhook_url', async () => {
+  it('posts through the incoming webhook when the secret has only webhook_url, unfurling nothing as bot posts do', async () => {
     // Act
     const result = success(await post(MESSAGE, webhookSecret()));
 
     // Assess
     expect(result.value).toMatchObject({ via: 'webhook', channel: null, ts: null, messages: 1 });
     expect(slack.webhookDeliveries).toEqual([
-      { path: DEFAULT_WEBHOOK_PATH, payload: { text: MESSAGE.text } },
+      {
+        path: DEFAULT_WEBHOOK_PATH,
+        payload: { text: MESSAGE.text, unfurl_links: false, unfurl_media: false },
+      },
     ]);
     expect(slack.messages).toEqual([]);
   });
