@@ -49,8 +49,17 @@ export function taskTokenOf(event: unknown): string | undefined {
     return undefined;
   const token = (event as Record<string, unknown>)[TASK_TOKEN_FIELD];
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TASK_TOKEN_CHARS) {
+    // What was given, never its text: a token is a credential to answer the Task.
+    const given =
+      typeof token !== 'string'
+        ? token === null
+          ? 'null'
+          : `a ${typeof token}`
+        : token.length === 0
+          ? 'an empty string'
+          : `a string of ${token.length} characters`;
     throw new InvalidArgsError(
-      `taskToken must be a Step Functions task token: a string of 1 to ${MAX_TASK_TOKEN_CHARS} characters`,
+      `taskToken must be a Step Functions task token: a string of 1 to ${MAX_TASK_TOKEN_CHARS} characters ($$.Task.Token), got ${given}`,
     );
   }
   return token;

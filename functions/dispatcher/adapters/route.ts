@@ -1,7 +1,9 @@
 import type { Context, LambdaFunctionURLResult } from 'aws-lambda';
 import type { ToolCatalog } from '../../runtime/catalog';
 import type { Deadline } from '../../runtime/deadline';
-import type { ToolResult } from '../../runtime/result';
+import { echoedField } from '../../runtime/invocation';
+import { normalizeError } from '../../runtime/normalize-error';
+import { failureResult, type ToolResult } from '../../runtime/result';
 import { taskTokenOf } from '../../runtime/task-callback';
 import type { AccessProfile, EntryPointBindings } from '../access';
 import type { CallbackDispatch, CallbackOutcome } from '../callback';
@@ -45,7 +47,8 @@ export const MCP_SERVER_VERSION = '1.0.0';
  * 3. a function URL request (payload 2.0): MCP over Streamable HTTP, its module
  *    (and the MCP SDK) loaded on first use;
  * 4. a native envelope with a `taskToken` (a plan call's `.waitForTaskToken`
- *    Task): the callback dispatch, which hands the call to its tool's function;
+ *    Task): the callback dispatch, which hands the call to its tool's function
+ *    (a `taskToken` that is no token is answered `invalid_args`, nothing run);
  * 5. anything else is the native envelope, checked by the dispatcher core.
  * Every path ends in the same core: whitelist or profile, validation,
  * redaction, bounding, logging.
@@ -66,7 +69,14 @@ export async function routeEntryPoint(
     if (isFunctionUrlEvent(event))
       return handleMcpFunctionUrl(event, deadline, { ...deps, version: MCP_SERVER_VERSION });
   }
-  const taskToken = deps.callback ? taskTokenOf(event) : undefined;
+  let taskToken: string | undefined;
+  try {
+    taskToken = deps.callback ? taskTokenOf(event) : undefined;
+  } catch (err) {
+    // A malformed token is the envelope's fault: answered as one, never a Lambda error.
+    const tool = echoedField(event, 'tool');
+    return failureResult(tool, echoedField(event, 'callId'), normalizeError(tool, err), 0);
+  }
   if (deps.callback && taskToken) return deps.callback(event, taskToken, deadline);
   return deps.dispatch(event, deadline);
 }

@@ -100,4 +100,39 @@ describe('dispatcher Lambda → tool Lambda → DynamoDB secret → Slack, all l
     expect(result).toMatchObject({ ok: false, error: { code: 'tool_not_allowed' } });
     expect(lambda.invocations).toHaveLength(before);
   });
+
+  it.each([
+    ['a number', 42, 'a number'],
+    ['empty', '', 'an empty string'],
+    ['too long', 'A'.repeat(2049), 'a string of 2049 characters'],
+  ])(
+    'answers a taskToken that is %s with invalid_args saying what is accepted, invoking nothing',
+    async (_, taskToken, given) => {
+      // Prepare
+      const before = lambda.invocations.length;
+      const envelope = {
+        ...nativeEnvelope({
+          level: 'report',
+          tool: 'slack_post_message',
+          args: { channel: '#c', text: 'x' },
+        }),
+        taskToken,
+      };
+
+      // Act
+      const result = await dispatcher(envelope, fakeLambdaContext({ functionName: 'etp-dispatcher' }));
+
+      // Assess: a result, not a Lambda error.
+      expect(result).toMatchObject({
+        ok: false,
+        tool: 'slack_post_message',
+        callId: 'collect/0',
+        error: {
+          code: 'invalid_args',
+          message: `taskToken must be a Step Functions task token: a string of 1 to 2048 characters ($$.Task.Token), got ${given}`,
+        },
+      });
+      expect(lambda.invocations).toHaveLength(before);
+    },
+  );
 });
