@@ -62,7 +62,13 @@ export interface TrafficRead {
   readonly bytes: ReadonlyMap<string, number>;
   /** Gateways with at least one datapoint: the others have no measured traffic. */
   readonly measured: ReadonlySet<string>;
-  /** Gateways a query of which answered Forbidden or InternalError. */
+  /**
+   * Gateways a query of which answered Forbidden or InternalError, or was not
+   * answered at all: GetMetricData runs "as much of the operation as possible" and
+   * says why in `Messages` (CloudWatch API reference, "GetMetricData": "Maximum
+   * number of allowed metrics exceeded"), so a query may be missing from
+   * `MetricDataResults`; half a gateway's traffic is not its traffic.
+   */
   readonly failed: ReadonlySet<string>;
   readonly complete: boolean;
   readonly read?: PagesRead;
@@ -88,6 +94,8 @@ export async function readTraffic(
     { tool: context.tool, service: 'cloudwatch' },
     async (): Promise<Omit<TrafficRead, 'bytes' | 'measured' | 'failed'>> => {
       let lastRead: PagesRead | undefined;
+      let unanswered = 0;
+      const messages = new Set<string>();
       for (let first = 0; first < gatewayIds.length; first += GATEWAYS_PER_REQUEST) {
         const batch = gatewayIds.slice(first, first + GATEWAYS_PER_REQUEST);
         const queryOwner = new Map<string, string>();
@@ -110,15 +118,20 @@ export async function readTraffic(
             };
           }),
         );
+        const answered = new Set<string>();
         lastRead = await readPages(
           paginateGetMetricData(
             { client: cloudwatch },
             { StartTime: window.start, EndTime: window.end, MetricDataQueries: queries },
           ),
           (page) => {
+            for (const message of page.Messages ?? []) {
+              messages.add([message.Code, message.Value].filter(Boolean).join(': '));
+            }
             for (const result of page.MetricDataResults ?? []) {
               const owner = queryOwner.get(result.Id ?? '');
               if (!owner) continue;
+              answered.add(result.Id ?? '');
               const status = METRIC_STATUS.parse(result.StatusCode, context.unrecognized);
               if (status === 'Forbidden' || status === 'InternalError') failed.add(owner);
               const values = result.Values ?? [];
@@ -130,8 +143,31 @@ export async function readTraffic(
           { maxPages: MAX_METRIC_PAGES, deadline: context.deadline },
         );
         if (lastRead.stoppedBy) return { complete: false, read: lastRead };
+        for (const [id, owner] of queryOwner) {
+          if (answered.has(id)) continue;
+          unanswered++;
+          failed.add(owner);
+        }
       }
-      return { complete: true, ...(lastRead ? { read: lastRead } : {}) };
+      const partialError: PartialError | undefined =
+        unanswered === 0
+          ? undefined
+          : {
+              what: 'CloudWatch GetMetricData',
+              error: {
+                code: 'upstream_error',
+                message:
+                  `CloudWatch left ${unanswered} of the gateways' metric queries unanswered` +
+                  `${messages.size > 0 ? ` (${[...messages].join('; ')})` : ''}: their traffic is unknown`,
+                retryable: true,
+                service: 'cloudwatch',
+              },
+            };
+      return {
+        complete: true,
+        ...(lastRead ? { read: lastRead } : {}),
+        ...(partialError ? { partialError } : {}),
+      };
     },
   );
   return summed.ok

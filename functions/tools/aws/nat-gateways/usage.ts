@@ -25,7 +25,7 @@ export interface NatGatewayUsage {
   /**
    * `measured`; `no_datapoints`: CloudWatch answered no datapoint for the gateway
    * (new, or metrics missing): unknown, never zero; `unavailable`: CloudWatch failed,
-   * was cut short, or answered Forbidden/InternalError for its queries.
+   * was cut short, answered Forbidden/InternalError for its queries or left one unanswered.
    */
   readonly traffic: 'measured' | 'no_datapoints' | 'unavailable';
   /** Days of the window the gateway existed (the window, or less for younger gateways). */

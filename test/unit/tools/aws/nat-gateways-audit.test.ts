@@ -235,6 +235,47 @@ describe('aws_nat_gateways_audit', () => {
     expect(ec2Mock.commandCalls(DescribeNatGatewaysCommand)[0]?.args[0].input).toEqual({ MaxResults: 1000 });
   });
 
+  it('does not judge a gateway whose metric queries CloudWatch left unanswered (Messages: metrics exceeded)', async () => {
+    // Prepare: GetMetricData runs "as much of the operation as possible" and says why in Messages
+    // (CloudWatch API reference, "GetMetricData"): here BytesInFromDestination of nat-0aaa1 is missing.
+    cloudwatchMock.on(GetMetricDataCommand).callsFake((input: GetMetricDataCommandInput) => {
+      const answer = metricData(input);
+      return {
+        MetricDataResults: answer.MetricDataResults.filter((result) => result.Id !== 'g0m1'),
+        Messages: [{ Code: 'MaxMetricsExceeded', Value: 'Maximum number of allowed metrics exceeded' }],
+      };
+    });
+
+    // Act
+    const { value, summary } = await succeeded({ regions: ['us-east-1'] });
+
+    // Assess: half of nat-0aaa1's traffic is not its traffic; it is unknown, not idle.
+    const first = value.natGateways.find((g) => g.natGatewayId === 'nat-0aaaaaaaaaaaaaaa1');
+    expect(first).toMatchObject({ traffic: 'unavailable', processedBytes: null, idle: null });
+    expect(value.natGateways.find((g) => g.natGatewayId === 'nat-0bbbbbbbbbbbbbbb2')).toMatchObject({
+      traffic: 'measured',
+      processedBytes: 336 * GIB,
+      idle: false,
+    });
+    expect(value).toMatchObject({ idleGateways: 0, gatewaysWithoutMetrics: 2, gatewaysWithoutDatapoints: 1 });
+    expect(value.findings.total).toBe(0);
+    const [region] = value.regions;
+    expect(region && 'partialErrors' in region ? region.partialErrors : undefined).toEqual([
+      {
+        what: 'CloudWatch GetMetricData',
+        error: {
+          code: 'upstream_error',
+          message:
+            "CloudWatch left 1 of the gateways' metric queries unanswered " +
+            '(MaxMetricsExceeded: Maximum number of allowed metrics exceeded): their traffic is unknown',
+          retryable: true,
+          service: 'cloudwatch',
+        },
+      },
+    ]);
+    expect(summary).toContain('CloudWatch GetMetricData failed in 1 region');
+  });
+
   it('gives the same finding ids on every run', async () => {
     // Act
     const first = await succeeded({ regions: ['eu-west-1'], days: 30 });
