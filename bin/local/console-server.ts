@@ -127,9 +127,50 @@ export interface ConsoleServer {
 }
 
 /**
+ * Why a request is not the console page's own, or undefined when it is: its `Host` must
+ * name this server (`127.0.0.1:<port>` or `localhost:<port>`), so a site whose DNS name
+ * is rebound to 127.0.0.1 is not answered even though the browser calls it same-origin;
+ * an API request's `Origin`, when sent, must be this server's; and a body must be sent as
+ * `application/json`, which a cross-site HTML form cannot send (a form posts
+ * `text/plain`, whose text may well be JSON).
+ */
+function foreignRequest(request: IncomingMessage, port: number, api: boolean): string | undefined {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (!hosts.includes(String(request.headers.host ?? '').toLowerCase())) {
+    return `The console answers requests for ${hosts.join(' or ')} only`;
+  }
+  if (!api) return undefined;
+  const origin = request.headers.origin;
+  if (origin !== undefined && !hosts.some((host) => origin.toLowerCase() === `http://${host}`)) {
+    return 'The console API answers its own page only';
+  }
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return 'The console API answers its own page only';
+  }
+  return undefined;
+}
+
+/** Whether a request with a body says it is JSON (`application/json`, any parameters). */
+function sendsJson(request: IncomingMessage): boolean {
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
+  return type === 'application/json';
+}
+
+/** Whether a request carries a body (RFC 9112, "Message Body Length"). */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
  * Serves the page and the API on `127.0.0.1:<port>` (0: an OS-chosen port).
- * API requests must come from the page's own origin (a `Sec-Fetch-Site` of
- * another site is refused), so another site open in the browser cannot use it.
+ * Only the page's own requests are answered (`Host` this server, an API request's
+ * `Origin` and `Sec-Fetch-Site` its own, a body sent as `application/json`), so
+ * neither another site open in the browser nor one rebinding its name to 127.0.0.1 can use it.
  * The page's files answer GET and HEAD (the same status and headers, no body).
  * `user` is everyone's user (`etp console`: the one person at this machine);
  * with `options.signIn`, each request's user is its token's instead.
@@ -147,9 +188,16 @@ export async function startConsoleServer(
     const token = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
     return token ? userOfClaims(await signIn.verify(token)) : undefined;
   };
+  let port = 0;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (!url.pathname.startsWith('/api/')) {
+    const api = url.pathname.startsWith('/api/');
+    const foreign = foreignRequest(request, port, api);
+    if (foreign) {
+      const body = { error: { code: 'access_denied', message: foreign } };
+      return send(response, 403, 'application/json', Buffer.from(JSON.stringify(body)));
+    }
+    if (!api) {
       // HEAD answers as GET does, headers only (RFC 9110, "HEAD"; Node's server sends no body for it).
       const file =
         request.method === 'GET' || request.method === 'HEAD' ? files.get(url.pathname) : undefined;
@@ -157,10 +205,11 @@ export async function startConsoleServer(
       const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
       return send(response, 200, file.type, gzip ? file.gzip : file.body, { gzip, connectSources });
     }
-    const site = request.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-      const body = { error: { code: 'access_denied', message: 'The console API answers its own page only' } };
-      return send(response, 403, 'application/json', Buffer.from(JSON.stringify(body)));
+    if (hasBody(request) && !sendsJson(request)) {
+      const body = {
+        error: { code: 'invalid_args', message: 'Send the request body as Content-Type: application/json' },
+      };
+      return send(response, 415, 'application/json', Buffer.from(JSON.stringify(body)));
     }
     Promise.all([readBody(request), userOf(request)])
       .then(([body, caller]) =>
@@ -195,7 +244,7 @@ export async function startConsoleServer(
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
   return {
     url: `http://127.0.0.1:${port}/`,
     server,
