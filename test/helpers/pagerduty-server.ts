@@ -206,6 +206,11 @@ export async function startPagerDutyServer(options: PagerDutyServerOptions): Pro
   const page = (request: ApiRequest, response: ServerResponse, key: string, items: readonly Raw[]) => {
     const limit = Math.min(100, Math.max(1, Number(request.query.get('limit') ?? 25)));
     const offset = Math.max(0, Number(request.query.get('offset') ?? 0));
+    // "Pagination" (classic): offset + limit may not pass 10,000.
+    if (offset + limit > 10_000) {
+      error(response, 400, 2001, 'Invalid Input Provided', ['offset + limit may not exceed 10000']);
+      return;
+    }
     const slice = items.slice(offset, offset + limit);
     sendJson(response, 200, {
       [key]: slice,

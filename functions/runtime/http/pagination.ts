@@ -20,10 +20,28 @@ export interface Paginator {
   next(request: RestRequest, response: RestResponse, recordsOnPage: number): RestRequest | undefined;
   /** A continuation cursor for `request` (not yet made): an opaque string the tool returns as is. */
   cursor(request: RestRequest): string;
+  /**
+   * Why the API would refuse `request` as past the end of what it pages through
+   * (PagerDuty's offset + limit ≤ 10,000, HubSpot search's 10,000 results per
+   * query), or undefined when it is within. @default always within
+   */
+  beyond?(request: RestRequest): string | undefined;
 }
 
-/** Why a read stopped. */
-export type StopReason = 'end' | 'until' | 'enough' | 'max_pages' | 'max_bytes' | 'deadline' | 'throttled';
+/**
+ * Why a read stopped. `window`: the API pages no further for this query (its
+ * documented maximum of records per query): the read is not complete and no
+ * cursor continues it; a narrower query (a later `since`) does.
+ */
+export type StopReason =
+  | 'end'
+  | 'until'
+  | 'enough'
+  | 'max_pages'
+  | 'max_bytes'
+  | 'deadline'
+  | 'throttled'
+  | 'window';
 
 /** What a read may spend. */
 export interface PageBudget {
@@ -42,7 +60,7 @@ export interface PageRead<R> {
   readonly bytes: number;
   /** Whether the last page was read (or `until` said enough). */
   readonly complete: boolean;
-  /** Resumes the read where it stopped (pass it back as `cursor`); null when complete. */
+  /** Resumes the read where it stopped (pass it back as `cursor`); null when complete, or stopped by `window`. */
   readonly next: string | null;
   readonly stoppedBy: StopReason;
   /** Set when stopped by a rate limit: how long to wait before resuming, ms. */
@@ -66,10 +84,12 @@ export interface PaginateOptions<R> {
 const DEFAULT_RESERVE_MS = 1_500;
 
 /**
- * Reads pages until the end, `until`, the page or byte budget, the deadline, or
- * a rate limit after the first page, whichever comes first.
+ * Reads pages until the end, `until`, the page or byte budget, the deadline, a
+ * rate limit after the first page, or the API's window (`Paginator.beyond`),
+ * whichever comes first.
  *
  * @throws the first page's error (a rate limit on the first page included: there is nothing to return).
+ * @throws InvalidArgsError, before any request, when `resume` names a page past the API's window.
  * @example
  * const read = await paginate(session, { method: 'GET', path: '/incidents', query: { statuses: ['triggered'] } },
  *   { paginator: offsetPaginator({ pageSize: 100, hasMore: (b) => (b as { more?: boolean }).more === true }),
@@ -97,6 +117,11 @@ export async function paginate<R>(
     ...extra,
   });
   while (current) {
+    const beyond = paginator.beyond?.(current);
+    if (beyond !== undefined) {
+      if (pages === 0) throw new InvalidArgsError(`cursor is past what the API pages through: ${beyond}`);
+      return { ...stop('window'), complete: false, next: null };
+    }
     if (pages >= budget.maxPages) return stop('max_pages');
     if (bytes >= budget.maxBytes) return stop('max_bytes');
     if (pages > 0 && deadline && deadline.remainingMs() < reserveMs) return stop('deadline');
@@ -144,7 +169,7 @@ export function readOutcome(read: PageRead<unknown>): {
   };
 }
 
-/** Whether a read was cut short by a budget, the deadline or a rate limit (not by its own end or limit). */
+/** Whether a read was cut short by a budget, the deadline, a rate limit or the API's window (not by its own end or limit). */
 export function cutShort(read: PageRead<unknown>): boolean {
   return !['end', 'until', 'enough'].includes(read.stoppedBy);
 }
@@ -248,6 +273,13 @@ export function cursorPaginator(options: {
   readonly placement?: 'query' | 'body';
   readonly pageSizeParam?: string;
   readonly pageSize?: number;
+  /**
+   * For an API whose cursor is a record count (HubSpot search's `after`): the most
+   * records one query pages through (10,000, "CRM search" → "Limitations"). A page
+   * that would pass it asks for fewer records; a cursor at it is past the window
+   * (`beyond`). Needs `pageSizeParam` and `pageSize`. @default none
+   */
+  readonly maxEnd?: number;
 }): Paginator {
   const placement = options.placement ?? 'query';
   const set = (request: RestRequest, values: Record<string, string | number>): RestRequest =>
@@ -260,20 +292,32 @@ export function cursorPaginator(options: {
     const value = holder?.[options.cursorParam];
     return value === undefined ? undefined : String(value);
   };
+  const { maxEnd, pageSize, pageSizeParam } = options;
+  /** The request at `cursor`, asking for no more records than the window has left. */
+  const at = (request: RestRequest, cursor: string | undefined): RestRequest => {
+    const count = cursor === undefined ? 0 : Number(cursor);
+    const size =
+      maxEnd !== undefined && pageSize && Number.isSafeInteger(count) && count < maxEnd
+        ? Math.min(pageSize, maxEnd - count)
+        : pageSize;
+    const sized = pageSizeParam && size ? set(request, { [pageSizeParam]: size }) : request;
+    return cursor === undefined ? sized : set(sized, { [options.cursorParam]: cursor });
+  };
   return {
     kind: 'cursor',
-    first(request, resume) {
-      const sized =
-        options.pageSizeParam && options.pageSize
-          ? set(request, { [options.pageSizeParam]: options.pageSize })
-          : request;
-      return resume === undefined ? sized : set(sized, { [options.cursorParam]: resume });
-    },
+    first: (request, resume) => at(request, resume),
     next(request, response) {
       const cursor = options.nextCursor(response.body);
-      return cursor ? set(request, { [options.cursorParam]: cursor }) : undefined;
+      return cursor ? at(request, cursor) : undefined;
     },
     cursor: (request) => cursorOf(request) ?? '',
+    beyond(request) {
+      const cursor = cursorOf(request);
+      if (maxEnd === undefined || cursor === undefined || !/^\d+$/.test(cursor)) return undefined;
+      return Number(cursor) >= maxEnd
+        ? `${options.cursorParam} ${cursor}, and the API returns at most ${maxEnd} records per query; narrow the query`
+        : undefined;
+    },
   };
 }
 
@@ -288,24 +332,40 @@ export function offsetPaginator(options: {
   readonly offsetParam?: string;
   /** Whether the API says more follow (PagerDuty `more`). @default a full page means more */
   readonly hasMore?: (body: unknown, recordsOnPage: number) => boolean;
+  /**
+   * The API's bound on offset + limit (PagerDuty "Pagination": 10,000): a page
+   * that would pass it asks for fewer records, and a page at it is past the
+   * window (`beyond`). @default none
+   */
+  readonly maxEnd?: number;
 }): Paginator {
   const limitParam = options.limitParam ?? 'limit';
   const offsetParam = options.offsetParam ?? 'offset';
+  const { maxEnd } = options;
   const offsetOf = (request: RestRequest) => Number(request.query?.[offsetParam] ?? 0);
+  const at = (request: RestRequest, offset: number) =>
+    withQuery(request, {
+      [limitParam]: maxEnd === undefined ? options.pageSize : Math.min(options.pageSize, maxEnd - offset),
+      [offsetParam]: offset,
+    });
   return {
     kind: 'offset',
     first(request, resume) {
       if (resume !== undefined && !/^\d{1,9}$/.test(resume)) throw invalidCursor('an offset (digits)');
-      return withQuery(request, { [limitParam]: options.pageSize, [offsetParam]: Number(resume ?? 0) });
+      return at(request, Number(resume ?? 0));
     },
     next(request, response, recordsOnPage) {
       const more = options.hasMore
         ? options.hasMore(response.body, recordsOnPage)
         : recordsOnPage >= options.pageSize;
       if (!more || recordsOnPage === 0) return undefined;
-      return withQuery(request, { [offsetParam]: offsetOf(request) + recordsOnPage });
+      return at(request, offsetOf(request) + recordsOnPage);
     },
     cursor: (request) => String(offsetOf(request)),
+    beyond: (request) =>
+      maxEnd !== undefined && offsetOf(request) >= maxEnd
+        ? `offset ${offsetOf(request)}, and the API reads at most ${maxEnd} records per query (offset + limit); narrow the query`
+        : undefined,
   };
 }
 

@@ -66,6 +66,9 @@ const COMPANY_PROPERTIES = [
 /** Most results of one search page ("CRM search": `limit` at most 200). */
 export const HUBSPOT_SEARCH_PAGE = 200;
 
+/** Most results one search query pages through ("CRM search" → "Limitations": 10,000; past it HubSpot answers 400). */
+export const HUBSPOT_SEARCH_MAX_RESULTS = 10_000;
+
 /** The search endpoints' own limit: five requests per second per account ("CRM search" → "Limitations"). */
 const SEARCH_RATE = { burst: 5, perSecond: 5 };
 
@@ -164,6 +167,7 @@ export function hubspotProvider(
             placement: 'body',
             pageSizeParam: 'limit',
             pageSize: query.pageSize,
+            maxEnd: HUBSPOT_SEARCH_MAX_RESULTS,
             nextCursor: (body) => str(field(field(field(body, 'paging'), 'next'), 'after')),
           }),
           recordsAt: 'results',

@@ -80,7 +80,11 @@ export const crmListLeadsTool = defineTool(crmListLeadsSpec, async (ctx, args) =
     pages: read.pages,
     requests: provider.requests(),
   };
-  const more = read.complete ? '' : ` (more: ${read.stoppedBy}, continue with next_cursor)`;
+  const more = read.complete
+    ? ''
+    : read.stoppedBy === 'window'
+      ? ` (more: ${provider.name} pages no further for this query, call again with since = resume_since)`
+      : ` (more: ${read.stoppedBy}, continue with next_cursor)`;
   const withCompanies = companies ? ` with ${companies.length} companies` : '';
   return {
     value,

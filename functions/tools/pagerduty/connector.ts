@@ -123,11 +123,20 @@ export const pagerduty = defineRestConnector<PagerDutySecret>({
   errors: pagerdutyErrors,
 });
 
-/** PagerDuty's offset pagination: `limit` up to 100, `offset`, and `more` ("Pagination", classic). */
+/** The most records classic pagination reads of one query: offset + limit ≤ 10,000 ("Pagination", classic). */
+export const PAGERDUTY_MAX_OFFSET_PLUS_LIMIT = 10_000;
+
+/**
+ * PagerDuty's offset pagination: `limit` up to 100, `offset`, and `more`
+ * ("Pagination", classic); offset + limit at most
+ * {@link PAGERDUTY_MAX_OFFSET_PLUS_LIMIT}: the last page asks for fewer, a read
+ * that reaches it stops as `window` (a cursor at it is `invalid_args`).
+ */
 export function pagerdutyPages(pageSize: number) {
   return offsetPaginator({
     pageSize,
     hasMore: (body) => (body as { more?: unknown } | undefined)?.more === true,
+    maxEnd: PAGERDUTY_MAX_OFFSET_PLUS_LIMIT,
   });
 }
 

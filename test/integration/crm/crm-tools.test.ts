@@ -183,6 +183,42 @@ describe('crm tools on HubSpot', () => {
     expect(hubspot.requests.filter((r) => r.path.endsWith('/search'))).toHaveLength(4);
   });
 
+  it('stops at the 10,000 results of one search as window, with resume_since to read on', async () => {
+    await start({ contacts: Array.from({ length: 10_100 }, (_, n) => hubspotContact(n)) });
+
+    const result = await callRestTool(
+      crmListLeadsTool,
+      { since: isoAt(0), limit: 200, cursor: 'hubspot:9900' },
+      secrets,
+    );
+    const value = ok(result);
+
+    // HubSpot answers 400 past 10,000 ("CRM search" → "Limitations"): the last page asks for 100.
+    expect((value.leads as unknown[]).length).toBe(100);
+    expect(value).toMatchObject({
+      complete: false,
+      stopped_by: 'window',
+      next_cursor: null,
+      resume_since: isoAt(9999),
+    });
+    const searches = hubspot.requests.filter((r) => r.path.endsWith('/search'));
+    expect(searches.map((r) => (r.json as { after?: string; limit?: number }).limit)).toEqual([100]);
+    expect(result).toMatchObject({ summary: expect.stringContaining('since = resume_since') });
+  });
+
+  it('a cursor at 10,000 results is invalid_args before any request', async () => {
+    const result = await callRestTool(
+      crmListLeadsTool,
+      { since: isoAt(0), cursor: 'hubspot:10000' },
+      secrets,
+    );
+    expect(failed(result)).toMatchObject({
+      code: 'invalid_args',
+      message: expect.stringContaining('at most 10000 records per query'),
+    });
+    expect(hubspot.requests.filter((r) => r.path.endsWith('/search'))).toHaveLength(0);
+  });
+
   it('waits out a 429 and succeeds', async () => {
     hubspot.throttle(1, /\/search$/);
 
@@ -212,9 +248,24 @@ describe('crm tools on HubSpot', () => {
       code: 'not_found',
       service: 'hubspot',
     });
-    expect(
-      failed(await callRestTool(crmListLeadsTool, { since: isoAt(0), cursor: 'hubspot:9950' }, secrets)),
-    ).toMatchObject({ code: 'invalid_args', details: expect.objectContaining({ httpStatusCode: 400 }) });
+    // A search HubSpot refuses (its VALIDATION_ERROR answer); a cursor past its 10,000 results is refused before sending (below).
+    hubspot.failNext(
+      {
+        status: 400,
+        body: {
+          status: 'error',
+          message: 'There was a problem with the request.',
+          correlationId: '1f1b0a2c-1d7e-4a8b-9c6d-3e2f1a0b9c8d',
+          category: 'VALIDATION_ERROR',
+        },
+      },
+      1,
+      { path: /\/search$/ },
+    );
+    expect(failed(await callRestTool(crmListLeadsTool, { since: isoAt(0) }, secrets))).toMatchObject({
+      code: 'invalid_args',
+      details: expect.objectContaining({ httpStatusCode: 400 }),
+    });
     hubspot.failNext({ status: 502, body: { status: 'error', message: 'Bad gateway' } }, 3);
     expect(failed(await callRestTool(crmGetCompanyTool, { company_id: '6000' }, secrets))).toMatchObject({
       code: 'upstream_error',

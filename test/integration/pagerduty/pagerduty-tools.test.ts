@@ -218,6 +218,46 @@ describe('pagerduty_incidents', () => {
     expect(pd.requests).toHaveLength(1);
   });
 
+  /** So many incidents that classic pagination cannot reach them all (offset + limit ≤ 10,000). */
+  function manyIncidents(count: number) {
+    for (let i = 0; i < count; i++) {
+      pd.world.incidents.push(
+        pdIncident(`PMANY${String(i).padStart(5, '0')}`, 10_000 + i, {
+          status: 'resolved',
+          urgency: 'low',
+          createdAt: iso(NOW - (60 + i) * MINUTE),
+        }),
+      );
+    }
+  }
+
+  it('stops at offset + limit 10,000 (classic pagination) as window, neither refused nor complete', async () => {
+    manyIncidents(10_050);
+    const result = await call(pagerdutyIncidentsTool, {
+      statuses: ['resolved'],
+      limit: 100,
+      cursor: '9950',
+    });
+    expect(value(result)).toMatchObject({
+      count: 50,
+      complete: false,
+      stopped_by: 'window',
+      next_cursor: null,
+    });
+    expect(result).toMatchObject({ truncated: true });
+    // The last page asks for what the window has left: offset 9950, limit 50.
+    expect(pd.requests.map((r) => [r.query.get('offset'), r.query.get('limit')])).toEqual([['9950', '50']]);
+  });
+
+  it('a cursor at offset 10,000 is invalid_args before any request, saying why', async () => {
+    const result = await call(pagerdutyIncidentsTool, { statuses: ['resolved'], cursor: '10000' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_args', message: expect.stringContaining('at most 10000 records per query') },
+    });
+    expect(pd.requests).toHaveLength(0);
+  });
+
   it('bad arguments are invalid_args before any request', async () => {
     for (const args of [
       { statuses: ['open'] },
