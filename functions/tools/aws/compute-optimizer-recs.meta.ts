@@ -16,8 +16,9 @@ export const computeOptimizerRecsSpec = defineAwsReadOnlySpec({
     'this tool does not know is an info finding and counted in unrecognizedValues) and reasons, current and ' +
     'top-ranked recommended configuration (instance ' +
     "type, volume type and size, memory), the recommendation's performance risk, and its estimated monthly " +
-    'savings with currency (findings in USD carry monthlyCost). Severity: underprovisioned is medium (performance ' +
-    'risk); otherwise by savings (high >= 500, medium >= 50, low > 0 USD/month, else info). Returns counts by ' +
+    'savings with currency (findings in USD carry monthlyCost). Severity: by savings (high >= 500, ' +
+    'medium >= 50, low > 0 USD/month, else info), and at least medium for a performance risk (Underprovisioned, ' +
+    'an *Underprovisioned reason, or a current performance risk of Medium or High). Returns counts by ' +
     'finding, total savings by currency, and the topN findings. Read-only, no cost; one page per 1,000 ' +
     'recommendations per type and region. An account not enrolled in Compute Optimizer fails with ' +
     'opt_in_required; enrolled with nothing to recommend returns empty lists. Other per-region or per-type ' +

@@ -16,7 +16,7 @@ import {
 } from './compute-optimizer/recommendations';
 import { computeOptimizerRecsSpec } from './compute-optimizer-recs.meta';
 import { auditResult } from './shared/audit-parts';
-import type { Finding, Severity } from './shared/findings';
+import { type Finding, SEVERITIES, type Severity } from './shared/findings';
 import {
   auditValue,
   firstStop,
@@ -49,14 +49,32 @@ function snakeCase(text: string): string {
   return text.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
-function severityOf(rec: Recommendation, underprovisioned: boolean): Severity {
-  // Under-provisioned resources risk the workload's performance whatever the money says.
-  if (underprovisioned) return 'medium';
+function savingsSeverity(rec: Recommendation): Severity {
   const savings = rec.estimatedMonthlySavings;
   if (!savings || savings.value <= 0) return 'info';
   if (savings.currency !== 'USD') return 'low'; // the USD thresholds do not apply to other currencies
   return SAVINGS_SEVERITY.find((level) => savings.value >= level.minUsd)?.severity ?? 'info';
 }
+
+/**
+ * The worse of the performance risk's severity (medium: the resource is short of
+ * something, whatever the money says) and the savings' severity.
+ */
+function severityOf(rec: Recommendation, performanceAtRisk: boolean): Severity {
+  const bySavings = savingsSeverity(rec);
+  return performanceAtRisk && SEVERITIES.indexOf(bySavings) > SEVERITIES.indexOf('medium')
+    ? 'medium'
+    : bySavings;
+}
+
+/**
+ * `currentPerformanceRisk` values that say the current configuration may not meet
+ * the workload's needs ("The higher the risk, the more likely the current
+ * [resource] doesn't have sufficient capacity", Compute Optimizer API reference,
+ * "VolumeRecommendation", "InstanceRecommendation", "LambdaFunctionRecommendation").
+ * EBS recommendations carry no reason codes: this is how an under-sized volume shows.
+ */
+const AT_RISK: ReadonlySet<string> = new Set(['Medium', 'High']);
 
 /** Reason codes that say a resource is short of something (`CPUUnderprovisioned`, `MemoryUnderprovisioned`…). */
 function isShortOf(reason: string): boolean {
@@ -93,9 +111,14 @@ function unrecognizedFinding(rec: Recommendation, region: string): Finding {
 export function recommendationFinding(rec: Recommendation, region: string): Finding | undefined {
   if (!rec.findingRecognized) return unrecognizedFinding(rec, region);
   if (!ACTIONABLE.has(rec.finding)) return undefined;
-  const underprovisioned = rec.finding === 'Underprovisioned' || rec.reasons.some(isShortOf);
+  const atRisk = rec.currentPerformanceRisk !== null && AT_RISK.has(rec.currentPerformanceRisk);
+  const underprovisioned = rec.finding === 'Underprovisioned' || rec.reasons.some(isShortOf) || atRisk;
   const savings = rec.estimatedMonthlySavings;
-  const because = rec.reasons.length > 0 ? ` (${rec.reasons.join(', ')})` : '';
+  const causes = [
+    ...rec.reasons,
+    ...(atRisk ? [`current performance risk ${rec.currentPerformanceRisk}`] : []),
+  ];
+  const because = causes.length > 0 ? ` (${causes.join(', ')})` : '';
   const advice = rec.recommendedText
     ? `: ${rec.recommendedText}${savings && savings.value > 0 ? ` would save ${savings.value.toFixed(2)} ${savings.currency}/month` : ' recommended'}`
     : '';

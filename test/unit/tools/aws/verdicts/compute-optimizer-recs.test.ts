@@ -153,6 +153,79 @@ describe('aws_compute_optimizer_recs reads enums in any spelling (issue 9, kind 
     ]);
   });
 
+  it('reads a NotOptimized EBS volume at High current performance risk as a performance risk (medium), not info', async () => {
+    // Prepare: EBS recommendations carry no reason codes; an under-sized volume shows as its
+    // currentPerformanceRisk (Compute Optimizer API reference, "VolumeRecommendation"). The larger
+    // option costs more, so there are no savings to rank it by.
+    coMock.on(GetEBSVolumeRecommendationsCommand).resolves({
+      volumeRecommendations: [
+        {
+          volumeArn: `arn:aws:ec2:eu-west-1:${ACCOUNT}:volume/vol-0abc00000000000a1`,
+          accountId: ACCOUNT,
+          currentConfiguration: { volumeType: 'gp3', volumeSize: 100, volumeBaselineIOPS: 3000 },
+          finding: wire('NOT_OPTIMIZED'),
+          currentPerformanceRisk: wire('HIGH'),
+          volumeRecommendationOptions: [
+            {
+              rank: 1,
+              performanceRisk: 0,
+              configuration: { volumeType: 'io2', volumeSize: 100, volumeBaselineIOPS: 16000 },
+              savingsOpportunity: {
+                estimatedMonthlySavings: { currency: 'USD', value: 0 },
+                savingsOpportunityPercentage: 0,
+              },
+            },
+          ],
+        },
+      ],
+    });
+
+    // Act
+    const { value } = await recommendations(['ebs']);
+
+    // Assess
+    expect(value.findings.top).toEqual([
+      expect.objectContaining({
+        check: 'compute_optimizer_ebs_not_optimized',
+        severity: 'medium',
+        title:
+          'EBS volume vol-0abc00000000000a1 (gp3 100 GiB) is NotOptimized (current performance risk High): io2 100 GiB recommended',
+        details: expect.objectContaining({ currentPerformanceRisk: 'High' }),
+      }),
+    ]);
+  });
+
+  it('keeps the savings severity when it is worse than the performance risk (high over medium)', async () => {
+    // Prepare: 600 USD a month to save, current performance risk Medium.
+    coMock.on(GetEC2InstanceRecommendationsCommand).resolves({
+      instanceRecommendations: [
+        {
+          ...OVER_PROVISIONED_ON_THE_WIRE,
+          currentPerformanceRisk: wire('MEDIUM'),
+          recommendationOptions: [
+            {
+              instanceType: 'm5.large',
+              rank: 1,
+              performanceRisk: 1,
+              savingsOpportunity: {
+                estimatedMonthlySavings: { currency: 'USD', value: 600 },
+                savingsOpportunityPercentage: 70,
+              },
+            },
+          ],
+        },
+      ],
+    });
+
+    // Act
+    const { value } = await recommendations(['ec2']);
+
+    // Assess
+    expect(value.findings.top.map((f) => [f.check, f.severity])).toEqual([
+      ['compute_optimizer_ec2_overprovisioned', 'high'],
+    ]);
+  });
+
   it('reports a finding value it does not know as an info finding, counted, never dropped', async () => {
     // Prepare
     coMock.on(GetEC2InstanceRecommendationsCommand).resolves({
