@@ -67,9 +67,15 @@ function textOf(value: unknown): string | undefined {
 export function blockViolations(blocks: readonly Block[]): BlockViolation[] {
   const violations: BlockViolation[] = [];
   const add = (path: string, message: string) => violations.push({ path, message });
+  /** `value` is a string longer than `max`: one violation at `path`. */
+  const atMost = (path: string, what: string, value: unknown, max: number) => {
+    if (typeof value === 'string' && value.length > max)
+      add(path, `${what} is ${value.length} characters; at most ${max}`);
+  };
   blocks.forEach((block, i) => {
     const at = `/blocks/${i}`;
     walkTextObjects(block, at, add);
+    atMost(`${at}/block_id`, 'block_id', block.block_id, SLACK_LIMITS.blockId);
     if (block.type === 'section') {
       const text = textOf(block.text);
       const fields = block.fields;
@@ -104,6 +110,18 @@ export function blockViolations(blocks: readonly Block[]): BlockViolation[] {
           `header text is ${text.length} characters; at most ${SLACK_LIMITS.headerText}`,
         );
       }
+    } else if (block.type === 'actions') {
+      const elements = block.elements;
+      if (Array.isArray(elements) && elements.length > SLACK_LIMITS.actionsElements) {
+        add(
+          `${at}/elements`,
+          `an actions block has ${elements.length} elements; at most ${SLACK_LIMITS.actionsElements}`,
+        );
+      }
+    } else if (block.type === 'image') {
+      atMost(`${at}/image_url`, 'image_url', block.image_url, SLACK_LIMITS.imageUrl);
+      atMost(`${at}/alt_text`, 'image alt_text', block.alt_text, SLACK_LIMITS.imageAltText);
+      atMost(`${at}/title/text`, 'image title', textOf(block.title), SLACK_LIMITS.imageTitle);
     } else if (block.type === 'context') {
       const elements = block.elements;
       if (Array.isArray(elements) && elements.length > SLACK_LIMITS.contextElements) {

@@ -15,6 +15,16 @@ export const SLACK_LIMITS = {
   headerText: 150,
   /** Context block: at most 10 elements. */
   contextElements: 10,
+  /** Every block's `block_id` ("Blocks" reference, each block's page): at most 255 characters. */
+  blockId: 255,
+  /** Actions block: at most 25 elements. */
+  actionsElements: 25,
+  /** Image block: `image_url` at most 3,000 characters. */
+  imageUrl: 3_000,
+  /** Image block: `alt_text` at most 2,000 characters. */
+  imageAltText: 2_000,
+  /** Image block: `title` (plain_text) text at most 2,000 characters. */
+  imageTitle: 2_000,
   /**
    * Cumulative text of a message's blocks: Slack answers `msg_blocks_too_long`
    * from about 13,000 characters (observed, slackapi/bolt-js#2509; the markdown

@@ -77,6 +77,56 @@ describe('slack_post_blocks', () => {
       '/blocks/1/elements/0/text',
       'a mrkdwn text object needs a non-empty string text',
     ],
+    [
+      'a block_id of 256 characters',
+      [{ ...section('ok'), block_id: 'b'.repeat(256) }],
+      '/blocks/0/block_id',
+      'block_id is 256 characters; at most 255',
+    ],
+    [
+      'an actions block of 26 elements',
+      [
+        {
+          type: 'actions',
+          elements: Array.from({ length: 26 }, (_, i) => ({
+            type: 'button',
+            text: { type: 'plain_text', text: `b${i}` },
+            action_id: `a${i}`,
+          })),
+        },
+      ],
+      '/blocks/0/elements',
+      'an actions block has 26 elements; at most 25',
+    ],
+    [
+      // Past the first message's 50 blocks: refused before the first message is posted, not after.
+      'an image alt_text of 2,001 characters in the second message',
+      [
+        ...Array.from({ length: 55 }, (_, i) => section(`row ${i}`)),
+        { type: 'image', image_url: 'https://example.com/cpu.png', alt_text: 'a'.repeat(2_001) },
+      ],
+      '/blocks/55/alt_text',
+      'image alt_text is 2001 characters; at most 2000',
+    ],
+    [
+      'an image_url of 3,001 characters',
+      [{ type: 'image', image_url: `https://example.com/${'p'.repeat(2_981)}`, alt_text: 'cpu' }],
+      '/blocks/0/image_url',
+      'image_url is 3001 characters; at most 3000',
+    ],
+    [
+      'an image title of 2,001 characters',
+      [
+        {
+          type: 'image',
+          image_url: 'https://example.com/cpu.png',
+          alt_text: 'cpu',
+          title: { type: 'plain_text', text: 't'.repeat(2_001) },
+        },
+      ],
+      '/blocks/0/title/text',
+      'image title is 2001 characters; at most 2000',
+    ],
   ])('refuses %s before any call, with its JSON pointer', async (_label, blocks, path, message) => {
     // Act
     const result = failure(await callSlackTool(blocksTool, { channel: 'C0AWSPULSE', blocks }, bot()));
