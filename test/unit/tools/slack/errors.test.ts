@@ -29,6 +29,17 @@ describe('Slack errors: Web API answers', () => {
     ['msg_blocks_too_long', 'invalid_args', false],
     ['ratelimited', 'throttled', true],
     ['internal_error', 'upstream_error', true],
+    // chat.postMessage's documented refusals ("Errors" of chat.postMessage).
+    ['restricted_action_thread_locked', 'access_denied', false],
+    ['messages_tab_disabled', 'access_denied', false],
+    ['metadata_must_be_sent_from_app', 'access_denied', false],
+    ['slack_connect_file_link_sharing_blocked', 'access_denied', false],
+    ['slack_connect_canvas_sharing_blocked', 'access_denied', false],
+    ['enterprise_is_restricted', 'access_denied', false],
+    ['accesslimited', 'access_denied', false],
+    ['too_many_contact_cards', 'invalid_args', false],
+    ['as_user_not_supported', 'invalid_args', false],
+    ['duplicate_channel_not_found', 'invalid_args', false],
     ['something_new', 'upstream_error', false],
   ] as const)('maps the Web API error %s to %s', (slackError, code, retryable) => {
     // Prepare
