@@ -222,7 +222,8 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
         assertIdentifier(SNAKE_CASE_NAME, scenario, 'scenario');
         knownScenario(backend, scenario);
       }
-      return ok({ runs: await listRuns(backend.runs, backend.workspaces, params.tenant ?? '', scenario) });
+      const before = request.query.before || undefined;
+      return ok(await listRuns(backend.runs, backend.workspaces, params.tenant ?? '', scenario, before));
     },
   },
   {

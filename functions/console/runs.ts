@@ -7,14 +7,22 @@
 import type { FindingsFile } from '../engine/findings';
 import type { RunSummary } from '../engine/summary';
 import { ENGINE_PATHS } from '../engine/workspaces';
-import { PlatformError } from '../runtime/errors';
+import { InvalidArgsError, PlatformError } from '../runtime/errors';
+import { isIdentifier, RUN_ID, SNAKE_CASE_NAME } from '../runtime/ids';
 import { redact } from '../runtime/redact';
 import type { Workspace, WorkspaceFile, WorkspaceProvider } from '../runtime/workspace';
 import type { RunIndex, RunListing } from './backend';
 import { summaryOf } from './live';
 
-/** Most runs listed per scenario: the newest. */
+/** Most runs listed per request: the newest, or the newest before the `before` cursor. */
 export const MAX_LISTED_RUNS = 50;
+
+/** One page of a tenant's runs, and the cursor of the next (older) page when there is one. */
+export interface RunPage {
+  readonly runs: RunListing[];
+  /** `<scenario>/<runId>` of this page's last run, in list order: pass it as `before` for the next page. */
+  readonly next?: string;
+}
 /** Most workspace files a run's page lists. */
 export const MAX_LISTED_FILES = 500;
 
@@ -56,27 +64,64 @@ function stampOf(runId: string): string {
   return /\d{8}T\d{6}Z/.exec(runId)?.[0] ?? '';
 }
 
+interface RunKey {
+  readonly scenario: string;
+  readonly runId: string;
+}
+
+/** The list order of runs: the timestamp in the run id, newest first, then run id, then scenario. */
+function listOrder(a: RunKey, b: RunKey): number {
+  return (
+    stampOf(b.runId).localeCompare(stampOf(a.runId)) ||
+    b.runId.localeCompare(a.runId) ||
+    b.scenario.localeCompare(a.scenario)
+  );
+}
+
 /**
- * A tenant's runs of one scenario (or of every scenario), newest first: by
- * `startedAt` of the summary, else the timestamp in the run id, then run id.
+ * The run a `before` cursor names (`<scenario>/<runId>`, a page's `next`).
+ *
+ * @throws InvalidArgsError for anything else, saying what is accepted.
+ */
+export function runCursor(before: string): RunKey {
+  const [scenario = '', runId = '', ...rest] = before.split('/');
+  if (rest.length > 0 || !isIdentifier(SNAKE_CASE_NAME, scenario) || !isIdentifier(RUN_ID, runId)) {
+    throw new InvalidArgsError(
+      `before: expected <scenario>/<runId>, the next of a runs page (such as aws_pulse/run-20261101T000000Z-a1b2c3), got ${JSON.stringify(before.slice(0, 200))}`,
+    );
+  }
+  return { scenario, runId };
+}
+
+/**
+ * A tenant's runs of one scenario (or of every scenario), newest first, {@link MAX_LISTED_RUNS}
+ * at a time: the runs after the `before` cursor in list order (the timestamp in the run id,
+ * then run id; a page is then shown by `startedAt` of the summary), and the cursor of the next page.
  */
 export async function listRuns(
   index: RunIndex,
   workspaces: WorkspaceProvider,
   tenant: string,
   scenario?: string,
-): Promise<RunListing[]> {
+  before?: string,
+): Promise<RunPage> {
+  const cursor = before === undefined ? undefined : runCursor(before);
   const scenarios = scenario ? [scenario] : await index.scenarios(tenant);
   const keys = (
     await Promise.all(
       scenarios.map(async (name) =>
-        (await index.runIds(tenant, name)).map((runId) => ({ scenario: name, runId })),
+        (await index.runIds(tenant, name)).map((runId): RunKey => ({ scenario: name, runId })),
       ),
     )
-  ).flat();
-  keys.sort((a, b) => stampOf(b.runId).localeCompare(stampOf(a.runId)) || b.runId.localeCompare(a.runId));
+  )
+    .flat()
+    .filter((key) => cursor === undefined || listOrder(cursor, key) < 0);
+  keys.sort(listOrder);
+  const page = keys.slice(0, MAX_LISTED_RUNS);
+  const last = page.at(-1);
+  const next = keys.length > page.length && last ? `${last.scenario}/${last.runId}` : undefined;
   const listed = await Promise.all(
-    keys.slice(0, MAX_LISTED_RUNS).map(async ({ scenario: name, runId }): Promise<RunListing> => {
+    page.map(async ({ scenario: name, runId }): Promise<RunListing> => {
       const summary = summaryOf(
         await readJsonFile<unknown>(workspaces({ tenant, scenario: name, runId }), ENGINE_PATHS.summary()),
       );
@@ -92,7 +137,8 @@ export async function listRuns(
     }),
   );
   const time = (run: RunListing) => run.startedAt ?? run.endedAt ?? '';
-  return redact(listed.sort((a, b) => time(b).localeCompare(time(a)) || b.runId.localeCompare(a.runId)));
+  const runs = listed.sort((a, b) => time(b).localeCompare(time(a)) || b.runId.localeCompare(a.runId));
+  return redact(next === undefined ? { runs } : { runs, next });
 }
 
 /** The findings of a findings file, each marked new, unchanged or resolved. */

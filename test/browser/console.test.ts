@@ -3,12 +3,13 @@
  * page and API `etp console` serves, against local stores in a fresh directory
  * and the scripted model. Screenshots of each page go to test-output/browser/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { localConsoleBackend } from '../../bin/local/console-backend';
 import type { ConsoleServer } from '../../bin/local/console-server';
 import type { ScriptedModel } from '../../bin/local/scripted-model';
+import { MAX_LISTED_RUNS } from '../../functions/console/runs';
 import { toolCatalog } from '../../functions/tools/catalog';
 import { loadScenarios, SCENARIOS_DIR } from '../../lib/scenarios/loader';
 import { axeViolations, BROWSER_OUTPUT_DIR, launchChromium, type TestBrowser } from '../helpers/browser';
@@ -166,6 +167,43 @@ describe('the console in Chromium', () => {
     }
     await expectAccessible();
     await shoot('tools');
+  }, 60_000);
+
+  it('shows older runs a page at a time', async () => {
+    // Prepare: more runs than one page holds, newer than the fixture run
+    const dirs = Array.from({ length: MAX_LISTED_RUNS + 5 }, (_, index) =>
+      path.join(
+        local.localDir,
+        'runs',
+        'acme',
+        'aws_pulse',
+        `run-20261102T0000${String(index).padStart(2, '0')}Z-paged`,
+      ),
+    );
+    for (const dir of dirs) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'notes.txt'), 'paged');
+    }
+    try {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}#/runs`);
+      const older = page.getByRole('button', { name: 'Older runs' });
+      await older.waitFor();
+      const table = page.getByRole('table', { name: 'aws_pulse, newest first' });
+      const firstPage = await table.getByRole('link', { name: /^run-/ }).count();
+
+      // Act
+      await older.click();
+      await page.getByRole('link', { name: FIXTURE_RUN }).waitFor();
+
+      // Assess
+      expect(firstPage).toBe(MAX_LISTED_RUNS);
+      expect(await table.getByRole('link', { name: /^run-/ }).count()).toBe(dirs.length + 1);
+      expect(await page.getByRole('button', { name: 'Older runs' }).count()).toBe(0);
+      await expectAccessible();
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('is usable from the keyboard: skip link, page links, focus on the new page heading', async () => {

@@ -1,5 +1,5 @@
 // The runs page (per scenario, newest first; locally, start a run) and one run's page.
-import { api, field, h, page, state, table, tenantPath, usd } from './dom.js';
+import { api, field, h, page, say, state, table, tenantPath, usd } from './dom.js';
 
 export function runLink(run, kind = 'run') {
   return h(
@@ -41,11 +41,27 @@ function startForm() {
   );
 }
 
+/** The runs page: the newest runs, and the older ones a page at a time (the API's `next` cursor). */
 export async function runsPage() {
-  const { runs } = await api('GET', `${tenantPath(state.tenant)}/runs`);
+  const tenant = state.tenant;
+  const first = await api('GET', `${tenantPath(tenant)}/runs`);
+  showRuns(tenant, first.runs, first.next);
+}
+
+function showRuns(tenant, runs, next) {
+  const older = async () => {
+    try {
+      const more = await api('GET', `${tenantPath(tenant)}/runs?before=${encodeURIComponent(next)}`);
+      if (state.tenant === tenant && location.hash.startsWith('#/runs')) {
+        showRuns(tenant, [...runs, ...more.runs], more.next);
+      }
+    } catch (err) {
+      say(err.message);
+    }
+  };
   const scenarios = [...new Set(runs.map((run) => run.scenario))].sort();
   page(
-    `Runs of ${state.tenant}`,
+    `Runs of ${tenant}`,
     state.session.canStartRuns
       ? startForm()
       : h('p', {}, 'Runs start with etp scenario start or on their schedule.'),
@@ -66,6 +82,14 @@ export async function runsPage() {
           ]),
       ),
     ),
+    next
+      ? h(
+          'p',
+          {},
+          `${runs.length} runs shown. `,
+          h('button', { type: 'button', class: 'secondary', onclick: older }, 'Older runs'),
+        )
+      : null,
   );
 }
 
