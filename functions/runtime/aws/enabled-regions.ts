@@ -55,7 +55,7 @@ const EXPLAINED_CODES: ReadonlySet<string> = new Set(['auth_failed', 'network_er
  *
  * - a region DescribeRegions lists as `not-opted-in` → `opt_in_required`
  *   (not retryable): the region is not enabled for the account;
- * - a name DescribeRegions does not list at all → `invalid_args`: no such region,
+ * - a name DescribeRegions does not list at all → `invalid_args`: no such region in the partition,
  *   with the regions the account can call;
  * - anything else (an enabled region, DescribeRegions failing or answering no
  *   region) → the error as it was: bad credentials stay `auth_failed`.
@@ -95,7 +95,7 @@ export function regionErrorExplainer(access: AwsAccess): RegionErrorExplainer {
         code: 'invalid_args',
         retryable: false,
         message:
-          `"${region}" is not an AWS region (EC2 DescribeRegions does not list it); ` +
+          `"${region}" is not a region of this account's partition (EC2 DescribeRegions does not list it); ` +
           `regions this account can call: ${callable.join(', ')}, or "all" (${error.message})`,
         details,
       };

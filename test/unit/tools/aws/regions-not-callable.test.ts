@@ -193,7 +193,7 @@ describe('a regional AWS tool asked for a region the account cannot call', () =>
         details: { regions: [{ region: 'eu-west-9', error: { code: 'invalid_args' } }] },
       });
       expect(failure.error.message).toContain(
-        '"eu-west-9" is not an AWS region (EC2 DescribeRegions does not list it); ' +
+        '"eu-west-9" is not a region of this account\'s partition (EC2 DescribeRegions does not list it); ' +
           'regions this account can call: eu-west-1, me-south-1, us-east-1, or "all"',
       );
     },
