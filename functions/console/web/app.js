@@ -1,5 +1,5 @@
 // The console page: plain DOM, no framework and no build step (a framework would
-// be most of the first load for five small pages). Every text from the API goes
+// be most of the first load for a few small pages). Every text from the API goes
 // in as a text node (`h()` never parses HTML), so a finding's resource name, a
 // Slack text or a tenant's notes always render as text. Hash routes: #/secrets,
 // #/runs, #/run/<tenant>/<scenario>/<runId>, #/live/<tenant>/<scenario>/<runId>,
