@@ -192,10 +192,27 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         status: '404',
       });
     }
+    // Each list's own `state` query (REST reference): Dependabot a comma-separated list of
+    // auto_dismissed, dismissed, fixed, open; code scanning one of open, closed (fixed or
+    // dismissed), dismissed, fixed; secret scanning a comma-separated list of open, resolved.
     const state = request.query.get('state');
+    const known = {
+      dependabot: ['auto_dismissed', 'dismissed', 'fixed', 'open'],
+      codeScanning: ['open', 'closed', 'dismissed', 'fixed'],
+      secretScanning: ['open', 'resolved'],
+    }[kind];
+    const states = state === null ? [] : kind === 'codeScanning' ? [state] : state.split(',');
+    if (states.some((s) => !known.includes(s))) {
+      return send(response, 422, {
+        message: `Invalid state: ${state}`,
+        documentation_url: documentation(''),
+        status: '422',
+      });
+    }
+    const wanted = states.flatMap((s) => (s === 'closed' ? ['fixed', 'dismissed'] : [s]));
     const all = owned
       .flatMap((r) => r[kind] as Record<string, unknown>[])
-      .filter((a) => !state || a.state === state);
+      .filter((a) => wanted.length === 0 || wanted.includes(String(a.state)));
     list(request, response, all);
   };
 

@@ -5,6 +5,9 @@ import { GITHUB_READ_SETTINGS, oneOfRepoOrOrg, orgArg, repoArg } from './schemas
 /** The kinds of security alerts GitHub keeps. */
 export const ALERT_KINDS = ['dependabot', 'code_scanning', 'secret_scanning'] as const;
 
+/** The alert states the tool takes (mapped to each kind's own `state` query, security-alerts.ts). */
+export const ALERT_STATES = ['open', 'fixed', 'dismissed', 'resolved'] as const;
+
 /** Most top items per kind. */
 export const ALERTS_MAX_TOP = 25;
 
@@ -32,8 +35,12 @@ export const githubSecurityAlertsSpec = defineToolSpec({
           ])
           .check(z.describe('Which alerts: dependabot, code_scanning, secret_scanning (default all).')),
         state: z
-          ._default(z.enum(['open', 'fixed', 'dismissed', 'resolved']), 'open')
-          .check(z.describe('Alert state (default open; secret scanning uses open or resolved).')),
+          ._default(z.enum(ALERT_STATES), 'open')
+          .check(
+            z.describe(
+              'Alert state (default open): fixed, dismissed, or resolved (no longer open: fixed or dismissed); secret scanning knows open and resolved only.',
+            ),
+          ),
         top: z
           ._default(z.int().check(z.minimum(1), z.maximum(ALERTS_MAX_TOP)), 10)
           .check(z.describe(`Items to list per kind, 1-${ALERTS_MAX_TOP} (default 10).`)),

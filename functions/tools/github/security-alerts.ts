@@ -4,10 +4,11 @@ import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { github, repoPath } from './connector';
-import { type ALERT_KINDS, githubSecurityAlertsSpec } from './security-alerts.meta';
+import { type ALERT_KINDS, type ALERT_STATES, githubSecurityAlertsSpec } from './security-alerts.meta';
 import { shortText } from './text';
 
 type Kind = (typeof ALERT_KINDS)[number];
+type AlertState = (typeof ALERT_STATES)[number];
 
 /** One alert as returned: never the secret of a secret scanning alert. */
 export interface AlertItem {
@@ -41,6 +42,25 @@ const PATHS: Readonly<Record<Kind, string>> = {
 };
 
 /** Only named fields are read: a secret scanning alert's `secret` never leaves this function. */
+/**
+ * The tool's `state` in each list endpoint's own `state` query, as GitHub's REST
+ * reference spells it: Dependabot "List Dependabot alerts" (a comma-separated list of
+ * `auto_dismissed`, `dismissed`, `fixed`, `open`), code scanning "List code scanning
+ * alerts" (`code-scanning-alert-state-query`: `open`, `closed`, `dismissed`, `fixed`),
+ * secret scanning "List secret scanning alerts" (`open`, `resolved`). `resolved` is
+ * every alert no longer open (GitHub refuses `resolved` with 422 outside secret scanning).
+ */
+export const STATE_QUERY: Readonly<Record<Kind, Readonly<Record<AlertState, string>>>> = {
+  dependabot: {
+    open: 'open',
+    fixed: 'fixed',
+    dismissed: 'dismissed',
+    resolved: 'fixed,dismissed,auto_dismissed',
+  },
+  code_scanning: { open: 'open', fixed: 'fixed', dismissed: 'dismissed', resolved: 'closed' },
+  secret_scanning: { open: 'open', fixed: 'resolved', dismissed: 'resolved', resolved: 'resolved' },
+};
+
 function itemOf(kind: Kind, alert: Record<string, unknown>): AlertItem {
   const get = (path: string): unknown =>
     path
@@ -99,7 +119,7 @@ export const githubSecurityAlertsTool = defineTool(githubSecurityAlertsSpec, asy
   let truncated = false;
   let total = 0;
   for (const kind of args.kinds) {
-    const state = kind === 'secret_scanning' && args.state !== 'open' ? 'resolved' : args.state;
+    const state = STATE_QUERY[kind][args.state];
     try {
       const read = await paginate(
         session,

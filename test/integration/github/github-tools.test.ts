@@ -552,6 +552,31 @@ describe('github_security_alerts', () => {
     expect(JSON.stringify(result)).not.toContain(LEAKED);
   });
 
+  it("each state is sent in each kind's own state query: resolved is every alert no longer open", async () => {
+    const alerts = github.repos[REPO] as unknown as Record<string, { state: string }[]>;
+    const setState = (kind: string, index: number, state: string) =>
+      Object.assign(alerts[kind]?.[index] ?? {}, { state });
+    setState('dependabot', 0, 'fixed');
+    setState('dependabot', 1, 'auto_dismissed');
+    setState('codeScanning', 0, 'dismissed');
+    setState('secretScanning', 0, 'resolved');
+
+    const result = await call(githubSecurityAlertsTool, { repo: REPO, state: 'resolved' });
+    const kinds = value(result).kinds as Record<string, Record<string, unknown>>;
+
+    expect(kinds.dependabot).toMatchObject({ count: 2, counted_all: true });
+    expect(kinds.code_scanning).toMatchObject({ count: 1, counted_all: true });
+    expect(kinds.secret_scanning).toMatchObject({ count: 1, counted_all: true });
+    expect(
+      github.requests.map((r) => `${r.path.split('/').slice(-2).join('/')}?${r.query.get('state')}`),
+    ).toEqual([
+      'dependabot/alerts?fixed,dismissed,auto_dismissed',
+      'code-scanning/alerts?closed',
+      'secret-scanning/alerts?resolved',
+    ]);
+    expect(result).toMatchObject({ truncated: false });
+  });
+
   it('a kind that is not enabled is reported, the others returned', async () => {
     const result = await call(githubSecurityAlertsTool, { repo: 'octocat/Spoon-Knife' });
     const kinds = value(result).kinds as Record<string, Record<string, unknown>>;
