@@ -128,8 +128,3 @@ export interface CrmProvider {
   /** Requests sent so far by this provider's session. */
   readonly requests: () => number;
 }
-
-/** The marker line a note ends with (also what a lookup searches for). */
-export function markerLine(marker: string): string {
-  return `[etp:${marker}]`;
-}
