@@ -2,10 +2,10 @@ import { createToolHandler } from '../../runtime/tool-handler';
 import { chunkBlocks, fallbackText, prepareBlocks } from './blocks';
 import { readSlackSecret } from './client';
 import { defineSlackTool } from './define';
-import { renderText, splitText } from './escape';
+import { splitText } from './escape';
 import { postMessages } from './post';
 import { slackPostBlocksSpec } from './post-blocks.meta';
-import { checkedParts, postSummary } from './post-parts';
+import { checkedParts, postSummary, visibleText } from './post-parts';
 
 /** Longest notification fallback kept, characters: it is shown in notifications, not in the message. */
 const FALLBACK_CHARS = 3_000;
@@ -16,7 +16,7 @@ export const slackPostBlocksTool = defineSlackTool(slackPostBlocksSpec, async (c
   const blocks = prepareBlocks(args.blocks);
   const chunks = chunkBlocks(blocks);
   const fallback = splitText(
-    args.text ? renderText(args.text) : fallbackText(blocks),
+    args.text ? visibleText(args.text) : fallbackText(blocks),
     FALLBACK_CHARS,
   )[0] as string;
   const parts = checkedParts(

@@ -17,8 +17,25 @@ import { SLACK_LIMITS } from './limits';
  */
 export function textParts(text: SlackText): PostPart[] {
   return checkedParts(
-    splitText(renderText(text), SLACK_LIMITS.textChunkChars).map((part) => ({ text: part })),
+    splitText(visibleText(text), SLACK_LIMITS.textChunkChars).map((part) => ({ text: part })),
   );
+}
+
+/**
+ * Text rendered for sending, refused when it shows nothing: only white space, or
+ * segments that are all empty strings. chat.postMessage answers `no_text` to an
+ * empty text (its "Errors": "No message text provided"); a blank message says nothing.
+ *
+ * @throws InvalidArgsError with `details.violations: [{ path: '/text', message }]`, before any call.
+ */
+export function visibleText(text: SlackText): string {
+  const rendered = renderText(text);
+  if (rendered.trim() !== '') return rendered;
+  const message =
+    'text has nothing to show (only white space or empty segments): give a string with visible characters, or segments such as {"link"} or {"user"}';
+  throw new InvalidArgsError(`Invalid text: ${message}`, {
+    details: { violations: [{ path: '/text', message }] },
+  });
 }
 
 /**

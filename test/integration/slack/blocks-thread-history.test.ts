@@ -140,6 +140,22 @@ describe('slack_post_blocks', () => {
     expect(slack.requests).toEqual([]);
   });
 
+  it('refuses a notification text of only white space before any call', async () => {
+    // Act
+    const result = failure(
+      await callSlackTool(blocksTool, { channel: 'C0AWSPULSE', blocks: [section('ok')], text: ' ' }, bot()),
+    );
+
+    // Assess
+    expect(result.error).toMatchObject({
+      code: 'invalid_args',
+      details: {
+        violations: [{ path: '/text', message: expect.stringMatching(/^text has nothing to show/) }],
+      },
+    });
+    expect(slack.requests).toEqual([]);
+  });
+
   it('refuses content that would take more than 20 messages, before any call', async () => {
     // Prepare: 21 messages' worth of sections (4 × 3,000 characters each).
     const blocks = Array.from({ length: 84 }, () => section('y'.repeat(3_000)));

@@ -410,6 +410,24 @@ describe('slack_post_message: errors keep their meaning', () => {
     expect(slack.requests).toEqual([]);
   });
 
+  it.each([
+    ['only white space', '   \n\t '],
+    ['only empty segments', ['', '']],
+  ])('refuses text of %s before any call: Slack would answer no_text', async (_label, text) => {
+    // Act
+    const result = failure(await post({ channel: 'C0AWSPULSE', text }, botSecret()));
+
+    // Assess
+    expect(result.error).toMatchObject({
+      code: 'invalid_args',
+      retryable: false,
+      details: {
+        violations: [{ path: '/text', message: expect.stringMatching(/^text has nothing to show/) }],
+      },
+    });
+    expect(slack.requests).toEqual([]);
+  });
+
   it('rejects invalid args before any call', async () => {
     // Act
     const result = failure(await post({ channel: 'C0AWSPULSE', text: [{ user: 'not-an-id' }] }, botSecret()));
