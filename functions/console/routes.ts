@@ -75,11 +75,47 @@ const PARAM_RULES: Readonly<Record<string, IdentifierRule>> = {
 
 const ok = (body: unknown, status = 200): ConsoleResponse => ({ status, body });
 
-function bodyObject(body: unknown): Record<string, unknown> {
+/** Unknown field names shown in an error, at most, each cut to {@link MAX_FIELD_NAME_CHARS}. */
+const MAX_SHOWN_FIELDS = 10;
+const MAX_FIELD_NAME_CHARS = 64;
+
+/**
+ * `body` as a JSON object holding only the `accepted` fields: a misspelt field
+ * (`note`, `ref_valu`) is refused rather than dropped, as nothing the page sends is ignored.
+ *
+ * @param what - what the object is, for the message: `the body`, `input`.
+ * @throws InvalidArgsError naming the unknown fields and the accepted ones.
+ */
+function bodyObject(body: unknown, accepted: readonly string[], what = 'the body'): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new InvalidArgsError('expected a JSON object body');
+    throw new InvalidArgsError(
+      `${what}: expected a JSON object${accepted.length > 0 ? ` of ${accepted.join(', ')}` : ''}`,
+    );
+  }
+  const unknown = Object.keys(body).filter((key) => !accepted.includes(key));
+  if (unknown.length > 0) {
+    const shown = unknown
+      .slice(0, MAX_SHOWN_FIELDS)
+      .map((key) =>
+        JSON.stringify(key.length > MAX_FIELD_NAME_CHARS ? `${key.slice(0, MAX_FIELD_NAME_CHARS)}…` : key),
+      );
+    const more = unknown.length > MAX_SHOWN_FIELDS ? ` and ${unknown.length - MAX_SHOWN_FIELDS} more` : '';
+    throw new InvalidArgsError(
+      `${what}: unknown field${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}${more}; accepted: ${accepted.join(', ')}`,
+    );
   }
   return body as Record<string, unknown>;
+}
+
+/** The input of a run started from the page: any JSON object (the scenario's inputs check its keys). */
+function inputObject(input: unknown): Record<string, unknown> {
+  if (input === undefined) return {};
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new InvalidArgsError(
+      'input: expected a JSON object of the scenario\'s inputs, such as {"regions":["eu-west-1"]}',
+    );
+  }
+  return input as Record<string, unknown>;
 }
 
 function optionalString(body: Record<string, unknown>, key: string): string | undefined {
@@ -154,7 +190,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     method: 'PUT',
     pattern: '/api/tenants/:tenant/secrets/:name',
     async handle({ params, request, backend }) {
-      const body = bodyObject(request.body);
+      const body = bodyObject(request.body, ['ref_kind', 'ref_value', 'notes']);
       const tenant = params.tenant ?? '';
       const name = params.name ?? '';
       const kind = optionalString(body, 'ref_kind');
@@ -236,11 +272,11 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
           'This console does not start runs: start a deployed run with etp scenario start',
         );
       }
-      const body = bodyObject(request.body);
+      const body = bodyObject(request.body, ['scenario', 'input']);
       const scenario = optionalString(body, 'scenario') ?? '';
       assertIdentifier(SNAKE_CASE_NAME, scenario, 'scenario');
       knownScenario(backend, scenario);
-      const input = body.input === undefined ? {} : bodyObject(body.input);
+      const input = inputObject(body.input);
       const started = await backend.starter.start(params.tenant ?? '', scenario, input);
       return ok({ tenant: params.tenant, scenario, runId: started.runId }, 202);
     },
@@ -309,7 +345,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     method: 'POST',
     pattern: '/api/tenants/:tenant/questions/:runId/answer',
     async handle({ params, request, backend }) {
-      const text = (optionalString(bodyObject(request.body), 'text') ?? '').trim();
+      const text = (optionalString(bodyObject(request.body, ['text']), 'text') ?? '').trim();
       if (text === '' || text.length > MAX_ANSWER_CHARS) {
         throw new InvalidArgsError(`text: expected an answer of 1-${MAX_ANSWER_CHARS} characters`);
       }

@@ -82,11 +82,13 @@ function pathOf(route: ConsoleRoute, tenant: string): string {
   return route.pattern.replace(/:([a-zA-Z]+)/g, (_, name: string) => values[name] ?? 'x');
 }
 
-/** A body each route accepts. */
+/** A body each route accepts, by method and pattern. */
 const BODIES: Record<string, unknown> = {
-  PUT: { ref_kind: 'env', ref_value: 'ETP_SLACK_X', notes: 'n' },
-  POST: { scenario: SCENARIO, text: 'yes', input: {} },
+  'PUT /api/tenants/:tenant/secrets/:name': { ref_kind: 'env', ref_value: 'ETP_SLACK_X', notes: 'n' },
+  'POST /api/tenants/:tenant/runs': { scenario: SCENARIO, input: {} },
+  'POST /api/tenants/:tenant/questions/:runId/answer': { text: 'yes' },
 };
+const bodyOf = (route: ConsoleRoute) => BODIES[`${route.method} ${route.pattern}`];
 
 const tenantRoutes = CONSOLE_ROUTES.filter((route) => route.pattern.includes('/:tenant'));
 const acmeUser = { name: 'alice', tenants: ['acme'] };
@@ -108,7 +110,7 @@ describe('console API authorization', () => {
           method: route.method,
           path: pathOf(route, 'globex'),
           query: { path: 'summary.json' },
-          body: BODIES[route.method],
+          body: bodyOf(route),
           user: acmeUser,
         },
         backend,
@@ -135,7 +137,7 @@ describe('console API authorization', () => {
           method: route.method,
           path: pathOf(route, 'acme'),
           query: { path: 'summary.json' },
-          body: BODIES[route.method],
+          body: bodyOf(route),
           user: acmeUser,
         },
         backend,
@@ -167,7 +169,7 @@ describe('console API authorization', () => {
             method: route.method,
             path: pathOf(route, tenant),
             query: { path: 'summary.json' },
-            body: BODIES[route.method],
+            body: bodyOf(route),
             user: acmeUser,
           },
           backend,
@@ -229,7 +231,13 @@ describe('console API authorization', () => {
 
     // Act
     const badName = await handleConsoleRequest(
-      { method: 'PUT', path: '/api/tenants/acme/secrets/..', query: {}, body: BODIES.PUT, user },
+      {
+        method: 'PUT',
+        path: '/api/tenants/acme/secrets/..',
+        query: {},
+        body: BODIES['PUT /api/tenants/:tenant/secrets/:name'],
+        user,
+      },
       backend,
     );
     const badKind = await handleConsoleRequest(
@@ -279,6 +287,79 @@ describe('console API authorization', () => {
     expect(secretValue.status).toBe(400);
     expect(JSON.stringify(secretValue.body)).not.toContain('xoxb-123456789012');
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('console API bodies', () => {
+  const bodyRoutes = CONSOLE_ROUTES.filter((route) => route.method === 'PUT' || route.method === 'POST');
+
+  it('has a body for every route that takes one', () => {
+    expect(bodyRoutes.map((route) => `${route.method} ${route.pattern}`).sort()).toEqual(
+      Object.keys(BODIES).sort(),
+    );
+  });
+
+  it.each(bodyRoutes.map((route) => [`${route.method} ${route.pattern}`, route] as const))(
+    'refuses a field %s does not know, naming it and the accepted ones, writing nothing',
+    async (_label, route) => {
+      // Prepare: a misspelt field beside the accepted ones, and a token pasted as a key
+      const { backend, touched } = recordingBackend();
+      const accepted = Object.keys(bodyOf(route) as object);
+      const token = 'xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx';
+
+      // Act
+      const response = await handleConsoleRequest(
+        {
+          method: route.method,
+          path: pathOf(route, 'acme'),
+          query: {},
+          body: { ...(bodyOf(route) as object), note: 'typo', [token]: 1 },
+          user: acmeUser,
+        },
+        backend,
+      );
+
+      // Assess
+      expect(response).toEqual({
+        status: 400,
+        body: {
+          error: {
+            code: 'invalid_args',
+            message: `the body: unknown fields "note", "<redacted>"; accepted: ${accepted.join(', ')}`,
+          },
+        },
+      });
+      expect(touched.filter((what) => /^(put|start|answer)/.test(what))).toEqual([]);
+    },
+  );
+
+  it.each([[[]], [null], ['{}'], [5]])('refuses a run input %j that is not a JSON object', async (input) => {
+    // Prepare
+    const { backend, touched } = recordingBackend();
+
+    // Act
+    const response = await handleConsoleRequest(
+      {
+        method: 'POST',
+        path: '/api/tenants/acme/runs',
+        query: {},
+        body: { scenario: SCENARIO, input },
+        user: acmeUser,
+      },
+      backend,
+    );
+
+    // Assess
+    expect(response).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'invalid_args',
+          message: `input: expected a JSON object of the scenario's inputs, such as {"regions":["eu-west-1"]}`,
+        },
+      },
+    });
+    expect(touched).not.toContain('start');
   });
 });
 
