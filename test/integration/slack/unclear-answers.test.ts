@@ -105,6 +105,26 @@ describe('chat.postMessage', () => {
     expect(result).toMatchObject(unclear);
   });
 
+  it.each([
+    ['an HTML page', 'text/html', '<!DOCTYPE html><html><body>Sign in to the proxy</body></html>'],
+    ['an empty body', 'text/plain', ''],
+    ['plain words', 'text/plain', 'Service temporarily unavailable'],
+  ])(
+    'is not reported as posted, nor as refused, when answered 200 with %s',
+    async (_kind, contentType, body) => {
+      // Prepare: not a Web API answer (a proxy or captive portal): whether Slack posted is unknown.
+      process.env.SLACK_API_URL = `${server.url}/api/`;
+      answer = { contentType, body };
+
+      // Act
+      const result = await post({ bot_token: 'xoxb-fake-test-token' });
+
+      // Assess
+      expect(result).toMatchObject(unclear);
+      if (!result.ok) expect(result.error.message).not.toContain('<!DOCTYPE');
+    },
+  );
+
   it('is reported as posted with ok: true and the ts', async () => {
     // Prepare
     process.env.SLACK_API_URL = `${server.url}/api/`;
