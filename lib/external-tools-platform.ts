@@ -40,6 +40,7 @@ import { DEFAULT_TIMEOUT_SECONDS, type FunctionSettings, PlatformFunction } from
 import { RunWorkspaceBucket, type RunWorkspaceBucketProps } from './run-workspace-bucket';
 import { type ScenarioSchedule, ScenarioSchedules } from './scenario-schedules';
 import { ScenarioStateMachine } from './scenario-state-machine';
+import { recordLifetimeSeconds } from './scenarios/asl';
 import { inlineResultBudget } from './scenarios/budget';
 import { engineConfig, functionMemory } from './scenarios/engine-config';
 import { accountLevelSecrets, accountLevels, levelWhitelists } from './scenarios/level-tables';
@@ -294,6 +295,8 @@ export class ExternalToolsPlatform extends Construct {
         functionName: toolFunctionName(this.dispatcherConfig.toolFunctionNamePrefix, name),
         secretReferenceTable: this.secretReferenceTable,
         idempotencyTable: this.idempotencyTable,
+        // No record of a run expires while a call of it may still be made (or redriven).
+        idempotencyRecordSeconds: recordLifetimeSeconds(this.scenarios),
         runWorkspace: this.runWorkspace,
         resultMaxBytes: maxBytes,
         logRetention: props.logRetention,

@@ -12,6 +12,7 @@ import {
   ORGANIZATION_ROLE_NAME,
   TOOL_ROLE_PATH,
 } from '../functions/runtime/aws/trust';
+import { IDEMPOTENCY_RECORD_SECONDS, IDEMPOTENCY_RECORD_SECONDS_ENV } from '../functions/runtime/call-key';
 import type { FunctionToolEntry } from '../functions/runtime/catalog';
 import { SECRET_SESSIONS_ENV } from '../functions/runtime/secrets/vended';
 import { type ToolSpec, toolTimeoutSeconds } from '../functions/runtime/spec';
@@ -70,6 +71,13 @@ export interface ToolFunctionProps {
    * required for `sideEffects: 'write'`, ignored otherwise.
    */
   readonly idempotencyTable?: ITable;
+  /**
+   * How long a `write` tool keeps each call's record, in seconds, handed over as
+   * `IDEMPOTENCY_RECORD_SECONDS` (lib/scenarios/asl.ts, `recordLifetimeSeconds`:
+   * the longest scenario run plus Step Functions' 14-day redrive window).
+   * @default IDEMPOTENCY_RECORD_SECONDS (24 hours: the runtime's own)
+   */
+  readonly idempotencyRecordSeconds?: number;
   /**
    * The platform's run workspaces; required for a spec with `workspaceAccess`
    * (its objects granted, `RUN_BUCKET` set), ignored otherwise.
@@ -175,6 +183,10 @@ export class ToolFunction extends PlatformFunction {
       // Exactly once per call, through the records session the dispatcher vends for the call's
       // tenant (lib/tenant-secret-readers.ts, TenantIdempotencyRecords): no right of its own on the table.
       this.lambdaFunction.addEnvironment('IDEMPOTENCY_TABLE', props.idempotencyTable.tableName);
+      this.lambdaFunction.addEnvironment(
+        IDEMPOTENCY_RECORD_SECONDS_ENV,
+        String(props.idempotencyRecordSeconds ?? IDEMPOTENCY_RECORD_SECONDS),
+      );
       this.lambdaFunction.addEnvironment(SECRET_SESSIONS_ENV, 'vended');
     }
 

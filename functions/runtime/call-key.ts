@@ -64,3 +64,36 @@ export function recordsSessionPolicy(tenant: string, tool: string): string {
     ],
   });
 }
+
+/**
+ * The least time a call's record is kept, seconds: 24 hours, longer than any
+ * retry of a call outside a scenario run (EventBridge retries an event for at most
+ * 24 hours, "Event retry policy"; an entry point's logical call spans 10 minutes).
+ * A deployed write tool keeps its records longer, {@link IDEMPOTENCY_RECORD_SECONDS_ENV}.
+ */
+export const IDEMPOTENCY_RECORD_SECONDS = 24 * 60 * 60;
+
+/**
+ * The variable the CDK sets on a write tool's function: how long its records are
+ * kept, in seconds — the longest a scenario run may last (its state machine's
+ * `TimeoutSeconds`: an hour of work plus every `ask_user` wait, up to a week per
+ * question) plus the 14 days within which Step Functions may redrive an ended
+ * execution under the same name ("Redriving state machines in Step Functions"),
+ * so no record of a run expires while a call of that run can still be made
+ * again (a target written once per run, a redriven Task) — lib/scenarios/asl.ts,
+ * `recordLifetimeSeconds`.
+ */
+export const IDEMPOTENCY_RECORD_SECONDS_ENV = 'IDEMPOTENCY_RECORD_SECONDS';
+
+/**
+ * How long this function keeps a call's record, in seconds: `IDEMPOTENCY_RECORD_SECONDS`
+ * when set (never less than {@link IDEMPOTENCY_RECORD_SECONDS}), else that default.
+ *
+ * @returns undefined when the variable is set but is not a whole number of seconds.
+ */
+export function recordSeconds(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env[IDEMPOTENCY_RECORD_SECONDS_ENV];
+  if (raw === undefined || raw === '') return IDEMPOTENCY_RECORD_SECONDS;
+  if (!/^[0-9]{1,10}$/.test(raw)) return undefined;
+  return Math.max(IDEMPOTENCY_RECORD_SECONDS, Number(raw));
+}

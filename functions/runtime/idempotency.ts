@@ -31,7 +31,7 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
 import { parseToolArgs } from './args';
-import { callKey, recordKeyPrefix } from './call-key';
+import { callKey, IDEMPOTENCY_RECORD_SECONDS_ENV, recordKeyPrefix, recordSeconds } from './call-key';
 import type { ToolContextServices } from './context';
 import { DEADLINE_SAFETY_MARGIN_MS, type Deadline, hardStopGraceMs } from './deadline';
 import { MAX_ERROR_MESSAGE_CHARS } from './error-sources/error-info';
@@ -43,12 +43,8 @@ import { normalizeError } from './normalize-error';
 import { failureResult, oneLineSummary, type ToolFailure, type ToolResult } from './result';
 import { type Tool, toolTimeoutSeconds } from './spec';
 
-/**
- * How long a call's record is kept, seconds: 24 hours, longer than any retry of
- * the same call (Step Functions task retries take minutes; EventBridge retries an
- * event for at most 24 hours, "Event retry policy").
- */
-export const IDEMPOTENCY_RECORD_SECONDS = 24 * 60 * 60;
+/** How long a call's record is kept: call-key.ts (a module light enough for the CDK app and the CLI). */
+export { IDEMPOTENCY_RECORD_SECONDS, IDEMPOTENCY_RECORD_SECONDS_ENV, recordSeconds } from './call-key';
 
 /** Whether a failed write took effect: `none` (safe to run again), `unknown`, or `partial` (some of it). */
 export type Effect = 'none' | 'unknown' | 'partial';
@@ -215,6 +211,17 @@ export async function runToolOnce(
       ),
     );
   }
+  const keepSeconds = recordSeconds();
+  if (keepSeconds === undefined) {
+    return failure(
+      tool,
+      invocation,
+      new PlatformError(
+        'internal_error',
+        `${IDEMPOTENCY_RECORD_SECONDS_ENV} must be a whole number of seconds: ${tool.name} is a write tool and does not run without knowing how long its exactly-once record is kept`,
+      ),
+    );
+  }
   const layer = layers();
   const target = writeTarget(tool, args);
   // Once per target: the record (and the marker the tool writes) is the target's, not the call's.
@@ -224,7 +231,7 @@ export async function runToolOnce(
     eventKeyJmesPath: '[tenant, runId, callId]',
     payloadValidationJmesPath: 'args',
     throwOnNoIdempotencyKey: true,
-    expiresAfterSeconds: IDEMPOTENCY_RECORD_SECONDS,
+    expiresAfterSeconds: keepSeconds,
     useLocalCache: false,
     hashFunction: 'sha256',
   });

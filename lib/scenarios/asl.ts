@@ -31,6 +31,7 @@
  */
 import type { ScenarioLevel } from '../../functions/engine/definition';
 import { MAX_QUESTIONS_PER_LEVEL } from '../../functions/engine/limits';
+import { IDEMPOTENCY_RECORD_SECONDS } from '../../functions/runtime/call-key';
 import { agentStates } from './asl-states/agent';
 import { orgStates } from './asl-states/org';
 import { planStates } from './asl-states/plan';
@@ -70,6 +71,28 @@ export function executionTimeoutSeconds(levels: readonly ScenarioLevel[]): numbe
         : 0),
     SCENARIO_TIMEOUT_SECONDS,
   );
+}
+
+/**
+ * Seconds (14 days) within which Step Functions may redrive an ended execution, under its own
+ * name (AWS Step Functions developer guide, "Redriving state machines in Step
+ * Functions": 14 days after the execution stopped).
+ */
+export const REDRIVE_WINDOW_SECONDS = 14 * 86_400;
+
+/**
+ * How long a write tool's exactly-once records are kept, in seconds (handed to its
+ * function as `IDEMPOTENCY_RECORD_SECONDS`, functions/runtime/idempotency.ts): the
+ * longest execution of any of `scenarios` ({@link executionTimeoutSeconds}) plus
+ * {@link REDRIVE_WINDOW_SECONDS}, and never less than the runtime's 24 hours. A run
+ * waiting days on `ask_user` answers outlived the old fixed 24 hours, after which a
+ * call of the same run (a target written once per run, a redriven Task) wrote again.
+ */
+export function recordLifetimeSeconds(
+  scenarios: readonly { readonly levels: readonly ScenarioLevel[] }[],
+): number {
+  const longestRun = Math.max(0, ...scenarios.map((scenario) => executionTimeoutSeconds(scenario.levels)));
+  return Math.max(IDEMPOTENCY_RECORD_SECONDS, longestRun + REDRIVE_WINDOW_SECONDS);
 }
 
 /** Where the definition's Task states point. */

@@ -10,6 +10,7 @@ import { toolCatalog } from '../../functions/tools/catalog';
 import { isOrganizationTool } from '../../lib/aws-tool-grants';
 import { planCallTools, TOOL_EVENT_MAX_AGE_SECONDS } from '../../lib/callback-grants';
 import type { ExternalToolsStack } from '../../lib/external-tools-stack';
+import { recordLifetimeSeconds } from '../../lib/scenarios/asl';
 import { snapshotAthenaEnvironment, takesAthenaRoute } from '../../lib/snapshot-athena-settings';
 import {
   flattenIntrinsics,
@@ -209,7 +210,13 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
         SECRET_REFS_TABLE: { Ref: tableId },
         POWERTOOLS_SERVICE_NAME: name,
         RESULT_MAX_BYTES: String(DEFAULT_RESULT_MAX_BYTES),
-        ...(spec.sideEffects === 'write' ? { IDEMPOTENCY_TABLE: { Ref: idempotencyTableId } } : {}),
+        ...(spec.sideEffects === 'write'
+          ? {
+              IDEMPOTENCY_TABLE: { Ref: idempotencyTableId },
+              // Records outlive the longest run and its redrive window (test/infra/record-lifetime.test.ts).
+              IDEMPOTENCY_RECORD_SECONDS: String(recordLifetimeSeconds(stack.platform.scenarios)),
+            }
+          : {}),
         // Every tool function claim-checks a plan call's result itself, in the run workspaces, within the inline budget.
         RUN_BUCKET: { Ref: workspaceBucket },
         RESULT_INLINE_BYTES: String(Math.min(DEFAULT_RESULT_INLINE_BYTES, stack.platform.inlineResultBytes)),

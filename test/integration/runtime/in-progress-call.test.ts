@@ -6,6 +6,8 @@
  * `throttled` no one retries. The records live on dynalite (Powertools' DynamoDB
  * layer, as deployed); the tool's function is its real handler.
  */
+import { createHash } from 'node:crypto';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
 import { callbackServices, LocalTaskTokens } from '../../../bin/local/local-callbacks';
 import type { ToolInvocation } from '../../../functions/runtime/invocation';
@@ -18,6 +20,7 @@ import { createIdempotencyTable, type LocalDynamoDb, startDynalite } from '../..
 import { fakeLambdaContext } from '../../helpers/events';
 
 let dynamo: LocalDynamoDb;
+let table: string;
 let runSequence = 0;
 
 /** A write tool whose every effect is counted, each held until `release()`. */
@@ -68,7 +71,7 @@ async function until(predicate: () => boolean): Promise<void> {
 
 beforeAll(async () => {
   dynamo = await startDynalite();
-  const table = await createIdempotencyTable(dynamo.client);
+  table = await createIdempotencyTable(dynamo.client);
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
@@ -165,5 +168,57 @@ describe('a write call made again while its first attempt runs', () => {
     });
     expect(waitedMs).toBeGreaterThanOrEqual(500);
     expect(waitedMs).toBeLessThan(1_500);
+  });
+});
+
+describe("a write call's record", () => {
+  afterEach(() => {
+    delete process.env.IDEMPOTENCY_RECORD_SECONDS;
+  });
+
+  it('is kept as long as IDEMPOTENCY_RECORD_SECONDS says (the longest run plus its redrive window)', async () => {
+    // Prepare: 17 days and an hour, as the CDK sets it for a run that may wait days on answers.
+    process.env.IDEMPOTENCY_RECORD_SECONDS = String(17 * 86_400 + 3600);
+    const { tool, release } = gatedWriteTool();
+    release();
+    const before = Math.floor(Date.now() / 1000);
+
+    // Act
+    const result = await createToolHandler(tool)(call(), fakeLambdaContext({ timeoutMs: 30_000 }));
+
+    // Assess
+    expect(result.ok).toBe(true);
+    // Powertools' key: the prefix, then the SHA-256 (base64) of [tenant, runId, callId].
+    const { tenant, runId, callId } = call();
+    const hash = createHash('sha256')
+      .update(JSON.stringify([tenant, runId, callId]))
+      .digest('base64');
+    const { Item: record } = await dynamo.client.send(
+      new GetItemCommand({
+        TableName: table,
+        Key: { id: { S: `acme#test_post#${hash}` } },
+        ConsistentRead: true,
+      }),
+    );
+    expect(record?.status?.S).toBe('COMPLETED');
+    const expiration = Number(record?.expiration?.N);
+    expect(expiration).toBeGreaterThanOrEqual(before + 17 * 86_400 + 3600);
+    expect(expiration).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 17 * 86_400 + 3600);
+  });
+
+  it('refuses to run the tool when the variable is no whole number of seconds', async () => {
+    // Prepare
+    process.env.IDEMPOTENCY_RECORD_SECONDS = '17d';
+    const { tool, effects, release } = gatedWriteTool();
+    release();
+
+    // Act
+    const result = await createToolHandler(tool)(call(), fakeLambdaContext({ timeoutMs: 30_000 }));
+
+    // Assess
+    expect(effects).toEqual([]);
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    if (!result.ok)
+      expect(result.error.message).toMatch(/IDEMPOTENCY_RECORD_SECONDS must be a whole number of seconds/);
   });
 });
