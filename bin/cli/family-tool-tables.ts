@@ -13,11 +13,12 @@
  * read from the pages themselves (every docs/*.md with a marker), never listed here.
  * test/unit/cli/family-tool-tables.test.ts fails when a page is stale.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolSpec } from '../../functions/runtime/spec';
 import { firstSentence } from './text';
 import { cell } from './tool-docs';
+import { writeFileWhole } from './write-whole';
 
 /** The folder of the pages, relative to the repository root. */
 export const DOCS_DIR = 'docs';
@@ -91,7 +92,7 @@ function main(): void {
   for (const [name, text] of pagesWithToolTables(docsDir)) {
     const generated = withFamilyToolTables(text, toolCatalog.list());
     if (generated !== text) {
-      writeFileSync(path.join(docsDir, name), generated);
+      writeFileWhole(path.join(docsDir, name), generated);
       process.stderr.write(`wrote ${DOCS_DIR}/${name}\n`);
     }
   }

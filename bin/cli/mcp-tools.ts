@@ -10,7 +10,6 @@
  * `npm run -s docs:tools` rewrites the file (`tsx bin/cli/mcp-tools.ts`);
  * test/unit/cli/mcp-tools.test.ts fails when it and the catalog disagree.
  */
-import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { McpTool } from '../../functions/dispatcher/formats/mcp-format';
 import type { ToolSpec } from '../../functions/runtime/spec';
@@ -51,6 +50,8 @@ export function precomputedMcpTools(): McpToolsEntry[] {
 }
 
 if (require.main === module) {
-  writeFileSync(MCP_TOOLS_FILE, mcpToolsText(computeMcpTools()));
+  // Loaded here, not at the top: `etp mcp` reads this module at start and never writes.
+  const { writeFileWhole } = require('./write-whole') as typeof import('./write-whole');
+  writeFileWhole(MCP_TOOLS_FILE, mcpToolsText(computeMcpTools()));
   process.stdout.write(`wrote ${path.relative(process.cwd(), MCP_TOOLS_FILE)}\n`);
 }

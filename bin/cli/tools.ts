@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { deadlineIn } from '../../functions/runtime/deadline';
 import { InvalidArgsError, UnknownLevelError } from '../../functions/runtime/errors';
@@ -15,6 +13,7 @@ const LIST_DESCRIPTION_CHARS = 120;
 
 import { TOOL_DOCS_PATH, toolCatalogMarkdown } from './tool-docs';
 import { registerToolSchemaCommand } from './tool-schema';
+import { writeFileWhole } from './write-whole';
 
 interface InvokeOptions {
   readonly tenant: string;
@@ -71,7 +70,7 @@ export function registerToolsCommands(program: Command, run: CliRun): void {
         return;
       }
       try {
-        writeFileSync(path.resolve(options.write), markdown);
+        writeFileWhole(options.write, markdown);
       } catch (err) {
         throw new InvalidArgsError(
           `--write ${options.write}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); give a file in a directory you can write`,
