@@ -71,6 +71,8 @@ export interface LocalGitHub extends FakeApi {
   revoke(token: string): void;
   /** Sets what is left of the primary limit. */
   setRemaining(remaining: number, resetInSeconds?: number): void;
+  /** The search API's next answers say `incomplete_results: true` (the query timed out, "Search" → "Timeouts and incomplete results"). */
+  searchTimesOut(timesOut: boolean): void;
 }
 
 const documentation = (path: string) => `https://docs.github.com/rest${path}`;
@@ -151,6 +153,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   };
 
   /** A list answered page by page with `Link`. */
+  let searchTimedOut = false;
+
   const list = (request: ApiRequest, response: ServerResponse, items: readonly unknown[]) => {
     const page = pageOf(items, request.query, { perPage: 30, maxPerPage: 100 });
     const link = linkHeader(`${apiUrl}${request.path}`, request.query, page.page, page.last);
@@ -317,12 +321,21 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
               pull_request: { merged_at: p.merged_at },
             })),
         );
-      const page = pageOf(items, request.query, { perPage: 30, maxPerPage: 100 });
+      // "Search": up to 1,000 results for each search; the pages stop there, total_count does not.
+      const page = pageOf(items.slice(0, 1_000), request.query, { perPage: 30, maxPerPage: 100 });
+      if ((page.page - 1) * page.perPage >= 1_000) {
+        send(response, 422, {
+          message: 'Only the first 1000 search results are available',
+          documentation_url: documentation('/search/search#about-search'),
+          status: '422',
+        });
+        return true;
+      }
       const link = linkHeader(`${apiUrl}${request.path}`, request.query, page.page, page.last);
       send(
         response,
         200,
-        { total_count: items.length, incomplete_results: false, items: page.items },
+        { total_count: items.length, incomplete_results: searchTimedOut, items: page.items },
         link ? { link } : {},
       );
       return true;
@@ -465,6 +478,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     setRemaining: (next, resetInSeconds = 3600) => {
       remaining = next;
       resetAt = Math.floor(Date.now() / 1000) + resetInSeconds;
+    },
+    searchTimesOut: (timesOut) => {
+      searchTimedOut = timesOut;
     },
   };
 }

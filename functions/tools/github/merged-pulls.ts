@@ -47,6 +47,17 @@ interface ApiPull {
  */
 const SEARCH_RATE = { burst: 5, perSecond: 0.5 };
 
+/** Results one search query reaches ("Search" → "About search": up to 1,000 results for each search). */
+export const SEARCH_MAX_RESULTS = 1_000;
+
+/** What a search page says besides its items ("Search": `total_count`, `incomplete_results`). */
+interface SearchFacts {
+  /** The matches of the query, all of them (beyond the 1,000 the API returns too). */
+  totalCount: number;
+  /** A page answered `incomplete_results: true`: the query timed out and matches may be missing. */
+  incomplete: boolean;
+}
+
 function pullOf(pull: ApiPull, repo: string): MergedPull {
   return {
     repo,
@@ -71,6 +82,7 @@ export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ct
     !!at && Date.parse(at) >= since && Date.parse(at) < until;
   let read: PageRead<ApiPull>;
   let repoOf: (pull: ApiPull) => string;
+  let search: SearchFacts | undefined;
   if (args.repo) {
     const repo = args.repo;
     repoOf = () => repo;
@@ -114,7 +126,14 @@ export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ct
       },
       {
         paginator: linkHeaderPaginator({ pageSizeParam: 'per_page', pageSize: args.limit }),
-        select: (body) => (body as { items?: ApiPull[] } | undefined)?.items ?? [],
+        select: (body) => {
+          const page = body as { items?: ApiPull[]; total_count?: unknown; incomplete_results?: unknown };
+          search = {
+            totalCount: typeof page?.total_count === 'number' ? page.total_count : (search?.totalCount ?? 0),
+            incomplete: (search?.incomplete ?? false) || page?.incomplete_results === true,
+          };
+          return page?.items ?? [];
+        },
         budget: GITHUB_PAGE_BUDGET,
         resume: args.cursor,
         enough: (all) => all.length >= args.limit,
@@ -125,11 +144,27 @@ export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ct
   const pulls = read.records
     .filter((p) => inWindow(p.merged_at ?? p.pull_request?.merged_at))
     .map((p) => pullOf(p, repoOf(p)));
+  let outcome = readOutcome(read);
+  // A search read to its end is complete only when the API returned every match: past its
+  // 1,000 results it pages no further (a narrower window reads on), and a timed-out query
+  // (`incomplete_results`) may have left matches out.
+  const found = search as SearchFacts | undefined;
+  if (found && read.stoppedBy === 'end' && found.totalCount > SEARCH_MAX_RESULTS) {
+    outcome = { ...outcome, complete: false, next_cursor: null, stopped_by: 'window' };
+  }
+  if (found?.incomplete) outcome = { ...outcome, complete: false };
+  const searchFacts = found
+    ? { total_count: found.totalCount, ...(found.incomplete ? { incomplete_results: true } : {}) }
+    : {};
   return {
-    value: { pulls, count: pulls.length, ...readOutcome(read) },
-    truncated: cutShort(read),
+    value: { pulls, count: pulls.length, ...outcome, ...searchFacts },
+    truncated: cutShort(read) || outcome.stopped_by === 'window' || found?.incomplete === true,
     summary:
-      `${pulls.length} pull request${pulls.length === 1 ? '' : 's'} merged in ${args.repo ?? args.org}${read.complete ? '' : ', more available'}` +
+      `${pulls.length} pull request${pulls.length === 1 ? '' : 's'} merged in ${args.repo ?? args.org}${outcome.complete ? '' : ', more available'}` +
+      (outcome.stopped_by === 'window'
+        ? ` (the search API returns ${SEARCH_MAX_RESULTS} of ${found?.totalCount}: narrow the window)`
+        : '') +
+      (found?.incomplete ? ' (the search timed out: results may be missing)' : '') +
       (pulls.length > 0
         ? `: ${pulls
             .slice(0, 3)

@@ -258,6 +258,43 @@ describe('github_merged_pulls', () => {
     expect(github.requests[0]?.query.get('q')).toMatch(/^org:octocat is:pr is:merged merged:\S+\.\.\S+$/);
   });
 
+  it('a search past its 1,000 results is not complete: stopped_by window, total_count said', async () => {
+    const many = emptyRepo();
+    for (let i = 0; i < 1_200; i++) {
+      const at = iso(NOW - (i + 1) * 60_000);
+      many.pulls.push(pullRequest('octocat/many', 5_000 + i, { merged_at: at, updated_at: at }));
+    }
+    github.repos['octocat/many'] = many;
+    const since = NOW - 30 * HOUR;
+    const args = { org: 'octocat', since: iso(since), limit: 100 };
+    const matches = Object.entries(github.repos)
+      .filter(([name]) => name.startsWith('octocat/'))
+      .flatMap(([, r]) => r.pulls)
+      .filter((p) => typeof p.merged_at === 'string' && Date.parse(p.merged_at) >= since).length;
+    expect(matches).toBeGreaterThan(1_200);
+    const first = value(await call(githubMergedPullsTool, args));
+    expect(first).toMatchObject({ complete: false, stopped_by: 'enough', total_count: matches });
+
+    // The last page the API serves (1,000 results: page 10 of 100).
+    const cursor = (first.next_cursor as string).replace(/([?&])page=2(&|$)/, '$1page=10$2');
+    const result = await call(githubMergedPullsTool, { ...args, cursor });
+    expect(value(result)).toMatchObject({
+      count: 100,
+      complete: false,
+      stopped_by: 'window',
+      next_cursor: null,
+      total_count: matches,
+    });
+    expect(result).toMatchObject({ truncated: true, summary: expect.stringContaining('narrow the window') });
+  });
+
+  it('a search answered incomplete_results (timed out) is not complete', async () => {
+    github.searchTimesOut(true);
+    const result = await call(githubMergedPullsTool, { org: 'octocat', since: iso(NOW - 90 * 60_000) });
+    expect(value(result)).toMatchObject({ count: 5, complete: false, incomplete_results: true });
+    expect(result).toMatchObject({ truncated: true });
+  });
+
   it('refuses bad arguments before any request', async () => {
     for (const args of [
       { repo: 'not a repo', since: iso(NOW) },
