@@ -285,9 +285,17 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     method: 'GET',
     pattern: '/api/tenants/:tenant/runs/:scenario/:runId',
     async handle({ params, backend }) {
-      knownScenario(backend, params.scenario ?? '');
+      const scenario = params.scenario ?? '';
+      knownScenario(backend, scenario);
+      const levels = backend.catalog.scenarios.find((known) => known.name === scenario)?.levels ?? [];
       return ok(
-        await runDetail(backend.workspaces, params.tenant ?? '', params.scenario ?? '', params.runId ?? ''),
+        await runDetail(
+          backend.workspaces,
+          params.tenant ?? '',
+          scenario,
+          params.runId ?? '',
+          levels.map((level) => level.name),
+        ),
       );
     },
   },

@@ -48,7 +48,10 @@ export interface RunDetail {
   readonly findings: Readonly<Record<string, readonly ConsoleFinding[]>>;
   /** Each agent level's report (`finish` summary), by level. */
   readonly reports: Readonly<Record<string, string>>;
+  /** The first {@link MAX_LISTED_FILES} workspace files, in path order. */
   readonly files: readonly WorkspaceFile[];
+  /** Present (true) when the workspace holds more files than {@link files} lists. */
+  readonly filesTruncated?: true;
 }
 
 async function readJsonFile<T>(workspace: Workspace, path: string): Promise<T | undefined> {
@@ -173,9 +176,11 @@ export async function runDetail(
   tenant: string,
   scenario: string,
   runId: string,
+  levels: readonly string[] = [],
 ): Promise<RunDetail> {
   const workspace = workspaces({ tenant, scenario, runId });
-  const files = await workspace.list('', { limit: MAX_LISTED_FILES });
+  const listed = await workspace.list('', { limit: MAX_LISTED_FILES + 1 });
+  const files = listed.slice(0, MAX_LISTED_FILES);
   const summary = summaryOf(await readJsonFile<unknown>(workspace, ENGINE_PATHS.summary()));
   // A run that wrote nothing is no run to show (the live view reads its events instead).
   if (files.length === 0 && !summary) {
@@ -184,19 +189,33 @@ export async function runDetail(
       `Tenant ${tenant} has no ${scenario} run ${runId} with workspace files`,
     );
   }
+  // Each level's findings and report are read at their own paths, not looked for in the listing:
+  // an organization level's per-account files come first in path order and can fill it.
+  const levelNames = [
+    ...new Set([
+      ...levels,
+      ...(summary?.levels.map((level) => level.name) ?? []),
+      ...files
+        .map((file) => /^levels\/([a-z][a-z0-9_]*)\//.exec(file.path)?.[1])
+        .filter((name) => name !== undefined),
+    ]),
+  ];
   const findings: Record<string, ConsoleFinding[]> = {};
   const reports: Record<string, string> = {};
-  for (const file of files) {
-    const findingsLevel = /^levels\/([a-z][a-z0-9_]*)\/findings\.json$/.exec(file.path)?.[1];
-    if (findingsLevel) {
-      const read = await readJsonFile<FindingsFile>(workspace, file.path);
-      if (read?.findings && read.diff) findings[findingsLevel] = findingsOf(read);
-    }
-    const finishLevel = /^levels\/([a-z][a-z0-9_]*)\/finish\.json$/.exec(file.path)?.[1];
-    if (finishLevel) {
-      const read = await readJsonFile<{ summary?: unknown }>(workspace, file.path);
-      if (typeof read?.summary === 'string') reports[finishLevel] = read.summary;
-    }
+  for (const level of levelNames) {
+    const found = await readJsonFile<FindingsFile>(workspace, ENGINE_PATHS.findings(level));
+    if (found?.findings && found.diff) findings[level] = findingsOf(found);
+    const finish = await readJsonFile<{ summary?: unknown }>(workspace, ENGINE_PATHS.finish(level));
+    if (typeof finish?.summary === 'string') reports[level] = finish.summary;
   }
-  return redact({ tenant, scenario, runId, ...(summary ? { summary } : {}), findings, reports, files });
+  return redact({
+    tenant,
+    scenario,
+    runId,
+    ...(summary ? { summary } : {}),
+    findings,
+    reports,
+    files,
+    ...(listed.length > files.length ? { filesTruncated: true as const } : {}),
+  });
 }

@@ -175,6 +175,9 @@ export async function runPage(tenant, scenario, runId) {
         ),
       ),
     ),
+    run.filesTruncated
+      ? h('p', {}, `The first ${run.files.length} files in path order; the workspace holds more.`)
+      : null,
     viewer,
   );
 }
