@@ -246,6 +246,13 @@ export async function startPagerDutyServer(options: PagerDutyServerOptions): Pro
       const services = request.query.getAll('service_ids[]');
       const since = Date.parse(request.query.get('since') ?? '') || 0;
       const until = Date.parse(request.query.get('until') ?? '') || Number.POSITIVE_INFINITY;
+      // "List incidents": since..until is at most 6 months.
+      const sixMonths = new Date(since);
+      sixMonths.setUTCMonth(sixMonths.getUTCMonth() + 6);
+      if (since > 0 && until !== Number.POSITIVE_INFINITY && until > sixMonths.getTime()) {
+        error(response, 400, 2001, 'Invalid Input Provided', ['Date range may not exceed 6 months']);
+        return true;
+      }
       const incidents = world.incidents
         .filter(
           (i) =>

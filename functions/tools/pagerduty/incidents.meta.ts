@@ -6,6 +6,16 @@ import { PAGERDUTY_READ_SETTINGS, pagerdutyId } from './schemas';
 /** Most incidents one call returns (PagerDuty's largest `limit`). */
 export const INCIDENTS_MAX_LIMIT = 100;
 
+/** The longest since..until window "List incidents" takes, calendar months ("Maximum range is 6 months"). */
+export const INCIDENTS_MAX_RANGE_MONTHS = 6;
+
+/** Whether `until` is at most {@link INCIDENTS_MAX_RANGE_MONTHS} calendar months after `since` (both ISO 8601). */
+export function withinIncidentRange(since: string, until: string): boolean {
+  const end = new Date(Date.parse(since));
+  end.setUTCMonth(end.getUTCMonth() + INCIDENTS_MAX_RANGE_MONTHS);
+  return Date.parse(until) <= end.getTime();
+}
+
 /** `pagerduty_incidents`: incidents by status, urgency, service and window. */
 export const pagerdutyIncidentsSpec = defineToolSpec({
   name: 'pagerduty_incidents',
@@ -52,6 +62,10 @@ export const pagerdutyIncidentsSpec = defineToolSpec({
         z.refine<{ since?: string | undefined; until?: string | undefined }>(
           (a) => a.since === undefined || a.until === undefined || Date.parse(a.since) < Date.parse(a.until),
           'since must be before until',
+        ),
+        z.refine<{ since?: string | undefined; until?: string | undefined }>(
+          (a) => a.since === undefined || a.until === undefined || withinIncidentRange(a.since, a.until),
+          `until may be at most ${INCIDENTS_MAX_RANGE_MONTHS} months after since (PagerDuty's longest range)`,
         ),
       ),
   ...PAGERDUTY_READ_SETTINGS,

@@ -249,6 +249,23 @@ describe('pagerduty_incidents', () => {
     expect(pd.requests.map((r) => [r.query.get('offset'), r.query.get('limit')])).toEqual([['9950', '50']]);
   });
 
+  it('a window of exactly 6 months is sent; one second more is refused, saying so', async () => {
+    const sent = await call(pagerdutyIncidentsTool, {
+      since: '2026-01-31T00:00:00Z',
+      until: '2026-07-31T00:00:00Z',
+    });
+    expect(value(sent).count).toBe(0);
+    const refused = await call(pagerdutyIncidentsTool, {
+      since: '2026-01-31T00:00:00Z',
+      until: '2026-07-31T00:00:01Z',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_args', message: expect.stringContaining('at most 6 months after since') },
+    });
+    expect(pd.requests).toHaveLength(1);
+  });
+
   it('a cursor at offset 10,000 is invalid_args before any request, saying why', async () => {
     const result = await call(pagerdutyIncidentsTool, { statuses: ['resolved'], cursor: '10000' });
     expect(result).toMatchObject({
@@ -265,6 +282,8 @@ describe('pagerduty_incidents', () => {
       { cursor: 'abc' },
       { service_ids: ['my-service'] },
       { since: iso(NOW), until: iso(NOW - MINUTE) },
+      // "List incidents": the range is at most 6 months.
+      { since: '2026-01-31T00:00:00Z', until: '2026-07-31T00:00:01Z' },
     ]) {
       expect(await call(pagerdutyIncidentsTool, args)).toMatchObject({
         ok: false,
