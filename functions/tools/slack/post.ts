@@ -6,7 +6,7 @@
  * `include_all_metadata`) instead of being sent again (docs/slack.md, "Exactly once").
  */
 import type { ChatPostMessageArguments } from '@slack/web-api';
-import { callKey } from '../../runtime/call-key';
+import { callKey, IDEMPOTENCY_RECORD_SECONDS, recordSeconds } from '../../runtime/call-key';
 import type { ToolContext } from '../../runtime/context';
 import { PlatformError } from '../../runtime/errors';
 import { HttpRequestError } from '../../runtime/http/errors';
@@ -30,8 +30,14 @@ import { postThroughWebhook } from './webhook-post';
  */
 const CHANNEL_RATE = { burst: 3, perSecond: 1 };
 
-/** Pages scanned when looking for an earlier attempt's messages (200 messages each). */
+/**
+ * Pages scanned when looking for an earlier attempt's messages; past them the
+ * outcome is unknown (nothing is sent again).
+ */
 const LOOKUP_PAGES = 3;
+
+/** Messages asked per lookup page ("Pagination": at most 200 recommended; Slack may answer fewer). */
+const LOOKUP_PAGE_SIZE = 200;
 
 /** How far back a lost post is looked for, seconds before it was sent (clock skew between us and Slack). */
 const LOOKUP_SKEW_SECONDS = 60;
@@ -95,9 +101,13 @@ class BotPoster {
     };
   }
 
-  /** An earlier attempt of this call started and never recorded its outcome: find what it posted. */
+  /**
+   * An earlier attempt of this call started and never recorded its outcome: find
+   * what it posted. It started within the record's lifetime (`recordSeconds`,
+   * runtime/call-key.ts: a Step Functions redrive may come days later), so that far back.
+   */
   async #recoverEarlierAttempt(): Promise<void> {
-    const since = Math.floor(Date.now() / 1000) - 24 * 60 * 60;
+    const since = Math.floor(Date.now() / 1000) - (recordSeconds() ?? IDEMPOTENCY_RECORD_SECONDS);
     await this.#lookUp(since, 'an earlier attempt of this call ended without an outcome', undefined);
   }
 
@@ -201,11 +211,12 @@ class BotPoster {
     ts?: string,
   ): Promise<void> {
     let cursor: string | undefined;
+    let scanned = 0;
     for (let page = 0; page < LOOKUP_PAGES; page++) {
       const args = {
         channel: this.#channel as string,
         oldest: String(oldest),
-        limit: 200,
+        limit: LOOKUP_PAGE_SIZE,
         include_all_metadata: true,
         ...(cursor ? { cursor } : {}),
       };
@@ -213,6 +224,7 @@ class BotPoster {
         method === 'conversations.replies'
           ? await this.session.api((c) => c.conversations.replies({ ...args, ts: ts as string }))
           : await this.session.api((c) => c.conversations.history(args));
+      scanned += response.messages?.length ?? 0;
       for (const message of (response.messages ?? []) as SlackMessage[]) {
         const payload = message.metadata?.event_payload;
         if (message.metadata?.event_type !== SLACK_METADATA_EVENT_TYPE || payload?.key !== this.#key)
@@ -232,6 +244,12 @@ class BotPoster {
       cursor = response.response_metadata?.next_cursor || undefined;
       if (!cursor) return;
     }
+    // Pages left unread may hold the message: not found is not "not posted".
+    throw new PlatformError(
+      'upstream_error',
+      `more than the ${scanned} messages read (${LOOKUP_PAGES} pages) since the post was sent; the rest were not checked`,
+      { retryable: false, service: 'slack' },
+    );
   }
 
   #postedSoFar(): string[] {

@@ -126,6 +126,7 @@ afterEach(async () => {
   jest.restoreAllMocks();
   delete process.env.SLACK_API_URL;
   delete process.env.POWERTOOLS_IDEMPOTENCY_DISABLED;
+  delete process.env.IDEMPOTENCY_RECORD_SECONDS;
   await slack.stop();
 });
 
@@ -374,6 +375,67 @@ describe('the exactly-once record', () => {
     expect(effects()).toBe(1);
     expect(result.value).toMatchObject({ ts: slack.messages[0]?.ts, recovered: 1 });
     expect(slack.requests.map((r) => r.path)).toEqual([POST, '/api/conversations.history']);
+  });
+
+  /** An earlier attempt of `call` posted and died before recording an outcome; its in-progress hold has run out. */
+  async function diedMidCall(call: ToolInvocation, postedSecondsAgo: number): Promise<void> {
+    success(await callSlackTool(tool, args, slackSecrets(process.env.ETP_TEST_SLACK), call));
+    const posted = slack.messages.at(-1) as { ts: string };
+    posted.ts = `${Math.floor(Date.now() / 1000) - postedSecondsAgo}.000001`;
+    const hash = createHash('sha256')
+      .update(JSON.stringify([call.tenant, call.runId, call.callId]))
+      .digest('base64');
+    await dynamo.client.send(
+      new PutItemCommand({
+        TableName: idempotencyTable,
+        Item: {
+          id: { S: `${call.tenant}#${tool.name}#${hash}` },
+          status: { S: 'INPROGRESS' },
+          expiration: { N: String(Math.floor(Date.now() / 1000) + 3600) },
+          in_progress_expiration: { N: String(Date.now() - 1_000) },
+        },
+      }),
+    );
+    slack.requests.length = 0;
+  }
+
+  it("finds an earlier attempt's message posted days ago, within the record's lifetime (a redrive), instead of posting again", async () => {
+    // Prepare: records kept 21 days; the attempt died 3 days ago, a redrive resumes it now.
+    process.env.IDEMPOTENCY_RECORD_SECONDS = String(21 * 24 * 60 * 60);
+    const call = event(tool, args);
+    await diedMidCall(call, 3 * 24 * 60 * 60);
+
+    // Act
+    const result = success(await invoke(tool, call));
+
+    // Assess
+    expect(effects()).toBe(1);
+    expect(result.value).toMatchObject({ ts: slack.messages[0]?.ts, recovered: 1 });
+  });
+
+  it('does not post again when the channel holds more since the earlier attempt than the lookup reads: effect unknown', async () => {
+    // Prepare: 700 messages of others after the earlier attempt's (the lookup reads 3 pages of 200).
+    const call = event(tool, args);
+    await diedMidCall(call, 2 * 60 * 60);
+    const others = slack.messages as unknown as object[];
+    const now = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < 700; i++) {
+      others.push({
+        channel: 'C0AWSPULSE',
+        text: `other ${i}`,
+        ts: `${now - 3_600}.${String(i).padStart(6, '0')}`,
+        encoding: 'form',
+      });
+    }
+
+    // Act
+    const result = failure(await invoke(tool, call));
+
+    // Assess
+    expect(effects()).toBe(701);
+    expect(slack.requests.filter((r) => r.path === POST)).toEqual([]);
+    expect(result.error).toMatchObject({ retryable: false, details: { effect: 'unknown' } });
+    expect(result.error.message).toMatch(/could not be read to check \(more than the 600 messages read \(3 pages\)/);
   });
 
   it('refuses to run a write tool whose function has no IDEMPOTENCY_TABLE', async () => {
