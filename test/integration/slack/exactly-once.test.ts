@@ -396,7 +396,7 @@ describe('the exactly-once record', () => {
         },
       }),
     );
-    slack.requests.length = 0;
+    (slack.requests as unknown[]).length = 0;
   }
 
   it("finds an earlier attempt's message posted days ago, within the record's lifetime (a redrive), instead of posting again", async () => {
