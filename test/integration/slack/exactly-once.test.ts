@@ -435,7 +435,9 @@ describe('the exactly-once record', () => {
     expect(effects()).toBe(701);
     expect(slack.requests.filter((r) => r.path === POST)).toEqual([]);
     expect(result.error).toMatchObject({ retryable: false, details: { effect: 'unknown' } });
-    expect(result.error.message).toMatch(/could not be read to check \(more than the 600 messages read \(3 pages\)/);
+    expect(result.error.message).toMatch(
+      /could not be read to check \(more than the 600 messages read \(3 pages\)/,
+    );
   });
 
   it('refuses to run a write tool whose function has no IDEMPOTENCY_TABLE', async () => {
