@@ -11,7 +11,7 @@ import { localConsoleBackend } from '../local/console-backend';
 import { startConsoleServer } from '../local/console-server';
 import { localSecretReferences } from '../local/local-dispatcher';
 import type { CliRun } from './io';
-import { localRunPlaces, MODEL_ENDPOINT_ENV, secretRefsTable } from './options';
+import { listenOn, localRunPlaces, MODEL_ENDPOINT_ENV, secretRefsTable } from './options';
 import { SCENARIOS_DIR_ENV } from './scenario';
 
 interface ConsoleOptions {
@@ -86,10 +86,8 @@ export function registerConsoleCommand(program: Command, run: CliRun): void {
         onRunError: (runId, err) =>
           io.err(`run ${runId} failed: ${redactString(err instanceof Error ? err.message : String(err))}\n`),
       });
-      const server = await startConsoleServer(
-        backend,
-        { name: userName(), tenants: tenants ?? '*' },
-        { port },
+      const server = await listenOn(port, () =>
+        startConsoleServer(backend, { name: userName(), tenants: tenants ?? '*' }, { port }),
       );
       io.err(
         `Console of ${localDir} (secrets from ${table ? `table ${table}` : 'the embedded default store'}, model ${

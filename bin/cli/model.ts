@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
 import { loadModelScript, startScriptedModel } from '../local/scripted-model';
 import type { CliRun } from './io';
-import { millisecondsArgument } from './options';
+import { listenOn, millisecondsArgument } from './options';
 
 /** The longest latency a scripted response may wait, ms: 10 minutes. */
 const MAX_LATENCY_MS = 600_000;
@@ -49,7 +49,9 @@ export function registerModelCommands(program: Command, run: CliRun, stop?: Prom
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         });
-      const server = await startScriptedModel(script, { port: options.port, latencyMs: options.latencyMs });
+      const server = await listenOn(options.port, () =>
+        startScriptedModel(script, { port: options.port, latencyMs: options.latencyMs }),
+      );
       io.out(
         `Scripted model (${script.length} responses from ${options.script}) listening on ${server.url}\n` +
           `Run against it: npx etp scenario run <name> --local --model-endpoint ${server.url}\n`,

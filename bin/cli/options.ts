@@ -210,3 +210,31 @@ export function stackNameArgument(value: string): string {
   }
   return value;
 }
+
+/**
+ * Starts a server on 127.0.0.1:`port` (`etp console`, `etp model serve`) and says, when it
+ * cannot listen, which port and what to pass instead: Node's own "listen EADDRINUSE: address
+ * already in use 127.0.0.1:4380" names neither the option nor the way out.
+ *
+ * @throws Error (exit 1) for a port in use or one this user may not listen on; other errors as they are.
+ */
+export async function listenOn<T>(port: number | undefined, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const instead = 'pass another --port (0: any free port)';
+    if (code === 'EADDRINUSE') {
+      throw new Error(`--port ${port}: 127.0.0.1:${port} is already in use by another process; ${instead}`, {
+        cause: err,
+      });
+    }
+    if (code === 'EACCES') {
+      throw new Error(
+        `--port ${port}: this user may not listen on 127.0.0.1:${port} (ports below 1024 need privileges); ${instead}`,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}

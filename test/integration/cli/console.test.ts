@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { contentSecurityPolicy } from '../../../functions/console/headers';
@@ -53,6 +54,37 @@ describe('etp console', () => {
     }
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it.each([
+    [['console', '--local-dir', '<dir>']],
+    [['model', 'serve', '--script', path.join(__dirname, '../../../bin/local/scripts/aws-pulse.yaml')]],
+  ])(
+    '%j on a port in use exits 1 naming the port and what to pass instead',
+    async (args) => {
+      // Prepare: another process's server on the port
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as AddressInfo;
+      try {
+        // Act
+        const outcome = await runEtpProcess([
+          ...args.map((arg) => (arg === '<dir>' ? localDir : arg)),
+          '--port',
+          String(port),
+        ]);
+
+        // Assess
+        expect(outcome).toMatchObject({
+          code: 1,
+          stdout: '',
+          stderr: `error: --port ${port}: 127.0.0.1:${port} is already in use by another process; pass another --port (0: any free port)\n`,
+        });
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
+      }
+    },
+    60_000,
+  );
 
   it.each([
     [['--port', '70000'], 'error: --port 70000: expected a port number from 0 to 65535\n'],
