@@ -86,15 +86,27 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
   const policy = reference(incident.escalation_policy);
   // Who is on call for the incident's policy; a token without oncalls.read still gets the incident.
   let oncall: unknown = null;
+  let oncallComplete: boolean | null = null;
   if (args.include_oncall && policy) {
     try {
-      const { oncalls = [] } = await session.json<{ oncalls?: Raw[] }>({
-        method: 'GET',
-        path: '/oncalls',
-        query: { 'escalation_policy_ids[]': [policy.id], earliest: true, limit: 25 },
-        scope: 'oncalls.read',
-      });
-      oncall = oncalls.map((entry) => ({
+      // Paged like every list ("Pagination": `more`), within the same page budget.
+      const read = await paginate(
+        session,
+        {
+          method: 'GET',
+          path: '/oncalls',
+          query: { 'escalation_policy_ids[]': [policy.id], earliest: true },
+          scope: 'oncalls.read',
+        },
+        {
+          paginator: pagerdutyPages(100),
+          select: (body) => (body as { oncalls?: Raw[] } | undefined)?.oncalls ?? [],
+          budget,
+        },
+        ctx.deadline,
+      );
+      oncallComplete = read.complete;
+      oncall = read.records.map((entry) => ({
         user: reference(entry.user),
         escalation_level: typeof entry.escalation_level === 'number' ? entry.escalation_level : null,
         end: entry.end ?? null,
@@ -143,6 +155,8 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
       log_complete: log === undefined ? false : log.complete && log.records.length <= args.log_limit,
       notes: noteList,
       oncall,
+      // Whether every on-call entry of the policy was read (null when none was asked for or the read failed).
+      oncall_complete: oncallComplete,
     },
     truncated: (alerts !== undefined && cutShort(alerts)) || (log !== undefined && cutShort(log)),
     summary: incidentSummary(incident, alertList.length, timeline.length, noteList.length, oncall),

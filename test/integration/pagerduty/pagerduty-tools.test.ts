@@ -295,6 +295,15 @@ describe('pagerduty_incidents', () => {
 });
 
 describe('pagerduty_incident', () => {
+  it("reads every page of who is on call for the incident's policy (more), and says it did", async () => {
+    pd.world.oncalls = Array.from({ length: 130 }, (_, i) => pdOncall((i % 3) + 1));
+    const detail = value(await call(pagerdutyIncidentTool, { id: 'PT4KHLK', alerts_limit: 0, log_limit: 0 }));
+    expect(detail.oncall).toHaveLength(130);
+    expect(detail.oncall_complete).toBe(true);
+    const reads = pd.requests.filter((r) => r.path === '/oncalls');
+    expect(reads.map((r) => r.query.get('offset'))).toEqual(['0', '100']);
+  });
+
   it('one incident with its alerts, timeline oldest first, notes; custom details only as a preview', async () => {
     const result = await call(pagerdutyIncidentTool, { id: 'PT4KHLK', alerts_limit: 3 });
     const detail = value(result);
