@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_RECORD_SECONDS, recordSeconds } from '../../runtime/call-key';
 import { PlatformError } from '../../runtime/errors';
 import { writeAttemptTimeoutMs } from '../../runtime/http/connector';
 import { linkHeaderPaginator, paginate } from '../../runtime/http/pagination';
@@ -12,10 +13,22 @@ interface ApiIssue {
   number?: unknown;
   html_url?: unknown;
   body?: unknown;
+  created_at?: unknown;
 }
 
-/** How far back an issue is looked for by its marker, ms before the attempt started (clock skew, a slow first attempt). */
+/** How far back an issue whose answer this attempt lost is looked for, ms before the attempt started (clock skew, a slow first attempt). */
 const LOOKUP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How far back an issue is looked for, ms: an earlier attempt that died without
+ * an outcome (`ctx.idempotency.resumed`) started within its record's lifetime
+ * (`recordSeconds`, runtime/call-key.ts: a Step Functions redrive may resume it
+ * days later), so that far; else {@link LOOKUP_WINDOW_MS}.
+ */
+function lookbackMs(resumed: boolean): number {
+  if (!resumed) return LOOKUP_WINDOW_MS;
+  return Math.max(LOOKUP_WINDOW_MS, (recordSeconds() ?? IDEMPOTENCY_RECORD_SECONDS) * 1000);
+}
 
 /** The marker as it ends an issue body: an HTML comment, which GitHub does not render. */
 export function issueMarker(marker: string): string {
@@ -64,6 +77,7 @@ export const githubCreateIssueTool = defineTool(githubCreateIssueSpec, async (ct
     },
     // Recently updated issues (pull requests included), newest first, carrying the marker.
     find: async () => {
+      const from = started - lookbackMs(ctx.idempotency?.resumed === true);
       const read = await paginate(
         session,
         {
@@ -73,14 +87,20 @@ export const githubCreateIssueTool = defineTool(githubCreateIssueSpec, async (ct
             state: 'all',
             sort: 'created',
             direction: 'desc',
-            since: new Date(started - LOOKUP_WINDOW_MS).toISOString(),
+            since: new Date(from).toISOString(),
           },
         },
         {
           paginator: linkHeaderPaginator({ pageSizeParam: 'per_page', pageSize: 100 }),
           select: (body) => (Array.isArray(body) ? (body as ApiIssue[]) : []),
           budget: { maxPages: 3, maxBytes: 8 * 1024 * 1024 },
-          until: (page) => page.some((i) => typeof i.body === 'string' && i.body.includes(marker)),
+          // Newest created first: the marker found, or a page reaching issues created before the window, ends it.
+          until: (page) =>
+            page.some(
+              (i) =>
+                (typeof i.body === 'string' && i.body.includes(marker)) ||
+                (typeof i.created_at === 'string' && Date.parse(i.created_at) < from),
+            ),
         },
         ctx.deadline,
       );

@@ -660,6 +660,35 @@ describe('github_create_issue', () => {
     );
   });
 
+  /** An idempotency layer whose call took over an earlier attempt's record (a redrive): `resumed`. */
+  const resumedLayer = () => {
+    const layer = new InMemoryIdempotencyStore().layer();
+    Object.defineProperty(layer, 'resumed', { get: () => true, set: () => undefined });
+    return layer;
+  };
+
+  it("a resumed call finds the issue its earlier attempt opened days ago, within the record's lifetime", async () => {
+    const previous = process.env.IDEMPOTENCY_RECORD_SECONDS;
+    process.env.IDEMPOTENCY_RECORD_SECONDS = String(21 * 24 * 3600);
+    try {
+      // The earlier attempt opened the issue 3 days ago and died before recording its outcome.
+      const runId = 'run-redriven-0001';
+      value(
+        await call(githubCreateIssueTool, args, { runId, idempotency: new InMemoryIdempotencyStore().layer }),
+      );
+      const opened = issues()[0] as Record<string, unknown>;
+      opened.created_at = opened.updated_at = iso(NOW - 3 * 24 * HOUR);
+
+      const result = await call(githubCreateIssueTool, args, { runId, idempotency: resumedLayer });
+
+      expect(value(result)).toMatchObject({ number: 1, recovered: true });
+      expect(issues()).toHaveLength(1);
+    } finally {
+      if (previous === undefined) delete process.env.IDEMPOTENCY_RECORD_SECONDS;
+      else process.env.IDEMPOTENCY_RECORD_SECONDS = previous;
+    }
+  });
+
   it.each([
     ['an answer after the client timeout', ANSWER_AFTER_TIMEOUT],
     ['a connection reset after the server accepted', { reset: true as const }],
