@@ -6,6 +6,7 @@
  * verify against the pool's JWKS (as API Gateway's JWT authorizer checks them),
  * with the user's tenants from its `cognito:groups`.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -96,6 +97,53 @@ describe('sign-in through a Cognito hosted UI (loopback fake)', () => {
     expect(await page.locator('#tenant option').allTextContents()).toEqual(['acme']);
     expect(await page.getByRole('row', { name: /slack_default/ }).count()).toBe(1);
     expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('never sends a code it did not ask for (no state of its own): it signs in afresh', async () => {
+    // Prepare: a code issued to someone else's sign-in (its own PKCE verifier), in a link with no state
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = new URL('/oauth2/authorize', cognito.domain);
+    for (const [key, value] of Object.entries({
+      response_type: 'code',
+      client_id: CLIENT_ID,
+      redirect_uri: server.url,
+      state: 'theirs',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }))
+      authorize.searchParams.set(key, value);
+    const issued = await fetch(authorize, { redirect: 'manual' });
+    const code = new URL(String(issued.headers.get('location'))).searchParams.get('code') ?? '';
+    const fresh = await chromium.context.newPage();
+    const tokenCalls: string[] = [];
+    fresh.on('request', (request) => {
+      if (request.url().endsWith('/oauth2/token')) tokenCalls.push(request.postData() ?? '');
+    });
+
+    try {
+      // Act
+      await fresh.goto(`${server.url}?code=${code}#/secrets`);
+      await fresh.getByRole('heading', { name: 'Secret references of acme' }).waitFor({ timeout: 20_000 });
+
+      // Assess: the page's own code was exchanged, never the one in the link, which its owner can still redeem
+      expect(tokenCalls).toHaveLength(1);
+      expect(new URLSearchParams(tokenCalls[0]).get('code')).not.toBe(code);
+      const redeemed = await fetch(new URL('/oauth2/token', cognito.domain), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: CLIENT_ID,
+          code,
+          redirect_uri: server.url,
+          code_verifier: verifier,
+        }),
+      });
+      expect(redeemed.status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
   }, 60_000);
 
   it('answers with the signed-in user, and refuses another tenant, a forged token and no token', async () => {

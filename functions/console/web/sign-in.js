@@ -13,7 +13,13 @@ export async function signIn(config) {
   if (stored && expires > Date.now() + 60_000) return stored;
   const query = new URLSearchParams(location.search);
   const code = query.get('code');
-  if (code && query.get('state') === sessionStorage.getItem('etp-state')) {
+  // Only the code of this tab's own sign-in is exchanged: its state must be the one stored here
+  // (a link carrying someone else's code, with no state, found none stored and matched null).
+  const expected = sessionStorage.getItem('etp-state');
+  const verifier = sessionStorage.getItem('etp-verifier');
+  sessionStorage.removeItem('etp-state');
+  sessionStorage.removeItem('etp-verifier');
+  if (code && expected && verifier && query.get('state') === expected) {
     const response = await fetch(`${config.domain}/oauth2/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -22,7 +28,7 @@ export async function signIn(config) {
         client_id: config.clientId,
         code,
         redirect_uri: config.redirectUri,
-        code_verifier: sessionStorage.getItem('etp-verifier') ?? '',
+        code_verifier: verifier,
       }),
     });
     const tokens = await response.json();
@@ -32,10 +38,10 @@ export async function signIn(config) {
     history.replaceState(null, '', `${location.pathname}${sessionStorage.getItem('etp-hash') ?? ''}`);
     return tokens.id_token;
   }
-  const verifier = base64Url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64Url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  const fresh = base64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const challenge = base64Url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(fresh)));
   const nonce = base64Url(crypto.getRandomValues(new Uint8Array(16)));
-  sessionStorage.setItem('etp-verifier', verifier);
+  sessionStorage.setItem('etp-verifier', fresh);
   sessionStorage.setItem('etp-state', nonce);
   sessionStorage.setItem('etp-hash', location.hash);
   const authorize = new URLSearchParams({
