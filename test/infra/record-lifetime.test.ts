@@ -36,11 +36,12 @@ const writeTools = toolCatalog
 describe("write tools' exactly-once records", () => {
   it.each(writeTools)('%s keeps them past the longest execution and its redrive window', (tool) => {
     // Act
-    const environment = (
-      resources[toolFunctionId(stack, tool)]?.Properties.Environment as {
-        Variables: Record<string, string>;
-      }
-    ).Variables;
+    const environment =
+      (
+        resources[toolFunctionId(stack, tool)]?.Properties.Environment as
+          | { Variables: Record<string, string> }
+          | undefined
+      )?.Variables ?? {};
     const kept = recordSeconds(environment);
 
     // Assess
