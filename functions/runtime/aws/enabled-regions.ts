@@ -35,6 +35,22 @@ export async function resolveRegions(
     .sort();
 }
 
+/**
+ * Every region of the access's partition (DescribeRegions `AllRegions: true`),
+ * or `undefined` when DescribeRegions fails or lists none: the explainer then
+ * leaves errors as they were rather than guess.
+ */
+async function describeAllRegions(access: AwsAccess): Promise<Region[] | undefined> {
+  try {
+    const answer = await new EC2Client(awsClientConfig(access)).send(
+      new DescribeRegionsCommand({ AllRegions: true }),
+    );
+    return answer?.Regions?.length ? answer.Regions : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rewrites one region's normalized error, or returns it as it was. */
 export type RegionErrorExplainer = (region: string, error: ToolErrorInfo) => Promise<ToolErrorInfo>;
 
@@ -71,16 +87,10 @@ const EXPLAINED_CODES: ReadonlySet<string> = new Set(['auth_failed', 'network_er
  */
 export function regionErrorExplainer(access: AwsAccess): RegionErrorExplainer {
   let listing: Promise<Region[] | undefined> | undefined;
-  const allRegions = () => {
-    listing ??= new EC2Client(awsClientConfig(access))
-      .send(new DescribeRegionsCommand({ AllRegions: true }))
-      .then((answer) => (answer?.Regions?.length ? answer.Regions : undefined))
-      .catch(() => undefined);
-    return listing;
-  };
   return async (region, error) => {
     if (!EXPLAINED_CODES.has(error.code)) return error;
-    const regions = await allRegions();
+    listing ??= describeAllRegions(access);
+    const regions = await listing;
     if (!regions) return error;
     const listed = regions.find((r) => r.RegionName === region);
     const details = { ...error.details, region };

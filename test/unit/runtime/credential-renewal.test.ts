@@ -1,4 +1,4 @@
-import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { z } from 'zod/mini';
@@ -104,6 +104,11 @@ beforeEach(() => {
   ec2.reset();
   sts.reset();
   clearAssumedRoleCache();
+  // Refused keys are refused by every EC2 action: the region explainer's DescribeRegions too,
+  // so a region's auth failure stays auth_failed (regions-not-callable.test.ts covers the rest).
+  ec2
+    .on(DescribeRegionsCommand)
+    .rejects(ec2Error('AuthFailure', 'AWS was not able to validate the provided access credentials'));
   jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
   jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
