@@ -1,6 +1,6 @@
 import type { Snapshot } from '@aws-sdk/client-ec2';
 import type { AwsAccess } from '../../runtime/aws/credentials';
-import { resolveRegions } from '../../runtime/aws/enabled-regions';
+import { regionErrorExplainer, resolveRegions } from '../../runtime/aws/enabled-regions';
 import { forEachRegion } from '../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../runtime/concurrency';
 import type { ToolContext } from '../../runtime/context';
@@ -116,7 +116,7 @@ async function listEbs(
     const { outcomes, skipped } = await forEachRegion(
       regions,
       (region) => regionSnapshots(clients, access, region, ctx.deadline, volumeId),
-      { tool: ctx.tool, service: 'ec2', deadline: ctx.deadline },
+      { tool: ctx.tool, service: 'ec2', deadline: ctx.deadline, explainError: regionErrorExplainer(access) },
     );
     truncated = skipped.length > 0;
     for (const outcome of outcomes) {

@@ -7,7 +7,7 @@
  */
 import type { Snapshot } from '@aws-sdk/client-ec2';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
-import { type RegionSelection, resolveRegions } from '../../../runtime/aws/enabled-regions';
+import { type RegionSelection, regionErrorExplainer, resolveRegions } from '../../../runtime/aws/enabled-regions';
 import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../../runtime/concurrency';
 import type { ToolContext } from '../../../runtime/context';
@@ -152,7 +152,12 @@ async function targetsOf(
       const { outcomes } = await forEachRegion(
         await resolveRegions(regions, access),
         (region) => regionSnapshots(clients, access, region, ctx.deadline),
-        { tool: ctx.tool, service: 'ec2', deadline: ctx.deadline },
+        {
+          tool: ctx.tool,
+          service: 'ec2',
+          deadline: ctx.deadline,
+          explainError: regionErrorExplainer(access),
+        },
       );
       for (const outcome of outcomes) {
         if (outcome.ok) targets.push(...ebsTargets(outcome.region, outcome.value));

@@ -5,6 +5,7 @@ import {
   ListSnapshotBlocksCommand,
 } from '@aws-sdk/client-ebs';
 import {
+  DescribeRegionsCommand,
   DescribeSnapshotsCommand,
   type DescribeSnapshotsCommandInput,
   EC2Client,
@@ -31,6 +32,7 @@ import {
   snapshotBlocksPage,
   snapshotOf,
 } from '../../../helpers/ebs-fixtures';
+import { mockedClientRegion } from '../../../helpers/ec2-pages';
 
 const ec2 = mockClient(EC2Client);
 const ebs = mockClient(EBSClient);
@@ -402,5 +404,66 @@ describe('scan_snapshots and inspect_finding over an EBS volume', () => {
     });
     expect(get).not.toHaveBeenCalled();
     expect(ec2.calls()).toEqual([]);
+  });
+});
+
+describe('list_snapshots and scan_snapshots asked for a region the account has not enabled', () => {
+  /** An opt-in region (Asia Pacific (Hong Kong)) the account has not opted in to. */
+  const DISABLED = 'ap-east-1';
+
+  beforeEach(() => {
+    // The disabled region answers as EC2 does: AuthFailure, as if the keys were bad.
+    ec2.on(DescribeSnapshotsCommand).callsFake(async (_input, getClient) => {
+      if ((await mockedClientRegion(getClient)) === DISABLED)
+        throw ec2Error('AuthFailure', 'AWS was not able to validate the provided access credentials');
+      return { Snapshots: [A] };
+    });
+    // DescribeRegions (AllRegions: true), shaped as the EC2 API reference's "Region".
+    ec2.on(DescribeRegionsCommand).resolves({
+      Regions: [
+        { RegionName: 'eu-west-1', OptInStatus: 'opt-in-not-required' },
+        { RegionName: DISABLED, OptInStatus: 'not-opted-in' },
+      ],
+    });
+  });
+
+  it('list_snapshots lists the enabled region and says the other is not enabled, not that the keys are bad', async () => {
+    const tool = createListSnapshotsTool(defaultSnapshotClients);
+
+    const result = expectSuccess<{
+      snapshots: { id: string }[];
+      errors: { where: string; error: unknown }[];
+    }>(await runAwsTool(tool, { regions: ['eu-west-1', DISABLED] }));
+
+    expect(result.value.snapshots.map((s) => s.id)).toEqual([id(A)]);
+    expect(result.value.errors).toEqual([
+      {
+        where: `ebs ${DISABLED}`,
+        error: expect.objectContaining({
+          code: 'opt_in_required',
+          retryable: false,
+          message: expect.stringContaining(`Region ${DISABLED} is not enabled for this account`),
+        }),
+      },
+    ]);
+  });
+
+  it('scan_snapshots reports the region as not scanned with opt_in_required', async () => {
+    const scan = createScanSnapshotsTool({
+      clients: defaultSnapshotClients,
+      findingsStore: () => new MemoryFindingsStore(),
+      now: () => Date.UTC(2026, 2, 10, 6),
+    });
+
+    const result = expectSuccess<{ sources: { source: string; ok: boolean; error?: { code: string } }[] }>(
+      await runAwsTool(scan, { regions: ['eu-west-1', DISABLED] }),
+    );
+
+    expect(result.value.sources.filter((s) => !s.ok)).toEqual([
+      expect.objectContaining({
+        source: `ebs:${DISABLED}`,
+        error: expect.objectContaining({ code: 'opt_in_required' }),
+      }),
+    ]);
   });
 });
