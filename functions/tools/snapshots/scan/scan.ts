@@ -7,7 +7,11 @@
  */
 import type { Snapshot } from '@aws-sdk/client-ec2';
 import type { AwsAccess } from '../../../runtime/aws/credentials';
-import { type RegionSelection, regionErrorExplainer, resolveRegions } from '../../../runtime/aws/enabled-regions';
+import {
+  type RegionSelection,
+  regionErrorExplainer,
+  resolveRegions,
+} from '../../../runtime/aws/enabled-regions';
 import { forEachRegion } from '../../../runtime/aws/region-fan-out';
 import { mapBounded } from '../../../runtime/concurrency';
 import type { ToolContext } from '../../../runtime/context';
