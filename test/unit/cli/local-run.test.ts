@@ -335,7 +335,9 @@ describe('runScenarioLocally with slow or failing calls', () => {
       tool: 'finish',
       ok: false,
       code: 'timeout',
-      summary: 'timeout: The call did not finish within its Task timeout (90 s)',
+      // finish writes finish.json (sideEffects: write): a caught failure may have taken effect (docs/errors.md).
+      summary:
+        'timeout: The call did not finish within its Task timeout (90 s); not retried: it may have taken effect',
       durationMs: 0,
       caught: true,
     };
@@ -358,7 +360,8 @@ describe('runScenarioLocally with slow or failing calls', () => {
     expect((output.levels.collect as PlanLevelRecord).calls[0]).toMatchObject({
       ok: false,
       code: 'internal_error',
-      summary: 'internal_error: The dispatcher or the tool function failed (TypeError)',
+      summary:
+        'internal_error: The dispatcher or the tool function failed (TypeError); not retried: it may have taken effect',
     });
   });
 });
