@@ -133,6 +133,8 @@ async function targetsOf(
     : [{}];
   const ebsRefs = refs ? refs.filter((r) => r.kind === 'ebs') : undefined;
   if (ebsRefs) {
+    // A source names its region: one the account cannot call is explained as in a fan-out over regions.
+    const explain = regionErrorExplainer(access);
     for (const ref of ebsRefs) {
       const source = ebsSourceId(ref.region, ref.volumeId);
       try {
@@ -148,7 +150,7 @@ async function targetsOf(
           );
         targets.push(...found);
       } catch (err) {
-        failed.push(failedBy(ctx, source, err, 'ec2'));
+        failed.push(failedSource(source, await explain(ref.region, normalizeError(ctx.tool, err, 'ec2'))));
       }
     }
   } else {

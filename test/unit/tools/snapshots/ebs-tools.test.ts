@@ -466,4 +466,44 @@ describe('list_snapshots and scan_snapshots asked for a region the account has n
       }),
     ]);
   });
+
+  it('scan_snapshots names an EBS source in that region, or in a name that is no region, as such (not auth_failed)', async () => {
+    const scan = createScanSnapshotsTool({
+      clients: defaultSnapshotClients,
+      findingsStore: () => new MemoryFindingsStore(),
+      now: () => Date.UTC(2026, 2, 10, 6),
+    });
+    // Not a region: EC2 has no endpoint for it (ENOTFOUND, a network_error).
+    ec2.on(DescribeSnapshotsCommand).callsFake(async (_input, getClient) => {
+      const region = await mockedClientRegion(getClient);
+      if (region === DISABLED)
+        throw ec2Error('AuthFailure', 'AWS was not able to validate the provided access credentials');
+      if (region === 'eu-nowhere-1')
+        throw Object.assign(new Error('getaddrinfo ENOTFOUND ec2.eu-nowhere-1.amazonaws.com'), {
+          code: 'ENOTFOUND',
+        });
+      return { Snapshots: [A] };
+    });
+
+    const result = expectSuccess<{ sources: { source: string; ok: boolean; error?: { code: string } }[] }>(
+      await runAwsTool(scan, {
+        sources: [`ebs:${DISABLED}:${VOLUME}`, `ebs:eu-nowhere-1:${VOLUME}`, `ebs:eu-west-1:${VOLUME}`],
+      }),
+    );
+
+    expect(result.value.sources.filter((s) => !s.ok)).toEqual([
+      expect.objectContaining({
+        source: `ebs:${DISABLED}:${VOLUME}`,
+        error: expect.objectContaining({
+          code: 'opt_in_required',
+          message: expect.stringContaining(`Region ${DISABLED} is not enabled for this account`),
+        }),
+      }),
+      expect.objectContaining({
+        source: `ebs:eu-nowhere-1:${VOLUME}`,
+        error: expect.objectContaining({ code: 'invalid_args' }),
+      }),
+    ]);
+    expect(ec2.commandCalls(DescribeRegionsCommand)).toHaveLength(1);
+  });
 });
