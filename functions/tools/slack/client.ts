@@ -13,7 +13,7 @@ import { createHttpClient, type HttpClient } from '../../runtime/http/client';
 import { HttpStatusError } from '../../runtime/http/errors';
 import { faultyFields, notJsonObjectProblem } from '../../runtime/secrets/secret-shape';
 import { assertClearWrite } from '../../runtime/write-answer';
-import { SLACK_AUTH_ERRORS, slackErrorString } from './errors';
+import { isWebApiAnswer, SLACK_AUTH_ERRORS, SlackUnclearAnswerError, slackErrorString } from './errors';
 
 /** The secret every Slack tool reads. */
 export const SLACK_SECRET = 'slack_default';
@@ -176,7 +176,7 @@ export function slackWebClient(ctx: ToolContext, token: string): WebClient {
   const http = slackHttp(ctx);
   return new WebClient(token, {
     slackApiUrl: slackApiUrl(),
-    fetch: async (input, init) => refuseUnusable429(await http.fetch(input, init), input),
+    fetch: async (input, init) => refuseUnclear200(refuseUnusable429(await http.fetch(input, init), input)),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     logger: sdkLogger(ctx),
@@ -200,6 +200,20 @@ function refuseUnusable429(response: Response, input: string | URL | Request): R
     return response;
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   throw new HttpStatusError(new URL(href).host, 429, '', undefined, 'slack');
+}
+
+/**
+ * An HTTP 200 that is no Web API answer ({@link isWebApiAnswer}: `{}`, `null`, a word
+ * such as `ok`, an HTML page) thrown as `SlackUnclearAnswerError` (upstream_error,
+ * effect unknown) before `@slack/web-api` reads it: the SDK makes a non-JSON body the
+ * `error` string of an `ok: false` answer (a refusal: nothing posted, so a retry would
+ * post again), an object without `ok` one with no `error`, and fails on a JSON `null`.
+ */
+async function refuseUnclear200(response: Response): Promise<Response> {
+  if (response.status !== 200) return response;
+  const body = await response.text();
+  if (!isWebApiAnswer(body)) throw new SlackUnclearAnswerError(body);
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /**

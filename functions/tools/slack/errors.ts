@@ -202,6 +202,66 @@ function described(prefix: string, slack: string): string {
   return explanation ? `${prefix}: ${slack}: ${explanation}` : `${prefix}: ${slack}`;
 }
 
+/**
+ * An HTTP 200 answer of the Web API that is no Web API answer: not a JSON object
+ * with a boolean `ok` (and, when `ok` is false, an `error` string): an HTML page, an
+ * empty body, a word (`ok`), `{}`, `null`, `[]`. Slack answers every method with
+ * `{ ok, … }` ("Web API basics"); anything else came from something in between (a
+ * proxy, a captive portal), so whether Slack acted is unknown. Thrown by the
+ * WebClient's fetch (client.ts) before `@slack/web-api` reads the body: it would make
+ * a body that is no JSON an `error` string (`ok` read as a refusal) and fail on a
+ * JSON `null` or string with a TypeError. The body is not quoted.
+ */
+export class SlackUnclearAnswerError extends PlatformError {
+  override readonly name = 'SlackUnclearAnswerError';
+
+  constructor(body: string) {
+    super('upstream_error', unclearAnswerMessage(body), {
+      retryable: false,
+      service: 'slack',
+      details: { effect: 'unknown' },
+    });
+  }
+}
+
+function unclearAnswerMessage(body: string): string {
+  const what =
+    body.trim() === ''
+      ? 'an empty body'
+      : isJson(body)
+        ? 'JSON that is no Web API answer'
+        : 'a body that is not JSON';
+  return `Slack's Web API answered with ${what}, not a Web API answer (a proxy or captive portal in between?): whether it acted is unknown`;
+}
+
+function isJson(body: string): boolean {
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether an HTTP 200 body is a Web API answer: a JSON object with a boolean `ok`,
+ * and an `error` string when `ok` is false ("Web API basics").
+ *
+ * @example isWebApiAnswer('{"ok":false,"error":"not_in_channel"}') // true
+ * @example isWebApiAnswer('ok') // false
+ */
+export function isWebApiAnswer(body: string): boolean {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  const { ok, error } = data as { ok?: unknown; error?: unknown };
+  return ok === true || (ok === false && typeof error === 'string');
+}
+
 /** What Slack's `error` strings look like ("Web API basics": "a short machine-readable error code"). */
 const SLACK_ERROR_STRING = /^[a-z0-9_.]{1,100}$/;
 
@@ -327,6 +387,16 @@ export function mapSlackError(err: unknown): ToolErrorInfo | undefined {
     const original = fields.original;
     // An answer the client's fetch refused to hand the SDK (a 429 without a usable Retry-After).
     if (original instanceof HttpStatusError && original.service === 'slack') return mapSlackError(original);
+    // An HTTP 200 that is no Web API answer: unknown outcome, as the error says.
+    if (original instanceof SlackUnclearAnswerError) {
+      return {
+        code: original.code,
+        message: original.message,
+        retryable: false,
+        service: 'slack',
+        details: { effect: 'unknown' },
+      };
+    }
     // No answer: `original` is what the transport threw (the HTTP client's typed error,
     // or a system error), mapped as that, labeled Slack.
     const inner = normalizeError('slack', original, 'slack');

@@ -109,6 +109,14 @@ describe('chat.postMessage', () => {
     ['an HTML page', 'text/html', '<!DOCTYPE html><html><body>Sign in to the proxy</body></html>'],
     ['an empty body', 'text/plain', ''],
     ['plain words', 'text/plain', 'Service temporarily unavailable'],
+    // A word looks like an error string once @slack/web-api makes the body one: not a refusal.
+    ['one word', 'text/plain', 'ok'],
+    ['JSON without ok', 'application/json', '{}'],
+    ['ok: false without an error', 'application/json', '{"ok":false}'],
+    ['a JSON array', 'application/json', '[]'],
+    // The SDK failed on these with a TypeError (internal_error, effect none).
+    ['JSON null', 'application/json', 'null'],
+    ['a JSON string', 'application/json', '"ok"'],
   ])(
     'is not reported as posted, nor as refused, when answered 200 with %s',
     async (_kind, contentType, body) => {
