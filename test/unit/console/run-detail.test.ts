@@ -70,6 +70,10 @@ async function detail(files: number): Promise<RunDetail> {
 }
 
 describe("a run's page", () => {
+  // The first case writes MAX_LISTED_FILES + 10 files to a real directory: under 1 s alone, past
+  // Jest's default 5 s on a machine busy with the rest of the suite (seen in CI).
+  jest.setTimeout(30_000);
+
   it('shows the findings and the report of a run with more files than it lists, and says the list is cut', async () => {
     // Act
     const run = await detail(MAX_LISTED_FILES + 10);
