@@ -1,4 +1,6 @@
 import { DescribeRegionsCommand, EC2Client, type Region } from '@aws-sdk/client-ec2';
+import { PlatformError } from '../errors';
+import { normalizeError } from '../normalize-error';
 import type { ToolErrorInfo } from '../result';
 import { awsClientConfig } from './client-config';
 import type { AwsAccess } from './credentials';
@@ -121,4 +123,38 @@ export function regionErrorExplainer(access: AwsAccess): RegionErrorExplainer {
       details: { ...details, optInStatus: NOT_OPTED_IN },
     };
   };
+}
+
+/**
+ * Runs `call`, the reads of one resource in `region` (a snapshot named
+ * `ebs:<region>:…`), and explains its failure as {@link regionErrorExplainer}
+ * explains a region's in a fan-out: a region the account has not enabled is
+ * `opt_in_required`, a name that is no region `invalid_args`. Any other failure
+ * is rethrown as it was.
+ *
+ * @param service - the service of `call`'s first request (`ec2`), which is the one
+ *   a region the account cannot call refuses.
+ * @throws PlatformError with the explained error, or what `call` threw.
+ * @example
+ * await inExplainedRegion(access, ref.region, { tool: ctx.tool, service: 'ec2' }, () => ebsStats(…));
+ */
+export async function inExplainedRegion<T>(
+  access: AwsAccess,
+  region: string,
+  options: { readonly tool: string; readonly service: string },
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    const error = normalizeError(options.tool, err, options.service);
+    const explained = await regionErrorExplainer(access)(region, error);
+    if (explained === error) throw err;
+    throw new PlatformError(explained.code, explained.message, {
+      retryable: explained.retryable,
+      service: explained.service ?? options.service,
+      ...(explained.details ? { details: explained.details } : {}),
+      cause: err,
+    });
+  }
 }

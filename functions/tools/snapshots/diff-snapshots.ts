@@ -1,4 +1,5 @@
 import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
+import { inExplainedRegion } from '../../runtime/aws/enabled-regions';
 import { InvalidArgsError } from '../../runtime/errors';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
@@ -67,12 +68,11 @@ export function createDiffSnapshotsTool(
     const [a, b] = comparablePair(args.a, args.b);
     const access = await ctx.aws();
     if (a.kind === 'ebs' && b.kind === 'ebs') {
-      const { value, truncated } = await ebsDiff(
-        clients.ec2(access, a.region),
-        clients.ebs(access, a.region),
-        a,
-        b,
-        ctx.deadline,
+      const { value, truncated } = await inExplainedRegion(
+        access,
+        a.region,
+        { tool: ctx.tool, service: 'ec2' },
+        () => ebsDiff(clients.ec2(access, a.region), clients.ebs(access, a.region), a, b, ctx.deadline),
       );
       return {
         value,

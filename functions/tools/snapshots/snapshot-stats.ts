@@ -1,4 +1,5 @@
 import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
+import { inExplainedRegion } from '../../runtime/aws/enabled-regions';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { type AnswerWriter, answerWriterFromEnvironment } from './athena/answers';
@@ -38,11 +39,11 @@ export function createSnapshotStatsTool(
     const ref = parseSnapshotId(args.id);
     const access = await ctx.aws();
     if (ref.kind === 'ebs') {
-      const { value, truncated } = await ebsStats(
-        clients.ec2(access, ref.region),
-        clients.ebs(access, ref.region),
-        ref,
-        ctx.deadline,
+      const { value, truncated } = await inExplainedRegion(
+        access,
+        ref.region,
+        { tool: ctx.tool, service: 'ec2' },
+        () => ebsStats(clients.ec2(access, ref.region), clients.ebs(access, ref.region), ref, ctx.deadline),
       );
       return {
         value,

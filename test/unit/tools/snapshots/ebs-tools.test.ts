@@ -506,4 +506,39 @@ describe('list_snapshots and scan_snapshots asked for a region the account has n
     ]);
     expect(ec2.commandCalls(DescribeRegionsCommand)).toHaveLength(1);
   });
+
+  it('snapshot_stats and diff_snapshots of a snapshot id in that region say it is not enabled (not auth_failed)', async () => {
+    const [a, b] = [`ebs:${DISABLED}:${A.SnapshotId}`, `ebs:${DISABLED}:${B.SnapshotId}`];
+
+    const stats = expectFailure(await runAwsTool(createSnapshotStatsTool(defaultSnapshotClients), { id: a }));
+    const diff = expectFailure(await runAwsTool(createDiffSnapshotsTool(defaultSnapshotClients), { a, b }));
+
+    for (const failure of [stats, diff]) {
+      expect(failure.error).toMatchObject({
+        code: 'opt_in_required',
+        retryable: false,
+        service: 'ec2',
+        message: expect.stringContaining(`Region ${DISABLED} is not enabled for this account`),
+        details: expect.objectContaining({
+          awsError: 'AuthFailure',
+          region: DISABLED,
+          optInStatus: 'not-opted-in',
+        }),
+      });
+    }
+  });
+
+  it('snapshot_stats keeps auth_failed when DescribeRegions refuses the credentials too', async () => {
+    ec2
+      .on(DescribeRegionsCommand)
+      .rejects(ec2Error('AuthFailure', 'AWS was not able to validate the provided access credentials'));
+
+    const failure = expectFailure(
+      await runAwsTool(createSnapshotStatsTool(defaultSnapshotClients), {
+        id: `ebs:${DISABLED}:${A.SnapshotId}`,
+      }),
+    );
+
+    expect(failure.error).toMatchObject({ code: 'auth_failed', details: { awsError: 'AuthFailure' } });
+  });
 });
