@@ -209,13 +209,15 @@ export function chunkBlocks(blocks: readonly Block[]): Block[][] {
 
 /**
  * A notification fallback for blocks (`text` is what notifications and screen
- * readers show): the first header, section or markdown text, at most 150 characters.
+ * readers show): the first header, section or markdown text that is not blank, at most
+ * 150 characters; `Message` when none.
  */
 export function fallbackText(blocks: readonly Block[]): string {
   for (const block of blocks) {
     const source = block.text;
     const raw = textOf(source) ?? (typeof source === 'string' ? source : undefined);
-    if (!raw) continue;
+    // A text of only white space shows nothing in a notification either (a blank `text` is refused).
+    if (!raw?.trim()) continue;
     // `text` is parsed as mrkdwn: plain text (a header) must be escaped like any text; mrkdwn already is.
     const text = isObject(source) && source.type === 'mrkdwn' ? raw : escapeMrkdwn(raw);
     return splitText(text, 150)[0] as string;

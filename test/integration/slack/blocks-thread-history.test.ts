@@ -156,6 +156,31 @@ describe('slack_post_blocks', () => {
     expect(slack.requests).toEqual([]);
   });
 
+  it('takes the notification fallback from the first block text that is not blank', async () => {
+    // Prepare
+    const blank = { type: 'header', text: { type: 'plain_text', text: '   ' } };
+
+    // Act
+    success(
+      await callSlackTool(
+        blocksTool,
+        { channel: 'C0AWSPULSE', blocks: [blank, section('disk full')] },
+        bot(),
+      ),
+    );
+    success(
+      await callSlackTool(
+        blocksTool,
+        { channel: 'C0AWSPULSE', blocks: [blank, { type: 'divider' }] },
+        bot(),
+        { callId: 'report/1' },
+      ),
+    );
+
+    // Assess: a text of only white space is no fallback (a blank text is refused, and shows nothing).
+    expect(slack.messages.map((m) => m.text)).toEqual(['disk full', 'Message']);
+  });
+
   it('refuses content that would take more than 20 messages, before any call', async () => {
     // Prepare: 21 messages' worth of sections (4 × 3,000 characters each).
     const blocks = Array.from({ length: 84 }, () => section('y'.repeat(3_000)));
