@@ -138,13 +138,18 @@ function toFinding(anomaly: Anomaly, unrecognized: UnrecognizedValues): AnomalyF
     : (details.dimensionValue ?? 'unknown dimension');
   const percent =
     details.impact.totalImpactPercent === null ? '' : ` (${details.impact.totalImpactPercent}%)`;
+  // Without TotalImpact the figure is MaxImpact, the largest impact observed: a floor of the total, not the total.
+  const spend =
+    details.impact.totalImpactUsd === null && details.impact.maxImpactUsd !== null
+      ? `at least ${formatUsd(impactUsd)} (its largest impact; no total given)`
+      : formatUsd(impactUsd);
   return {
     id: findingId(COST_ANOMALY_CHECK, 'global', anomalyId),
     check: COST_ANOMALY_CHECK,
     severity: severityOf(impactUsd),
     resource: anomalyId,
     region: 'global',
-    title: `Unexpected spend of ${formatUsd(impactUsd)}${percent} on ${where}, ${details.startDate ?? '?'}..${details.endDate ?? 'ongoing'}`,
+    title: `Unexpected spend of ${spend}${percent} on ${where}, ${details.startDate ?? '?'}..${details.endDate ?? 'ongoing'}`,
     details,
   };
 }

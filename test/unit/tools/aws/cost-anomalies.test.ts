@@ -256,7 +256,10 @@ describe('aws_cost_anomalies', () => {
         feedback: 'YES',
       },
     });
-    // No TotalImpact: ranked by MaxImpact, not summed as a total it does not have.
+    // No TotalImpact: ranked by MaxImpact, not summed as a total it does not have, nor titled as one.
+    expect(result.value.anomalies[2]?.title).toBe(
+      'Unexpected spend of at least $60.13 (its largest impact; no total given) on AWS Lambda, 2026-03-25..2026-03-26',
+    );
     expect(result.value.anomalies[2]?.details.impact).toEqual({
       totalImpactUsd: null,
       maxImpactUsd: 60.13,
