@@ -81,6 +81,9 @@ export interface HubSpotServerOptions {
   readonly searchPerSecond?: number;
 }
 
+/** Associations of one type an object's GET embeds before `paging.next`. */
+const EMBEDDED_ASSOCIATIONS = 100;
+
 /** A running local HubSpot. */
 export interface LocalHubSpot extends RestFake {
   /** The API base URL (what `HUBSPOT_API_URL` takes). */
@@ -235,16 +238,28 @@ export async function startHubSpotServer(options: HubSpotServerOptions = {}): Pr
       ...view(item, wanted),
       ...(store === contacts && associations.includes('notes')
         ? {
-            associations: {
-              notes: {
-                results: notes
-                  .filter((n) => n.associatedContacts?.includes(id))
-                  .map((n) => ({ id: n.id, type: 'contact_to_note' })),
-              },
-            },
+            // At most 100 associations per type, then `paging.next` (HubSpot's v3 change of
+            // January 2021, "a change to how v3 CRM APIs return association data").
+            associations: { notes: noteAssociations(id) },
           }
         : {}),
     });
+  };
+
+  const noteAssociations = (id: string) => {
+    const all = notes
+      .filter((n) => n.associatedContacts?.includes(id))
+      .map((n) => ({ id: n.id, type: 'contact_to_note' }));
+    const results = all.slice(0, EMBEDDED_ASSOCIATIONS);
+    const after = results.at(-1)?.id;
+    return all.length > EMBEDDED_ASSOCIATIONS && after !== undefined
+      ? {
+          results,
+          paging: {
+            next: { after, link: `/crm/v3/objects/0-1/${id}/associations/0-46?after=${after}` },
+          },
+        }
+      : { results };
   };
 
   const readNotes = (request: FakeRequest, response: ServerResponse) => {

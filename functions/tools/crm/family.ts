@@ -106,6 +106,11 @@ export interface MarkerLookup {
   readonly updated: boolean;
   /** The id of the note carrying the marker, when one exists. */
   readonly noteId?: string;
+  /**
+   * Why not every note of the lead was read, when not (the marker may be on one
+   * unseen): a note lookup that did not find it cannot say it was not written.
+   */
+  readonly notesUnread?: string;
 }
 
 /**

@@ -81,7 +81,7 @@ type HubSpotSecret = Extract<CrmSecret, { provider: 'hubspot' }>;
 interface HubSpotObject {
   id: string;
   properties: Record<string, string | null | undefined>;
-  associations?: { notes?: { results?: { id: string }[] } };
+  associations?: { notes?: { results?: { id: string }[]; paging?: { next?: { after?: string } } } };
 }
 
 const hubspotErrors: ErrorTable = {
@@ -224,8 +224,15 @@ export function hubspotProvider(
         query: { properties: HUBSPOT_PROPERTIES.marker, associations: 'notes' },
       });
       const updated = contact.properties[HUBSPOT_PROPERTIES.marker] === marker;
-      const noteIds = (contact.associations?.notes?.results ?? []).map((n) => n.id).slice(-100);
-      if (noteIds.length === 0) return { updated };
+      const associated = contact.associations?.notes;
+      // The GET embeds at most 100 associations per type, then `paging.next` (HubSpot's v3
+      // association change of January 2021): notes past them are not read here.
+      const notesUnread = associated?.paging?.next
+        ? `the contact has more than ${associated.results?.length ?? 0} notes and only those were read; the rest were not checked`
+        : undefined;
+      const unread = notesUnread === undefined ? {} : { notesUnread };
+      const noteIds = (associated?.results ?? []).map((n) => n.id).slice(-100);
+      if (noteIds.length === 0) return { updated, ...unread };
       const notes = await session.json<{ results?: HubSpotObject[] }>({
         method: 'POST',
         path: '/crm/v3/objects/notes/batch/read',
@@ -233,7 +240,7 @@ export function hubspotProvider(
         body: { properties: ['hs_note_body'], inputs: noteIds.map((id) => ({ id })) },
       });
       const note = (notes.results ?? []).find((n) => (n.properties.hs_note_body ?? '').includes(marker));
-      return note ? { updated, noteId: note.id } : { updated };
+      return note ? { updated, noteId: note.id } : { updated, ...unread };
     },
   };
 }

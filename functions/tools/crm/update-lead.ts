@@ -1,3 +1,4 @@
+import { PlatformError } from '../../runtime/errors';
 import { writeAttemptTimeoutMs } from '../../runtime/http/connector';
 import { writeMarker, writeOnce } from '../../runtime/http/write-once';
 import { defineTool } from '../../runtime/spec';
@@ -24,7 +25,14 @@ export const crmUpdateLeadTool = defineTool(crmUpdateLeadSpec, async (ctx, args)
       service: provider.name,
       what: `note on lead ${args.lead_id}`,
       write: () => provider.createNote(args.lead_id, `${args.note}\n\n${marker}`),
-      find: async () => (await lookup()).noteId,
+      find: async () => {
+        const found = await lookup();
+        // Notes left unread may hold it: not found is not "not written".
+        if (found.noteId === undefined && found.notesUnread !== undefined) {
+          throw new PlatformError('upstream_error', found.notesUnread, { service: provider.name });
+        }
+        return found.noteId;
+      },
     });
     noteId = note.value;
     recovered ||= note.recovered;

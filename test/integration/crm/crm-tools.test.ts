@@ -373,6 +373,40 @@ describe('crm tools on HubSpot', () => {
     expect(hubspot.notes).toHaveLength(1);
   });
 
+  it('writes once: a lost note on a contact with more notes than its GET embeds leaves the effect unknown', async () => {
+    // Prepare: 150 earlier notes; the contact's GET embeds the first 100 associations and paging.next.
+    for (let n = 0; n < 150; n++) {
+      const at = isoAt(n);
+      hubspot.notes.push({
+        id: String(80_000 + n),
+        properties: { hs_note_body: `Earlier note ${n}` },
+        createdAt: at,
+        updatedAt: at,
+        associatedContacts: ['512'],
+      });
+    }
+    hubspot.failNext({ reset: true }, 1, { method: 'POST', path: /\/notes$/ });
+    const store = new InMemoryIdempotencyStore();
+
+    // Act
+    const error = failed(
+      await callRestTool(crmUpdateLeadTool, { lead_id: '512', note: 'Call back in May.' }, secrets, {
+        idempotency: store.layer,
+      }),
+    );
+    const replay = failed(
+      await callRestTool(crmUpdateLeadTool, { lead_id: '512', note: 'Call back in May.' }, secrets, {
+        idempotency: store.layer,
+      }),
+    );
+
+    // Assess: the note past the embedded 100 is not said to be unwritten, and is not written again.
+    expect(error).toMatchObject({ code: 'network_error', details: { effect: 'unknown' } });
+    expect(error.message).toContain('more than 100 notes');
+    expect(replay.details).toMatchObject({ effect: 'unknown' });
+    expect(hubspot.notes).toHaveLength(151);
+  });
+
   it('resets the connection after accepting the note: found on retry, one note', async () => {
     hubspot.failNext({ reset: true }, 1, { method: 'POST', path: /\/notes$/ });
     const store = new InMemoryIdempotencyStore();
