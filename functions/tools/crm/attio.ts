@@ -8,7 +8,7 @@
  * `etp_update_key`) and a note on the person ("Create a note").
  */
 import type { ToolContext } from '../../runtime/context';
-import { InvalidArgsError, PlatformError } from '../../runtime/errors';
+import { InvalidArgsError } from '../../runtime/errors';
 import { bearerAuth } from '../../runtime/http/auth';
 import { defineRestConnector, type RestSession } from '../../runtime/http/connector';
 import { bodyMessage, field, iso, str } from '../../runtime/http/json-fields';
@@ -198,13 +198,13 @@ export function attioProvider(
       );
       const note = read.records.find(carries);
       if (note) return { updated, noteId: note.id.note_id };
-      // Not every note was read: the note may be there, unseen (the caller must not write it again).
+      // Not every note was read: the note may be there, unseen (the caller must not write it
+      // again); the person's own marker is known all the same.
       if (!read.complete) {
-        throw new PlatformError(
-          'upstream_error',
-          `only ${read.pages} pages of the person's notes could be read (${read.stoppedBy})`,
-          { service: 'attio' },
-        );
+        return {
+          updated,
+          notesUnread: `only ${read.pages} pages of the person's notes could be read (${read.stoppedBy})`,
+        };
       }
       return { updated };
     },

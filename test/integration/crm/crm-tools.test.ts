@@ -622,6 +622,25 @@ describe('crm tools on Attio', () => {
     expect(attio.notes).toHaveLength(521);
   });
 
+  it('writes once: a late answer to the update is found on a person with more notes than are read', async () => {
+    // Prepare: more notes than the lookup reads; the person's own marker says the update was applied.
+    const lead = attioPerson(12).record_id;
+    earlierNotes(lead, 520);
+    attio.failNext(ANSWER_AFTER_TIMEOUT, 1, { method: 'PATCH' });
+
+    // Act
+    const value = ok(
+      await callRestTool(crmUpdateLeadTool, { lead_id: lead, score: 40 }, secrets, {
+        budgetMs: LATE_ANSWER_BUDGET_MS,
+        idempotency: new InMemoryIdempotencyStore().layer,
+      }),
+    );
+
+    // Assess
+    expect(value).toMatchObject({ recovered: true, score: 40 });
+    expect(attio.personUpdates).toHaveLength(1);
+  });
+
   it('writes once: a reset after the note was accepted', async () => {
     attio.failNext({ reset: true }, 1, { method: 'POST', path: /\/v2\/notes$/ });
 
