@@ -146,6 +146,28 @@ describe('sign-in through a Cognito hosted UI (loopback fake)', () => {
     }
   }, 60_000);
 
+  it('says a sign-in the hosted UI refused, and does not start it again', async () => {
+    // Prepare: the hosted UI answers this sign-in with access_denied (a user not allowed)
+    cognito.denyWith = 'access_denied';
+    const fresh = await chromium.context.newPage();
+    const authorizes = () => cognito.requests.filter((request) => request === 'authorize').length;
+    const before = authorizes();
+
+    try {
+      // Act
+      await fresh.goto(`${server.url}#/secrets`);
+      await fresh.getByText(/Sign-in failed: access_denied/).waitFor({ timeout: 20_000 });
+      await fresh.waitForTimeout(1_000);
+
+      // Assess: one authorize request, no loop of new sign-ins; the error's query is gone from the address
+      expect(authorizes() - before).toBe(1);
+      expect(new URL(fresh.url()).search).toBe('');
+    } finally {
+      cognito.denyWith = undefined;
+      await fresh.close();
+    }
+  }, 60_000);
+
   it('answers with the signed-in user, and refuses another tenant, a forged token and no token', async () => {
     // Prepare: the ID token the page keeps in its tab
     const token = String(await page.evaluate("sessionStorage.getItem('etp-token')"));

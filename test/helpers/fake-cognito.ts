@@ -42,6 +42,11 @@ export interface FakeCognito {
   readonly clientId: string;
   /** What each endpoint was asked, in order: `authorize`, `token`, `jwks`. */
   readonly requests: string[];
+  /**
+   * When set, the authorize endpoint sends the browser back with this OAuth error
+   * (`?error=access_denied&error_description=…&state=…`, RFC 6749 §4.1.2.1) instead of a code.
+   */
+  denyWith: string | undefined;
   /** A token signed with another key: a verifier must refuse it. */
   forgedToken(): string;
   stop(): Promise<void>;
@@ -69,6 +74,8 @@ export async function startFakeCognito(options: {
   const codes = new Map<string, { challenge: string; redirectUri: string }>();
   const requests: string[] = [];
   let issuer = '';
+  // Filled in once the server listens; `denyWith` is read per request (a test sets it).
+  const fake = { denyWith: undefined } as { denyWith: string | undefined } & FakeCognito;
   const idToken = () => {
     const now = Math.floor(Date.now() / 1000);
     return jwt(
@@ -109,6 +116,15 @@ export async function startFakeCognito(options: {
       if (q.get('response_type') !== 'code') return json(400, { error: 'unsupported_response_type' });
       if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) {
         return json(400, { error: 'invalid_request' });
+      }
+      if (fake.denyWith !== undefined) {
+        const back = new URL(options.redirectUri);
+        back.searchParams.set('error', fake.denyWith);
+        back.searchParams.set('error_description', 'The user is not allowed to sign in');
+        back.searchParams.set('state', q.get('state') ?? '');
+        response.writeHead(302, { Location: back.toString() });
+        response.end();
+        return;
       }
       const code = randomBytes(16).toString('hex');
       codes.set(code, { challenge: q.get('code_challenge') ?? '', redirectUri: options.redirectUri });
@@ -156,7 +172,7 @@ export async function startFakeCognito(options: {
   const { port } = server.address() as AddressInfo;
   const domain = `http://127.0.0.1:${port}`;
   issuer = domain;
-  return {
+  Object.assign(fake, {
     domain,
     issuer,
     clientId: options.clientId,
@@ -175,11 +191,12 @@ export async function startFakeCognito(options: {
         other.privateKey,
       ),
     stop: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
+  });
+  return fake;
 }
 
 /**

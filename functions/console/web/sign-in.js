@@ -19,6 +19,16 @@ export async function signIn(config) {
   const verifier = sessionStorage.getItem('etp-verifier');
   sessionStorage.removeItem('etp-state');
   sessionStorage.removeItem('etp-verifier');
+  // The hosted UI sent this tab's sign-in back refused (RFC 6749 §4.1.2.1: access_denied, a user
+  // not allowed): said, not started again (a new sign-in is refused the same way, in a loop).
+  const error = query.get('error');
+  if (error && expected && query.get('state') === expected) {
+    const description = query.get('error_description');
+    history.replaceState(null, '', `${location.pathname}${sessionStorage.getItem('etp-hash') ?? ''}`);
+    throw new Error(
+      `Sign-in failed: ${error}${description ? ` (${description})` : ''}; reload the page to try again`,
+    );
+  }
   if (code && expected && verifier && query.get('state') === expected) {
     const response = await fetch(`${config.domain}/oauth2/token`, {
       method: 'POST',
