@@ -114,17 +114,20 @@ class BotPoster {
   async #post(part: number): Promise<void> {
     const { parts, broadcast } = this.request;
     const content = parts[part] as PostPart;
-    await sharedRateLimiter.acquire(
-      `${this.ctx.tenant}\u0000slack-channel\u0000${this.request.channel}`,
-      CHANNEL_RATE,
-      {
-        remainingMs: this.ctx.deadline.remainingMs(),
-        signal: this.ctx.deadline.signal,
-        service: 'slack',
-      },
-    );
-    const sentAt = Math.floor(Date.now() / 1000);
+    let sentAt = Math.floor(Date.now() / 1000);
     try {
+      // Inside the try: the channel's pace running out of time (throttled) or the deadline during
+      // the wait ends this part with nothing sent, and earlier parts are reported (effect partial).
+      await sharedRateLimiter.acquire(
+        `${this.ctx.tenant}\u0000slack-channel\u0000${this.request.channel}`,
+        CHANNEL_RATE,
+        {
+          remainingMs: this.ctx.deadline.remainingMs(),
+          signal: this.ctx.deadline.signal,
+          service: 'slack',
+        },
+      );
+      sentAt = Math.floor(Date.now() / 1000);
       // Built as one object: the SDK types text-only and blocks messages as separate shapes.
       const args = {
         channel: this.#channel ?? this.request.channel,

@@ -171,6 +171,26 @@ describe('slack_post_message: routing and escaping', () => {
     });
   }, 30_000);
 
+  it("reports the messages posted when the channel's pace leaves no time for the rest: partial, not 'nothing posted'", async () => {
+    // Prepare: 13 messages at about one a second per channel (a burst of 3), in a 5 s budget
+    const paragraph = 'EC2 i-0abc running in eu-west-1, t3.large, 14 days old. '.repeat(17).trim();
+    const text = Array.from({ length: 50 }, () => paragraph).join('\n\n');
+
+    // Act
+    const result = failure(await post({ channel: 'C0AWSPULSE', text }, botSecret(), 5_000));
+
+    // Assess: what was posted is said (effect partial, every ts), so no retry posts it again
+    expect(slack.messages.length).toBeGreaterThan(0);
+    expect(slack.messages.length).toBeLessThan(13);
+    expect(result.error).toMatchObject({
+      retryable: false,
+      details: { effect: 'partial', posted_ts: slack.messages.map((m) => m.ts) },
+    });
+    expect(result.error.message).toMatch(
+      new RegExp(`^Posted ${slack.messages.length} of 13 messages, then message`),
+    );
+  }, 30_000);
+
   it.each([
     ['in warning and response_metadata.warnings', 'both'],
     ['only in a comma-separated warning list', 'warning_list'],
