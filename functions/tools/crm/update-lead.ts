@@ -1,6 +1,7 @@
 import { PlatformError } from '../../runtime/errors';
 import { writeAttemptTimeoutMs } from '../../runtime/http/connector';
-import { writeMarker, writeOnce } from '../../runtime/http/write-once';
+import { type WriteOutcome, writeMarker, writeOnce } from '../../runtime/http/write-once';
+import { normalizeError } from '../../runtime/normalize-error';
 import { defineTool } from '../../runtime/spec';
 import { createToolHandler } from '../../runtime/tool-handler';
 import { crmProvider } from './provider';
@@ -39,20 +40,25 @@ export const crmUpdateLeadTool = defineTool(crmUpdateLeadSpec, async (ctx, args)
   }
   const properties = args.score !== undefined || args.status !== undefined;
   if (properties) {
-    const update = await writeOnce(ctx, {
-      service: provider.name,
-      what: `score and status of lead ${args.lead_id}`,
-      write: async () => {
-        await provider.setProperties({
-          leadId: args.lead_id,
-          ...(args.score === undefined ? {} : { score: args.score }),
-          ...(args.status === undefined ? {} : { status: args.status }),
-          marker,
-        });
-        return true;
-      },
-      find: async () => ((await lookup()).updated ? true : undefined),
-    });
+    let update: WriteOutcome<boolean>;
+    try {
+      update = await writeOnce(ctx, {
+        service: provider.name,
+        what: `score and status of lead ${args.lead_id}`,
+        write: async () => {
+          await provider.setProperties({
+            leadId: args.lead_id,
+            ...(args.score === undefined ? {} : { score: args.score }),
+            ...(args.status === undefined ? {} : { status: args.status }),
+            marker,
+          });
+          return true;
+        },
+        find: async () => ((await lookup()).updated ? true : undefined),
+      });
+    } catch (err) {
+      throw afterNote(err, noteId, provider.name, ctx.tool);
+    }
     recovered ||= update.recovered;
   }
   const written = [
@@ -74,6 +80,28 @@ export const crmUpdateLeadTool = defineTool(crmUpdateLeadSpec, async (ctx, args)
     summary: `Lead ${args.lead_id} in ${provider.name}: ${written.join(', ')}${recovered ? ' (found already written)' : ''}`,
   };
 });
+
+/**
+ * The properties' failure once the note is written: the call did take effect
+ * (`details.effect: 'partial'`, the note's id), so its record is kept and a retry
+ * does not write the note again; an unknown outcome stays unknown. Without a note,
+ * the error as it is.
+ */
+function afterNote(err: unknown, noteId: string | null, service: string, tool: string): unknown {
+  if (noteId === null) return err;
+  const info = normalizeError(tool, err, service);
+  if (info.details?.effect === 'unknown') return err;
+  return new PlatformError(
+    info.code,
+    `The note ${noteId} was written, then the score and status update failed: ${info.message}`,
+    {
+      retryable: false,
+      service,
+      details: { ...info.details, effect: 'partial', note_id: noteId },
+      cause: err,
+    },
+  );
+}
 
 /** Lambda entry of the tool's own function. */
 export const handler = createToolHandler(crmUpdateLeadTool);

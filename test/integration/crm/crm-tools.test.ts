@@ -373,6 +373,23 @@ describe('crm tools on HubSpot', () => {
     expect(hubspot.notes).toHaveLength(1);
   });
 
+  it('a note written before the update is refused is said (effect partial): a retry does not write it again', async () => {
+    // Prepare: the note is written, then the PATCH is answered 429 (nothing updated) until the budget ends
+    hubspot.throttle(100, /\/crm\/v3\/objects\/contacts\/512$/);
+    const store = new InMemoryIdempotencyStore();
+
+    // Act
+    const error = failed(
+      await callRestTool(crmUpdateLeadTool, update, secrets, { budgetMs: 4_000, idempotency: store.layer }),
+    );
+    hubspot.clearFailures();
+    await callRestTool(crmUpdateLeadTool, update, secrets, { idempotency: store.layer });
+
+    // Assess
+    expect(error.details).toMatchObject({ effect: 'partial' });
+    expect(hubspot.notes).toHaveLength(1);
+  }, 30_000);
+
   it('writes once: a lost note on a contact with more notes than its GET embeds leaves the effect unknown', async () => {
     // Prepare: 150 earlier notes; the contact's GET embeds the first 100 associations and paging.next.
     for (let n = 0; n < 150; n++) {
