@@ -262,27 +262,13 @@ export function isWebApiAnswer(body: string): boolean {
   return ok === true || (ok === false && typeof error === 'string');
 }
 
-/** What Slack's `error` strings look like ("Web API basics": "a short machine-readable error code"). */
-const SLACK_ERROR_STRING = /^[a-z0-9_.]{1,100}$/;
-
 /**
- * A Web API `{ ok: false, error }` answer (`WebAPIPlatformError`). `@slack/web-api`
- * also makes one of a body that is no JSON (`error` = the whole body: an HTML page
- * of a proxy, an empty body): that is no answer of Slack's, so whether the request
- * was acted on is unknown (`upstream_error`, `details.effect: 'unknown'`); the body
- * is not quoted.
+ * A Web API `{ ok: false, error }` answer (`WebAPIPlatformError`): Slack refused the
+ * request. A 200 body that is no Web API answer never gets here: the client's fetch
+ * refuses it first ({@link SlackUnclearAnswerError}), so `error` is Slack's own text,
+ * quoted (redacted on the way out) even when it is no code-shaped string.
  */
 function platformError(data: ErrorFields): ToolErrorInfo {
-  const raw = typeof data.error === 'string' ? data.error : undefined;
-  if (raw !== undefined && !SLACK_ERROR_STRING.test(raw)) {
-    return {
-      code: 'upstream_error',
-      message: `Slack's Web API answered with ${raw.trim() === '' ? 'an empty body' : 'a body that is not JSON'}, not a Web API answer (a proxy or captive portal in between?): whether it acted is unknown`,
-      retryable: false,
-      service: 'slack',
-      details: { effect: 'unknown' },
-    };
-  }
   const slack = stringField(data.error) ?? 'unknown_error';
   const mapping = meaningIn(SLACK_ERRORS, slack) ?? { code: 'upstream_error' as const, retryable: false };
   const details: ErrorFields = { slackError: slack };

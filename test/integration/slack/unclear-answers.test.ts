@@ -133,6 +133,25 @@ describe('chat.postMessage', () => {
     },
   );
 
+  it("is a refusal, Slack's error quoted, when answered ok: false with an error that is no code", async () => {
+    // Prepare: a Web API answer all the same (Slack refused, nothing posted).
+    process.env.SLACK_API_URL = `${server.url}/api/`;
+    answer = { contentType: 'application/json', body: '{"ok":false,"error":"invalid_arguments at /text"}' };
+
+    // Act
+    const result = await post({ bot_token: 'xoxb-fake-test-token' });
+
+    // Assess
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'upstream_error',
+        message: expect.stringContaining('invalid_arguments at /text'),
+        details: expect.objectContaining({ effect: 'none' }),
+      },
+    });
+  });
+
   it('is reported as posted with ok: true and the ts', async () => {
     // Prepare
     process.env.SLACK_API_URL = `${server.url}/api/`;
