@@ -87,6 +87,7 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
   // Who is on call for the incident's policy; a token without oncalls.read still gets the incident.
   let oncall: unknown = null;
   let oncallComplete: boolean | null = null;
+  let oncallCut = false;
   if (args.include_oncall && policy) {
     try {
       // Paged like every list ("Pagination": `more`), within the same page budget.
@@ -106,6 +107,7 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
         ctx.deadline,
       );
       oncallComplete = read.complete;
+      oncallCut = cutShort(read);
       oncall = read.records.map((entry) => ({
         user: reference(entry.user),
         escalation_level: typeof entry.escalation_level === 'number' ? entry.escalation_level : null,
@@ -158,7 +160,9 @@ export const pagerdutyIncidentTool = defineTool(pagerdutyIncidentSpec, async (ct
       // Whether every on-call entry of the policy was read (null when none was asked for or the read failed).
       oncall_complete: oncallComplete,
     },
-    truncated: (alerts !== undefined && cutShort(alerts)) || (log !== undefined && cutShort(log)),
+    // Any list the page budget cut short: the alerts, the log or who is on call.
+    truncated:
+      (alerts !== undefined && cutShort(alerts)) || (log !== undefined && cutShort(log)) || oncallCut,
     summary: incidentSummary(incident, alertList.length, timeline.length, noteList.length, oncall),
   };
 });

@@ -304,6 +304,15 @@ describe('pagerduty_incident', () => {
     expect(reads.map((r) => r.query.get('offset'))).toEqual(['0', '100']);
   });
 
+  it('says the result is truncated when the page budget (3 pages) cuts who is on call short', async () => {
+    pd.world.oncalls = Array.from({ length: 350 }, (_, i) => pdOncall((i % 3) + 1));
+    const result = await call(pagerdutyIncidentTool, { id: 'PT4KHLK', alerts_limit: 0, log_limit: 0 });
+    const detail = value(result);
+    expect(detail.oncall).toHaveLength(300);
+    expect(detail.oncall_complete).toBe(false);
+    expect(result).toMatchObject({ truncated: true });
+  });
+
   it('one incident with its alerts, timeline oldest first, notes; custom details only as a preview', async () => {
     const result = await call(pagerdutyIncidentTool, { id: 'PT4KHLK', alerts_limit: 3 });
     const detail = value(result);
