@@ -119,7 +119,7 @@ export function regionErrorExplainer(access: AwsAccess): RegionErrorExplainer {
       retryable: false,
       message:
         `Region ${region} is not enabled for this account (an opt-in region, OptInStatus ${NOT_OPTED_IN}): ` +
-        `enable it (Account settings, "AWS Regions") or leave it out of regions; "all" reads only enabled regions (${error.message})`,
+        `enable it (Account settings, "AWS Regions") or ask for an enabled region instead; "all" reads only enabled regions (${error.message})`,
       details: { ...details, optInStatus: NOT_OPTED_IN },
     };
   };
