@@ -213,10 +213,30 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         status: '422',
       });
     }
+    // Secret scanning's `resolution`: a comma-separated list of false_positive, wont_fix,
+    // revoked, pattern_edited, pattern_deleted, used_in_tests; 422 for anything else.
+    const resolution = kind === 'secretScanning' ? request.query.get('resolution') : null;
+    const resolutions = resolution === null ? [] : resolution.split(',');
+    const knownResolutions = [
+      'false_positive',
+      'wont_fix',
+      'revoked',
+      'pattern_edited',
+      'pattern_deleted',
+      'used_in_tests',
+    ];
+    if (resolutions.some((r) => !knownResolutions.includes(r))) {
+      return send(response, 422, {
+        message: `Invalid resolution: ${resolution}`,
+        documentation_url: documentation(''),
+        status: '422',
+      });
+    }
     const wanted = states.flatMap((s) => (s === 'closed' ? ['fixed', 'dismissed'] : [s]));
     const all = owned
       .flatMap((r) => r[kind] as Record<string, unknown>[])
-      .filter((a) => wanted.length === 0 || wanted.includes(String(a.state)));
+      .filter((a) => wanted.length === 0 || wanted.includes(String(a.state)))
+      .filter((a) => resolutions.length === 0 || resolutions.includes(String(a.resolution)));
     list(request, response, all);
   };
 

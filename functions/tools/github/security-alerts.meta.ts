@@ -38,7 +38,7 @@ export const githubSecurityAlertsSpec = defineToolSpec({
           ._default(z.enum(ALERT_STATES), 'open')
           .check(
             z.describe(
-              'Alert state (default open): fixed, dismissed, or resolved (no longer open: fixed or dismissed); secret scanning knows open and resolved only.',
+              "Alert state (default open): fixed, dismissed, or resolved (no longer open: fixed or dismissed); for secret scanning fixed is a revoked secret, dismissed any other resolution (false positive, won't fix, used in tests, pattern edited or deleted).",
             ),
           ),
         top: z

@@ -41,26 +41,49 @@ const PATHS: Readonly<Record<Kind, string>> = {
   secret_scanning: 'secret-scanning/alerts',
 };
 
-/** Only named fields are read: a secret scanning alert's `secret` never leaves this function. */
 /**
- * The tool's `state` in each list endpoint's own `state` query, as GitHub's REST
- * reference spells it: Dependabot "List Dependabot alerts" (a comma-separated list of
+ * Secret scanning's `resolution` values ("List secret scanning alerts": a
+ * comma-separated list of `false_positive`, `wont_fix`, `revoked`,
+ * `pattern_edited`, `pattern_deleted`, `used_in_tests`). Only `revoked` ends the
+ * secret's use, so it is what `fixed` means here; the others close the alert with
+ * the secret as it was, `dismissed`.
+ */
+const SECRET_FIXED = 'revoked';
+const SECRET_DISMISSED = 'false_positive,wont_fix,used_in_tests,pattern_edited,pattern_deleted';
+
+/**
+ * The tool's `state` as each list endpoint's own query, as GitHub's REST reference
+ * spells it: Dependabot "List Dependabot alerts" (`state`, a comma-separated list of
  * `auto_dismissed`, `dismissed`, `fixed`, `open`), code scanning "List code scanning
  * alerts" (`code-scanning-alert-state-query`: `open`, `closed`, `dismissed`, `fixed`),
- * secret scanning "List secret scanning alerts" (`open`, `resolved`). `resolved` is
- * every alert no longer open (GitHub refuses `resolved` with 422 outside secret scanning).
+ * secret scanning "List secret scanning alerts" (`state` `open` or `resolved`, and
+ * `resolution` to tell a revoked secret from a dismissed alert). `resolved` is every
+ * alert no longer open (GitHub refuses `state=resolved` with 422 outside secret scanning).
  */
-export const STATE_QUERY: Readonly<Record<Kind, Readonly<Record<AlertState, string>>>> = {
+export const STATE_QUERY: Readonly<
+  Record<Kind, Readonly<Record<AlertState, Readonly<Record<string, string>>>>>
+> = {
   dependabot: {
-    open: 'open',
-    fixed: 'fixed',
-    dismissed: 'dismissed',
-    resolved: 'fixed,dismissed,auto_dismissed',
+    open: { state: 'open' },
+    fixed: { state: 'fixed' },
+    dismissed: { state: 'dismissed' },
+    resolved: { state: 'fixed,dismissed,auto_dismissed' },
   },
-  code_scanning: { open: 'open', fixed: 'fixed', dismissed: 'dismissed', resolved: 'closed' },
-  secret_scanning: { open: 'open', fixed: 'resolved', dismissed: 'resolved', resolved: 'resolved' },
+  code_scanning: {
+    open: { state: 'open' },
+    fixed: { state: 'fixed' },
+    dismissed: { state: 'dismissed' },
+    resolved: { state: 'closed' },
+  },
+  secret_scanning: {
+    open: { state: 'open' },
+    fixed: { state: 'resolved', resolution: SECRET_FIXED },
+    dismissed: { state: 'resolved', resolution: SECRET_DISMISSED },
+    resolved: { state: 'resolved' },
+  },
 };
 
+/** Only named fields are read: a secret scanning alert's `secret` never leaves this function. */
 function itemOf(kind: Kind, alert: Record<string, unknown>): AlertItem {
   const get = (path: string): unknown =>
     path
@@ -119,11 +142,11 @@ export const githubSecurityAlertsTool = defineTool(githubSecurityAlertsSpec, asy
   let truncated = false;
   let total = 0;
   for (const kind of args.kinds) {
-    const state = STATE_QUERY[kind][args.state];
+    const query = STATE_QUERY[kind][args.state];
     try {
       const read = await paginate(
         session,
-        { method: 'GET', path: `${owner}/${PATHS[kind]}`, query: { state } },
+        { method: 'GET', path: `${owner}/${PATHS[kind]}`, query },
         {
           paginator: linkHeaderPaginator({ pageSizeParam: 'per_page', pageSize: 100 }),
           select: (body) => (Array.isArray(body) ? (body as Record<string, unknown>[]) : []),

@@ -614,6 +614,31 @@ describe('github_security_alerts', () => {
     expect(result).toMatchObject({ truncated: false });
   });
 
+  it.each([
+    ['fixed', 'revoked', 1],
+    ['dismissed', 'false_positive,wont_fix,used_in_tests,pattern_edited,pattern_deleted', 2],
+    ['resolved', null, 3],
+  ] as const)(
+    'secret scanning %s is asked by resolution (%s): a false positive is no fixed secret',
+    async (state, resolution, count) => {
+      const alerts = github.repos[REPO] as unknown as Record<string, Record<string, unknown>[]>;
+      alerts.secretScanning = [
+        { ...secretScanningAlert(REPO, 1, LEAKED), state: 'resolved', resolution: 'revoked' },
+        { ...secretScanningAlert(REPO, 2, LEAKED), state: 'resolved', resolution: 'false_positive' },
+        { ...secretScanningAlert(REPO, 3, LEAKED), state: 'resolved', resolution: 'used_in_tests' },
+        secretScanningAlert(REPO, 4, LEAKED),
+      ];
+
+      const result = await call(githubSecurityAlertsTool, { repo: REPO, kinds: ['secret_scanning'], state });
+      const kinds = value(result).kinds as Record<string, Record<string, unknown>>;
+
+      expect(kinds.secret_scanning).toMatchObject({ count, counted_all: true });
+      expect(github.requests.map((r) => [r.query.get('state'), r.query.get('resolution')])).toEqual([
+        ['resolved', resolution],
+      ]);
+    },
+  );
+
   it('a kind that is not enabled is reported, the others returned', async () => {
     const result = await call(githubSecurityAlertsTool, { repo: 'octocat/Spoon-Knife' });
     const kinds = value(result).kinds as Record<string, Record<string, unknown>>;
