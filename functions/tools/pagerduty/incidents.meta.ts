@@ -9,10 +9,19 @@ export const INCIDENTS_MAX_LIMIT = 100;
 /** The longest since..until window "List incidents" takes, calendar months ("Maximum range is 6 months"). */
 export const INCIDENTS_MAX_RANGE_MONTHS = 6;
 
-/** Whether `until` is at most {@link INCIDENTS_MAX_RANGE_MONTHS} calendar months after `since` (both ISO 8601). */
+/**
+ * Whether `until` is at most {@link INCIDENTS_MAX_RANGE_MONTHS} calendar months after
+ * `since` (both ISO 8601, compared in UTC). A day the end month lacks is its last day, as
+ * calendar month arithmetic has it: 31 August + 6 months is 28 (or 29) February, not
+ * 3 March, which `Date`'s own month overflow would give.
+ */
 export function withinIncidentRange(since: string, until: string): boolean {
-  const end = new Date(Date.parse(since));
+  const start = new Date(Date.parse(since));
+  const end = new Date(start);
+  end.setUTCDate(1);
   end.setUTCMonth(end.getUTCMonth() + INCIDENTS_MAX_RANGE_MONTHS);
+  const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate();
+  end.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return Date.parse(until) <= end.getTime();
 }
 

@@ -249,6 +249,23 @@ describe('pagerduty_incidents', () => {
     expect(pd.requests.map((r) => [r.query.get('offset'), r.query.get('limit')])).toEqual([['9950', '50']]);
   });
 
+  it.each([
+    // 31 August + 6 months is the last day of February (2027: the 28th), not 3 March.
+    ['2026-08-31T12:00:00Z', '2027-02-28T12:00:00Z', '2027-02-28T12:00:01Z'],
+    // A leap year's February has its 29th.
+    ['2027-08-31T00:00:00Z', '2028-02-29T00:00:00Z', '2028-03-01T00:00:00Z'],
+  ])(
+    'a window from %s ends at the last day of the 6th month (%s), not past it',
+    async (since, last, past) => {
+      expect(await call(pagerdutyIncidentsTool, { since, until: last })).toMatchObject({ ok: true });
+      expect(await call(pagerdutyIncidentsTool, { since, until: past })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_args' },
+      });
+      expect(pd.requests).toHaveLength(1);
+    },
+  );
+
   it('a window of exactly 6 months is sent; one second more is refused, saying so', async () => {
     const sent = await call(pagerdutyIncidentsTool, {
       since: '2026-01-31T00:00:00Z',
