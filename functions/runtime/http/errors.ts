@@ -37,7 +37,14 @@ export class ThrottledError extends PlatformError {
  */
 export type Reached = 'no' | 'maybe';
 
-/** Node/undici error codes of failures before the request was sent (Node.js "Common system errors"; undici errors). */
+/**
+ * Node/undici error codes of failures before the request was sent (Node.js "Common
+ * system errors"; undici errors), and of a TLS handshake that failed: no HTTP byte
+ * is written before the handshake ends, so a certificate refused (Node.js "X509
+ * certificate error codes": an expired or self-signed certificate, a name that does
+ * not match, as a TLS-inspecting proxy presents) or a server that speaks no TLS
+ * (OpenSSL's "wrong version number") sent nothing.
+ */
 export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -47,6 +54,21 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ENETDOWN',
   'EHOSTDOWN',
   'UND_ERR_CONNECT_TIMEOUT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
 /** Codes of a request cut by a timeout. */

@@ -164,6 +164,26 @@ describe('createHttpClient() retries', () => {
     expect(logged.filter((l) => l.message === 'http request retried')).toHaveLength(2);
   });
 
+  it('retries a POST whose TLS handshake failed, which sent no HTTP byte', async () => {
+    // Prepare: HTTPS to a server that speaks plain HTTP: the handshake fails (OpenSSL "wrong version number").
+    const url = `${server.url.replace(/^http:/, 'https:')}/hook`;
+
+    // Act
+    const error = await client()
+      .request({ method: 'POST', url, body: 'x' })
+      .catch((err: unknown) => err);
+
+    // Assess
+    expect(error).toMatchObject({
+      code: 'network_error',
+      reached: 'no',
+      errno: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      retryable: true,
+    });
+    expect(received).toEqual([]);
+    expect(logged.filter((l) => l.message === 'http request retried')).toHaveLength(2);
+  });
+
   it('answers a Retry-After longer than the time left at once: throttled with retryAfterSeconds', async () => {
     // Prepare
     answers = [{ status: 429, body: 'ratelimited', headers: { 'retry-after': '30' } }];
