@@ -324,7 +324,17 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     if (request.path === '/search/issues' && request.method === 'GET') {
       const q = request.query.get('q') ?? '';
       const org = /org:(\S+)/.exec(q)?.[1];
-      const [from, to] = (/merged:(\S+)\.\.(\S+)/.exec(q) ?? []).slice(1).map((t) => Date.parse(t ?? ''));
+      const bounds = (/merged:(\S+)\.\.(\S+)/.exec(q) ?? []).slice(1);
+      // "Query by dates": YYYY-MM-DD, optionally THH:MM:SS and a UTC offset; anything else is refused.
+      if (bounds.some((t) => !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}([+-]\d{2}:\d{2}|Z))?$/.test(t ?? ''))) {
+        send(response, 422, {
+          message: 'Validation Failed',
+          documentation_url: documentation(''),
+          status: '422',
+        });
+        return true;
+      }
+      const [from, to] = bounds.map((t) => Date.parse(t ?? ''));
       const items = Object.entries(repos)
         .filter(([name]) => name.split('/')[0] === org)
         .flatMap(([name, r]) =>

@@ -106,7 +106,7 @@ export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ct
     );
   } else {
     repoOf = (pull) => (pull.repository_url ?? '').split('/repos/')[1] ?? '';
-    const window = `${new Date(since).toISOString()}..${new Date(until).toISOString()}`;
+    const window = `${searchTime(since, Math.floor)}..${searchTime(until, Math.ceil)}`;
     const searchSession = {
       request: async (request: Parameters<typeof session.request>[0]) => {
         await sharedRateLimiter.acquire(`${ctx.tenant}\u0000github-search`, SEARCH_RATE, {
@@ -176,3 +176,15 @@ export const githubMergedPullsTool = defineTool(githubMergedPullsSpec, async (ct
 
 /** Lambda entry of the tool's own function. */
 export const handler = createToolHandler(githubMergedPullsTool);
+
+/**
+ * A time as GitHub's search syntax takes it ("Understanding the search syntax",
+ * "Query by dates": `YYYY-MM-DDTHH:MM:SS+00:00`, whole seconds, no milliseconds),
+ * rounded by `round` to a whole second: down for a window's start, up for its end,
+ * so the window sent covers the one asked; `inWindow` drops what the rounding adds.
+ *
+ * @example searchTime(Date.parse('2026-03-01T10:00:00.250Z'), Math.floor) // '2026-03-01T10:00:00+00:00'
+ */
+function searchTime(ms: number, round: (seconds: number) => number): string {
+  return `${new Date(round(ms / 1000) * 1000).toISOString().slice(0, 19)}+00:00`;
+}

@@ -258,6 +258,18 @@ describe('github_merged_pulls', () => {
     expect(github.requests[0]?.query.get('q')).toMatch(/^org:octocat is:pr is:merged merged:\S+\.\.\S+$/);
   });
 
+  it('sends the search window in whole seconds with a UTC offset, as the search syntax takes dates', async () => {
+    const result = await call(githubMergedPullsTool, {
+      org: 'octocat',
+      since: '2026-03-01T10:00:00.250Z',
+      until: '2026-03-02T10:00:00.250Z',
+    });
+    expect(result).toMatchObject({ ok: true });
+    expect(github.requests[0]?.query.get('q')).toBe(
+      'org:octocat is:pr is:merged merged:2026-03-01T10:00:00+00:00..2026-03-02T10:00:01+00:00',
+    );
+  });
+
   it('a search past its 1,000 results is not complete: stopped_by window, total_count said', async () => {
     const many = emptyRepo();
     for (let i = 0; i < 1_200; i++) {
