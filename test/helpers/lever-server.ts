@@ -42,6 +42,8 @@ export type LeverOpportunity = Record<string, unknown> & {
 export interface LeverServerOptions {
   readonly key?: string;
   readonly opportunities?: readonly LeverOpportunity[];
+  /** Notes keep their body in `fields[].value` only, with no top-level `text` (default both, as the docs' example). */
+  readonly noteBodyInFieldsOnly?: boolean;
 }
 
 export interface LocalLever extends RestFake {
@@ -193,7 +195,7 @@ export async function startLeverServer(options: LeverServerOptions = {}): Promis
       ...(notes.get(id) ?? []),
       {
         id: noteId,
-        text: body.value,
+        ...(options.noteBodyInFieldsOnly ? {} : { text: body.value }),
         fields: [{ type: 'note', text: 'Note', value: body.value }],
         user: request.query.get('perform_as'),
         secret: body.secret === true,

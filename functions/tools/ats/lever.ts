@@ -46,9 +46,17 @@ interface LeverApplication {
 }
 
 /** A note as "List all notes" answers it (only what the lookup reads). */
+/** A note as "List all notes" answers it: its body in `text` and in its fields' `value`s. */
 interface LeverNote {
   id: string;
   text?: string;
+  fields?: { value?: unknown }[];
+}
+
+/** Whether a note's body holds `marker`: its `text`, or any field's `value` (where "Create a note" puts `value`). */
+function noteCarries(note: LeverNote, marker: string): boolean {
+  if ((note.text ?? '').includes(marker)) return true;
+  return (note.fields ?? []).some((f) => typeof f?.value === 'string' && f.value.includes(marker));
 }
 
 interface LeverOpportunity {
@@ -192,7 +200,7 @@ export function leverProvider(
       return body.data.noteId;
     },
     async findNote(candidateId: string, marker: string): Promise<string | undefined> {
-      const carries = (n: LeverNote) => (n.text ?? '').includes(marker);
+      const carries = (n: LeverNote) => noteCarries(n, marker);
       // "List all notes" is paginated like every Lever list (`hasNext`, `next`): every page is read.
       const read = await readRecordPages<LeverNote>(
         session,

@@ -454,6 +454,21 @@ describe('ats tools on Lever', () => {
     expect(lookups.map((r) => r.query.get('offset') === null)).toEqual([true, false]);
   });
 
+  it("finds a note whose answer was lost by its fields' value when the note has no top-level text", async () => {
+    await start({ opportunities: [leverOpportunity(12)], noteBodyInFieldsOnly: true });
+    const id = leverOpportunity(12).id;
+    lever.failNext({ reset: true }, 1, { method: 'POST' });
+
+    const value = ok(
+      await callRestTool(atsAddNoteTool, { candidate_id: id, note: 'Reset.' }, secrets, {
+        idempotency: new InMemoryIdempotencyStore().layer,
+      }),
+    );
+
+    expect(value.recovered).toBe(true);
+    expect(lever.notes.get(id)).toHaveLength(1);
+  });
+
   it('says the effect is unknown when the notes could not all be read, and writes nothing again', async () => {
     const id = leverOpportunity(12).id;
     earlierNotes(id, 1_050);
