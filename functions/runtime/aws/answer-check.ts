@@ -66,6 +66,18 @@ function subresourcesOf(request: HttpRequest): string {
 }
 
 /**
+ * A REST request's path as path-style addressing writes it: S3's virtual-hosted
+ * requests (the SDK's default, "Virtual hosting of buckets": the bucket is the host's
+ * first labels, `bkt.s3.eu-west-1.amazonaws.com`, the path `/`) get their bucket
+ * back in front, so a message names the bucket in either style.
+ */
+function pathOf(request: HttpRequest): string {
+  if (!/^s3/.test(serviceOf(request))) return request.path;
+  const bucket = /^(.+)\.s3[.-]/.exec(request.hostname ?? '')?.[1];
+  return bucket === undefined ? request.path : `/${bucket}${request.path}`;
+}
+
+/**
  * The operation a request calls, for messages: the query `Action`, the JSON
  * target, or the method, path and subresources (`GET /bkt/?versioning`).
  */
@@ -73,7 +85,7 @@ function operationOf(request: HttpRequest, protocol: Protocol): string {
   if (protocol === 'query') return /(?:^|&)Action=([A-Za-z0-9]+)/.exec(bodyText(request))?.[1] ?? 'request';
   if (protocol === 'json') return header(request.headers, 'x-amz-target')?.split('.').pop() ?? 'request';
   if (protocol === 'cbor') return request.path.split('/').pop() ?? 'request';
-  return `${request.method} ${request.path}${subresourcesOf(request)}`;
+  return `${request.method} ${pathOf(request)}${subresourcesOf(request)}`;
 }
 
 /**

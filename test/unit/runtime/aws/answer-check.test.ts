@@ -203,6 +203,24 @@ describe('checkAnswer()', () => {
       'GET /bkt/?x-id=ListObjectsV2',
     ],
     ['ListBuckets (no query)', s3Get('/', {}), 'GET /'],
+    [
+      'GetBucketVersioning, virtual-hosted (the bucket in the host)',
+      { ...s3Get('/', { versioning: '' }), hostname: 'my.bkt.s3.eu-west-1.amazonaws.com' },
+      'GET /my.bkt/?versioning',
+    ],
+    [
+      'ListObjectsV2, virtual-hosted, dual-stack',
+      {
+        ...s3Get('/', { 'list-type': '2', 'x-id': 'ListObjectsV2' }),
+        hostname: 'bkt.s3.dualstack.eu-west-1.amazonaws.com',
+      },
+      'GET /bkt/?x-id=ListObjectsV2',
+    ],
+    [
+      'ListBuckets, at the regional endpoint',
+      { ...s3Get('/', {}), hostname: 's3.eu-west-1.amazonaws.com' },
+      'GET /',
+    ],
   ])('names an S3 read by its subresource: %s', (_kind, req, operation) => {
     // Act
     let error: unknown;
