@@ -59,7 +59,7 @@ export function assertClearWrite(answer: WriteAnswer, success: WriteSuccess): vo
       : html
         ? 'an HTML page'
         : statusOk
-          ? `a body other than ${success.expected}`
+          ? 'another body'
           : `HTTP ${answer.status}`;
   throw new UnclearWriteError(
     'upstream_error',

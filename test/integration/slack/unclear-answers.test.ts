@@ -80,6 +80,20 @@ describe('incoming webhook', () => {
     expect(result).toMatchObject(unclear);
   });
 
+  it('says what it was answered with, once', async () => {
+    // Prepare
+    answer = { contentType: 'text/plain', body: 'accepted' };
+
+    // Act
+    const result = await post({ webhook_url: `${server.url}/services/T0/B0/X` });
+
+    // Assess
+    expect(!result.ok && result.error.message).toBe(
+      'The slack post to the incoming webhook was answered with another body, not the body "ok": ' +
+        'whether it took effect is unknown, so it is not reported as done',
+    );
+  });
+
   it('is reported as posted when answered 200 "ok", as Slack does', async () => {
     // Prepare
     answer = { contentType: 'text/html', body: 'ok' };
