@@ -1,3 +1,4 @@
+import { HttpRequestError } from '../../../../functions/runtime/http/errors';
 import { retryDecision } from '../../../../functions/runtime/http/retry-policy';
 
 const context = (overrides = {}) => ({
@@ -17,6 +18,41 @@ describe('retryDecision()', () => {
       expect(retryDecision({ code }, context())).toEqual({ retry: true, waitMs: 150 });
     },
   );
+
+  // Node.js "X509 certificate error codes", the whole list: each is a handshake refused before any HTTP byte.
+  it.each([
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_CRL',
+    'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+    'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+    'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+    'CERT_SIGNATURE_FAILURE',
+    'CRL_SIGNATURE_FAILURE',
+    'CERT_NOT_YET_VALID',
+    'CERT_HAS_EXPIRED',
+    'CRL_NOT_YET_VALID',
+    'CRL_HAS_EXPIRED',
+    'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+    'ERROR_IN_CERT_NOT_AFTER_FIELD',
+    'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+    'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+    'OUT_OF_MEM',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_CHAIN_TOO_LONG',
+    'CERT_REVOKED',
+    'INVALID_CA',
+    'PATH_LENGTH_EXCEEDED',
+    'INVALID_PURPOSE',
+    'CERT_UNTRUSTED',
+    'CERT_REJECTED',
+    'HOSTNAME_MISMATCH',
+  ])('retries a POST whose certificate was refused (%s): the handshake sent no HTTP byte', (code) => {
+    expect(retryDecision({ code }, context())).toEqual({ retry: true, waitMs: 150 });
+    expect(new HttpRequestError('hooks.example.com', 'POST', { code }).reached).toBe('no');
+  });
 
   it.each(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT'])(
     'does not retry a POST that failed with %s after it may have been sent, but retries a GET',
