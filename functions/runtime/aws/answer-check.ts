@@ -66,14 +66,26 @@ function subresourcesOf(request: HttpRequest): string {
 }
 
 /**
+ * A bucket's virtual-hosted endpoint ("Virtual hosting of buckets"): the bucket, then
+ * an S3 label (`s3`, `s3-fips`, `s3-accelerate`, the legacy `s3-<region>`), or a
+ * directory bucket (`…--x-s3`) before `s3express-<zone>`. S3 Control's hosts carry
+ * the account id there (`123456789012.s3-control.<region>`), access points and
+ * Outposts their own names (`s3-accesspoint`, `s3-object-lambda`, `s3-outposts`,
+ * Multi-Region `s3-global`): none is a bucket. Greedy, so a bucket whose name holds
+ * `.s3.` (`logs.s3.eu`) is read whole.
+ */
+const VIRTUAL_HOSTED_BUCKET =
+  /^(.+)\.s3(?:express)?(?!-control|-accesspoint|-object-lambda|-outposts|-global)[.-]/;
+
+/**
  * A REST request's path as path-style addressing writes it: S3's virtual-hosted
- * requests (the SDK's default, "Virtual hosting of buckets": the bucket is the host's
- * first labels, `bkt.s3.eu-west-1.amazonaws.com`, the path `/`) get their bucket
- * back in front, so a message names the bucket in either style.
+ * requests (the SDK's default: the bucket is the host's first labels,
+ * `bkt.s3.eu-west-1.amazonaws.com`, the path `/`) get their bucket back in front
+ * ({@link VIRTUAL_HOSTED_BUCKET}), so a message names the bucket in either style.
  */
 function pathOf(request: HttpRequest): string {
   if (!/^s3/.test(serviceOf(request))) return request.path;
-  const bucket = /^(.+)\.s3[.-]/.exec(request.hostname ?? '')?.[1];
+  const bucket = VIRTUAL_HOSTED_BUCKET.exec(request.hostname ?? '')?.[1];
   return bucket === undefined ? request.path : `/${bucket}${request.path}`;
 }
 

@@ -217,6 +217,21 @@ describe('checkAnswer()', () => {
       'GET /bkt/?x-id=ListObjectsV2',
     ],
     [
+      'GetBucketVersioning, virtual-hosted, FIPS',
+      { ...s3Get('/', { versioning: '' }), hostname: 'bkt.s3-fips.us-east-1.amazonaws.com' },
+      'GET /bkt/?versioning',
+    ],
+    [
+      "S3 Control's GetPublicAccessBlock (the account id in the host is no bucket)",
+      { ...s3Control, hostname: '123456789012.s3-control.eu-west-1.amazonaws.com' },
+      'GET /v20180820/configuration/publicAccessBlock',
+    ],
+    [
+      "S3 Control's GetPublicAccessBlock, FIPS",
+      { ...s3Control, hostname: '123456789012.s3-control-fips.us-east-1.amazonaws.com' },
+      'GET /v20180820/configuration/publicAccessBlock',
+    ],
+    [
       'ListBuckets, at the regional endpoint',
       { ...s3Get('/', {}), hostname: 's3.eu-west-1.amazonaws.com' },
       'GET /',
@@ -235,5 +250,25 @@ describe('checkAnswer()', () => {
       message: `s3 ${operation} answered HTTP 200 with an empty body: the figures are unknown, not zero`,
       details: { operation },
     });
+  });
+
+  it('names the directory bucket of an S3 Express read (bkt--zone--x-s3.s3express-<zone>)', () => {
+    // Prepare
+    const req = {
+      ...request({
+        service: 's3express',
+        method: 'GET',
+        path: '/',
+        query: { 'list-type': '2', 'x-id': 'ListObjectsV2' },
+      }),
+      hostname: 'bkt--usw2-az1--x-s3.s3express-usw2-az1.us-west-2.amazonaws.com',
+    };
+
+    // Act, Assess
+    expect(check(req, response(200, 'application/xml'), '')).toThrow(
+      expect.objectContaining({
+        details: expect.objectContaining({ operation: 'GET /bkt--usw2-az1--x-s3/?x-id=ListObjectsV2' }),
+      }),
+    );
   });
 });
