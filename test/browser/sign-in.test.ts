@@ -168,6 +168,30 @@ describe('sign-in through a Cognito hosted UI (loopback fake)', () => {
     }
   }, 60_000);
 
+  it("says a sign-in refused without state (as Cognito sends a trigger's failure back), and does not start it again", async () => {
+    // Prepare: "Managed login and federation error responses": <Callback URL>/?error_description=…&error=…
+    cognito.denyWith = 'invalid_request';
+    cognito.denyWithoutState = true;
+    const fresh = await chromium.context.newPage();
+    const authorizes = () => cognito.requests.filter((request) => request === 'authorize').length;
+    const before = authorizes();
+
+    try {
+      // Act
+      await fresh.goto(`${server.url}#/secrets`);
+      await fresh.getByText(/Sign-in failed: invalid_request/).waitFor({ timeout: 20_000 });
+      await fresh.waitForTimeout(1_000);
+
+      // Assess: one authorize request, no loop of new sign-ins; the error's query is gone from the address
+      expect(authorizes() - before).toBe(1);
+      expect(new URL(fresh.url()).search).toBe('');
+    } finally {
+      cognito.denyWith = undefined;
+      cognito.denyWithoutState = false;
+      await fresh.close();
+    }
+  }, 60_000);
+
   it('answers with the signed-in user, and refuses another tenant, a forged token and no token', async () => {
     // Prepare: the ID token the page keeps in its tab
     const token = String(await page.evaluate("sessionStorage.getItem('etp-token')"));

@@ -47,6 +47,12 @@ export interface FakeCognito {
    * (`?error=access_denied&error_description=…&state=…`, RFC 6749 §4.1.2.1) instead of a code.
    */
   denyWith: string | undefined;
+  /**
+   * With {@link denyWith}: the error sent back without `state`, as Amazon Cognito documents its
+   * error redirects ("Managed login and federation error responses":
+   * `<Callback URL>/?error_description=…&error=…`, a Lambda trigger's or an IdP's failure).
+   */
+  denyWithoutState: boolean;
   /** A token signed with another key: a verifier must refuse it. */
   forgedToken(): string;
   stop(): Promise<void>;
@@ -75,7 +81,10 @@ export async function startFakeCognito(options: {
   const requests: string[] = [];
   let issuer = '';
   // Filled in once the server listens; `denyWith` is read per request (a test sets it).
-  const fake = { denyWith: undefined } as { denyWith: string | undefined } & FakeCognito;
+  const fake = { denyWith: undefined, denyWithoutState: false } as {
+    denyWith: string | undefined;
+    denyWithoutState: boolean;
+  } & FakeCognito;
   const idToken = () => {
     const now = Math.floor(Date.now() / 1000);
     return jwt(
@@ -121,7 +130,7 @@ export async function startFakeCognito(options: {
         const back = new URL(options.redirectUri);
         back.searchParams.set('error', fake.denyWith);
         back.searchParams.set('error_description', 'The user is not allowed to sign in');
-        back.searchParams.set('state', q.get('state') ?? '');
+        if (!fake.denyWithoutState) back.searchParams.set('state', q.get('state') ?? '');
         response.writeHead(302, { Location: back.toString() });
         response.end();
         return;

@@ -21,8 +21,12 @@ export async function signIn(config) {
   sessionStorage.removeItem('etp-verifier');
   // The hosted UI sent this tab's sign-in back refused (RFC 6749 §4.1.2.1: access_denied, a user
   // not allowed): said, not started again (a new sign-in is refused the same way, in a loop).
+  // With this tab's state, or with none: Cognito sends many errors back without it ("Managed
+  // login and federation error responses": `?error_description=…&error=…`, a Lambda trigger's
+  // or an IdP's failure). Only an error of a sign-in this tab started is said.
   const error = query.get('error');
-  if (error && expected && query.get('state') === expected) {
+  const errorState = query.get('state');
+  if (error && expected && (errorState === expected || errorState === null)) {
     const description = query.get('error_description');
     history.replaceState(null, '', `${location.pathname}${sessionStorage.getItem('etp-hash') ?? ''}`);
     throw new Error(
