@@ -66,7 +66,8 @@ export const STATE_QUERY: Readonly<
   dependabot: {
     open: { state: 'open' },
     fixed: { state: 'fixed' },
-    dismissed: { state: 'dismissed' },
+    // Dismissed by a person or by an auto-triage rule: both are dismissed, as `resolved` counts them.
+    dismissed: { state: 'dismissed,auto_dismissed' },
     resolved: { state: 'fixed,dismissed,auto_dismissed' },
   },
   code_scanning: {

@@ -626,6 +626,22 @@ describe('github_security_alerts', () => {
     expect(result).toMatchObject({ truncated: false });
   });
 
+  it('dependabot dismissed counts an alert an auto-triage rule dismissed (auto_dismissed), as resolved does', async () => {
+    const alerts = github.repos[REPO] as unknown as Record<string, { state: string }[]>;
+    Object.assign(alerts.dependabot?.[0] ?? {}, { state: 'dismissed' });
+    Object.assign(alerts.dependabot?.[1] ?? {}, { state: 'auto_dismissed' });
+
+    const result = await call(githubSecurityAlertsTool, {
+      repo: REPO,
+      kinds: ['dependabot'],
+      state: 'dismissed',
+    });
+    const kinds = value(result).kinds as Record<string, Record<string, unknown>>;
+
+    expect(kinds.dependabot).toMatchObject({ count: 2, counted_all: true });
+    expect(github.requests.map((r) => r.query.get('state'))).toEqual(['dismissed,auto_dismissed']);
+  });
+
   it.each([
     ['fixed', 'revoked', 1],
     ['dismissed', 'false_positive,wont_fix,used_in_tests,pattern_edited,pattern_deleted', 2],
