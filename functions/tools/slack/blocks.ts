@@ -209,8 +209,8 @@ export function chunkBlocks(blocks: readonly Block[]): Block[][] {
 
 /**
  * A notification fallback for blocks (`text` is what notifications and screen
- * readers show): the first header, section or markdown text that is not blank, at most
- * 150 characters; `Message` when none.
+ * readers show): the first header, section or markdown text that is not blank, trimmed,
+ * at most 150 characters; `Message` when none.
  */
 export function fallbackText(blocks: readonly Block[]): string {
   for (const block of blocks) {
@@ -220,7 +220,8 @@ export function fallbackText(blocks: readonly Block[]): string {
     if (!raw?.trim()) continue;
     // `text` is parsed as mrkdwn: plain text (a header) must be escaped like any text; mrkdwn already is.
     const text = isObject(source) && source.type === 'mrkdwn' ? raw : escapeMrkdwn(raw);
-    return splitText(text, 150)[0] as string;
+    // Trimmed first: a text that opens with more than 150 characters of white space would cut to a blank first part.
+    return splitText(text.trim(), 150)[0] as string;
   }
   return 'Message';
 }

@@ -181,6 +181,20 @@ describe('slack_post_blocks', () => {
     expect(slack.messages.map((m) => m.text)).toEqual(['disk full', 'Message']);
   });
 
+  it('takes the fallback from the words of a text that opens with more white space than a fallback holds', async () => {
+    // Act: 200 newlines before the words (a section takes 3,000 characters; the fallback 150)
+    success(
+      await callSlackTool(
+        blocksTool,
+        { channel: 'C0AWSPULSE', blocks: [section(`${'\n'.repeat(200)}disk full`)] },
+        bot(),
+      ),
+    );
+
+    // Assess: the notification says the words, not nothing
+    expect(slack.messages.map((m) => m.text)).toEqual(['disk full']);
+  });
+
   it('refuses content that would take more than 20 messages, before any call', async () => {
     // Prepare: 21 messages' worth of sections (4 × 3,000 characters each).
     const blocks = Array.from({ length: 84 }, () => section('y'.repeat(3_000)));
