@@ -23,7 +23,11 @@ export const slackPostBlocksSpec = defineToolSpec({
       ),
       text: z
         .optional(textArg())
-        .check(z.describe(`Notification fallback; default: the first block text that is not blank (Message when none). ${TEXT_DESCRIPTION}`)),
+        .check(
+          z.describe(
+            `Notification fallback; default: the first block text that is not blank (Message when none). ${TEXT_DESCRIPTION}`,
+          ),
+        ),
     }),
   ...SLACK_POST_SETTINGS,
 });
