@@ -45,7 +45,6 @@ interface LeverApplication {
   archived?: { archivedAt?: number } | null;
 }
 
-/** A note as "List all notes" answers it (only what the lookup reads). */
 /** A note as "List all notes" answers it: its body in `text` and in its fields' `value`s. */
 interface LeverNote {
   id: string;
