@@ -25,6 +25,9 @@ import {
 } from '../helpers/cdk';
 
 // Expectations come from the catalog, so a tool registered later is covered without a new test.
+// One synthesis for the file: every case reads the same default stack, none changes it
+// (a synthesis per case made this the suite's slowest file, 160 s in CI).
+const platform = synthesizePlatform();
 const functionTools = toolCatalog.functionTools().map((entry) => entry.spec);
 const fileTools = toolCatalog.fileToolNames();
 const awsTools = functionTools.filter((spec) => spec.tags.includes('aws'));
@@ -103,7 +106,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
   (name, spec) => {
     it("grants exactly the spec's IAM statements plus the documented platform statements", () => {
       // Prepare
-      const { stack, template } = synthesizePlatform();
+      const { stack, template } = platform;
       const { roleId, logGroupId } = toolResources(template, name);
       const organizationTool = isOrganizationTool(spec);
       const expected: Permission[] = [
@@ -138,7 +141,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 
     it("carries the spec's explicit Deny and the run workspaces' own, the workspace never excepted", () => {
       // Prepare
-      const { stack, template } = synthesizePlatform();
+      const { stack, template } = platform;
       const { roleId } = toolResources(template, name);
 
       // Act
@@ -169,7 +172,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 
     it('has its own role under the tool path, assumed by Lambda only, with no managed policy', () => {
       // Prepare
-      const { template } = synthesizePlatform();
+      const { template } = platform;
       const { roleId } = toolResources(template, name);
 
       // Act
@@ -189,7 +192,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 
     it('is sized from the spec and gets the table, vended sessions, its service name and the result bound', () => {
       // Prepare
-      const { stack, template } = synthesizePlatform();
+      const { stack, template } = platform;
       const { functionId, tableId, idempotencyTableId } = toolResources(template, name);
       const workspaceBucket = logicalIdOf(stack.platform.runWorkspace.bucket);
 
@@ -242,7 +245,7 @@ describe.each(functionTools.map((spec): [string, ToolSpec] => [spec.name, spec])
 describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aws tool %s', (name, spec) => {
   it('holds read-only actions only, besides its log group, its platform records, assuming the customer role and its declared decisions', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const { roleId, logGroupId, idempotencyTableId } = toolResources(template, name);
     const ownLogWrites = new Set(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const traceWrites = new Set(TRACE_WRITES.map((permission) => permission.action));
@@ -293,7 +296,7 @@ describe.each(awsTools.map((spec): [string, ToolSpec] => [spec.name, spec]))('aw
 describe('plan calls answered by their tools (one function per in-flight call)', () => {
   it('never retries a tool function asynchronously, and drops an event older than 60 s', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { template } = platform;
 
     // Act
     const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map(
@@ -314,7 +317,7 @@ describe('plan calls answered by their tools (one function per in-flight call)',
 
   it('lets the dispatcher answer the plan scenarios\' tokens on their state machines, and nothing on "*"', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const prefix = stack.platform.dispatcherConfig.toolFunctionNamePrefix;
     const planScenarios = stack.platform.scenarios.filter((scenario) => planCallTools(scenario).size > 0);
 
@@ -339,7 +342,7 @@ describe('plan calls answered by their tools (one function per in-flight call)',
 
   it('gives a tool that no plan level calls no task answer at all', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const unplanned = functionTools.filter((spec) => taskAnswers(stack, spec.name).length === 0);
 
     // Assess: some tools are only ever called by agents or entry points.
@@ -356,7 +359,7 @@ describe('plan calls answered by their tools (one function per in-flight call)',
 describe('the dispatcher, the vendor of tenant sessions', () => {
   it('may assume every reader role, the records role and the run-data role, and gets their ARNs', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const dispatcherId = logicalIdOf(stack.platform.dispatcher.lambdaFunction);
     const readers = {
       ...readerArns(stack),
@@ -387,7 +390,7 @@ describe('the dispatcher, the vendor of tenant sessions', () => {
 describe('file tools, run by the dispatcher', () => {
   it.each(fileTools)('%s gets no function of its own', (name) => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { template } = platform;
 
     // Act
     const functions = template.findResources('AWS::Lambda::Function', {
