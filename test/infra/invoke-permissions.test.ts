@@ -17,10 +17,13 @@ function invokeArns(functionId: string): string[] {
   return [`<${functionId}.Arn>`, `<${functionId}.Arn>:*`];
 }
 
+// One synthesis for the file: every case reads the same default stack, none changes it.
+const platform = synthesizePlatform();
+
 describe('who may invoke what', () => {
   it('lets the dispatcher invoke exactly the tool functions, and do nothing else but write its logs and traces, and vend tenant sessions (run data included)', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
     const logGroup = `<${logicalIdOf(stack.platform.dispatcher.logGroup)}.Arn>`;
 
@@ -54,7 +57,7 @@ describe('who may invoke what', () => {
 
   it('gives no role but the dispatcher’s any Lambda right on a tool function', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const dispatcherRole = roleOf(template, logicalIdOf(stack.platform.dispatcher.lambdaFunction));
     const toolFunctionIds = functionToolNames.map((name) => toolFunctionId(stack, name));
 
@@ -74,7 +77,7 @@ describe('who may invoke what', () => {
 
   it('adds no resource policy (AWS::Lambda::Permission) to any function', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { template } = platform;
 
     // Act
     const permissions = template.findResources('AWS::Lambda::Permission');
@@ -87,7 +90,7 @@ describe('who may invoke what', () => {
     'lets the %s state machine invoke the dispatcher and the engine, and no other function',
     (scenario) => {
       // Prepare
-      const { stack, template } = synthesizePlatform();
+      const { stack, template } = platform;
       const stateMachineRole = roleOf(template, stateMachineId(stack, scenario));
 
       // Act

@@ -1,9 +1,12 @@
 import { logicalIdOf, synthesizePlatform } from '../helpers/cdk';
 
+// One synthesis for the file: every case reads the same default stack, none changes it.
+const platform = synthesizePlatform();
+
 describe('the secret-reference table', () => {
   it('is keyed by tenant_id and secret_name, billed per request', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { template } = platform;
 
     // Act
     const tables = template.findResources('AWS::DynamoDB::Table', {
@@ -32,7 +35,7 @@ describe('the secret-reference table', () => {
 
   it('has point-in-time recovery and encryption at rest with the AWS managed key', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { template } = platform;
 
     // Act
     const [table] = Object.values(
@@ -51,7 +54,7 @@ describe('the secret-reference table', () => {
 
   it('is kept when the stack is deleted or the table replaced, and refuses DeleteTable', () => {
     // Prepare
-    const { template } = synthesizePlatform();
+    const { template } = platform;
 
     // Act
     const [table] = Object.values(template.findResources('AWS::DynamoDB::Table'));
@@ -63,7 +66,7 @@ describe('the secret-reference table', () => {
 
   it('has its name as a stack output', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
 
     // Act
     const output = template.findOutputs('SecretReferenceTableName');
@@ -78,7 +81,7 @@ describe('the secret-reference table', () => {
 describe('the idempotency table', () => {
   it('holds exactly-once records keyed by id, expiring by TTL, named to write tools only', () => {
     // Prepare
-    const { stack, template } = synthesizePlatform();
+    const { stack, template } = platform;
     const resources = template.toJSON().Resources;
 
     // Act
