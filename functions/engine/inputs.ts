@@ -4,7 +4,7 @@ import { builtOnce } from '../runtime/built-once';
 import { InvalidArgsError } from '../runtime/errors';
 import { identifierProblem, TENANT_ID } from '../runtime/ids';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
-import { awsRegion, regionsList } from '../tools/aws/shared/arg-schemas';
+import { awsRegion, REGIONS_ACCEPTED, regionsList } from '../tools/aws/shared/arg-schemas';
 import type { InputType, ScenarioDefinition, ScenarioInput } from './definition';
 import { BUDGET_INPUT, budgetProblem } from './run-budget';
 import '../runtime/zod-locale';
@@ -53,7 +53,7 @@ export const INPUT_TYPE_ACCEPTS: Readonly<Record<InputType, string>> = {
   number: 'a number',
   boolean: 'true or false',
   string_list: 'a list of strings',
-  regions: '"all" or a list of 1-40 AWS region names such as ["eu-west-1"]',
+  regions: REGIONS_ACCEPTED,
   accounts: `"all" or a list of 1-${MAX_LISTED_ORG_IDS} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012", "ou-ab12-cd34ef56"] (${MAX_LISTED_ORG_IDS} account ids fill the ${MAX_INPUT_BYTES}-byte input: name OU ids for more)`,
   account_ids: `a list of at most ${MAX_LISTED_ORG_IDS} 12-digit account ids, OU ids (ou-ab12-cd34ef56) or root ids (r-ab12), such as ["123456789012"] (${MAX_LISTED_ORG_IDS} account ids fill the ${MAX_INPUT_BYTES}-byte input: name OU ids for more)`,
 };

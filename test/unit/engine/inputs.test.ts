@@ -159,7 +159,7 @@ describe('resolveInput', () => {
     });
 
     it('caps an id list at the most account ids that fit the input beside the shortest tenant', () => {
-      // Assess: that many twelve-digit ids fill the input; one more does not fit
+      // Assess: that many account ids fill the input; one more does not fit
       const inputOf = (count: number) => JSON.stringify({ tenant: 'a', accounts: ids(count) });
       expect(inputOf(MAX_LISTED_ORG_IDS).length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
       expect(inputOf(MAX_LISTED_ORG_IDS + 1).length).toBeGreaterThan(MAX_INPUT_BYTES);

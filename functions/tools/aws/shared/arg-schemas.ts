@@ -11,12 +11,22 @@ export const awsRegion = builtOnce(() =>
     ),
 );
 
-/** What `regions` accepts, with no default: 1-40 region names, or `"all"`. */
+/**
+ * Most region names a `regions` list takes: our bound, above the regions AWS has
+ * (about 36, "AWS Regions" in the General Reference), so a list of every one fits
+ * and a runaway list is refused before any call.
+ */
+export const MAX_REGIONS = 40;
+
+/** What `regions` accepts, as a sentence for messages. */
+export const REGIONS_ACCEPTED = `"all" or a list of 1-${MAX_REGIONS} AWS region names such as ["eu-west-1"]`;
+
+/** What `regions` accepts, with no default: 1 to {@link MAX_REGIONS} region names, or `"all"`. */
 export const regionsList = builtOnce(() =>
   z.union(
-    [z.literal('all'), z.array(awsRegion()).check(z.minLength(1), z.maxLength(40))],
+    [z.literal('all'), z.array(awsRegion()).check(z.minLength(1), z.maxLength(MAX_REGIONS))],
     // A union's own message is a bare "Invalid input"; a list's items keep their own messages.
-    { error: 'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]' },
+    { error: `Expected ${REGIONS_ACCEPTED}` },
   ),
 );
 
