@@ -29,7 +29,7 @@ const project = (name, extra = {}) => ({
 module.exports = {
   projects: [
     project('unit'),
-    project('integration'),
+    project('integration', { setupFilesAfterEnv: ['<rootDir>/test/integration/timeout.ts'] }),
     project('infra'),
     project('e2e'),
     project('browser'),
