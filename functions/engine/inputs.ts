@@ -141,6 +141,7 @@ function bytesInWords(bytes: number): string {
 function inputSizeFix(
   scenario: Pick<ScenarioDefinition, 'inputs'>,
   input: Readonly<Record<string, unknown>>,
+  merged: boolean,
 ): string {
   const largest = Object.entries(input)
     .map(([name, value]) => ({ name, bytes: jsonByteLength(value), type: scenario.inputs[name]?.type }))
@@ -151,34 +152,62 @@ function inputSizeFix(
   if (lists.length === 0) return `(largest: ${sizes}): shorten its largest values`;
   const all = lists.some(({ type }) => type === 'accounts') ? ', or "all"' : '';
   return (
-    `(largest: ${sizes}): name OU ids (ou-…) or root ids (r-…) in ` +
+    `(largest: ${sizes}${idsThatFit(input, lists[0] as ListSize, merged)}): name OU ids (ou-…) or root ids (r-…) in ` +
     `${lists.map(({ name }) => name).join(' and ')} instead of long lists of account ids${all}`
   );
 }
+
+/** One input's name and its size in bytes of JSON. */
+interface ListSize {
+  readonly name: string;
+  readonly bytes: number;
+}
+
+/**
+ * How many ids the largest account list holds and, in the merged input (the
+ * one the run keeps, its other inputs final), how many 12-digit account ids
+ * fit beside them: the count a caller trims its list to (`; accounts holds 544
+ * ids, 540 account ids fit beside the other inputs`). A list of n account ids
+ * is 15n + 1 bytes of JSON ({@link ACCOUNT_ID_LISTED_BYTES} each, brackets, no
+ * trailing comma).
+ */
+function idsThatFit(input: Readonly<Record<string, unknown>>, list: ListSize, merged: boolean): string {
+  const ids = input[list.name];
+  if (!Array.isArray(ids)) return '';
+  const held = `; ${list.name} holds ${bytesInWords(ids.length)} ids`;
+  // As given, defaults and the tenant are still to be added: no count would be true.
+  if (!merged) return held;
+  const others = jsonByteLength(input) - list.bytes;
+  const fit = Math.max(0, Math.floor((MAX_INPUT_BYTES - others - 1) / ACCOUNT_ID_LISTED_BYTES));
+  return `${held}, ${bytesInWords(fit)} account ids fit beside the other inputs`;
+}
+
+/** What the merged input's size counts, in words. */
+const MERGED_COUNTED = "with the scenario's defaults and the tenant filled in";
 
 /**
  * Why an execution input is over {@link MAX_INPUT_BYTES}, or undefined when it
  * fits: its size in bytes, its largest values, and how to shorten it. The one
  * size check of a run's input, for the input as given and as merged alike.
  *
- * @param counted - what the size counts, in words, after "the input"
- *   (`with the scenario's defaults and the tenant filled in`), or empty.
+ * @param merged - whether `input` is the merged input (the scenario's defaults
+ *   and the tenant filled in, said so in the message), not the input as given.
  * @example
- * inputSizeProblem(awsPulseOrg, { tenant: 'default', accounts: ids545, exclude: [], regions: 'all', slack_channel: '#aws-pulse' });
- * // 'the input is 8,266 bytes of JSON, over the 8,192 bytes a run's input may hold (largest: accounts: 8,176 bytes,
- * //  slack_channel: 12 bytes, tenant: 9 bytes): name OU ids (ou-…) or root ids (r-…) in accounts instead of long lists
- * //  of account ids, or "all"'
+ * inputSizeProblem(awsPulseOrg, { tenant: 'default', accounts: ids545, exclude: [], regions: 'all', slack_channel: '#aws-pulse' }, true);
+ * // 'the input is 8,266 bytes of JSON with the scenario's defaults and the tenant filled in, over the 8,192 bytes a run's input may hold (largest: accounts: 8,176 bytes,
+ * //  slack_channel: 12 bytes, tenant: 9 bytes; accounts holds 545 ids, 540 account ids fit beside the other inputs):
+ * //  name OU ids (ou-…) or root ids (r-…) in accounts instead of long lists of account ids, or "all"'
  */
 export function inputSizeProblem(
   scenario: Pick<ScenarioDefinition, 'inputs'>,
   input: Readonly<Record<string, unknown>>,
-  counted = '',
+  merged: boolean,
 ): string | undefined {
   const bytes = jsonByteLength(input);
   if (bytes <= MAX_INPUT_BYTES) return undefined;
   return (
-    `the input is ${bytesInWords(bytes)} bytes of JSON${counted ? ` ${counted}` : ''}, over the ` +
-    `${bytesInWords(MAX_INPUT_BYTES)} bytes a run's input may hold ${inputSizeFix(scenario, input)}`
+    `the input is ${bytesInWords(bytes)} bytes of JSON${merged ? ` ${MERGED_COUNTED}` : ''}, over the ` +
+    `${bytesInWords(MAX_INPUT_BYTES)} bytes a run's input may hold ${inputSizeFix(scenario, input, merged)}`
   );
 }
 
@@ -207,9 +236,6 @@ export type WatermarkInput =
   | { readonly stage: 'before_run' }
   /** The engine's `start`: the tenant's kept mark, absent before its first succeeded run. */
   | { readonly stage: 'start'; readonly mark?: string };
-
-/** What the merged input's size counts, in words. */
-const MERGED_COUNTED = "with the scenario's defaults and the tenant filled in";
 
 /**
  * Checks an execution input against the scenario's declared inputs and merges it
@@ -250,7 +276,7 @@ export function resolveInput(
   }
   const given = raw as Record<string, unknown>;
   // Before the values are read: a huge input is refused without walking it.
-  const givenSize = inputSizeProblem(scenario, given);
+  const givenSize = inputSizeProblem(scenario, given, false);
   if (givenSize) throw new InvalidArgsError(`${where}: ${givenSize}`);
   if (tooDeepAt(given, MAX_ARGS_DEPTH) !== undefined) {
     throw new InvalidArgsError(`${where}: objects and arrays nest deeper than ${MAX_ARGS_DEPTH} levels`);
@@ -295,7 +321,7 @@ export function resolveInput(
   }
   // The run keeps the merged input: the CLI's check counts what `Start` counts again. Said first,
   // as the count of a list that would not fit is then only its symptom.
-  const mergedSize = inputSizeProblem(scenario, merged, MERGED_COUNTED);
+  const mergedSize = inputSizeProblem(scenario, merged, true);
   if (mergedSize) problems.unshift(mergedSize);
   if (problems.length > 0) throw new InvalidArgsError(`${where}: ${problems.join('; ')}`);
   return merged;

@@ -61,33 +61,80 @@ function pathOf(path: readonly PropertyKey[]): string {
  *
  * @param input - what was parsed, to tell a missing field from a wrong one.
  * @param schema - the schema `input` was parsed with, to list accepted keys.
+ * @param options - whether to say what was received ({@link ViolationOptions}).
  */
 export function violationsOf(
   error: z.core.$ZodError,
   input?: unknown,
   schema?: z.core.$ZodType,
+  options: ViolationOptions = {},
 ): ArgsViolation[] {
   return error.issues
     .filter((issue) => !looserBoundThanAnother(issue, error.issues))
-    .map((issue) => ({ path: pathOf(issue.path), message: messageOf(issue, input, schema) }));
+    .map((issue) => ({ path: pathOf(issue.path), message: messageOf(issue, input, schema, options) }));
 }
 
-function messageOf(issue: z.core.$ZodIssue, input: unknown, schema: z.core.$ZodType | undefined): string {
+/** How {@link violationsOf} words a violation. */
+export interface ViolationOptions {
+  /**
+   * Say what was received at the violation's path, after what is wrong
+   * (`(got "EU-WEST-1")`, `(got an array of 41 entries)`): a caller sees which of
+   * its values was refused without diffing its call against the schema. Only for
+   * inputs that hold no secret (tool args, whose errors are redacted before they
+   * leave the platform; scenario documents): a secret reference's `ref_value` that
+   * is not an ARN may be the credential itself, so it is never echoed.
+   */
+  readonly sayReceived?: boolean;
+}
+
+function messageOf(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  schema: z.core.$ZodType | undefined,
+  options: ViolationOptions,
+): string {
   if (issue.code === 'unrecognized_keys') {
     const accepted = schema && objectKeysAt(schema, issue.path);
     if (!accepted) return issue.message;
     return `${issue.message}; accepted keys: ${accepted.length > 0 ? accepted.join(', ') : 'none'}`;
   }
+  const missing = issue.code === 'invalid_type' && isMissing(input, issue.path);
+  const value = valueAt(input, issue.path);
+  // Nothing to show of a field left out; "received null" says all there is to say of a null.
+  const said = missing || value === undefined || (issue.code === 'invalid_type' && value === null);
+  const received = options.sayReceived && !said ? ` (got ${inWords(value as {} | null)})` : '';
   // A bound says one side only ("expected number to be >=1"): the field's description says the range.
   const bound = issue.code === 'too_small' || issue.code === 'too_big';
-  if (issue.code !== 'invalid_type' && !bound) return issue.message;
   // Other issues are the schema's own checks, whose messages say what is accepted already.
-  const message =
-    issue.code === 'invalid_type' && isMissing(input, issue.path)
-      ? `Required: expected ${issue.expected}`
-      : issue.message;
+  if (issue.code !== 'invalid_type' && !bound) return `${issue.message}${received}`;
+  const message = missing ? `Required: expected ${issue.expected}` : `${issue.message}${received}`;
   const described = schema && descriptionAt(schema, issue.path);
   return described ? `${message}. Accepted: ${described.replace(/\.$/, '')}` : message;
+}
+
+/** Longest text of a received value a message quotes, in characters; longer values are cut with `…`. */
+const RECEIVED_CHARS = 60;
+
+/** The value at `path` of `input`, or undefined when the path leads nowhere. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = input;
+  for (const part of path) {
+    value =
+      value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  }
+  return value;
+}
+
+/**
+ * A received value in words: a scalar as JSON (cut to {@link RECEIVED_CHARS}),
+ * an array by its length (its faulty entries have violations of their own), an
+ * object as "an object".
+ */
+function inWords(value: {} | null): string {
+  if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
+  if (value !== null && typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value);
+  return text.length > RECEIVED_CHARS ? `${text.slice(0, RECEIVED_CHARS - 1)}…` : text;
 }
 
 /** The description (`z.describe`) of the schema at `path`, or of a wrapper on the way to it; undefined when none. */

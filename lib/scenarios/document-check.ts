@@ -267,7 +267,7 @@ function argsViolations(
   if (parsed.success) return [];
   // A rule across args (exactly one of repo and org) cannot be judged while one of them is known only at run time.
   const crossArg = (path: string) => runtimeOnly.size > 0 && (path === '' || path === '(root)');
-  return violationsOf(parsed.error, args, tool.inputSchema)
+  return violationsOf(parsed.error, args, tool.inputSchema, { sayReceived: true })
     .filter(
       (violation) => !runtimeOnly.has(violation.path.split(/[.[]/)[0] ?? '') && !crossArg(violation.path),
     )

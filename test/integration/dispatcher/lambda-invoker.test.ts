@@ -131,9 +131,17 @@ describe('LambdaToolInvoker through a real LambdaClient and the local Lambda Inv
     // Assess
     expect(result.error).toEqual({
       code: 'invalid_args',
-      message: 'Invalid arguments for sum_numbers: numbers: Too small: expected array to have >=1 items',
+      message:
+        'Invalid arguments for sum_numbers: numbers: Too small: expected array to have >=1 items (got an array of 0 entries)',
       retryable: false,
-      details: { violations: [{ path: 'numbers', message: 'Too small: expected array to have >=1 items' }] },
+      details: {
+        violations: [
+          {
+            path: 'numbers',
+            message: 'Too small: expected array to have >=1 items (got an array of 0 entries)',
+          },
+        ],
+      },
     });
   });
 

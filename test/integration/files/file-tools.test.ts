@@ -226,7 +226,7 @@ describe.each(WORKSPACE_BACKENDS)(
         expect(missing.error).toMatchObject({ code: 'not_found', retryable: false });
         expect(missing.error.message).toContain('No file "notes/none.md"');
         expect(tooLong.error.message).toBe(
-          `Invalid arguments for read_file: length: Too big: expected number to be <=${READ_FILE_MAX_BYTES}. ` +
+          `Invalid arguments for read_file: length: Too big: expected number to be <=${READ_FILE_MAX_BYTES} (got ${READ_FILE_MAX_BYTES + 1}). ` +
             `Accepted: Bytes to read, 1-${READ_FILE_MAX_BYTES} (default ${READ_FILE_MAX_BYTES})`,
         );
       });

@@ -161,7 +161,7 @@ describe('etp tools invoke', () => {
     expect(outcome).toEqual({
       code: 2,
       out: '',
-      err: 'error: Invalid arguments for aws_ec2_inventory: regions: Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]; topN: Too small: expected number to be >=1. Accepted: How many items to list in full (1-100, default 20)\n',
+      err: 'error: Invalid arguments for aws_ec2_inventory: regions: Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"] (got "eu-west-1"); topN: Too small: expected number to be >=1 (got 0). Accepted: How many items to list in full (1-100, default 20)\n',
     });
     expect(ec2Mock.calls()).toHaveLength(0);
   });

@@ -311,14 +311,14 @@ describe('argument validation before any remote call', () => {
     expect(result.error.code).toBe('invalid_args');
     expect(result.error.details).toEqual({
       violations: [
-        { path: 'count', message: 'Too small: expected number to be >=0' },
-        { path: 'label', message: 'Invalid input: expected string, received number' },
+        { path: 'count', message: 'Too small: expected number to be >=0 (got -1)' },
+        { path: 'label', message: 'Invalid input: expected string, received number (got 5)' },
         { path: '(root)', message: 'Unrecognized key: "extra"; accepted keys: count, label' },
       ],
     });
     expect(result.error.message).toBe(
-      'Invalid arguments for echo_args: count: Too small: expected number to be >=0; ' +
-        'label: Invalid input: expected string, received number; (root): Unrecognized key: "extra"; accepted keys: count, label',
+      'Invalid arguments for echo_args: count: Too small: expected number to be >=0 (got -1); ' +
+        'label: Invalid input: expected string, received number (got 5); (root): Unrecognized key: "extra"; accepted keys: count, label',
     );
     expect(invoker.calls).toHaveLength(0);
     expect(received.echo_args).toEqual([]);
@@ -334,11 +334,14 @@ describe('argument validation before any remote call', () => {
     // Assess
     expect(result.error.details).toEqual({
       violations: [
-        { path: 'regions[0]', message: 'an AWS region name such as eu-west-1' },
+        {
+          path: 'regions[0]',
+          message: 'an AWS region name, in lower case, such as eu-west-1 (got "mars-north-1")',
+        },
         {
           path: 'topN',
           message:
-            'Too small: expected number to be >=1. Accepted: How many items to list in full (1-100, default 20)',
+            'Too small: expected number to be >=1 (got 0). Accepted: How many items to list in full (1-100, default 20)',
         },
       ],
     });
@@ -387,9 +390,9 @@ describe('argument validation before any remote call', () => {
 
   // Coercion is strict: a model that sends "50" learns to send 50, and null never becomes 0.
   it.each([
-    ['"50"', { count: '50' }, 'Invalid input: expected number, received string'],
+    ['"50"', { count: '50' }, 'Invalid input: expected number, received string (got "50")'],
     ['null', { count: null }, 'Invalid input: expected number, received null'],
-    ['a float', { count: 2.5 }, 'Invalid input: expected int, received number'],
+    ['a float', { count: 2.5 }, 'Invalid input: expected int, received number (got 2.5)'],
   ])('rejects count sent as %s instead of coercing it', async (_label, args, message) => {
     // Act
     const result = failure(await call(envelope('echo_args', args)));

@@ -141,7 +141,7 @@ describe('resolveInput', () => {
       expect(JSON.stringify(given).length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
       expect(resolve).toThrow(
         "Invalid input for org: the input is 8,206 bytes of JSON with the scenario's defaults and the tenant filled in, " +
-          "over the 8,192 bytes a run's input may hold (largest: accounts: 8,131 bytes, exclude: 16 bytes, tenant: 9 bytes): " +
+          "over the 8,192 bytes a run's input may hold (largest: accounts: 8,131 bytes, exclude: 16 bytes, tenant: 9 bytes; accounts holds 542 ids, 541 account ids fit beside the other inputs): " +
           'name OU ids (ou-…) or root ids (r-…) in accounts and exclude instead of long lists of account ids, or "all"',
       );
     });
@@ -156,6 +156,29 @@ describe('resolveInput', () => {
       // Assess
       expect(JSON.stringify(before).length).toBe(MAX_INPUT_BYTES);
       expect(atStart).toEqual(before);
+    });
+
+    it.each([
+      ['beside the defaults', {}, 543],
+      ['beside a long tenant and exclude list', { tenant: `tenant-${'x'.repeat(40)}`, exclude: ids(3) }, 537],
+    ])('says how many account ids fit %s, and exactly that many do', (_label, others, count) => {
+      // Prepare: a list that fits as given, not with the defaults filled in
+      const refusal = () => resolveInput(org, { ...others, accounts: ids(count) });
+
+      // Act
+      expect(refusal).toThrow(`accounts holds ${count} ids, `);
+      const said = (() => {
+        try {
+          refusal();
+        } catch (err) {
+          return Number(/(\d+) account ids fit/.exec((err as Error).message)?.[1]);
+        }
+        return Number.NaN;
+      })();
+
+      // Assess: the count said is the largest that is accepted
+      expect(resolveInput(org, { ...others, accounts: ids(said) }).accounts).toHaveLength(said);
+      expect(() => resolveInput(org, { ...others, accounts: ids(said + 1) })).toThrow(/over the 8,192 bytes/);
     });
 
     it('caps an id list at the most account ids that fit the input beside the shortest tenant', () => {

@@ -99,7 +99,9 @@ describe('parseToolArgs()', () => {
     expect(violations.map((v) => v.path).sort()).toEqual(
       ['(root)', 'filters.state', 'regions[1]', 'regions[2]', 'topN'].sort(),
     );
-    expect(violations.find((v) => v.path === 'regions[1]')?.message).toBe('an AWS region such as eu-west-1');
+    expect(violations.find((v) => v.path === 'regions[1]')?.message).toBe(
+      'an AWS region such as eu-west-1 (got "Europe")',
+    );
     expect(violations.find((v) => v.path === '(root)')?.message).toMatch(/extra/);
     for (const v of violations) expect(err.message).toContain(`${v.path}: ${v.message}`);
     expect(err.message.startsWith('Invalid arguments for inventory_tool: ')).toBe(true);
@@ -178,15 +180,18 @@ describe('parseToolArgs()', () => {
   });
 
   it.each([
-    ['a single region name', '{"regions":"eu-west-1"}'],
-    ['a number', '{"regions":5}'],
-  ])('says what regions accepts when it is %s', (_label, raw) => {
+    ['a single region name', '{"regions":"eu-west-1"}', '"eu-west-1"'],
+    ['a number', '{"regions":5}', '5'],
+  ])('says what regions accepts when it is %s', (_label, raw, got) => {
     // Act
     const err = invalid(ec2InventorySpec, raw);
 
     // Assess
     expect(err.details?.violations).toEqual([
-      { path: 'regions', message: 'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"]' },
+      {
+        path: 'regions',
+        message: `Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"] (got ${got})`,
+      },
     ]);
   });
 
@@ -196,7 +201,46 @@ describe('parseToolArgs()', () => {
 
     // Assess
     expect(err.details?.violations).toEqual([
-      { path: 'regions[1]', message: 'an AWS region name such as eu-west-1' },
+      { path: 'regions[1]', message: 'an AWS region name, in lower case, such as eu-west-1 (got "Europe")' },
+    ]);
+  });
+
+  it.each([
+    [
+      { regions: [] },
+      'regions',
+      'an empty list: name at least one region, or "all" (got an array of 0 entries)',
+    ],
+    [
+      { regions: ['EU-WEST-1'] },
+      'regions[0]',
+      'an AWS region name, in lower case, such as eu-west-1 (got "EU-WEST-1")',
+    ],
+    [
+      { regions: 'x' },
+      'regions',
+      'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"] (got "x")',
+    ],
+    [
+      { regions: Array.from({ length: 41 }, () => 'eu-west-1') },
+      'regions',
+      'Expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"] (got an array of 41 entries)',
+    ],
+    [{ topN: 0 }, 'topN', 'Too small: expected number to be >=1 (got 0)'],
+    [{ topN: '5' }, 'topN', 'Invalid input: expected number, received string (got "5")'],
+    [
+      { topN: 'x'.repeat(100) },
+      'topN',
+      `Invalid input: expected number, received string (got "${'x'.repeat(58)}…)`,
+    ],
+  ])('says what was received beside what is wrong: %j', (args, path, message) => {
+    // Act
+    const err = invalid(ec2InventorySpec, args);
+
+    // Assess: the value refused, in the message a model reads, before what is accepted
+    const violations = (err.details?.violations ?? []) as { path: string; message: string }[];
+    expect(violations.map((v) => ({ path: v.path, message: v.message.split('. Accepted: ')[0] }))).toEqual([
+      { path, message },
     ]);
   });
 
@@ -241,7 +285,7 @@ describe('parseToolArgs()', () => {
 
     // Assess
     expect(err.message).toBe(
-      'Invalid arguments for github_merged_pulls: repo: Invalid input: expected string, received number. ' +
+      'Invalid arguments for github_merged_pulls: repo: Invalid input: expected string, received number (got 7). ' +
         'Accepted: Repository as owner/name (octocat/Hello-World)',
     );
   });
@@ -263,11 +307,11 @@ describe('parseToolArgs()', () => {
   it.each([
     [
       1e308,
-      'Too big: expected number to be <=100. Accepted: How many items to list in full (1-100, default 20)',
+      'Too big: expected number to be <=100 (got 1e+308). Accepted: How many items to list in full (1-100, default 20)',
     ],
     [
       -1e308,
-      'Too small: expected number to be >=1. Accepted: How many items to list in full (1-100, default 20)',
+      'Too small: expected number to be >=1 (got -1e+308). Accepted: How many items to list in full (1-100, default 20)',
     ],
   ])('gives one bound message for topN %p, the tightest', (topN, message) => {
     // Act

@@ -6,7 +6,7 @@ export const awsRegion = builtOnce(() =>
   z
     .string()
     .check(
-      z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region name such as eu-west-1'),
+      z.regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region name, in lower case, such as eu-west-1'),
       z.describe('AWS region name, e.g. eu-west-1'),
     ),
 );
@@ -24,7 +24,15 @@ export const REGIONS_ACCEPTED = `"all" or a list of 1-${MAX_REGIONS} AWS region 
 /** What `regions` accepts, with no default: 1 to {@link MAX_REGIONS} region names, or `"all"`. */
 export const regionsList = builtOnce(() =>
   z.union(
-    [z.literal('all'), z.array(awsRegion()).check(z.minLength(1), z.maxLength(MAX_REGIONS))],
+    [
+      z.literal('all'),
+      z
+        .array(awsRegion())
+        .check(
+          z.minLength(1, 'an empty list: name at least one region, or "all"'),
+          z.maxLength(MAX_REGIONS, `more regions than the ${MAX_REGIONS} a list takes`),
+        ),
+    ],
     // A union's own message is a bare "Invalid input"; a list's items keep their own messages.
     { error: `Expected ${REGIONS_ACCEPTED}` },
   ),
