@@ -112,7 +112,10 @@ export function parseToolArgs<S extends ToolInputSchema>(spec: ToolSpec<S>, raw:
   const present = withoutNullOptionals(spec.inputSchema, candidate as Record<string, unknown>);
   const parsed = spec.inputSchema.safeParse(present);
   if (!parsed.success)
-    throw invalidArguments(spec.name, violationsOf(parsed.error, present, spec.inputSchema, { sayReceived: true }));
+    throw invalidArguments(
+      spec.name,
+      violationsOf(parsed.error, present, spec.inputSchema, { sayReceived: true }),
+    );
   return parsed.data;
 }
 
