@@ -4,6 +4,7 @@ import { builtOnce } from '../runtime/built-once';
 import { InvalidArgsError } from '../runtime/errors';
 import { identifierProblem, TENANT_ID } from '../runtime/ids';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
+import { wholeCharCut } from '../runtime/text';
 import { awsRegion, REGIONS_ACCEPTED, regionsList } from '../tools/aws/shared/arg-schemas';
 import type { InputType, ScenarioDefinition, ScenarioInput } from './definition';
 import { BUDGET_INPUT, budgetProblem } from './run-budget';
@@ -126,7 +127,7 @@ function describe(value: unknown): string {
 }
 
 function truncated(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return text.length > 60 ? `${text.slice(0, wholeCharCut(text, 59))}…` : text;
 }
 
 /** Bytes with thousands separators: `8,263`. */

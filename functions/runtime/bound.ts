@@ -8,6 +8,7 @@
 
 import type { ToolResult } from './result';
 import { RESULT_ENVELOPE_RESERVE_BYTES } from './result-limits';
+import { wholeCharCut } from './text';
 
 /** JSON text is free of raw control characters (they are escaped), so printable ASCII is all of ASCII here. */
 const ASCII = /^[\x20-\x7e]*$/;
@@ -160,10 +161,7 @@ function cutString(text: string, budget: number): string {
     if (fits(middle)) low = middle;
     else high = middle - 1;
   }
-  // Never split a surrogate pair: half an emoji would serialize as an escape.
-  const code = text.charCodeAt(low - 1);
-  const chars = code >= 0xd800 && code <= 0xdbff ? low - 1 : low;
-  return text.slice(0, chars) + ELLIPSIS;
+  return text.slice(0, wholeCharCut(text, low)) + ELLIPSIS;
 }
 
 /** The first items that fit; the first item itself is cut when nothing else would be kept. */

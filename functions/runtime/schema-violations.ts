@@ -1,9 +1,11 @@
 /**
  * Schema violations in words a caller can act on, and the nesting limit checked
  * before any schema sees a value: shared by tool args (args.ts) and every other
- * validated input (secret references, CLI input), so it depends on zod alone.
+ * validated input (secret references, CLI input), so it depends on zod (and
+ * text.ts's cut) alone.
  */
 import * as z from 'zod/mini';
+import { wholeCharCut } from './text';
 import './zod-locale';
 
 /** One schema violation: where (`regions[0]`, `(root)`) and what is accepted. */
@@ -134,7 +136,7 @@ function inWords(value: {} | null): string {
   if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
   if (value !== null && typeof value === 'object') return 'an object';
   const text = JSON.stringify(value);
-  return text.length > RECEIVED_CHARS ? `${text.slice(0, RECEIVED_CHARS - 1)}…` : text;
+  return text.length > RECEIVED_CHARS ? `${text.slice(0, wholeCharCut(text, RECEIVED_CHARS - 1))}…` : text;
 }
 
 /** The description (`z.describe`) of the schema at `path`, or of a wrapper on the way to it; undefined when none. */

@@ -1,7 +1,20 @@
 /**
  * Words and figures of one-line summaries, shared by every connector: counted
- * nouns, USD amounts in cents, and tallies by key.
+ * nouns, USD amounts in cents, tallies by key, and cuts of text that never
+ * split a character.
  */
+
+/**
+ * Where to cut `text` at most `at` UTF-16 code units in without splitting a
+ * surrogate pair (half an emoji serializes as a lone `\ud83d` escape): `at`, or
+ * `at - 1` when the unit before it is a pair's high half.
+ *
+ * @example wholeCharCut('ab😀', 3) // 2
+ */
+export function wholeCharCut(text: string, at: number): number {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
+}
 
 /**
  * A count and its noun, plural unless the count is 1.

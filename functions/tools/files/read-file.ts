@@ -1,6 +1,7 @@
 import { jsonByteLength } from '../../runtime/bound';
 import { READ_FILE_MAX_BYTES } from '../../runtime/result-limits';
 import { defineTool } from '../../runtime/spec';
+import { wholeCharCut } from '../../runtime/text';
 import { readFileSpec } from './read-file.meta';
 import { requireWorkspace } from './workspace-args';
 
@@ -18,8 +19,7 @@ function fitEscaped(text: string, budget: number): string {
     if (jsonByteLength(text.slice(0, middle)) <= budget) low = middle;
     else high = middle - 1;
   }
-  const code = text.charCodeAt(low - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? low - 1 : low);
+  return text.slice(0, wholeCharCut(text, low));
 }
 
 /**

@@ -5,6 +5,8 @@
  * mentions come only from explicit segments, never from raw text.
  */
 
+import { wholeCharCut } from '../../runtime/text';
+
 /** A piece of mrkdwn text: plain text (escaped), or an explicit link or mention. */
 export type TextSegment =
   | string
@@ -93,7 +95,5 @@ function cutPoint(text: string, max: number): number {
   const amp = text.lastIndexOf('&', cut - 1);
   if (amp >= 0 && cut - amp < 6 && !text.slice(amp, cut).includes(';') && amp > 0) cut = amp;
   // Not between the halves of a surrogate pair.
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-  return cut;
+  return wholeCharCut(text, cut);
 }

@@ -233,6 +233,12 @@ describe('parseToolArgs()', () => {
       'topN',
       `Invalid input: expected number, received string (got "${'x'.repeat(58)}…)`,
     ],
+    [
+      // 59 code units would end inside the 29th emoji: the cut keeps 28 whole ones.
+      { topN: `x${'😀'.repeat(40)}` },
+      'topN',
+      `Invalid input: expected number, received string (got "x${'😀'.repeat(28)}…)`,
+    ],
   ])('says what was received beside what is wrong: %j', (args, path, message) => {
     // Act
     const err = invalid(ec2InventorySpec, args);

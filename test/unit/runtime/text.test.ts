@@ -1,4 +1,11 @@
-import { compareText, formatUsd, increment, plural, roundCents } from '../../../functions/runtime/text';
+import {
+  compareText,
+  formatUsd,
+  increment,
+  plural,
+  roundCents,
+  wholeCharCut,
+} from '../../../functions/runtime/text';
 
 describe('text helpers of one-line summaries', () => {
   it.each([
@@ -59,5 +66,22 @@ describe('text helpers of one-line summaries', () => {
       'é',
     ]);
     expect(compareText('x', 'x')).toBe(0);
+  });
+});
+
+describe('wholeCharCut()', () => {
+  it.each([
+    ['ab😀', 3, 2],
+    ['ab😀', 4, 4],
+    ['ab😀c', 2, 2],
+    ['abc', 2, 2],
+    ['😀😀', 1, 0],
+  ])('cuts %p at %p code units without splitting a pair: %p', (text, at, cut) => {
+    // Act
+    const kept = text.slice(0, wholeCharCut(text, at));
+
+    // Assess: the cut, and no lone surrogate in what is kept
+    expect(wholeCharCut(text, at)).toBe(cut);
+    expect(() => encodeURIComponent(kept)).not.toThrow(); // URIError on a lone surrogate
   });
 });
