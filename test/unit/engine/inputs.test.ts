@@ -205,6 +205,12 @@ describe('resolveInput', () => {
       { regions: Array.from({ length: 41 }, () => 'eu-west-1') },
       'regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got an array of 41 entries ["eu-west-1",',
     ],
+    [
+      // 59 code units would end inside the 29th emoji: the cut keeps 28 whole ones, never half of one.
+      'regions given as a long string of emoji',
+      { regions: `x${'😀'.repeat(40)}` },
+      `regions: expected "all" or a list of 1-40 AWS region names such as ["eu-west-1"], got string "x${'😀'.repeat(28)}…`,
+    ],
   ])(
     'names the faulty entries of a %s list with their index, and what is accepted',
     (_what, given, expected) => {
