@@ -19,6 +19,7 @@ import type { EventPattern } from 'aws-cdk-lib/aws-events';
 import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { z } from 'zod/mini';
 import { accessProfilesSchema } from '../functions/dispatcher/access';
+import { jsonSyntaxMessage } from '../functions/runtime/json-syntax';
 import { violationsOf } from '../functions/runtime/schema-violations';
 import type { ExternalToolsPlatformProps } from '../lib/external-tools-platform';
 import type { OrganizationAccessStackProps } from '../lib/organization-access-stack';
@@ -165,7 +166,7 @@ function parseContext(value: unknown, source: string): PlatformConfig {
     try {
       object = JSON.parse(value);
     } catch (err) {
-      throw new Error(`${source} is not JSON: ${(err as Error).message}`);
+      throw new Error(`${source} is not JSON: ${jsonSyntaxMessage(err)}`);
     }
   }
   const parsed = platformConfigSchema.safeParse(object);
@@ -229,7 +230,7 @@ export function organizationConfig(tryGetContext: (key: string) => unknown): Org
     try {
       value = JSON.parse(value);
     } catch (err) {
-      throw new Error(`${source} is not JSON: ${(err as Error).message}`);
+      throw new Error(`${source} is not JSON: ${jsonSyntaxMessage(err)}`);
     }
   }
   const parsed = organizationConfigSchema.safeParse(value);

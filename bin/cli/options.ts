@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { jsonSyntaxMessage } from '../../functions/runtime/json-syntax';
 import { defaultLocalDir, LOCAL_DIR_ENV } from '../../functions/runtime/local-workspace-dir';
 
 /** The variable naming the secret-reference table when `--table` is not given. */
@@ -58,7 +59,7 @@ export function parseJsonObject(value: string, expected: string): Record<string,
   try {
     parsed = JSON.parse(value);
   } catch (err) {
-    throw new InvalidArgumentError(`Expected ${expected} (${(err as Error).message}).`);
+    throw new InvalidArgumentError(`Expected ${expected} (${jsonSyntaxMessage(err)}).`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;

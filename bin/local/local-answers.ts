@@ -4,6 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgsError } from '../../functions/runtime/errors';
+import { jsonSyntaxMessage } from '../../functions/runtime/json-syntax';
 import { readOptionFile } from './option-file';
 
 /** A question of a local run. */
@@ -45,7 +46,7 @@ export function answersFile(file: string): AnswerSource {
     parsed = JSON.parse(text);
   } catch (err) {
     throw new InvalidArgsError(
-      `--answers ${file}: not JSON (${(err as Error).message}); expected ${accepted}`,
+      `--answers ${file}: not JSON (${jsonSyntaxMessage(err)}); expected ${accepted}`,
     );
   }
   if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string' || item === null)) {

@@ -3,6 +3,7 @@ import { jsonByteLength } from '../runtime/bound';
 import { builtOnce } from '../runtime/built-once';
 import { InvalidArgsError } from '../runtime/errors';
 import { identifierProblem, TENANT_ID } from '../runtime/ids';
+import { redactString } from '../runtime/redact';
 import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
 import { wholeCharCut } from '../runtime/text';
 import { awsRegion, REGIONS_ACCEPTED, regionsList } from '../tools/aws/shared/arg-schemas';
@@ -126,7 +127,9 @@ function describe(value: unknown): string {
   return `${typeof value} ${truncated(JSON.stringify(value))}`;
 }
 
-function truncated(text: string): string {
+/** `text` redacted whole, then cut to 60 characters (a cut credential is a prefix no pattern recognizes). */
+function truncated(raw: string): string {
+  const text = redactString(raw);
   return text.length > 60 ? `${text.slice(0, wholeCharCut(text, 59))}…` : text;
 }
 

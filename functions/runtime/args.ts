@@ -1,6 +1,7 @@
 import type { z } from 'zod/mini';
 import { jsonByteLength } from './bound';
 import { InvalidArgsError } from './errors';
+import { jsonSyntaxMessage } from './json-syntax';
 import { STEP_FUNCTIONS_PAYLOAD_BYTES } from './result-limits';
 import { type ArgsViolation, MAX_ARGS_DEPTH, violationsOf } from './schema-violations';
 import type { ToolArgs, ToolInputSchema, ToolSpec } from './spec';
@@ -82,7 +83,7 @@ export function normalizeRawArgs(raw: unknown): unknown {
     return parsed === null ? {} : parsed;
   } catch (err) {
     throw new InvalidArgsError(
-      `args is a string but not JSON (${(err as Error).message}); send a JSON object`,
+      `args is a string but not JSON (${jsonSyntaxMessage(err)}); send a JSON object`,
     );
   }
 }

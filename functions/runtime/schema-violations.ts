@@ -1,10 +1,10 @@
 /**
  * Schema violations in words a caller can act on, and the nesting limit checked
  * before any schema sees a value: shared by tool args (args.ts) and every other
- * validated input (secret references, CLI input), so it depends on zod (and
- * text.ts's cut) alone.
+ * validated input (secret references, CLI input).
  */
 import * as z from 'zod/mini';
+import { redactString } from './redact';
 import { wholeCharCut } from './text';
 import './zod-locale';
 
@@ -81,10 +81,11 @@ export interface ViolationOptions {
   /**
    * Say what was received at the violation's path, after what is wrong
    * (`(got "EU-WEST-1")`, `(got an array of 41 entries)`): a caller sees which of
-   * its values was refused without diffing its call against the schema. Only for
-   * inputs that hold no secret (tool args, whose errors are redacted before they
-   * leave the platform; scenario documents): a secret reference's `ref_value` that
-   * is not an ARN may be the credential itself, so it is never echoed.
+   * its values was refused without diffing its call against the schema. The
+   * value is redacted whole before it is cut to {@link RECEIVED_CHARS} (a cut
+   * token is a prefix no pattern recognizes). Only for tool args and scenario
+   * documents: a secret reference's `ref_value` that is not an ARN may be the
+   * credential itself, so it is never echoed.
    */
   readonly sayReceived?: boolean;
 }
@@ -104,7 +105,10 @@ function messageOf(
   const value = valueAt(input, issue.path);
   // Nothing to show of a field left out; "received null" says all there is to say of a null.
   const said = missing || value === undefined || (issue.code === 'invalid_type' && value === null);
-  const received = options.sayReceived && !said ? ` (got ${inWords(value as {} | null)})` : '';
+  const got = options.sayReceived && !said ? inWords(value as {} | null) : '';
+  // A refinement's own message may quote the value already (read_file's path).
+  const quoted = issue.code === 'custom' && issue.message.includes(got);
+  const received = got && !quoted ? ` (got ${got})` : '';
   // A bound says one side only ("expected number to be >=1"): the field's description says the range.
   const bound = issue.code === 'too_small' || issue.code === 'too_big';
   // Other issues are the schema's own checks, whose messages say what is accepted already.
@@ -135,7 +139,8 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function inWords(value: {} | null): string {
   if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
   if (value !== null && typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value);
+  // Redacted whole, then cut: a cut credential is a prefix no pattern recognizes any more.
+  const text = redactString(JSON.stringify(value));
   return text.length > RECEIVED_CHARS ? `${text.slice(0, wholeCharCut(text, RECEIVED_CHARS - 1))}…` : text;
 }
 

@@ -42,7 +42,7 @@ describe('bin/etp.js', () => {
       ['tools', 'invoke', 'aws_ec2_inventory', '--tenant', 'default', '--args', 'regions=eu-west-1'],
       "error: option '--args <json>' argument 'regions=eu-west-1' is invalid. Expected a JSON object of aws_ec2_inventory's " +
         'arguments: regions?, topN? (etp tools schema --format mcp --tools aws_ec2_inventory shows their schema) ' +
-        `(Unexpected token 'r', "regions=eu-west-1" is not valid JSON). (see: etp tools invoke --help)\n`,
+        `(Unexpected token 'r': not valid JSON). (see: etp tools invoke --help)\n`,
     ],
     [
       [

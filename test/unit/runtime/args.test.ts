@@ -5,6 +5,7 @@ import { MAX_ARGS_DEPTH, tooDeepAt } from '../../../functions/runtime/schema-vio
 import { defineToolSpec } from '../../../functions/runtime/spec';
 import { ec2InventorySpec } from '../../../functions/tools/aws/ec2-inventory.meta';
 import { finishSpec } from '../../../functions/tools/files/finish.meta';
+import { readFileSpec } from '../../../functions/tools/files/read-file.meta';
 import { githubMergedPullsSpec } from '../../../functions/tools/github/merged-pulls.meta';
 import { slackPostMessageSpec } from '../../../functions/tools/slack/post-message.meta';
 
@@ -248,6 +249,28 @@ describe('parseToolArgs()', () => {
     expect(violations.map((v) => ({ path: v.path, message: v.message.split('. Accepted: ')[0] }))).toEqual([
       { path, message },
     ]);
+  });
+
+  it.each([
+    // The token starts late: cut first, 28 of its 36 characters would be shown, a prefix no pattern recognizes.
+    [`${'a'.repeat(25)} ghp_a1B2a1B2a1B2a1B2a1B2a1B2a1B2a1B2a1B2`, 'ghp_a1B2'],
+    // Longer than the cut: a fine-grained token of 93 characters.
+    [`github_pat_11ABCDEFG0123456789abcd_${'aB3'.repeat(20)}`, 'github_pat_11'],
+  ])('redacts a credential in a refused value before cutting it: %#', (value, prefix) => {
+    // Act
+    const err = invalid(githubMergedPullsSpec, { repo: value, lookback_hours: 6 });
+
+    // Assess
+    expect(err.message).toContain('<redacted>');
+    expect(err.message).not.toContain(prefix);
+  });
+
+  it("does not repeat a value a refinement's own message quotes already", () => {
+    // Act
+    const err = invalid(readFileSpec, { path: '../../etc/passwd' });
+
+    // Assess
+    expect(err.message.match(/\.\.\/\.\.\/etc\/passwd/g)).toHaveLength(1);
   });
 
   it('lists the accepted keys with an unknown one, at the root and in a nested object', () => {
