@@ -119,6 +119,18 @@ function faultyEntries(type: InputType, value: unknown): string | undefined {
     .join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 
+/** Whether `value`, a list of `input`'s type, is refused for its count alone: every entry is an id it accepts. */
+function isOnlyTooLong(input: ScenarioInput, value: unknown): boolean {
+  const entry = ENTRY_SCHEMAS()[input.type];
+  return (
+    (input.type === 'accounts' || input.type === 'account_ids') &&
+    Array.isArray(value) &&
+    value.length > MAX_LISTED_ORG_IDS &&
+    entry !== undefined &&
+    value.every((item) => entry.safeParse(item).success)
+  );
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value))
@@ -287,6 +299,8 @@ export function resolveInput(
   }
   const declared = declaredInputs(scenario);
   const problems: string[] = [];
+  /** Problems of account lists whose every entry is right and only their count is past the bound. */
+  const tooLong: string[] = [];
   const unknown = Object.keys(given).filter((key) => !Object.hasOwn(declared, key));
   if (unknown.length > 0) {
     problems.push(
@@ -320,13 +334,16 @@ export function resolveInput(
     }
     const problem =
       name === 'tenant' ? identifierProblem(TENANT_ID, value, 'tenant') : inputValueProblem(input, value);
-    if (problem) problems.push(name === 'tenant' ? problem : `${name}: ${problem}`);
+    if (problem && isOnlyTooLong(input, value)) tooLong.push(`${name}: ${problem}`);
+    else if (problem) problems.push(name === 'tenant' ? problem : `${name}: ${problem}`);
     merged[name] = value;
   }
-  // The run keeps the merged input: the CLI's check counts what `Start` counts again. Said first,
-  // as the count of a list that would not fit is then only its symptom.
+  // The run keeps the merged input: the CLI's check counts what `Start` counts again. Said first;
+  // a list's count past MAX_LISTED_ORG_IDS is then only its symptom, and the size's own count of
+  // the ids that fit the tighter bound, so it is left out rather than said beside a second limit.
   const mergedSize = inputSizeProblem(scenario, merged, true);
   if (mergedSize) problems.unshift(mergedSize);
+  else problems.push(...tooLong);
   if (problems.length > 0) throw new InvalidArgsError(`${where}: ${problems.join('; ')}`);
   return merged;
 }

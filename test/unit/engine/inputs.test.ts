@@ -181,6 +181,17 @@ describe('resolveInput', () => {
       expect(() => resolveInput(org, { ...others, accounts: ids(said + 1) })).toThrow(/over the 8,192 bytes/);
     });
 
+    it('says one limit for a list past MAX_LISTED_ORG_IDS: the ids that fit, not also the list bound', () => {
+      // Act
+      const refusal = () => resolveInput(org, { accounts: ids(MAX_LISTED_ORG_IDS + 1) });
+
+      // Assess: the size's count only; the list bound (544 ids) is not said beside it
+      expect(refusal).toThrow(
+        `accounts holds ${MAX_LISTED_ORG_IDS + 1} ids, 542 account ids fit beside the other inputs`,
+      );
+      expect(refusal).not.toThrow(String(MAX_LISTED_ORG_IDS));
+    });
+
     it('caps an id list at the most account ids that fit the input beside the shortest tenant', () => {
       // Assess: that many account ids fill the input; one more does not fit
       const inputOf = (count: number) => JSON.stringify({ tenant: 'a', accounts: ids(count) });
