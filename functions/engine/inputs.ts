@@ -3,9 +3,7 @@ import { jsonByteLength } from '../runtime/bound';
 import { builtOnce } from '../runtime/built-once';
 import { InvalidArgsError } from '../runtime/errors';
 import { identifierProblem, TENANT_ID } from '../runtime/ids';
-import { redactString } from '../runtime/redact';
-import { MAX_ARGS_DEPTH, tooDeepAt } from '../runtime/schema-violations';
-import { wholeCharCut } from '../runtime/text';
+import { MAX_ARGS_DEPTH, redactedExcerpt, tooDeepAt } from '../runtime/schema-violations';
 import { awsRegion, REGIONS_ACCEPTED, regionsList } from '../tools/aws/shared/arg-schemas';
 import type { InputType, ScenarioDefinition, ScenarioInput } from './definition';
 import { BUDGET_INPUT, budgetProblem } from './run-budget';
@@ -110,7 +108,9 @@ function faultyEntries(type: InputType, value: unknown): string | undefined {
   const entry = ENTRY_SCHEMAS()[type];
   if (!entry || !Array.isArray(value)) return undefined;
   const faulty = value.flatMap((item, index) =>
-    entry.safeParse(item).success ? [] : [`[${index}] ${truncated(JSON.stringify(item) ?? String(item))}`],
+    entry.safeParse(item).success
+      ? []
+      : [`[${index}] ${redactedExcerpt(JSON.stringify(item) ?? String(item))}`],
   );
   if (faulty.length === 0) return undefined;
   const more = faulty.length - FAULTY_ENTRIES_NAMED;
@@ -134,15 +134,9 @@ function isOnlyTooLong(input: ScenarioInput, value: unknown): boolean {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value))
-    return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'} ${truncated(JSON.stringify(value))}`;
+    return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'} ${redactedExcerpt(JSON.stringify(value))}`;
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${truncated(JSON.stringify(value))}`;
-}
-
-/** `text` redacted whole, then cut to 60 characters (a cut credential is a prefix no pattern recognizes). */
-function truncated(raw: string): string {
-  const text = redactString(raw);
-  return text.length > 60 ? `${text.slice(0, wholeCharCut(text, 59))}…` : text;
+  return `${typeof value} ${redactedExcerpt(JSON.stringify(value))}`;
 }
 
 /** Bytes with thousands separators: `8,263`. */
@@ -339,8 +333,8 @@ export function resolveInput(
     merged[name] = value;
   }
   // The run keeps the merged input: the CLI's check counts what `Start` counts again. Said first;
-  // a list's count past MAX_LISTED_ORG_IDS is then only its symptom, and the size's own count of
-  // the ids that fit the tighter bound, so it is left out rather than said beside a second limit.
+  // a list past MAX_LISTED_ORG_IDS is then only its symptom, and the size problem already says how
+  // many ids fit (fewer than that bound), so the bound is not said beside it as a second limit.
   const mergedSize = inputSizeProblem(scenario, merged, true);
   if (mergedSize) problems.unshift(mergedSize);
   else problems.push(...tooLong);

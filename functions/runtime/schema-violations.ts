@@ -139,9 +139,19 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function inWords(value: {} | null): string {
   if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
   if (value !== null && typeof value === 'object') return 'an object';
-  // Redacted whole, then cut: a cut credential is a prefix no pattern recognizes any more.
-  const text = redactString(JSON.stringify(value));
-  return text.length > RECEIVED_CHARS ? `${text.slice(0, wholeCharCut(text, RECEIVED_CHARS - 1))}…` : text;
+  return redactedExcerpt(JSON.stringify(value));
+}
+
+/**
+ * `text` redacted whole, then cut to {@link RECEIVED_CHARS} with `…`, never
+ * inside a character: what a message may quote of a value it refuses (a cut
+ * credential would be a prefix no pattern recognizes any more).
+ */
+export function redactedExcerpt(text: string): string {
+  const redacted = redactString(text);
+  return redacted.length > RECEIVED_CHARS
+    ? `${redacted.slice(0, wholeCharCut(redacted, RECEIVED_CHARS - 1))}…`
+    : redacted;
 }
 
 /** The description (`z.describe`) of the schema at `path`, or of a wrapper on the way to it; undefined when none. */
